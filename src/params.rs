@@ -1,0 +1,353 @@
+//! Every tunable of the engine, declared exactly once.
+//!
+//! A section (`EvalParams`, `SearchParams`) is declared with [`declare_params!`]: one line per
+//! parameter giving its doc, default, minimum and maximum. From that single declaration come
+//!
+//! * the serde struct with its `Default` (TOML save, embedding in tuner configs),
+//! * the validating TOML loader ([`Params::merge_toml`]): a partial file overrides only its keys;
+//!   an unknown key, a wrong type or an out-of-range value is an error naming it,
+//! * the UCI spin options (one per parameter, named by its key: `setoption name knight_mg value 320`),
+//! * the tuner's parameter space ([`Params::specs`]) and the SPSA export ([`Params::spsa_lines`]).
+//!
+//! All parameters are integers (centipawns, plies, quarter plies, 0/1 switches), which is what
+//! UCI spin options, Gray-coded genomes and SPSA all want.
+//!
+//! ```
+//! use evochess::params::Params;
+//! let mut p = Params::default();
+//! p.merge_toml("[eval]\nknight_mg = 333\n").unwrap();
+//! assert_eq!(p.eval.knight_mg, 333);
+//! let err = p.merge_toml("[eval]\nknight_mg = 99999\n").unwrap_err();
+//! assert!(err.to_string().contains("eval.knight_mg"));
+//! assert_eq!(p.eval.knight_mg, 333); // a failed load changes nothing
+//! ```
+
+use std::{fmt::Write as _, path::Path};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+pub use crate::{eval::params::EvalParams, search::params::SearchParams};
+
+/// The compiled-in defaults, identical to `params/default.toml` (a test checks they agree).
+pub const DEFAULT_TOML: &str = include_str!("../params/default.toml");
+
+/// One parameter's declaration: what the tuner, UCI and SPSA need to know about it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamSpec {
+    /// Section in the TOML file: `eval` or `search`.
+    pub section: &'static str,
+    /// Key within the section; also the UCI option name (keys are unique across sections).
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    /// One-line description, from the declaration's doc comment.
+    pub doc: &'static str,
+}
+
+impl ParamSpec {
+    /// `section.name`, the form used in error messages and search-space files.
+    pub fn key(&self) -> String {
+        format!("{}.{}", self.section, self.name)
+    }
+}
+
+/// Why a parameter file or value was rejected. Each variant names the offending key.
+#[derive(Debug, Error, PartialEq)]
+pub enum ParamError {
+    #[error("TOML syntax error: {0}")]
+    Syntax(String),
+    #[error("unknown section `{0}` (expected `eval` or `search`)")]
+    UnknownSection(String),
+    #[error("section `{0}` must be a table")]
+    SectionNotTable(String),
+    #[error("unknown parameter `{0}`")]
+    UnknownKey(String),
+    #[error("parameter `{key}` must be an integer, found {found}")]
+    WrongType { key: String, found: String },
+    #[error("parameter `{key}` = {value} is out of range [{min}, {max}]")]
+    OutOfRange { key: String, value: i64, min: i32, max: i32 },
+    #[error("cannot read parameter file {path}: {reason}")]
+    Io { path: String, reason: String },
+}
+
+/// A parameter section declared by [`declare_params!`].
+pub trait ParamSection: Default + Clone {
+    /// The TOML table name.
+    const SECTION: &'static str;
+    /// Declarations in declaration order.
+    fn specs() -> &'static [ParamSpec];
+    /// Value of the parameter at `index` in [`Self::specs`].
+    fn get(&self, index: usize) -> i32;
+    /// Sets the parameter at `index`; the caller has checked the range.
+    fn set_unchecked(&mut self, index: usize, value: i32);
+}
+
+/// Declares a parameter section once. Each line: `/// doc` then `name: default, [min, max];`.
+#[macro_export]
+macro_rules! declare_params {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident in $section:literal {
+            $( $(#[doc = $doc:literal])+ $field:ident : $default:expr, [$min:expr, $max:expr]; )*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+        #[serde(default, deny_unknown_fields)]
+        pub struct $name {
+            $( $(#[doc = $doc])+ pub $field: i32, )*
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self { $( $field: $default, )* }
+            }
+        }
+
+        impl $crate::params::ParamSection for $name {
+            const SECTION: &'static str = $section;
+
+            fn specs() -> &'static [$crate::params::ParamSpec] {
+                const SPECS: &[$crate::params::ParamSpec] = &[ $(
+                    $crate::params::ParamSpec {
+                        section: $section,
+                        name: stringify!($field),
+                        default: $default,
+                        min: $min,
+                        max: $max,
+                        doc: $crate::params::trim_doc(concat!($($doc),+)),
+                    },
+                )* ];
+                SPECS
+            }
+
+            #[allow(unused_assignments)]
+            fn get(&self, index: usize) -> i32 {
+                let mut i = 0;
+                $( if i == index { return self.$field; } i += 1; )*
+                panic!("parameter index {index} out of bounds for section {}", $section)
+            }
+
+            #[allow(unused_assignments)]
+            fn set_unchecked(&mut self, index: usize, value: i32) {
+                let mut i = 0;
+                $( if i == index { self.$field = value; return; } i += 1; )*
+                panic!("parameter index {index} out of bounds for section {}", $section)
+            }
+        }
+    };
+}
+
+/// Strips the leading space rustdoc leaves on `/// doc` lines (usable in consts).
+pub const fn trim_doc(s: &'static str) -> &'static str {
+    match s.as_bytes() {
+        [b' ', rest @ ..] => match std::str::from_utf8(rest) {
+            Ok(t) => t,
+            Err(_) => s,
+        },
+        _ => s,
+    }
+}
+
+/// All engine parameters: the evaluation and the search sections.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Params {
+    pub eval: EvalParams,
+    pub search: SearchParams,
+}
+
+/// Addresses one parameter inside [`Params`] (index into [`Params::specs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ParamId(pub usize);
+
+impl Params {
+    /// Every parameter's declaration: the eval section first, then search.
+    pub fn specs() -> impl Iterator<Item = &'static ParamSpec> {
+        EvalParams::specs().iter().chain(SearchParams::specs())
+    }
+
+    /// Number of parameters in all sections.
+    pub fn count() -> usize {
+        EvalParams::specs().len() + SearchParams::specs().len()
+    }
+
+    /// Finds a parameter by `name`, `section.name`, case-insensitively (UCI option names are).
+    pub fn find(name: &str) -> Option<(ParamId, &'static ParamSpec)> {
+        let name = name.trim();
+        Self::specs()
+            .enumerate()
+            .find(|(_, s)| s.name.eq_ignore_ascii_case(name) || s.key().eq_ignore_ascii_case(name))
+            .map(|(i, s)| (ParamId(i), s))
+    }
+
+    pub fn spec(id: ParamId) -> &'static ParamSpec {
+        Self::specs().nth(id.0).expect("valid ParamId")
+    }
+
+    pub fn get(&self, id: ParamId) -> i32 {
+        let n = EvalParams::specs().len();
+        if id.0 < n { self.eval.get(id.0) } else { self.search.get(id.0 - n) }
+    }
+
+    /// Sets one parameter after checking its range; on error nothing changes.
+    pub fn set(&mut self, id: ParamId, value: i64) -> Result<(), ParamError> {
+        let spec = Self::spec(id);
+        if value < i64::from(spec.min) || value > i64::from(spec.max) {
+            return Err(ParamError::OutOfRange { key: spec.key(), value, min: spec.min, max: spec.max });
+        }
+        let n = EvalParams::specs().len();
+        let v = value as i32;
+        if id.0 < n {
+            self.eval.set_unchecked(id.0, v)
+        } else {
+            self.search.set_unchecked(id.0 - n, v)
+        }
+        Ok(())
+    }
+
+    /// Sets a parameter by name (`knight_mg` or `eval.knight_mg`).
+    pub fn set_by_name(&mut self, name: &str, value: i64) -> Result<(), ParamError> {
+        let (id, _) = Self::find(name).ok_or_else(|| ParamError::UnknownKey(name.to_string()))?;
+        self.set(id, value)
+    }
+
+    /// Parses a TOML document and returns a copy of `self` with its keys applied.
+    pub fn with_toml(&self, text: &str) -> Result<Params, ParamError> {
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| ParamError::Syntax(e.to_string()))?;
+        let mut out = self.clone();
+        for (section, value) in &table {
+            let toml::Value::Table(entries) = value else {
+                return Err(if section == "eval" || section == "search" {
+                    ParamError::SectionNotTable(section.clone())
+                } else {
+                    ParamError::UnknownSection(section.clone())
+                });
+            };
+            if section != EvalParams::SECTION && section != SearchParams::SECTION {
+                return Err(ParamError::UnknownSection(section.clone()));
+            }
+            for (key, value) in entries {
+                let full = format!("{section}.{key}");
+                let (id, _) = Self::find(&full).ok_or_else(|| ParamError::UnknownKey(full.clone()))?;
+                let number = match value {
+                    toml::Value::Integer(n) => *n,
+                    toml::Value::Boolean(b) => i64::from(*b),
+                    other => {
+                        return Err(ParamError::WrongType {
+                            key: full,
+                            found: format!("{} `{other}`", other.type_str()),
+                        });
+                    }
+                };
+                out.set(id, number)?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Applies a (possibly partial) TOML document; on any error `self` is left unchanged.
+    pub fn merge_toml(&mut self, text: &str) -> Result<(), ParamError> {
+        *self = self.with_toml(text)?;
+        Ok(())
+    }
+
+    /// Defaults overridden by the file at `path`.
+    pub fn load(path: impl AsRef<Path>) -> Result<Params, ParamError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ParamError::Io { path: path.display().to_string(), reason: e.to_string() })?;
+        Params::default().with_toml(&text)
+    }
+
+    /// The full parameter file: every key with its doc and range as a comment.
+    pub fn to_toml(&self) -> String {
+        let mut out = String::new();
+        let mut section = "";
+        for (i, spec) in Self::specs().enumerate() {
+            if spec.section != section {
+                section = spec.section;
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                let _ = writeln!(out, "[{section}]");
+            }
+            let _ = writeln!(out, "# {} [{}, {}]", spec.doc, spec.min, spec.max);
+            let _ = writeln!(out, "{} = {}", spec.name, self.get(ParamId(i)));
+        }
+        out
+    }
+
+    /// OpenBench/fishtest SPSA input, one line per parameter:
+    /// `name, int, value, min, max, c_end, r_end` with c_end = max(range/20, 0.5) and r_end = 0.002.
+    pub fn spsa_lines(&self) -> Vec<String> {
+        Self::specs()
+            .enumerate()
+            .map(|(i, s)| {
+                let c_end = (f64::from(s.max - s.min) / 20.0).max(0.5);
+                format!("{}, int, {}, {}, {}, {:.2}, 0.002", s.name, self.get(ParamId(i)), s.min, s.max, c_end)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `params/default.toml` is generated from the declaration; regenerate it with
+    /// `UPDATE_DEFAULT_TOML=1 cargo test -p evochess --lib default_toml`.
+    #[test]
+    fn default_toml_matches_declaration() {
+        let generated = Params::default().to_toml();
+        if std::env::var_os("UPDATE_DEFAULT_TOML").is_some() {
+            std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/params/default.toml"), &generated).unwrap();
+            return;
+        }
+        assert_eq!(Params::default().with_toml(DEFAULT_TOML).unwrap(), Params::default());
+        assert_eq!(DEFAULT_TOML, generated, "params/default.toml is stale; regenerate it");
+    }
+
+    #[test]
+    fn names_are_unique_and_defaults_in_range() {
+        let mut seen = std::collections::HashSet::new();
+        for s in Params::specs() {
+            assert!(seen.insert(s.name.to_ascii_lowercase()), "duplicate parameter name {}", s.name);
+            assert!(s.min <= s.default && s.default <= s.max, "{} default out of range", s.key());
+            assert!(!s.doc.is_empty(), "{} has no doc", s.key());
+        }
+        assert_eq!(seen.len(), Params::count());
+    }
+
+    #[test]
+    fn bad_files_name_the_culprit() {
+        let p = Params::default();
+        let e = p.with_toml("[eval]\nno_such_term = 3\n").unwrap_err();
+        assert_eq!(e, ParamError::UnknownKey("eval.no_such_term".into()));
+        let e = p.with_toml("[eval]\nknight_mg = \"lots\"\n").unwrap_err();
+        assert!(matches!(&e, ParamError::WrongType { key, .. } if key == "eval.knight_mg"), "{e}");
+        let e = p.with_toml("[search]\nnull_move_use = 5\n").unwrap_err();
+        assert_eq!(e, ParamError::OutOfRange { key: "search.null_move_use".into(), value: 5, min: 0, max: 1 });
+        assert!(matches!(p.with_toml("[engine]\nx = 1\n"), Err(ParamError::UnknownSection(_))));
+        assert!(matches!(p.with_toml("[eval\n"), Err(ParamError::Syntax(_))));
+    }
+
+    #[test]
+    fn partial_file_overrides_only_its_keys() {
+        let p = Params::default().with_toml("[eval]\nqueen_mg = 1000\n").unwrap();
+        assert_eq!(p.eval.queen_mg, 1000);
+        assert_eq!(p.eval.queen_eg, EvalParams::default().queen_eg);
+        assert_eq!(p.search, SearchParams::default());
+    }
+
+    #[test]
+    fn spsa_lines_have_openbench_shape() {
+        let lines = Params::default().spsa_lines();
+        assert_eq!(lines.len(), Params::count());
+        let fields: Vec<&str> = lines[0].split(", ").collect();
+        assert_eq!(fields.len(), 7);
+        assert_eq!(fields[1], "int");
+    }
+}

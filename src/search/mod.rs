@@ -1,0 +1,3 @@
+//! Search. (to be written)
+
+pub mod params;

@@ -1,0 +1,1 @@
+//! Genetic-algorithm tuner and UCI match runner for evochess.
