@@ -224,6 +224,19 @@ pub fn arithmetic(a: &[f64], b: &[f64], genes: &[NumericGene], rng: &mut impl Rn
 pub fn aksenov_arithmetic(a: &[f64], b: &[f64], genes: &[NumericGene], rng: &mut impl Rng) -> (Vec<f64>, Vec<f64>) {
     let alpha = rng.random::<f64>();
     let (lo, hi) = two_cuts(a.len().min(b.len()), rng);
+    aksenov_blend(a, b, genes, alpha, lo, hi)
+}
+
+/// The deterministic core of [`aksenov_arithmetic`]: coefficient `alpha` outside `lo..hi`,
+/// `1 - alpha` inside; results rounded half up onto integer genes (Aksenov's Table 5).
+pub fn aksenov_blend(
+    a: &[f64],
+    b: &[f64],
+    genes: &[NumericGene],
+    alpha: f64,
+    lo: usize,
+    hi: usize,
+) -> (Vec<f64>, Vec<f64>) {
     blend(a, b, genes, |i| if (lo..hi).contains(&i) { 1.0 - alpha } else { alpha })
 }
 
