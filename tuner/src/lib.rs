@@ -1,4 +1,6 @@
 //! Genetic-algorithm tuner and UCI match runner for evochess.
 
+pub mod cli;
+pub mod evolve;
 pub mod ga;
 pub mod space;

@@ -11,10 +11,15 @@ struct Cli {
 }
 
 #[derive(clap::Subcommand)]
-enum Command {}
+enum Command {
+    /// Evolve evaluation weights from GM games (David et al. 2014).
+    Evolve(tuner::cli::evolve_cmd::EvolveArgs),
+}
 
 fn main() -> anyhow::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
     let cli = Cli::parse();
-    match cli.command {}
+    match cli.command {
+        Command::Evolve(args) => tuner::cli::evolve_cmd::run(args),
+    }
 }

@@ -7,6 +7,7 @@
 //!
 //! ```toml
 //! encoding = "gray"            # gray | binary (bit fields) | integer | real (one number per gene)
+//! others = "default"           # or "zero": evaluation parameters not listed here are set to 0
 //!
 //! [fixed]                      # applied to the defaults before any gene
 //! pawn_mg = 100
@@ -77,10 +78,24 @@ pub enum SpaceError {
     Fixed(String),
 }
 
+/// What happens to evaluation parameters that are neither genes nor `[fixed]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Others {
+    /// Keep the engine defaults.
+    #[default]
+    Default,
+    /// Set to 0 (or the value nearest 0 in the declared range), so that only the space's terms
+    /// act: David et al.'s program has just its 35 parameters.
+    Zero,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSpace {
     encoding: Encoding,
+    #[serde(default)]
+    others: Others,
     #[serde(default)]
     fixed: toml::Table,
     #[serde(default, rename = "gene")]
@@ -115,6 +130,7 @@ pub struct Gene {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchSpace {
     pub encoding: Encoding,
+    pub others: Others,
     pub genes: Vec<Gene>,
     pub fixed: Vec<(ParamId, i32)>,
     layout: Layout,
@@ -240,7 +256,7 @@ impl SearchSpace {
                     .collect(),
             ),
         };
-        Ok(Self { encoding: raw.encoding, genes, fixed, layout })
+        Ok(Self { encoding: raw.encoding, others: raw.others, genes, fixed, layout })
     }
 
     /// The chromosome shape of this space.
@@ -248,9 +264,21 @@ impl SearchSpace {
         &self.layout
     }
 
-    /// Engine defaults with the `[fixed]` values applied: what every organism starts from.
+    /// What every organism starts from: engine defaults, unlisted evaluation parameters zeroed
+    /// if `others = "zero"`, then the `[fixed]` values.
     pub fn base(&self) -> Params {
-        self.with_fixed(&Params::default())
+        let mut p = Params::default();
+        if self.others == Others::Zero {
+            let listed: HashSet<ParamId> =
+                self.genes.iter().flat_map(|g| g.keys.iter().copied()).chain(self.fixed.iter().map(|f| f.0)).collect();
+            for (i, spec) in Params::specs().enumerate() {
+                let id = ParamId(i);
+                if spec.section == "eval" && !listed.contains(&id) {
+                    p.set(id, i64::from(0.clamp(spec.min, spec.max))).expect("clamped into range");
+                }
+            }
+        }
+        self.with_fixed(&p)
     }
 
     /// `params` with the `[fixed]` values applied.
@@ -377,6 +405,10 @@ bits = 6
         p.eval.knight_mg = 333;
         let q = s.apply(&s.genome_of(&p), &s.base());
         assert_eq!(q.eval.knight_mg, 335);
+        let zero = SearchSpace::parse(&format!("others = \"zero\"\n{TWO_PIECES}")).unwrap();
+        let b = zero.base();
+        assert_eq!((b.eval.bishop_mg, b.eval.pawn_mg), (100, 100), "clamped to the declared minimum; fixed kept");
+        assert_eq!(b.search, Params::default().search, "only evaluation parameters are zeroed");
         let real = TWO_PIECES.replace("\"gray\"", "\"real\"").replace("bits = 11", "").replace("bits = 6", "");
         let s = SearchSpace::parse(&real).unwrap();
         assert_eq!(s.apply(&s.genome_of(&p), &s.base()).eval.knight_mg, 333);
