@@ -335,8 +335,8 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
     let mut game_number = standings.games;
     let mut failure = None;
     for mut d in res_rx.iter() {
-        if d.games.iter().any(|g| g.result.termination == Termination::Aborted) {
-            continue; // stopped mid-unit: not counted, replayed on resume
+        if stopped_early || d.games.iter().any(|g| g.result.termination == Termination::Aborted) {
+            continue; // after the SPRT decision, or stopped mid-unit: not counted
         }
         let mut pgn_text = String::new();
         let mut epd_text = String::new();
