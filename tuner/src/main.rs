@@ -23,6 +23,11 @@ enum Command {
     Roundrobin(cli::match_cmd::MatchArgs),
     /// Build a balanced EPD opening suite from a Polyglot book or random lines.
     Openings(cli::openings_cmd::OpeningsArgs),
+    /// Evolve piece values by quick tournaments (Belmonte 2013).
+    Quick(cli::quick_cmd::QuickArgs),
+    /// Evolve Aksenov's 26 evaluation parameters by round robins (Aksenov 2004).
+    #[command(name = "roundrobin-ga")]
+    RoundrobinGa(cli::rrga_cmd::RrgaArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -34,5 +39,7 @@ fn main() -> anyhow::Result<()> {
         Command::Roundrobin(a) => cli::match_cmd::run(a, Tournament::RoundRobin),
         Command::Openings(a) => cli::openings_cmd::run(a),
         Command::Evolve(args) => cli::evolve_cmd::run(args),
+        Command::Quick(a) => cli::quick_cmd::run(a),
+        Command::RoundrobinGa(a) => cli::rrga_cmd::run(a),
     }
 }

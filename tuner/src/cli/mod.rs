@@ -5,6 +5,8 @@
 pub mod evolve_cmd;
 pub mod match_cmd;
 pub mod openings_cmd;
+pub mod quick_cmd;
+pub mod rrga_cmd;
 
 use std::ffi::OsString;
 

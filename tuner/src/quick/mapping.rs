@@ -1,0 +1,72 @@
+//! From Belmonte's unnormalised piece values (800..17000) to the engine's centipawn parameters.
+//!
+//! Only ratios matter to play, so the genome is scaled by one factor `s` (centipawns per unit):
+//! `s = 100 / pawn` (pawn = 100 cp, the scale every other evaluation term is written in),
+//! moved to the nearest factor that fits every piece into its declared parameter range (pawn
+//! [50, 200], knight/bishop [100, 2000], rook [200, 3000], queen [400, 5000], the intersection of
+//! the `_mg` and `_eg` ranges). The ratios are then exact up to rounding. Only when no single
+//! factor fits (e.g. a knight worth 25 pawns, beyond 2000/50) is each value clamped on its own.
+//! Both `_mg` and `_eg` keys get the same value; every other parameter keeps its default.
+//!
+//! ```
+//! use tuner::quick::mapping::piece_params;
+//! let p = piece_params(&[2000, 6000, 6200, 10000, 17000]);
+//! assert_eq!((p.eval.pawn_mg, p.eval.knight_mg, p.eval.rook_eg), (100, 300, 500));
+//! ```
+
+use evochess::params::{ParamId, Params};
+
+use super::operators::{PIECES, Values};
+
+/// Each piece's `(mg, eg)` keys and the range both allow.
+fn keys() -> [(ParamId, ParamId, i32, i32); 5] {
+    PIECES.map(|p| {
+        let (mg, smg) = Params::find(&format!("{p}_mg")).expect("material keys are declared");
+        let (eg, seg) = Params::find(&format!("{p}_eg")).expect("material keys are declared");
+        (mg, eg, smg.min.max(seg.min), smg.max.min(seg.max))
+    })
+}
+
+/// The centipawn values the engine gets for `values` (see the module docs).
+pub fn centipawns(values: &Values) -> [i32; 5] {
+    let k = keys();
+    let v: [f64; 5] = values.map(|x| f64::from(x.max(1)));
+    // Feasible scale factors: every piece inside its range.
+    let lo = (0..5).map(|i| f64::from(k[i].2) / v[i]).fold(f64::NEG_INFINITY, f64::max);
+    let hi = (0..5).map(|i| f64::from(k[i].3) / v[i]).fold(f64::INFINITY, f64::min);
+    let want = 100.0 / v[0];
+    let s = if lo <= hi { want.clamp(lo, hi) } else { want };
+    std::array::from_fn(|i| ((v[i] * s).round() as i32).clamp(k[i].2, k[i].3))
+}
+
+/// Engine defaults with the five piece values set from `values`.
+pub fn piece_params(values: &Values) -> Params {
+    let mut p = Params::default();
+    for ((mg, eg, _, _), cp) in keys().into_iter().zip(centipawns(values)) {
+        // In range by construction (clamped to both keys' declared ranges).
+        p.set(mg, cp.into()).expect("material value in range");
+        p.set(eg, cp.into()).expect("material value in range");
+    }
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratios_are_kept_when_they_fit() {
+        assert_eq!(centipawns(&[1000, 3834, 3781, 5525, 7343]), [100, 383, 378, 553, 734]);
+        // Knight worth 20 pawns: pawn drops below 100 so the knight fits under 2000.
+        let cp = centipawns(&[800, 17000, 800, 800, 800]);
+        assert_eq!(cp[1], 2000);
+        assert_eq!(cp[0], 94);
+        // Everything worth less than a pawn: pawn rises to 200 at most, others clamp at minimum.
+        let cp = centipawns(&[17000, 800, 800, 800, 800]);
+        assert_eq!(cp, [200, 100, 100, 200, 400]);
+        for v in [[800; 5], [17000; 5], [9000, 800, 17000, 4000, 12000]] {
+            let p = piece_params(&v);
+            assert!(Params::default().with_toml(&p.to_toml()).is_ok(), "{v:?}");
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! `tuner quick` reports, rewritten after every generation:
+//!
+//! * `generations.csv`: games (and the expected count), draws, cap, mean length; per piece the
+//!   population mean, the corrected mean (bottom 20% excluded, Belmonte §III-A), that mean
+//!   normalised over the pawn, and the generation's best individual raw and normalised;
+//! * `individuals.csv`: every individual of every generation with its rank and origin;
+//! * `values.svg` / `normalised.svg`: corrected means per generation (the paper's value curves);
+//! * `games.svg`: games and draws per generation (§III-B), beside `N log2 N - N`;
+//! * `summary.txt`: the last 5 generations' normalised means (Table 3.2) and the best two
+//!   individuals normalised (Table 3.5), beside the paper's best, 1 : 3.834 : 3.781 : 5.525 : 7.343.
+
+use std::{fmt::Write as _, io, path::Path};
+
+use plotters::prelude::*;
+
+use super::{
+    operators::{PIECES, normalised, tier},
+    run::{GenerationRecord, Individual},
+    tournament::{belmonte_estimate, expected_games},
+};
+use crate::evolve::write_atomic;
+
+/// Belmonte's best normalised individual (R2, Table 3.5).
+pub const PAPER_BEST: [f64; 5] = [1.0, 3.834, 3.781, 5.525, 7.343];
+
+fn mean_values<'a>(inds: impl Iterator<Item = &'a Individual>) -> [f64; 5] {
+    let mut sum = [0.0; 5];
+    let mut n = 0.0;
+    for i in inds {
+        for (s, v) in sum.iter_mut().zip(i.values) {
+            *s += f64::from(v);
+        }
+        n += 1.0;
+    }
+    sum.map(|s| if n > 0.0 { s / n } else { f64::NAN })
+}
+
+/// Mean piece values over the whole population.
+pub fn population_mean(h: &GenerationRecord) -> [f64; 5] {
+    mean_values(h.ranked.iter())
+}
+
+/// Mean piece values without the bottom 20% (ranked worst first).
+pub fn corrected_mean(h: &GenerationRecord) -> [f64; 5] {
+    mean_values(h.ranked.iter().skip(tier(h.ranked.len())))
+}
+
+fn as_f64(v: &[i32; 5]) -> [f64; 5] {
+    v.map(f64::from)
+}
+
+/// Mean of the corrected means over the last `k` generations, normalised over the pawn.
+pub fn last_generations_normalised(history: &[GenerationRecord], k: usize) -> [f64; 5] {
+    let tail = &history[history.len().saturating_sub(k)..];
+    let mut sum = [0.0; 5];
+    for h in tail {
+        for (s, v) in sum.iter_mut().zip(corrected_mean(h)) {
+            *s += v;
+        }
+    }
+    normalised(&sum)
+}
+
+fn ratio(v: &[f64; 5]) -> String {
+    v.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(" : ")
+}
+
+/// One log line per generation.
+pub fn generation_line(h: &GenerationRecord) -> String {
+    let best = h.ranked.last().expect("non-empty population");
+    format!(
+        "generation {}: {} games (expected {:.1}), {} draws, {} capped at {} moves, mean {:.1} moves; best {} {} ({})",
+        h.generation,
+        h.games,
+        expected_games(h.ranked.len()),
+        h.draws,
+        h.capped,
+        h.cap,
+        h.mean_moves,
+        best.name,
+        ratio(&normalised(&as_f64(&best.values))),
+        best.origin
+    )
+}
+
+pub fn generations_csv(history: &[GenerationRecord]) -> String {
+    let mut out = String::from(
+        "generation,games,expected_games,belmonte_estimate,draws,white_wins,black_wins,capped,cap,mean_moves",
+    );
+    for prefix in ["mean", "corrected_mean", "norm", "best", "best_norm"] {
+        for p in PIECES {
+            let _ = write!(out, ",{prefix}_{p}");
+        }
+    }
+    out.push_str(",seconds\n");
+    for h in history {
+        let n = h.ranked.len();
+        let _ = write!(
+            out,
+            "{},{},{:.2},{:.2},{},{},{},{},{},{:.2}",
+            h.generation,
+            h.games,
+            expected_games(n),
+            belmonte_estimate(n),
+            h.draws,
+            h.white_wins,
+            h.black_wins,
+            h.capped,
+            h.cap,
+            h.mean_moves
+        );
+        let best = as_f64(&h.ranked.last().expect("non-empty").values);
+        let corrected = corrected_mean(h);
+        for row in [population_mean(h), corrected, normalised(&corrected), best, normalised(&best)] {
+            for v in row {
+                let _ = write!(out, ",{v:.4}");
+            }
+        }
+        let _ = writeln!(out, ",{:.2}", h.seconds);
+    }
+    out
+}
+
+pub fn individuals_csv(history: &[GenerationRecord]) -> String {
+    let mut out = String::from("generation,rank,id,name,origin,pawn,knight,bishop,rook,queen");
+    for p in &PIECES[1..] {
+        let _ = write!(out, ",norm_{p}");
+    }
+    out.push('\n');
+    for h in history {
+        for (rank, i) in h.ranked.iter().enumerate() {
+            let _ = write!(out, "{},{rank},{},{},\"{}\"", h.generation, i.id, i.name, i.origin);
+            for v in i.values {
+                let _ = write!(out, ",{v}");
+            }
+            for v in &normalised(&as_f64(&i.values))[1..] {
+                let _ = write!(out, ",{v:.4}");
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+const COLOURS: [RGBColor; 5] = [
+    RGBColor(120, 120, 120),
+    RGBColor(30, 30, 200),
+    RGBColor(30, 150, 30),
+    RGBColor(200, 120, 0),
+    RGBColor(200, 30, 30),
+];
+
+/// A line chart of several series over generations.
+fn line_chart(title: &str, y_label: &str, series: &[(String, RGBColor, Vec<(usize, f64)>)]) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (800, 500)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let last = series.iter().flat_map(|s| s.2.iter().map(|p| p.0)).max().unwrap_or(1).max(1);
+        let ys = series.iter().flat_map(|s| s.2.iter().map(|p| p.1)).filter(|v| v.is_finite());
+        let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
+        let pad = ((hi - lo) * 0.05).max(0.5);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(15)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0..last, (lo - pad).max(0.0)..hi + pad)
+            .map_err(|e| e.to_string())?;
+        chart.configure_mesh().x_desc("generation").y_desc(y_label).draw().map_err(|e| e.to_string())?;
+        for (label, color, points) in series {
+            let color = *color;
+            chart
+                .draw_series(LineSeries::new(points.iter().copied(), color.stroke_width(2)))
+                .map_err(|e| e.to_string())?
+                .label(label.as_str())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
+fn piece_series(
+    history: &[GenerationRecord],
+    f: impl Fn(&GenerationRecord) -> [f64; 5],
+) -> Vec<(String, RGBColor, Vec<(usize, f64)>)> {
+    (0..5)
+        .map(|p| (PIECES[p].to_string(), COLOURS[p], history.iter().map(|h| (h.generation, f(h)[p])).collect()))
+        .collect()
+}
+
+/// The final tables: last-5 normalised means and the elite beside the paper.
+pub fn summary(history: &[GenerationRecord]) -> String {
+    let mut out = String::new();
+    let Some(last) = history.last() else { return out };
+    let k = history.len().min(5);
+    let _ = writeln!(out, "piece values normalised over the pawn (pawn : knight : bishop : rook : queen)");
+    let _ = writeln!(out, "{:<34} {}", "paper, best individual (R2)", ratio(&PAPER_BEST));
+    let _ = writeln!(
+        out,
+        "{:<34} {}",
+        format!("mean of last {k} generations"),
+        ratio(&last_generations_normalised(history, k))
+    );
+    for (i, ind) in last.ranked.iter().rev().take(2).enumerate() {
+        let _ = writeln!(
+            out,
+            "{:<34} {}   raw {:?} ({})",
+            format!("elite #{} {}", i + 1, ind.name),
+            ratio(&normalised(&as_f64(&ind.values))),
+            ind.values,
+            ind.origin
+        );
+    }
+    let _ = writeln!(out, "\nper generation (corrected mean, normalised), last {k}:");
+    for h in &history[history.len() - k..] {
+        let _ = writeln!(
+            out,
+            "  generation {:>3}: {}   games {} draws {}",
+            h.generation,
+            ratio(&normalised(&corrected_mean(h))),
+            h.games,
+            h.draws
+        );
+    }
+    let games: usize = history.iter().map(|h| h.games).sum();
+    let _ = writeln!(
+        out,
+        "\ngames per generation: mean {:.2} (quick-sort expectation {:.2}, Belmonte's estimate {:.1})",
+        games as f64 / history.len() as f64,
+        expected_games(last.ranked.len()),
+        belmonte_estimate(last.ranked.len())
+    );
+    out
+}
+
+/// Writes every report into `dir`.
+pub fn write_all(dir: &Path, history: &[GenerationRecord]) -> io::Result<()> {
+    write_atomic(&dir.join("generations.csv"), generations_csv(history).as_bytes())?;
+    write_atomic(&dir.join("individuals.csv"), individuals_csv(history).as_bytes())?;
+    write_atomic(&dir.join("summary.txt"), summary(history).as_bytes())?;
+    let charts = [
+        (
+            "values.svg",
+            line_chart(
+                "piece values, population mean without the bottom 20%",
+                "value",
+                &piece_series(history, corrected_mean),
+            ),
+        ),
+        (
+            "normalised.svg",
+            line_chart(
+                "piece values over the pawn, mean without the bottom 20%",
+                "pawns",
+                &piece_series(history, |h| normalised(&corrected_mean(h))),
+            ),
+        ),
+        (
+            "games.svg",
+            line_chart(
+                "games and draws per generation",
+                "games",
+                &[
+                    ("games".into(), COLOURS[1], history.iter().map(|h| (h.generation, h.games as f64)).collect()),
+                    ("draws".into(), COLOURS[4], history.iter().map(|h| (h.generation, h.draws as f64)).collect()),
+                    (
+                        "N log2 N - N".into(),
+                        COLOURS[0],
+                        history.iter().map(|h| (h.generation, belmonte_estimate(h.ranked.len()))).collect(),
+                    ),
+                ],
+            ),
+        ),
+    ];
+    for (name, svg) in charts {
+        write_atomic(&dir.join(name), svg.map_err(io::Error::other)?.as_bytes())?;
+    }
+    Ok(())
+}

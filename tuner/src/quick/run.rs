@@ -1,0 +1,366 @@
+//! The `tuner quick` generation loop.
+//!
+//! Per generation `g` (files under `<out>/gen-NNN/`):
+//! 1. every individual's parameters go to `<out>/params/<id>-<name>.toml`;
+//! 2. a quick tournament ranks the population; each game is an engine-process match of one
+//!    game (the pivot has black) played by [`runner::play_match`], capped at the current max
+//!    moves with Belmonte's material rule; each finished game is appended to `games.journal`
+//!    (the runner's [`Journal`], fsynced) and to `games.pgn`;
+//! 3. the survivor policy builds generation `g + 1`, and `<out>/state.json` is replaced
+//!    atomically.
+//!
+//! On `--resume` the state names the generation to play; its journal's games are answered from
+//! the journal, and since pivots are a pure function of `(seed, generation, subset)` the
+//! tournament walks the same tree and plays only the missing games.
+
+use std::{
+    cmp::Ordering,
+    collections::HashMap,
+    fs::OpenOptions,
+    io::Write,
+    path::{Path, PathBuf},
+    sync::{
+        Mutex,
+        atomic::{AtomicBool, Ordering as AtomicOrdering},
+    },
+    time::Instant,
+};
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    QuickConfig, QuickError,
+    mapping::piece_params,
+    names::unique_name,
+    operators::{Fate, Values, random_values, survivors},
+    report,
+    tournament::quick_tournament,
+};
+use crate::{
+    adjudicate::{MaxMovesResult, MaxMovesRule},
+    engine_spec::EngineSpec,
+    evolve::write_atomic,
+    ga::{generation_rng, mix64},
+    game::{GameOutcome, GameRecord},
+    openings::OpeningsConfig,
+    pgn_out::game_to_pgn,
+    results::{GameSummary, Journal, Standings, UnitEntry},
+    runner::{self, MatchConfig, MatchObserver, Tournament},
+};
+
+/// One member of the population.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Individual {
+    /// Unique over the run (parameter file names).
+    pub id: u64,
+    /// Readable, unique within its generation (engine name in games and PGN).
+    pub name: String,
+    /// Pawn, knight, bishop, rook, queen in 800..17000.
+    pub values: Values,
+    /// How it entered this generation: `random`, `elite`, `kept`, `mutant of X`, `offspring of X+Y`.
+    pub origin: String,
+}
+
+/// What one generation produced.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GenerationRecord {
+    pub generation: usize,
+    /// Max-move cap its games used.
+    pub cap: u32,
+    pub games: usize,
+    pub draws: usize,
+    pub white_wins: usize,
+    pub black_wins: usize,
+    /// Games that reached the cap (decided by material or drawn on it).
+    pub capped: usize,
+    /// Mean game length in full moves.
+    pub mean_moves: f64,
+    /// The population ranked by the tournament, worst first.
+    pub ranked: Vec<Individual>,
+    /// Wall time (not part of the deterministic result).
+    pub seconds: f64,
+}
+
+/// The run checkpoint: the next generation to play and everything before it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct State {
+    fingerprint: String,
+    generation: usize,
+    next_id: u64,
+    cap: u32,
+    population: Vec<Individual>,
+    history: Vec<GenerationRecord>,
+}
+
+/// The finished run.
+#[derive(Clone, Debug)]
+pub struct QuickOutcome {
+    pub history: Vec<GenerationRecord>,
+    /// The last generation's best individuals, best first.
+    pub elite: Vec<Individual>,
+}
+
+/// Everything that must match for `--resume` (not the generation cap, threads or output).
+fn fingerprint(cfg: &QuickConfig) -> String {
+    let c = QuickConfig { generations: 0, concurrency: 0, out_dir: PathBuf::new(), ..cfg.clone() };
+    serde_json::to_string(&c).expect("config serialises")
+}
+
+fn state_path(cfg: &QuickConfig) -> PathBuf {
+    cfg.out_dir.join("state.json")
+}
+
+fn load_state(path: &Path) -> Result<Option<State>, QuickError> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => serde_json::from_str(&t)
+            .map(Some)
+            .map_err(|e| QuickError::Checkpoint { path: path.display().to_string(), reason: e.to_string() }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(QuickError::io(path, e)),
+    }
+}
+
+fn save_state(path: &Path, s: &State) -> Result<(), QuickError> {
+    write_atomic(path, serde_json::to_string(s).expect("state serialises").as_bytes())
+        .map_err(|e| QuickError::io(path, e))
+}
+
+fn new_individual(
+    values: Values,
+    origin: String,
+    next_id: &mut u64,
+    taken: &[String],
+    rng: &mut impl Rng,
+) -> Individual {
+    let name = unique_name(taken.iter().map(String::as_str), rng);
+    *next_id += 1;
+    Individual { id: *next_id, name, values, origin }
+}
+
+/// Generation 0: random individuals with random names.
+fn initial_state(cfg: &QuickConfig) -> State {
+    let mut rng = generation_rng(cfg.seed, 0, 0);
+    let mut next_id = 0;
+    let mut population: Vec<Individual> = Vec::new();
+    for _ in 0..cfg.population {
+        let taken: Vec<String> = population.iter().map(|i| i.name.clone()).collect();
+        let values = random_values(&mut rng);
+        population.push(new_individual(values, "random".into(), &mut next_id, &taken, &mut rng));
+    }
+    State { fingerprint: fingerprint(cfg), generation: 0, next_id, cap: cfg.max_moves, population, history: Vec::new() }
+}
+
+/// Builds the next generation from a ranking (worst first) by Belmonte's survivor policy.
+pub fn next_generation(ranked: &[Individual], next_id: &mut u64, rng: &mut impl Rng) -> Vec<Individual> {
+    let values: Vec<Values> = ranked.iter().map(|i| i.values).collect();
+    let plan = survivors(&values, rng);
+    let mut taken: Vec<String> = ranked.iter().map(|i| i.name.clone()).collect();
+    let mut out = Vec::with_capacity(ranked.len());
+    for (rank, (fate, v)) in plan.into_iter().enumerate() {
+        let ind = match fate {
+            Fate::Elite => Individual { origin: "elite".into(), ..ranked[rank].clone() },
+            Fate::Kept => Individual { origin: "kept".into(), ..ranked[rank].clone() },
+            Fate::Mutant { of } => new_individual(v, format!("mutant of {}", ranked[of].name), next_id, &taken, rng),
+            Fate::Offspring { parents } => {
+                let names: Vec<&str> = parents.iter().map(|&p| ranked[p].name.as_str()).collect();
+                new_individual(v, format!("offspring of {}", names.join("+")), next_id, &taken, rng)
+            }
+            Fate::Fresh => new_individual(v, "random".into(), next_id, &taken, rng),
+        };
+        taken.push(ind.name.clone());
+        out.push(ind);
+    }
+    out
+}
+
+struct Capture(Option<GameRecord>);
+impl MatchObserver for Capture {
+    fn on_game(&mut self, g: &GameRecord, _: &Standings) {
+        self.0 = Some(g.clone());
+    }
+}
+
+/// Runs (or resumes) `tuner quick`; reports are rewritten after every generation.
+///
+/// # Errors
+/// Bad config, missing engine, unreadable checkpoint, a game the runner could not play, I/O.
+pub fn run(cfg: &QuickConfig, resume: bool) -> Result<QuickOutcome, QuickError> {
+    cfg.validate()?;
+    let mut probe = EngineSpec::new("engine", &cfg.engine).with_limits(cfg.limits());
+    probe.validate().map_err(|e| QuickError::Config(e.to_string()))?;
+    let engine = probe.cmd.clone();
+    std::fs::create_dir_all(&cfg.out_dir).map_err(|e| QuickError::io(&cfg.out_dir, e))?;
+    let spath = state_path(cfg);
+    let mut state = if resume {
+        let s = load_state(&spath)?
+            .ok_or_else(|| QuickError::Config(format!("--resume: no checkpoint at {}", spath.display())))?;
+        if s.fingerprint != fingerprint(cfg) {
+            return Err(QuickError::Config(format!(
+                "--resume: {} was written with different settings (only generations, concurrency and out_dir may change)",
+                spath.display()
+            )));
+        }
+        s
+    } else {
+        let s = initial_state(cfg);
+        save_state(&spath, &s)?;
+        s
+    };
+    let mut resume_games = resume;
+    while state.generation < cfg.generations {
+        let t0 = Instant::now();
+        let record = play_generation(cfg, &engine, &state, resume_games)?;
+        resume_games = false;
+        log::info!("{}", report::generation_line(&record));
+        let mut rng = generation_rng(cfg.seed, 0, state.generation as u64 + 1);
+        let mut next_id = state.next_id;
+        let population = next_generation(&record.ranked, &mut next_id, &mut rng);
+        let cap = cfg.dynamic_cap.as_ref().map_or(cfg.max_moves, |d| d.next(record.mean_moves));
+        let mut history = state.history.clone();
+        history.push(GenerationRecord { seconds: t0.elapsed().as_secs_f64(), ..record });
+        state = State { generation: state.generation + 1, next_id, cap, population, history, ..state };
+        save_state(&spath, &state)?;
+        report::write_all(&cfg.out_dir, &state.history).map_err(|e| QuickError::io(&cfg.out_dir, e))?;
+    }
+    report::write_all(&cfg.out_dir, &state.history).map_err(|e| QuickError::io(&cfg.out_dir, e))?;
+    let elite = state.history.last().map(|h| h.ranked.iter().rev().take(2).cloned().collect()).unwrap_or_default();
+    Ok(QuickOutcome { history: state.history, elite })
+}
+
+fn params_path(cfg: &QuickConfig, ind: &Individual) -> PathBuf {
+    cfg.out_dir.join("params").join(format!("{}-{}.toml", ind.id, ind.name))
+}
+
+/// Plays (or replays from the journal) one generation's quick tournament.
+fn play_generation(
+    cfg: &QuickConfig,
+    engine: &Path,
+    state: &State,
+    resume: bool,
+) -> Result<GenerationRecord, QuickError> {
+    let g = state.generation;
+    let pop = &state.population;
+    let n = pop.len();
+    let dir = cfg.out_dir.join(format!("gen-{g:03}"));
+    std::fs::create_dir_all(&dir).map_err(|e| QuickError::io(&dir, e))?;
+    let specs: Vec<EngineSpec> = pop
+        .iter()
+        .map(|ind| {
+            let path = params_path(cfg, ind);
+            write_atomic(&path, piece_params(&ind.values).to_toml().as_bytes())
+                .map_err(|e| QuickError::io(&path, e))?;
+            let mut spec = EngineSpec::new(&ind.name, engine).with_limits(cfg.limits()).with_params(path);
+            for (k, v) in &cfg.engine_options {
+                spec = spec.with_option(k, v);
+            }
+            Ok(spec)
+        })
+        .collect::<Result<_, QuickError>>()?;
+
+    let journal_path = dir.join("games.journal");
+    let fp = serde_json::to_string(&(fingerprint(cfg), g, state.cap, pop)).expect("serialises");
+    let (journal, done) = Journal::open(&journal_path, &fp, resume && journal_path.exists())?;
+    let known: HashMap<u64, GameSummary> =
+        done.into_iter().filter_map(|e| e.games.into_iter().next().map(|s| (e.unit, s))).collect();
+    let replayed = known.len();
+    let pgn_path = dir.join("games.pgn");
+    let pgn = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&pgn_path)
+        .and_then(|f| if replayed == 0 { f.set_len(0).map(|()| f) } else { Ok(f) })
+        .map_err(|e| QuickError::io(&pgn_path, e))?;
+    let shared = Mutex::new((journal, pgn, known.clone()));
+    let failed = AtomicBool::new(false);
+    let failure: Mutex<Option<QuickError>> = Mutex::new(None);
+    let maxmoves = MaxMovesRule { moves: state.cap, result: MaxMovesResult::Material };
+    let openings = match &cfg.openings {
+        Some(f) => Some(
+            OpeningsConfig::parse(&[format!("file={}", f.display()), "order=random".into()])
+                .map_err(|e| QuickError::Config(e.to_string()))?,
+        ),
+        None => None,
+    };
+
+    // `compare(pivot, other)`: `other` has white.
+    let compare = |pivot: usize, other: usize| -> Ordering {
+        let unit = (other * n + pivot) as u64;
+        let outcome_order = |o: GameOutcome| match o {
+            GameOutcome::WhiteWins => Ordering::Greater,
+            GameOutcome::BlackWins => Ordering::Less,
+            GameOutcome::Draw => Ordering::Equal,
+        };
+        if let Some(s) = known.get(&unit) {
+            return outcome_order(s.outcome);
+        }
+        if failed.load(AtomicOrdering::Relaxed) {
+            return Ordering::Equal;
+        }
+        let mut m = MatchConfig::new(vec![specs[other].clone(), specs[pivot].clone()], Tournament::Match);
+        m.games = 1;
+        m.repeat = false;
+        m.adjudication.maxmoves = Some(maxmoves);
+        m.openings = openings.clone();
+        m.seed = mix64(cfg.seed ^ mix64(g as u64) ^ mix64(pop[other].id << 32 | pop[pivot].id));
+        m.event = format!("evochess quick generation {g}");
+        let mut cap = Capture(None);
+        let played = runner::play_match(&m, &mut cap);
+        let rec = match (played, cap.0) {
+            (Ok(_), Some(rec)) => rec,
+            (res, _) => {
+                failed.store(true, AtomicOrdering::Relaxed);
+                let e = match res {
+                    Err(source) => {
+                        QuickError::Game { white: pop[other].name.clone(), black: pop[pivot].name.clone(), source }
+                    }
+                    Ok(_) => {
+                        QuickError::Config(format!("game {} vs {} was not played", pop[other].name, pop[pivot].name))
+                    }
+                };
+                failure.lock().expect("lock").get_or_insert(e);
+                return Ordering::Equal;
+            }
+        };
+        let mut summary = GameSummary::of(&rec);
+        (summary.white, summary.black) = (other, pivot);
+        let mut guard = shared.lock().expect("lock");
+        let (journal, pgn, seen) = &mut *guard;
+        let entry = UnitEntry { unit, games: vec![summary.clone()], pgn_len: None, epd_len: None };
+        if let Err(e) = journal.append(&entry) {
+            failed.store(true, AtomicOrdering::Relaxed);
+            failure.lock().expect("lock").get_or_insert(e.into());
+        }
+        // The journal is the record; the PGN is for people (a kill between the two loses a PGN game).
+        let _ = pgn.write_all(game_to_pgn(&rec, &m.event, "?").as_bytes());
+        seen.insert(unit, summary);
+        log::debug!("gen {g}: {} vs {}: {}", pop[other].name, pop[pivot].name, rec.result.outcome.pgn());
+        outcome_order(rec.result.outcome)
+    };
+    let tseed = mix64(cfg.seed ^ 0x7175_6963_6b00 ^ mix64(g as u64));
+    let ranking = quick_tournament(n, tseed, cfg.concurrency, compare);
+    if let Some(e) = failure.into_inner().expect("lock") {
+        return Err(e);
+    }
+    let (_, _, seen) = shared.into_inner().expect("lock");
+    if replayed > 0 {
+        log::info!("generation {g}: {replayed} games replayed from {}", journal_path.display());
+    }
+    let games: Vec<&GameSummary> = seen.values().collect();
+    let count = |o: GameOutcome| games.iter().filter(|s| s.outcome == o).count();
+    let capped = games.iter().filter(|s| s.plies >= 2 * state.cap).count();
+    let mean_moves = games.iter().map(|s| f64::from(s.plies) / 2.0).sum::<f64>() / games.len().max(1) as f64;
+    debug_assert_eq!(games.len(), ranking.games);
+    Ok(GenerationRecord {
+        generation: g,
+        cap: state.cap,
+        games: ranking.games,
+        draws: count(GameOutcome::Draw),
+        white_wins: count(GameOutcome::WhiteWins),
+        black_wins: count(GameOutcome::BlackWins),
+        capped,
+        mean_moves,
+        ranked: ranking.order.iter().map(|&i| pop[i].clone()).collect(),
+        seconds: 0.0,
+    })
+}

@@ -1,0 +1,209 @@
+//! `tuner roundrobin-ga`: Aksenov 2004's genetic algorithm over the 26 evaluation parameters of
+//! his Table 3, with a round robin as the fitness function.
+//!
+//! * Population of 10: nine evolving players and the reference player `const` (Table 3's
+//!   recommended piece values, every other parameter mid-range), which never breeds and plays
+//!   every generation.
+//! * Every pair plays two games, one with each colour, at fixed depth (3), played to the end
+//!   under the FIDE draw rules (stalemate, threefold repetition, 50 moves), with a resign
+//!   threshold (score below `-resign_score` twice in a row). Fitness = points / (2 (N - 1)).
+//! * Roulette wheel, Fig. 17 crossover with `p_c` = 0.5, random-reset mutation with `p_m` =
+//!   0.01, 40 generations ([`breed`]).
+//! * Output per generation: the cross table in Table 6's layout, as text and CSV ([`table`]);
+//!   the reference player's place (Fig. 21) and the average parameter values (Fig. 22), as CSV
+//!   and SVG ([`report`]); the best player's parameter file; then the verification matches of
+//!   §6.3 ([`run`]).
+
+pub mod breed;
+pub mod report;
+pub mod run;
+pub mod table;
+
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::{runner::RunnerError, space::SpaceError};
+
+/// The final verification matches (§6.3).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct VerifyConfig {
+    /// Games per match (the thesis: 20); 0 skips verification.
+    pub games: u32,
+    /// Opening book, each opening played twice with colours swapped. Depth-limited engines are
+    /// deterministic, so without a book a match would repeat the same two games.
+    pub openings: Option<PathBuf>,
+    /// Which individual of the initial population is the "random" opponent (1-based; the
+    /// thesis took individual 6 of the first generation).
+    pub random_individual: usize,
+}
+
+impl Default for VerifyConfig {
+    fn default() -> Self {
+        VerifyConfig { games: 100, openings: Some(PathBuf::from("openings/gnuchess-8ply.epd")), random_individual: 6 }
+    }
+}
+
+/// `tuner roundrobin-ga` settings (params/rrga.toml); every key is optional.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RrgaConfig {
+    /// The evochess binary playing every game.
+    pub engine: PathBuf,
+    /// UCI options sent to every engine process.
+    pub engine_options: BTreeMap<String, String>,
+    /// Search space (the 26 genes of Table 3).
+    pub space: PathBuf,
+    pub seed: u64,
+    /// Players per tournament, the reference player included.
+    pub population: usize,
+    pub generations: usize,
+    /// Search depth of every move (`go depth N`).
+    pub depth: u32,
+    pub crossover_rate: f64,
+    pub mutation_rate: f64,
+    /// Resign when the own score is at or below `-resign_score` centipawns for
+    /// `resign_movecount` consecutive moves.
+    pub resign_score: i32,
+    pub resign_movecount: u32,
+    /// Optional length cap (full moves; the game is then drawn). The thesis had none.
+    pub max_moves: Option<u32>,
+    /// Reference player's gene values by gene name; unlisted genes take the middle of their range.
+    pub reference: BTreeMap<String, i32>,
+    /// Optional book for the GA's games (the thesis started every game from the initial position).
+    pub openings: Option<PathBuf>,
+    /// Games played at once.
+    pub concurrency: usize,
+    pub out_dir: PathBuf,
+    /// Where the best player's parameter file goes (default `<out_dir>/best.toml`).
+    pub params_out: Option<PathBuf>,
+    pub verify: VerifyConfig,
+}
+
+impl Default for RrgaConfig {
+    /// Aksenov §6.1: 10 players, depth 3, p_c = 0.5, p_m = 0.01, 40 generations.
+    fn default() -> Self {
+        RrgaConfig {
+            engine: PathBuf::from("target/release/evochess"),
+            engine_options: BTreeMap::new(),
+            space: PathBuf::from("params/aksenov-space.toml"),
+            seed: 1,
+            population: 10,
+            generations: 40,
+            depth: 3,
+            crossover_rate: 0.5,
+            mutation_rate: 0.01,
+            resign_score: 400,
+            resign_movecount: 2,
+            max_moves: None,
+            reference: [("queen", 900), ("rook", 500), ("bishop", 340), ("knight", 330), ("pawn", 100)]
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+            openings: None,
+            concurrency: 2,
+            out_dir: PathBuf::from("rrga-out"),
+            params_out: None,
+            verify: VerifyConfig::default(),
+        }
+    }
+}
+
+/// Why `tuner roundrobin-ga` stopped.
+#[derive(Debug, Error)]
+pub enum RrgaError {
+    #[error("config: {0}")]
+    Config(String),
+    #[error(transparent)]
+    Space(#[from] SpaceError),
+    #[error("{path}: {reason}")]
+    Io { path: String, reason: String },
+    #[error("checkpoint {path}: {reason}")]
+    Checkpoint { path: String, reason: String },
+    #[error("{what}: {source}")]
+    Match {
+        what: String,
+        #[source]
+        source: RunnerError,
+    },
+}
+
+impl RrgaError {
+    pub fn io(path: &Path, e: impl std::fmt::Display) -> Self {
+        RrgaError::Io { path: path.display().to_string(), reason: e.to_string() }
+    }
+}
+
+impl RrgaConfig {
+    /// Reads a config file (unknown keys are errors that name the key).
+    pub fn load(path: &Path) -> Result<Self, RrgaError> {
+        let text = std::fs::read_to_string(path).map_err(|e| RrgaError::io(path, e))?;
+        toml::from_str(&text).map_err(|e| RrgaError::Config(format!("{}: {e}", path.display())))
+    }
+
+    pub fn validate(&self) -> Result<(), RrgaError> {
+        let bad = |m: String| Err(RrgaError::Config(m));
+        if self.population < 3 {
+            return bad(format!(
+                "population must be at least 3 (two players and the reference), got {}",
+                self.population
+            ));
+        }
+        if self.generations == 0 {
+            return bad("generations must be at least 1".into());
+        }
+        if self.depth == 0 {
+            return bad("depth must be at least 1".into());
+        }
+        for (k, v) in [("crossover_rate", self.crossover_rate), ("mutation_rate", self.mutation_rate)] {
+            if !(0.0..=1.0).contains(&v) {
+                return bad(format!("{k} = {v} is not a probability in [0, 1]"));
+            }
+        }
+        if self.resign_score <= 0 || self.resign_movecount == 0 {
+            return bad("resign_score and resign_movecount must be positive".into());
+        }
+        if self.max_moves == Some(0) {
+            return bad("max_moves must be positive".into());
+        }
+        if self.verify.games % 2 == 1 {
+            return bad(format!("verify.games must be even (colour-swapped pairs), got {}", self.verify.games));
+        }
+        if self.verify.games > 0 && !(1..self.population).contains(&self.verify.random_individual) {
+            return bad(format!(
+                "verify.random_individual must be in 1..={}, got {}",
+                self.population - 1,
+                self.verify.random_individual
+            ));
+        }
+        for f in [self.openings.as_ref(), self.verify.openings.as_ref().filter(|_| self.verify.games > 0)]
+            .into_iter()
+            .flatten()
+        {
+            if !f.is_file() {
+                return bad(format!("openings file `{}` does not exist", f.display()));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_errors_name_the_problem() {
+        let c = RrgaConfig { crossover_rate: 1.5, ..RrgaConfig::default() };
+        assert!(c.validate().unwrap_err().to_string().contains("crossover_rate"));
+        let c = RrgaConfig { verify: VerifyConfig { games: 3, ..VerifyConfig::default() }, ..RrgaConfig::default() };
+        assert!(c.validate().unwrap_err().to_string().contains("even"));
+        let e = toml::from_str::<RrgaConfig>("[verify]\ngame = 3").unwrap_err().to_string();
+        assert!(e.contains("game"), "{e}");
+    }
+}

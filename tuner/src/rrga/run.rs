@@ -1,0 +1,397 @@
+//! The `tuner roundrobin-ga` loop and the final verification matches.
+//!
+//! Generation `g` (files under `<out>/gen-NNN/`): parameter files `1.toml..9.toml` and
+//! `const.toml`; the round robin through [`runner::round_robin`] with its resume journal
+//! `games.journal` (one game per unit, so every finished game is durable), `games.pgn` and
+//! `results.json`; then `crosstable.txt`/`.csv`. The next population and the history go to
+//! `<out>/state.json` (atomic replace). `--resume` continues the generation named there, and
+//! the runner replays nothing its journal holds. Verification matches have journals too.
+
+use std::{
+    collections::BTreeMap,
+    fmt::Write as _,
+    path::{Path, PathBuf},
+    time::Instant,
+};
+
+use evochess::params::Params;
+use serde::{Deserialize, Serialize};
+
+use super::{RrgaConfig, RrgaError, breed::next_population, report, table::CrossTable};
+use crate::{
+    adjudicate::{MaxMovesResult, MaxMovesRule, ResignRule},
+    engine_spec::EngineSpec,
+    evolve::write_atomic,
+    ga::{Genome, encoding::Layout, generation_rng, operators::random_gene},
+    openings::OpeningsConfig,
+    results::{MatchResults, UnitEntry},
+    runner::{self, MatchConfig, NoObserver, Tournament},
+    space::SearchSpace,
+    tc::SearchLimits,
+};
+
+/// Label of the reference player.
+pub const REFERENCE: &str = "const";
+
+/// One generation's tournament.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GenerationRecord {
+    pub generation: usize,
+    /// Gene values of players `1..N-1` (the reference is fixed).
+    pub players: Vec<Vec<i32>>,
+    pub table: CrossTable,
+    pub seconds: f64,
+}
+
+impl GenerationRecord {
+    /// Points of every player, the reference last.
+    pub fn points(&self) -> Vec<f64> {
+        self.table.points()
+    }
+
+    /// Index (0-based, among players `1..N-1`) of the best evolving player; lowest index on ties.
+    pub fn best(&self) -> usize {
+        let p = self.points();
+        let n = self.players.len();
+        (0..n).fold(0, |b, i| if p[i] > p[b] { i } else { b })
+    }
+
+    /// The reference player's place range.
+    pub fn reference_place(&self) -> (usize, usize) {
+        *super::table::places(&self.points()).last().expect("reference plays")
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct State {
+    fingerprint: String,
+    /// Next generation to play.
+    generation: usize,
+    /// The evolving players of that generation.
+    population: Vec<Vec<f64>>,
+    /// Generation 0's players (the verification's random opponent comes from here).
+    initial: Vec<Vec<f64>>,
+    history: Vec<GenerationRecord>,
+}
+
+/// One verification match's result from the best player's side.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Verification {
+    pub opponent: String,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Points of the best player and of the opponent ("12-8" in the thesis).
+    pub points: f64,
+    pub opponent_points: f64,
+}
+
+/// What the run produced.
+#[derive(Clone, Debug)]
+pub struct RrgaOutcome {
+    pub history: Vec<GenerationRecord>,
+    /// The last generation's best player, as a complete engine parameter set.
+    pub best: Params,
+    pub params_file: PathBuf,
+    pub verifications: Vec<Verification>,
+}
+
+/// The space's genes as a numeric layout, checked to be Table 3's shape of integer genes.
+fn numeric_genes(space: &SearchSpace) -> Result<Vec<crate::ga::encoding::NumericGene>, RrgaError> {
+    match space.layout() {
+        Layout::Numeric(g) if !space.encoding.is_binary() => Ok(g.clone()),
+        _ => Err(RrgaError::Config("the search space must use encoding = \"integer\"".into())),
+    }
+}
+
+/// The reference player: configured values, mid-range (rounded half up) for the rest.
+pub fn reference_genome(space: &SearchSpace, reference: &BTreeMap<String, i32>) -> Result<Vec<f64>, RrgaError> {
+    for name in reference.keys() {
+        if !space.genes.iter().any(|g| &g.name == name) {
+            return Err(RrgaError::Config(format!("reference: `{name}` is not a gene of the search space")));
+        }
+    }
+    space
+        .genes
+        .iter()
+        .map(|g| {
+            let v = match reference.get(&g.name) {
+                Some(&v) if v < g.min || v > g.max => {
+                    return Err(RrgaError::Config(format!(
+                        "reference: {} = {v} is outside the gene's range [{}, {}]",
+                        g.name, g.min, g.max
+                    )));
+                }
+                Some(&v) => v,
+                None => (g.min + g.max + 1).div_euclid(2),
+            };
+            Ok(f64::from(v))
+        })
+        .collect()
+}
+
+/// The material-only opponent of §6.3: the same piece values, every other gene 0.
+pub fn material_only(space: &SearchSpace, genome: &[f64]) -> Vec<f64> {
+    const MATERIAL: [&str; 5] = ["pawn", "knight", "bishop", "rook", "queen"];
+    space
+        .genes
+        .iter()
+        .zip(genome)
+        .map(|(g, &v)| {
+            let material = g.keys.iter().all(|&k| {
+                let key = Params::spec(k).key();
+                MATERIAL.iter().any(|m| key.ends_with(&format!("{m}_mg")) || key.ends_with(&format!("{m}_eg")))
+            });
+            if material { v } else { f64::from(g.min.max(0)) }
+        })
+        .collect()
+}
+
+fn fingerprint(cfg: &RrgaConfig, space_text: &str) -> String {
+    let c = RrgaConfig {
+        generations: 0,
+        concurrency: 0,
+        out_dir: PathBuf::new(),
+        params_out: None,
+        verify: Default::default(),
+        ..cfg.clone()
+    };
+    serde_json::to_string(&(c, space_text)).expect("config serialises")
+}
+
+fn load_state(path: &Path) -> Result<Option<State>, RrgaError> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => serde_json::from_str(&t)
+            .map(Some)
+            .map_err(|e| RrgaError::Checkpoint { path: path.display().to_string(), reason: e.to_string() }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(RrgaError::io(path, e)),
+    }
+}
+
+fn save_state(path: &Path, s: &State) -> Result<(), RrgaError> {
+    write_atomic(path, serde_json::to_string(s).expect("state serialises").as_bytes())
+        .map_err(|e| RrgaError::io(path, e))
+}
+
+/// Every unit recorded in a runner journal (header line skipped; a torn last line ignored).
+fn journal_entries(path: &Path) -> Result<Vec<UnitEntry>, RrgaError> {
+    let text = std::fs::read_to_string(path).map_err(|e| RrgaError::io(path, e))?;
+    Ok(text
+        .split_inclusive('\n')
+        .skip(1)
+        .take_while(|l| l.ends_with('\n'))
+        .map_while(|l| serde_json::from_str::<UnitEntry>(l).ok())
+        .collect())
+}
+
+struct Ctx<'a> {
+    cfg: &'a RrgaConfig,
+    space: &'a SearchSpace,
+    engine: PathBuf,
+}
+
+impl Ctx<'_> {
+    fn spec(&self, name: &str, genome: &[f64], path: &Path) -> Result<EngineSpec, RrgaError> {
+        let params = self.space.apply(&Genome::Numbers(genome.to_vec()), &self.space.base());
+        write_atomic(path, params.to_toml().as_bytes()).map_err(|e| RrgaError::io(path, e))?;
+        let limits = SearchLimits { depth: Some(self.cfg.depth), ..SearchLimits::default() };
+        let mut spec = EngineSpec::new(name, &self.engine).with_limits(limits).with_params(path);
+        for (k, v) in &self.cfg.engine_options {
+            spec = spec.with_option(k, v);
+        }
+        Ok(spec)
+    }
+
+    fn base_match(&self, dir: &Path, stem: &str, resume: bool) -> MatchConfig {
+        let mut m = MatchConfig::new(Vec::new(), Tournament::RoundRobin);
+        m.adjudication.resign =
+            Some(ResignRule { movecount: self.cfg.resign_movecount, score: self.cfg.resign_score, twosided: false });
+        m.adjudication.maxmoves = self.cfg.max_moves.map(|moves| MaxMovesRule { moves, result: MaxMovesResult::Draw });
+        m.concurrency = self.cfg.concurrency.max(1);
+        m.seed = self.cfg.seed;
+        let state = dir.join(format!("{stem}.journal"));
+        m.resume = resume && state.exists();
+        m.state = Some(state);
+        m.pgn_out = Some(dir.join(format!("{stem}.pgn")));
+        m.results_out = Some(dir.join(format!("{stem}.json")));
+        m
+    }
+}
+
+/// Runs (or resumes) the GA, writes the best player's parameters and plays the verification.
+///
+/// # Errors
+/// Bad config or space, missing engine, unreadable checkpoint, a match the runner refused, I/O.
+pub fn run(cfg: &RrgaConfig, resume: bool) -> Result<RrgaOutcome, RrgaError> {
+    cfg.validate()?;
+    let space_text = std::fs::read_to_string(&cfg.space).map_err(|e| RrgaError::io(&cfg.space, e))?;
+    let space = SearchSpace::parse(&space_text)?;
+    let genes = numeric_genes(&space)?;
+    let reference = reference_genome(&space, &cfg.reference)?;
+    let mut probe =
+        EngineSpec::new("engine", &cfg.engine).with_limits(SearchLimits { depth: Some(1), ..Default::default() });
+    probe.validate().map_err(|e| RrgaError::Config(e.to_string()))?;
+    let ctx = Ctx { cfg, space: &space, engine: probe.cmd.clone() };
+    std::fs::create_dir_all(&cfg.out_dir).map_err(|e| RrgaError::io(&cfg.out_dir, e))?;
+    let spath = cfg.out_dir.join("state.json");
+    let fp = fingerprint(cfg, &space_text);
+    let mut state = if resume {
+        let s = load_state(&spath)?
+            .ok_or_else(|| RrgaError::Config(format!("--resume: no checkpoint at {}", spath.display())))?;
+        if s.fingerprint != fp {
+            return Err(RrgaError::Config(format!(
+                "--resume: {} was written with different settings (only generations, concurrency, out_dir, params_out and [verify] may change)",
+                spath.display()
+            )));
+        }
+        s
+    } else {
+        let mut rng = generation_rng(cfg.seed, 0, 0);
+        let population: Vec<Vec<f64>> =
+            (0..cfg.population - 1).map(|_| genes.iter().map(|g| random_gene(g, &mut rng)).collect()).collect();
+        let s = State { fingerprint: fp, generation: 0, initial: population.clone(), population, history: Vec::new() };
+        save_state(&spath, &s)?;
+        s
+    };
+
+    let mut resume_games = resume;
+    while state.generation < cfg.generations {
+        let t0 = Instant::now();
+        let g = state.generation;
+        let dir = cfg.out_dir.join(format!("gen-{g:03}"));
+        std::fs::create_dir_all(&dir).map_err(|e| RrgaError::io(&dir, e))?;
+        let mut labels: Vec<String> = (1..cfg.population).map(|i| i.to_string()).collect();
+        labels.push(REFERENCE.into());
+        let mut engines = Vec::new();
+        for (label, genome) in labels.iter().zip(state.population.iter().chain([&reference])) {
+            engines.push(ctx.spec(label, genome, &dir.join(format!("{label}.toml")))?);
+        }
+        let mut base = ctx.base_match(&dir, "games", resume_games);
+        resume_games = false;
+        base.games = 2;
+        base.repeat = false; // one game per unit: every finished game is journaled on its own
+        base.event = format!("evochess roundrobin-ga generation {g}");
+        if let Some(o) = &cfg.openings {
+            base.openings = Some(openings(o, "random")?);
+        }
+        let journal = base.state.clone().expect("set above");
+        runner::round_robin(engines, &base, &mut NoObserver)
+            .map_err(|source| RrgaError::Match { what: format!("generation {g} round robin"), source })?;
+        let mut table = CrossTable::new(labels);
+        for e in journal_entries(&journal)? {
+            for s in e.games {
+                table.add(s.white, s.black, s.points(s.white));
+            }
+        }
+        let record = GenerationRecord {
+            generation: g,
+            players: state.population.iter().map(|x| x.iter().map(|&v| v.round() as i32).collect()).collect(),
+            table,
+            seconds: t0.elapsed().as_secs_f64(),
+        };
+        for (name, text) in [("crosstable.txt", record.table.text(g + 1)), ("crosstable.csv", record.table.csv(g + 1))]
+        {
+            let p = dir.join(name);
+            write_atomic(&p, text.as_bytes()).map_err(|e| RrgaError::io(&p, e))?;
+        }
+        let (lo, hi) = record.reference_place();
+        log::info!(
+            "generation {g}: {} games, reference place {}, best player {} with {} points",
+            record.table.games(),
+            super::table::place_text((lo, hi)),
+            record.best() + 1,
+            record.points()[record.best()]
+        );
+        let max_points = 2.0 * (cfg.population - 1) as f64;
+        let fitness: Vec<f64> = record.points()[..cfg.population - 1].iter().map(|p| p / max_points).collect();
+        let mut rng = generation_rng(cfg.seed, 0, g as u64 + 1);
+        let (next, blog) =
+            next_population(&state.population, &fitness, &genes, cfg.crossover_rate, cfg.mutation_rate, &mut rng);
+        log::debug!("generation {g} breeding: {blog:?}");
+        let mut history = state.history.clone();
+        history.push(record);
+        state = State { generation: g + 1, population: next, history, ..state };
+        save_state(&spath, &state)?;
+        report::write_all(&cfg.out_dir, &space, &state.history).map_err(|e| RrgaError::io(&cfg.out_dir, e))?;
+    }
+    report::write_all(&cfg.out_dir, &space, &state.history).map_err(|e| RrgaError::io(&cfg.out_dir, e))?;
+
+    let last = state.history.last().expect("at least one generation");
+    let best_genome: Vec<f64> = last.players[last.best()].iter().map(|&v| f64::from(v)).collect();
+    let best = space.apply(&Genome::Numbers(best_genome.clone()), &space.base());
+    let params_file = cfg.params_out.clone().unwrap_or_else(|| cfg.out_dir.join("best.toml"));
+    write_atomic(&params_file, best.to_toml().as_bytes()).map_err(|e| RrgaError::io(&params_file, e))?;
+
+    let mut verifications = Vec::new();
+    if cfg.verify.games > 0 {
+        let dir = cfg.out_dir.join("verify");
+        std::fs::create_dir_all(&dir).map_err(|e| RrgaError::io(&dir, e))?;
+        let random = state.initial[cfg.verify.random_individual - 1].clone();
+        let opponents = [
+            (format!("random{}", cfg.verify.random_individual), random),
+            ("material".to_string(), material_only(&space, &best_genome)),
+        ];
+        for (name, genome) in opponents {
+            let a = ctx.spec("best", &best_genome, &dir.join("best.toml"))?;
+            let b = ctx.spec(&name, &genome, &dir.join(format!("{name}.toml")))?;
+            let mut m = ctx.base_match(&dir, &name, resume);
+            m.engines = vec![a, b];
+            m.tournament = Tournament::Match;
+            m.games = cfg.verify.games;
+            m.repeat = true;
+            m.event = format!("evochess roundrobin-ga verification: best vs {name}");
+            if let Some(o) = &cfg.verify.openings {
+                m.openings = Some(openings(o, "sequential")?);
+            }
+            let r = runner::play_match(&m, &mut NoObserver)
+                .map_err(|source| RrgaError::Match { what: format!("verification best vs {name}"), source })?;
+            verifications.push(verification(&name, &r));
+        }
+        let text = verification_text(&verifications);
+        let p = cfg.out_dir.join("verification.txt");
+        write_atomic(&p, text.as_bytes()).map_err(|e| RrgaError::io(&p, e))?;
+    }
+    Ok(RrgaOutcome { history: state.history, best, params_file, verifications })
+}
+
+fn openings(file: &Path, order: &str) -> Result<OpeningsConfig, RrgaError> {
+    OpeningsConfig::parse(&[format!("file={}", file.display()), format!("order={order}")])
+        .map_err(|e| RrgaError::Config(e.to_string()))
+}
+
+fn verification(name: &str, r: &MatchResults) -> Verification {
+    let t = &r.totals[0];
+    let (points, games) = r.score_of(0, 1).unwrap_or((0.0, 0));
+    Verification {
+        opponent: name.to_string(),
+        games,
+        wins: t.wdl.wins,
+        draws: t.wdl.draws,
+        losses: t.wdl.losses,
+        points,
+        opponent_points: games as f64 - points,
+    }
+}
+
+/// The §6.3 summary beside the thesis's 20-game results.
+pub fn verification_text(v: &[Verification]) -> String {
+    let paper = [("random", "12-8, 4 draws"), ("material", "13-7, 4 draws")];
+    let mut out = String::from("verification (best player of the last generation, games from both colours)\n");
+    for (x, (_, p)) in v.iter().zip(paper) {
+        let _ = writeln!(
+            out,
+            "best vs {:<10} {}-{} in {} games (+{} ={} -{}), score {:.1}%   thesis (20 games): {p}",
+            x.opponent,
+            x.points,
+            x.opponent_points,
+            x.games,
+            x.wins,
+            x.draws,
+            x.losses,
+            if x.games > 0 { 100.0 * x.points / x.games as f64 } else { f64::NAN }
+        );
+    }
+    out
+}

@@ -1,0 +1,165 @@
+//! The round robin's cross table in the layout of Aksenov's Table 6.
+//!
+//! Rows and columns are the players `1..N-1` and `const` (the reference player); a cell holds
+//! the row player's two results against the column player, first with white, then with black
+//! (`1`, `0`, `0.5`: "10.5" is a win with white and a draw with black); the diagonal is `+`.
+//! Then the points and the place in lower-case Roman numerals, shared places as `iii-iv`.
+//!
+//! ```
+//! use tuner::rrga::table::{places, roman};
+//! assert_eq!(roman(9), "ix");
+//! assert_eq!(places(&[6.0, 12.0, 12.0, 5.5]), vec![(3, 3), (1, 2), (1, 2), (4, 4)]);
+//! ```
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+/// One generation's results: `cells[i][j] = [row i with white vs j, row i with black vs j]`,
+/// each the row player's points (1, 0.5, 0) or `None` if not played.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CrossTable {
+    pub labels: Vec<String>,
+    pub cells: Vec<Vec<[Option<f64>; 2]>>,
+}
+
+impl CrossTable {
+    pub fn new(labels: Vec<String>) -> CrossTable {
+        let n = labels.len();
+        CrossTable { labels, cells: vec![vec![[None, None]; n]; n] }
+    }
+
+    /// Records a game: `white` scored `white_points`.
+    pub fn add(&mut self, white: usize, black: usize, white_points: f64) {
+        self.cells[white][black][0] = Some(white_points);
+        self.cells[black][white][1] = Some(1.0 - white_points);
+    }
+
+    pub fn points(&self) -> Vec<f64> {
+        self.cells.iter().map(|row| row.iter().flat_map(|c| c.iter().flatten()).sum()).collect()
+    }
+
+    pub fn games(&self) -> usize {
+        self.cells.iter().flat_map(|r| r.iter().flat_map(|c| c.iter().flatten())).count() / 2
+    }
+
+    /// The table as text, titled `ROUND <round>` (Table 6).
+    pub fn text(&self, round: usize) -> String {
+        let n = self.labels.len();
+        let points = self.points();
+        let pl = places(&points);
+        let w = 6;
+        let mut out = format!("ROUND {round}\n{:<w$}", "");
+        for l in &self.labels {
+            let _ = write!(out, "{l:>w$}");
+        }
+        let _ = writeln!(out, "{:>8}{:>9}", "points", "place");
+        for i in 0..n {
+            let _ = write!(out, "{:<w$}", self.labels[i]);
+            for j in 0..n {
+                let cell = if i == j { "+".to_string() } else { cell_text(self.cells[i][j]) };
+                let _ = write!(out, "{cell:>w$}");
+            }
+            let _ = writeln!(out, "{:>8}{:>9}", fmt_points(points[i]), place_text(pl[i]));
+        }
+        out
+    }
+
+    /// The table as CSV: `player,<labels...>,points,place`.
+    pub fn csv(&self, round: usize) -> String {
+        let points = self.points();
+        let pl = places(&points);
+        let mut out = format!("round,player,{},points,place\n", self.labels.join(","));
+        for (i, row) in self.cells.iter().enumerate() {
+            let _ = write!(out, "{round},{}", self.labels[i]);
+            for (j, c) in row.iter().enumerate() {
+                let _ = write!(out, ",{}", if i == j { "+".to_string() } else { cell_text(*c) });
+            }
+            let _ = writeln!(out, ",{},{}", fmt_points(points[i]), place_text(pl[i]));
+        }
+        out
+    }
+}
+
+fn fmt_points(p: f64) -> String {
+    if p.fract() == 0.0 { format!("{p:.0}") } else { format!("{p}") }
+}
+
+fn cell_text(c: [Option<f64>; 2]) -> String {
+    c.iter().map(|r| r.map_or("-".to_string(), fmt_points)).collect()
+}
+
+/// Each player's place range (1 = first) by points, ties sharing `(first, last)`.
+pub fn places(points: &[f64]) -> Vec<(usize, usize)> {
+    points
+        .iter()
+        .map(|&p| {
+            let above = points.iter().filter(|&&q| q > p).count();
+            let equal = points.iter().filter(|&&q| q == p).count();
+            (above + 1, above + equal)
+        })
+        .collect()
+}
+
+/// `ix`, `v-vi`.
+pub fn place_text((a, b): (usize, usize)) -> String {
+    if a == b { roman(a) } else { format!("{}-{}", roman(a), roman(b)) }
+}
+
+/// Lower-case Roman numeral of `n` (1..3999).
+pub fn roman(mut n: usize) -> String {
+    const TABLE: [(usize, &str); 13] = [
+        (1000, "m"),
+        (900, "cm"),
+        (500, "d"),
+        (400, "cd"),
+        (100, "c"),
+        (90, "xc"),
+        (50, "l"),
+        (40, "xl"),
+        (10, "x"),
+        (9, "ix"),
+        (5, "v"),
+        (4, "iv"),
+        (1, "i"),
+    ];
+    let mut s = String::new();
+    for (v, r) in TABLE {
+        while n >= v {
+            s.push_str(r);
+            n -= v;
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table6_row_layout() {
+        // Table 6, players 1 and 3 vs each other: 1 scored "00" against 3, 3 scored "11".
+        let mut t = CrossTable::new(vec!["1".into(), "2".into(), "const".into()]);
+        t.add(0, 1, 0.0);
+        t.add(1, 0, 1.0);
+        t.add(0, 2, 1.0);
+        t.add(2, 0, 0.5);
+        t.add(1, 2, 0.5);
+        t.add(2, 1, 0.5);
+        assert_eq!(t.points(), vec![1.5, 3.0, 1.5]);
+        assert_eq!(t.games(), 6);
+        let text = t.text(23);
+        assert!(text.starts_with("ROUND 23\n"), "{text}");
+        let row1 = text.lines().nth(2).unwrap();
+        assert_eq!(row1.split_whitespace().collect::<Vec<_>>(), vec!["1", "+", "00", "10.5", "1.5", "ii-iii"]);
+        let row_const = text.lines().nth(4).unwrap();
+        assert_eq!(
+            row_const.split_whitespace().collect::<Vec<_>>(),
+            vec!["const", "0.51", "0.50.5", "+", "1.5", "ii-iii"]
+        );
+        assert!(t.csv(23).contains("23,2,11,+,0.50.5,3,i\n"), "{}", t.csv(23));
+        assert_eq!(roman(14), "xiv");
+        assert_eq!(place_text((5, 6)), "v-vi");
+    }
+}
