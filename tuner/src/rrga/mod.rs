@@ -29,6 +29,37 @@ use thiserror::Error;
 
 use crate::{runner::RunnerError, space::SpaceError};
 
+/// The reference player of the thesis (Appendix A, column `const`): Table 3's recommended piece
+/// values and the middle of every other range (7 for [0, 15], 3 for [0, 5]).
+pub const APPENDIX_A_REFERENCE: [(&str, i32); 26] = [
+    ("queen", 900),
+    ("rook", 500),
+    ("bishop", 340),
+    ("knight", 330),
+    ("pawn", 100),
+    ("bishop_pair", 20),
+    ("castling_done", 20),
+    ("castling_missed", 25),
+    ("rook_open_file", 15),
+    ("rook_semi_open_file", 15),
+    ("rook_connected", 10),
+    ("rook_7th_rank", 15),
+    ("knight_outpost_mult", 20),
+    ("bishop_outpost", 15),
+    ("knight_mobility_high", 15),
+    ("adjacent_pawn", 3),
+    ("passed_pawn_mult", 20),
+    ("rook_supported_passer", 20),
+    ("centre_pawn", 15),
+    ("doubled_pawn_penalty", 15),
+    ("backward_pawn_penalty", 15),
+    ("blocked_centre_pawn", 7),
+    ("isolated_pawn_penalty", 10),
+    ("bishop_first_rank", 10),
+    ("knight_first_rank", 15),
+    ("far_pawn", 15),
+];
+
 /// The final verification matches (§6.3).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -101,10 +132,7 @@ impl Default for RrgaConfig {
             resign_score: 400,
             resign_movecount: 2,
             max_moves: None,
-            reference: [("queen", 900), ("rook", 500), ("bishop", 340), ("knight", 330), ("pawn", 100)]
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect(),
+            reference: APPENDIX_A_REFERENCE.iter().map(|&(k, v)| (k.to_string(), v)).collect(),
             openings: None,
             concurrency: 2,
             out_dir: PathBuf::from("rrga-out"),
