@@ -330,6 +330,8 @@ fn bad_input_is_reported_and_the_engine_carries_on() {
     let huge = "x".repeat(1_000_000);
     let e = s.expect_error(&huge);
     assert!(e.len() < 300, "the error quotes the whole line: {} bytes", e.len());
+    let e = s.expect_error(&format!("position fen {}", "x".repeat(500_000)));
+    assert!(e.len() < 1000, "the error quotes the whole FEN: {} bytes", e.len());
     let huger = format!("position startpos moves {}", "e2e4 ".repeat(400_000));
     assert!(s.expect_error(&huger).contains("bytes"));
 

@@ -36,11 +36,22 @@ impl Out {
         }
     }
 
-    /// `info string error: <err>`.
+    /// `info string error: <err>`, cut to [`MAX_ERROR`] bytes: an error may quote its input
+    /// (a FEN, a path), and a megabyte of input must not come back as a megabyte of reply.
     pub fn error(&self, err: impl fmt::Display) {
-        self.line(InfoString(&format!("error: {err}")));
+        let mut text = format!("error: {err}");
+        if text.len() > MAX_ERROR {
+            let total = text.len();
+            let cut = (0..=MAX_ERROR).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            text.truncate(cut);
+            text.push_str(&format!("... ({total} bytes)"));
+        }
+        self.line(InfoString(&text));
     }
 }
+
+/// Longest error text sent to the GUI.
+pub const MAX_ERROR: usize = 500;
 
 /// A move in UCI notation.
 pub struct UciMoveText(pub Move);
@@ -284,5 +295,10 @@ mod tests {
             String::from_utf8(buf.0.lock().unwrap().clone()).unwrap(),
             "readyok\ninfo string error: unknown command `x`\n"
         );
+        buf.0.lock().unwrap().clear();
+        out.error(format_args!("invalid FEN `{}`", "é".repeat(100_000)));
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        assert!(text.len() < MAX_ERROR + 100, "{}", text.len());
+        assert!(text.ends_with("bytes)\n"), "{text}");
     }
 }
