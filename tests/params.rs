@@ -16,7 +16,7 @@ use shakmaty::{CastlingMode, Chess, fen::Fen};
 const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A lopsided position, so material and piece weights all show in the evaluation.
-const FEN: &str = "r3k3/pp3ppp/2n5/8/3P4/2N2N2/PP2QPPP/R3K2R w KQq - 0 1";
+const FEN: &str = "r3k3/pp3ppp/2n5/8/3P4/2N2N2/PP1Q1PPP/R3K2R w KQq - 0 1";
 
 fn position() -> Chess {
     FEN.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()

@@ -61,6 +61,8 @@ pub enum ParseCommandError {
     Unknown(String),
     #[error("`{command}` needs {what}")]
     Missing { command: &'static str, what: &'static str },
+    #[error("`{command}`: expected {expected}, found `{found}`")]
+    Expected { command: &'static str, expected: &'static str, found: String },
     #[error("`{command}`: unexpected token `{token}`")]
     Unexpected { command: &'static str, token: String },
     #[error("`{command}`: `{key}` expects {expected}, found `{value}`")]
@@ -165,7 +167,7 @@ fn parse_setoption(line: &str, toks: &[(usize, &str)]) -> Result<UciCommand, Par
     match toks.first() {
         None => return Err(ParseCommandError::Missing { command: CMD, what: "`name <option>`" }),
         Some(&(_, "name")) => {}
-        Some(&(_, t)) => return Err(ParseCommandError::Unexpected { command: CMD, token: quote(t) }),
+        Some(&(_, t)) => return Err(ParseCommandError::Expected { command: CMD, expected: "`name`", found: quote(t) }),
     }
     let rest = &toks[1..];
     let value_at = rest.iter().position(|&(_, t)| t == "value");
@@ -193,12 +195,14 @@ fn parse_position(args: &[&str]) -> Result<UciCommand, ParseCommandError> {
             }
             (Some(args[1..end].join(" ")), &args[end..])
         }
-        Some(t) => return Err(ParseCommandError::Unexpected { command: CMD, token: quote(t) }),
+        Some(t) => {
+            return Err(ParseCommandError::Expected { command: CMD, expected: "`startpos` or `fen`", found: quote(t) });
+        }
     };
     let moves = match rest.first() {
         None => Vec::new(),
         Some(&"moves") => rest[1..].iter().map(|m| m.to_string()).collect(),
-        Some(t) => return Err(ParseCommandError::Unexpected { command: CMD, token: quote(t) }),
+        Some(t) => return Err(ParseCommandError::Expected { command: CMD, expected: "`moves`", found: quote(t) }),
     };
     Ok(UciCommand::Position { fen, moves })
 }
@@ -414,7 +418,10 @@ mod tests {
         assert!(matches!(parse("setoption"), Err(ParseCommandError::Missing { .. })));
         assert!(matches!(parse("setoption name"), Err(ParseCommandError::Missing { .. })));
         assert!(matches!(parse("setoption name value 3"), Err(ParseCommandError::Missing { .. })));
-        assert!(matches!(parse("setoption Hash value 3"), Err(ParseCommandError::Unexpected { .. })));
+        assert_eq!(
+            parse("setoption Hash value 3").unwrap_err().to_string(),
+            "`setoption`: expected `name`, found `Hash`"
+        );
     }
 
     #[test]
@@ -438,8 +445,11 @@ mod tests {
         assert!(matches!(parse("position"), Err(ParseCommandError::Missing { .. })));
         assert!(matches!(parse("position fen"), Err(ParseCommandError::Missing { .. })));
         assert!(matches!(parse("position fen moves e2e4"), Err(ParseCommandError::Missing { .. })));
-        assert!(matches!(parse("position start"), Err(ParseCommandError::Unexpected { .. })));
-        assert!(matches!(parse("position startpos e2e4"), Err(ParseCommandError::Unexpected { .. })));
+        assert!(matches!(parse("position start"), Err(ParseCommandError::Expected { .. })));
+        assert_eq!(
+            parse("position startpos e2e4").unwrap_err().to_string(),
+            "`position`: expected `moves`, found `e2e4`"
+        );
     }
 
     #[test]

@@ -144,8 +144,8 @@ enum Flow {
 impl Session {
     fn new(engine: Engine, out: Out) -> Session {
         let mut s = Session { engine, out, search: None, ponder: false };
-        // Make the engine agree with the announced option defaults.
-        s.engine.set_move_overhead_ms(options::DEFAULT_MOVE_OVERHEAD_MS as u64);
+        // Make the engine agree with the announced option defaults (Hash and Move Overhead
+        // share the engine's constants).
         s.engine.set_syzygy_probe_depth(options::DEFAULT_SYZYGY_PROBE_DEPTH as u32);
         s
     }
@@ -246,9 +246,10 @@ impl Session {
                 self.out.line(EvalLine { turn: pos.turn(), cp });
             }
             UciCommand::Bench { depth } => {
+                // Not state-changing, but a search beside it would distort the speed figure.
                 self.settle("bench");
-                let _ = depth;
-                self.out.error("bench is not available yet");
+                let result = crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH), self.engine.params());
+                self.out.line(result);
             }
             UciCommand::Perft { depth } => self.out.line(perft_divide(self.engine.position(), depth)),
         }

@@ -74,8 +74,9 @@ pub const MAX_HASH_MB: i64 = 65536;
 /// Search threads: the search is single-threaded, so the option exists (GUIs and the tuner set
 /// it) but only 1 is accepted.
 pub const MAX_THREADS: i64 = 1;
-pub const DEFAULT_HASH_MB: i64 = 16;
-pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 10;
+pub const DEFAULT_HASH_MB: i64 = crate::engine::DEFAULT_HASH_MB as i64;
+pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = crate::engine::DEFAULT_MOVE_OVERHEAD_MS as i64;
+/// Announced default; the loop sets it on the engine at start-up.
 pub const DEFAULT_SYZYGY_PROBE_DEPTH: i64 = 1;
 
 /// The engine options (not the parameters), in the order they are announced.

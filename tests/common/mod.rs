@@ -213,11 +213,14 @@ impl Session {
         }
     }
 
-    /// The `Fen:` line of `d`.
+    /// The `Fen:` line of `d` (reads the whole reply, which ends with `Checkers:`).
     pub fn fen(&mut self) -> String {
         self.send("d");
-        let line = self.expect_line("Fen: ", REPLY);
-        line["Fen: ".len()..].to_string()
+        let lines = self.lines_until("Checkers:", REPLY);
+        match lines.iter().find_map(|l| l.strip_prefix("Fen: ")) {
+            Some(fen) => fen.to_string(),
+            None => self.fail("`d` printed no `Fen:` line"),
+        }
     }
 
     /// Sends `quit` and waits for the process to exit; returns its exit status.
