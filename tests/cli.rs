@@ -95,3 +95,38 @@ fn help_describes_the_subcommands() {
         assert!(text.contains(word), "`{word}` missing from --help:\n{text}");
     }
 }
+
+#[test]
+fn epd_suite_reports_solved_positions() {
+    let suite = common::temp_file(
+        "mates.epd",
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"mate.1\";\n\
+         # a comment line\n\
+         r3k3/1P6/8/8/8/8/8/4K3 w - - bm bxa8=Q+; id \"promo\";\n\
+         6k1/5ppp/8/8/8/8/8/R5K1 w - - am Ra8#; id \"avoid\";\n",
+    );
+    let text = stdout_of(&["epd", suite.to_str().unwrap(), "--depth", "4"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(lines[0].starts_with("mate.1: a1a8 solved"), "{text}");
+    assert!(lines[1].starts_with("promo: b7a8q solved"), "{text}");
+    assert!(lines[2].starts_with("avoid: a1a8 FAILED"), "{text}");
+    assert_eq!(lines[3], "solved 2/3 positions");
+
+    let bad =
+        common::temp_file("bad.epd", "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#;\n8/8/8/8/8/8/8/K1k5 w - - bm Qh5;\n");
+    let out = run_bin(&["epd", bad.to_str().unwrap()], "", TIMEOUT);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 2") && err.contains("Qh5"), "{err}");
+}
+
+#[test]
+fn bench_oneply_reports_speed() {
+    let text = stdout_of(&["bench-oneply", "--millis", "50"]);
+    let last = text.lines().last().unwrap_or("");
+    let words: Vec<&str> = last.split(' ').collect();
+    assert_eq!(words.len(), 8, "`{last}`");
+    assert!(words[0].parse::<f64>().unwrap() > 0.0, "`{last}`");
+    assert_eq!((words[1], words[3], words[4], words[7]), ("positions/s", "evals/s", "(1-ply)", "(raw)"));
+}
