@@ -142,6 +142,14 @@ fn infinite_search_waits_for_stop_and_answers_isready() {
     let (_, best) = s.read_until_bestmove(Duration::from_secs(5));
     assert!(is_legal_from(START, best_of(&best)), "{best}");
     s.sync_quiet();
+
+    // Even with nothing to search (stalemate) an infinite search answers only after `stop`.
+    s.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    s.send("go infinite");
+    s.expect_silence("bestmove", Duration::from_millis(300));
+    s.send("stop");
+    let (_, best) = s.read_until_bestmove(Duration::from_secs(5));
+    assert_eq!(best, "bestmove 0000");
 }
 
 #[test]
