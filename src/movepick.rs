@@ -141,44 +141,44 @@ impl MovePicker {
 
     fn generate(&mut self, pos: &Chess, hist: &History) {
         let stm = pos.turn();
-        self.moves = pos.legal_moves();
-        self.legal = self.moves.len();
-        if let Some(tt) = self.tt_move
-            && let Some(i) = self.moves.iter().position(|&m| m == tt)
-        {
-            self.moves.swap_remove(i);
-        }
+        // Generated into a local (no copy of the whole array), then only the moves are copied.
+        let legal = pos.legal_moves();
+        self.legal = legal.len();
+        self.moves.clear();
+        let tt = self.tt_move;
         match self.kind {
             Kind::Evasion => {
-                for i in 0..self.moves.len() {
-                    let m = self.moves[i];
-                    self.scores[i] = if is_noisy(m) {
+                for &m in legal.iter().filter(|&&m| Some(m) != tt) {
+                    let score = if is_noisy(m) {
                         1_000_000 + noisy_score(stm, m, hist)
                     } else {
                         hist.quiet_score(stm, m, self.prev1, self.prev2)
                     };
+                    self.push(m, score);
                 }
                 self.end_noisy = self.moves.len();
             }
             Kind::Main | Kind::Quiescence => {
-                // Partition: noisy moves to the front.
-                let mut n = 0;
-                for i in 0..self.moves.len() {
-                    let m = self.moves[i];
-                    if is_noisy(m) {
-                        self.moves.swap(n, i);
-                        self.scores[n] = noisy_score(stm, m, hist);
-                        n += 1;
-                    }
+                for &m in legal.iter().filter(|&&m| is_noisy(m) && Some(m) != tt) {
+                    self.push(m, noisy_score(stm, m, hist));
                 }
-                self.end_noisy = n;
-                if self.kind == Kind::Quiescence {
-                    self.moves.truncate(n);
+                self.end_noisy = self.moves.len();
+                if self.kind == Kind::Main {
+                    // Quiet scores are computed lazily at the quiet stage.
+                    for &m in legal.iter().filter(|&&m| !is_noisy(m) && Some(m) != tt) {
+                        self.push(m, 0);
+                    }
                 }
             }
         }
         self.cur = 0;
         self.end_bad = 0;
+    }
+
+    #[inline]
+    fn push(&mut self, m: Move, score: i32) {
+        self.scores[self.moves.len()] = score;
+        self.moves.push(m);
     }
 
     /// Swaps the best-scored move of `cur..end` to `cur` and returns it.

@@ -274,3 +274,91 @@ fn syzygy_wins_are_reported() {
     assert!(e.set_syzygy_path("/no/such/dir").is_err());
     assert_eq!(e.set_syzygy_path("<empty>").unwrap(), 0);
 }
+
+/// Tactical strength on Win At Chess (300 positions). Not part of CI (5 minutes at 1 s):
+/// `WAC_MS=1000 cargo test --release --test search wac -- --ignored --nocapture`
+/// (`WAC_STEP=n` searches every n-th position only).
+#[test]
+#[ignore]
+fn wac_suite() {
+    let dir = data_dir().expect("shared data directory");
+    let text = std::fs::read_to_string(dir.join("tests/wac.epd")).unwrap();
+    let entries = evochess::search::parse_epd(&text).unwrap();
+    let ms: u64 = std::env::var("WAC_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
+    let step: usize = std::env::var("WAC_STEP").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
+    let sample: Vec<_> = entries.into_iter().step_by(step).collect();
+    let limits = Limits::movetime(Duration::from_millis(ms));
+    let mut failed = Vec::new();
+    let results = evochess::search::solve_epd_suite(&sample, &Params::default(), &limits, 64, |r| {
+        if !r.solved {
+            failed.push(format!("{} ({:?})", r.id, r.best.map(|m| m.to_string())));
+        }
+    });
+    let solved = results.iter().filter(|r| r.solved).count();
+    let nodes: u64 = results.iter().map(|r| r.nodes).sum();
+    println!("WAC: {solved}/{} solved at {ms} ms, {nodes} nodes", results.len());
+    println!("failed: {}", failed.join(", "));
+}
+
+/// Prints the info lines of one search (a debugging aid):
+/// `FEN='...' MS=2000 cargo test --test search analyse -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn analyse() {
+    let fen = std::env::var("FEN")
+        .unwrap_or_else(|_| Fen::from_position(&Chess::default(), shakmaty::EnPassantMode::Legal).to_string());
+    let ms: u64 = std::env::var("MS").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
+    let mut e = Engine::new();
+    if let Ok(overlay) = std::env::var("PARAMS") {
+        e.set_params(Params::default().with_toml(&overlay.replace(';', "\n")).unwrap());
+    }
+    e.set_position(Some(&fen), &[]).unwrap();
+    let log = go(&mut e, Limits::movetime(Duration::from_millis(ms)));
+    for i in &log.infos {
+        let pv: Vec<String> = i.pv.iter().map(|m| m.to_uci(CastlingMode::Standard).to_string()).collect();
+        println!("depth {} sel {} {:?} nodes {} nps {} {}", i.depth, i.seldepth, i.score, i.nodes, i.nps, pv.join(" "));
+    }
+    println!("bestmove {:?}", log.best[0].best.map(|m| m.to_string()));
+}
+
+/// Self-play at 1 s + 0.01 s per side with the engine's default Move Overhead: no flag falls.
+/// Timing-sensitive, so not part of CI:
+/// `cargo test --release --test search fast_time_control -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn fast_time_control_never_flags() {
+    let mut e = Engine::new();
+    e.new_game();
+    let mut moves: Vec<String> = Vec::new();
+    let (mut wtime, mut btime, inc) = (1000i64, 1000i64, 10i64);
+    let mut min_left = i64::MAX;
+    for _ in 0..160 {
+        let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+        e.set_position(None, &refs).unwrap();
+        if e.position().is_game_over() {
+            break;
+        }
+        let white = e.position().turn().is_white();
+        let limits =
+            Limits { wtime: Some(wtime), btime: Some(btime), winc: Some(inc), binc: Some(inc), ..Limits::default() };
+        let start = Instant::now();
+        let log = go(&mut e, limits);
+        let used = start.elapsed().as_millis() as i64;
+        if std::env::var_os("TC_TRACE").is_some() {
+            println!(
+                "ply {} clock {} used {used} depth {}",
+                moves.len(),
+                if white { wtime } else { btime },
+                log.infos.last().map_or(0, |i| i.depth)
+            );
+        }
+        let clock = if white { &mut wtime } else { &mut btime };
+        *clock -= used;
+        assert!(*clock > 0, "flag fell at ply {}: {used} ms used", moves.len());
+        min_left = min_left.min(*clock);
+        *clock += inc;
+        let m = log.best[0].best.unwrap();
+        moves.push(m.to_uci(CastlingMode::Standard).to_string());
+    }
+    println!("{} plies, least time left {min_left} ms, final {wtime}/{btime}", moves.len());
+}

@@ -10,7 +10,6 @@ use shakmaty::{Bitboard, Chess, Color, FromSetup, Move, Position, Role, Setup};
 
 use super::{Frame, ONE_PLY, Worker, hash, hash_after, history::PieceTo};
 use crate::{
-    eval::evaluate,
     movepick::{MovePicker, is_noisy},
     score::{
         DRAW, INFINITE, MATE_IN_MAX, MAX_PLY, TB_WIN_IN_MAX, clamp_eval, from_tt, is_decisive, mate_in, mated_in,
@@ -122,7 +121,7 @@ impl Worker<'_> {
         }
         let in_check = pos.is_check();
         if ply >= MAX_PLY - 2 {
-            return if in_check { DRAW } else { clamp_eval(evaluate(pos, self.ep)) };
+            return if in_check { DRAW } else { clamp_eval(self.ev.evaluate(pos)) };
         }
         // Mate distance pruning: no line from here can beat a mate already found nearer the root.
         alpha = alpha.max(mated_in(ply));
@@ -185,7 +184,7 @@ impl Worker<'_> {
         } else {
             static_eval = match hit {
                 Some(h) if h.eval > -INFINITE && h.eval.abs() < TB_WIN_IN_MAX => h.eval,
-                _ => clamp_eval(evaluate(pos, self.ep)),
+                _ => clamp_eval(self.ev.evaluate(pos)),
             };
             eval = static_eval;
             if let Some(h) = hit {

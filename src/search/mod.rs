@@ -27,7 +27,7 @@ pub use self::epd::{EpdEntry, EpdError, EpdResult, parse_epd, parse_epd_line, so
 use self::history::{History, PieceTo};
 use crate::{
     engine::{BestMove, Bound, SearchInfo, SearchListener},
-    eval::EvalParams,
+    eval::Evaluator,
     limits::Limits,
     params::{Params, SearchParams},
     score::{self, DRAW, INFINITE, MATE_IN_MAX, MAX_PLY, TB_WIN_IN_MAX, is_mate},
@@ -118,6 +118,8 @@ impl SearchListener for NullListener {
 /// [`Searcher::clear`].
 pub struct Searcher {
     params: Params,
+    /// Evaluation bound to `params.eval` (expanded piece-square tables).
+    evaluator: Evaluator,
     tt: TranspositionTable,
     hist: Box<History>,
     tb: Tablebases,
@@ -132,6 +134,7 @@ impl Searcher {
     /// A searcher with `hash_mb` MiB of transposition table.
     pub fn new(params: Params, hash_mb: usize) -> Searcher {
         Searcher {
+            evaluator: Evaluator::new(&params.eval),
             params,
             tt: TranspositionTable::new(hash_mb),
             hist: Box::new(History::new()),
@@ -148,6 +151,9 @@ impl Searcher {
     }
 
     pub fn set_params(&mut self, params: Params) {
+        if params.eval != self.params.eval {
+            self.evaluator = Evaluator::new(&params.eval);
+        }
         self.params = params;
     }
 
@@ -221,7 +227,7 @@ impl Searcher {
         self.best_changes.clear();
         let mut worker = Worker {
             sp: &self.params.search,
-            ep: &self.params.eval,
+            ev: &self.evaluator,
             tt: &mut self.tt,
             hist: &mut self.hist,
             tb: &self.tb,
@@ -308,7 +314,7 @@ fn lmr_table(p: &SearchParams) -> [[i32; 64]; 64] {
 /// The state of one running search.
 pub(crate) struct Worker<'a> {
     pub sp: &'a SearchParams,
-    pub ep: &'a EvalParams,
+    pub ev: &'a Evaluator,
     pub tt: &'a mut TranspositionTable,
     pub hist: &'a mut History,
     pub tb: &'a Tablebases,

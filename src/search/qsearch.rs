@@ -4,7 +4,6 @@
 
 use super::{Worker, hash_after, history::PieceTo};
 use crate::{
-    eval::evaluate,
     movepick::MovePicker,
     score::{DRAW, INFINITE, MAX_PLY, TB_WIN_IN_MAX, clamp_eval, from_tt, is_decisive, mated_in, to_tt},
     see::{gain, see_ge},
@@ -29,7 +28,7 @@ impl Worker<'_> {
         }
         let in_check = pos.is_check();
         if ply >= MAX_PLY - 2 {
-            return if in_check { DRAW } else { clamp_eval(evaluate(pos, self.ep)) };
+            return if in_check { DRAW } else { clamp_eval(self.ev.evaluate(pos)) };
         }
         let pv_node = beta - alpha > 1;
 
@@ -58,7 +57,7 @@ impl Worker<'_> {
         } else {
             static_eval = match hit {
                 Some(h) if h.eval.abs() < TB_WIN_IN_MAX => h.eval,
-                _ => clamp_eval(evaluate(pos, self.ep)),
+                _ => clamp_eval(self.ev.evaluate(pos)),
             };
             best = static_eval;
             if let Some(h) = hit {
