@@ -279,12 +279,12 @@ fn mate_in_one_reports_mate_score() {
     let mut s = Session::start();
     let (infos, best) = search(&mut s, "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "go depth 4");
     assert_eq!(best, "a1a8");
-    let last = infos.iter().filter_map(|l| parse_info(l)).last().unwrap();
+    let last = infos.iter().filter_map(|l| parse_info(l)).next_back().unwrap();
     assert_eq!(last.mate, Some(1), "{infos:?}");
     // From the losing side: every move (here the only one, Kg8) allows Ra8#, so `mate -1`.
     // (Depth 6: null-move pruning at the mating side hides the mate from shallower searches.)
     let (infos, _) = search(&mut s, "position fen 7k/R7/6K1/8/8/8/8/8 b - - 0 1", "go depth 6");
-    let last = infos.iter().filter_map(|l| parse_info(l)).last().unwrap();
+    let last = infos.iter().filter_map(|l| parse_info(l)).next_back().unwrap();
     assert_eq!(last.mate, Some(-1), "{infos:?}");
 }
 
@@ -404,7 +404,7 @@ fn same_node_budget_after_ucinewgame_is_reproducible() {
         s.send("position startpos moves e2e4 c7c5 g1f3");
         s.send("go nodes 20000");
         let (infos, best) = s.read_until_bestmove(REPLY);
-        let nodes = infos.iter().filter_map(|l| parse_info(l)).filter_map(|i| i.nodes).last();
+        let nodes = infos.iter().filter_map(|l| parse_info(l)).filter_map(|i| i.nodes).next_back();
         finals.push((nodes, best));
     }
     assert!(finals[0].0.is_some(), "no info with nodes: {finals:?}");
