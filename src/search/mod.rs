@@ -675,7 +675,7 @@ impl Worker<'_> {
                 }
             }
         }
-        self.root_moves[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+        self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
     }
 
     /// Searches every root move from `pv_idx` on (PVS), recording scores and PVs.
