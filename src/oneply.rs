@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, attacks};
 
 use crate::eval::{EvalParams, Evaluator};
 
@@ -44,13 +44,52 @@ fn search(pos: &Chess, eval: &Evaluator) -> (Option<Move>, usize) {
 /// Score of `child` from the parent's view: mate, stalemate or the negated static evaluation.
 #[inline]
 fn child_score(child: &Chess, eval: &Evaluator) -> i32 {
-    if child.is_checkmate() {
-        MATE
-    } else if child.is_stalemate() {
-        0
-    } else {
-        -eval.evaluate(child)
+    let in_check = child.is_check();
+    // Full move generation only when the cheap test cannot prove a legal reply exists.
+    if (in_check || !has_unpinnable_move(child)) && child.legal_moves().is_empty() {
+        return if in_check { MATE } else { 0 };
     }
+    -eval.evaluate(child)
+}
+
+/// Cheap sufficient test (side to move not in check) for "has a legal move": a knight, bishop,
+/// rook, queen or pawn off every line through its own king cannot be pinned, so any of its
+/// pseudo-legal moves (pushes and captures, not en passant) is legal.
+#[inline]
+fn has_unpinnable_move(pos: &Chess) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    let own = board.by_color(us);
+    let Some(king) = board.king_of(us) else { return false };
+    let free = own & !attacks::queen_attacks(king, Bitboard::EMPTY) & !board.kings();
+    let occ = board.occupied();
+    let targets = !own;
+    let pawns = free & board.pawns();
+    let single_pushes = match us {
+        Color::White => Bitboard(pawns.0 << 8),
+        Color::Black => Bitboard(pawns.0 >> 8),
+    };
+    if (single_pushes & !occ).any() {
+        return true;
+    }
+    for sq in pawns {
+        if (attacks::pawn_attacks(us, sq) & board.by_color(!us)).any() {
+            return true;
+        }
+    }
+    for sq in free & !board.pawns() {
+        let reach = match board.role_at(sq) {
+            Some(Role::Knight) => attacks::knight_attacks(sq),
+            Some(Role::Bishop) => attacks::bishop_attacks(sq, occ),
+            Some(Role::Rook) => attacks::rook_attacks(sq, occ),
+            Some(Role::Queen) => attacks::queen_attacks(sq, occ),
+            _ => Bitboard::EMPTY,
+        };
+        if (reach & targets).any() {
+            return true;
+        }
+    }
+    false
 }
 
 /// Throughput of [`best_move_with`] over a set of root positions.
@@ -154,6 +193,38 @@ mod tests {
         }
     }
 
+    #[test]
+    fn quick_legal_move_test_is_sound_and_terminal_children_score_right() {
+        let e = Evaluator::default();
+        let mut checked = 0;
+        for root in suite_positions().iter().take(120) {
+            for m in root.legal_moves() {
+                let mut c = root.clone();
+                c.play_unchecked(m);
+                if !c.is_check() && has_unpinnable_move(&c) {
+                    assert!(!c.legal_moves().is_empty());
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000);
+        assert_eq!(child_score(&pos("k7/8/1Q6/8/8/8/8/7K b - - 0 1"), &e), 0);
+        assert_eq!(child_score(&pos("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1"), &e), MATE);
+        // A lone king boxed in by its own pawns still has a pawn move: not stalemate.
+        assert!(has_unpinnable_move(&pos("k7/8/8/8/8/1p6/8/7K b - - 0 1")));
+        assert!(!has_unpinnable_move(&pos("k7/8/8/8/8/8/8/7K b - - 0 1")));
+    }
+
+    /// Seconds of CPU this thread has used (utime + stime from /proc, 100 ticks/s); the machine
+    /// may be shared, so rates per CPU second are the fairer figure.
+    fn thread_cpu_seconds() -> Option<f64> {
+        let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+        let after = &stat[stat.rfind(')')? + 2..];
+        let f: Vec<&str> = after.split_whitespace().collect();
+        let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+        Some(ticks / 100.0)
+    }
+
     /// Speed report, run in release: positions/s of the 1-ply search and evaluations/s.
     #[test]
     #[ignore = "benchmark; run with --release --ignored --nocapture"]
@@ -161,7 +232,11 @@ mod tests {
         let positions = suite_positions();
         let p = EvalParams::default();
         let secs = std::env::var("ONEPLY_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(3.0);
+        let cpu0 = thread_cpu_seconds();
         let b = bench_positions(&positions, &p, Duration::from_secs_f64(secs));
+        if let (Some(a), Some(z)) = (cpu0, thread_cpu_seconds()) {
+            println!("oneply per CPU second: {:.0} positions/s ({:.2} CPU s)", b.positions as f64 / (z - a), z - a);
+        }
         println!(
             "oneply: {} positions ({} distinct), {} evaluations in {:.2}s: {:.0} positions/s, {:.0} children/s",
             b.positions,
@@ -171,7 +246,11 @@ mod tests {
             b.positions_per_second(),
             b.evaluations_per_second()
         );
+        let cpu0 = thread_cpu_seconds();
         let (n, s) = bench_eval(&positions, &p, Duration::from_secs_f64(secs));
+        if let (Some(a), Some(z)) = (cpu0, thread_cpu_seconds()) {
+            println!("evaluate per CPU second: {:.1} ns/eval ({:.2} CPU s)", (z - a) * 1e9 / n as f64, z - a);
+        }
         println!(
             "evaluate: {n} evaluations in {s:.2}s: {:.0} evals/s, {:.1} ns/eval",
             n as f64 / s,

@@ -10,7 +10,7 @@ use super::{
 
 /// Pressure and castling terms of `us` (tapered; middlegame only). Needs the piece terms of the
 /// enemy done first (they count the pressure).
-#[inline]
+#[inline(always)]
 pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     let (u, t) = (us as usize, !us as usize);
     let mut s = S::new(-p.king_pressure_mult * ctx.pressure[t], 0);
@@ -22,9 +22,9 @@ pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     s
 }
 
-/// Pawn shelter of `us` in centipawns (<= 0), scaled by the enemy's non-pawn material (full at
-/// 12 phase units, e.g. Q+R+R+minor+minor+... capped), so it fades as attackers leave the board.
-#[inline]
+/// Pawn shelter of `us` in centipawns (<= 0), scaled by the enemy's non-pawn material in phase
+/// units over 12 (a full set of pieces), so it fades as the attackers leave the board.
+#[inline(always)]
 pub(super) fn shelter(ctx: &Ctx, p: &EvalParams, us: Color) -> i32 {
     let (u, t) = (us as usize, !us as usize);
     let ksq = ctx.king[u];

@@ -5,7 +5,7 @@ use shakmaty::{Board, Color, Role};
 use super::{EvalParams, S};
 
 /// White-minus-black material.
-#[inline]
+#[inline(always)]
 pub(super) fn score(board: &Board, p: &EvalParams) -> S {
     let w = board.white().0;
     let diff = |bb: u64| (bb & w).count_ones() as i32 - (bb & !w).count_ones() as i32;
@@ -30,7 +30,7 @@ pub fn value(p: &EvalParams, role: Role) -> S {
 
 /// Non-pawn material of `c` in phase units (N, B = 1, R = 2, Q = 4), capped at 12: scales king
 /// safety by how much attacking force the opponent has left.
-#[inline]
+#[inline(always)]
 pub(super) fn side_phase(board: &Board, c: Color) -> i32 {
     let us = board.by_color(c).0;
     let n = (board.knights().0 & us).count_ones()

@@ -20,7 +20,7 @@ pub const KING_DIST_WEIGHT: [i32; 8] = [0, 0, 0, 1, 1, 2, 2, 0];
 
 /// Pawn structure of `us`. Fills `ctx.passed[us]` and `ctx.weak_pawns[us]` for the piece terms;
 /// needs `ctx` pawn attack maps and spans of both sides.
-#[inline]
+#[inline(always)]
 pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
     let them = !us;
     let (u, t) = (us as usize, them as usize);
@@ -79,7 +79,7 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
 
 /// Pawns of `us` on relative ranks 6-7 that no enemy piece attacks (Aksenov's "far pawn");
 /// needs the complete attack map of the enemy.
-#[inline]
+#[inline(always)]
 pub(super) fn far_pawns(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     let far = ctx.pawns[us as usize] & rel(us, FAR_ZONE) & !ctx.attacked[!us as usize];
     S::new(p.far_pawn, p.far_pawn) * far.count_ones() as i32

@@ -11,7 +11,7 @@ use super::{
 };
 
 /// Piece terms of `us`. Needs both sides' pawn terms (passed and weak pawns) done first.
-#[inline]
+#[inline(always)]
 pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
     let them = !us;
     let (u, t) = (us as usize, them as usize);

@@ -26,7 +26,7 @@ pub(crate) struct Profiles {
 }
 
 impl Profiles {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn new(p: &EvalParams) -> Profiles {
         Profiles { file: file_terms(p), rank: rank_terms(p) }
     }
@@ -38,7 +38,7 @@ impl Profiles {
 }
 
 impl PsqtSource for Profiles {
-    #[inline]
+    #[inline(always)]
     fn score(&self, board: &Board) -> S {
         let mut s = S::ZERO;
         let white = board.white();
@@ -78,7 +78,7 @@ impl PsqtTable {
 }
 
 impl PsqtSource for PsqtTable {
-    #[inline]
+    #[inline(always)]
     fn score(&self, board: &Board) -> S {
         let mut s = S::ZERO;
         let white = board.white();
