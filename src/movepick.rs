@@ -27,7 +27,9 @@
 //! been checked by the caller (`is_legal`), killers and countermove are only played if they are
 //! among the generated legal quiet moves.
 
-use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
+use std::mem::MaybeUninit;
+
+use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Rank, Role, Square, attacks};
 
 use crate::{
     search::history::{History, PieceTo},
@@ -73,8 +75,9 @@ pub struct MovePicker {
     prev1: Option<PieceTo>,
     prev2: Option<PieceTo>,
     moves: MoveList,
-    /// Ordering score of `moves[i]`.
-    scores: [i32; 256],
+    /// Ordering score of `moves[i]`; entries below `moves.len()` are always initialised
+    /// (left uninitialised beyond, so that creating a picker costs no 1 KiB memset).
+    scores: [MaybeUninit<i32>; 256],
     cur: usize,
     end_noisy: usize,
     end_bad: usize,
@@ -103,7 +106,7 @@ impl MovePicker {
             prev1,
             prev2,
             moves: MoveList::new(),
-            scores: [0; 256],
+            scores: [MaybeUninit::uninit(); 256],
             cur: 0,
             end_noisy: 0,
             end_bad: 0,
@@ -141,6 +144,21 @@ impl MovePicker {
 
     fn generate(&mut self, pos: &Chess, hist: &History) {
         let stm = pos.turn();
+        self.cur = 0;
+        self.end_bad = 0;
+        if self.kind == Kind::Quiescence {
+            // Captures only, without generating the quiet moves at all.
+            let mut noisy = MoveList::new();
+            gen_noisy(pos, &mut noisy);
+            self.legal = noisy.len();
+            self.moves.clear();
+            let tt = self.tt_move;
+            for &m in noisy.iter().filter(|&&m| Some(m) != tt) {
+                self.push(m, noisy_score(stm, m, hist));
+            }
+            self.end_noisy = self.moves.len();
+            return;
+        }
         // Generated into a local (no copy of the whole array), then only the moves are copied.
         let legal = pos.legal_moves();
         self.legal = legal.len();
@@ -177,8 +195,21 @@ impl MovePicker {
 
     #[inline]
     fn push(&mut self, m: Move, score: i32) {
-        self.scores[self.moves.len()] = score;
+        self.scores[self.moves.len()] = MaybeUninit::new(score);
         self.moves.push(m);
+    }
+
+    #[inline]
+    fn score(&self, i: usize) -> i32 {
+        debug_assert!(i < self.moves.len());
+        // SAFETY: every index below `moves.len()` was written by `push` (or `set_score`), and
+        // swaps keep that invariant (both arrays are swapped together).
+        unsafe { self.scores[i].assume_init() }
+    }
+
+    #[inline]
+    fn set_score(&mut self, i: usize, score: i32) {
+        self.scores[i] = MaybeUninit::new(score);
     }
 
     /// Swaps the best-scored move of `cur..end` to `cur` and returns it.
@@ -186,7 +217,7 @@ impl MovePicker {
     fn select_best(&mut self, end: usize) -> Move {
         let mut best = self.cur;
         for i in self.cur + 1..end {
-            if self.scores[i] > self.scores[best] {
+            if self.score(i) > self.score(best) {
                 best = i;
             }
         }
@@ -281,20 +312,21 @@ impl MovePicker {
                         let stm = pos.turn();
                         let (start, end) = (self.end_noisy, self.moves.len());
                         for i in start..end {
-                            self.scores[i] = quiet_score(stm, self.moves[i], hist, self.prev1, self.prev2);
+                            let sc = quiet_score(stm, self.moves[i], hist, self.prev1, self.prev2);
+                            self.set_score(i, sc);
                         }
                         // Insertion sort, best first: cheaper than repeated selection when
                         // (as in all-nodes) most quiets end up searched.
                         for i in start + 1..end {
-                            let (m, sc) = (self.moves[i], self.scores[i]);
+                            let (m, sc) = (self.moves[i], self.score(i));
                             let mut j = i;
-                            while j > start && self.scores[j - 1] < sc {
+                            while j > start && self.score(j - 1) < sc {
                                 self.moves[j] = self.moves[j - 1];
                                 self.scores[j] = self.scores[j - 1];
                                 j -= 1;
                             }
                             self.moves[j] = m;
-                            self.scores[j] = sc;
+                            self.set_score(j, sc);
                         }
                     }
                     self.stage = Stage::Quiets;
@@ -336,6 +368,75 @@ impl MovePicker {
     }
 }
 
+/// Appends every legal noisy move ([`is_noisy`]: captures, en passant, queen promotions) of
+/// `pos`, which must not be in check. Faster than filtering `legal_moves()`: only attackers of
+/// enemy pieces are considered, and legality needs only the pins (a king capture is checked
+/// against the attackers of its target square).
+pub fn gen_noisy(pos: &Chess, out: &mut MoveList) {
+    let board = pos.board();
+    let stm = pos.turn();
+    let us = board.by_color(stm);
+    let them = board.by_color(!stm);
+    let occ = board.occupied();
+    let Some(king) = board.king_of(stm) else { return };
+    debug_assert!(!pos.is_check());
+
+    // Our pieces pinned to our king.
+    let mut pinned = Bitboard(0);
+    let snipers = (attacks::rook_attacks(king, Bitboard(0)) & board.rooks_and_queens()
+        | attacks::bishop_attacks(king, Bitboard(0)) & board.bishops_and_queens())
+        & them;
+    for s in snipers {
+        if let Some(b) = (attacks::between(king, s) & occ).single_square()
+            && us.contains(b)
+        {
+            pinned.add(b);
+        }
+    }
+    let legal_from = |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(from, to, king);
+    let back_rank = if stm == Color::White { Rank::Eighth } else { Rank::First };
+    let our_pawns = board.pawns() & us;
+
+    for to in them & !board.kings() {
+        let capture = board.role_at(to);
+        let attackers = ((attacks::pawn_attacks(!stm, to) & board.pawns())
+            | (attacks::knight_attacks(to) & board.knights())
+            | (attacks::bishop_attacks(to, occ) & board.bishops_and_queens())
+            | (attacks::rook_attacks(to, occ) & board.rooks_and_queens())
+            | (attacks::king_attacks(to) & board.kings()))
+            & us;
+        for from in attackers {
+            let role = board.role_at(from).expect("attacker on its square");
+            if role == Role::King {
+                let without_king = occ ^ Bitboard::from_square(king);
+                if board.attacks_to(to, !stm, without_king).any() {
+                    continue;
+                }
+            } else if !legal_from(from, to) {
+                continue;
+            }
+            if role == Role::Pawn && to.rank() == back_rank {
+                for p in [Role::Queen, Role::Knight, Role::Rook, Role::Bishop] {
+                    out.push(Move::Normal { role, from, capture, to, promotion: Some(p) });
+                }
+            } else {
+                out.push(Move::Normal { role, from, capture, to, promotion: None });
+            }
+        }
+    }
+    // Quiet queen promotions.
+    let seventh = if stm == Color::White { Rank::Seventh } else { Rank::Second };
+    for from in our_pawns & Bitboard::from_rank(seventh) {
+        let to = Square::from_coords(from.file(), back_rank);
+        if !occ.contains(to) && legal_from(from, to) {
+            out.push(Move::Normal { role: Role::Pawn, from, capture: None, to, promotion: Some(Role::Queen) });
+        }
+    }
+    if pos.maybe_ep_square().is_some() {
+        out.extend(pos.en_passant_moves());
+    }
+}
+
 /// MVV-LVA plus capture history: victims first, cheap attackers first among equal victims.
 #[inline]
 fn noisy_score(stm: Color, m: Move, hist: &History) -> i32 {
@@ -374,6 +475,48 @@ mod tests {
         assert_eq!(all.len(), p.legal_moves().len());
         assert_eq!(all[0].to_string(), "Nf3xe5");
         assert_eq!(all.last().unwrap().to_string(), "Qd1xd5");
+    }
+
+    /// The dedicated noisy generator agrees with filtering the full legal move list, on the
+    /// perft positions and every position one and two plies from them.
+    #[test]
+    fn gen_noisy_matches_legal_filter() {
+        fn check(p: &Chess) {
+            if p.is_check() {
+                return;
+            }
+            let mut got = MoveList::new();
+            gen_noisy(p, &mut got);
+            let mut got: Vec<String> = got.iter().map(|m| format!("{m:?}")).collect();
+            let mut want: Vec<String> =
+                p.legal_moves().iter().filter(|&&m| is_noisy(m)).map(|m| format!("{m:?}")).collect();
+            got.sort();
+            want.sort();
+            assert_eq!(got, want, "{}", shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal));
+        }
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 1",
+            "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",
+        ] {
+            let root = pos(fen);
+            check(&root);
+            for m in root.legal_moves() {
+                let mut c = root.clone();
+                c.play_unchecked(m);
+                check(&c);
+                for m2 in c.legal_moves() {
+                    let mut c2 = c.clone();
+                    c2.play_unchecked(m2);
+                    check(&c2);
+                }
+            }
+        }
     }
 
     #[test]

@@ -196,7 +196,7 @@ impl TranspositionTable {
 
     /// Permille of entries written during the current search, sampled from the first 1000.
     pub fn hashfull(&self) -> u32 {
-        let mut used = 0;
+        let mut used: u32 = 0;
         let mut seen = 0;
         'outer: for b in &self.buckets {
             for e in &b.entries {
@@ -209,7 +209,7 @@ impl TranspositionTable {
                 }
             }
         }
-        if seen == 0 { 0 } else { used * 1000 / seen }
+        (used * 1000).checked_div(seen).unwrap_or(0)
     }
 }
 

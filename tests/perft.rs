@@ -34,7 +34,7 @@ fn parse_line(line: &str, number: usize) -> (Chess, Vec<(u32, u64)>) {
         .unwrap_or_else(|e| panic!("line {number}: bad FEN {fen}: {e}"))
         .into_position(CastlingMode::Standard)
         // A few suite positions have a check shakmaty deems impossible; they still perft fine.
-        .or_else(|e| e.ignore_impossible_check())
+        .or_else(|e| e.ignore_impossible_check().map_err(|e| e.to_string()))
         .unwrap_or_else(|e| panic!("line {number}: bad position {fen}: {e}"));
     let mut counts = Vec::new();
     for p in parts.map(str::trim).filter(|p| !p.is_empty()) {
@@ -45,7 +45,10 @@ fn parse_line(line: &str, number: usize) -> (Chess, Vec<(u32, u64)>) {
     (pos, counts)
 }
 
-fn suite(name: &str) -> Option<Vec<(String, Chess, Vec<(u32, u64)>)>> {
+/// One suite line: its FEN, the position and the expected `(depth, count)` pairs.
+type Case = (String, Chess, Vec<(u32, u64)>);
+
+fn suite(name: &str) -> Option<Vec<Case>> {
     let path = data_dir()?.join("tests/perft").join(name);
     let text = std::fs::read_to_string(&path).ok()?;
     Some(

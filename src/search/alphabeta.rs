@@ -8,7 +8,7 @@
 use arrayvec_free::SmallList;
 use shakmaty::{Bitboard, Chess, Color, FromSetup, Move, Position, Role, Setup};
 
-use super::{Frame, ONE_PLY, Worker, hash, hash_after, history::PieceTo};
+use super::{Frame, ONE_PLY, Worker, hash, hash_after, history::PieceTo, key_after};
 use crate::{
     movepick::{MovePicker, is_noisy},
     score::{
@@ -97,10 +97,11 @@ impl Worker<'_> {
         mut depth: i32,
         ply: usize,
         cut_node: bool,
+        in_check: bool,
     ) -> i32 {
         self.pv_len[ply] = ply;
         if depth < ONE_PLY {
-            return self.qsearch(pos, alpha, beta, ply);
+            return self.qsearch(pos, alpha, beta, ply, in_check);
         }
         let pv_node = beta - alpha > 1;
         if self.tick() {
@@ -119,7 +120,7 @@ impl Worker<'_> {
         if pos.board().occupied().count() <= 4 && pos.is_insufficient_material() {
             return DRAW;
         }
-        let in_check = pos.is_check();
+        debug_assert_eq!(in_check, pos.is_check());
         if ply >= MAX_PLY - 2 {
             return if in_check { DRAW } else { clamp_eval(self.ev.evaluate(pos)) };
         }
@@ -250,7 +251,15 @@ impl Worker<'_> {
                 self.stack[ply].capture_to = None;
                 self.stack[ply].null = true;
                 self.keys.push(hash(&null_pos));
-                let s = -self.negamax(&null_pos, -beta, -beta + 1, depth - ONE_PLY - r * ONE_PLY, ply + 1, !cut_node);
+                let s = -self.negamax(
+                    &null_pos,
+                    -beta,
+                    -beta + 1,
+                    depth - ONE_PLY - r * ONE_PLY,
+                    ply + 1,
+                    !cut_node,
+                    false,
+                );
                 self.keys.pop();
                 self.stack[ply].null = false;
                 if self.stopped {
@@ -279,10 +288,11 @@ impl Worker<'_> {
                     let mut child = pos.clone();
                     child.play_unchecked(m);
                     let child_key = hash_after(pos, key, m, &child);
+                    let child_check = child.is_check();
                     self.stack[ply].piece_to = Some(PieceTo::new(stm, m));
                     self.stack[ply].capture_to = m.is_capture().then(|| m.to());
                     self.keys.push(child_key);
-                    let s = -self.negamax(&child, -beta, -beta + 1, mc_depth, ply + 1, false);
+                    let s = -self.negamax(&child, -beta, -beta + 1, mc_depth, ply + 1, false, child_check);
                     self.keys.pop();
                     if self.stopped {
                         return 0;
@@ -352,6 +362,11 @@ impl Worker<'_> {
                     continue;
                 }
             }
+            // Start fetching the child's TT bucket before the copy-make.
+            let inc_key = key_after(pos, key, m);
+            if let Some(k) = inc_key {
+                self.tt.prefetch(k);
+            }
             let mut child = pos.clone();
             child.play_unchecked(m);
             let gives_check = child.is_check();
@@ -363,8 +378,7 @@ impl Worker<'_> {
                     continue;
                 }
             }
-            let child_key = hash_after(pos, key, m, &child);
-            self.tt.prefetch(child_key);
+            let child_key = inc_key.unwrap_or_else(|| hash(&child));
 
             // Extensions, in quarter plies, at most one ply per move.
             let mut ext = 0;
@@ -391,7 +405,7 @@ impl Worker<'_> {
             self.stack[ply].capture_to = m.is_capture().then(|| m.to());
             self.keys.push(child_key);
             let score = if move_count == 1 {
-                -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node)
+                -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node, gives_check)
             } else {
                 // Late move reductions.
                 let mut r = 0;
@@ -420,12 +434,12 @@ impl Worker<'_> {
                     }
                     r = r.clamp(0, (new_depth - ONE_PLY).max(0));
                 }
-                let mut s = -self.negamax(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                let mut s = -self.negamax(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true, gives_check);
                 if s > alpha && r > 0 {
-                    s = -self.negamax(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    s = -self.negamax(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node, gives_check);
                 }
                 if pv_node && s > alpha && s < beta {
-                    s = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false);
+                    s = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false, gives_check);
                 }
                 s
             };

@@ -46,6 +46,13 @@ pub fn hash(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
+/// Key of `pos` after `m` if it can be updated incrementally (no king move, castling-rights
+/// change, double push or en passant square involved).
+#[inline]
+pub fn key_after(pos: &Chess, key: u64, m: Move) -> Option<u64> {
+    pos.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal).map(|k| k.0)
+}
+
 /// Key of `pos` after `m`, incrementally where shakmaty supports it.
 #[inline]
 pub fn hash_after(pos: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
@@ -668,7 +675,7 @@ impl Worker<'_> {
                 }
             }
         }
-        self.root_moves[pv_idx..].sort_by(|a, b| b.score.cmp(&a.score));
+        self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
     }
 
     /// Searches every root move from `pv_idx` on (PVS), recording scores and PVs.
@@ -695,19 +702,19 @@ impl Worker<'_> {
             self.stack[0].null = false;
             self.keys.push(child_key);
             let score = if i == self.pv_idx {
-                -self.negamax(&child, -beta, -alpha, new_depth, 1, false)
+                -self.negamax(&child, -beta, -alpha, new_depth, 1, false, gives_check)
             } else {
                 let r = if depth >= 3 * ONE_PLY && !m.is_capture() && !gives_check && i >= self.pv_idx + 3 {
                     self.lmr[(depth / ONE_PLY).min(63) as usize][(i - self.pv_idx + 1).min(63)] / 2
                 } else {
                     0
                 };
-                let mut s = -self.negamax(&child, -alpha - 1, -alpha, new_depth - r, 1, true);
+                let mut s = -self.negamax(&child, -alpha - 1, -alpha, new_depth - r, 1, true, gives_check);
                 if s > alpha && r > 0 {
-                    s = -self.negamax(&child, -alpha - 1, -alpha, new_depth, 1, false);
+                    s = -self.negamax(&child, -alpha - 1, -alpha, new_depth, 1, false, gives_check);
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, -beta, -alpha, new_depth, 1, false);
+                    s = -self.negamax(&child, -beta, -alpha, new_depth, 1, false, gives_check);
                 }
                 s
             };

@@ -2,7 +2,7 @@
 //! stand pat, delta pruning and SEE pruning, so that the static evaluation is only trusted in
 //! quiet positions.
 
-use super::{Worker, hash_after, history::PieceTo};
+use super::{Worker, hash, history::PieceTo, key_after};
 use crate::{
     movepick::MovePicker,
     score::{DRAW, INFINITE, MAX_PLY, TB_WIN_IN_MAX, clamp_eval, from_tt, is_decisive, mated_in, to_tt},
@@ -13,7 +13,7 @@ use shakmaty::{Chess, Position};
 
 impl Worker<'_> {
     /// Quiescence search of `pos` (key on top of `keys`) at `ply`.
-    pub(crate) fn qsearch(&mut self, pos: &Chess, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    pub(crate) fn qsearch(&mut self, pos: &Chess, mut alpha: i32, beta: i32, ply: usize, in_check: bool) -> i32 {
         self.pv_len[ply] = ply;
         if self.tick() {
             return 0;
@@ -26,7 +26,7 @@ impl Worker<'_> {
         if halfmoves >= 100 || (halfmoves >= 4 && self.is_repetition(halfmoves)) {
             return DRAW;
         }
-        let in_check = pos.is_check();
+        debug_assert_eq!(in_check, pos.is_check());
         if ply >= MAX_PLY - 2 {
             return if in_check { DRAW } else { clamp_eval(self.ev.evaluate(pos)) };
         }
@@ -47,8 +47,6 @@ impl Worker<'_> {
                 return s;
             }
         }
-        let tt_move = hit.and_then(|h| self.tt_move(pos, h.mv));
-
         let static_eval;
         let mut best;
         if in_check {
@@ -82,6 +80,8 @@ impl Worker<'_> {
             alpha = alpha.max(best);
         }
 
+        // Decoded only now: most quiescence nodes end in a stand-pat cutoff.
+        let tt_move = hit.and_then(|h| self.tt_move(pos, h.mv));
         let prev1 = if ply >= 1 { self.stack[ply - 1].piece_to } else { None };
         let stm = pos.turn();
         let mut picker = MovePicker::new_qsearch(in_check, tt_move, prev1);
@@ -100,14 +100,17 @@ impl Worker<'_> {
                 }
             }
             searched += 1;
+            let inc_key = key_after(pos, key, m);
+            if let Some(k) = inc_key {
+                self.tt.prefetch(k);
+            }
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let child_key = hash_after(pos, key, m, &child);
-            self.tt.prefetch(child_key);
+            let child_key = inc_key.unwrap_or_else(|| hash(&child));
             self.stack[ply].piece_to = Some(PieceTo::new(stm, m));
             self.stack[ply].capture_to = m.is_capture().then(|| m.to());
             self.keys.push(child_key);
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, child.is_check());
             self.keys.pop();
             if self.stopped {
                 return 0;
