@@ -1,4 +1,10 @@
-//! Evaluation parameters (centipawns). Declared once; see [`crate::params`].
+//! Evaluation parameters (centipawns), declared once; see [`crate::params`].
+//!
+//! Groups: material; piece-square profiles (`pst_*`: a file term for a/h, b/g, c/f, d/e plus a
+//! relative-rank term, so the 64-square tables stay tunable); every term of David et al. 2014
+//! Fig. 3 (named after the figure in lower snake case); the remaining terms of Aksenov 2004
+//! Table 3; tempo. `_mult` terms multiply the geometric quantity named in their doc line.
+//! Generated layout; edit values freely, then regenerate `params/default.toml`.
 
 crate::declare_params! {
     /// Weights of every evaluation term.
@@ -23,5 +29,371 @@ crate::declare_params! {
         queen_mg: 950, [400, 5000];
         /// Queen value, endgame
         queen_eg: 970, [400, 5000];
+        /// Pawn square table: file a/h term, middlegame
+        pst_pawn_file_a_mg: -5, [-150, 150];
+        /// Pawn square table: file a/h term, endgame
+        pst_pawn_file_a_eg: 4, [-150, 150];
+        /// Pawn square table: file b/g term, middlegame
+        pst_pawn_file_b_mg: 0, [-150, 150];
+        /// Pawn square table: file b/g term, endgame
+        pst_pawn_file_b_eg: 0, [-150, 150];
+        /// Pawn square table: file c/f term, middlegame
+        pst_pawn_file_c_mg: 3, [-150, 150];
+        /// Pawn square table: file c/f term, endgame
+        pst_pawn_file_c_eg: -2, [-150, 150];
+        /// Pawn square table: file d/e term, middlegame
+        pst_pawn_file_d_mg: 8, [-150, 150];
+        /// Pawn square table: file d/e term, endgame
+        pst_pawn_file_d_eg: -3, [-150, 150];
+        /// Pawn square table: relative rank 2 term, middlegame
+        pst_pawn_rank_2_mg: 0, [-150, 150];
+        /// Pawn square table: relative rank 2 term, endgame
+        pst_pawn_rank_2_eg: 0, [-150, 150];
+        /// Pawn square table: relative rank 3 term, middlegame
+        pst_pawn_rank_3_mg: 0, [-150, 150];
+        /// Pawn square table: relative rank 3 term, endgame
+        pst_pawn_rank_3_eg: 0, [-150, 150];
+        /// Pawn square table: relative rank 4 term, middlegame
+        pst_pawn_rank_4_mg: 0, [-150, 150];
+        /// Pawn square table: relative rank 4 term, endgame
+        pst_pawn_rank_4_eg: 5, [-150, 150];
+        /// Pawn square table: relative rank 5 term, middlegame
+        pst_pawn_rank_5_mg: 5, [-150, 150];
+        /// Pawn square table: relative rank 5 term, endgame
+        pst_pawn_rank_5_eg: 10, [-150, 150];
+        /// Pawn square table: relative rank 6 term, middlegame
+        pst_pawn_rank_6_mg: 10, [-150, 150];
+        /// Pawn square table: relative rank 6 term, endgame
+        pst_pawn_rank_6_eg: 20, [-150, 150];
+        /// Pawn square table: relative rank 7 term, middlegame
+        pst_pawn_rank_7_mg: 20, [-150, 150];
+        /// Pawn square table: relative rank 7 term, endgame
+        pst_pawn_rank_7_eg: 30, [-150, 150];
+        /// Knight square table: file a/h term, middlegame
+        pst_knight_file_a_mg: -20, [-150, 150];
+        /// Knight square table: file a/h term, endgame
+        pst_knight_file_a_eg: -15, [-150, 150];
+        /// Knight square table: file b/g term, middlegame
+        pst_knight_file_b_mg: -5, [-150, 150];
+        /// Knight square table: file b/g term, endgame
+        pst_knight_file_b_eg: -5, [-150, 150];
+        /// Knight square table: file c/f term, middlegame
+        pst_knight_file_c_mg: 0, [-150, 150];
+        /// Knight square table: file c/f term, endgame
+        pst_knight_file_c_eg: 0, [-150, 150];
+        /// Knight square table: file d/e term, middlegame
+        pst_knight_file_d_mg: 5, [-150, 150];
+        /// Knight square table: file d/e term, endgame
+        pst_knight_file_d_eg: 5, [-150, 150];
+        /// Knight square table: relative rank 1 term, middlegame
+        pst_knight_rank_1_mg: -15, [-150, 150];
+        /// Knight square table: relative rank 1 term, endgame
+        pst_knight_rank_1_eg: -15, [-150, 150];
+        /// Knight square table: relative rank 2 term, middlegame
+        pst_knight_rank_2_mg: -5, [-150, 150];
+        /// Knight square table: relative rank 2 term, endgame
+        pst_knight_rank_2_eg: -5, [-150, 150];
+        /// Knight square table: relative rank 3 term, middlegame
+        pst_knight_rank_3_mg: 0, [-150, 150];
+        /// Knight square table: relative rank 3 term, endgame
+        pst_knight_rank_3_eg: 0, [-150, 150];
+        /// Knight square table: relative rank 4 term, middlegame
+        pst_knight_rank_4_mg: 5, [-150, 150];
+        /// Knight square table: relative rank 4 term, endgame
+        pst_knight_rank_4_eg: 5, [-150, 150];
+        /// Knight square table: relative rank 5 term, middlegame
+        pst_knight_rank_5_mg: 10, [-150, 150];
+        /// Knight square table: relative rank 5 term, endgame
+        pst_knight_rank_5_eg: 5, [-150, 150];
+        /// Knight square table: relative rank 6 term, middlegame
+        pst_knight_rank_6_mg: 15, [-150, 150];
+        /// Knight square table: relative rank 6 term, endgame
+        pst_knight_rank_6_eg: 5, [-150, 150];
+        /// Knight square table: relative rank 7 term, middlegame
+        pst_knight_rank_7_mg: 5, [-150, 150];
+        /// Knight square table: relative rank 7 term, endgame
+        pst_knight_rank_7_eg: 0, [-150, 150];
+        /// Knight square table: relative rank 8 term, middlegame
+        pst_knight_rank_8_mg: -10, [-150, 150];
+        /// Knight square table: relative rank 8 term, endgame
+        pst_knight_rank_8_eg: -10, [-150, 150];
+        /// Bishop square table: file a/h term, middlegame
+        pst_bishop_file_a_mg: -8, [-150, 150];
+        /// Bishop square table: file a/h term, endgame
+        pst_bishop_file_a_eg: -5, [-150, 150];
+        /// Bishop square table: file b/g term, middlegame
+        pst_bishop_file_b_mg: 0, [-150, 150];
+        /// Bishop square table: file b/g term, endgame
+        pst_bishop_file_b_eg: 0, [-150, 150];
+        /// Bishop square table: file c/f term, middlegame
+        pst_bishop_file_c_mg: 2, [-150, 150];
+        /// Bishop square table: file c/f term, endgame
+        pst_bishop_file_c_eg: 2, [-150, 150];
+        /// Bishop square table: file d/e term, middlegame
+        pst_bishop_file_d_mg: 4, [-150, 150];
+        /// Bishop square table: file d/e term, endgame
+        pst_bishop_file_d_eg: 3, [-150, 150];
+        /// Bishop square table: relative rank 1 term, middlegame
+        pst_bishop_rank_1_mg: -5, [-150, 150];
+        /// Bishop square table: relative rank 1 term, endgame
+        pst_bishop_rank_1_eg: -5, [-150, 150];
+        /// Bishop square table: relative rank 2 term, middlegame
+        pst_bishop_rank_2_mg: 5, [-150, 150];
+        /// Bishop square table: relative rank 2 term, endgame
+        pst_bishop_rank_2_eg: 0, [-150, 150];
+        /// Bishop square table: relative rank 3 term, middlegame
+        pst_bishop_rank_3_mg: 5, [-150, 150];
+        /// Bishop square table: relative rank 3 term, endgame
+        pst_bishop_rank_3_eg: 2, [-150, 150];
+        /// Bishop square table: relative rank 4 term, middlegame
+        pst_bishop_rank_4_mg: 5, [-150, 150];
+        /// Bishop square table: relative rank 4 term, endgame
+        pst_bishop_rank_4_eg: 4, [-150, 150];
+        /// Bishop square table: relative rank 5 term, middlegame
+        pst_bishop_rank_5_mg: 5, [-150, 150];
+        /// Bishop square table: relative rank 5 term, endgame
+        pst_bishop_rank_5_eg: 4, [-150, 150];
+        /// Bishop square table: relative rank 6 term, middlegame
+        pst_bishop_rank_6_mg: 5, [-150, 150];
+        /// Bishop square table: relative rank 6 term, endgame
+        pst_bishop_rank_6_eg: 2, [-150, 150];
+        /// Bishop square table: relative rank 7 term, middlegame
+        pst_bishop_rank_7_mg: 0, [-150, 150];
+        /// Bishop square table: relative rank 7 term, endgame
+        pst_bishop_rank_7_eg: 0, [-150, 150];
+        /// Bishop square table: relative rank 8 term, middlegame
+        pst_bishop_rank_8_mg: -5, [-150, 150];
+        /// Bishop square table: relative rank 8 term, endgame
+        pst_bishop_rank_8_eg: -5, [-150, 150];
+        /// Rook square table: file a/h term, middlegame
+        pst_rook_file_a_mg: 0, [-150, 150];
+        /// Rook square table: file a/h term, endgame
+        pst_rook_file_a_eg: 0, [-150, 150];
+        /// Rook square table: file b/g term, middlegame
+        pst_rook_file_b_mg: 0, [-150, 150];
+        /// Rook square table: file b/g term, endgame
+        pst_rook_file_b_eg: 0, [-150, 150];
+        /// Rook square table: file c/f term, middlegame
+        pst_rook_file_c_mg: 0, [-150, 150];
+        /// Rook square table: file c/f term, endgame
+        pst_rook_file_c_eg: 0, [-150, 150];
+        /// Rook square table: file d/e term, middlegame
+        pst_rook_file_d_mg: 0, [-150, 150];
+        /// Rook square table: file d/e term, endgame
+        pst_rook_file_d_eg: 0, [-150, 150];
+        /// Rook square table: relative rank 1 term, middlegame
+        pst_rook_rank_1_mg: 0, [-150, 150];
+        /// Rook square table: relative rank 1 term, endgame
+        pst_rook_rank_1_eg: -5, [-150, 150];
+        /// Rook square table: relative rank 2 term, middlegame
+        pst_rook_rank_2_mg: -5, [-150, 150];
+        /// Rook square table: relative rank 2 term, endgame
+        pst_rook_rank_2_eg: -5, [-150, 150];
+        /// Rook square table: relative rank 3 term, middlegame
+        pst_rook_rank_3_mg: -5, [-150, 150];
+        /// Rook square table: relative rank 3 term, endgame
+        pst_rook_rank_3_eg: -5, [-150, 150];
+        /// Rook square table: relative rank 4 term, middlegame
+        pst_rook_rank_4_mg: -5, [-150, 150];
+        /// Rook square table: relative rank 4 term, endgame
+        pst_rook_rank_4_eg: 0, [-150, 150];
+        /// Rook square table: relative rank 5 term, middlegame
+        pst_rook_rank_5_mg: 0, [-150, 150];
+        /// Rook square table: relative rank 5 term, endgame
+        pst_rook_rank_5_eg: 0, [-150, 150];
+        /// Rook square table: relative rank 6 term, middlegame
+        pst_rook_rank_6_mg: 0, [-150, 150];
+        /// Rook square table: relative rank 6 term, endgame
+        pst_rook_rank_6_eg: 5, [-150, 150];
+        /// Rook square table: relative rank 7 term, middlegame
+        pst_rook_rank_7_mg: 10, [-150, 150];
+        /// Rook square table: relative rank 7 term, endgame
+        pst_rook_rank_7_eg: 5, [-150, 150];
+        /// Rook square table: relative rank 8 term, middlegame
+        pst_rook_rank_8_mg: 5, [-150, 150];
+        /// Rook square table: relative rank 8 term, endgame
+        pst_rook_rank_8_eg: 5, [-150, 150];
+        /// Queen square table: file a/h term, middlegame
+        pst_queen_file_a_mg: -5, [-150, 150];
+        /// Queen square table: file a/h term, endgame
+        pst_queen_file_a_eg: -10, [-150, 150];
+        /// Queen square table: file b/g term, middlegame
+        pst_queen_file_b_mg: 0, [-150, 150];
+        /// Queen square table: file b/g term, endgame
+        pst_queen_file_b_eg: -3, [-150, 150];
+        /// Queen square table: file c/f term, middlegame
+        pst_queen_file_c_mg: 0, [-150, 150];
+        /// Queen square table: file c/f term, endgame
+        pst_queen_file_c_eg: 3, [-150, 150];
+        /// Queen square table: file d/e term, middlegame
+        pst_queen_file_d_mg: 2, [-150, 150];
+        /// Queen square table: file d/e term, endgame
+        pst_queen_file_d_eg: 8, [-150, 150];
+        /// Queen square table: relative rank 1 term, middlegame
+        pst_queen_rank_1_mg: 0, [-150, 150];
+        /// Queen square table: relative rank 1 term, endgame
+        pst_queen_rank_1_eg: -20, [-150, 150];
+        /// Queen square table: relative rank 2 term, middlegame
+        pst_queen_rank_2_mg: 2, [-150, 150];
+        /// Queen square table: relative rank 2 term, endgame
+        pst_queen_rank_2_eg: -10, [-150, 150];
+        /// Queen square table: relative rank 3 term, middlegame
+        pst_queen_rank_3_mg: 0, [-150, 150];
+        /// Queen square table: relative rank 3 term, endgame
+        pst_queen_rank_3_eg: 0, [-150, 150];
+        /// Queen square table: relative rank 4 term, middlegame
+        pst_queen_rank_4_mg: -2, [-150, 150];
+        /// Queen square table: relative rank 4 term, endgame
+        pst_queen_rank_4_eg: 10, [-150, 150];
+        /// Queen square table: relative rank 5 term, middlegame
+        pst_queen_rank_5_mg: 0, [-150, 150];
+        /// Queen square table: relative rank 5 term, endgame
+        pst_queen_rank_5_eg: 15, [-150, 150];
+        /// Queen square table: relative rank 6 term, middlegame
+        pst_queen_rank_6_mg: 0, [-150, 150];
+        /// Queen square table: relative rank 6 term, endgame
+        pst_queen_rank_6_eg: 15, [-150, 150];
+        /// Queen square table: relative rank 7 term, middlegame
+        pst_queen_rank_7_mg: -5, [-150, 150];
+        /// Queen square table: relative rank 7 term, endgame
+        pst_queen_rank_7_eg: 10, [-150, 150];
+        /// Queen square table: relative rank 8 term, middlegame
+        pst_queen_rank_8_mg: -5, [-150, 150];
+        /// Queen square table: relative rank 8 term, endgame
+        pst_queen_rank_8_eg: 5, [-150, 150];
+        /// King square table: file a/h term, middlegame
+        pst_king_file_a_mg: 15, [-150, 150];
+        /// King square table: file a/h term, endgame
+        pst_king_file_a_eg: -25, [-150, 150];
+        /// King square table: file b/g term, middlegame
+        pst_king_file_b_mg: 25, [-150, 150];
+        /// King square table: file b/g term, endgame
+        pst_king_file_b_eg: -5, [-150, 150];
+        /// King square table: file c/f term, middlegame
+        pst_king_file_c_mg: 0, [-150, 150];
+        /// King square table: file c/f term, endgame
+        pst_king_file_c_eg: 5, [-150, 150];
+        /// King square table: file d/e term, middlegame
+        pst_king_file_d_mg: -15, [-150, 150];
+        /// King square table: file d/e term, endgame
+        pst_king_file_d_eg: 15, [-150, 150];
+        /// King square table: relative rank 1 term, middlegame
+        pst_king_rank_1_mg: 0, [-150, 150];
+        /// King square table: relative rank 1 term, endgame
+        pst_king_rank_1_eg: -30, [-150, 150];
+        /// King square table: relative rank 2 term, middlegame
+        pst_king_rank_2_mg: -15, [-150, 150];
+        /// King square table: relative rank 2 term, endgame
+        pst_king_rank_2_eg: -10, [-150, 150];
+        /// King square table: relative rank 3 term, middlegame
+        pst_king_rank_3_mg: -30, [-150, 150];
+        /// King square table: relative rank 3 term, endgame
+        pst_king_rank_3_eg: 5, [-150, 150];
+        /// King square table: relative rank 4 term, middlegame
+        pst_king_rank_4_mg: -45, [-150, 150];
+        /// King square table: relative rank 4 term, endgame
+        pst_king_rank_4_eg: 15, [-150, 150];
+        /// King square table: relative rank 5 term, middlegame
+        pst_king_rank_5_mg: -55, [-150, 150];
+        /// King square table: relative rank 5 term, endgame
+        pst_king_rank_5_eg: 20, [-150, 150];
+        /// King square table: relative rank 6 term, middlegame
+        pst_king_rank_6_mg: -60, [-150, 150];
+        /// King square table: relative rank 6 term, endgame
+        pst_king_rank_6_eg: 20, [-150, 150];
+        /// King square table: relative rank 7 term, middlegame
+        pst_king_rank_7_mg: -60, [-150, 150];
+        /// King square table: relative rank 7 term, endgame
+        pst_king_rank_7_eg: 10, [-150, 150];
+        /// King square table: relative rank 8 term, middlegame
+        pst_king_rank_8_mg: -60, [-150, 150];
+        /// King square table: relative rank 8 term, endgame
+        pst_king_rank_8_eg: 0, [-150, 150];
+        /// Middlegame bonus per rank a pawn on files c-f has advanced from its start square (David Fig. 3)
+        pawn_advance_a: 3, [0, 100];
+        /// Endgame bonus per rank any pawn has advanced from its start square (David Fig. 3)
+        pawn_advance_b: 6, [0, 100];
+        /// Passed pawn: multiplies the rank factor [0,1,1,2,4,7,11,0] (relative rank 1..8); middlegame x1, endgame x2 (David Fig. 3)
+        passed_pawn_mult: 10, [0, 100];
+        /// Penalty per pawn with a friendly pawn behind it on its file (David Fig. 3)
+        doubled_pawn_penalty: 14, [0, 100];
+        /// Penalty per pawn without friendly pawns on the adjacent files (David Fig. 3)
+        isolated_pawn_penalty: 10, [0, 100];
+        /// Penalty per non-isolated pawn with no adjacent friendly pawn level or behind and its stop square attacked by an enemy pawn (David Fig. 3)
+        backward_pawn_penalty: 6, [0, 100];
+        /// Middlegame penalty per square on relative ranks 3-4 that no friendly pawn can ever attack (hole) (David Fig. 3)
+        weak_square_penalty: 3, [0, 100];
+        /// Endgame bonus per passed pawn: multiplies the enemy king's distance to the promotion square times the rank weight [0,0,0,1,1,2,2,0] (David Fig. 3)
+        passed_pawn_enemy_king_dist: 7, [0, 100];
+        /// Knight: multiplies the square's centrality 0 (rim) ..3 (d4,e4,d5,e5) (David Fig. 3)
+        knight_sq_mult: 5, [0, 100];
+        /// Knight on an outpost (relative rank 4-6, never attackable by enemy pawns): multiplies (relative rank - 3) + 1 if pawn-supported (David Fig. 3)
+        knight_outpost_mult: 9, [0, 100];
+        /// Bonus per bishop move target: attacked square not own-occupied and not attacked by enemy pawns (David Fig. 3)
+        bishop_mobility: 4, [0, 100];
+        /// Bonus for having two or more bishops (David Fig. 3)
+        bishop_pair: 30, [0, 100];
+        /// Middlegame bonus per rook on the enemy king's file (David Fig. 3)
+        rook_attack_king_file: 30, [0, 100];
+        /// Middlegame bonus per rook on a file adjacent to the enemy king's, files c-f (David Fig. 3)
+        rook_attack_king_adj_file: 8, [0, 100];
+        /// Middlegame bonus per rook on a file adjacent to the enemy king's, files a,b,g,h (David Fig. 3)
+        rook_attack_king_adj_file_abgh: 15, [0, 100];
+        /// Bonus per rook on the relative 7th rank while enemy pawns are there or the enemy king is on the 8th (David Fig. 3)
+        rook_7th_rank: 25, [0, 100];
+        /// Bonus per pair of rooks that defend each other along a rank or file (David Fig. 3)
+        rook_connected: 10, [0, 100];
+        /// Bonus per rook move target: attacked square not own-occupied and not attacked by enemy pawns (David Fig. 3)
+        rook_mobility: 3, [0, 100];
+        /// Bonus per rook on the same file behind a passed pawn of either colour (David Fig. 3)
+        rook_behind_passed_pawn: 20, [0, 100];
+        /// Bonus per rook on a file without pawns (David Fig. 3)
+        rook_open_file: 25, [0, 100];
+        /// Bonus per rook on a file with enemy pawns but no friendly pawns (David Fig. 3)
+        rook_semi_open_file: 12, [0, 100];
+        /// Bonus per rook on a semi-open file whose enemy pawn is isolated or backward (David Fig. 3)
+        rook_atck_weak_pawn_open_column: 10, [0, 100];
+        /// Middlegame rook bonus: multiplies the file centrality 0 (a,h) ..3 (d,e) (David Fig. 3)
+        rook_column_mult: 3, [0, 100];
+        /// Bonus per queen move target: attacked square not own-occupied and not attacked by enemy pawns (David Fig. 3)
+        queen_mobility: 2, [0, 100];
+        /// King shelter penalty: no friendly pawn ahead of the king on its file; scaled by enemy non-pawn material (David Fig. 3)
+        king_no_friendly_pawn: 30, [0, 100];
+        /// King shelter penalty per adjacent file with no friendly pawn ahead of the king; scaled by enemy non-pawn material (David Fig. 3)
+        king_no_friendly_pawn_adj: 15, [0, 100];
+        /// King shelter penalty per king or adjacent file whose nearest friendly pawn ahead is 2+ ranks from the king; scaled by enemy material (David Fig. 3)
+        king_friendly_pawn_advanced1: 8, [0, 100];
+        /// King safety penalty: no enemy pawn on the king's file (open for enemy rooks); scaled by enemy non-pawn material (David Fig. 3)
+        king_no_enemy_pawn: 10, [0, 100];
+        /// King safety penalty per adjacent file with no enemy pawn; scaled by enemy non-pawn material (David Fig. 3)
+        king_no_enemy_pawn_adj: 5, [0, 100];
+        /// Middlegame king penalty: multiplies the number of (enemy minor/major piece, king-zone square) attacks; zone = king square and neighbours (David Fig. 3)
+        king_pressure_mult: 6, [0, 100];
+        /// Middlegame bonus when the king stands on a castled square (a1,b1,c1,g1,h1 relative) (Aksenov Table 3)
+        castling_done: 20, [0, 100];
+        /// Middlegame penalty when no castling right is left and the king is not on a castled square (Aksenov Table 3)
+        castling_missed: 25, [0, 100];
+        /// Bonus per knight move target: attacked square not own-occupied and not attacked by enemy pawns (Aksenov Table 3)
+        knight_mobility: 4, [0, 100];
+        /// Bonus per knight with more than 5 move targets (Aksenov Table 3)
+        knight_mobility_high: 10, [0, 100];
+        /// Bonus per pawn defended by a friendly pawn or with one beside it on the same rank (Aksenov Table 3)
+        adjacent_pawn: 3, [0, 100];
+        /// Bonus per (rook, friendly passed pawn) where the rook defends the pawn (Aksenov Table 3)
+        rook_supported_passer: 10, [0, 100];
+        /// Middlegame bonus per friendly pawn on d4, e4, d5 or e5 (Aksenov Table 3)
+        centre_pawn: 12, [0, 100];
+        /// Middlegame penalty per pawn on relative d2, e2, d3 or e3 whose stop square is occupied (Aksenov Table 3)
+        blocked_centre_pawn: 10, [0, 100];
+        /// Middlegame penalty per bishop on its own back rank (Aksenov Table 3)
+        bishop_first_rank: 8, [0, 100];
+        /// Middlegame penalty per knight on its own back rank (Aksenov Table 3)
+        knight_first_rank: 12, [0, 100];
+        /// Bonus per pawn on relative rank 6 or 7 that no enemy piece attacks (Aksenov Table 3)
+        far_pawn: 15, [0, 100];
+        /// Bonus per bishop on an outpost (relative rank 4-6, never attackable by enemy pawns) defended by a friendly pawn (Aksenov Table 3)
+        bishop_outpost: 12, [0, 100];
+        /// Bonus for the side to move
+        tempo: 15, [0, 100];
     }
 }

@@ -1,0 +1,158 @@
+//! Bitboard helpers on raw `u64` (bit 0 = a1, bit 63 = h8) for set-wise evaluation terms.
+
+use shakmaty::{Color, Square};
+
+pub const FILE_A: u64 = 0x0101_0101_0101_0101;
+pub const FILE_H: u64 = FILE_A << 7;
+pub const RANK_1: u64 = 0xff;
+
+/// Files c, d, e and f.
+pub const FILES_CDEF: u64 = (FILE_A << 2) | (FILE_A << 3) | (FILE_A << 4) | (FILE_A << 5);
+/// d4, e4, d5, e5.
+pub const CENTRE: u64 = 0x0000_0018_1800_0000;
+/// d2, e2, d3, e3 (white's view).
+pub const CENTRE_HOME: u64 = 0x0000_0000_0018_1800;
+/// Relative ranks 3-4 (white's view): where a pawnless hole weakens our camp.
+pub const HOLE_ZONE: u64 = 0x0000_0000_ffff_0000;
+/// Relative ranks 4-6 (white's view): where a piece can sit on an outpost.
+pub const OUTPOST_ZONE: u64 = 0x0000_ffff_ff00_0000;
+/// Relative ranks 6-7 (white's view): "far" pawns close to promotion.
+pub const FAR_ZONE: u64 = 0x00ff_ff00_0000_0000;
+/// a1, b1, c1, g1, h1 (white's view): squares a castled king stands on.
+pub const CASTLED_SQUARES: u64 = 0b1100_0111;
+
+/// Masks of the ranks whose index has bit 0, 1 or 2 set (to sum ranks with three popcounts).
+const RANK_BIT: [u64; 3] = [0xff00_ff00_ff00_ff00, 0xffff_0000_ffff_0000, 0xffff_ffff_0000_0000];
+
+/// Mask of file `f` (0 = a).
+pub const fn file_mask(f: usize) -> u64 {
+    FILE_A << f
+}
+
+/// `mask` given from white's view, seen from `c`'s side (mirrored vertically for black).
+#[inline(always)]
+pub const fn rel(c: Color, mask: u64) -> u64 {
+    match c {
+        Color::White => mask,
+        Color::Black => mask.swap_bytes(),
+    }
+}
+
+/// Rank index 0..7 of `sq` from `c`'s side (0 = own back rank).
+#[inline(always)]
+pub const fn rel_rank(c: Color, sq: Square) -> usize {
+    let r = sq.to_usize() >> 3;
+    match c {
+        Color::White => r,
+        Color::Black => 7 - r,
+    }
+}
+
+/// File index of `sq`, 0 = a.
+#[inline(always)]
+pub const fn file_of(sq: Square) -> usize {
+    sq.to_usize() & 7
+}
+
+/// One step towards the enemy.
+#[inline(always)]
+pub const fn fwd(c: Color, b: u64) -> u64 {
+    match c {
+        Color::White => b << 8,
+        Color::Black => b >> 8,
+    }
+}
+
+#[inline(always)]
+pub const fn north_fill(mut b: u64) -> u64 {
+    b |= b << 8;
+    b |= b << 16;
+    b | (b << 32)
+}
+
+#[inline(always)]
+pub const fn south_fill(mut b: u64) -> u64 {
+    b |= b >> 8;
+    b |= b >> 16;
+    b | (b >> 32)
+}
+
+/// `b` plus every square in front of it, seen from `c`.
+#[inline(always)]
+pub const fn fill_fwd(c: Color, b: u64) -> u64 {
+    match c {
+        Color::White => north_fill(b),
+        Color::Black => south_fill(b),
+    }
+}
+
+/// Whole files containing a square of `b`.
+#[inline(always)]
+pub const fn file_fill(b: u64) -> u64 {
+    north_fill(b) | south_fill(b)
+}
+
+/// `b` shifted one file left and right (without wrapping).
+#[inline(always)]
+pub const fn sideways(b: u64) -> u64 {
+    ((b << 1) & !FILE_A) | ((b >> 1) & !FILE_H)
+}
+
+/// Squares attacked by the pawns `b` of colour `c`.
+#[inline(always)]
+pub const fn pawn_attacks(c: Color, b: u64) -> u64 {
+    sideways(fwd(c, b))
+}
+
+/// Sum over `b` of the relative rank index (0 = own back rank), with three popcounts.
+#[inline(always)]
+pub const fn rel_rank_sum(c: Color, b: u64) -> i32 {
+    let white =
+        (b & RANK_BIT[0]).count_ones() + 2 * (b & RANK_BIT[1]).count_ones() + 4 * (b & RANK_BIT[2]).count_ones();
+    match c {
+        Color::White => white as i32,
+        Color::Black => (7 * b.count_ones() - white) as i32,
+    }
+}
+
+/// File distance from the nearer edge: 0 for a/h, 1 for b/g, 2 for c/f, 3 for d/e.
+pub const FILE_CENTRALITY: [i32; 8] = [0, 1, 2, 3, 3, 2, 1, 0];
+
+/// Square centrality: 3 on d4..e5, 2 on the ring around it, 1 on the next, 0 on the rim.
+pub static CENTRALITY: [i32; 64] = {
+    let mut t = [0; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = (FILE_CENTRALITY[sq & 7], FILE_CENTRALITY[sq >> 3]);
+        t[sq] = if f < r { f } else { r };
+        sq += 1;
+    }
+    t
+};
+
+/// Squares strictly in front of rank `r` (white's view), per rank.
+pub const fn ranks_above(r: usize) -> u64 {
+    if r >= 7 { 0 } else { !0u64 << (8 * (r + 1)) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_and_fills() {
+        assert_eq!(CENTRE.count_ones(), 4);
+        assert!(CENTRE & (1 << Square::D4.to_usize()) != 0);
+        assert!(CENTRE_HOME & (1 << Square::E3.to_usize()) != 0);
+        assert_eq!(rel(Color::Black, 1 << Square::A1.to_usize()), 1 << Square::A8.to_usize());
+        assert_eq!(CENTRALITY[Square::E4.to_usize()], 3);
+        assert_eq!(CENTRALITY[Square::A5.to_usize()], 0);
+        assert_eq!(CENTRALITY[Square::C3.to_usize()], 2);
+        assert_eq!(file_fill(1 << Square::C5.to_usize()), file_mask(2));
+        let b = (1 << Square::A2.to_usize()) | (1 << Square::H7.to_usize());
+        assert_eq!(rel_rank_sum(Color::White, b), 1 + 6);
+        assert_eq!(rel_rank_sum(Color::Black, b), 6 + 1);
+        assert_eq!(pawn_attacks(Color::White, 1 << Square::A2.to_usize()), 1 << Square::B3.to_usize());
+        assert_eq!(ranks_above(6), 0xff00_0000_0000_0000);
+    }
+}

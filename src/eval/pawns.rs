@@ -1,0 +1,86 @@
+//! Pawn structure (David Fig. 3: advance, passed, doubled, isolated, backward, weak squares,
+//! passed pawn vs enemy king; Aksenov Table 3: adjacent, centre, blocked centre, far pawn).
+//! Set-wise bitboard code: a handful of shifts and popcounts per side, no per-pawn loop except
+//! over passed pawns.
+
+use shakmaty::{Color, Square};
+
+use super::{
+    Ctx, EvalParams, S,
+    bits::{
+        CENTRE, CENTRE_HOME, FAR_ZONE, FILES_CDEF, HOLE_ZONE, file_fill, file_of, fill_fwd, fwd, rel, rel_rank,
+        rel_rank_sum, sideways,
+    },
+};
+
+/// Passed pawn bonus factor by relative rank 0..7, multiplied by `passed_pawn_mult`.
+pub const PASSED_FACTOR: [i32; 8] = [0, 1, 1, 2, 4, 7, 11, 0];
+/// Weight by relative rank of the enemy king's distance to a passed pawn's promotion square.
+pub const KING_DIST_WEIGHT: [i32; 8] = [0, 0, 0, 1, 1, 2, 2, 0];
+
+/// Pawn structure of `us`. Fills `ctx.passed[us]` and `ctx.weak_pawns[us]` for the piece terms;
+/// needs `ctx` pawn attack maps and spans of both sides.
+#[inline(always)]
+pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
+    let them = !us;
+    let (u, t) = (us as usize, them as usize);
+    let own = ctx.pawns[u];
+    let opp = ctx.pawns[t];
+
+    // Advancement from the start rank (relative index 1).
+    let n = own.count_ones() as i32;
+    let centre = own & FILES_CDEF;
+    let adv_all = rel_rank_sum(us, own) - n;
+    let adv_centre = rel_rank_sum(us, centre) - centre.count_ones() as i32;
+    let mut s = S::new(p.pawn_advance_a * adv_centre, p.pawn_advance_b * adv_all);
+
+    // Pawns with a friendly pawn somewhere behind them on their file.
+    let doubled = own & fill_fwd(us, fwd(us, own));
+    let isolated = own & !sideways(file_fill(own));
+    // Defended by a pawn, or with a pawn beside it.
+    let adjacent = own & (ctx.pawn_att[u] | sideways(own));
+    // Stop square attacked by an enemy pawn and never coverable by a friendly pawn.
+    let backward_stops = fwd(us, own) & !ctx.pawn_span[u] & ctx.pawn_att[t];
+    let backward = fwd(them, backward_stops) & own & !isolated;
+    let holes = rel(us, HOLE_ZONE) & !ctx.pawn_span[u];
+    let centre_pawns = own & CENTRE;
+    let blocked = own & rel(us, CENTRE_HOME) & fwd(them, ctx.occ);
+
+    s -= S::new(p.doubled_pawn_penalty, p.doubled_pawn_penalty) * doubled.count_ones() as i32;
+    s -= S::new(p.isolated_pawn_penalty, p.isolated_pawn_penalty) * isolated.count_ones() as i32;
+    s -= S::new(p.backward_pawn_penalty, p.backward_pawn_penalty) * backward.count_ones() as i32;
+    s += S::new(p.adjacent_pawn, p.adjacent_pawn) * adjacent.count_ones() as i32;
+    s -= S::new(p.weak_square_penalty, 0) * holes.count_ones() as i32;
+    s += S::new(p.centre_pawn, 0) * centre_pawns.count_ones() as i32;
+    s -= S::new(p.blocked_centre_pawn, 0) * blocked.count_ones() as i32;
+
+    // Passed: no enemy pawn ahead on this or an adjacent file, and no friendly pawn ahead.
+    let enemy_front = fill_fwd(them, fwd(them, opp) | ctx.pawn_att[t]);
+    let behind_own = fill_fwd(them, fwd(them, own));
+    let passed = own & !enemy_front & !behind_own;
+    if passed != 0 {
+        let enemy_king = ctx.king[t];
+        let promo_rank = if us == Color::White { 56 } else { 0 };
+        let (mut factor, mut king_dist) = (0, 0);
+        for sq in shakmaty::Bitboard(passed) {
+            let r = rel_rank(us, sq);
+            factor += PASSED_FACTOR[r];
+            let promo = Square::new((promo_rank + file_of(sq)) as u32);
+            king_dist += KING_DIST_WEIGHT[r] * enemy_king.distance(promo) as i32;
+        }
+        s += S::new(p.passed_pawn_mult * factor, 2 * p.passed_pawn_mult * factor);
+        s += S::new(0, p.passed_pawn_enemy_king_dist * king_dist);
+    }
+
+    ctx.passed[u] = passed;
+    ctx.weak_pawns[u] = isolated | backward;
+    s
+}
+
+/// Pawns of `us` on relative ranks 6-7 that no enemy piece attacks (Aksenov's "far pawn");
+/// needs the complete attack map of the enemy.
+#[inline(always)]
+pub(super) fn far_pawns(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+    let far = ctx.pawns[us as usize] & rel(us, FAR_ZONE) & !ctx.attacked[!us as usize];
+    S::new(p.far_pawn, p.far_pawn) * far.count_ones() as i32
+}

@@ -1,0 +1,139 @@
+//! Knights, bishops, rooks and queens: mobility (attack sets masked, no move generation),
+//! centrality, outposts, rook files, the seventh rank, connected rooks, rooks and passed pawns,
+//! rooks aimed at the enemy king, back-rank minors (David Fig. 3, Aksenov Table 3). Also records
+//! each side's attack map and its pressure on the enemy king zone for the later terms.
+
+use shakmaty::{Bitboard, Color, attacks};
+
+use super::{
+    Ctx, EvalParams, S,
+    bits::{CENTRALITY, FILE_CENTRALITY, OUTPOST_ZONE, RANK_1, file_mask, file_of, fill_fwd, fwd, rel, rel_rank},
+};
+
+/// Piece terms of `us`. Needs both sides' pawn terms (passed and weak pawns) done first.
+#[inline(always)]
+pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
+    let them = !us;
+    let (u, t) = (us as usize, them as usize);
+    let occ = ctx.occ;
+    let area = ctx.mob_area[u];
+    let enemy_zone = ctx.king_zone[t];
+    let outposts = rel(us, OUTPOST_ZONE) & !ctx.pawn_span[t];
+    let support = ctx.pawn_att[u];
+    let back_rank = rel(us, RANK_1);
+    let mut attacked = 0u64;
+    let mut pressure = 0u32;
+    let mut s = S::ZERO;
+
+    // Knights.
+    let knights = ctx.knights[u];
+    if knights != 0 {
+        let (mut mob, mut high, mut centre, mut outpost) = (0, 0, 0, 0);
+        for sq in Bitboard(knights) {
+            let a = attacks::knight_attacks(sq).0;
+            attacked |= a;
+            pressure += (a & enemy_zone).count_ones();
+            let m = (a & area).count_ones() as i32;
+            mob += m;
+            high += i32::from(m > 5);
+            centre += CENTRALITY[sq.to_usize()];
+            let bit = 1u64 << sq.to_usize();
+            if outposts & bit != 0 {
+                outpost += rel_rank(us, sq) as i32 - 2 + i32::from(support & bit != 0);
+            }
+        }
+        let first = (knights & back_rank).count_ones() as i32;
+        s += S::new(p.knight_mobility, p.knight_mobility) * mob
+            + S::new(p.knight_mobility_high, p.knight_mobility_high) * high
+            + S::new(p.knight_sq_mult, p.knight_sq_mult) * centre
+            + S::new(p.knight_outpost_mult, p.knight_outpost_mult) * outpost
+            - S::new(p.knight_first_rank, 0) * first;
+    }
+
+    // Bishops.
+    let bishops = ctx.bishops[u];
+    if bishops != 0 {
+        let mut mob = 0;
+        for sq in Bitboard(bishops) {
+            let a = attacks::bishop_attacks(sq, Bitboard(occ)).0;
+            attacked |= a;
+            pressure += (a & enemy_zone).count_ones();
+            mob += (a & area).count_ones() as i32;
+        }
+        let outpost = (bishops & outposts & support).count_ones() as i32;
+        let first = (bishops & back_rank).count_ones() as i32;
+        let pair = i32::from(bishops.count_ones() >= 2);
+        s += S::new(p.bishop_mobility, p.bishop_mobility) * mob
+            + S::new(p.bishop_outpost, p.bishop_outpost) * outpost
+            + S::new(p.bishop_pair, p.bishop_pair) * pair
+            - S::new(p.bishop_first_rank, 0) * first;
+    }
+
+    // Rooks.
+    let rooks = ctx.rooks[u];
+    if rooks != 0 {
+        let own_pawns = ctx.pawns[u];
+        let all_pawns = own_pawns | ctx.pawns[t];
+        let king_file = file_of(ctx.king[t]) as i32;
+        let seventh_target =
+            ctx.pawns[t] & rel(us, 0x00ff_0000_0000_0000) != 0 || ctx.kings[t] & rel(us, 0xff00_0000_0000_0000) != 0;
+        let (mut mob, mut connected, mut supports, mut open, mut semi, mut weak) = (0, 0, 0, 0, 0, 0);
+        let (mut seventh, mut column, mut kfile, mut kadj, mut kadj_abgh) = (0, 0, 0, 0, 0);
+        for sq in Bitboard(rooks) {
+            let a = attacks::rook_attacks(sq, Bitboard(occ)).0;
+            attacked |= a;
+            pressure += (a & enemy_zone).count_ones();
+            mob += (a & area).count_ones() as i32;
+            connected += (a & rooks).count_ones() as i32;
+            supports += (a & ctx.passed[u]).count_ones() as i32;
+            let f = file_of(sq);
+            let fm = file_mask(f);
+            if all_pawns & fm == 0 {
+                open += 1;
+            } else if own_pawns & fm == 0 {
+                semi += 1;
+                weak += i32::from(ctx.weak_pawns[t] & fm != 0);
+            }
+            seventh += i32::from(seventh_target && rel_rank(us, sq) == 6);
+            column += FILE_CENTRALITY[f];
+            match (f as i32 - king_file).abs() {
+                0 => kfile += 1,
+                1 if f <= 1 || f >= 6 => kadj_abgh += 1,
+                1 => kadj += 1,
+                _ => {}
+            }
+        }
+        // Behind our passers (towards our side) or behind theirs (towards their side).
+        let behind = fill_fwd(them, fwd(them, ctx.passed[u])) | fill_fwd(us, fwd(us, ctx.passed[t]));
+        let behind_passed = (rooks & behind).count_ones() as i32;
+        s += S::new(p.rook_mobility, p.rook_mobility) * mob
+            + S::new(p.rook_connected, p.rook_connected) * (connected / 2)
+            + S::new(p.rook_supported_passer, p.rook_supported_passer) * supports
+            + S::new(p.rook_open_file, p.rook_open_file) * open
+            + S::new(p.rook_semi_open_file, p.rook_semi_open_file) * semi
+            + S::new(p.rook_atck_weak_pawn_open_column, p.rook_atck_weak_pawn_open_column) * weak
+            + S::new(p.rook_7th_rank, p.rook_7th_rank) * seventh
+            + S::new(p.rook_column_mult, 0) * column
+            + S::new(p.rook_attack_king_file, 0) * kfile
+            + S::new(p.rook_attack_king_adj_file, 0) * kadj
+            + S::new(p.rook_attack_king_adj_file_abgh, 0) * kadj_abgh
+            + S::new(p.rook_behind_passed_pawn, p.rook_behind_passed_pawn) * behind_passed;
+    }
+
+    // Queens.
+    let queens = ctx.queens[u];
+    if queens != 0 {
+        let mut mob = 0;
+        for sq in Bitboard(queens) {
+            let a = attacks::queen_attacks(sq, Bitboard(occ)).0;
+            attacked |= a;
+            pressure += (a & enemy_zone).count_ones();
+            mob += (a & area).count_ones() as i32;
+        }
+        s += S::new(p.queen_mobility, p.queen_mobility) * mob;
+    }
+
+    ctx.attacked[u] |= attacked;
+    ctx.pressure[u] = pressure as i32;
+    s
+}

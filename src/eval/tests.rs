@@ -1,0 +1,377 @@
+//! Evaluation tests: colour symmetry over test suites, the two entry points agree, every term
+//! fires on a hand-made position by exactly the expected amount, no overflow at extreme weights.
+
+use std::path::PathBuf;
+
+use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Position, fen::Fen};
+
+use super::{Breakdown, EvalParams, Evaluator, breakdown, evaluate, phase, psqt::Profiles};
+use crate::params::ParamSection;
+
+pub(crate) fn pos(fen: &str) -> Chess {
+    let f: Fen = fen.parse().unwrap_or_else(|e| panic!("bad FEN {fen}: {e}"));
+    f.into_position(CastlingMode::Standard).unwrap_or_else(|e| panic!("illegal FEN {fen}: {e}"))
+}
+
+/// `$EVOCHESS_DATA`, then `<repo>/../shared/data`, then `/work/shared/data`.
+pub(crate) fn data_dir() -> Option<PathBuf> {
+    let candidates = [
+        std::env::var_os("EVOCHESS_DATA").map(PathBuf::from),
+        Some(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data"))),
+        Some(PathBuf::from("/work/shared/data")),
+    ];
+    candidates.into_iter().flatten().find(|d| d.join("tests").is_dir())
+}
+
+/// A few built-in positions (used even without the data directory).
+const BUILTIN: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+];
+
+/// Built-in positions, WAC, and the perft suite's positions (EPD: first four FEN fields).
+pub(crate) fn suite_positions() -> Vec<Chess> {
+    let mut out: Vec<Chess> = BUILTIN.iter().map(|f| pos(f)).collect();
+    if let Some(dir) = data_dir() {
+        for (file, limit) in [("tests/wac.epd", usize::MAX), ("tests/perft/perft.epd", 200)] {
+            let Ok(text) = std::fs::read_to_string(dir.join(file)) else { continue };
+            for line in text.lines().filter(|l| !l.trim().is_empty()).take(limit) {
+                let fields: Vec<&str> = line.split(';').next().unwrap_or("").split_whitespace().take(4).collect();
+                let fen = format!("{} 0 1", fields.join(" "));
+                // A few perft positions have checks shakmaty calls impossible; skip those.
+                if let Ok(p) =
+                    fen.parse::<Fen>().map_err(drop).and_then(|f| f.into_position(CastlingMode::Standard).map_err(drop))
+                {
+                    out.push(p);
+                }
+            }
+        }
+    } else {
+        eprintln!("note: shared/data not found; using built-in positions only");
+    }
+    out
+}
+
+/// Colours swapped and board mirrored vertically: the same position for the other side.
+fn mirror(p: &Chess) -> Chess {
+    let mut setup = p.to_setup(EnPassantMode::Legal);
+    setup.mirror();
+    Chess::from_setup(setup, CastlingMode::Standard).expect("mirror of a legal position is legal")
+}
+
+/// Suite positions plus every child of the first 40 of them.
+fn many_positions() -> Vec<Chess> {
+    let base = suite_positions();
+    let mut out = base.clone();
+    for p in base.iter().take(40) {
+        for m in p.legal_moves() {
+            let mut c = p.clone();
+            c.play_unchecked(m);
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn set(p: &mut EvalParams, name: &str, value: i32) {
+    let i = EvalParams::specs().iter().position(|s| s.name == name).unwrap_or_else(|| panic!("no parameter {name}"));
+    p.set_unchecked(i, value);
+}
+
+fn get(p: &EvalParams, name: &str) -> i32 {
+    let i = EvalParams::specs().iter().position(|s| s.name == name).unwrap_or_else(|| panic!("no parameter {name}"));
+    p.get(i)
+}
+
+fn parts(fen: &str, p: &EvalParams) -> Breakdown {
+    breakdown(&pos(fen), p, &Profiles::new(p))
+}
+
+/// Change of (mg, eg, shelter) from white's view when `name` grows by `step`.
+fn delta_by(fen: &str, name: &str, step: i32) -> (i32, i32, i32) {
+    let base = EvalParams::default();
+    let mut changed = base.clone();
+    set(&mut changed, name, get(&base, name) + step);
+    let (a, b) = (parts(fen, &base), parts(fen, &changed));
+    assert_eq!(a.phase, b.phase);
+    (b.s.mg() - a.s.mg(), b.s.eg() - a.s.eg(), b.shelter - a.shelter)
+}
+
+fn delta(fen: &str, name: &str) -> (i32, i32) {
+    let (mg, eg, shelter) = delta_by(fen, name, 1);
+    assert_eq!(shelter, 0, "{name} moved the shelter score");
+    (mg, eg)
+}
+
+#[test]
+fn colour_symmetric_on_suites_and_children() {
+    let positions = many_positions();
+    assert!(positions.len() > 300, "only {} positions", positions.len());
+    let defaults = EvalParams::default();
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let random = random_params(&mut rng);
+    for p in &positions {
+        let m = mirror(p);
+        for params in [&defaults, &random] {
+            assert_eq!(
+                evaluate(p, params),
+                evaluate(&m, params),
+                "asymmetric: {}",
+                Fen::from_position(p, EnPassantMode::Legal)
+            );
+        }
+        assert_eq!(phase(p), phase(&m));
+    }
+}
+
+/// Every parameter drawn uniformly from its declared range (xorshift, fixed seed).
+fn random_params(state: &mut u64) -> EvalParams {
+    let mut p = EvalParams::default();
+    for (i, s) in EvalParams::specs().iter().enumerate() {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        let span = (s.max - s.min) as u64 + 1;
+        p.set_unchecked(i, s.min + (*state % span) as i32);
+    }
+    p
+}
+
+#[test]
+fn evaluator_matches_free_function() {
+    let positions = many_positions();
+    let mut rng = 12345u64;
+    for params in [EvalParams::default(), random_params(&mut rng), random_params(&mut rng)] {
+        let e = Evaluator::new(&params);
+        for p in &positions {
+            assert_eq!(e.evaluate(p), evaluate(p, &params));
+        }
+    }
+}
+
+#[test]
+fn extreme_weights_do_not_overflow() {
+    let mut lo = EvalParams::default();
+    let mut hi = EvalParams::default();
+    for (i, s) in EvalParams::specs().iter().enumerate() {
+        lo.set_unchecked(i, s.min);
+        hi.set_unchecked(i, s.max);
+    }
+    let mut positions = suite_positions();
+    positions.push(pos("RNBQKBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbqkbnr w - - 0 1"));
+    for p in &positions {
+        for params in [&lo, &hi] {
+            let v = evaluate(p, params);
+            assert!(v.abs() < 1_000_000, "{v}");
+        }
+    }
+}
+
+#[test]
+fn material_only_sanity() {
+    let mut p = EvalParams::default();
+    for (i, s) in EvalParams::specs().iter().enumerate() {
+        if !s.name.ends_with("_mg") && !s.name.ends_with("_eg") || s.name.starts_with("pst_") {
+            p.set_unchecked(i, 0);
+        }
+    }
+    for (i, s) in EvalParams::specs().iter().enumerate() {
+        if s.name.starts_with("pst_") {
+            p.set_unchecked(i, 0);
+        }
+    }
+    assert_eq!(evaluate(&Chess::default(), &p), 0);
+    // White is a knight up; phase = 3 minors + ... : check the taper by hand.
+    let q = pos("4k3/8/8/8/8/8/8/1N2K3 b - - 0 1");
+    assert_eq!(phase(&q), 1);
+    assert_eq!(evaluate(&q, &p), -((320 + 300 * 23) / 24));
+    let r = pos("4k3/pppppppp/8/8/8/8/PPPPPPP1/4K3 w - - 0 1");
+    assert_eq!(evaluate(&r, &p), -120);
+    // The full evaluation still calls an extra queen winning.
+    let full = EvalParams::default();
+    assert!(evaluate(&pos("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), &full) > 700);
+    assert!(evaluate(&pos("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1"), &full) < -700);
+}
+
+#[test]
+fn start_position_is_level_up_to_tempo() {
+    let p = EvalParams::default();
+    assert_eq!(evaluate(&Chess::default(), &p), p.tempo);
+    let black = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+    assert_eq!(evaluate(&black, &p), p.tempo);
+}
+
+#[test]
+fn material_and_psqt_terms() {
+    let fen = "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1";
+    assert_eq!(delta(fen, "knight_mg"), (1, 0));
+    assert_eq!(delta(fen, "knight_eg"), (0, 1));
+    assert_eq!(delta(fen, "pst_knight_file_b_mg"), (1, 0));
+    assert_eq!(delta(fen, "pst_knight_file_a_mg"), (0, 0));
+    assert_eq!(delta(fen, "pst_knight_rank_1_eg"), (0, 1));
+    // Both kings on their relative first rank, e-file: the terms cancel.
+    assert_eq!(delta(fen, "pst_king_rank_1_mg"), (0, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/8/1N1K4 w - - 0 1", "pst_king_file_d_eg"), (0, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/4K3/8 w - - 0 1", "pst_king_rank_2_mg"), (1, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/4K3/8 w - - 0 1", "pst_king_rank_1_mg"), (-1, 0));
+    assert_eq!(delta("4k3/6p1/8/8/8/8/8/4K3 w - - 0 1", "pst_pawn_file_b_eg"), (0, -1));
+    assert_eq!(delta("4k3/6p1/8/8/8/8/8/4K3 w - - 0 1", "pst_pawn_rank_2_mg"), (-1, 0));
+}
+
+#[test]
+fn pawn_terms() {
+    let doubled = "4k3/8/8/8/8/4P3/4P3/4K3 w - - 0 1";
+    assert_eq!(delta(doubled, "doubled_pawn_penalty"), (-1, -1));
+    assert_eq!(delta("4k3/8/8/8/8/8/P1P5/4K3 w - - 0 1", "isolated_pawn_penalty"), (-2, -2));
+    // d3 is backward: c4 is ahead of it, e5 attacks d4. Black's e5 is isolated, not backward.
+    assert_eq!(delta("4k3/8/8/4p3/2P5/3P4/8/4K3 w - - 0 1", "backward_pawn_penalty"), (-1, -1));
+    assert_eq!(delta("4k3/8/8/8/8/8/PP6/4K3 w - - 0 1", "adjacent_pawn"), (2, 2));
+    assert_eq!(delta("4k3/8/8/8/8/1P6/P7/4K3 w - - 0 1", "adjacent_pawn"), (1, 1));
+    // Holes on relative ranks 3-4: white (e2) has 12, black (d7, e7) has 8.
+    assert_eq!(delta("4k3/3pp3/8/8/8/8/4P3/4K3 w - - 0 1", "weak_square_penalty"), (-4, 0));
+    assert_eq!(delta("4k3/8/8/8/3P4/8/8/4K3 w - - 0 1", "centre_pawn"), (1, 0));
+    assert_eq!(delta("4k3/8/8/8/8/4N3/4P3/4K3 w - - 0 1", "blocked_centre_pawn"), (-1, 0));
+    let adv = "4k3/8/8/8/3P4/8/P7/4K3 w - - 0 1";
+    assert_eq!(delta(adv, "pawn_advance_a"), (2, 0));
+    assert_eq!(delta(adv, "pawn_advance_b"), (0, 2));
+    assert_eq!(delta("4k3/4p3/8/8/3P4/8/P7/4K3 w - - 0 1", "pawn_advance_b"), (0, 2));
+    // e6 passer (factor 7); black king a8 is 4 squares from e8, weight 2.
+    let passer = "k7/8/4P3/8/8/8/8/4K3 w - - 0 1";
+    assert_eq!(delta(passer, "passed_pawn_mult"), (7, 14));
+    assert_eq!(delta(passer, "passed_pawn_enemy_king_dist"), (0, 8));
+    assert_eq!(delta(passer, "far_pawn"), (1, 1));
+    // The king on f6 could take e6: no far-pawn bonus.
+    assert_eq!(delta("8/8/4Pk2/8/8/8/8/4K3 w - - 0 1", "far_pawn"), (0, 0));
+    // Not passed: black pawn on d7 guards e6; a rear doubled pawn is not passed either.
+    assert_eq!(delta("4k3/3p4/8/4P3/8/8/8/4K3 w - - 0 1", "passed_pawn_mult"), (0, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "passed_pawn_mult"), (0, 0));
+    assert_eq!(delta("7k/8/8/8/4P3/4P3/8/4K3 w - - 0 1", "passed_pawn_mult"), (2, 4));
+}
+
+#[test]
+fn minor_piece_terms() {
+    let knight = "4k3/8/8/8/4N3/8/8/4K3 w - - 0 1";
+    assert_eq!(delta(knight, "knight_sq_mult"), (3, 3));
+    assert_eq!(delta(knight, "knight_mobility"), (8, 8));
+    assert_eq!(delta(knight, "knight_mobility_high"), (1, 1));
+    assert_eq!(delta(knight, "knight_outpost_mult"), (1, 1));
+    // Supported outpost on the 6th: (6 - 3) + 1.
+    assert_eq!(delta("4k3/8/4N3/3P4/8/8/8/4K3 w - - 0 1", "knight_outpost_mult"), (4, 4));
+    // A black pawn on f7 could chase it: no outpost.
+    assert_eq!(delta("4k3/5p2/4N3/3P4/8/8/8/4K3 w - - 0 1", "knight_outpost_mult"), (0, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1", "knight_first_rank"), (-1, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/8/N3K3 w - - 0 1", "knight_mobility_high"), (0, 0));
+    let bishop = "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1";
+    assert_eq!(delta(bishop, "bishop_mobility"), (7, 7));
+    assert_eq!(delta(bishop, "bishop_first_rank"), (-1, 0));
+    assert_eq!(delta(bishop, "bishop_pair"), (0, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", "bishop_pair"), (1, 1));
+    assert_eq!(delta("4k3/8/8/3B4/2P5/8/8/4K3 w - - 0 1", "bishop_outpost"), (1, 1));
+    assert_eq!(delta("4k3/8/8/3B4/8/8/8/4K3 w - - 0 1", "bishop_outpost"), (0, 0));
+    // Mobility ignores squares attacked by enemy pawns: c1 bishop vs black pawn g7... f4 is hit by e5.
+    assert_eq!(delta("4k3/8/8/4p3/8/8/8/2B1K3 w - - 0 1", "bishop_mobility"), (6, 6));
+}
+
+#[test]
+fn rook_and_queen_terms() {
+    let open = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+    assert_eq!(delta(open, "rook_open_file"), (1, 1));
+    assert_eq!(delta(open, "rook_mobility"), (10, 10));
+    assert_eq!(delta(open, "rook_column_mult"), (0, 0));
+    let semi = "4k3/p7/8/8/8/8/8/R3K3 w - - 0 1";
+    assert_eq!(delta(semi, "rook_semi_open_file"), (1, 1));
+    assert_eq!(delta(semi, "rook_open_file"), (0, 0));
+    assert_eq!(delta(semi, "rook_atck_weak_pawn_open_column"), (1, 1));
+    assert_eq!(delta("4k3/pp6/8/8/8/8/8/R3K3 w - - 0 1", "rook_atck_weak_pawn_open_column"), (0, 0));
+    assert_eq!(delta("4k3/p6R/8/8/8/8/8/4K3 w - - 0 1", "rook_7th_rank"), (1, 1));
+    assert_eq!(delta("8/7R/3k4/8/8/8/8/4K3 w - - 0 1", "rook_7th_rank"), (0, 0));
+    assert_eq!(delta("8/7R/p2k4/8/8/8/8/4K3 w - - 0 1", "rook_7th_rank"), (0, 0));
+    assert_eq!(delta("R7/p7/4k3/8/8/8/8/4K3 w - - 0 1", "rook_7th_rank"), (0, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/8/R4RK1 w - - 0 1", "rook_connected"), (1, 1));
+    assert_eq!(delta("4k3/8/8/8/8/8/8/R2B1RK1 w - - 0 1", "rook_connected"), (0, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/8/3RK3 w - - 0 1", "rook_column_mult"), (3, 0));
+    assert_eq!(delta("4k3/4p3/8/8/8/8/8/4RK2 w - - 0 1", "rook_attack_king_file"), (1, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/8/3R1K2 w - - 0 1", "rook_attack_king_adj_file"), (1, 0));
+    assert_eq!(delta("6k1/8/8/8/8/8/8/4K2R w - - 0 1", "rook_attack_king_adj_file_abgh"), (1, 0));
+    assert_eq!(delta("6k1/8/8/8/8/8/8/4K2R w - - 0 1", "rook_attack_king_adj_file"), (0, 0));
+    let behind = "7k/8/8/P7/8/8/8/R3K3 w - - 0 1";
+    assert_eq!(delta(behind, "rook_behind_passed_pawn"), (1, 1));
+    assert_eq!(delta(behind, "rook_supported_passer"), (1, 1));
+    assert_eq!(delta("R7/8/7k/8/p7/8/8/4K3 w - - 0 1", "rook_behind_passed_pawn"), (1, 1));
+    assert_eq!(delta("7k/R7/8/P7/8/8/8/4K3 w - - 0 1", "rook_behind_passed_pawn"), (0, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "queen_mobility"), (17, 17));
+}
+
+#[test]
+fn king_terms() {
+    // The h1 rook hits h7 and h8 next to the black king on g8.
+    assert_eq!(delta("6k1/8/8/8/8/8/8/4K2R w - - 0 1", "king_pressure_mult"), (2, 0));
+    assert_eq!(delta("6k1/8/8/8/8/8/8/6K1 w - - 0 1", "castling_done"), (0, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/8/6K1 w - - 0 1", "castling_done"), (1, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/8/6K1 w - - 0 1", "castling_missed"), (1, 0));
+    assert_eq!(delta("r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1", "castling_missed"), (0, 0));
+    assert_eq!(delta("r3k3/8/8/8/8/8/8/4K2R w q - 0 1", "castling_missed"), (-1, 0));
+    // White king g1: f2 shelters, g-file empty, h3 advanced one; no black pawns at all. Black
+    // has Q+R+R (8 of 12 phase units); white has no pieces, so black's shelter counts zero.
+    let fen = "r2q1r1k/8/8/8/8/7P/5P2/6K1 w - - 0 1";
+    assert_eq!(delta_by(fen, "king_no_friendly_pawn", 3), (0, 0, -2));
+    assert_eq!(delta_by(fen, "king_no_friendly_pawn_adj", 3), (0, 0, 0));
+    assert_eq!(delta_by(fen, "king_friendly_pawn_advanced1", 3), (0, 0, -2));
+    assert_eq!(delta_by(fen, "king_no_enemy_pawn", 3), (0, 0, -2));
+    assert_eq!(delta_by(fen, "king_no_enemy_pawn_adj", 3), (0, 0, -4));
+    // Black mirror image: the same terms from the other side.
+    let fen = "6k1/5p2/7p/8/8/8/8/R2Q1R1K w - - 0 1";
+    assert_eq!(delta_by(fen, "king_no_friendly_pawn", 3), (0, 0, 2));
+    assert_eq!(delta_by(fen, "king_friendly_pawn_advanced1", 3), (0, 0, 2));
+    assert_eq!(delta_by(fen, "king_no_enemy_pawn_adj", 3), (0, 0, 4));
+}
+
+/// End to end through `evaluate`: phase 0 makes the score the endgame half exactly, the start
+/// position (phase 24) the middlegame half; the sign follows the side to move.
+#[test]
+fn changed_parameter_changes_evaluate_as_expected() {
+    let base = EvalParams::default();
+    let change = |name: &str, by: i32| {
+        let mut p = base.clone();
+        set(&mut p, name, get(&base, name) + by);
+        p
+    };
+    let doubled_w = pos("4k3/8/8/8/8/4P3/4P3/4K3 w - - 0 1");
+    let doubled_b = pos("4k3/8/8/8/8/4P3/4P3/4K3 b - - 0 1");
+    let p = change("doubled_pawn_penalty", 5);
+    assert_eq!(evaluate(&doubled_w, &p) - evaluate(&doubled_w, &base), -5);
+    assert_eq!(evaluate(&doubled_b, &p) - evaluate(&doubled_b, &base), 5);
+    let no_white_rights = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w kq - 0 1");
+    let p = change("castling_missed", 7);
+    assert_eq!(evaluate(&no_white_rights, &p) - evaluate(&no_white_rights, &base), -7);
+    let p = change("tempo", 3);
+    assert_eq!(evaluate(&doubled_b, &p) - evaluate(&doubled_b, &base), 3);
+    assert_eq!(evaluate(&doubled_w, &p) - evaluate(&doubled_w, &base), 3);
+}
+
+#[test]
+fn every_parameter_is_used() {
+    // Each parameter must move the evaluation of some suite position (or its mirror-free twin).
+    let positions = many_positions();
+    let base = EvalParams::default();
+    let e0: Vec<i32> = positions.iter().map(|p| evaluate(p, &base)).collect();
+    for (i, s) in EvalParams::specs().iter().enumerate() {
+        let mut p = base.clone();
+        p.set_unchecked(i, if s.default + 24 <= s.max { s.default + 24 } else { s.min });
+        let moved = positions.iter().zip(&e0).any(|(pos, &e)| evaluate(pos, &p) != e);
+        assert!(moved, "parameter {} never changes the evaluation", s.name);
+    }
+}
+
+#[test]
+fn suites_load_when_data_present() {
+    if data_dir().is_some() {
+        // 300 WAC positions plus perft positions (a couple with "impossible" checks are skipped).
+        assert!(suite_positions().len() > BUILTIN.len() + 400, "{}", suite_positions().len());
+    }
+}
