@@ -392,11 +392,13 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
     }
     ctx.stop.store(true, Ordering::Relaxed);
     drop(res_rx);
-    for w in workers {
-        let _ = w.join();
-    }
+    let panicked = workers.into_iter().map(|w| w.join()).filter(Result::is_err).count();
     if let Some(e) = failure {
         return Err(e);
+    }
+    if panicked > 0 {
+        // Finished pairs are in the journal; `--resume` replays only the lost ones.
+        return Err(RunnerError::Config(format!("{panicked} worker thread(s) failed; the match is incomplete")));
     }
     let results = build_results(&cfg, &standings, stopped_early, t0, cpu0);
     if let Some(path) = &cfg.results_out {

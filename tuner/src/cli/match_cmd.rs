@@ -47,6 +47,9 @@ pub struct MatchArgs {
     /// Accepted for cutechess compatibility: colour-swapped repeats are the default.
     #[arg(long)]
     pub repeat: bool,
+    /// Accepted for cutechess compatibility: crashed or stalled engines are always restarted.
+    #[arg(long)]
+    pub recover: bool,
     /// Play every game on a fresh opening instead of colour-swapped pairs.
     #[arg(long)]
     pub norepeat: bool,
