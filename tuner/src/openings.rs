@@ -385,6 +385,7 @@ pub struct BookEntry {
 }
 
 /// A Polyglot opening book held in memory (Debian's gnuchess book is 2.8 MB).
+#[derive(Debug)]
 pub struct PolyglotBook {
     entries: Vec<BookEntry>,
 }

@@ -177,7 +177,7 @@ impl MatchConfig {
                     let opening_index = u64::from(round) * u64::from(units_per_encounter) + u64::from(k);
                     let games = if self.repeat {
                         vec![(a, b), (b, a)]
-                    } else if (opening_index + e as u64) % 2 == 0 {
+                    } else if (opening_index + e as u64).is_multiple_of(2) {
                         vec![(a, b)]
                     } else {
                         vec![(b, a)]
@@ -392,11 +392,13 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
     }
     ctx.stop.store(true, Ordering::Relaxed);
     drop(res_rx);
-    for w in workers {
-        let _ = w.join();
-    }
+    let panicked = workers.into_iter().map(|w| w.join()).filter(Result::is_err).count();
     if let Some(e) = failure {
         return Err(e);
+    }
+    if panicked > 0 {
+        // Finished pairs are in the journal; `--resume` replays only the lost ones.
+        return Err(RunnerError::Config(format!("{panicked} worker thread(s) failed; the match is incomplete")));
     }
     let results = build_results(&cfg, &standings, stopped_early, t0, cpu0);
     if let Some(path) = &cfg.results_out {
@@ -427,7 +429,7 @@ fn validate(cfg: &mut MatchConfig) -> Result<(), RunnerError> {
     if cfg.rounds == 0 || cfg.games == 0 {
         return Err(RunnerError::Config("rounds and games must be positive".into()));
     }
-    if cfg.repeat && cfg.games % 2 != 0 {
+    if cfg.repeat && !cfg.games.is_multiple_of(2) {
         return Err(RunnerError::Config(format!(
             "games ({}) must be even when openings are repeated with colours swapped",
             cfg.games
@@ -559,9 +561,9 @@ fn worker(ctx: &Context, jobs: &Receiver<Unit>, results: &Sender<UnitDone>) {
 
 /// Starts engine `i` if it is not running.
 fn ensure(ctx: &Context, engines: &mut HashMap<usize, UciClient>, i: usize) -> Result<(), UciError> {
-    if !engines.contains_key(&i) {
+    if let std::collections::hash_map::Entry::Vacant(e) = engines.entry(i) {
         let c = ctx.cfg.engines[i].start(ctx.cfg.timeouts())?;
-        engines.insert(i, c);
+        e.insert(c);
     }
     Ok(())
 }

@@ -322,3 +322,27 @@ fn gauntlet_and_round_robin_score_every_pair() {
     let total: f64 = r.totals.iter().map(|t| t.points).sum();
     assert_eq!(total, 6.0);
 }
+
+#[test]
+fn params_file_goes_through_the_params_file_option() {
+    let dir = scratch("params");
+    let params = dir.join("cand.toml");
+    fs::write(&params, evochess::Params::default().to_toml()).unwrap();
+    let log = dir.join("engine.log");
+    let a = fake("a", &["--params-option", "--log", log.to_str().unwrap()]).with_params(&params);
+    let mut cfg = base(vec![a, fake("b", &[])], 1);
+    cfg.adjudication.maxmoves = Some(MaxMovesRule { moves: 2, result: MaxMovesResult::Draw });
+    run(&cfg);
+    let text = fs::read_to_string(&log).unwrap();
+    assert!(text.contains(&format!("setoption name ParamsFile value {}\n", params.display())), "{text}");
+    // An engine without the ParamsFile option gets one option per key, which must exist.
+    let b = fake("b", &[]).with_params(&params);
+    let e = play_match(&base(vec![fake("a", &[]), b], 1), &mut Collect::default()).unwrap_err().to_string();
+    let name = e.split("no option `").nth(1).and_then(|r| r.split('`').next()).unwrap_or("");
+    assert!(evochess::Params::find(name).is_some(), "{e}");
+    // A params file with an out-of-range value is refused before any engine starts.
+    fs::write(&params, "[search]\nnull_move_use = 7\n").unwrap();
+    let b = fake("b", &[]).with_params(&params);
+    let e = play_match(&base(vec![fake("a", &[]), b], 1), &mut Collect::default()).unwrap_err().to_string();
+    assert!(e.contains("null_move_use") && e.contains("out of range"), "{e}");
+}

@@ -47,6 +47,9 @@ pub struct MatchArgs {
     /// Accepted for cutechess compatibility: colour-swapped repeats are the default.
     #[arg(long)]
     pub repeat: bool,
+    /// Accepted for cutechess compatibility: crashed or stalled engines are always restarted.
+    #[arg(long)]
+    pub recover: bool,
     /// Play every game on a fresh opening instead of colour-swapped pairs.
     #[arg(long)]
     pub norepeat: bool,
@@ -220,7 +223,7 @@ impl MatchObserver for CliObserver {
                 g.result.reason
             ));
         }
-        if self.interval > 0 && s.games % self.interval == 0 {
+        if self.interval > 0 && s.games.is_multiple_of(self.interval) {
             self.say(s.report(self.sprt.as_ref()).trim_end());
         }
         let t = &s.totals()[0];
