@@ -1,6 +1,7 @@
 //! `tuner`: evolves evochess parameters and plays engine matches.
 
 use clap::Parser;
+use tuner::{cli, runner::Tournament};
 
 /// Genetic-algorithm tuner and UCI match runner for evochess.
 #[derive(Parser)]
@@ -13,13 +14,25 @@ struct Cli {
 #[derive(clap::Subcommand)]
 enum Command {
     /// Evolve evaluation weights from GM games (David et al. 2014).
-    Evolve(tuner::cli::evolve_cmd::EvolveArgs),
+    Evolve(cli::evolve_cmd::EvolveArgs),
+    /// Play a match between two UCI engines (cutechess-cli style options).
+    Match(cli::match_cmd::MatchArgs),
+    /// Play the first engine against each of the others.
+    Gauntlet(cli::match_cmd::MatchArgs),
+    /// Play every engine against every other.
+    Roundrobin(cli::match_cmd::MatchArgs),
+    /// Build a balanced EPD opening suite from a Polyglot book or random lines.
+    Openings(cli::openings_cmd::OpeningsArgs),
 }
 
 fn main() -> anyhow::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(cli::cutechess_style_args(std::env::args_os()));
     match cli.command {
-        Command::Evolve(args) => tuner::cli::evolve_cmd::run(args),
+        Command::Evolve(a) => cli::evolve_cmd::run(a),
+        Command::Match(a) => cli::match_cmd::run(a, Tournament::Match),
+        Command::Gauntlet(a) => cli::match_cmd::run(a, Tournament::Gauntlet),
+        Command::Roundrobin(a) => cli::match_cmd::run(a, Tournament::RoundRobin),
+        Command::Openings(a) => cli::openings_cmd::run(a),
     }
 }

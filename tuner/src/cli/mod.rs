@@ -1,3 +1,80 @@
-//! Subcommand implementations: each module holds its clap arguments and its `run`.
+//! Subcommands of the `tuner` binary owned by the match runner: `match`, `gauntlet`,
+//! `roundrobin` and `openings`. Each keeps its clap struct and `run` function in its own module
+//! (Carp's `tools/src/main.rs` style).
 
 pub mod evolve_cmd;
+pub mod match_cmd;
+pub mod openings_cmd;
+
+use std::ffi::OsString;
+
+/// The runner subcommands, which accept cutechess's single-dash long options.
+const CUTECHESS_STYLE: &[&str] = &["match", "gauntlet", "roundrobin"];
+
+/// Separates the `key=value` tokens of one `--engine` inside a single argument.
+pub const ENGINE_TOKEN_SEP: char = '\n';
+
+fn is_option(s: &str) -> bool {
+    s.starts_with("--") || (s.len() > 2 && s.starts_with('-') && s[1..].chars().all(|c| c.is_ascii_alphabetic()))
+}
+
+/// Lets `tuner match -engine … -concurrency 2` work like cutechess-cli: for the runner's
+/// subcommands, a single-dash word option (`-engine`) is rewritten to its long form
+/// (`--engine`); other subcommands and values (`-5`, `arg=-v`) are left alone. The tokens after
+/// each `--engine` are joined into one argument (separated by [`ENGINE_TOKEN_SEP`]) so every
+/// engine stays a group: clap's derive cannot yet collect repeated multi-value options as groups.
+pub fn cutechess_style_args(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let args: Vec<OsString> = args.into_iter().collect();
+    let runner_cmd = args.get(1).and_then(|a| a.to_str()).is_some_and(|a| CUTECHESS_STYLE.contains(&a));
+    if !runner_cmd {
+        return args;
+    }
+    let mut out: Vec<OsString> = Vec::new();
+    let mut engine_group: Option<Vec<String>> = None;
+    for (i, a) in args.into_iter().enumerate() {
+        let Some(s) = a.to_str().map(str::to_string) else {
+            out.push(a);
+            continue;
+        };
+        if i > 1 && is_option(&s) {
+            if let Some(g) = engine_group.take() {
+                out.push(g.join(&ENGINE_TOKEN_SEP.to_string()).into());
+            }
+            let long = if s.starts_with("--") { s } else { format!("-{s}") };
+            if long == "--engine" {
+                engine_group = Some(Vec::new());
+            }
+            out.push(long.into());
+        } else if let Some(g) = &mut engine_group {
+            g.push(s);
+        } else {
+            out.push(s.into());
+        }
+    }
+    if let Some(g) = engine_group {
+        out.push(g.join(&ENGINE_TOKEN_SEP.to_string()).into());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conv(v: &[&str]) -> Vec<String> {
+        cutechess_style_args(v.iter().map(OsString::from)).into_iter().map(|s| s.into_string().unwrap()).collect()
+    }
+
+    #[test]
+    fn single_dash_options_become_long() {
+        assert_eq!(
+            conv(&["tuner", "match", "-engine", "cmd=x", "arg=-v", "-concurrency", "2", "--games", "4", "-5"]),
+            vec!["tuner", "match", "--engine", "cmd=x\narg=-v", "--concurrency", "2", "--games", "4", "-5"]
+        );
+        assert_eq!(
+            conv(&["tuner", "gauntlet", "--engine", "option.Move Overhead=3", "-engine", "cmd=y", "-repeat"]),
+            vec!["tuner", "gauntlet", "--engine", "option.Move Overhead=3", "--engine", "cmd=y", "--repeat"]
+        );
+        assert_eq!(conv(&["tuner", "evolve", "-engine"]), vec!["tuner", "evolve", "-engine"]);
+    }
+}

@@ -1,0 +1,271 @@
+//! `tuner match | gauntlet | roundrobin`: cutechess-cli-like engine tournaments.
+//!
+//! ```text
+//! tuner match -engine name=a cmd=/usr/games/stockfish option.Hash=16 \
+//!             -engine name=b cmd=/usr/games/glaurung \
+//!             -each tc=10+0.1 timemargin=100 -openings file=book.epd order=random \
+//!             -rounds 50 -concurrency 2 -pgnout out.pgn -sprt elo0=0 elo1=10
+//! ```
+
+use std::{path::PathBuf, time::Duration};
+
+use anyhow::{Context as _, bail};
+use clap::{ArgAction, Args};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::{
+    adjudicate::{DrawRule, MaxMovesRule, ResignRule},
+    engine_spec::EngineSpec,
+    game::GameRecord,
+    openings::OpeningsConfig,
+    results::{MatchResults, Standings, rating_report},
+    runner::{MatchConfig, MatchObserver, Tournament, play_match},
+    stats::Sprt,
+};
+
+/// Options shared by `match`, `gauntlet` and `roundrobin`. Single-dash spellings
+/// (`-engine`, `-concurrency`) work as in cutechess-cli.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// An engine: name=N cmd=PATH [dir=D] [arg=A]... [args="A B"] [option.NAME=VALUE]...
+    /// [tc=[MOVES/]SECS[+INC] | st=SECS] [nodes=N] [depth=N] [timemargin=MS] [params=FILE.toml]
+    /// [restart=on]. Repeat for each engine; in a gauntlet the first is the one tested.
+    #[arg(long = "engine", num_args = 1, action = ArgAction::Append, value_name = "KEY=VALUE...", required = true)]
+    pub engine: Vec<String>,
+    /// Settings applied to every engine (same keys as -engine; an engine's own win).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub each: Vec<String>,
+    /// Opening suite: file=F [format=epd|pgn|polyglot] [order=random|sequential] [plies=N] [start=N].
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub openings: Vec<String>,
+    /// Rounds; each round plays -games games per pairing.
+    #[arg(long, default_value_t = 1)]
+    pub rounds: u32,
+    /// Games per pairing per round (even: openings are played twice, colours swapped).
+    #[arg(long, default_value_t = 2)]
+    pub games: u32,
+    /// Accepted for cutechess compatibility: colour-swapped repeats are the default.
+    #[arg(long)]
+    pub repeat: bool,
+    /// Play every game on a fresh opening instead of colour-swapped pairs.
+    #[arg(long)]
+    pub norepeat: bool,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Seed for opening order and book walks.
+    #[arg(long, default_value_t = 0)]
+    pub srand: u64,
+    /// Write all games as PGN (a fresh run truncates the file; --resume continues it).
+    #[arg(long, value_name = "FILE")]
+    pub pgnout: Option<PathBuf>,
+    /// Write the final position of every game as EPD.
+    #[arg(long, value_name = "FILE")]
+    pub epdout: Option<PathBuf>,
+    /// Machine-readable results (JSON), rewritten after every game pair.
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
+    /// Resume journal (default: PGNOUT.state.jsonl when -pgnout is given).
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+    /// Continue the match recorded in the state file, without replaying finished games.
+    #[arg(long)]
+    pub resume: bool,
+    /// SPRT on the pentanomial LLR: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]; stops the match.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Vec<String>,
+    /// Draw adjudication: movenumber=N movecount=M score=CP.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub draw: Vec<String>,
+    /// Resign adjudication: movecount=N score=CP [twosided=true].
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub resign: Vec<String>,
+    /// Maximum game length: N, or moves=N result=draw|material (material: Belmonte's rule).
+    #[arg(long, num_args = 1.., value_name = "N|KEY=VALUE")]
+    pub maxmoves: Vec<String>,
+    /// Syzygy directory for tablebase adjudication.
+    #[arg(long, value_name = "DIR")]
+    pub tb: Option<PathBuf>,
+    /// Only adjudicate positions with at most this many pieces.
+    #[arg(long)]
+    pub tbpieces: Option<usize>,
+    /// Print the rating report every N games.
+    #[arg(long, default_value_t = 10)]
+    pub ratinginterval: u64,
+    /// Seconds an engine searching without a clock (nodes=/depth=) may take per move before it
+    /// counts as stalled.
+    #[arg(long, default_value_t = 60.0)]
+    pub stalltimeout: f64,
+    /// Seconds an engine may take to answer `uci` and `isready`.
+    #[arg(long, default_value_t = 15.0)]
+    pub starttimeout: f64,
+    /// PGN Event tag.
+    #[arg(long)]
+    pub event: Option<String>,
+    /// Do not print a line per finished game.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+fn secs_ms(s: f64, what: &str) -> anyhow::Result<u64> {
+    if !(s.is_finite() && s > 0.0) {
+        bail!("{what} must be a positive number of seconds, got {s}");
+    }
+    Ok((s * 1000.0).round() as u64)
+}
+
+fn parse_sprt(tokens: &[String]) -> anyhow::Result<Sprt> {
+    let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+    for t in tokens {
+        let (k, v) = t.split_once('=').with_context(|| format!("-sprt: `{t}` is not key=value"))?;
+        let x: f64 = v.parse().with_context(|| format!("-sprt: `{t}`: not a number"))?;
+        match k {
+            "elo0" => elo0 = Some(x),
+            "elo1" => elo1 = Some(x),
+            "alpha" => alpha = x,
+            "beta" => beta = x,
+            _ => bail!("-sprt: unknown key `{k}` (expected elo0, elo1, alpha, beta)"),
+        }
+    }
+    let (Some(e0), Some(e1)) = (elo0, elo1) else { bail!("-sprt needs elo0= and elo1=") };
+    Sprt::new(e0, e1, alpha, beta).map_err(anyhow::Error::msg)
+}
+
+/// Builds the match configuration from the command line.
+pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchConfig> {
+    let engines = args
+        .engine
+        .iter()
+        .map(|group| {
+            let tokens: Vec<&str> = group.split(super::ENGINE_TOKEN_SEP).filter(|t| !t.is_empty()).collect();
+            let each: Vec<&str> = args.each.iter().map(String::as_str).collect();
+            EngineSpec::parse(&each, &tokens)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut cfg = MatchConfig::new(engines, tournament);
+    cfg.rounds = args.rounds;
+    cfg.games = args.games;
+    cfg.repeat = !args.norepeat;
+    cfg.concurrency = args.concurrency.max(1);
+    cfg.seed = args.srand;
+    if !args.openings.is_empty() {
+        cfg.openings = Some(OpeningsConfig::parse(&args.openings)?);
+    }
+    if !args.draw.is_empty() {
+        cfg.adjudication.draw = Some(args.draw.join(" ").parse::<DrawRule>().map_err(anyhow::Error::msg)?);
+    }
+    if !args.resign.is_empty() {
+        cfg.adjudication.resign = Some(args.resign.join(" ").parse::<ResignRule>().map_err(anyhow::Error::msg)?);
+    }
+    if !args.maxmoves.is_empty() {
+        cfg.adjudication.maxmoves = Some(args.maxmoves.join(" ").parse::<MaxMovesRule>().map_err(anyhow::Error::msg)?);
+    }
+    cfg.adjudication.tb_path = args.tb.clone();
+    cfg.adjudication.tb_pieces = args.tbpieces;
+    if !args.sprt.is_empty() {
+        cfg.sprt = Some(parse_sprt(&args.sprt)?);
+    }
+    cfg.stall_timeout_ms = secs_ms(args.stalltimeout, "-stalltimeout")?;
+    cfg.start_timeout_ms = secs_ms(args.starttimeout, "-starttimeout")?;
+    cfg.ping_timeout_ms = cfg.start_timeout_ms;
+    if let Some(e) = &args.event {
+        cfg.event = e.clone();
+    }
+    cfg.pgn_out = args.pgnout.clone();
+    cfg.epd_out = args.epdout.clone();
+    cfg.results_out = args.results.clone();
+    cfg.state = args.state.clone().or_else(|| {
+        args.pgnout.as_ref().map(|p| {
+            let mut s = p.clone().into_os_string();
+            s.push(".state.jsonl");
+            PathBuf::from(s)
+        })
+    });
+    cfg.resume = args.resume;
+    Ok(cfg)
+}
+
+/// Progress bar, a line per game and the rating report every `interval` games.
+struct CliObserver {
+    bar: ProgressBar,
+    interval: u64,
+    sprt: Option<Sprt>,
+    quiet: bool,
+}
+
+impl CliObserver {
+    fn say(&self, text: &str) {
+        self.bar.suspend(|| println!("{text}"));
+    }
+}
+
+impl MatchObserver for CliObserver {
+    fn on_start(&mut self, planned: u64, done: u64, _standings: &Standings) {
+        self.bar.set_length(planned);
+        self.bar.set_position(done);
+        if done > 0 {
+            self.say(&format!("Resuming: {done} of {planned} games already played"));
+        }
+    }
+
+    fn on_game(&mut self, g: &GameRecord, s: &Standings) {
+        self.bar.inc(1);
+        if !self.quiet {
+            self.say(&format!(
+                "Finished game {} ({} vs {}): {} {{{}}}",
+                g.game_number,
+                g.white,
+                g.black,
+                g.result.outcome.pgn(),
+                g.result.reason
+            ));
+        }
+        if self.interval > 0 && s.games % self.interval == 0 {
+            self.say(s.report(self.sprt.as_ref()).trim_end());
+        }
+        let t = &s.totals()[0];
+        self.bar.set_message(format!("{}: {}-{}-{}", t.name, t.wdl.wins, t.wdl.draws, t.wdl.losses));
+    }
+
+    fn on_finish(&mut self, _r: &MatchResults) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// Prints the end-of-match summary.
+pub fn print_summary(r: &MatchResults, report: &str) {
+    println!("{}", report.trim_end());
+    println!("Terminations: {}", r.terminations.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", "));
+    for t in &r.totals {
+        println!(
+            "{}: {:.1}/{} points, {} forfeits ({} on time)",
+            t.name, t.points, t.games, t.forfeits, t.time_forfeits
+        );
+    }
+    let total_cpu = r.runner_cpu_seconds + r.engines_cpu_seconds;
+    println!(
+        "{} games in {:.1} s ({:.1} games/min); runner CPU {:.2} s = {:.1} % of all CPU ({:.2} s engines){}",
+        r.games_played,
+        r.wall_seconds,
+        r.games_played as f64 * 60.0 / r.wall_seconds.max(1e-9),
+        r.runner_cpu_seconds,
+        if total_cpu > 0.0 { 100.0 * r.runner_cpu_seconds / total_cpu } else { 0.0 },
+        r.engines_cpu_seconds,
+        if r.stopped_early { "; stopped early by SPRT" } else { "" }
+    );
+}
+
+/// Runs `tuner match|gauntlet|roundrobin`.
+pub fn run(args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
+    let cfg = config(&args, tournament)?;
+    let bar = ProgressBar::with_draw_target(Some(cfg.planned_games()), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed_precise} eta {eta}  {msg}")
+            .expect("valid template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(500));
+    let mut obs = CliObserver { bar, interval: args.ratinginterval, sprt: cfg.sprt, quiet: args.quiet };
+    let results = play_match(&cfg, &mut obs)?;
+    print_summary(&results, &rating_report(&results.pairs, results.sprt.as_ref()));
+    Ok(())
+}

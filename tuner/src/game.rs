@@ -1,0 +1,471 @@
+//! One game between two UCI clients: shakmaty position, hash history for repetitions, clocks,
+//! the rules of chess first and adjudication second.
+//!
+//! A side that sends an illegal or unparsable move, crashes, stalls or oversteps its time loses,
+//! with the reason recorded in the [`GameResult`] (and the PGN `Termination` tag). The caller
+//! restarts unhealthy engines (see [`crate::uci_client::UciClient::is_healthy`]).
+
+use std::{
+    sync::atomic::{AtomicBool, Ordering},
+    time::{Duration, Instant, SystemTime, UNIX_EPOCH},
+};
+
+use serde::{Deserialize, Serialize};
+use shakmaty::{
+    ByColor, CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Outcome, Position, fen::Fen, san::SanPlus,
+    uci::UciMove, zobrist::Zobrist64,
+};
+use shakmaty_syzygy::Tablebase;
+use std::sync::Arc;
+
+use crate::{
+    adjudicate::{AdjudicationConfig, Adjudicator, side_name},
+    openings::Opening,
+    tc::{Clock, SearchLimits},
+    uci_client::{Go, Score, UciClient, UciError},
+};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameOutcome {
+    WhiteWins,
+    BlackWins,
+    Draw,
+}
+
+impl GameOutcome {
+    pub fn win_for(c: Color) -> GameOutcome {
+        match c {
+            Color::White => GameOutcome::WhiteWins,
+            Color::Black => GameOutcome::BlackWins,
+        }
+    }
+
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            GameOutcome::WhiteWins => Some(Color::White),
+            GameOutcome::BlackWins => Some(Color::Black),
+            GameOutcome::Draw => None,
+        }
+    }
+
+    /// `1-0`, `0-1`, `1/2-1/2`.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            GameOutcome::WhiteWins => "1-0",
+            GameOutcome::BlackWins => "0-1",
+            GameOutcome::Draw => "1/2-1/2",
+        }
+    }
+
+    /// Points for `c`: 1, ½ or 0.
+    pub fn score_for(self, c: Color) -> f64 {
+        match self.winner() {
+            None => 0.5,
+            Some(w) if w == c => 1.0,
+            Some(_) => 0.0,
+        }
+    }
+}
+
+/// How a game ended, as in the PGN `Termination` tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Termination {
+    /// Mate, stalemate, repetition, 50 moves, insufficient material.
+    Normal,
+    Adjudication,
+    TimeForfeit,
+    IllegalMove,
+    /// The engine exited or closed its output.
+    Disconnect,
+    /// No answer within the stall timeout (untimed search) or to `isready`.
+    Stall,
+    /// The match was stopped (SPRT decision, interrupt) while the game ran; not counted.
+    Aborted,
+}
+
+impl Termination {
+    /// The PGN `Termination` tag value (cutechess spelling).
+    pub fn pgn(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::Adjudication => "adjudication",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::IllegalMove => "illegal move",
+            Termination::Disconnect => "abandoned",
+            Termination::Stall => "stalled connection",
+            Termination::Aborted => "unterminated",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameResult {
+    pub outcome: GameOutcome,
+    pub termination: Termination,
+    /// Human-readable reason, e.g. `White makes an illegal move: e2e5`.
+    pub reason: String,
+}
+
+impl GameResult {
+    pub fn new(outcome: GameOutcome, termination: Termination, reason: &str) -> GameResult {
+        GameResult { outcome, termination, reason: reason.to_string() }
+    }
+
+    /// `side` lost because of `termination`.
+    pub fn loss(side: Color, termination: Termination, reason: String) -> GameResult {
+        GameResult { outcome: GameOutcome::win_for(!side), termination, reason }
+    }
+}
+
+/// A move the engines played (opening moves are kept apart in [`GameRecord::opening`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    pub uci: String,
+    pub san: String,
+    pub time_ms: u64,
+    pub score: Option<Score>,
+    pub depth: Option<u32>,
+}
+
+/// Everything about a finished game: enough for PGN, EPD and the statistics.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    pub white: String,
+    pub black: String,
+    /// Index of each engine in the match configuration.
+    pub white_index: usize,
+    pub black_index: usize,
+    pub round: u32,
+    /// 1-based game number within the match.
+    pub game_number: u64,
+    pub opening_index: u64,
+    /// Start FEN; `None` is the standard start position.
+    pub start_fen: Option<String>,
+    pub opening_san: Vec<String>,
+    pub opening_uci: Vec<String>,
+    pub moves: Vec<MoveRecord>,
+    pub result: GameResult,
+    pub final_fen: String,
+    pub white_tc: String,
+    pub black_tc: String,
+    /// Unix seconds at the start.
+    pub started_at: u64,
+    pub duration_ms: u64,
+}
+
+/// What one game needs besides the two engines.
+pub struct GameSetup<'a> {
+    pub white_name: &'a str,
+    pub black_name: &'a str,
+    pub white_limits: &'a SearchLimits,
+    pub black_limits: &'a SearchLimits,
+    pub opening: &'a Opening,
+    pub adjudication: &'a AdjudicationConfig,
+    pub tablebase: Option<Arc<Tablebase<Chess>>>,
+    /// How long an untimed (`nodes=`/`depth=`) search may take before the engine counts as stalled.
+    pub stall_timeout: Duration,
+    /// Set to abandon the game between moves (result [`Termination::Aborted`]).
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// The result the rules of chess give `pos` (after `history` of position hashes, including it):
+/// mate, stalemate, insufficient material, 50-move rule, threefold repetition. `None`: play on.
+pub fn rules_result(pos: &Chess, history: &[Zobrist64]) -> Option<GameResult> {
+    match pos.outcome() {
+        Outcome::Known(KnownOutcome::Decisive { winner }) => {
+            let reason = format!("{} mates", side_name(winner));
+            return Some(GameResult::new(GameOutcome::win_for(winner), Termination::Normal, &reason));
+        }
+        Outcome::Known(KnownOutcome::Draw) => {
+            let reason = if pos.is_stalemate() { "Draw by stalemate" } else { "Draw by insufficient mating material" };
+            return Some(GameResult::new(GameOutcome::Draw, Termination::Normal, reason));
+        }
+        Outcome::Unknown => {}
+    }
+    // outcome() knows neither the 50-move rule nor repetition (STYLE pitfall).
+    if pos.halfmoves() >= 100 {
+        return Some(GameResult::new(GameOutcome::Draw, Termination::Normal, "Draw by fifty moves rule"));
+    }
+    if let Some(last) = history.last() {
+        // Only positions since the last irreversible move can repeat.
+        let window = (pos.halfmoves() as usize + 1).min(history.len());
+        let count = history[history.len() - window..].iter().filter(|h| *h == last).count();
+        if count >= 3 {
+            return Some(GameResult::new(GameOutcome::Draw, Termination::Normal, "Draw by 3-fold repetition"));
+        }
+    }
+    None
+}
+
+fn now_unix() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+/// Plays one game. Engine failures end the game with a loss for that side; this never panics
+/// on engine misbehaviour and every wait is bounded.
+pub fn play_game(white: &mut UciClient, black: &mut UciClient, setup: &GameSetup<'_>) -> GameRecord {
+    let started_at = now_unix();
+    let t0 = Instant::now();
+    let mut record = GameRecord {
+        white: setup.white_name.to_string(),
+        black: setup.black_name.to_string(),
+        white_index: 0,
+        black_index: 0,
+        round: 0,
+        game_number: 0,
+        opening_index: 0,
+        start_fen: setup.opening.fen.clone(),
+        opening_san: Vec::new(),
+        opening_uci: Vec::new(),
+        moves: Vec::new(),
+        result: GameResult::new(GameOutcome::Draw, Termination::Aborted, "not started"),
+        final_fen: String::new(),
+        white_tc: setup.white_limits.pgn_tag(),
+        black_tc: setup.black_limits.pgn_tag(),
+        started_at,
+        duration_ms: 0,
+    };
+    let (pos, result) = run_moves(white, black, setup, &mut record);
+    record.result = result;
+    record.final_fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+    record.duration_ms = t0.elapsed().as_millis() as u64;
+    record
+}
+
+fn engine_failure(side: Color, e: &UciError, timed: bool) -> GameResult {
+    let who = side_name(side);
+    match e {
+        UciError::Timeout { what: "bestmove", .. } if timed => {
+            GameResult::loss(side, Termination::TimeForfeit, format!("{who} loses on time"))
+        }
+        UciError::Timeout { what, .. } => {
+            GameResult::loss(side, Termination::Stall, format!("{who}'s connection stalls (no {what})"))
+        }
+        UciError::Disconnected { .. } => GameResult::loss(side, Termination::Disconnect, format!("{who} disconnects")),
+        other => GameResult::loss(side, Termination::Disconnect, format!("{who}: {other}")),
+    }
+}
+
+fn run_moves(
+    white: &mut UciClient,
+    black: &mut UciClient,
+    setup: &GameSetup<'_>,
+    record: &mut GameRecord,
+) -> (Chess, GameResult) {
+    let start = match setup.opening.start_position() {
+        Ok(p) => p,
+        Err(e) => {
+            return (
+                Chess::default(),
+                GameResult::new(GameOutcome::Draw, Termination::Aborted, &format!("bad opening: {e}")),
+            );
+        }
+    };
+    let mut pos = start.clone();
+    let mut history = vec![pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal)];
+    let mut uci_moves: Vec<String> = Vec::new();
+    for s in &setup.opening.moves {
+        let m = match s
+            .parse::<UciMove>()
+            .map_err(|e| e.to_string())
+            .and_then(|u| u.to_move(&pos).map_err(|e| e.to_string()))
+        {
+            Ok(m) => m,
+            Err(e) => {
+                let reason = format!("bad opening move {s}: {e}");
+                return (pos, GameResult::new(GameOutcome::Draw, Termination::Aborted, &reason));
+            }
+        };
+        record.opening_san.push(SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
+        record.opening_uci.push(m.to_uci(CastlingMode::Standard).to_string());
+        uci_moves.push(m.to_uci(CastlingMode::Standard).to_string());
+        history.push(pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal));
+    }
+
+    for (side, engine) in [(Color::White, &mut *white), (Color::Black, &mut *black)] {
+        if let Err(e) = engine.new_game() {
+            return (pos, engine_failure(side, &e, false));
+        }
+    }
+
+    let fen = setup.opening.fen.as_deref();
+    let limits = ByColor { white: setup.white_limits, black: setup.black_limits };
+    let mut clocks = ByColor { white: Clock::new(setup.white_limits), black: Clock::new(setup.black_limits) };
+    let mut adjudicator = Adjudicator::new(setup.adjudication, setup.tablebase.clone());
+    let mut plies = uci_moves.len() as u32;
+
+    loop {
+        if let Some(r) = rules_result(&pos, &history) {
+            return (pos, r);
+        }
+        if setup.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return (pos, GameResult::new(GameOutcome::Draw, Termination::Aborted, "match stopped"));
+        }
+        let side = pos.turn();
+        let engine: &mut UciClient = if side == Color::White { white } else { black };
+        let own = *limits.get(side);
+        // Clocks only for an engine that plays on one; it gets whichever clocks exist.
+        let go = if own.clock.is_some() {
+            Go {
+                wtime: limits.white.clock.map(|_| clocks.white.left_ms()),
+                btime: limits.black.clock.map(|_| clocks.black.left_ms()),
+                winc: limits.white.clock.map(|c| c.inc_ms),
+                binc: limits.black.clock.map(|c| c.inc_ms),
+                movestogo: clocks.get(side).movestogo(),
+                movetime: None,
+                nodes: own.nodes,
+                depth: own.depth,
+            }
+        } else {
+            Go { movetime: own.movetime_ms, nodes: own.nodes, depth: own.depth, ..Go::default() }
+        };
+        let deadline = clocks.get(side).deadline(setup.stall_timeout);
+        let timed = !own.is_untimed();
+        let searched = engine.position(fen, &uci_moves).and_then(|()| engine.go(&go, deadline));
+        let found = match searched {
+            Ok(r) => r,
+            Err(e) => return (pos, engine_failure(side, &e, timed)),
+        };
+        if !clocks.get_mut(side).spend(found.elapsed) {
+            let reason = format!("{} loses on time", side_name(side));
+            return (pos, GameResult::loss(side, Termination::TimeForfeit, reason));
+        }
+        let m = match found.bestmove.parse::<UciMove>() {
+            Ok(u) => match u.to_move(&pos) {
+                Ok(m) => m,
+                Err(_) => {
+                    let reason = format!("{} makes an illegal move: {}", side_name(side), found.bestmove);
+                    return (pos, GameResult::loss(side, Termination::IllegalMove, reason));
+                }
+            },
+            Err(_) => {
+                let reason = format!("{} sends an invalid move: {}", side_name(side), found.bestmove);
+                return (pos, GameResult::loss(side, Termination::IllegalMove, reason));
+            }
+        };
+        let uci = m.to_uci(CastlingMode::Standard).to_string();
+        let san = SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string();
+        history.push(pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal));
+        uci_moves.push(uci.clone());
+        plies += 1;
+        record.moves.push(MoveRecord {
+            uci,
+            san,
+            time_ms: found.elapsed.as_millis() as u64,
+            score: found.score,
+            depth: found.depth,
+        });
+        if rules_result(&pos, &history).is_some() {
+            continue; // the rules decide before any adjudication
+        }
+        if let Some(r) = adjudicator.after_move(&pos, side, found.score, plies) {
+            return (pos, r);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        openings::parse_fen,
+        uci_client::{ScriptReply, ScriptTransport, Timeouts},
+    };
+
+    /// A scripted engine that plays the moves of `line` whose turn it is (by ply index).
+    fn scripted(moves: Vec<&'static str>, score: i32) -> UciClient {
+        let mut ply = 0usize;
+        let t = ScriptTransport::new(move |cmd| {
+            let reply: Vec<String> = match cmd.split_whitespace().next() {
+                Some("uci") => vec!["uciok".into()],
+                Some("isready") => vec!["readyok".into()],
+                Some("position") => {
+                    ply = cmd.split_whitespace().skip_while(|t| *t != "moves").skip(1).count();
+                    vec![]
+                }
+                Some("go") => match moves.get(ply) {
+                    Some(m) => vec![format!("info depth 1 score cp {score}"), format!("bestmove {m}")],
+                    None => vec!["bestmove 0000".into()],
+                },
+                _ => vec![],
+            };
+            ScriptReply::Lines(reply)
+        });
+        let to = Timeouts { start: Duration::from_millis(100), ping: Duration::from_millis(100), quit: Duration::ZERO };
+        UciClient::start("s", Box::new(t), to).unwrap()
+    }
+
+    fn play(line: Vec<&'static str>, opening: Opening, adj: AdjudicationConfig) -> GameRecord {
+        let mut w = scripted(line.clone(), 0);
+        let mut b = scripted(line, 0);
+        let limits = SearchLimits { depth: Some(1), ..SearchLimits::default() };
+        let setup = GameSetup {
+            white_name: "w",
+            black_name: "b",
+            white_limits: &limits,
+            black_limits: &limits,
+            opening: &opening,
+            adjudication: &adj,
+            tablebase: None,
+            stall_timeout: Duration::from_millis(200),
+            stop: None,
+        };
+        play_game(&mut w, &mut b, &setup)
+    }
+
+    #[test]
+    fn fools_mate() {
+        let g = play(vec!["f2f3", "e7e5", "g2g4", "d8h4"], Opening::startpos(), AdjudicationConfig::default());
+        assert_eq!(g.result.outcome, GameOutcome::BlackWins);
+        assert_eq!(g.result.reason, "Black mates");
+        assert_eq!(g.moves.last().unwrap().san, "Qh4#");
+    }
+
+    #[test]
+    fn threefold_repetition_counts_opening_moves() {
+        let opening = Opening { fen: None, moves: vec!["g1f3".into(), "g8f6".into()] };
+        let line = vec!["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6"];
+        let g = play(line, opening, AdjudicationConfig::default());
+        assert_eq!(g.result.reason, "Draw by 3-fold repetition");
+        assert_eq!(g.opening_san, vec!["Nf3", "Nf6"]);
+        // The start position recurs after plies 4 and 8 (the opening counts): 6 engine moves.
+        assert_eq!(g.moves.len(), 6);
+    }
+
+    #[test]
+    fn illegal_and_null_moves_lose() {
+        let g = play(vec!["e2e5"], Opening::startpos(), AdjudicationConfig::default());
+        assert_eq!(g.result.outcome, GameOutcome::BlackWins);
+        assert_eq!(g.result.termination, Termination::IllegalMove);
+        assert_eq!(g.result.reason, "White makes an illegal move: e2e5");
+        let g = play(vec!["e2e4"], Opening::startpos(), AdjudicationConfig::default());
+        assert_eq!(g.result.outcome, GameOutcome::WhiteWins);
+        assert_eq!(g.result.reason, "Black makes an illegal move: 0000");
+    }
+
+    #[test]
+    fn mate_beats_fifty_move_rule_and_adjudication() {
+        let pos = parse_fen("7k/5Q2/6K1/8/8/8/8/8 w - - 99 80").unwrap();
+        let mut p = pos.clone();
+        p.play_unchecked("f7g7".parse::<UciMove>().unwrap().to_move(&pos).unwrap());
+        let h = vec![p.zobrist_hash::<Zobrist64>(EnPassantMode::Legal)];
+        assert_eq!(rules_result(&p, &h).unwrap().reason, "White mates");
+        let fifty = parse_fen("7k/8/8/8/8/8/1R6/K7 b - - 100 80").unwrap();
+        assert_eq!(rules_result(&fifty, &h).unwrap().reason, "Draw by fifty moves rule");
+        let fen = "7k/8/8/6K1/8/8/8/8 b - - 0 80";
+        assert_eq!(rules_result(&parse_fen(fen).unwrap(), &h).unwrap().reason, "Draw by insufficient mating material");
+        let stale = parse_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 80").unwrap();
+        assert_eq!(rules_result(&stale, &h).unwrap().reason, "Draw by stalemate");
+    }
+
+    #[test]
+    fn castling_is_sent_in_standard_notation() {
+        let opening = Opening {
+            fen: Some("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1".into()),
+            moves: vec!["e1h1".into()],
+        };
+        let g = play(vec![], opening, AdjudicationConfig::default());
+        assert_eq!(g.opening_uci, vec!["e1g1"]);
+        assert_eq!(g.opening_san, vec!["O-O"]);
+    }
+}

@@ -1,0 +1,476 @@
+//! Match standings, the machine-readable results file, and the resume journal.
+//!
+//! The journal is append-only JSON lines: a header with the configuration fingerprint, then one
+//! line per finished game pair with its game summaries and the PGN/EPD file lengths after that
+//! pair was written. On `--resume` the journal is replayed, output files are truncated to the
+//! last recorded lengths (dropping games a kill interrupted half-way), and only pairs not in
+//! the journal are played: no finished game is lost or written twice.
+
+use std::{
+    collections::{BTreeMap, HashSet},
+    fs::{self, File, OpenOptions},
+    io::{self, BufRead, BufReader, Write},
+    path::{Path, PathBuf},
+};
+
+use serde::{Deserialize, Serialize};
+use shakmaty::Color;
+use thiserror::Error;
+
+use crate::{
+    game::{GameOutcome, GameRecord, Termination},
+    stats::{EloEstimate, Penta, Sprt, SprtDecision, Wdl},
+};
+
+/// What the statistics need from a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSummary {
+    pub white: usize,
+    pub black: usize,
+    pub outcome: GameOutcome,
+    pub termination: Termination,
+    pub reason: String,
+    pub plies: u32,
+}
+
+impl GameSummary {
+    pub fn of(g: &GameRecord) -> GameSummary {
+        GameSummary {
+            white: g.white_index,
+            black: g.black_index,
+            outcome: g.result.outcome,
+            termination: g.result.termination,
+            reason: g.result.reason.clone(),
+            plies: (g.opening_uci.len() + g.moves.len()) as u32,
+        }
+    }
+
+    /// Points scored by engine `e` (which must have played).
+    pub fn points(&self, e: usize) -> f64 {
+        self.outcome.score_for(if self.white == e { Color::White } else { Color::Black })
+    }
+}
+
+/// One encounter's results from `first`'s point of view.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairStats {
+    pub first: usize,
+    pub second: usize,
+    pub first_name: String,
+    pub second_name: String,
+    pub wdl: Wdl,
+    pub penta: Penta,
+    /// Trinomial estimate for `first` (cutechess formulas).
+    pub elo: Option<EloEstimate>,
+    /// Pentanomial estimate for `first` (fastchess formulas); `None` without game pairs.
+    pub penta_elo: Option<EloEstimate>,
+    /// `first`'s points.
+    pub points: f64,
+    pub games: u64,
+}
+
+/// One engine's totals over all its games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EngineTotals {
+    pub name: String,
+    pub games: u64,
+    pub points: f64,
+    pub wdl: Wdl,
+    /// Losses by time forfeit, illegal move, disconnect or stall.
+    pub forfeits: u64,
+    pub time_forfeits: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtStatus {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    pub llr: f64,
+    pub lower: f64,
+    pub upper: f64,
+    pub decision: SprtDecision,
+}
+
+/// The results file the GA reads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchResults {
+    pub engines: Vec<String>,
+    pub games_planned: u64,
+    pub games_played: u64,
+    pub pairs: Vec<PairStats>,
+    pub totals: Vec<EngineTotals>,
+    /// Games by PGN `Termination` value.
+    pub terminations: BTreeMap<String, u64>,
+    pub sprt: Option<SprtStatus>,
+    /// True when the match ended before all planned games (SPRT decision).
+    pub stopped_early: bool,
+    pub wall_seconds: f64,
+    /// CPU seconds of the runner process itself and of its (reaped) engine processes.
+    pub runner_cpu_seconds: f64,
+    pub engines_cpu_seconds: f64,
+}
+
+impl MatchResults {
+    /// Points of `a` against `b` (and games played), from whichever side the pair is stored.
+    pub fn score_of(&self, a: usize, b: usize) -> Option<(f64, u64)> {
+        self.pairs.iter().find_map(|p| {
+            if p.first == a && p.second == b {
+                Some((p.points, p.games))
+            } else if p.first == b && p.second == a {
+                Some((p.games as f64 - p.points, p.games))
+            } else {
+                None
+            }
+        })
+    }
+
+    pub fn write_json(&self, path: &Path) -> io::Result<()> {
+        let text = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
+        write_atomic(path, text.as_bytes())
+    }
+}
+
+/// Writes via a temporary file and a rename, so readers never see half a file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let tmp = path.with_extension("tmp");
+    fs::write(&tmp, bytes)?;
+    fs::rename(&tmp, path)
+}
+
+/// Running standings of a match.
+#[derive(Clone, Debug)]
+pub struct Standings {
+    names: Vec<String>,
+    /// Keyed by (first, second) as configured in the pairings.
+    pairs: BTreeMap<(usize, usize), (Wdl, Penta)>,
+    totals: Vec<EngineTotals>,
+    terminations: BTreeMap<String, u64>,
+    pub games: u64,
+}
+
+impl Standings {
+    pub fn new(names: &[String], pairings: &[(usize, usize)]) -> Standings {
+        Standings {
+            names: names.to_vec(),
+            pairs: pairings.iter().map(|&p| (p, (Wdl::default(), Penta::default()))).collect(),
+            totals: names
+                .iter()
+                .map(|n| EngineTotals {
+                    name: n.clone(),
+                    games: 0,
+                    points: 0.0,
+                    wdl: Wdl::default(),
+                    forfeits: 0,
+                    time_forfeits: 0,
+                })
+                .collect(),
+            terminations: BTreeMap::new(),
+            games: 0,
+        }
+    }
+
+    /// Adds the games of one unit (a colour-swapped pair, or a single game).
+    pub fn add_unit(&mut self, games: &[GameSummary]) {
+        for g in games {
+            self.games += 1;
+            *self.terminations.entry(g.termination.pgn().to_string()).or_default() += 1;
+            for (e, c) in [(g.white, Color::White), (g.black, Color::Black)] {
+                let t = &mut self.totals[e];
+                let pts = g.outcome.score_for(c);
+                t.games += 1;
+                t.points += pts;
+                t.wdl.add(pts);
+                if pts == 0.0 {
+                    if matches!(
+                        g.termination,
+                        Termination::TimeForfeit
+                            | Termination::IllegalMove
+                            | Termination::Disconnect
+                            | Termination::Stall
+                    ) {
+                        t.forfeits += 1;
+                    }
+                    if g.termination == Termination::TimeForfeit {
+                        t.time_forfeits += 1;
+                    }
+                }
+            }
+            if let Some(key) = self.key(g.white, g.black) {
+                let (wdl, _) = self.pairs.get_mut(&key).expect("key exists");
+                wdl.add(g.points(key.0));
+            }
+        }
+        if let [a, b] = games
+            && let Some(key) = self.key(a.white, a.black)
+            && self.key(b.white, b.black) == Some(key)
+        {
+            let (_, penta) = self.pairs.get_mut(&key).expect("key exists");
+            penta.add_pair(a.points(key.0), b.points(key.0));
+        }
+    }
+
+    fn key(&self, x: usize, y: usize) -> Option<(usize, usize)> {
+        [(x, y), (y, x)].into_iter().find(|k| self.pairs.contains_key(k))
+    }
+
+    pub fn pair(&self, first: usize, second: usize) -> Option<(Wdl, Penta)> {
+        self.pairs.get(&(first, second)).copied()
+    }
+
+    pub fn pair_stats(&self) -> Vec<PairStats> {
+        self.pairs
+            .iter()
+            .map(|(&(a, b), (wdl, penta))| PairStats {
+                first: a,
+                second: b,
+                first_name: self.names[a].clone(),
+                second_name: self.names[b].clone(),
+                wdl: *wdl,
+                penta: *penta,
+                elo: wdl.elo(),
+                penta_elo: penta.elo(),
+                points: wdl.wins as f64 + wdl.draws as f64 / 2.0,
+                games: wdl.games(),
+            })
+            .collect()
+    }
+
+    pub fn totals(&self) -> &[EngineTotals] {
+        &self.totals
+    }
+
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    pub fn terminations(&self) -> &BTreeMap<String, u64> {
+        &self.terminations
+    }
+
+    /// SPRT status of the first pairing, pentanomial when pairs exist.
+    pub fn sprt_status(&self, sprt: &Sprt) -> Option<SprtStatus> {
+        let (wdl, penta) = self.pairs.values().next()?;
+        let llr = if penta.pairs() > 0 { sprt.llr_penta(penta) } else { sprt.llr_wdl(wdl) };
+        Some(SprtStatus {
+            elo0: sprt.elo0,
+            elo1: sprt.elo1,
+            alpha: sprt.alpha,
+            beta: sprt.beta,
+            llr,
+            lower: sprt.lower(),
+            upper: sprt.upper(),
+            decision: sprt.decision(llr),
+        })
+    }
+
+    /// cutechess/fastchess-style rating report for every pairing.
+    pub fn report(&self, sprt: Option<&Sprt>) -> String {
+        rating_report(&self.pair_stats(), sprt.and_then(|sp| self.sprt_status(sp)).as_ref())
+    }
+}
+
+/// The rating report: per pairing W-L-D, score, Elo ± 95% CI, LOS, draw ratio, pentanomial
+/// counts and Elo; then the SPRT line.
+pub fn rating_report(pairs: &[PairStats], sprt: Option<&SprtStatus>) -> String {
+    let mut s = String::new();
+    let fmt_elo = |e: Option<EloEstimate>| match e {
+        Some(e) => format!("{:.2} +/- {:.2}", e.elo, e.error),
+        None => "-".into(),
+    };
+    for p in pairs.iter().filter(|p| p.games > 0) {
+        s.push_str(&format!(
+            "Score of {} vs {}: {} - {} - {}  [{:.3}] {}\n",
+            p.first_name,
+            p.second_name,
+            p.wdl.wins,
+            p.wdl.losses,
+            p.wdl.draws,
+            p.wdl.score(),
+            p.games
+        ));
+        s.push_str(&format!(
+            "Elo difference: {}, LOS: {:.1} %, DrawRatio: {:.1} %\n",
+            fmt_elo(p.elo),
+            p.elo.map_or(50.0, |e| e.los * 100.0),
+            p.wdl.draw_ratio() * 100.0
+        ));
+        if p.penta.pairs() > 0 {
+            let b = p.penta.buckets();
+            s.push_str(&format!(
+                "Ptnml(0-2): [{}, {}, {}, {}, {}], pentanomial Elo: {}, LOS: {:.1} %\n",
+                b[0],
+                b[1],
+                b[2],
+                b[3],
+                b[4],
+                fmt_elo(p.penta_elo),
+                p.penta_elo.map_or(50.0, |e| e.los * 100.0)
+            ));
+        }
+    }
+    if let Some(sp) = sprt {
+        s.push_str(&format!(
+            "SPRT: llr {:.3} ({:.1}%), lbound {:.2}, ubound {:.2} [{}, {}]{}\n",
+            sp.llr,
+            100.0 * sp.llr / sp.upper,
+            sp.lower,
+            sp.upper,
+            sp.elo0,
+            sp.elo1,
+            match sp.decision {
+                SprtDecision::AcceptH0 => " - H0 was accepted",
+                SprtDecision::AcceptH1 => " - H1 was accepted",
+                SprtDecision::Continue => "",
+            }
+        ));
+    }
+    s
+}
+
+/// A resume-journal problem.
+#[derive(Debug, Error)]
+pub enum JournalError {
+    #[error("state file `{path}`: {source}")]
+    Io { path: String, source: io::Error },
+    #[error(
+        "state file `{0}` was written for a different match configuration; use the same command line or remove the file"
+    )]
+    Mismatch(String),
+    #[error("--resume: state file `{0}` does not exist")]
+    Missing(String),
+    #[error("state file `{path}`: {reason}")]
+    Corrupt { path: String, reason: String },
+}
+
+#[derive(Serialize, Deserialize)]
+struct JournalHeader {
+    fingerprint: String,
+}
+
+/// One finished unit in the journal.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct UnitEntry {
+    pub unit: u64,
+    pub games: Vec<GameSummary>,
+    pub pgn_len: Option<u64>,
+    pub epd_len: Option<u64>,
+}
+
+/// The append-only resume journal.
+pub struct Journal {
+    path: PathBuf,
+    file: File,
+}
+
+impl Journal {
+    /// Starts a new journal (replacing any old one) or, with `resume`, reads an existing one and
+    /// returns its finished units.
+    pub fn open(path: &Path, fingerprint: &str, resume: bool) -> Result<(Journal, Vec<UnitEntry>), JournalError> {
+        let p = path.display().to_string();
+        let io_err = |source| JournalError::Io { path: p.clone(), source };
+        if !resume {
+            let mut file = File::create(path).map_err(io_err)?;
+            let header = serde_json::to_string(&JournalHeader { fingerprint: fingerprint.to_string() })
+                .expect("header serializes");
+            writeln!(file, "{header}").and_then(|()| file.sync_all()).map_err(io_err)?;
+            return Ok((Journal { path: path.to_path_buf(), file }, Vec::new()));
+        }
+        if !path.exists() {
+            return Err(JournalError::Missing(p));
+        }
+        let reader = BufReader::new(File::open(path).map_err(io_err)?);
+        let mut lines = reader.lines();
+        let header: JournalHeader = lines
+            .next()
+            .transpose()
+            .map_err(io_err)?
+            .and_then(|l| serde_json::from_str(&l).ok())
+            .ok_or_else(|| JournalError::Corrupt { path: p.clone(), reason: "no header line".into() })?;
+        if header.fingerprint != fingerprint {
+            return Err(JournalError::Mismatch(p));
+        }
+        let mut entries = Vec::new();
+        let mut good_len = 0u64;
+        let mut seen = HashSet::new();
+        let text = fs::read_to_string(path).map_err(io_err)?;
+        for (i, line) in text.split_inclusive('\n').enumerate() {
+            if i > 0 {
+                // A line cut short by a kill has no newline or does not parse: it and anything
+                // after it are dropped (that unit is replayed).
+                if !line.ends_with('\n') {
+                    break;
+                }
+                match serde_json::from_str::<UnitEntry>(line) {
+                    Ok(e) if seen.insert(e.unit) => entries.push(e),
+                    Ok(_) => {}
+                    Err(_) => break,
+                }
+            }
+            good_len += line.len() as u64;
+        }
+        let file = OpenOptions::new().write(true).open(path).map_err(io_err)?;
+        file.set_len(good_len).map_err(io_err)?;
+        let file = OpenOptions::new().append(true).open(path).map_err(io_err)?;
+        Ok((Journal { path: path.to_path_buf(), file }, entries))
+    }
+
+    /// Records a finished unit durably.
+    pub fn append(&mut self, entry: &UnitEntry) -> Result<(), JournalError> {
+        let line = serde_json::to_string(entry).expect("entry serializes");
+        writeln!(self.file, "{line}")
+            .and_then(|()| self.file.sync_data())
+            .map_err(|source| JournalError::Io { path: self.path.display().to_string(), source })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g(white: usize, black: usize, outcome: GameOutcome) -> GameSummary {
+        GameSummary { white, black, outcome, termination: Termination::Normal, reason: String::new(), plies: 10 }
+    }
+
+    #[test]
+    fn standings_from_pairs() {
+        let names = vec!["a".to_string(), "b".to_string()];
+        let mut s = Standings::new(&names, &[(0, 1)]);
+        s.add_unit(&[g(0, 1, GameOutcome::WhiteWins), g(1, 0, GameOutcome::Draw)]);
+        s.add_unit(&[g(0, 1, GameOutcome::BlackWins), g(1, 0, GameOutcome::WhiteWins)]);
+        s.add_unit(&[g(0, 1, GameOutcome::WhiteWins), g(1, 0, GameOutcome::BlackWins)]);
+        let (wdl, penta) = s.pair(0, 1).unwrap();
+        assert_eq!(wdl, Wdl { wins: 3, draws: 1, losses: 2 });
+        assert_eq!(penta, Penta { ll: 1, ld: 0, dd: 0, wl: 0, wd: 1, ww: 1 });
+        assert_eq!(s.totals()[1].points, 2.5);
+        let report = s.report(None);
+        assert!(report.contains("Score of a vs b: 3 - 2 - 1"), "{report}");
+        assert!(report.contains("Ptnml(0-2): [1, 0, 0, 1, 1]"), "{report}");
+    }
+
+    #[test]
+    fn journal_survives_a_torn_line() {
+        let dir = std::env::temp_dir().join(format!("tuner-journal-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("state.jsonl");
+        let _ = fs::remove_file(&path);
+        let (mut j, done) = Journal::open(&path, "cfg", false).unwrap();
+        assert!(done.is_empty());
+        let e = UnitEntry { unit: 3, games: vec![g(0, 1, GameOutcome::Draw)], pgn_len: Some(10), epd_len: None };
+        j.append(&e).unwrap();
+        drop(j);
+        // Simulate a kill in the middle of the next append.
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"{\"unit\":4,\"gam").unwrap();
+        drop(f);
+        assert!(matches!(Journal::open(&path, "other", true), Err(JournalError::Mismatch(_))));
+        let (mut j, done) = Journal::open(&path, "cfg", true).unwrap();
+        assert_eq!(done.len(), 1);
+        assert_eq!(done[0].unit, 3);
+        j.append(&UnitEntry { unit: 4, games: vec![], pgn_len: Some(20), epd_len: None }).unwrap();
+        let (_, done) = Journal::open(&path, "cfg", true).unwrap();
+        assert_eq!(done.iter().map(|e| e.unit).collect::<Vec<_>>(), vec![3, 4]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,665 @@
+//! Plays matches, gauntlets and round robins of UCI engines with a pool of worker threads.
+//!
+//! # Library API (what `tuner evolve` and other commands call)
+//!
+//! ```no_run
+//! use tuner::{engine_spec::EngineSpec, runner::{self, MatchConfig, Tournament}, tc::SearchLimits};
+//!
+//! let limits = SearchLimits { nodes: Some(2000), ..SearchLimits::default() };
+//! let a = EngineSpec::new("base", "target/release/evochess").with_limits(limits.clone());
+//! let b = EngineSpec::new("cand", "target/release/evochess").with_params("cand.toml").with_limits(limits);
+//! let mut cfg = MatchConfig::new(vec![a, b], Tournament::Match);
+//! cfg.rounds = 10; // 10 colour-swapped game pairs
+//! cfg.concurrency = 2;
+//! let results = runner::play_match(&cfg, &mut runner::NoObserver).unwrap();
+//! let (points, games) = results.score_of(1, 0).unwrap();
+//! ```
+//!
+//! * [`play_match`] validates the configuration (engine paths, TCs, params files, openings,
+//!   tablebases), starts each engine once to check `uciok` and option names — so bad input is
+//!   reported before any game — then plays every unit and returns [`MatchResults`].
+//! * [`round_robin`] is the GA's helper: every engine against every other, returning the results
+//!   whose [`MatchResults::score_of`] gives per-pair scores.
+//! * A [`MatchObserver`] sees each finished game with the running [`Standings`] (the CLI uses it
+//!   for the progress bar and rating lines).
+//!
+//! # Scheduling
+//!
+//! The match is cut into *units*: with `repeat` (the default) a unit is a pair of games on one
+//! opening with colours swapped, otherwise a single game. Unit `u` always gets the same opening
+//! and colours, so a resumed match is the same match. Units go to `concurrency` workers over a
+//! crossbeam channel; each worker keeps its engine processes between games and restarts any that
+//! crashed, stalled or asked for `restart=on`. Results come back over a second channel to this
+//! thread, which alone writes PGN/EPD/journal, so files are never interleaved.
+
+use std::{
+    collections::{HashMap, HashSet},
+    fs::{File, OpenOptions},
+    io::{self, Write},
+    path::PathBuf,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    thread,
+    time::{Duration, Instant},
+};
+
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use serde::{Deserialize, Serialize};
+use shakmaty::Chess;
+use shakmaty_syzygy::Tablebase;
+use thiserror::Error;
+
+use crate::{
+    adjudicate::{AdjudicationConfig, load_tablebase},
+    engine_spec::{EngineSpec, SpecError},
+    game::{GameOutcome, GameRecord, GameResult, GameSetup, Termination, play_game},
+    openings::{OpeningBook, OpeningsConfig, OpeningsError},
+    pgn_out::game_to_pgn,
+    results::{GameSummary, Journal, JournalError, MatchResults, Standings, UnitEntry},
+    stats::{Sprt, SprtDecision},
+    tc::SearchLimits,
+    uci_client::{Timeouts, UciClient, UciError},
+};
+
+/// Who plays whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Tournament {
+    /// Exactly two engines.
+    Match,
+    /// The first engine against each of the others.
+    Gauntlet,
+    /// Every engine against every other.
+    RoundRobin,
+}
+
+/// Everything that defines a match. Serialised (minus output paths) as the resume fingerprint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchConfig {
+    pub engines: Vec<EngineSpec>,
+    pub tournament: Tournament,
+    /// Rounds; in each round every pairing plays `games` games.
+    pub rounds: u32,
+    pub games: u32,
+    /// Play each opening twice with colours swapped (game pairs). Requires even `games`.
+    pub repeat: bool,
+    #[serde(skip)]
+    pub concurrency: usize,
+    pub openings: Option<OpeningsConfig>,
+    /// Seed for opening order and Polyglot walks (`-srand`).
+    pub seed: u64,
+    pub adjudication: AdjudicationConfig,
+    pub sprt: Option<Sprt>,
+    /// Milliseconds an untimed (`nodes=`/`depth=`) search may take before it counts as a stall.
+    pub stall_timeout_ms: u64,
+    pub start_timeout_ms: u64,
+    pub ping_timeout_ms: u64,
+    pub quit_timeout_ms: u64,
+    pub event: String,
+    #[serde(skip)]
+    pub pgn_out: Option<PathBuf>,
+    #[serde(skip)]
+    pub epd_out: Option<PathBuf>,
+    /// Resume journal; written after every unit.
+    #[serde(skip)]
+    pub state: Option<PathBuf>,
+    /// Continue the match recorded in `state`.
+    #[serde(skip)]
+    pub resume: bool,
+    /// Results JSON written at the end (and after every unit, so the GA can poll it).
+    #[serde(skip)]
+    pub results_out: Option<PathBuf>,
+}
+
+impl MatchConfig {
+    /// Defaults: one round of one game pair per pairing, start position, no adjudication.
+    pub fn new(engines: Vec<EngineSpec>, tournament: Tournament) -> MatchConfig {
+        MatchConfig {
+            engines,
+            tournament,
+            rounds: 1,
+            games: 2,
+            repeat: true,
+            concurrency: 1,
+            openings: None,
+            seed: 0,
+            adjudication: AdjudicationConfig::default(),
+            sprt: None,
+            stall_timeout_ms: 60_000,
+            start_timeout_ms: 15_000,
+            ping_timeout_ms: 15_000,
+            quit_timeout_ms: 2_000,
+            event: "evochess tuner match".into(),
+            pgn_out: None,
+            epd_out: None,
+            state: None,
+            resume: false,
+            results_out: None,
+        }
+    }
+
+    /// The encounters, as (first, second) engine indices.
+    pub fn pairings(&self) -> Vec<(usize, usize)> {
+        let n = self.engines.len();
+        match self.tournament {
+            Tournament::Match => vec![(0, 1)],
+            Tournament::Gauntlet => (1..n).map(|i| (0, i)).collect(),
+            Tournament::RoundRobin => (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect(),
+        }
+    }
+
+    fn games_per_unit(&self) -> u32 {
+        if self.repeat { 2 } else { 1 }
+    }
+
+    pub fn planned_games(&self) -> u64 {
+        self.pairings().len() as u64 * u64::from(self.rounds) * u64::from(self.games)
+    }
+
+    fn timeouts(&self) -> Timeouts {
+        Timeouts {
+            start: Duration::from_millis(self.start_timeout_ms),
+            ping: Duration::from_millis(self.ping_timeout_ms),
+            quit: Duration::from_millis(self.quit_timeout_ms),
+        }
+    }
+
+    /// All units in play order.
+    fn units(&self) -> Vec<Unit> {
+        let per_unit = self.games_per_unit();
+        let units_per_encounter = self.games / per_unit;
+        let mut out = Vec::new();
+        for round in 0..self.rounds {
+            for (e, &(a, b)) in self.pairings().iter().enumerate() {
+                for k in 0..units_per_encounter {
+                    // Every encounter of a round uses the same openings (fair across opponents).
+                    let opening_index = u64::from(round) * u64::from(units_per_encounter) + u64::from(k);
+                    let games = if self.repeat {
+                        vec![(a, b), (b, a)]
+                    } else if (opening_index + e as u64) % 2 == 0 {
+                        vec![(a, b)]
+                    } else {
+                        vec![(b, a)]
+                    };
+                    out.push(Unit { id: out.len() as u64, round, opening_index, games });
+                }
+            }
+        }
+        out
+    }
+
+    /// The configuration part that must match for `--resume`.
+    fn fingerprint(&self) -> String {
+        serde_json::to_string(self).expect("config serializes")
+    }
+}
+
+/// Why a match could not run.
+#[derive(Debug, Error)]
+pub enum RunnerError {
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    #[error(transparent)]
+    Openings(#[from] OpeningsError),
+    #[error(transparent)]
+    Engine(#[from] UciError),
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    #[error("{0}")]
+    Config(String),
+    #[error("output file `{path}`: {source}")]
+    Output { path: String, source: io::Error },
+}
+
+/// Receives progress; all methods default to doing nothing.
+pub trait MatchObserver {
+    /// Before the first game: games planned in all, and already done (resume).
+    fn on_start(&mut self, _planned: u64, _done: u64, _standings: &Standings) {}
+    fn on_game(&mut self, _game: &GameRecord, _standings: &Standings) {}
+    fn on_finish(&mut self, _results: &MatchResults) {}
+}
+
+/// An observer that ignores everything.
+pub struct NoObserver;
+impl MatchObserver for NoObserver {}
+
+#[derive(Clone, Debug)]
+struct Unit {
+    id: u64,
+    round: u32,
+    opening_index: u64,
+    /// (white, black) engine indices of each game.
+    games: Vec<(usize, usize)>,
+}
+
+struct UnitDone {
+    unit: Unit,
+    games: Vec<GameRecord>,
+}
+
+/// Shared, read-only match context for workers.
+struct Context {
+    cfg: MatchConfig,
+    book: OpeningBook,
+    tb: Option<Arc<Tablebase<Chess>>>,
+    stop: AtomicBool,
+}
+
+/// Every engine against every other (the GA's fitness tournament): `base` supplies everything
+/// but the engines and the tournament type.
+pub fn round_robin(
+    engines: Vec<EngineSpec>,
+    base: &MatchConfig,
+    observer: &mut dyn MatchObserver,
+) -> Result<MatchResults, RunnerError> {
+    let cfg = MatchConfig { engines, tournament: Tournament::RoundRobin, ..base.clone() };
+    play_match(&cfg, observer)
+}
+
+/// Validates `cfg`, checks every engine starts, then plays the match.
+pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result<MatchResults, RunnerError> {
+    let t0 = Instant::now();
+    let cpu0 = cpu_times();
+    let mut cfg = cfg.clone();
+    validate(&mut cfg)?;
+    let book = match &cfg.openings {
+        Some(o) => OpeningBook::load(o, cfg.seed)?,
+        None => OpeningBook::Startpos,
+    };
+    let tb = match &cfg.adjudication.tb_path {
+        Some(p) => Some(load_tablebase(p).map_err(RunnerError::Config)?),
+        None => None,
+    };
+    // Start every engine once: a missing uciok or a bad option name is an error before any game.
+    for spec in &cfg.engines {
+        spec.start(cfg.timeouts())?.quit();
+    }
+
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let pairings = cfg.pairings();
+    let mut standings = Standings::new(&names, &pairings);
+    let units = cfg.units();
+
+    let mut done = HashSet::new();
+    let mut journal = None;
+    let mut pgn_len = None;
+    let mut epd_len = None;
+    if let Some(path) = &cfg.state {
+        let (j, entries) = Journal::open(path, &cfg.fingerprint(), cfg.resume)?;
+        for e in &entries {
+            standings.add_unit(&e.games);
+            done.insert(e.unit);
+            pgn_len = e.pgn_len.or(pgn_len);
+            epd_len = e.epd_len.or(epd_len);
+        }
+        journal = Some(j);
+    } else if cfg.resume {
+        return Err(RunnerError::Config("--resume needs a state file".into()));
+    }
+    let resume = cfg.resume;
+    let mut pgn = open_output(cfg.pgn_out.as_ref(), resume, pgn_len.unwrap_or(0))?;
+    let mut epd = open_output(cfg.epd_out.as_ref(), resume, epd_len.unwrap_or(0))?;
+
+    let ctx = Arc::new(Context { cfg: cfg.clone(), book, tb, stop: AtomicBool::new(false) });
+    let mut stopped_early = false;
+    if let Some(s) = &cfg.sprt
+        && let Some(st) = standings.sprt_status(s)
+        && st.decision != SprtDecision::Continue
+    {
+        stopped_early = true;
+        ctx.stop.store(true, Ordering::Relaxed);
+    }
+    observer.on_start(cfg.planned_games(), standings.games, &standings);
+
+    let pending: Vec<Unit> = units.into_iter().filter(|u| !done.contains(&u.id)).collect();
+    let (job_tx, job_rx) = unbounded::<Unit>();
+    let (res_tx, res_rx) = unbounded::<UnitDone>();
+    let n_pending = pending.len();
+    if !stopped_early {
+        for u in pending {
+            job_tx.send(u).expect("receiver alive");
+        }
+    }
+    drop(job_tx);
+    let workers: Vec<_> = (0..cfg.concurrency.max(1).min(n_pending.max(1)))
+        .map(|i| {
+            let ctx = Arc::clone(&ctx);
+            let rx = job_rx.clone();
+            let tx = res_tx.clone();
+            thread::Builder::new().name(format!("worker-{i}")).spawn(move || worker(&ctx, &rx, &tx)).expect("spawn")
+        })
+        .collect();
+    drop(res_tx);
+
+    let mut game_number = standings.games;
+    let mut failure = None;
+    for mut d in res_rx.iter() {
+        if d.games.iter().any(|g| g.result.termination == Termination::Aborted) {
+            continue; // stopped mid-unit: not counted, replayed on resume
+        }
+        let mut pgn_text = String::new();
+        let mut epd_text = String::new();
+        for g in &mut d.games {
+            game_number += 1;
+            g.game_number = game_number;
+            pgn_text.push_str(&game_to_pgn(g, &cfg.event, "?"));
+            epd_text.push_str(&g.final_fen);
+            epd_text.push('\n');
+        }
+        let write = |out: &mut Option<(PathBuf, File)>, text: &str| -> Result<Option<u64>, RunnerError> {
+            match out {
+                Some((path, f)) => {
+                    let err = |source| RunnerError::Output { path: path.display().to_string(), source };
+                    f.write_all(text.as_bytes()).and_then(|()| f.sync_data()).map_err(err)?;
+                    Ok(Some(f.metadata().map_err(err)?.len()))
+                }
+                None => Ok(None),
+            }
+        };
+        let written = write(&mut pgn, &pgn_text).and_then(|p| Ok((p, write(&mut epd, &epd_text)?)));
+        let (p_len, e_len) = match written {
+            Ok(l) => l,
+            Err(e) => {
+                failure = Some(e);
+                ctx.stop.store(true, Ordering::Relaxed);
+                break;
+            }
+        };
+        let summaries: Vec<GameSummary> = d.games.iter().map(GameSummary::of).collect();
+        if let Some(j) = &mut journal
+            && let Err(e) =
+                j.append(&UnitEntry { unit: d.unit.id, games: summaries.clone(), pgn_len: p_len, epd_len: e_len })
+        {
+            failure = Some(e.into());
+            ctx.stop.store(true, Ordering::Relaxed);
+            break;
+        }
+        standings.add_unit(&summaries);
+        for g in &d.games {
+            observer.on_game(g, &standings);
+        }
+        if let Some(path) = &cfg.results_out {
+            let r = build_results(&cfg, &standings, false, t0, cpu0);
+            let _ = r.write_json(path);
+        }
+        if let Some(s) = &cfg.sprt
+            && standings.sprt_status(s).is_some_and(|st| st.decision != SprtDecision::Continue)
+        {
+            stopped_early = true;
+            ctx.stop.store(true, Ordering::Relaxed);
+        }
+    }
+    ctx.stop.store(true, Ordering::Relaxed);
+    drop(res_rx);
+    for w in workers {
+        let _ = w.join();
+    }
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let results = build_results(&cfg, &standings, stopped_early, t0, cpu0);
+    if let Some(path) = &cfg.results_out {
+        results.write_json(path).map_err(|source| RunnerError::Output { path: path.display().to_string(), source })?;
+    }
+    observer.on_finish(&results);
+    Ok(results)
+}
+
+fn validate(cfg: &mut MatchConfig) -> Result<(), RunnerError> {
+    let n = cfg.engines.len();
+    match cfg.tournament {
+        Tournament::Match if n != 2 => {
+            return Err(RunnerError::Config(format!("a match needs exactly 2 engines, got {n}")));
+        }
+        Tournament::Gauntlet | Tournament::RoundRobin if n < 2 => {
+            return Err(RunnerError::Config(format!("a tournament needs at least 2 engines, got {n}")));
+        }
+        _ => {}
+    }
+    let mut names = HashSet::new();
+    for e in &mut cfg.engines {
+        if !names.insert(e.name.clone()) {
+            return Err(SpecError::DuplicateName(e.name.clone()).into());
+        }
+        e.validate()?;
+    }
+    if cfg.rounds == 0 || cfg.games == 0 {
+        return Err(RunnerError::Config("rounds and games must be positive".into()));
+    }
+    if cfg.repeat && cfg.games % 2 != 0 {
+        return Err(RunnerError::Config(format!(
+            "games ({}) must be even when openings are repeated with colours swapped",
+            cfg.games
+        )));
+    }
+    if cfg.sprt.is_some() && cfg.pairings().len() != 1 {
+        return Err(RunnerError::Config("SPRT needs a match between exactly two engines".into()));
+    }
+    if let Some(o) = &cfg.openings
+        && !o.file.is_file()
+    {
+        return Err(OpeningsError::Io {
+            path: o.file.display().to_string(),
+            source: io::Error::new(io::ErrorKind::NotFound, "no such file"),
+        }
+        .into());
+    }
+    if cfg.resume && cfg.state.is_none() {
+        return Err(RunnerError::Config("--resume needs a state file".into()));
+    }
+    Ok(())
+}
+
+/// Opens an output file for appending; on resume it is cut back to `keep` bytes (what the
+/// journal recorded), otherwise truncated.
+fn open_output(path: Option<&PathBuf>, resume: bool, keep: u64) -> Result<Option<(PathBuf, File)>, RunnerError> {
+    let Some(path) = path else { return Ok(None) };
+    let err = |source| RunnerError::Output { path: path.display().to_string(), source };
+    let f = OpenOptions::new().create(true).write(true).truncate(false).open(path).map_err(err)?;
+    f.set_len(if resume { keep } else { 0 }).map_err(err)?;
+    drop(f);
+    let f = OpenOptions::new().append(true).open(path).map_err(err)?;
+    Ok(Some((path.clone(), f)))
+}
+
+fn build_results(cfg: &MatchConfig, s: &Standings, stopped_early: bool, t0: Instant, cpu0: (f64, f64)) -> MatchResults {
+    let cpu = cpu_times();
+    MatchResults {
+        engines: s.names().to_vec(),
+        games_planned: cfg.planned_games(),
+        games_played: s.games,
+        pairs: s.pair_stats(),
+        totals: s.totals().to_vec(),
+        terminations: s.terminations().clone(),
+        sprt: cfg.sprt.as_ref().and_then(|sp| s.sprt_status(sp)),
+        stopped_early,
+        wall_seconds: t0.elapsed().as_secs_f64(),
+        runner_cpu_seconds: cpu.0 - cpu0.0,
+        engines_cpu_seconds: cpu.1 - cpu0.1,
+    }
+}
+
+/// (own, reaped children) CPU seconds from `/proc/self/stat` (utime+stime, cutime+cstime;
+/// clock ticks of 1/100 s, Linux's USER_HZ). Zero where unavailable.
+pub fn cpu_times() -> (f64, f64) {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return (0.0, 0.0) };
+    // Fields after the parenthesised command name; utime is field 14 overall.
+    let Some(rest) = stat.rfind(')').map(|i| &stat[i + 2..]) else { return (0.0, 0.0) };
+    let f: Vec<f64> = rest.split_whitespace().map(|x| x.parse().unwrap_or(0.0)).collect();
+    if f.len() < 15 {
+        return (0.0, 0.0);
+    }
+    ((f[11] + f[12]) / 100.0, (f[13] + f[14]) / 100.0)
+}
+
+fn worker(ctx: &Context, jobs: &Receiver<Unit>, results: &Sender<UnitDone>) {
+    let cfg = &ctx.cfg;
+    let mut engines: HashMap<usize, UciClient> = HashMap::new();
+    for unit in jobs.iter() {
+        if ctx.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        // Keep only this unit's engines running (a gauntlet worker would otherwise hold them all).
+        let needed: HashSet<usize> = unit.games.iter().flat_map(|&(w, b)| [w, b]).collect();
+        let idle: Vec<usize> = engines.keys().copied().filter(|k| !needed.contains(k)).collect();
+        for k in idle {
+            if let Some(c) = engines.remove(&k) {
+                c.quit();
+            }
+        }
+        let opening = ctx.book.get(unit.opening_index);
+        let mut records = Vec::new();
+        for &(w, b) in &unit.games {
+            let mut record = match (ensure(ctx, &mut engines, w), ensure(ctx, &mut engines, b)) {
+                (Ok(()), Ok(())) => {
+                    let (mut wc, mut bc) = (engines.remove(&w).expect("started"), engines.remove(&b).expect("started"));
+                    let setup = GameSetup {
+                        white_name: &cfg.engines[w].name,
+                        black_name: &cfg.engines[b].name,
+                        white_limits: &cfg.engines[w].limits,
+                        black_limits: &cfg.engines[b].limits,
+                        opening: &opening,
+                        adjudication: &cfg.adjudication,
+                        tablebase: ctx.tb.clone(),
+                        stall_timeout: Duration::from_millis(cfg.stall_timeout_ms),
+                        stop: Some(&ctx.stop),
+                    };
+                    let r = play_game(&mut wc, &mut bc, &setup);
+                    for (i, c) in [(w, wc), (b, bc)] {
+                        // Crashed or stalled engines, and restart=on, get a fresh process next game.
+                        if c.is_healthy() && !cfg.engines[i].restart {
+                            engines.insert(i, c);
+                        } else {
+                            c.quit();
+                        }
+                    }
+                    r
+                }
+                (w_res, b_res) => forfeit_record(cfg, &opening, w, b, w_res.err(), b_res.err()),
+            };
+            record.white_index = w;
+            record.black_index = b;
+            record.round = unit.round;
+            record.opening_index = unit.opening_index;
+            let aborted = record.result.termination == Termination::Aborted;
+            records.push(record);
+            if aborted {
+                break;
+            }
+        }
+        if results.send(UnitDone { unit, games: records }).is_err() {
+            break;
+        }
+    }
+    for (_, c) in engines {
+        c.quit();
+    }
+}
+
+/// Starts engine `i` if it is not running.
+fn ensure(ctx: &Context, engines: &mut HashMap<usize, UciClient>, i: usize) -> Result<(), UciError> {
+    if !engines.contains_key(&i) {
+        let c = ctx.cfg.engines[i].start(ctx.cfg.timeouts())?;
+        engines.insert(i, c);
+    }
+    Ok(())
+}
+
+/// A game that could not start because an engine failed to (re)start: that side loses.
+fn forfeit_record(
+    cfg: &MatchConfig,
+    opening: &crate::openings::Opening,
+    w: usize,
+    b: usize,
+    w_err: Option<UciError>,
+    b_err: Option<UciError>,
+) -> GameRecord {
+    let result = match (&w_err, &b_err) {
+        (Some(_), Some(_)) => {
+            GameResult::new(GameOutcome::Draw, Termination::Disconnect, "both engines failed to start")
+        }
+        (Some(e), None) => {
+            GameResult::loss(shakmaty::Color::White, Termination::Disconnect, format!("White failed to start: {e}"))
+        }
+        (None, Some(e)) => {
+            GameResult::loss(shakmaty::Color::Black, Termination::Disconnect, format!("Black failed to start: {e}"))
+        }
+        (None, None) => unreachable!("called only when a start failed"),
+    };
+    log::warn!("{}", result.reason);
+    let limits = |i: usize| -> &SearchLimits { &cfg.engines[i].limits };
+    GameRecord {
+        white: cfg.engines[w].name.clone(),
+        black: cfg.engines[b].name.clone(),
+        white_index: w,
+        black_index: b,
+        round: 0,
+        game_number: 0,
+        opening_index: 0,
+        start_fen: opening.fen.clone(),
+        opening_san: Vec::new(),
+        opening_uci: Vec::new(),
+        moves: Vec::new(),
+        result,
+        final_fen: opening.fen.clone().unwrap_or_else(|| crate::openings::START_FEN.to_string()),
+        white_tc: limits(w).pgn_tag(),
+        black_tc: limits(b).pgn_tag(),
+        started_at: 0,
+        duration_ms: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(name: &str) -> EngineSpec {
+        EngineSpec::new(name, "sh").with_limits(SearchLimits { depth: Some(1), ..SearchLimits::default() })
+    }
+
+    #[test]
+    fn pairings_and_units() {
+        let mut cfg = MatchConfig::new(vec![spec("a"), spec("b"), spec("c")], Tournament::Gauntlet);
+        assert_eq!(cfg.pairings(), vec![(0, 1), (0, 2)]);
+        cfg.tournament = Tournament::RoundRobin;
+        assert_eq!(cfg.pairings(), vec![(0, 1), (0, 2), (1, 2)]);
+        cfg.rounds = 2;
+        cfg.games = 4;
+        let units = cfg.units();
+        assert_eq!(units.len(), 2 * 3 * 2);
+        assert_eq!(cfg.planned_games(), 24);
+        // Colour-swapped pairs share the opening; encounters of a round share openings.
+        assert_eq!(units[0].games, vec![(0, 1), (1, 0)]);
+        assert_eq!(units.iter().filter(|u| u.opening_index == 0).count(), 3);
+        assert_eq!(units.iter().map(|u| u.opening_index).max(), Some(3));
+        cfg.repeat = false;
+        cfg.tournament = Tournament::Match;
+        cfg.engines.truncate(2);
+        let units = cfg.units();
+        assert_eq!(units.len(), 8);
+        assert_eq!(units[0].games, vec![(0, 1)]);
+        assert_eq!(units[1].games, vec![(1, 0)]);
+    }
+
+    #[test]
+    fn config_errors_are_clear() {
+        let mut cfg = MatchConfig::new(vec![spec("a")], Tournament::Match);
+        assert!(validate(&mut cfg).unwrap_err().to_string().contains("exactly 2 engines"));
+        let mut cfg = MatchConfig::new(vec![spec("a"), spec("a")], Tournament::Match);
+        assert!(validate(&mut cfg).unwrap_err().to_string().contains("used twice"));
+        let mut cfg = MatchConfig::new(vec![spec("a"), spec("b")], Tournament::Match);
+        cfg.games = 3;
+        assert!(validate(&mut cfg).unwrap_err().to_string().contains("must be even"));
+        cfg.games = 2;
+        cfg.openings = Some(OpeningsConfig::parse(&["file=/no/such/book.epd"]).unwrap());
+        let e = validate(&mut cfg).unwrap_err().to_string();
+        assert!(e.contains("/no/such/book.epd"), "{e}");
+    }
+
+    #[test]
+    fn cpu_times_are_readable() {
+        let (own, _) = cpu_times();
+        assert!(own >= 0.0);
+    }
+}
