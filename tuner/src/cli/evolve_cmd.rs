@@ -58,6 +58,10 @@ pub struct EvolveArgs {
     /// Continue runs from their checkpoints (finished runs are only reported again).
     #[arg(long)]
     pub resume: bool,
+    /// Measure fitness speed instead of evolving: 1-ply positions/s of one random population
+    /// on the training set, with 1 thread and with --threads (default all cores).
+    #[arg(long)]
+    pub bench: bool,
 }
 
 impl EvolveArgs {
@@ -93,7 +97,12 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
 
     let cache = cfg.positions.cache.clone().unwrap_or_else(|| cfg.out_dir.join("positions.json"));
     let set = positions::load_or_extract(&args.pgn, &cfg.positions, &cache)?;
+    let prepare_started = std::time::Instant::now();
     let objective = gm_objective(&set, threads)?;
+    log::info!("positions expanded in {:.2}s", prepare_started.elapsed().as_secs_f64());
+    if args.bench {
+        return bench(&space, &cfg, &objective, threads);
+    }
 
     // Everything that determines a run except the generation count, so a finished run can be
     // extended with --resume --generations N.
@@ -170,4 +179,54 @@ pub fn gm_objective(set: &positions::PositionSet, threads: usize) -> anyhow::Res
         bail!("{} cached positions have an illegal move; delete the cache", dropped_train + dropped_test);
     }
     Ok(Objective::GmMoves { train, test })
+}
+
+/// Prints fitness throughput: a seeded random population scored on the training set.
+fn bench(space: &SearchSpace, cfg: &EvolveConfig, objective: &Objective, threads: usize) -> anyhow::Result<()> {
+    use std::time::Instant;
+
+    use crate::ga::{generation_rng, par_map, random_genome};
+
+    let mut rng = generation_rng(cfg.seed, 0, 0);
+    let base = space.base();
+    let organisms: Vec<Params> =
+        (0..cfg.ga.population).map(|_| space.apply(&random_genome(space.layout(), &mut rng), &base)).collect();
+    let (train, _) = objective.sizes();
+    let mut counts = Vec::new();
+    for t in [1, threads] {
+        let cpu0 = process_cpu_seconds();
+        let started = Instant::now();
+        let scores = par_map(&organisms, t, |p| objective.train(&p.eval).1);
+        let secs = started.elapsed().as_secs_f64();
+        let positions = (organisms.len() * train) as f64;
+        // The machine may be shared: the rate per CPU second shows what one core achieves.
+        let per_cpu = match (cpu0, process_cpu_seconds()) {
+            (Some(a), Some(z)) if z > a => format!(", {:.0} positions per CPU second", positions / (z - a)),
+            _ => String::new(),
+        };
+        println!(
+            "threads {t}: {} organisms x {train} positions in {secs:.3}s = {:.0} positions/s{per_cpu}",
+            organisms.len(),
+            positions / secs
+        );
+        counts.push(scores);
+        if threads == 1 {
+            break;
+        }
+    }
+    // The thread count must not change any result.
+    if counts.len() == 2 && counts[0] != counts[1] {
+        bail!("fitness differs between 1 and {threads} threads");
+    }
+    Ok(())
+}
+
+/// CPU seconds used by this process, all threads (utime + stime from /proc, 100 ticks/s).
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }
