@@ -367,3 +367,11 @@ fn every_parameter_is_used() {
         assert!(moved, "parameter {} never changes the evaluation", s.name);
     }
 }
+
+#[test]
+fn suites_load_when_data_present() {
+    if data_dir().is_some() {
+        // 300 WAC positions plus perft positions (a couple with "impossible" checks are skipped).
+        assert!(suite_positions().len() > BUILTIN.len() + 400, "{}", suite_positions().len());
+    }
+}

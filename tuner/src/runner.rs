@@ -177,7 +177,7 @@ impl MatchConfig {
                     let opening_index = u64::from(round) * u64::from(units_per_encounter) + u64::from(k);
                     let games = if self.repeat {
                         vec![(a, b), (b, a)]
-                    } else if (opening_index + e as u64) % 2 == 0 {
+                    } else if (opening_index + e as u64).is_multiple_of(2) {
                         vec![(a, b)]
                     } else {
                         vec![(b, a)]
@@ -335,8 +335,8 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
     let mut game_number = standings.games;
     let mut failure = None;
     for mut d in res_rx.iter() {
-        if d.games.iter().any(|g| g.result.termination == Termination::Aborted) {
-            continue; // stopped mid-unit: not counted, replayed on resume
+        if stopped_early || d.games.iter().any(|g| g.result.termination == Termination::Aborted) {
+            continue; // after the SPRT decision, or stopped mid-unit: not counted
         }
         let mut pgn_text = String::new();
         let mut epd_text = String::new();
@@ -427,7 +427,7 @@ fn validate(cfg: &mut MatchConfig) -> Result<(), RunnerError> {
     if cfg.rounds == 0 || cfg.games == 0 {
         return Err(RunnerError::Config("rounds and games must be positive".into()));
     }
-    if cfg.repeat && cfg.games % 2 != 0 {
+    if cfg.repeat && !cfg.games.is_multiple_of(2) {
         return Err(RunnerError::Config(format!(
             "games ({}) must be even when openings are repeated with colours swapped",
             cfg.games
@@ -559,9 +559,9 @@ fn worker(ctx: &Context, jobs: &Receiver<Unit>, results: &Sender<UnitDone>) {
 
 /// Starts engine `i` if it is not running.
 fn ensure(ctx: &Context, engines: &mut HashMap<usize, UciClient>, i: usize) -> Result<(), UciError> {
-    if !engines.contains_key(&i) {
+    if let std::collections::hash_map::Entry::Vacant(e) = engines.entry(i) {
         let c = ctx.cfg.engines[i].start(ctx.cfg.timeouts())?;
-        engines.insert(i, c);
+        e.insert(c);
     }
     Ok(())
 }

@@ -76,7 +76,7 @@ impl FromStr for ClockTc {
 }
 
 fn fmt_secs(ms: u64) -> String {
-    if ms % 1000 == 0 { format!("{}", ms / 1000) } else { format!("{}", ms as f64 / 1000.0) }
+    if ms.is_multiple_of(1000) { format!("{}", ms / 1000) } else { format!("{}", ms as f64 / 1000.0) }
 }
 
 impl fmt::Display for ClockTc {
@@ -198,7 +198,7 @@ impl Clock {
             // A margin-excused overrun leaves the clock at zero, not below.
             self.left_ms = self.left_ms.max(0) + c.inc_ms as i64;
             if let Some(period) = c.moves
-                && self.moves_made % period == 0
+                && self.moves_made.is_multiple_of(period)
             {
                 self.left_ms += c.base_ms as i64;
             }

@@ -10,6 +10,7 @@
 //! game, clock and adjudication logic is tested without processes.
 
 use std::{
+    collections::VecDeque,
     io::{self, BufRead, BufReader, Read, Write},
     path::Path,
     process::{Child, ChildStdin, Command, Stdio},
@@ -89,7 +90,8 @@ pub struct Info {
     pub bound: bool,
     pub nodes: Option<u64>,
     pub time_ms: Option<u64>,
-    pub pv: Vec<String>,
+    /// First move of the principal variation (the rest is not kept: parsing stays cheap).
+    pub pv_first: Option<String>,
     pub string: Option<String>,
 }
 
@@ -158,7 +160,8 @@ fn parse_info<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Info {
             }
             "lowerbound" | "upperbound" => info.bound = true,
             "pv" => {
-                info.pv = tokens.by_ref().map(str::to_string).collect();
+                info.pv_first = tokens.next().map(str::to_string);
+                break; // the PV runs to the end of the line
             }
             "string" => {
                 info.string = Some(tokens.by_ref().collect::<Vec<_>>().join(" "));
@@ -173,8 +176,9 @@ fn parse_info<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Info {
 pub trait Transport: Send {
     /// Writes one command line.
     fn send(&mut self, line: &str) -> io::Result<()>;
-    /// The engine's output, line by line; disconnected once the engine is gone.
-    fn lines(&self) -> &Receiver<String>;
+    /// The engine's output in batches of lines (all complete lines available at once, so a
+    /// burst of `info` lines costs one wake-up); disconnected once the engine is gone.
+    fn lines(&self) -> &Receiver<Vec<String>>;
     /// Waits up to `grace` for the engine to exit on its own, then kills it.
     fn shutdown(&mut self, grace: Duration);
 }
@@ -183,7 +187,7 @@ pub trait Transport: Send {
 pub struct ProcessTransport {
     child: Child,
     stdin: Option<ChildStdin>,
-    rx: Receiver<String>,
+    rx: Receiver<Vec<String>>,
 }
 
 impl ProcessTransport {
@@ -216,20 +220,31 @@ impl ProcessTransport {
     }
 }
 
-fn read_lines(stdout: impl Read, tx: &Sender<String>, name: &str) {
-    let mut r = BufReader::new(stdout);
+fn read_lines(stdout: impl Read, tx: &Sender<Vec<String>>, name: &str) {
+    let mut r = BufReader::with_capacity(64 * 1024, stdout);
     let mut buf = Vec::new();
     loop {
-        buf.clear();
-        match (&mut r).take(MAX_LINE).read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buf).trim_end_matches(['\r', '\n']).to_string();
-                log::trace!("{name} > {line}");
-                if tx.send(line).is_err() {
+        let mut batch = Vec::new();
+        // One blocking read, then every further line already buffered.
+        loop {
+            buf.clear();
+            match (&mut r).take(MAX_LINE).read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => {
+                    let _ = tx.send(batch);
                     return;
                 }
+                Ok(_) => {
+                    let line = String::from_utf8_lossy(&buf).trim_end_matches(['\r', '\n']).to_string();
+                    log::trace!("{name} > {line}");
+                    batch.push(line);
+                }
             }
+            if !r.buffer().contains(&b'\n') {
+                break;
+            }
+        }
+        if tx.send(batch).is_err() {
+            return;
         }
     }
 }
@@ -242,7 +257,7 @@ impl Transport for ProcessTransport {
         stdin.flush()
     }
 
-    fn lines(&self) -> &Receiver<String> {
+    fn lines(&self) -> &Receiver<Vec<String>> {
         &self.rx
     }
 
@@ -281,8 +296,8 @@ pub enum ScriptReply {
 /// An in-memory engine: a closure answers each command synchronously.
 pub struct ScriptTransport {
     script: Box<dyn FnMut(&str) -> ScriptReply + Send>,
-    tx: Option<Sender<String>>,
-    rx: Receiver<String>,
+    tx: Option<Sender<Vec<String>>>,
+    rx: Receiver<Vec<String>>,
 }
 
 impl ScriptTransport {
@@ -297,16 +312,14 @@ impl Transport for ScriptTransport {
         let Some(tx) = &self.tx else { return Err(io::Error::new(io::ErrorKind::BrokenPipe, "engine gone")) };
         match (self.script)(line) {
             ScriptReply::Lines(lines) => {
-                for l in lines {
-                    let _ = tx.send(l);
-                }
+                let _ = tx.send(lines);
             }
             ScriptReply::Crash => self.tx = None,
         }
         Ok(())
     }
 
-    fn lines(&self) -> &Receiver<String> {
+    fn lines(&self) -> &Receiver<Vec<String>> {
         &self.rx
     }
 
@@ -406,6 +419,8 @@ pub struct UciClient {
     pub options: Vec<OptionDecl>,
     /// False once the engine crashed or failed to answer: it must be restarted before reuse.
     healthy: bool,
+    /// Lines received but not yet consumed.
+    pending: VecDeque<String>,
 }
 
 impl UciClient {
@@ -434,6 +449,7 @@ impl UciClient {
             id_name: None,
             options: Vec::new(),
             healthy: true,
+            pending: VecDeque::new(),
         };
         c.send("uci", "uciok")?;
         let deadline = Instant::now() + timeouts.start;
@@ -465,10 +481,21 @@ impl UciClient {
     }
 
     fn next_line(&mut self, deadline: Instant, what: &'static str) -> Result<EngineLine, UciError> {
-        let now = Instant::now();
-        let left = deadline.saturating_duration_since(now);
+        loop {
+            if let Some(line) = self.pending.pop_front() {
+                return Ok(EngineLine::parse(&line));
+            }
+            self.fill(deadline, what)?;
+        }
+    }
+
+    fn fill(&mut self, deadline: Instant, what: &'static str) -> Result<(), UciError> {
+        let left = deadline.saturating_duration_since(Instant::now());
         match self.transport.lines().recv_timeout(left) {
-            Ok(line) => Ok(EngineLine::parse(&line)),
+            Ok(lines) => {
+                self.pending.extend(lines);
+                Ok(())
+            }
             Err(RecvTimeoutError::Timeout) => {
                 self.healthy = false;
                 Err(UciError::Timeout { engine: self.label.clone(), what, after: left })
@@ -629,7 +656,7 @@ mod tests {
         assert_eq!(i.depth, Some(12));
         assert_eq!(i.score, Some(Score::Cp(-35)));
         assert_eq!(i.nodes, Some(12345));
-        assert_eq!(i.pv, vec!["e2e4", "e7e5"]);
+        assert_eq!(i.pv_first.as_deref(), Some("e2e4"));
         assert!(!i.bound);
         let EngineLine::Info(i) = EngineLine::parse("info depth 3 score mate -2 lowerbound") else { panic!() };
         assert_eq!(i.score, Some(Score::Mate(-2)));

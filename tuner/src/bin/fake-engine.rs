@@ -4,7 +4,7 @@
 //! ```text
 //! fake-engine [--seed N] [--crash-after N] [--stall-after N] [--illegal-after N]
 //!             [--invalid-after N] [--slow-after N --slow-ms MS] [--garbage] [--no-uciok]
-//!             [--no-score] [--score CP] [--log FILE]
+//!             [--no-score] [--score CP] [--params-option] [--log FILE]
 //! ```
 //! "after N" counts `go` commands since the process started, so a restarted engine behaves
 //! again for N moves. `--log` appends every command received (to check what the runner sent).
@@ -29,6 +29,7 @@ struct Behaviour {
     garbage: bool,
     no_uciok: bool,
     no_score: bool,
+    params_option: bool,
     score: i32,
     log: Option<String>,
 }
@@ -50,10 +51,11 @@ fn parse_args() -> Behaviour {
             "--slow-ms" => b.slow_ms = num(i),
             "--score" => b.score = val(i).parse().unwrap_or_else(|_| die("--score: bad number")),
             "--log" => b.log = Some(val(i)),
-            "--garbage" | "--no-uciok" | "--no-score" => {
+            "--garbage" | "--no-uciok" | "--no-score" | "--params-option" => {
                 match args[i].as_str() {
                     "--garbage" => b.garbage = true,
                     "--no-uciok" => b.no_uciok = true,
+                    "--params-option" => b.params_option = true,
                     _ => b.no_score = true,
                 }
                 i += 1;
@@ -126,6 +128,9 @@ fn main() {
                 let _ = writeln!(out, "option name Hash type spin default 16 min 1 max 1024");
                 let _ = writeln!(out, "option name Move Overhead type spin default 10 min 0 max 5000");
                 let _ = writeln!(out, "option name Book File type string default <empty>");
+                if b.params_option {
+                    let _ = writeln!(out, "option name ParamsFile type string default <empty>");
+                }
                 if !b.no_uciok {
                     let _ = writeln!(out, "uciok");
                 }

@@ -220,7 +220,7 @@ impl MatchObserver for CliObserver {
                 g.result.reason
             ));
         }
-        if self.interval > 0 && s.games % self.interval == 0 {
+        if self.interval > 0 && s.games.is_multiple_of(self.interval) {
             self.say(s.report(self.sprt.as_ref()).trim_end());
         }
         let t = &s.totals()[0];

@@ -34,7 +34,7 @@ pub enum SprtDecision {
 impl Sprt {
     /// Validates the parameters (elo0 < elo1, 0 < α, β and α + β < 1).
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, String> {
-        if !(elo0 < elo1) {
+        if elo0.partial_cmp(&elo1) != Some(std::cmp::Ordering::Less) {
             return Err(format!("SPRT: elo0 ({elo0}) must be less than elo1 ({elo1})"));
         }
         if !(alpha > 0.0 && alpha < 1.0 && beta > 0.0 && beta < 1.0 && alpha + beta < 1.0) {

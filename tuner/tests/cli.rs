@@ -1,0 +1,214 @@
+//! The `tuner` binary as users run it: cutechess-style options, clear errors, kill -9 and
+//! `--resume`, and a short game between real Debian engines when they are installed.
+
+use std::{
+    collections::HashMap,
+    fs,
+    path::{Path, PathBuf},
+    process::{Command, Stdio},
+    thread,
+    time::{Duration, Instant},
+};
+
+const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
+const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tuner-cli-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&d);
+    fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn tuner(args: &[&str]) -> std::process::Output {
+    Command::new(TUNER).args(args).env("RUST_BACKTRACE", "0").output().unwrap()
+}
+
+#[test]
+fn bad_input_gives_a_clear_error_and_nonzero_exit() {
+    let fake = format!("cmd={FAKE}");
+    let cases: &[(&[&str], &str)] = &[
+        (&["match", "-engine", &fake, "tc=40/x", "-engine", &fake, "depth=1"], "malformed time control `40/x`"),
+        (&["match", "-engine", "cmd=/no/engine", "depth=1", "-engine", &fake, "depth=1"], "`/no/engine` not found"),
+        (
+            &["match", "-engine", &fake, "depth=1", "-engine", &fake, "depth=1", "name=b", "option.NoSuch=1"],
+            "no option `NoSuch`",
+        ),
+        (
+            &[
+                "match",
+                "-engine",
+                &fake,
+                "depth=1",
+                "-engine",
+                &fake,
+                "name=b",
+                "depth=1",
+                "-openings",
+                "file=/no/book.epd",
+            ],
+            "/no/book.epd",
+        ),
+        (
+            &[
+                "match",
+                "-engine",
+                &fake,
+                "depth=1",
+                "arg=--no-uciok",
+                "-engine",
+                &fake,
+                "name=b",
+                "depth=1",
+                "-starttimeout",
+                "0.3",
+            ],
+            "did not answer `uciok`",
+        ),
+        (
+            &["match", "-engine", &fake, "depth=1", "-engine", &fake, "name=b", "depth=1", "-sprt", "elo0=5", "elo1=0"],
+            "elo0",
+        ),
+        (
+            &["match", "-engine", &fake, "depth=1", "-engine", &fake, "name=b", "depth=1", "-draw", "movecount=x"],
+            "movecount=x",
+        ),
+    ];
+    for (args, want) in cases {
+        let out = tuner(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(err.contains(want), "{args:?}: stderr was {err}");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("Finished game"), "games were played: {args:?}");
+    }
+}
+
+fn count_games(pgn: &Path) -> usize {
+    fs::read_to_string(pgn).map_or(0, |t| t.matches("[Event ").count())
+}
+
+/// Acceptance 3: kill -9 during a 40-game match, then --resume: exactly 40 games, none twice.
+#[test]
+fn kill_minus_nine_then_resume_gives_exactly_40_games() {
+    let dir = scratch("resume");
+    let pgn = dir.join("out.pgn");
+    let book = format!("file={}", repo().join("openings/gnuchess-8ply.epd").display());
+    let fake = format!("cmd={FAKE}");
+    let pgn_s = pgn.to_str().unwrap().to_string();
+    let mut args: Vec<&str> = vec![
+        "match",
+        "-engine",
+        "name=a",
+        &fake,
+        "arg=--slow-after",
+        "arg=0",
+        "arg=--slow-ms",
+        "arg=4",
+        "-engine",
+        "name=b",
+        &fake,
+        "arg=--seed",
+        "arg=9",
+        "-each",
+        "depth=1",
+        "-openings",
+        &book,
+        "order=random",
+        "-srand",
+        "3",
+        "-games",
+        "2",
+        "-rounds",
+        "20",
+        "-concurrency",
+        "2",
+        "-maxmoves",
+        "20",
+        "-pgnout",
+        &pgn_s,
+        "-quiet",
+    ];
+    let mut child = Command::new(TUNER).args(&args).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let t0 = Instant::now();
+    while count_games(&pgn) < 10 {
+        assert!(t0.elapsed() < Duration::from_secs(60), "match too slow");
+        assert!(child.try_wait().unwrap().is_none(), "match ended before it could be killed");
+        thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let at_kill = count_games(&pgn);
+    assert!(at_kill < 40, "the kill came too late ({at_kill} games)");
+    args.push("--resume");
+    let out = Command::new(TUNER).args(&args).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Resuming:"), "{stdout}");
+    assert!(stdout.contains("40 games in"), "{stdout}");
+
+    let text = fs::read_to_string(&pgn).unwrap();
+    assert_eq!(count_games(&pgn), 40);
+    // Every opening (FEN) is played exactly twice, once with each engine as White.
+    let mut seen: HashMap<(String, String), usize> = HashMap::new();
+    for game in text.split("[Event ").skip(1) {
+        let tag = |k: &str| {
+            let start = game.find(&format!("[{k} \"")).unwrap() + k.len() + 3;
+            game[start..].split('"').next().unwrap().to_string()
+        };
+        *seen.entry((tag("FEN"), tag("White"))).or_default() += 1;
+        assert!(game.contains("[Termination "), "{game}");
+    }
+    assert_eq!(seen.len(), 40, "duplicated games");
+    assert!(seen.values().all(|&n| n == 1));
+    let fens: std::collections::HashSet<&String> = seen.keys().map(|(f, _)| f).collect();
+    assert_eq!(fens.len(), 20);
+}
+
+/// Real engines over real pipes (skipped when Debian's engines are not installed).
+#[test]
+fn real_engines_short_match_with_syzygy_adjudication() {
+    let (sf, gl) = ("/usr/games/stockfish", "/usr/games/glaurung");
+    if !Path::new(sf).exists() || !Path::new(gl).exists() {
+        eprintln!("skipping: {sf} or {gl} not installed");
+        return;
+    }
+    let dir = scratch("real");
+    let results = dir.join("r.json");
+    let mut args = vec![
+        "match".to_string(),
+        "-engine".into(),
+        "name=sf".into(),
+        format!("cmd={sf}"),
+        "option.Hash=16".into(),
+        "option.Threads=1".into(),
+        "nodes=3000".into(),
+        "-engine".into(),
+        "name=glaurung".into(),
+        format!("cmd={gl}"),
+        "depth=3".into(),
+        "-openings".into(),
+        format!("file={}", repo().join("openings/gnuchess-8ply.epd").display()),
+        "-maxmoves".into(),
+        "60".into(),
+        "-games".into(),
+        "2".into(),
+        "-results".into(),
+        results.display().to_string(),
+    ];
+    let tb = ["/work/shared/data/syzygy", "../shared/data/syzygy"].iter().find(|p| Path::new(p).is_dir());
+    if let Some(tb) = tb {
+        args.extend(["-tb".into(), tb.to_string()]);
+    }
+    let out = Command::new(TUNER).args(&args).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("Score of sf vs glaurung"), "{stdout}");
+    let json: serde_json::Value = serde_json::from_str(&fs::read_to_string(&results).unwrap()).unwrap();
+    assert_eq!(json["games_played"], 2);
+    assert_eq!(json["totals"][0]["forfeits"], 0);
+    assert_eq!(json["totals"][1]["forfeits"], 0);
+}
