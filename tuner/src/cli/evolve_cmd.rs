@@ -7,7 +7,7 @@ use evochess::params::Params;
 
 use crate::{
     evolve::{
-        EvolveConfig, Objective, fitness,
+        EvolveConfig, Objective, fitness, mentor,
         positions::{self, fnv1a},
         run::{Evolution, run_dir},
         write_atomic,
@@ -58,6 +58,13 @@ pub struct EvolveArgs {
     /// Continue runs from their checkpoints (finished runs are only reported again).
     #[arg(long)]
     pub resume: bool,
+    /// Mentor-assisted evolution: a UCI engine command (e.g. "stockfish") scores every position
+    /// once (cached); fitness = -mean |organism eval - mentor score|.
+    #[arg(long, value_name = "CMD")]
+    pub mentor: Option<String>,
+    /// Mentor search depth per position.
+    #[arg(long, value_name = "N")]
+    pub mentor_depth: Option<u32>,
     /// Measure fitness speed instead of evolving: 1-ply positions/s of one random population
     /// on the training set, with 1 thread and with --threads (default all cores).
     #[arg(long)]
@@ -77,6 +84,17 @@ impl EvolveArgs {
         set!(runs => cfg.runs, seed => cfg.seed, generations => cfg.ga.generations, population => cfg.ga.population,
              threads => cfg.threads, space => cfg.space, train => cfg.positions.train, test => cfg.positions.test,
              out => cfg.out_dir, evolved_dir => cfg.evolved_dir);
+        if let Some(cmd) = &self.mentor {
+            cfg.mentor.get_or_insert_with(Default::default).command = cmd.clone();
+        }
+        if let Some(d) = self.mentor_depth {
+            cfg.mentor.as_mut().ok_or_else(|| anyhow::anyhow!("--mentor-depth needs --mentor"))?.depth = d;
+        }
+        if let Some(m) = &cfg.mentor
+            && m.command.trim().is_empty()
+        {
+            bail!("mentor.command is empty");
+        }
         if cfg.runs == 0 {
             bail!("runs must be at least 1");
         }
@@ -98,7 +116,27 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
     let cache = cfg.positions.cache.clone().unwrap_or_else(|| cfg.out_dir.join("positions.json"));
     let set = positions::load_or_extract(&args.pgn, &cfg.positions, &cache)?;
     let prepare_started = std::time::Instant::now();
-    let objective = gm_objective(&set, threads)?;
+    let (objective, mentor_key) = match &cfg.mentor {
+        None => (gm_objective(&set, threads)?, String::new()),
+        Some(m) => {
+            let processes = if m.processes == 0 { threads } else { m.processes };
+            let labels = mentor::load_or_label(&set, m, &mentor::default_cache(&cfg.out_dir), processes)?;
+            let parse = |list: &[positions::GmPosition], scores: &[i32]| -> anyhow::Result<Vec<_>> {
+                list.iter()
+                    .zip(scores)
+                    .map(|(p, &s)| {
+                        p.parse().map(|(pos, _)| (pos, s)).map_err(|e| anyhow::anyhow!("position cache: {e}"))
+                    })
+                    .collect()
+            };
+            let objective = Objective::Mentor {
+                train: parse(&set.train, &labels.train)?,
+                test: parse(&set.test, &labels.test)?,
+                cap: m.cap,
+            };
+            (objective, labels.key)
+        }
+    };
     log::info!("positions expanded in {:.2}s", prepare_started.elapsed().as_secs_f64());
     if args.bench {
         return bench(&space, &cfg, &objective, threads);
@@ -110,7 +148,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
     ga.generations = 0;
     let fingerprint = format!(
         "{:016x}",
-        fnv1a(&format!("{space_text}\n{}\n{}\nseed={}", serde_json::to_string(&ga)?, set.key, cfg.seed))
+        fnv1a(&format!("{space_text}\n{}\n{}\nseed={}{mentor_key}", serde_json::to_string(&ga)?, set.key, cfg.seed))
     );
     let evolution = Evolution {
         space: &space,
