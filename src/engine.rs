@@ -7,10 +7,22 @@
 //! CONTRACT (shared by the search and UCI work): signatures below are fixed; bodies are filled by
 //! the search implementation.
 
-use shakmaty::{Chess, Move};
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    thread::JoinHandle,
+};
+
+use shakmaty::{CastlingMode, Chess, Move, Position, fen::Fen, uci::UciMove};
 use thiserror::Error;
 
-use crate::{limits::Limits, params::Params};
+use crate::{
+    limits::Limits,
+    params::Params,
+    search::{Searcher, hash},
+};
 
 /// Score as UCI reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,99 +90,203 @@ pub enum EngineError {
     Params(#[from] crate::params::ParamError),
 }
 
+/// Default transposition table size in MiB.
+pub const DEFAULT_HASH_MB: usize = 16;
+/// Default Move Overhead in milliseconds.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
+/// Stack of the search thread: the recursion keeps a move picker per ply on the stack.
+const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
+
 /// Front-end independent engine state: position, parameters, hash table, options.
+///
+/// While a search runs, the [`Searcher`] (table, histories, tablebases) lives on the search
+/// thread and comes back when it ends; that is why setters touching it wait for the search.
+/// Call [`Engine::stop`] first when the running search is infinite or pondering.
 pub struct Engine {
-    _private: (),
+    params: Params,
+    pos: Chess,
+    /// Zobrist keys of the game positions before `pos` (for repetition detection).
+    history: Vec<u64>,
+    searcher: Option<Box<Searcher>>,
+    handle: Option<JoinHandle<Box<Searcher>>>,
+    stop: Arc<AtomicBool>,
+    ponder: Arc<AtomicBool>,
+    threads: usize,
 }
 
 impl Engine {
     /// Default parameters, 16 MiB hash, start position.
     pub fn new() -> Engine {
-        todo!()
+        let params = Params::default();
+        let mut searcher = Box::new(Searcher::new(params.clone(), DEFAULT_HASH_MB));
+        searcher.set_move_overhead_ms(DEFAULT_MOVE_OVERHEAD_MS);
+        Engine {
+            params,
+            pos: Chess::default(),
+            history: Vec::new(),
+            searcher: Some(searcher),
+            handle: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            ponder: Arc::new(AtomicBool::new(false)),
+            threads: 1,
+        }
     }
 
     pub fn params(&self) -> &Params {
-        todo!()
+        &self.params
+    }
+
+    /// The idle searcher (waits for a running search to hand it back).
+    fn searcher(&mut self) -> &mut Searcher {
+        self.wait();
+        self.searcher.as_mut().expect("searcher is home after wait")
     }
 
     /// Replaces all parameters (waits for a running search).
-    pub fn set_params(&mut self, _params: Params) {
-        todo!()
+    pub fn set_params(&mut self, params: Params) {
+        self.searcher().set_params(params.clone());
+        self.params = params;
     }
 
     /// Resizes the transposition table to `mb` MiB (clears it).
-    pub fn set_hash_mb(&mut self, _mb: usize) {
-        todo!()
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.searcher().set_hash_mb(mb.max(1));
     }
 
     pub fn clear_hash(&mut self) {
-        todo!()
+        self.searcher().clear_hash();
     }
 
-    pub fn set_threads(&mut self, _threads: usize) {
-        todo!()
+    /// Accepted for GUI compatibility; the search is single-threaded.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
     }
 
-    pub fn set_move_overhead_ms(&mut self, _ms: u64) {
-        todo!()
+    pub fn set_move_overhead_ms(&mut self, ms: u64) {
+        self.searcher().set_move_overhead_ms(ms);
     }
 
-    pub fn set_multipv(&mut self, _lines: u32) {
-        todo!()
+    pub fn set_multipv(&mut self, lines: u32) {
+        self.searcher().set_multipv(lines);
     }
 
     /// Loads Syzygy tables from a path list (`:`-separated; `<empty>` or "" disables).
     /// Returns the number of table files found.
-    pub fn set_syzygy_path(&mut self, _path: &str) -> Result<usize, EngineError> {
-        todo!()
+    pub fn set_syzygy_path(&mut self, path: &str) -> Result<usize, EngineError> {
+        self.searcher()
+            .tablebases_mut()
+            .load(path)
+            .map_err(|e| EngineError::Syzygy { path: path.to_string(), reason: e.to_string() })
     }
 
-    pub fn set_syzygy_probe_depth(&mut self, _depth: u32) {
-        todo!()
+    pub fn set_syzygy_probe_depth(&mut self, depth: u32) {
+        self.searcher().tablebases_mut().probe_depth = depth.min(i32::MAX as u32) as i32;
     }
 
     /// `ucinewgame`: clears hash, history and killers.
     pub fn new_game(&mut self) {
-        todo!()
+        self.searcher().clear();
     }
 
     /// `position [fen F | startpos] moves ...`. `fen == None` is the start position.
     /// On error the previous position is kept.
-    pub fn set_position(&mut self, _fen: Option<&str>, _moves: &[&str]) -> Result<(), EngineError> {
-        todo!()
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), EngineError> {
+        let mut pos = match fen {
+            None => Chess::default(),
+            Some(text) => {
+                let text = text.trim();
+                let invalid = |reason: String| EngineError::InvalidFen { fen: text.to_string(), reason };
+                let parsed: Fen = text.parse().map_err(|e: shakmaty::fen::ParseFenError| invalid(e.to_string()))?;
+                parsed.into_position(CastlingMode::Standard).map_err(|e| invalid(e.to_string()))?
+            }
+        };
+        let mut history = Vec::with_capacity(moves.len());
+        for &mv in moves {
+            let uci: UciMove = mv.parse().map_err(|e: shakmaty::uci::ParseUciMoveError| EngineError::InvalidMove {
+                mv: mv.to_string(),
+                reason: e.to_string(),
+            })?;
+            let m = uci.to_move(&pos).map_err(|_| EngineError::IllegalMove {
+                mv: mv.to_string(),
+                fen: Fen::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string(),
+            })?;
+            history.push(hash(&pos));
+            pos.play_unchecked(m);
+        }
+        self.pos = pos;
+        self.history = history;
+        Ok(())
     }
 
     pub fn position(&self) -> &Chess {
-        todo!()
+        &self.pos
     }
 
-    /// Starts searching the current position and returns at once.
-    pub fn go(&mut self, _limits: Limits, _listener: Box<dyn SearchListener>) {
-        todo!()
+    /// Starts searching the current position and returns at once. A search still running is
+    /// stopped first (it reports its own best move).
+    pub fn go(&mut self, limits: Limits, mut listener: Box<dyn SearchListener>) {
+        if self.handle.is_some() {
+            self.stop();
+            self.wait();
+        }
+        let mut searcher = self.searcher.take().expect("searcher is home when idle");
+        self.stop.store(false, Ordering::Release);
+        self.ponder.store(limits.ponder, Ordering::Release);
+        let stop = Arc::clone(&self.stop);
+        let ponder = Arc::clone(&self.ponder);
+        let pos = self.pos.clone();
+        let history = self.history.clone();
+        let spawned =
+            std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK_BYTES).spawn(move || {
+                searcher.search_with_ponder(&pos, &history, &limits, &stop, Some(&ponder), &mut *listener);
+                searcher
+            });
+        match spawned {
+            Ok(handle) => self.handle = Some(handle),
+            Err(e) => panic!("cannot start the search thread: {e}"),
+        }
     }
 
     /// Asks a running search to stop; it still reports `on_bestmove`.
     pub fn stop(&self) {
-        todo!()
+        self.ponder.store(false, Ordering::Release);
+        self.stop.store(true, Ordering::Release);
     }
 
     /// The opponent played the ponder move: switch the pondering search to normal time control.
     pub fn ponderhit(&self) {
-        todo!()
+        self.ponder.store(false, Ordering::Release);
     }
 
     pub fn is_searching(&self) -> bool {
-        todo!()
+        self.handle.as_ref().is_some_and(|h| !h.is_finished())
     }
 
     /// Blocks until the running search (if any) has reported its best move.
     pub fn wait(&mut self) {
-        todo!()
+        if let Some(handle) = self.handle.take() {
+            match handle.join() {
+                Ok(searcher) => self.searcher = Some(searcher),
+                // The search thread panicked: keep the engine usable with a fresh searcher.
+                Err(_) => {
+                    let mut s = Box::new(Searcher::new(self.params.clone(), DEFAULT_HASH_MB));
+                    s.set_move_overhead_ms(DEFAULT_MOVE_OVERHEAD_MS);
+                    self.searcher = Some(s);
+                }
+            }
+        }
     }
 }
 
 impl Default for Engine {
     fn default() -> Self {
         Engine::new()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
     }
 }

@@ -1,1 +1,177 @@
-fn main() {}
+//! The `evochess` binary: with no subcommand it speaks UCI on stdin/stdout (what GUIs and the
+//! tuner run); the subcommands are tools for developers and CI.
+
+use std::{
+    io::BufReader,
+    path::{Path, PathBuf},
+    process::ExitCode,
+    time::Duration,
+};
+
+use anyhow::Context as _;
+use clap::{Parser, Subcommand};
+use evochess::{
+    Engine, Params, bench,
+    limits::Limits,
+    oneply,
+    search::epd::{parse_epd, solve_epd_suite},
+    uci::{self, out::Out},
+};
+use shakmaty::{CastlingMode, Chess, fen::Fen};
+
+/// evochess: a UCI chess engine whose every evaluation and search parameter loads from TOML.
+///
+/// Run without a subcommand to start the UCI protocol on stdin/stdout.
+#[derive(Parser)]
+#[command(version, about, long_about)]
+struct Cli {
+    /// Load the engine parameters from this TOML file first (keys it omits keep their defaults).
+    /// Applies to every subcommand and to the UCI loop.
+    #[arg(long, global = true, value_name = "FILE")]
+    params: Option<PathBuf>,
+
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Search the fixed bench positions to a fixed depth; the last line is `N nodes M nps`
+    /// (OpenBench format). N is the bench signature quoted as `Bench: N` in commit messages.
+    Bench {
+        /// Search depth [default: the bench's standard depth].
+        depth: Option<u32>,
+    },
+    /// Count the leaves of the legal move tree, per root move and in total.
+    Perft {
+        /// Plies to expand.
+        depth: u32,
+        /// Position to start from (default: the start position); quote it or give it as words.
+        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true)]
+        fen: Vec<String>,
+    },
+    /// Search every position of an EPD test suite (`bm`/`am` records, e.g. WAC) and report how
+    /// many are solved.
+    Epd {
+        /// The EPD file.
+        file: PathBuf,
+        /// Thinking time per position in milliseconds.
+        #[arg(long, default_value_t = 1000, conflicts_with = "depth")]
+        movetime: u64,
+        /// Search each position to this depth instead of for a time.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Transposition table size in MiB (cleared before each position).
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
+    /// Speed of the 1-ply search used by the tuner's fast fitness (positions and static
+    /// evaluations per second over the bench positions).
+    BenchOneply {
+        /// Minimum measuring time in milliseconds.
+        #[arg(long, default_value_t = 2000)]
+        millis: u64,
+    },
+    /// Print the parameter set (after `--params`).
+    Params {
+        /// One OpenBench/fishtest SPSA line per parameter: `name, int, value, min, max, c_end, r_end`.
+        #[arg(long, conflicts_with = "dump", required_unless_present = "dump")]
+        spsa: bool,
+        /// The whole parameter file as TOML, with each key's doc and range.
+        #[arg(long)]
+        dump: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = Cli::parse();
+    let params = match &cli.params {
+        None => Params::default(),
+        Some(path) => match Params::load(path) {
+            Ok(p) => p,
+            Err(e) => {
+                // Same exit code as clap's usage errors: the invocation was wrong.
+                eprintln!("error: --params: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    match run(cli.command, params) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(command: Option<Command>, params: Params) -> anyhow::Result<()> {
+    match command {
+        None => {
+            let mut engine = Engine::new();
+            engine.set_params(params);
+            uci::run(engine, BufReader::new(std::io::stdin()), Out::stdout());
+        }
+        Some(Command::Bench { depth }) => {
+            let result = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH), &params);
+            println!("{:.3} seconds", result.elapsed.as_secs_f64());
+            println!("{result}");
+        }
+        Some(Command::Epd { file, movetime, depth, hash }) => epd(&file, movetime, depth, hash, &params)?,
+        Some(Command::BenchOneply { millis }) => {
+            let positions = bench::positions();
+            let min = Duration::from_millis(millis);
+            let one = oneply::bench_positions(&positions, &params.eval, min);
+            let (evals, secs) = oneply::bench_eval(&positions, &params.eval, min);
+            println!(
+                "1-ply searches: {} in {:.3} s, {} static evaluations",
+                one.positions, one.seconds, one.evaluations
+            );
+            println!("static evaluations alone: {evals} in {secs:.3} s");
+            println!(
+                "{:.0} positions/s {:.0} evals/s (1-ply) {:.0} evals/s (raw)",
+                one.positions_per_second(),
+                one.evaluations_per_second(),
+                evals as f64 / secs.max(1e-9)
+            );
+        }
+        Some(Command::Perft { depth, fen }) => {
+            let pos = if fen.is_empty() { Chess::default() } else { parse_fen(&fen.join(" "))? };
+            println!("{}", uci::perft_divide(&pos, depth));
+        }
+        Some(Command::Params { spsa, dump: _ }) => {
+            if spsa {
+                for line in params.spsa_lines() {
+                    println!("{line}");
+                }
+            } else {
+                print!("{}", params.to_toml());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `evochess epd`: one line per position, then the solved count.
+fn epd(file: &Path, movetime: u64, depth: Option<u32>, hash: usize, params: &Params) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let entries = parse_epd(&text).with_context(|| format!("in {}", file.display()))?;
+    let limits = match depth {
+        Some(d) => Limits::depth(d),
+        None => Limits::movetime(Duration::from_millis(movetime)),
+    };
+    let results = solve_epd_suite(&entries, params, &limits, hash, |r| {
+        let best = r.best.map_or("0000".to_string(), |m| m.to_uci(CastlingMode::Standard).to_string());
+        let verdict = if r.solved { "solved" } else { "FAILED" };
+        println!("{}: {best} {verdict} ({} nodes, {} ms)", r.id, r.nodes, r.time_ms);
+    });
+    let solved = results.iter().filter(|r| r.solved).count();
+    println!("solved {solved}/{} positions", results.len());
+    Ok(())
+}
+
+fn parse_fen(text: &str) -> anyhow::Result<Chess> {
+    let fen: Fen = text.parse().map_err(|e| anyhow::anyhow!("invalid FEN `{text}`: {e}"))?;
+    fen.into_position(CastlingMode::Standard).map_err(|e| anyhow::anyhow!("invalid position `{text}`: {e}"))
+}

@@ -1,1 +1,538 @@
-//! (to be written)
+//! Staged move picker (after Stockfish `movepick.cpp`, Carp `move_picker.rs`).
+//!
+//! Main search, not in check:
+//!
+//! ```text
+//! TtMove -> Generate -> GoodNoisy -> Killer1 -> Killer2 -> Counter -> QuietInit -> Quiets -> BadNoisy
+//! ```
+//!
+//! Quiescence: `TtMove (noisy only) -> Generate -> Noisy` (the caller applies SEE itself).
+//! In check (both searches): `TtMove -> Generate -> Evasions` (every legal move, scored).
+//!
+//! The legal moves are generated once, into one array laid out as
+//!
+//! ```text
+//! [ bad noisy (moved here as found) | noisy not yet tried ..... | quiets ....... ]
+//! 0                                end_bad           cur      end_noisy        len
+//! ```
+//!
+//! Noisy moves are captures and queen promotions, scored MVV-LVA plus capture history and
+//! picked best-first; one that fails `SEE >= 0` is parked in the bad region and tried last.
+//! Killers and the countermove are taken out of the quiet region when played, the TT move is
+//! never generated twice, so every legal move is yielded exactly once (checked by
+//! `perft::movepicker_perft`). Quiet scores (histories) are computed lazily, only when the
+//! quiet stage is reached. No allocation: the array lives in the picker.
+//!
+//! The TT move, killers and countermove handed in need not be legal: the TT move must have
+//! been checked by the caller (`is_legal`), killers and countermove are only played if they are
+//! among the generated legal quiet moves.
+
+use std::mem::MaybeUninit;
+
+use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Rank, Role, Square, attacks};
+
+use crate::{
+    search::history::{History, PieceTo},
+    see::{self, see_ge},
+};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    TtMove,
+    Generate,
+    GoodNoisy,
+    Killer1,
+    Killer2,
+    Counter,
+    QuietInit,
+    Quiets,
+    BadNoisy,
+    QsNoisy,
+    Evasions,
+    Done,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Main,
+    Quiescence,
+    Evasion,
+}
+
+/// Is `m` "noisy" (tried before quiet moves and in quiescence)?
+#[inline]
+pub fn is_noisy(m: Move) -> bool {
+    m.is_capture() || m.promotion() == Some(Role::Queen)
+}
+
+/// Move picker for one node. See the module docs for the stages.
+pub struct MovePicker {
+    stage: Stage,
+    kind: Kind,
+    tt_move: Option<Move>,
+    killers: [Option<Move>; 2],
+    counter: Option<Move>,
+    prev1: Option<PieceTo>,
+    prev2: Option<PieceTo>,
+    moves: MoveList,
+    /// Ordering score of `moves[i]`; entries below `moves.len()` are always initialised
+    /// (left uninitialised beyond, so that creating a picker costs no 1 KiB memset).
+    scores: [MaybeUninit<i32>; 256],
+    cur: usize,
+    end_noisy: usize,
+    end_bad: usize,
+    /// Number of legal moves (known after generation).
+    legal: usize,
+    /// Set by the search (late-move pruning): remaining quiet moves are skipped.
+    pub skip_quiets: bool,
+}
+
+impl MovePicker {
+    /// Picker for a main-search node. `in_check` selects the evasion picker.
+    pub fn new(
+        in_check: bool,
+        tt_move: Option<Move>,
+        killers: [Option<Move>; 2],
+        counter: Option<Move>,
+        prev1: Option<PieceTo>,
+        prev2: Option<PieceTo>,
+    ) -> MovePicker {
+        MovePicker {
+            stage: if tt_move.is_some() { Stage::TtMove } else { Stage::Generate },
+            kind: if in_check { Kind::Evasion } else { Kind::Main },
+            tt_move,
+            killers,
+            counter,
+            prev1,
+            prev2,
+            moves: MoveList::new(),
+            scores: [MaybeUninit::uninit(); 256],
+            cur: 0,
+            end_noisy: 0,
+            end_bad: 0,
+            legal: 0,
+            skip_quiets: false,
+        }
+    }
+
+    /// Picker for a quiescence node: noisy moves only, or every evasion when in check.
+    pub fn new_qsearch(in_check: bool, tt_move: Option<Move>, prev1: Option<PieceTo>) -> MovePicker {
+        let tt_move = tt_move.filter(|&m| in_check || is_noisy(m));
+        let mut mp = MovePicker::new(in_check, tt_move, [None; 2], None, prev1, None);
+        if !in_check {
+            mp.kind = Kind::Quiescence;
+        }
+        mp
+    }
+
+    /// Number of legal moves; only meaningful once generation happened (after the TT move).
+    pub fn legal_count(&self) -> usize {
+        self.legal
+    }
+
+    /// True once the picker is past the noisy moves that order before quiet ones.
+    pub fn in_bad_noisy(&self) -> bool {
+        self.stage == Stage::BadNoisy
+    }
+
+    /// Generates every legal move now (evasion nodes use this to know the reply count early).
+    pub fn generate_now(&mut self, pos: &Chess, hist: &History) {
+        if self.stage <= Stage::Generate && self.moves.is_empty() {
+            self.generate(pos, hist);
+        }
+    }
+
+    fn generate(&mut self, pos: &Chess, hist: &History) {
+        let stm = pos.turn();
+        self.cur = 0;
+        self.end_bad = 0;
+        if self.kind == Kind::Quiescence {
+            // Captures only, without generating the quiet moves at all.
+            let mut noisy = MoveList::new();
+            gen_noisy(pos, &mut noisy);
+            self.legal = noisy.len();
+            self.moves.clear();
+            let tt = self.tt_move;
+            for &m in noisy.iter().filter(|&&m| Some(m) != tt) {
+                self.push(m, noisy_score(stm, m, hist));
+            }
+            self.end_noisy = self.moves.len();
+            return;
+        }
+        // Generated into a local (no copy of the whole array), then only the moves are copied.
+        let legal = pos.legal_moves();
+        self.legal = legal.len();
+        self.moves.clear();
+        let tt = self.tt_move;
+        match self.kind {
+            Kind::Evasion => {
+                for &m in legal.iter().filter(|&&m| Some(m) != tt) {
+                    let score = if is_noisy(m) {
+                        1_000_000 + noisy_score(stm, m, hist)
+                    } else {
+                        hist.quiet_score(stm, m, self.prev1, self.prev2)
+                    };
+                    self.push(m, score);
+                }
+                self.end_noisy = self.moves.len();
+            }
+            Kind::Main | Kind::Quiescence => {
+                for &m in legal.iter().filter(|&&m| is_noisy(m) && Some(m) != tt) {
+                    self.push(m, noisy_score(stm, m, hist));
+                }
+                self.end_noisy = self.moves.len();
+                if self.kind == Kind::Main {
+                    // Quiet scores are computed lazily at the quiet stage.
+                    for &m in legal.iter().filter(|&&m| !is_noisy(m) && Some(m) != tt) {
+                        self.push(m, 0);
+                    }
+                }
+            }
+        }
+        self.cur = 0;
+        self.end_bad = 0;
+    }
+
+    #[inline]
+    fn push(&mut self, m: Move, score: i32) {
+        self.scores[self.moves.len()] = MaybeUninit::new(score);
+        self.moves.push(m);
+    }
+
+    #[inline]
+    fn score(&self, i: usize) -> i32 {
+        debug_assert!(i < self.moves.len());
+        // SAFETY: every index below `moves.len()` was written by `push` (or `set_score`), and
+        // swaps keep that invariant (both arrays are swapped together).
+        unsafe { self.scores[i].assume_init() }
+    }
+
+    #[inline]
+    fn set_score(&mut self, i: usize, score: i32) {
+        self.scores[i] = MaybeUninit::new(score);
+    }
+
+    /// Swaps the best-scored move of `cur..end` to `cur` and returns it.
+    #[inline]
+    fn select_best(&mut self, end: usize) -> Move {
+        let mut best = self.cur;
+        for i in self.cur + 1..end {
+            if self.score(i) > self.score(best) {
+                best = i;
+            }
+        }
+        self.swap(self.cur, best);
+        self.moves[self.cur]
+    }
+
+    #[inline]
+    fn swap(&mut self, a: usize, b: usize) {
+        self.moves.swap(a, b);
+        self.scores.swap(a, b);
+    }
+
+    /// Takes `m` out of the not-yet-tried quiet region if it is there (i.e. legal and quiet).
+    #[inline]
+    fn take_quiet(&mut self, m: Option<Move>) -> Option<Move> {
+        let m = m?;
+        if Some(m) == self.tt_move {
+            return None;
+        }
+        let start = self.end_noisy.max(self.cur);
+        let idx = (start..self.moves.len()).find(|&i| self.moves[i] == m)?;
+        // Quiet scores are not computed yet, so only the moves need to move.
+        self.moves.swap_remove(idx);
+        Some(m)
+    }
+
+    /// The next move to search, or `None` when all have been yielded.
+    pub fn next(&mut self, pos: &Chess, hist: &History) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::Generate;
+                    if let Some(m) = self.tt_move {
+                        return Some(m);
+                    }
+                }
+                Stage::Generate => {
+                    if self.moves.is_empty() && self.legal == 0 {
+                        self.generate(pos, hist);
+                    }
+                    self.stage = match self.kind {
+                        Kind::Main => Stage::GoodNoisy,
+                        Kind::Quiescence => Stage::QsNoisy,
+                        Kind::Evasion => Stage::Evasions,
+                    };
+                }
+                Stage::GoodNoisy => {
+                    if self.cur >= self.end_noisy {
+                        self.stage = Stage::Killer1;
+                        continue;
+                    }
+                    let m = self.select_best(self.end_noisy);
+                    if see_ge(pos, m, 0) {
+                        self.cur += 1;
+                        return Some(m);
+                    }
+                    // Losing capture: park it in the bad region, try it after the quiets.
+                    self.swap(self.end_bad, self.cur);
+                    self.end_bad += 1;
+                    self.cur += 1;
+                }
+                Stage::Killer1 => {
+                    self.stage = Stage::Killer2;
+                    if !self.skip_quiets
+                        && let Some(m) = self.take_quiet(self.killers[0])
+                    {
+                        return Some(m);
+                    }
+                }
+                Stage::Killer2 => {
+                    self.stage = Stage::Counter;
+                    if !self.skip_quiets
+                        && let Some(m) = self.take_quiet(self.killers[1])
+                    {
+                        return Some(m);
+                    }
+                }
+                Stage::Counter => {
+                    self.stage = Stage::QuietInit;
+                    if !self.skip_quiets
+                        && self.counter != self.killers[0]
+                        && self.counter != self.killers[1]
+                        && let Some(m) = self.take_quiet(self.counter)
+                    {
+                        return Some(m);
+                    }
+                }
+                Stage::QuietInit => {
+                    self.cur = self.end_noisy;
+                    if !self.skip_quiets {
+                        let stm = pos.turn();
+                        let (start, end) = (self.end_noisy, self.moves.len());
+                        for i in start..end {
+                            let sc = quiet_score(stm, self.moves[i], hist, self.prev1, self.prev2);
+                            self.set_score(i, sc);
+                        }
+                        // Insertion sort, best first: cheaper than repeated selection when
+                        // (as in all-nodes) most quiets end up searched.
+                        for i in start + 1..end {
+                            let (m, sc) = (self.moves[i], self.score(i));
+                            let mut j = i;
+                            while j > start && self.score(j - 1) < sc {
+                                self.moves[j] = self.moves[j - 1];
+                                self.scores[j] = self.scores[j - 1];
+                                j -= 1;
+                            }
+                            self.moves[j] = m;
+                            self.set_score(j, sc);
+                        }
+                    }
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if !self.skip_quiets && self.cur < self.moves.len() {
+                        self.cur += 1;
+                        return Some(self.moves[self.cur - 1]);
+                    }
+                    self.cur = 0;
+                    self.stage = Stage::BadNoisy;
+                }
+                Stage::BadNoisy => {
+                    if self.cur < self.end_bad {
+                        self.cur += 1;
+                        return Some(self.moves[self.cur - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::QsNoisy => {
+                    if self.cur < self.end_noisy {
+                        let m = self.select_best(self.end_noisy);
+                        self.cur += 1;
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Evasions => {
+                    if self.cur < self.moves.len() {
+                        let m = self.select_best(self.moves.len());
+                        self.cur += 1;
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+/// Appends every legal noisy move ([`is_noisy`]: captures, en passant, queen promotions) of
+/// `pos`, which must not be in check. Faster than filtering `legal_moves()`: only attackers of
+/// enemy pieces are considered, and legality needs only the pins (a king capture is checked
+/// against the attackers of its target square).
+pub fn gen_noisy(pos: &Chess, out: &mut MoveList) {
+    let board = pos.board();
+    let stm = pos.turn();
+    let us = board.by_color(stm);
+    let them = board.by_color(!stm);
+    let occ = board.occupied();
+    let Some(king) = board.king_of(stm) else { return };
+    debug_assert!(!pos.is_check());
+
+    // Our pieces pinned to our king.
+    let mut pinned = Bitboard(0);
+    let snipers = (attacks::rook_attacks(king, Bitboard(0)) & board.rooks_and_queens()
+        | attacks::bishop_attacks(king, Bitboard(0)) & board.bishops_and_queens())
+        & them;
+    for s in snipers {
+        if let Some(b) = (attacks::between(king, s) & occ).single_square()
+            && us.contains(b)
+        {
+            pinned.add(b);
+        }
+    }
+    let legal_from = |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(from, to, king);
+    let back_rank = if stm == Color::White { Rank::Eighth } else { Rank::First };
+    let our_pawns = board.pawns() & us;
+
+    for to in them & !board.kings() {
+        let capture = board.role_at(to);
+        let attackers = ((attacks::pawn_attacks(!stm, to) & board.pawns())
+            | (attacks::knight_attacks(to) & board.knights())
+            | (attacks::bishop_attacks(to, occ) & board.bishops_and_queens())
+            | (attacks::rook_attacks(to, occ) & board.rooks_and_queens())
+            | (attacks::king_attacks(to) & board.kings()))
+            & us;
+        for from in attackers {
+            let role = board.role_at(from).expect("attacker on its square");
+            if role == Role::King {
+                let without_king = occ ^ Bitboard::from_square(king);
+                if board.attacks_to(to, !stm, without_king).any() {
+                    continue;
+                }
+            } else if !legal_from(from, to) {
+                continue;
+            }
+            if role == Role::Pawn && to.rank() == back_rank {
+                for p in [Role::Queen, Role::Knight, Role::Rook, Role::Bishop] {
+                    out.push(Move::Normal { role, from, capture, to, promotion: Some(p) });
+                }
+            } else {
+                out.push(Move::Normal { role, from, capture, to, promotion: None });
+            }
+        }
+    }
+    // Quiet queen promotions.
+    let seventh = if stm == Color::White { Rank::Seventh } else { Rank::Second };
+    for from in our_pawns & Bitboard::from_rank(seventh) {
+        let to = Square::from_coords(from.file(), back_rank);
+        if !occ.contains(to) && legal_from(from, to) {
+            out.push(Move::Normal { role: Role::Pawn, from, capture: None, to, promotion: Some(Role::Queen) });
+        }
+    }
+    if pos.maybe_ep_square().is_some() {
+        out.extend(pos.en_passant_moves());
+    }
+}
+
+/// MVV-LVA plus capture history: victims first, cheap attackers first among equal victims.
+#[inline]
+fn noisy_score(stm: Color, m: Move, hist: &History) -> i32 {
+    see::gain(m) * 16 - m.role() as i32 + hist.capture_score(stm, m) / 32
+}
+
+#[inline]
+fn quiet_score(stm: Color, m: Move, hist: &History, prev1: Option<PieceTo>, prev2: Option<PieceTo>) -> i32 {
+    if m.is_promotion() {
+        // Underpromotions: almost never right.
+        return -100_000 + m.promotion().map_or(0, |r| r as i32);
+    }
+    hist.quiet_score(stm, m, prev1, prev2)
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{CastlingMode, fen::Fen};
+
+    use super::*;
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+    }
+
+    #[test]
+    fn good_captures_first_bad_captures_last() {
+        // White: Qd1xd5 loses the queen to c6xd5 (bad); Nf3xe5 wins a pawn (good).
+        let p = pos("4k3/8/2p5/3pp3/8/5N2/8/3QK3 w - - 0 1");
+        let hist = History::new();
+        let mut mp = MovePicker::new(false, None, [None; 2], None, None, None);
+        let mut all = Vec::new();
+        while let Some(m) = mp.next(&p, &hist) {
+            all.push(m);
+        }
+        assert_eq!(all.len(), p.legal_moves().len());
+        assert_eq!(all[0].to_string(), "Nf3xe5");
+        assert_eq!(all.last().unwrap().to_string(), "Qd1xd5");
+    }
+
+    /// The dedicated noisy generator agrees with filtering the full legal move list, on the
+    /// perft positions and every position one and two plies from them.
+    #[test]
+    fn gen_noisy_matches_legal_filter() {
+        fn check(p: &Chess) {
+            if p.is_check() {
+                return;
+            }
+            let mut got = MoveList::new();
+            gen_noisy(p, &mut got);
+            let mut got: Vec<String> = got.iter().map(|m| format!("{m:?}")).collect();
+            let mut want: Vec<String> =
+                p.legal_moves().iter().filter(|&&m| is_noisy(m)).map(|m| format!("{m:?}")).collect();
+            got.sort();
+            want.sort();
+            assert_eq!(got, want, "{}", shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal));
+        }
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 1",
+            "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",
+        ] {
+            let root = pos(fen);
+            check(&root);
+            for m in root.legal_moves() {
+                let mut c = root.clone();
+                c.play_unchecked(m);
+                check(&c);
+                for m2 in c.legal_moves() {
+                    let mut c2 = c.clone();
+                    c2.play_unchecked(m2);
+                    check(&c2);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn qsearch_yields_only_noisy_and_tt_is_not_repeated() {
+        let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let hist = History::new();
+        let captures: Vec<Move> = p.legal_moves().into_iter().filter(|&m| is_noisy(m)).collect();
+        let mut mp = MovePicker::new_qsearch(false, Some(captures[3]), None);
+        let mut got = Vec::new();
+        while let Some(m) = mp.next(&p, &hist) {
+            got.push(m);
+        }
+        assert_eq!(got[0], captures[3]);
+        got.sort_by_key(|m| m.to_string());
+        let mut want = captures.clone();
+        want.sort_by_key(|m| m.to_string());
+        assert_eq!(got, want);
+    }
+}

@@ -1,1 +1,301 @@
-//! (to be written)
+//! Transposition table.
+//!
+//! Contract (after Stockfish `tt.h` and Carp `tt.rs`):
+//!
+//! * The size is set in MiB; the table holds `size / 64` buckets of [`BUCKET_ENTRIES`] entries,
+//!   one bucket per 64-byte cache line. A position maps to one bucket by the high bits of its
+//!   64-bit Zobrist key (multiply-shift, so any bucket count works) and is identified inside the
+//!   bucket by the low 32 bits, so two positions collide only if they share both.
+//! * Collisions are therefore possible, if rare: every move read back is checked for legality
+//!   by the caller before it is played ([`decode_move`] plus `is_legal`).
+//! * Entry layout (12 bytes):
+//!
+//!   ```text
+//!   key32 | move16 | score16 | eval16 | depth8 | gen6:bound2
+//!   ```
+//!
+//!   `move16` = from (6 bits) | to (6 bits) << 6 | promotion role (3 bits) << 12, castling
+//!   encoded king-to-rook; 0 is "no move".
+//! * Aging: [`TranspositionTable::new_search`] bumps a 6-bit generation. Replacement prefers the
+//!   same key, then the entry with the lowest `depth - 8 * age`, so stale deep entries from
+//!   earlier searches give way.
+//! * Mate and TB scores are stored relative to the storing node ([`crate::score::to_tt`]).
+//! * The table is owned by one search thread; no locking.
+
+use shakmaty::{Chess, Move, Position, Role, Square};
+
+/// Entries per bucket (5 × 12 bytes fit a 64-byte line).
+pub const BUCKET_ENTRIES: usize = 5;
+
+/// What a stored score means relative to the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TtBound {
+    None = 0,
+    /// The score is an upper bound (fail low).
+    Upper = 1,
+    /// The score is a lower bound (fail high).
+    Lower = 2,
+    Exact = 3,
+}
+
+impl TtBound {
+    fn from_bits(b: u8) -> TtBound {
+        match b & 3 {
+            1 => TtBound::Upper,
+            2 => TtBound::Lower,
+            3 => TtBound::Exact,
+            _ => TtBound::None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct Entry {
+    key: u32,
+    mv: u16,
+    score: i16,
+    eval: i16,
+    depth: u8,
+    gen_bound: u8,
+}
+
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    entries: [Entry; BUCKET_ENTRIES],
+}
+
+/// A probe hit: the stored data (score still node-relative).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtHit {
+    /// Packed move (see [`decode_move`]); 0 = none.
+    pub mv: u16,
+    pub score: i32,
+    pub eval: i32,
+    /// Depth in plies.
+    pub depth: i32,
+    pub bound: TtBound,
+}
+
+/// The transposition table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: u8,
+}
+
+const GEN_MASK: u8 = 0xfc;
+const GEN_STEP: u8 = 4;
+
+impl TranspositionTable {
+    /// A cleared table of `mb` MiB (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        TranspositionTable { buckets: vec![Bucket::default(); count], generation: 0 }
+    }
+
+    /// Size in MiB (as requested, rounded down to whole buckets).
+    pub fn size_mb(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+    }
+
+    /// Re-allocates to `mb` MiB; the content is lost.
+    pub fn resize(&mut self, mb: usize) {
+        *self = TranspositionTable::new(mb);
+    }
+
+    /// Empties every entry.
+    pub fn clear(&mut self) {
+        self.buckets.fill(Bucket::default());
+        self.generation = 0;
+    }
+
+    /// Starts a new search: entries from earlier searches age.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(GEN_STEP);
+    }
+
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize
+    }
+
+    /// Hints the CPU to fetch the bucket of `key` (used right after making a move).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            // SAFETY: the pointer is in bounds of `buckets`; prefetch never faults anyway.
+            let p = self.buckets.as_ptr().add(self.index(key)) as *const i8;
+            std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// Looks `key` up.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtHit> {
+        let key32 = key as u32;
+        let bucket = &self.buckets[self.index(key)];
+        bucket.entries.iter().find(|e| e.key == key32 && e.gen_bound & 3 != 0).map(|e| TtHit {
+            mv: e.mv,
+            score: i32::from(e.score),
+            eval: i32::from(e.eval),
+            depth: i32::from(e.depth),
+            bound: TtBound::from_bits(e.gen_bound),
+        })
+    }
+
+    /// Stores a result. `score` must already be node-relative; `mv == 0` keeps a stored move
+    /// of the same position.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(&mut self, key: u64, mv: u16, score: i32, eval: i32, depth: i32, bound: TtBound, pv: bool) {
+        let key32 = key as u32;
+        let generation = self.generation;
+        let index = self.index(key);
+        let bucket = &mut self.buckets[index];
+        let mut slot = 0;
+        let mut worst = i32::MAX;
+        for (i, e) in bucket.entries.iter().enumerate() {
+            if e.key == key32 || e.gen_bound & 3 == 0 {
+                slot = i;
+                break;
+            }
+            let age = i32::from(generation.wrapping_sub(e.gen_bound & GEN_MASK) / GEN_STEP);
+            let value = i32::from(e.depth) - 8 * age;
+            if value < worst {
+                worst = value;
+                slot = i;
+            }
+        }
+        let e = &mut bucket.entries[slot];
+        let same = e.key == key32 && e.gen_bound & 3 != 0;
+        // Keep a deeper same-position result unless the new one is exact or the old one is stale.
+        if same
+            && bound != TtBound::Exact
+            && i32::from(e.depth) > depth + 2 + i32::from(pv) * 2
+            && e.gen_bound & GEN_MASK == generation
+        {
+            if e.mv == 0 {
+                e.mv = mv;
+            }
+            return;
+        }
+        let keep_move = same && mv == 0;
+        e.key = key32;
+        if !keep_move {
+            e.mv = mv;
+        }
+        e.score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+        e.eval = eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+        e.depth = depth.clamp(0, 255) as u8;
+        e.gen_bound = generation | bound as u8;
+    }
+
+    /// Permille of entries written during the current search, sampled from the first 1000.
+    pub fn hashfull(&self) -> u32 {
+        let mut used: u32 = 0;
+        let mut seen = 0;
+        'outer: for b in &self.buckets {
+            for e in &b.entries {
+                if seen == 1000 {
+                    break 'outer;
+                }
+                seen += 1;
+                if e.gen_bound & 3 != 0 && e.gen_bound & GEN_MASK == self.generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000).checked_div(seen).unwrap_or(0)
+    }
+}
+
+/// Packs a move into 16 bits (castling as king-to-rook). `None` packs to 0.
+#[inline]
+pub fn encode_move(m: Option<Move>) -> u16 {
+    let Some(m) = m else { return 0 };
+    let (from, to) = match m {
+        Move::Castle { king, rook } => (king, rook),
+        Move::Put { to, .. } => (to, to),
+        _ => (m.from().unwrap_or(Square::A1), m.to()),
+    };
+    (from as u16) | ((to as u16) << 6) | (m.promotion().map_or(0, |r| r as u16) << 12)
+}
+
+/// Reconstructs a packed move in `pos`. The result is a well-formed move for the pieces on the
+/// board but NOT necessarily legal: check it with `pos.is_legal(m)` before use.
+#[inline]
+pub fn decode_move(pos: &Chess, packed: u16) -> Option<Move> {
+    if packed == 0 {
+        return None;
+    }
+    let from = Square::new(u32::from(packed & 63));
+    let to = Square::new(u32::from((packed >> 6) & 63));
+    let promotion = match (packed >> 12) & 7 {
+        2 => Some(Role::Knight),
+        3 => Some(Role::Bishop),
+        4 => Some(Role::Rook),
+        5 => Some(Role::Queen),
+        _ => None,
+    };
+    let board = pos.board();
+    let us = board.by_color(pos.turn());
+    if !us.contains(from) {
+        return None;
+    }
+    let role = board.role_at(from)?;
+    if role == Role::King && us.contains(to) && board.rooks().contains(to) {
+        return Some(Move::Castle { king: from, rook: to });
+    }
+    if us.contains(to) {
+        return None;
+    }
+    if role == Role::Pawn && from.file() != to.file() && !board.occupied().contains(to) {
+        return Some(Move::EnPassant { from, to });
+    }
+    Some(Move::Normal { role, from, capture: board.role_at(to), to, promotion })
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{CastlingMode, fen::Fen};
+
+    use super::*;
+
+    #[test]
+    fn every_legal_move_round_trips() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        ] {
+            let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+            for m in pos.legal_moves() {
+                assert_eq!(decode_move(&pos, encode_move(Some(m))), Some(m), "{fen} {m:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn store_probe_and_aging() {
+        let mut tt = TranspositionTable::new(1);
+        assert_eq!(tt.size_mb(), 1);
+        let key = 0x1234_5678_9abc_def0;
+        assert!(tt.probe(key).is_none());
+        tt.store(key, 77, 50, 20, 6, TtBound::Lower, false);
+        let hit = tt.probe(key).unwrap();
+        assert_eq!((hit.mv, hit.score, hit.eval, hit.depth, hit.bound), (77, 50, 20, 6, TtBound::Lower));
+        // A shallower non-exact store keeps the deeper entry (but fills a missing move).
+        tt.store(key, 0, -5, 20, 1, TtBound::Upper, false);
+        assert_eq!(tt.probe(key).unwrap().depth, 6);
+        assert!(tt.hashfull() > 0 || tt.buckets.len() * BUCKET_ENTRIES > 1000);
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+        tt.clear();
+        assert!(tt.probe(key).is_none());
+    }
+}

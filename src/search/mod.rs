@@ -1,3 +1,778 @@
-//! Search. (to be written)
+//! Search: iterative deepening with aspiration windows over a PVS alpha-beta
+//! ([`alphabeta`]) and quiescence ([`qsearch`]), root move bookkeeping, limits and reporting.
+//!
+//! [`Searcher`] is the synchronous, thread-free entry point: it owns the transposition table,
+//! the move-ordering history and the tablebases, and [`Searcher::search`] runs one search to
+//! completion in the calling thread, reporting through a [`SearchListener`]. The engine facade
+//! runs it on its own thread; the tuner calls it (or [`solve_nodes`]) directly.
+//!
+//! Positions are copy-made (`Chess` is cloned, then `play_unchecked`), and the Zobrist key is
+//! updated incrementally where shakmaty can, recomputed otherwise. After the per-search set-up
+//! the search itself does not allocate.
 
+pub mod alphabeta;
+pub mod epd;
+pub mod history;
 pub mod params;
+pub mod qsearch;
+
+use std::{
+    sync::atomic::{AtomicBool, Ordering},
+    time::Instant,
+};
+
+use shakmaty::{Chess, EnPassantMode, Move, Position, uci::UciMove, zobrist::Zobrist64};
+
+pub use self::epd::{EpdEntry, EpdError, EpdResult, parse_epd, parse_epd_line, solve_epd_suite};
+use self::history::{History, PieceTo};
+use crate::{
+    engine::{BestMove, Bound, SearchInfo, SearchListener},
+    eval::Evaluator,
+    limits::Limits,
+    params::{Params, SearchParams},
+    score::{self, DRAW, INFINITE, MATE_IN_MAX, MAX_PLY, TB_WIN_IN_MAX, is_mate},
+    tb::Tablebases,
+    timeman::TimeManager,
+    tt::{TranspositionTable, decode_move},
+};
+
+/// One ply of depth in the search's depth unit (quarter plies, so that fractional extensions
+/// of David et al. accumulate exactly).
+pub const ONE_PLY: i32 = 4;
+
+/// Zobrist key of a position (Polyglot-compatible).
+#[inline]
+pub fn hash(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// Key of `pos` after `m` if it can be updated incrementally (no king move, castling-rights
+/// change, double push or en passant square involved).
+#[inline]
+pub fn key_after(pos: &Chess, key: u64, m: Move) -> Option<u64> {
+    pos.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal).map(|k| k.0)
+}
+
+/// Key of `pos` after `m`, incrementally where shakmaty supports it.
+#[inline]
+pub fn hash_after(pos: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
+    match pos.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal) {
+        Some(k) => k.0,
+        None => hash(child),
+    }
+}
+
+/// A root move and what the last iterations found for it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    /// Whether `score` was set by the current iteration.
+    updated: bool,
+    pub bound: Bound,
+    pub seldepth: usize,
+    pub pv: Vec<Move>,
+}
+
+/// Per-ply search stack entry.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Frame {
+    /// Static evaluation (`-INFINITE` when in check).
+    pub static_eval: i32,
+    /// Piece and destination of the move played from this ply (None: null move / none yet).
+    pub piece_to: Option<PieceTo>,
+    /// Destination of the move played from this ply if it captured.
+    pub capture_to: Option<shakmaty::Square>,
+    /// The move played from this ply was a null move.
+    pub null: bool,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame { static_eval: -INFINITE, piece_to: None, capture_to: None, null: false }
+    }
+}
+
+/// Outcome of [`solve_nodes`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveResult {
+    /// Node count at which the root best move became acceptable for good (`None`: not solved
+    /// within the cap).
+    pub solved_at: Option<u64>,
+    /// Nodes searched in all.
+    pub nodes: u64,
+    /// The final best move.
+    pub best: Option<Move>,
+}
+
+impl SolveResult {
+    /// The fitness contribution of David et al. §IV: nodes to solve, or the cap when unsolved.
+    pub fn cost(&self, cap: u64) -> u64 {
+        self.solved_at.unwrap_or(cap).min(cap)
+    }
+}
+
+/// A listener that ignores everything (for silent in-process searches).
+pub struct NullListener;
+
+impl SearchListener for NullListener {
+    fn on_info(&mut self, _info: &SearchInfo) {}
+    fn on_bestmove(&mut self, _best: &BestMove) {}
+}
+
+/// Synchronous searcher: TT, histories and tablebases persist between searches until
+/// [`Searcher::clear`].
+pub struct Searcher {
+    params: Params,
+    /// Evaluation bound to `params.eval` (expanded piece-square tables).
+    evaluator: Evaluator,
+    tt: TranspositionTable,
+    hist: Box<History>,
+    tb: Tablebases,
+    multipv: u32,
+    move_overhead_ms: u64,
+    /// Root best-move changes of the last search: `(nodes, move)`, for [`solve_nodes`].
+    best_changes: Vec<(u64, Move)>,
+    last_nodes: u64,
+}
+
+impl Searcher {
+    /// A searcher with `hash_mb` MiB of transposition table.
+    pub fn new(params: Params, hash_mb: usize) -> Searcher {
+        Searcher {
+            evaluator: Evaluator::new(&params.eval),
+            params,
+            tt: TranspositionTable::new(hash_mb),
+            hist: Box::new(History::new()),
+            tb: Tablebases::default(),
+            multipv: 1,
+            move_overhead_ms: 10,
+            best_changes: Vec::new(),
+            last_nodes: 0,
+        }
+    }
+
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    pub fn set_params(&mut self, params: Params) {
+        if params.eval != self.params.eval {
+            self.evaluator = Evaluator::new(&params.eval);
+        }
+        self.params = params;
+    }
+
+    /// Resizes (and clears) the transposition table.
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.tt.resize(mb);
+    }
+
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
+    pub fn clear_hash(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Forgets everything learnt: TT, histories, killers (`ucinewgame`).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.hist.clear();
+    }
+
+    pub fn set_multipv(&mut self, lines: u32) {
+        self.multipv = lines.max(1);
+    }
+
+    pub fn set_move_overhead_ms(&mut self, ms: u64) {
+        self.move_overhead_ms = ms;
+    }
+
+    pub fn tablebases(&self) -> &Tablebases {
+        &self.tb
+    }
+
+    pub fn tablebases_mut(&mut self) -> &mut Tablebases {
+        &mut self.tb
+    }
+
+    /// Searches `pos` within `limits`, in the calling thread.
+    ///
+    /// `game_history` holds the Zobrist keys ([`hash`]) of the positions of the game before
+    /// `pos`, oldest first, for repetition detection. `stop` may be raised from another thread.
+    /// Info lines go to `listener`, followed by exactly one `on_bestmove`; the same best move
+    /// is returned.
+    pub fn search(
+        &mut self,
+        pos: &Chess,
+        game_history: &[u64],
+        limits: &Limits,
+        stop: &AtomicBool,
+        listener: &mut dyn SearchListener,
+    ) -> BestMove {
+        self.search_with_ponder(pos, game_history, limits, stop, None, listener)
+    }
+
+    /// [`Searcher::search`] for `go ponder`: while `ponder` is true the clock is not watched
+    /// and no best move is reported; when it turns false (`ponderhit`) our clock starts.
+    pub fn search_with_ponder(
+        &mut self,
+        pos: &Chess,
+        game_history: &[u64],
+        limits: &Limits,
+        stop: &AtomicBool,
+        ponder: Option<&AtomicBool>,
+        listener: &mut dyn SearchListener,
+    ) -> BestMove {
+        let start = Instant::now();
+        let tm = TimeManager::starting_at(start, limits, pos.turn(), self.move_overhead_ms, &self.params.search);
+        self.tt.new_search();
+        self.hist.clear_killers();
+        self.best_changes.clear();
+        let mut worker = Worker {
+            sp: &self.params.search,
+            ev: &self.evaluator,
+            tt: &mut self.tt,
+            hist: &mut self.hist,
+            tb: &self.tb,
+            stop,
+            ponder,
+            pondering: ponder.is_some_and(|p| p.load(Ordering::Acquire)),
+            tm,
+            start,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            nodes: 0,
+            tbhits: 0,
+            seldepth: 0,
+            stopped: false,
+            stack: vec![Frame::default(); MAX_PLY + 4],
+            keys: Vec::with_capacity(game_history.len() + MAX_PLY + 8),
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            lmr: lmr_table(&self.params.search),
+            root_moves: Vec::new(),
+            root_depth: 0,
+            pv_idx: 0,
+            best_changes: &mut self.best_changes,
+        };
+        worker.keys.extend_from_slice(game_history);
+        let best = worker.iterate(pos, limits, self.multipv, listener);
+        self.last_nodes = worker.nodes;
+        listener.on_bestmove(&best);
+        best
+    }
+
+    /// David et al. §IV fitness on one position: see [`solve_nodes`]. Clears all state first,
+    /// so the result depends only on the arguments.
+    pub fn solve(&mut self, pos: &Chess, targets: &[Move], avoid: &[Move], node_cap: u64) -> SolveResult {
+        self.clear();
+        let stop = AtomicBool::new(false);
+        let multipv = std::mem::replace(&mut self.multipv, 1);
+        let best = self.search(pos, &[], &Limits::nodes(node_cap), &stop, &mut NullListener);
+        self.multipv = multipv;
+        let good = |m: Move| if targets.is_empty() { !avoid.contains(&m) } else { targets.contains(&m) };
+        let nodes = self.last_nodes;
+        let mut solved_at = None;
+        for &(n, m) in &self.best_changes {
+            if good(m) {
+                solved_at.get_or_insert(n);
+            } else {
+                solved_at = None;
+            }
+        }
+        if best.best.is_none_or(|m| !good(m)) {
+            solved_at = None;
+        }
+        SolveResult { solved_at, nodes, best: best.best }
+    }
+
+    /// Nodes searched by the last search.
+    pub fn last_nodes(&self) -> u64 {
+        self.last_nodes
+    }
+}
+
+/// David et al. §IV fitness: a node-limited iterative-deepening search of `pos` with `params`
+/// (fresh 8 MiB table, cleared histories). Returns the node count at which the root best move
+/// first became a `targets` move (or, with no targets, a move not in `avoid`) and stayed one
+/// until the search ended. Deterministic.
+pub fn solve_nodes(pos: &Chess, params: &Params, targets: &[Move], avoid: &[Move], node_cap: u64) -> SolveResult {
+    let mut s = Searcher::new(params.clone(), 8);
+    s.solve(pos, targets, avoid, node_cap)
+}
+
+/// LMR table in quarter plies, `[depth][move number]`.
+fn lmr_table(p: &SearchParams) -> [[i32; 64]; 64] {
+    let mut t = [[0; 64]; 64];
+    let base = f64::from(p.lmr_base) / 100.0;
+    let div = f64::from(p.lmr_divisor) / 100.0;
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            let plies = base + (d as f64).ln() * (m as f64).ln() / div;
+            *r = (plies * f64::from(ONE_PLY)).max(0.0) as i32;
+        }
+    }
+    t
+}
+
+/// The state of one running search.
+pub(crate) struct Worker<'a> {
+    pub sp: &'a SearchParams,
+    pub ev: &'a Evaluator,
+    pub tt: &'a mut TranspositionTable,
+    pub hist: &'a mut History,
+    pub tb: &'a Tablebases,
+    stop: &'a AtomicBool,
+    ponder: Option<&'a AtomicBool>,
+    pondering: bool,
+    tm: TimeManager,
+    start: Instant,
+    node_limit: u64,
+    pub nodes: u64,
+    pub tbhits: u64,
+    pub seldepth: usize,
+    pub stopped: bool,
+    pub stack: Vec<Frame>,
+    /// Keys of the game and of the current search path; the last is the current node's.
+    pub keys: Vec<u64>,
+    pub pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pub pv_len: [usize; MAX_PLY + 1],
+    pub lmr: [[i32; 64]; 64],
+    pub root_moves: Vec<RootMove>,
+    pub root_depth: i32,
+    pub pv_idx: usize,
+    best_changes: &'a mut Vec<(u64, Move)>,
+}
+
+impl Worker<'_> {
+    /// Counts a node and decides whether the search must stop. Node limits are exact; the
+    /// clock and the stop flag are polled every 1024 nodes.
+    #[inline]
+    pub fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.stopped {
+            return true;
+        }
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        } else if self.nodes & 1023 == 0 {
+            self.poll();
+        }
+        self.stopped
+    }
+
+    fn poll(&mut self) {
+        if self.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if self.pondering && !self.ponder.is_some_and(|p| p.load(Ordering::Acquire)) {
+            // ponderhit: our clock starts now.
+            self.pondering = false;
+            self.tm.restart();
+        }
+        // Depth 1 always completes so that there is a move to play.
+        if !self.pondering && self.root_depth > 1 && self.tm.out_of_time() {
+            self.stopped = true;
+        }
+    }
+
+    /// Is the current node (key on top of `keys`) a repetition? Looks back through positions
+    /// with the same side to move, as far as the halfmove clock allows.
+    #[inline]
+    pub fn is_repetition(&self, halfmoves: u32) -> bool {
+        let n = self.keys.len();
+        let key = self.keys[n - 1];
+        let limit = (halfmoves as usize).min(n - 1);
+        let mut i = 4;
+        while i <= limit {
+            if self.keys[n - 1 - i] == key {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    /// Legal TT move for `pos`, if the entry has one.
+    #[inline]
+    pub fn tt_move(&self, pos: &Chess, packed: u16) -> Option<Move> {
+        decode_move(pos, packed).filter(|&m| pos.is_legal(m))
+    }
+
+    #[inline]
+    pub fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = Some(m);
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    fn info(&self, rm: &RootMove, depth: i32, multipv: usize, score: i32, bound: Bound, root: &Chess) -> SearchInfo {
+        let ms = self.elapsed_ms();
+        SearchInfo {
+            depth: depth.max(0) as u32,
+            seldepth: rm.seldepth.max(depth.max(1) as usize) as u32,
+            multipv: multipv as u32,
+            score: score::report(score),
+            bound,
+            nodes: self.nodes,
+            nps: self.nodes * 1000 / ms.max(1),
+            hashfull: self.tt.hashfull(),
+            tbhits: self.tbhits,
+            time_ms: ms,
+            pv: legal_prefix(root, &rm.pv),
+        }
+    }
+
+    /// Iterative deepening with aspiration windows and MultiPV; returns the move to play.
+    fn iterate(&mut self, pos: &Chess, limits: &Limits, multipv: u32, listener: &mut dyn SearchListener) -> BestMove {
+        let root_key = hash(pos);
+        self.keys.push(root_key);
+        let legal = pos.legal_moves();
+        let mut allowed: Vec<Move> = legal.iter().copied().collect();
+        if !limits.searchmoves.is_empty() {
+            let mut chosen = Vec::new();
+            for s in &limits.searchmoves {
+                match s.parse::<UciMove>().ok().and_then(|u| u.to_move(pos).ok()) {
+                    Some(m) if !chosen.contains(&m) => chosen.push(m),
+                    Some(_) => {}
+                    None => listener.on_string(&format!("ignoring searchmoves entry `{s}`: not a legal move")),
+                }
+            }
+            if !chosen.is_empty() {
+                allowed = chosen;
+            }
+        }
+        let mut root_tb_wdl = None;
+        if let Some(rt) = self.tb.probe_root(pos) {
+            self.tbhits += 1;
+            let kept: Vec<Move> = allowed.iter().copied().filter(|m| rt.moves.contains(m)).collect();
+            if !kept.is_empty() {
+                allowed = kept;
+                root_tb_wdl = Some(rt.wdl);
+            }
+        }
+        if legal.is_empty() {
+            let score = if pos.is_check() { score::mated_in(0) } else { DRAW };
+            listener.on_info(&SearchInfo {
+                depth: 0,
+                seldepth: 0,
+                multipv: 1,
+                score: score::report(score),
+                bound: Bound::Exact,
+                nodes: 0,
+                nps: 0,
+                hashfull: self.tt.hashfull(),
+                tbhits: self.tbhits,
+                time_ms: self.elapsed_ms(),
+                pv: Vec::new(),
+            });
+            self.wait_for_release(limits);
+            return BestMove { best: None, ponder: None };
+        }
+        // Order the root by the TT move, then by a 1-ply static look.
+        let tt_first = self.tt.probe(root_key).and_then(|h| self.tt_move(pos, h.mv));
+        self.root_moves = allowed
+            .iter()
+            .map(|&m| RootMove {
+                mv: m,
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                updated: false,
+                bound: Bound::Upper,
+                seldepth: 0,
+                pv: vec![m],
+            })
+            .collect();
+        if let Some(t) = tt_first
+            && let Some(i) = self.root_moves.iter().position(|r| r.mv == t)
+        {
+            self.root_moves[..=i].rotate_right(1);
+        }
+        let lines = (multipv as usize).min(self.root_moves.len()).max(1);
+        let max_depth = limits.depth.map_or(MAX_PLY as i32 - 4, |d| (d as i32).clamp(1, MAX_PLY as i32 - 4));
+        let timed = self.tm.maximum().is_some();
+        let mut last_reported: Option<(Move, i32)> = None;
+        let mut instability = 0u64;
+        let mut prev_best = None;
+
+        for depth in 1..=max_depth {
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+                rm.updated = false;
+            }
+            for pv_idx in 0..lines {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = self.sp.aspiration_delta;
+                let (mut alpha, mut beta) = if depth >= self.sp.aspiration_min_depth && prev.abs() < TB_WIN_IN_MAX {
+                    ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+                } else {
+                    (-INFINITE, INFINITE)
+                };
+                loop {
+                    let score = self.search_root(pos, root_key, alpha, beta, depth * ONE_PLY);
+                    self.sort_root(pv_idx, lines);
+                    if self.stopped {
+                        break;
+                    }
+                    let bound = if score <= alpha {
+                        Bound::Upper
+                    } else if score >= beta {
+                        Bound::Lower
+                    } else {
+                        Bound::Exact
+                    };
+                    if bound != Bound::Exact && self.elapsed_ms() > 3000 {
+                        let rm = &self.root_moves[pv_idx];
+                        let info = self.info(rm, depth, pv_idx + 1, self.adjust(score, root_tb_wdl), bound, pos);
+                        listener.on_info(&info);
+                    }
+                    match bound {
+                        Bound::Upper => {
+                            beta = (alpha + beta) / 2;
+                            alpha = (score - delta).max(-INFINITE);
+                        }
+                        Bound::Lower => beta = (score + delta).min(INFINITE),
+                        Bound::Exact => break,
+                    }
+                    delta += delta * self.sp.aspiration_growth_percent / 100;
+                    if delta > 1000 {
+                        alpha = -INFINITE;
+                        beta = INFINITE;
+                    }
+                }
+                if self.stopped {
+                    break;
+                }
+            }
+            let completed = !self.stopped;
+            if completed || self.root_moves[0].updated {
+                let best = self.root_moves[0].mv;
+                self.note_best(best);
+                if completed {
+                    for i in 0..lines {
+                        let rm = &self.root_moves[i];
+                        let info = self.info(rm, depth, i + 1, self.adjust(rm.score, root_tb_wdl), Bound::Exact, pos);
+                        listener.on_info(&info);
+                    }
+                    last_reported = Some((best, depth));
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            // Stop decisions after a completed iteration.
+            let best = self.root_moves[0].mv;
+            let best_score = self.root_moves[0].score;
+            instability = instability / 2 + u64::from(prev_best.is_some_and(|p| p != best)) * 2;
+            prev_best = Some(best);
+            if let Some(mate) = limits.mate
+                && best_score >= MATE_IN_MAX
+                && (score::MATE - best_score + 1) / 2 <= mate as i32
+            {
+                break;
+            }
+            if !self.pondering && timed {
+                if self.root_moves.len() == 1 && limits.movetime.is_none() {
+                    break; // the only move: no point thinking
+                }
+                if is_mate(best_score) && depth as usize > 2 * (score::MATE - best_score.abs()) as usize + 6 {
+                    break;
+                }
+                let scale = 100 + self.sp.tm_instability_percent as u64 * instability;
+                if !self.tm.should_start_iteration(scale) {
+                    break;
+                }
+            }
+            if self.nodes >= self.node_limit {
+                break;
+            }
+        }
+
+        // The final line, when the last iteration was cut short after finding a new best.
+        let best = self.root_moves[0].mv;
+        if last_reported.is_none_or(|(m, _)| m != best) {
+            let rm = &self.root_moves[0];
+            let depth = if rm.updated { self.root_depth } else { (self.root_depth - 1).max(1) };
+            let info = self.info(rm, depth, 1, self.adjust(rm.score, root_tb_wdl), Bound::Exact, pos);
+            listener.on_info(&info);
+        }
+        self.wait_for_release(limits);
+        let ponder = self.root_moves[0].pv.get(1).copied().or_else(|| {
+            let mut child = pos.clone();
+            child.play_unchecked(best);
+            self.tt.probe(hash(&child)).and_then(|h| self.tt_move(&child, h.mv))
+        });
+        let ponder = ponder.filter(|&p| {
+            let mut child = pos.clone();
+            child.play_unchecked(best);
+            child.is_legal(p)
+        });
+        BestMove { best: Some(best), ponder }
+    }
+
+    /// UCI forbids a best move before `stop` in infinite and ponder mode: wait for it.
+    fn wait_for_release(&mut self, limits: &Limits) {
+        loop {
+            if self.stop.load(Ordering::Acquire) {
+                return;
+            }
+            let pondering = self.ponder.is_some_and(|p| p.load(Ordering::Acquire));
+            if !limits.infinite && !pondering {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+
+    /// Reported score: a root in the tablebases is known to be won, drawn or lost whatever
+    /// the search has seen so far (mates found by the search are kept).
+    fn adjust(&self, score: i32, root_wdl: Option<i32>) -> i32 {
+        match root_wdl {
+            Some(2) if score < MATE_IN_MAX => score::tb_win_in(1).max(score),
+            Some(-2) if score > -MATE_IN_MAX => (-score::tb_win_in(1)).min(score),
+            Some(-1..=1) if !is_mate(score) => DRAW,
+            _ => score,
+        }
+    }
+
+    fn note_best(&mut self, m: Move) {
+        if self.best_changes.last().is_none_or(|&(_, b)| b != m) {
+            self.best_changes.push((self.nodes, m));
+        }
+    }
+
+    /// Stable sort of the lines from `pv_idx` on. A root move the current iteration did not
+    /// finish keeps its old place unless a finished move beat it.
+    fn sort_root(&mut self, pv_idx: usize, lines: usize) {
+        let _ = lines;
+        if self.stopped {
+            if !self.root_moves[pv_idx].updated {
+                // Nothing of this line finished: keep the previous iteration's order and scores.
+                for rm in &mut self.root_moves[pv_idx..] {
+                    if !rm.updated {
+                        rm.score = rm.prev_score;
+                    }
+                }
+                return;
+            }
+            for rm in &mut self.root_moves[pv_idx..] {
+                if !rm.updated {
+                    rm.score = -INFINITE;
+                }
+            }
+        }
+        self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+    }
+
+    /// Searches every root move from `pv_idx` on (PVS), recording scores and PVs.
+    fn search_root(&mut self, pos: &Chess, key: u64, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        let mut best = -INFINITE;
+        self.pv_len[0] = 0;
+        let stm = pos.turn();
+        for i in self.pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let child_key = hash_after(pos, key, m, &child);
+            let gives_check = child.is_check();
+            let mut ext = 0;
+            if gives_check {
+                ext += self.sp.check_extension;
+            }
+            if self.root_moves.len() == 1 {
+                ext += self.sp.one_reply_extension;
+            }
+            let new_depth = depth - ONE_PLY + ext.min(ONE_PLY);
+            self.stack[0].piece_to = Some(PieceTo::new(stm, m));
+            self.stack[0].capture_to = m.is_capture().then(|| m.to());
+            self.stack[0].null = false;
+            self.keys.push(child_key);
+            let score = if i == self.pv_idx {
+                -self.negamax(&child, -beta, -alpha, new_depth, 1, false, gives_check)
+            } else {
+                let r = if depth >= 3 * ONE_PLY && !m.is_capture() && !gives_check && i >= self.pv_idx + 3 {
+                    self.lmr[(depth / ONE_PLY).min(63) as usize][(i - self.pv_idx + 1).min(63)] / 2
+                } else {
+                    0
+                };
+                let mut s = -self.negamax(&child, -alpha - 1, -alpha, new_depth - r, 1, true, gives_check);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(&child, -alpha - 1, -alpha, new_depth, 1, false, gives_check);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(&child, -beta, -alpha, new_depth, 1, false, gives_check);
+                }
+                s
+            };
+            self.keys.pop();
+            if self.stopped {
+                break;
+            }
+            let rm_first = i == self.pv_idx;
+            if rm_first || score > alpha {
+                self.pv[0][0] = Some(m);
+                let len = self.pv_len[1].max(1);
+                let mut pv = Vec::with_capacity(len);
+                pv.push(m);
+                pv.extend((1..len).map_while(|j| self.pv[1][j]));
+                let seldepth = self.seldepth;
+                let rm = &mut self.root_moves[i];
+                rm.score = score;
+                rm.updated = true;
+                rm.seldepth = seldepth;
+                rm.pv = pv;
+                rm.bound = if score >= beta {
+                    Bound::Lower
+                } else if score <= alpha {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                };
+                if self.pv_idx == 0 && !rm_first && score > alpha {
+                    self.note_best(m);
+                }
+            } else {
+                self.root_moves[i].score = -INFINITE;
+                self.root_moves[i].updated = true;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        best
+    }
+}
+
+/// The longest prefix of `pv` that is legal from `root`, move after move.
+pub fn legal_prefix(root: &Chess, pv: &[Move]) -> Vec<Move> {
+    let mut pos = root.clone();
+    let mut out = Vec::with_capacity(pv.len());
+    for &m in pv {
+        if !pos.is_legal(m) {
+            break;
+        }
+        pos.play_unchecked(m);
+        out.push(m);
+    }
+    out
+}

@@ -1,4 +1,13 @@
-//! Search parameters: David et al. Table I plus modern knobs. Declared once; see [`crate::params`].
+//! Search parameters: David et al. (2014) Table I, then modern knobs. Declared once; see
+//! [`crate::params`].
+//!
+//! The first 18 names are exactly Table I of the paper (the tuner's search evolution maps its
+//! chromosome onto them); their defaults follow the paper's learned values (Table II) where they
+//! suit this engine. Depths are in plies unless the name says otherwise; extensions are in
+//! quarter plies (4 = one ply) and accumulate along a line.
+//!
+//! Glossary of suffixes (after Carp): `_depth` a depth limit in plies, `_margin` centipawns,
+//! `_percent` a factor in hundredths, `_divisor` a divisor, `_use` a 0/1 switch.
 
 crate::declare_params! {
     /// Selective-search parameters. Extensions are in quarter plies (4 = one ply).
@@ -7,5 +16,100 @@ crate::declare_params! {
         null_move_use: 1, [0, 1];
         /// Null-move depth reduction R in plies
         null_move_reduction: 3, [0, 7];
+        /// Adaptive null move: reduce one ply more above the adaptivity depth (0/1)
+        null_move_adaptivity_use: 1, [0, 1];
+        /// Depth in plies above which the adaptive null move reduces R+1
+        null_move_adaptivity_depth: 6, [0, 7];
+        /// Futility pruning applies at depths 1..=futility_depth (0 = off)
+        futility_depth: 3, [0, 3];
+        /// Futility margin at depth 1 (centipawns)
+        futility_margin_1: 112, [0, 1023];
+        /// Futility margin at depth 2 (centipawns)
+        futility_margin_2: 227, [0, 1023];
+        /// Futility margin at depth 3 (centipawns)
+        futility_margin_3: 400, [0, 1023];
+        /// Use multi-cut pruning at expected cut nodes (0/1)
+        multicut_use: 1, [0, 1];
+        /// Multi-cut depth reduction of the probing searches in plies
+        multicut_reduction: 4, [0, 7];
+        /// Minimum depth in plies for multi-cut
+        multicut_depth: 7, [0, 7];
+        /// Multi-cut: number of moves probed (M)
+        multicut_move_num: 8, [0, 31];
+        /// Multi-cut: fail-highs needed to prune (C)
+        multicut_cut_num: 3, [0, 7];
+        /// Extension for a move that gives check (quarter plies)
+        check_extension: 4, [0, 4];
+        /// Extension when the side to move has a single legal move (quarter plies)
+        one_reply_extension: 4, [0, 4];
+        /// Extension for recapturing on the square of the previous capture (quarter plies)
+        recapture_extension: 2, [0, 4];
+        /// Extension for a passed-pawn push to the 6th or 7th rank (quarter plies)
+        passed_pawn_extension: 3, [0, 4];
+        /// Extension when the null-move search reveals a mate threat (quarter plies)
+        mate_threat_extension: 2, [0, 4];
+
+        /// Null move: one more ply of reduction per this many plies of depth (0 = off)
+        null_move_depth_divisor: 5, [0, 16];
+        /// Null move: one more ply of reduction per this many centipawns of eval above beta (0 = off)
+        null_move_eval_divisor: 200, [0, 1000];
+        /// Null move: minimum depth in plies
+        null_move_min_depth: 2, [1, 8];
+        /// Late move reductions: constant term (hundredths of a ply)
+        lmr_base: 75, [0, 300];
+        /// Late move reductions: divisor of ln(depth)*ln(moves) (hundredths)
+        lmr_divisor: 225, [100, 600];
+        /// Late move reductions: minimum depth in plies
+        lmr_min_depth: 3, [1, 8];
+        /// Late move reductions: moves searched before reducing (first move is 1)
+        lmr_min_move: 3, [1, 16];
+        /// Late move reductions: history score per quarter ply of reduction change
+        lmr_history_divisor: 2048, [256, 16384];
+        /// Aspiration window: initial half-width (centipawns)
+        aspiration_delta: 20, [5, 200];
+        /// Aspiration window: growth after a fail (percent added per fail)
+        aspiration_growth_percent: 60, [10, 300];
+        /// Aspiration window: first iteration that uses a window
+        aspiration_min_depth: 5, [1, 16];
+        /// Quiescence delta pruning margin (centipawns)
+        delta_margin: 200, [0, 1000];
+        /// Quiescence: skip captures whose SEE is below this (centipawns)
+        qsearch_see_threshold: 0, [-300, 300];
+        /// Reverse futility (static null move) pruning: maximum depth in plies (0 = off)
+        rfp_depth: 8, [0, 12];
+        /// Reverse futility pruning: margin per ply (centipawns)
+        rfp_margin: 75, [20, 300];
+        /// Reverse futility pruning: margin taken off per ply when the eval is improving (centipawns)
+        rfp_improving_margin: 60, [0, 300];
+        /// Late move pruning: maximum depth in plies (0 = off)
+        lmp_depth: 8, [0, 16];
+        /// Late move pruning: quiet moves allowed at depth d are (lmp_base + d*d) (halved if not improving)
+        lmp_base: 3, [0, 20];
+        /// SEE pruning of quiet moves: maximum depth in plies (0 = off)
+        see_depth: 8, [0, 16];
+        /// SEE pruning threshold for quiet moves, per ply (centipawns, negated)
+        see_quiet_margin: 60, [0, 300];
+        /// SEE pruning threshold for captures, per ply squared (centipawns, negated)
+        see_capture_margin: 25, [0, 300];
+        /// Internal iterative reduction: minimum depth in plies without a TT move (0 = off)
+        iir_min_depth: 4, [0, 16];
+        /// History bonus: multiplier of depth
+        history_bonus_mul: 300, [16, 1024];
+        /// History bonus: subtracted constant
+        history_bonus_sub: 250, [0, 1024];
+        /// History bonus: maximum
+        history_bonus_max: 2400, [128, 8192];
+        /// Time: assumed moves to go when the GUI gives none
+        tm_moves_to_go: 30, [8, 80];
+        /// Time: share of the increment budgeted per move (percent)
+        tm_increment_percent: 80, [0, 100];
+        /// Time: maximum time as a multiple of the optimum (percent)
+        tm_max_percent: 400, [100, 1000];
+        /// Time: hard cap as a share of the remaining clock (percent)
+        tm_max_clock_percent: 40, [5, 90];
+        /// Time: do not start another iteration after this share of the optimum time (percent)
+        tm_new_iteration_percent: 60, [10, 100];
+        /// Time: extra optimum time per recent best-move change (percent)
+        tm_instability_percent: 40, [0, 200];
     }
 }

@@ -1,0 +1,156 @@
+//! Move-ordering memory: killers, countermoves, butterfly, continuation and capture histories.
+//!
+//! Every history is updated with the "gravity" formula `h += bonus - h * |bonus| / MAX`, which
+//! keeps values within `±HISTORY_MAX` and lets old information decay.
+
+use shakmaty::{Color, Move, Role, Square};
+
+use crate::score::MAX_PLY;
+
+/// Bound of every history value.
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// A (piece, destination) pair: what continuation histories and countermoves are keyed on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceTo {
+    /// 0..12: colour * 6 + role - 1.
+    pub piece: u8,
+    pub to: u8,
+}
+
+impl PieceTo {
+    #[inline]
+    pub fn new(color: Color, m: Move) -> PieceTo {
+        let piece = color as u8 * 6 + m.role() as u8 - 1;
+        PieceTo { piece, to: move_to(m) as u8 }
+    }
+
+    #[inline]
+    fn index(self) -> usize {
+        usize::from(self.piece) * 64 + usize::from(self.to)
+    }
+}
+
+/// Destination square as the history tables see it (a castling king goes to its real square).
+#[inline]
+pub fn move_to(m: Move) -> Square {
+    match m {
+        Move::Castle { king, rook } => {
+            let file = if rook.file() > king.file() { shakmaty::File::G } else { shakmaty::File::C };
+            Square::from_coords(file, king.rank())
+        }
+        _ => m.to(),
+    }
+}
+
+#[inline]
+fn from_sq(m: Move) -> usize {
+    m.from().map_or(0, |s| s as usize)
+}
+
+#[inline]
+fn gravity(h: &mut i16, bonus: i32) {
+    let v = i32::from(*h);
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *h = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+}
+
+/// All move-ordering tables of one searcher (about 1.3 MiB, heap allocated).
+pub struct History {
+    /// [colour][from][to]
+    butterfly: Vec<i16>,
+    /// [previous piece-to][piece-to]: 1-ply (countermove history) and 2-ply (follow-up) use the
+    /// same table, as in Stockfish.
+    continuation: Vec<i16>,
+    /// [piece-to][captured role]
+    capture: Vec<i16>,
+    /// [previous piece-to] -> the move that refuted it.
+    countermoves: Vec<Option<Move>>,
+    /// Two quiet killers per ply.
+    pub killers: [[Option<Move>; 2]; MAX_PLY + 2],
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History::new()
+    }
+}
+
+impl History {
+    pub fn new() -> History {
+        History {
+            butterfly: vec![0; 2 * 64 * 64],
+            continuation: vec![0; 768 * 768],
+            capture: vec![0; 768 * 7],
+            countermoves: vec![None; 768],
+            killers: [[None; 2]; MAX_PLY + 2],
+        }
+    }
+
+    /// Forgets everything (`ucinewgame`).
+    pub fn clear(&mut self) {
+        self.butterfly.fill(0);
+        self.continuation.fill(0);
+        self.capture.fill(0);
+        self.countermoves.fill(None);
+        self.clear_killers();
+    }
+
+    pub fn clear_killers(&mut self) {
+        self.killers = [[None; 2]; MAX_PLY + 2];
+    }
+
+    #[inline]
+    pub fn butterfly(&self, stm: Color, m: Move) -> i32 {
+        i32::from(self.butterfly[(stm as usize * 64 + from_sq(m)) * 64 + move_to(m) as usize])
+    }
+
+    #[inline]
+    pub fn continuation(&self, prev: Option<PieceTo>, cur: PieceTo) -> i32 {
+        prev.map_or(0, |p| i32::from(self.continuation[p.index() * 768 + cur.index()]))
+    }
+
+    /// Ordering score of a quiet move: butterfly plus the 1- and 2-ply continuation histories.
+    #[inline]
+    pub fn quiet_score(&self, stm: Color, m: Move, prev1: Option<PieceTo>, prev2: Option<PieceTo>) -> i32 {
+        let pt = PieceTo::new(stm, m);
+        self.butterfly(stm, m) + self.continuation(prev1, pt) + self.continuation(prev2, pt)
+    }
+
+    #[inline]
+    pub fn capture_score(&self, stm: Color, m: Move) -> i32 {
+        let captured = if m.is_en_passant() { Role::Pawn } else { m.capture().unwrap_or(Role::Pawn) };
+        i32::from(self.capture[PieceTo::new(stm, m).index() * 7 + captured as usize])
+    }
+
+    #[inline]
+    pub fn countermove(&self, prev: Option<PieceTo>) -> Option<Move> {
+        prev.and_then(|p| self.countermoves[p.index()])
+    }
+
+    /// Rewards (`bonus > 0`) or punishes a quiet move in all its tables.
+    pub fn update_quiet(&mut self, stm: Color, m: Move, prev1: Option<PieceTo>, prev2: Option<PieceTo>, bonus: i32) {
+        let pt = PieceTo::new(stm, m);
+        gravity(&mut self.butterfly[(stm as usize * 64 + from_sq(m)) * 64 + move_to(m) as usize], bonus);
+        for p in [prev1, prev2].into_iter().flatten() {
+            gravity(&mut self.continuation[p.index() * 768 + pt.index()], bonus);
+        }
+    }
+
+    pub fn update_capture(&mut self, stm: Color, m: Move, bonus: i32) {
+        let captured = if m.is_en_passant() { Role::Pawn } else { m.capture().unwrap_or(Role::Pawn) };
+        gravity(&mut self.capture[PieceTo::new(stm, m).index() * 7 + captured as usize], bonus);
+    }
+
+    /// Records a quiet move that caused a beta cutoff at `ply` after `prev`.
+    pub fn record_cutoff(&mut self, ply: usize, m: Move, prev: Option<PieceTo>) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+        if let Some(p) = prev {
+            self.countermoves[p.index()] = Some(m);
+        }
+    }
+}

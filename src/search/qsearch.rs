@@ -1,0 +1,136 @@
+//! Quiescence search: captures and queen promotions only (every evasion when in check), with
+//! stand pat, delta pruning and SEE pruning, so that the static evaluation is only trusted in
+//! quiet positions.
+
+use super::{Worker, hash, history::PieceTo, key_after};
+use crate::{
+    movepick::MovePicker,
+    score::{DRAW, INFINITE, MAX_PLY, TB_WIN_IN_MAX, clamp_eval, from_tt, is_decisive, mated_in, to_tt},
+    see::{gain, see_ge},
+    tt::{TtBound, encode_move},
+};
+use shakmaty::{Chess, Position};
+
+impl Worker<'_> {
+    /// Quiescence search of `pos` (key on top of `keys`) at `ply`.
+    pub(crate) fn qsearch(&mut self, pos: &Chess, mut alpha: i32, beta: i32, ply: usize, in_check: bool) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.tick() {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        let key = *self.keys.last().expect("current key");
+        let halfmoves = pos.halfmoves();
+        if halfmoves >= 100 || (halfmoves >= 4 && self.is_repetition(halfmoves)) {
+            return DRAW;
+        }
+        debug_assert_eq!(in_check, pos.is_check());
+        if ply >= MAX_PLY - 2 {
+            return if in_check { DRAW } else { clamp_eval(self.ev.evaluate(pos)) };
+        }
+        let pv_node = beta - alpha > 1;
+
+        let hit = self.tt.probe(key);
+        if let Some(h) = hit
+            && !pv_node
+        {
+            let s = from_tt(h.score, ply);
+            let cutoff = match h.bound {
+                TtBound::Exact => true,
+                TtBound::Lower => s >= beta,
+                TtBound::Upper => s <= alpha,
+                TtBound::None => false,
+            };
+            if cutoff {
+                return s;
+            }
+        }
+        let static_eval;
+        let mut best;
+        if in_check {
+            static_eval = -INFINITE;
+            best = -INFINITE;
+        } else {
+            static_eval = match hit {
+                Some(h) if h.eval.abs() < TB_WIN_IN_MAX => h.eval,
+                _ => clamp_eval(self.ev.evaluate(pos)),
+            };
+            best = static_eval;
+            if let Some(h) = hit {
+                let s = from_tt(h.score, ply);
+                let usable = match h.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => s > best,
+                    TtBound::Upper => s < best,
+                    TtBound::None => false,
+                };
+                if usable && !is_decisive(s) {
+                    best = s;
+                }
+            }
+            // Stand pat: the side to move need not capture.
+            if best >= beta {
+                if hit.is_none() {
+                    self.tt.store(key, 0, to_tt(best, ply), static_eval, 0, TtBound::Lower, false);
+                }
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+
+        // Decoded only now: most quiescence nodes end in a stand-pat cutoff.
+        let tt_move = hit.and_then(|h| self.tt_move(pos, h.mv));
+        let prev1 = if ply >= 1 { self.stack[ply - 1].piece_to } else { None };
+        let stm = pos.turn();
+        let mut picker = MovePicker::new_qsearch(in_check, tt_move, prev1);
+        let mut best_move = None;
+        let mut searched = 0;
+        let futility_base = static_eval + self.sp.delta_margin;
+        while let Some(m) = picker.next(pos, self.hist) {
+            if !in_check {
+                // Delta pruning: even winning this material cleanly would not reach alpha.
+                if m.promotion().is_none() && futility_base + gain(m) <= alpha {
+                    best = best.max(futility_base + gain(m));
+                    continue;
+                }
+                if !see_ge(pos, m, self.sp.qsearch_see_threshold) {
+                    continue;
+                }
+            }
+            searched += 1;
+            let inc_key = key_after(pos, key, m);
+            if let Some(k) = inc_key {
+                self.tt.prefetch(k);
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let child_key = inc_key.unwrap_or_else(|| hash(&child));
+            self.stack[ply].piece_to = Some(PieceTo::new(stm, m));
+            self.stack[ply].capture_to = m.is_capture().then(|| m.to());
+            self.keys.push(child_key);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, child.is_check());
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && searched == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best >= beta { TtBound::Lower } else { TtBound::Upper };
+        self.tt.store(key, encode_move(best_move), to_tt(best, ply), static_eval, 0, bound, false);
+        best
+    }
+}

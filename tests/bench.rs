@@ -1,0 +1,31 @@
+//! Bench signature: the node count of `evochess bench` (default depth, default parameters).
+//! Any change of search behaviour changes it; update `EXPECTED_NODES` and say `Bench: N` in
+//! the commit message.
+
+use evochess::{bench, params::Params};
+
+/// Node count of `bench::run(bench::DEFAULT_DEPTH, &Params::default())`.
+const EXPECTED_NODES: u64 = 2_414_740;
+
+#[test]
+fn bench_signature() {
+    let r = bench::run(bench::DEFAULT_DEPTH, &Params::default());
+    assert_eq!(r.nodes, EXPECTED_NODES, "bench signature changed: {r}");
+}
+
+#[test]
+fn bench_is_reproducible() {
+    let a = bench::run(5, &Params::default());
+    let b = bench::run(5, &Params::default());
+    assert_eq!(a.nodes, b.nodes);
+    assert!(a.nodes > 0);
+}
+
+/// Speed measurement (release): `cargo test --release --test bench -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn bench_speed() {
+    let depth = std::env::var("BENCH_DEPTH").ok().and_then(|d| d.parse().ok()).unwrap_or(bench::DEFAULT_DEPTH);
+    let r = bench::run(depth, &Params::default());
+    println!("depth {depth}: {r} ({:.2} s)", r.elapsed.as_secs_f64());
+}

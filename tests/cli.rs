@@ -1,0 +1,132 @@
+//! The command-line tools, run as a user would.
+
+mod common;
+
+use std::time::Duration;
+
+use common::run_bin;
+use evochess::{Params, params::DEFAULT_TOML};
+
+const TIMEOUT: Duration = Duration::from_secs(120);
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = run_bin(args, "", TIMEOUT);
+    assert!(out.status.success(), "evochess {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn perft_startpos_depth_3() {
+    let text = stdout_of(&["perft", "3"]);
+    assert_eq!(text.lines().last(), Some("Nodes searched: 8902"), "{text}");
+    let divide: Vec<&str> = text.lines().filter(|l| l.contains(": ") && !l.starts_with("Nodes")).collect();
+    assert_eq!(divide.len(), 20);
+    assert!(divide.contains(&"e2e4: 600"), "{divide:?}");
+    let sum: u64 = divide.iter().map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap()).sum();
+    assert_eq!(sum, 8902);
+}
+
+#[test]
+fn perft_from_fen() {
+    // "Kiwipete": castling, en passant and promotions at depth 2 (2039 nodes).
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let text = stdout_of(&["perft", "2", fen]);
+    assert_eq!(text.lines().last(), Some("Nodes searched: 2039"));
+    assert!(text.contains("e1g1: "), "castling printed as e1g1: {text}");
+    // The FEN may also come as separate words.
+    let words: Vec<&str> = fen.split(' ').collect();
+    let mut args = vec!["perft", "2"];
+    args.extend(&words);
+    assert_eq!(stdout_of(&args).lines().last(), Some("Nodes searched: 2039"));
+}
+
+#[test]
+fn perft_with_bad_fen_fails_cleanly() {
+    let out = run_bin(&["perft", "2", "not", "a", "fen"], "", TIMEOUT);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a fen"));
+    let out = run_bin(&["perft", "two"], "", TIMEOUT);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn params_spsa_and_dump() {
+    let text = stdout_of(&["params", "--spsa"]);
+    assert_eq!(text.lines().count(), Params::count());
+    for (line, spec) in text.lines().zip(Params::specs()) {
+        assert!(
+            line.starts_with(&format!("{}, int, {}, {}, {}, ", spec.name, spec.default, spec.min, spec.max)),
+            "{line}"
+        );
+    }
+    assert_eq!(stdout_of(&["params", "--dump"]), DEFAULT_TOML);
+    let out = run_bin(&["params"], "", TIMEOUT);
+    assert_eq!(out.status.code(), Some(2), "params needs --spsa or --dump");
+}
+
+#[test]
+fn bench_prints_openbench_line() {
+    let text = stdout_of(&["bench", "3"]);
+    let last = text.lines().last().unwrap_or("");
+    let words: Vec<&str> = last.split(' ').collect();
+    assert_eq!(words.len(), 4, "`{last}`");
+    assert!(words[0].parse::<u64>().unwrap() > 0, "`{last}`");
+    assert_eq!(words[1], "nodes");
+    assert!(!words[2].is_empty() && words[2].bytes().all(|b| b.is_ascii_digit()), "`{last}`");
+    assert_eq!(words[3], "nps");
+    // The node count is the bench signature: the same twice.
+    let again = stdout_of(&["bench", "3"]);
+    assert_eq!(again.lines().last().unwrap().split(' ').next(), Some(words[0]));
+}
+
+#[test]
+fn no_subcommand_speaks_uci() {
+    let out = run_bin(&[], "uci\nisready\nquit\n", TIMEOUT);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().any(|l| l == "uciok"), "{text}");
+    assert!(text.lines().any(|l| l == "readyok"), "{text}");
+}
+
+#[test]
+fn help_describes_the_subcommands() {
+    let text = stdout_of(&["--help"]);
+    for word in ["perft", "params", "bench", "--params"] {
+        assert!(text.contains(word), "`{word}` missing from --help:\n{text}");
+    }
+}
+
+#[test]
+fn epd_suite_reports_solved_positions() {
+    let suite = common::temp_file(
+        "mates.epd",
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"mate.1\";\n\
+         # a comment line\n\
+         r3k3/1P6/8/8/8/8/8/4K3 w - - bm bxa8=Q+; id \"promo\";\n\
+         6k1/5ppp/8/8/8/8/8/R5K1 w - - am Ra8#; id \"avoid\";\n",
+    );
+    let text = stdout_of(&["epd", suite.to_str().unwrap(), "--depth", "4"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(lines[0].starts_with("mate.1: a1a8 solved"), "{text}");
+    assert!(lines[1].starts_with("promo: b7a8q solved"), "{text}");
+    assert!(lines[2].starts_with("avoid: a1a8 FAILED"), "{text}");
+    assert_eq!(lines[3], "solved 2/3 positions");
+
+    let bad =
+        common::temp_file("bad.epd", "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#;\n8/8/8/8/8/8/8/K1k5 w - - bm Qh5;\n");
+    let out = run_bin(&["epd", bad.to_str().unwrap()], "", TIMEOUT);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 2") && err.contains("Qh5"), "{err}");
+}
+
+#[test]
+fn bench_oneply_reports_speed() {
+    let text = stdout_of(&["bench-oneply", "--millis", "50"]);
+    let last = text.lines().last().unwrap_or("");
+    let words: Vec<&str> = last.split(' ').collect();
+    assert_eq!(words.len(), 8, "`{last}`");
+    assert!(words[0].parse::<f64>().unwrap() > 0.0, "`{last}`");
+    assert_eq!((words[1], words[3], words[4], words[7]), ("positions/s", "evals/s", "(1-ply)", "(raw)"));
+}

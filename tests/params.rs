@@ -1,0 +1,146 @@
+//! Parameter files through the binary: `--params`, the `ParamsFile` option and the per-parameter
+//! spin options. Bad files are refused with a message naming the key.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{REPLY, Session, eval_cp, run_bin, temp_file};
+use evochess::{
+    Params,
+    eval::evaluate,
+    params::{DEFAULT_TOML, ParamSpec},
+};
+use shakmaty::{CastlingMode, Chess, fen::Fen};
+
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A lopsided position, so material and piece weights all show in the evaluation.
+const FEN: &str = "r3k3/pp3ppp/2n5/8/3P4/2N2N2/PP1Q1PPP/R3K2R w KQq - 0 1";
+
+fn position() -> Chess {
+    FEN.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+}
+
+/// A parameter that moves the evaluation of [`FEN`] when set to its maximum, with that value.
+fn sensitive_param() -> (&'static ParamSpec, Params) {
+    let base = evaluate(&position(), &Params::default().eval);
+    Params::specs()
+        .find_map(|spec| {
+            let mut p = Params::default();
+            p.set_by_name(spec.name, i64::from(spec.max)).unwrap();
+            (evaluate(&position(), &p.eval) != base).then_some((spec, p))
+        })
+        .expect("some parameter changes the evaluation")
+}
+
+#[test]
+fn default_toml_round_trips_through_params_flag() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/params/default.toml");
+    let out = run_bin(&["--params", path, "params", "--dump"], "", TIMEOUT);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), DEFAULT_TOML);
+
+    // And the UCI loop starts with it.
+    let mut s = Session::start_with(&["--params", path]);
+    s.send("uci");
+    s.expect_line("uciok", REPLY);
+    s.send("position startpos");
+    s.send("go depth 2");
+    s.read_until_bestmove(REPLY);
+    assert!(s.quit().success());
+}
+
+#[test]
+fn partial_file_overrides_its_key_everywhere() {
+    let spec = Params::specs().next().unwrap();
+    let value = spec.min;
+    let file = temp_file("partial.toml", &format!("[{}]\n{} = {value}\n", spec.section, spec.name));
+    let file = file.to_str().unwrap();
+    let out = run_bin(&["--params", file, "params", "--dump"], "", TIMEOUT);
+    let dump = String::from_utf8(out.stdout).unwrap();
+    assert!(dump.contains(&format!("\n{} = {value}\n", spec.name)), "{dump}");
+    // UCI announces the loaded value as the option default.
+    let out = run_bin(&["--params", file], "uci\nquit\n", TIMEOUT);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains(&format!("option name {} type spin default {value} min", spec.name)), "{text}");
+}
+
+#[test]
+fn bad_params_files_exit_2_naming_the_key() {
+    let spec = Params::specs().next().unwrap();
+    let key = spec.key();
+    let cases = [
+        ("unknown.toml", format!("[{}]\nno_such_term = 3\n", spec.section), format!("{}.no_such_term", spec.section)),
+        ("type.toml", format!("[{}]\n{} = \"lots\"\n", spec.section, spec.name), key.clone()),
+        ("range.toml", format!("[{}]\n{} = {}\n", spec.section, spec.name, i64::from(spec.max) + 1), key.clone()),
+        ("section.toml", "[engine]\nhash = 3\n".to_string(), "engine".to_string()),
+        ("syntax.toml", "[eval\n".to_string(), "TOML".to_string()),
+    ];
+    for (name, contents, culprit) in cases {
+        let file = temp_file(name, &contents);
+        for args in
+            [vec!["--params", file.to_str().unwrap()], vec!["--params", file.to_str().unwrap(), "params", "--dump"]]
+        {
+            let out = run_bin(&args, "uci\nquit\n", TIMEOUT);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+            assert!(stderr.contains(&culprit), "{name}: `{culprit}` not in {stderr}");
+            assert!(
+                out.stdout.is_empty(),
+                "{name}: stdout must stay clean: {:?}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+        }
+    }
+    let out = run_bin(&["--params", "/no/such/params.toml", "params", "--dump"], "", TIMEOUT);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/params.toml"));
+}
+
+#[test]
+fn params_file_option_loads_and_keeps_previous_on_error() {
+    let (spec, changed) = sensitive_param();
+    let expected = evaluate(&position(), &changed.eval);
+    let default = evaluate(&position(), &Params::default().eval);
+
+    let mut s = Session::start();
+    s.send(&format!("position fen {FEN}"));
+    assert_eq!(eval_cp(&mut s), default);
+
+    let good = temp_file("good.toml", &format!("[{}]\n{} = {}\n", spec.section, spec.name, spec.max));
+    s.send(&format!("setoption name ParamsFile value {}", good.display()));
+    let lines = s.sync();
+    assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
+    assert_eq!(eval_cp(&mut s), expected);
+
+    let bad = temp_file("bad.toml", &format!("[{}]\n{} = {}\n", spec.section, spec.name, i64::from(spec.min) - 1));
+    let e = s.expect_error(&format!("setoption name paramsfile value {}", bad.display()));
+    assert!(e.contains(&spec.key()), "{e}");
+    assert_eq!(eval_cp(&mut s), expected, "a refused file must keep the previous parameters");
+
+    assert!(s.expect_error("setoption name ParamsFile value /no/such/file.toml").contains("/no/such/file.toml"));
+    assert_eq!(eval_cp(&mut s), expected);
+
+    // Empty: back to the compiled-in defaults.
+    s.send("setoption name ParamsFile value <empty>");
+    s.sync_quiet();
+    assert_eq!(eval_cp(&mut s), default);
+}
+
+#[test]
+fn setoption_of_a_parameter_changes_eval() {
+    let (spec, changed) = sensitive_param();
+    let mut s = Session::start();
+    s.send(&format!("position fen {FEN}"));
+    let before = eval_cp(&mut s);
+    assert_eq!(before, evaluate(&position(), &Params::default().eval));
+    s.send(&format!("setoption name {} value {}", spec.name.to_uppercase(), spec.max));
+    s.sync_quiet();
+    assert_eq!(eval_cp(&mut s), evaluate(&position(), &changed.eval));
+    // Black to move sees the negated score of the mirrored question.
+    s.send(&format!("position fen {}", FEN.replace(" w ", " b ")));
+    let black = eval_cp(&mut s);
+    let pos: Chess = FEN.replace(" w ", " b ").parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+    assert_eq!(black, evaluate(&pos, &changed.eval));
+}

@@ -1,0 +1,101 @@
+//! Data-driven perft: every position of `tests/perft/perft.epd` (shared data directory), each
+//! depth whose expected count is under a node limit (keeps CI fast), by shakmaty's generator
+//! and through our staged move picker, which must yield exactly the legal moves, each once.
+//! Plus the picker on a slice of Marcel van Kervinck's suite.
+
+use std::path::PathBuf;
+
+use evochess::perft::{movepicker_perft, perft};
+use shakmaty::{CastlingMode, Chess, fen::Fen};
+
+/// Largest expected count checked with shakmaty's (bulk-counting) perft.
+const NODE_LIMIT: u64 = 1_000_000;
+/// Largest expected count checked through the move picker (one picker per interior node).
+const PICKER_NODE_LIMIT: u64 = 100_000;
+
+/// Shared data directory: `$EVOCHESS_DATA`, else `<repo>/../shared/data`, else `/work/shared/data`.
+fn data_dir() -> Option<PathBuf> {
+    let candidates = [
+        std::env::var_os("EVOCHESS_DATA").map(PathBuf::from),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data")),
+        Some(PathBuf::from("/work/shared/data")),
+    ];
+    candidates.into_iter().flatten().find(|p| p.is_dir())
+}
+
+/// `FEN; D1 n; D2 n; ...` -> (position, [(depth, count)]).
+fn parse_line(line: &str, number: usize) -> (Chess, Vec<(u32, u64)>) {
+    // Some lines of the suite end in a NUL byte.
+    let line = line.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+    let mut parts = line.split(';');
+    let fen = parts.next().unwrap().trim();
+    let pos = fen
+        .parse::<Fen>()
+        .unwrap_or_else(|e| panic!("line {number}: bad FEN {fen}: {e}"))
+        .into_position(CastlingMode::Standard)
+        // A few suite positions have a check shakmaty deems impossible; they still perft fine.
+        .or_else(|e| e.ignore_impossible_check().map_err(|e| e.to_string()))
+        .unwrap_or_else(|e| panic!("line {number}: bad position {fen}: {e}"));
+    let mut counts = Vec::new();
+    for p in parts.map(str::trim).filter(|p| !p.is_empty()) {
+        let (d, n) = p.split_once(' ').unwrap_or_else(|| panic!("line {number}: bad entry `{p}`"));
+        let depth: u32 = d.trim_start_matches('D').parse().unwrap_or_else(|_| panic!("line {number}: `{d}`"));
+        counts.push((depth, n.trim().parse().unwrap_or_else(|_| panic!("line {number}: `{n}`"))));
+    }
+    (pos, counts)
+}
+
+/// One suite line: its FEN, the position and the expected `(depth, count)` pairs.
+type Case = (String, Chess, Vec<(u32, u64)>);
+
+fn suite(name: &str) -> Option<Vec<Case>> {
+    let path = data_dir()?.join("tests/perft").join(name);
+    let text = std::fs::read_to_string(&path).ok()?;
+    Some(
+        text.lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(i, l)| {
+                let (pos, counts) = parse_line(l, i + 1);
+                (l.split(';').next().unwrap().to_string(), pos, counts)
+            })
+            .collect(),
+    )
+}
+
+#[test]
+fn perft_suite() {
+    let Some(cases) = suite("perft.epd") else {
+        eprintln!("skipping: perft.epd not found");
+        return;
+    };
+    assert!(cases.len() > 100);
+    let (mut checked, mut picker_checked) = (0, 0);
+    for (fen, pos, counts) in &cases {
+        for &(depth, expected) in counts {
+            if expected <= NODE_LIMIT {
+                assert_eq!(perft(pos, depth), expected, "{fen} depth {depth}");
+                checked += 1;
+            }
+            if expected <= PICKER_NODE_LIMIT {
+                assert_eq!(movepicker_perft(pos, depth), expected, "move picker: {fen} depth {depth}");
+                picker_checked += 1;
+            }
+        }
+    }
+    assert!(checked > 300 && picker_checked > 250, "{checked} {picker_checked}");
+}
+
+#[test]
+fn movepicker_matches_on_marcel_sample() {
+    let Some(cases) = suite("perft-marcel.epd") else {
+        eprintln!("skipping: perft-marcel.epd not found");
+        return;
+    };
+    // Every 20th position, depth 2 (about 350 positions).
+    for (fen, pos, counts) in cases.iter().step_by(20) {
+        for &(depth, expected) in counts.iter().filter(|(d, _)| *d <= 2) {
+            assert_eq!(movepicker_perft(pos, depth), expected, "move picker: {fen} depth {depth}");
+        }
+    }
+}
