@@ -218,3 +218,28 @@ fn kill_9_then_resume_gives_the_uninterrupted_result() {
     };
     assert_eq!(table(dir.join("out/run-1/generations.csv")), table(reference_out.join("run-1/generations.csv")));
 }
+
+#[test]
+fn mentor_mode_scores_positions_once_and_minimises_the_error() {
+    let dir = scratch("mentor");
+    let cfg = small_config(&dir, 8, 4, 3, 2);
+    let pgn = manifest().join("tests/data/evolve_small.pgn");
+    let (cfg_s, pgn_s) = (cfg.to_str().unwrap(), pgn.to_str().unwrap());
+    let mentor = format!("{} --score 40", env!("CARGO_BIN_EXE_fake-engine"));
+    let out = tuner(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--mentor", &mentor, "--mentor-depth", "2"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let labels: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/mentor-labels.json")).unwrap()).unwrap();
+    assert_eq!(labels["train"], serde_json::json!([40, 40, 40]));
+    assert_eq!(labels["test"], serde_json::json!([40, 40]));
+    let csv = std::fs::read_to_string(dir.join("out/run-1/generations.csv")).unwrap();
+    assert!(csv.starts_with("generation,best_mean_abs_error,"), "{csv}");
+    let best: Vec<f64> = csv.lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse().unwrap()).collect();
+    assert!(best.windows(2).all(|w| w[1] <= w[0]), "elitism keeps the smallest error: {best:?}");
+    Params::load(dir.join("evolved/run-1.toml")).unwrap();
+    // A mentor that cannot start is a clear error.
+    let _ = std::fs::remove_dir_all(dir.join("out"));
+    let bad = tuner(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--mentor", "/no/such/engine"]);
+    assert!(!bad.status.success());
+    assert!(text(&bad.stderr).contains("/no/such/engine"), "{}", text(&bad.stderr));
+}

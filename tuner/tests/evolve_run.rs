@@ -256,3 +256,19 @@ fn config_file_is_the_builtin_default() {
     let e = EvolveConfig::parse("[ga]\nselection = { kind = \"lottery\" }\n").unwrap_err();
     assert!(e.to_string().contains("lottery"), "{e}");
 }
+
+#[test]
+fn evolve_space_file_is_davids_35_parameters() {
+    let space = SearchSpace::load(repo().join("params/evolve-space.toml")).unwrap();
+    assert_eq!(space.genes.len(), 34, "35 parameters with the pawn fixed");
+    assert_eq!(space.layout().len(), 224, "the paper's chromosome length");
+    let six_bit = space.genes.iter().filter(|g| g.bits == Some(6) && (g.min, g.max) == (0, 63)).count();
+    assert_eq!(six_bit, 30);
+    let base = space.base();
+    assert_eq!((base.eval.pawn_mg, base.eval.pawn_eg), (100, 100));
+    assert_eq!(base.eval.tempo, 0, "terms outside David's 35 are zeroed");
+    assert_eq!(base.search, Params::default().search);
+    // Piece values are tied across middlegame and endgame.
+    let knight = space.genes.iter().find(|g| g.name == "knight_value").unwrap();
+    assert_eq!(knight.keys.len(), 2);
+}

@@ -84,7 +84,7 @@ fn point_crossovers_exchange_contiguous_segments() {
     let a = vec![false; 20];
     let b = vec![true; 20];
     let mut rng = StdRng::seed_from_u64(11);
-    let mut cut_counts = vec![0usize; 20];
+    let mut cut_counts = [0usize; 20];
     for _ in 0..20_000 {
         let (x, y) = operators::one_point(&a, &b, &mut rng);
         let cut = x.iter().position(|&v| v).expect("a tail from b");

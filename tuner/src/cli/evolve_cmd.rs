@@ -7,7 +7,7 @@ use evochess::params::Params;
 
 use crate::{
     evolve::{
-        EvolveConfig, Objective, fitness,
+        EvolveConfig, Objective, fitness, mentor,
         positions::{self, fnv1a},
         run::{Evolution, run_dir},
         write_atomic,
@@ -58,6 +58,17 @@ pub struct EvolveArgs {
     /// Continue runs from their checkpoints (finished runs are only reported again).
     #[arg(long)]
     pub resume: bool,
+    /// Mentor-assisted evolution: a UCI engine command (e.g. "stockfish") scores every position
+    /// once (cached); fitness = -mean |organism eval - mentor score|.
+    #[arg(long, value_name = "CMD")]
+    pub mentor: Option<String>,
+    /// Mentor search depth per position.
+    #[arg(long, value_name = "N")]
+    pub mentor_depth: Option<u32>,
+    /// Measure fitness speed instead of evolving: 1-ply positions/s of one random population
+    /// on the training set, with 1 thread and with --threads (default all cores).
+    #[arg(long)]
+    pub bench: bool,
 }
 
 impl EvolveArgs {
@@ -73,6 +84,17 @@ impl EvolveArgs {
         set!(runs => cfg.runs, seed => cfg.seed, generations => cfg.ga.generations, population => cfg.ga.population,
              threads => cfg.threads, space => cfg.space, train => cfg.positions.train, test => cfg.positions.test,
              out => cfg.out_dir, evolved_dir => cfg.evolved_dir);
+        if let Some(cmd) = &self.mentor {
+            cfg.mentor.get_or_insert_with(Default::default).command = cmd.clone();
+        }
+        if let Some(d) = self.mentor_depth {
+            cfg.mentor.as_mut().ok_or_else(|| anyhow::anyhow!("--mentor-depth needs --mentor"))?.depth = d;
+        }
+        if let Some(m) = &cfg.mentor
+            && m.command.trim().is_empty()
+        {
+            bail!("mentor.command is empty");
+        }
         if cfg.runs == 0 {
             bail!("runs must be at least 1");
         }
@@ -93,7 +115,32 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
 
     let cache = cfg.positions.cache.clone().unwrap_or_else(|| cfg.out_dir.join("positions.json"));
     let set = positions::load_or_extract(&args.pgn, &cfg.positions, &cache)?;
-    let objective = gm_objective(&set, threads)?;
+    let prepare_started = std::time::Instant::now();
+    let (objective, mentor_key) = match &cfg.mentor {
+        None => (gm_objective(&set, threads)?, String::new()),
+        Some(m) => {
+            let processes = if m.processes == 0 { threads } else { m.processes };
+            let labels = mentor::load_or_label(&set, m, &mentor::default_cache(&cfg.out_dir), processes)?;
+            let parse = |list: &[positions::GmPosition], scores: &[i32]| -> anyhow::Result<Vec<_>> {
+                list.iter()
+                    .zip(scores)
+                    .map(|(p, &s)| {
+                        p.parse().map(|(pos, _)| (pos, s)).map_err(|e| anyhow::anyhow!("position cache: {e}"))
+                    })
+                    .collect()
+            };
+            let objective = Objective::Mentor {
+                train: parse(&set.train, &labels.train)?,
+                test: parse(&set.test, &labels.test)?,
+                cap: m.cap,
+            };
+            (objective, labels.key)
+        }
+    };
+    log::info!("positions expanded in {:.2}s", prepare_started.elapsed().as_secs_f64());
+    if args.bench {
+        return bench(&space, &cfg, &objective, threads);
+    }
 
     // Everything that determines a run except the generation count, so a finished run can be
     // extended with --resume --generations N.
@@ -101,7 +148,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
     ga.generations = 0;
     let fingerprint = format!(
         "{:016x}",
-        fnv1a(&format!("{space_text}\n{}\n{}\nseed={}", serde_json::to_string(&ga)?, set.key, cfg.seed))
+        fnv1a(&format!("{space_text}\n{}\n{}\nseed={}{mentor_key}", serde_json::to_string(&ga)?, set.key, cfg.seed))
     );
     let evolution = Evolution {
         space: &space,
@@ -170,4 +217,54 @@ pub fn gm_objective(set: &positions::PositionSet, threads: usize) -> anyhow::Res
         bail!("{} cached positions have an illegal move; delete the cache", dropped_train + dropped_test);
     }
     Ok(Objective::GmMoves { train, test })
+}
+
+/// Prints fitness throughput: a seeded random population scored on the training set.
+fn bench(space: &SearchSpace, cfg: &EvolveConfig, objective: &Objective, threads: usize) -> anyhow::Result<()> {
+    use std::time::Instant;
+
+    use crate::ga::{generation_rng, par_map, random_genome};
+
+    let mut rng = generation_rng(cfg.seed, 0, 0);
+    let base = space.base();
+    let organisms: Vec<Params> =
+        (0..cfg.ga.population).map(|_| space.apply(&random_genome(space.layout(), &mut rng), &base)).collect();
+    let (train, _) = objective.sizes();
+    let mut counts = Vec::new();
+    for t in [1, threads] {
+        let cpu0 = process_cpu_seconds();
+        let started = Instant::now();
+        let scores = par_map(&organisms, t, |p| objective.train(&p.eval).1);
+        let secs = started.elapsed().as_secs_f64();
+        let positions = (organisms.len() * train) as f64;
+        // The machine may be shared: the rate per CPU second shows what one core achieves.
+        let per_cpu = match (cpu0, process_cpu_seconds()) {
+            (Some(a), Some(z)) if z > a => format!(", {:.0} positions per CPU second", positions / (z - a)),
+            _ => String::new(),
+        };
+        println!(
+            "threads {t}: {} organisms x {train} positions in {secs:.3}s = {:.0} positions/s{per_cpu}",
+            organisms.len(),
+            positions / secs
+        );
+        counts.push(scores);
+        if threads == 1 {
+            break;
+        }
+    }
+    // The thread count must not change any result.
+    if counts.len() == 2 && counts[0] != counts[1] {
+        bail!("fitness differs between 1 and {threads} threads");
+    }
+    Ok(())
+}
+
+/// CPU seconds used by this process, all threads (utime + stime from /proc, 100 ticks/s).
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }

@@ -1,4 +1,4 @@
-//! Subcommands of the `tuner` binary: `evolve` (GA), and the match runner's `match`, `gauntlet`,
+//! Subcommands of the `tuner` binary owned by the match runner: `match`, `gauntlet`,
 //! `roundrobin` and `openings`. Each keeps its clap struct and `run` function in its own module
 //! (Carp's `tools/src/main.rs` style).
 

@@ -8,7 +8,7 @@
 //! everything, stalemate scores 0, otherwise the negated static evaluation of the child, and
 //! ties keep the first move in generation order.
 
-use evochess::{eval::evaluate, params::EvalParams};
+use evochess::{eval::Evaluator, params::EvalParams};
 use shakmaty::{Chess, Move, Position};
 
 use crate::ga::par_map;
@@ -50,6 +50,11 @@ impl Prepared {
 
     /// Index (in legal-move order) of the move a 1-ply search with `params` plays.
     pub fn choice(&self, params: &EvalParams) -> u16 {
+        self.choice_with(&Evaluator::new(params))
+    }
+
+    /// [`Self::choice`] with a prepared evaluator (build one per organism, not per position).
+    pub fn choice_with(&self, eval: &Evaluator) -> u16 {
         if let Some(i) = self.forced {
             return i;
         }
@@ -64,14 +69,18 @@ impl Prepared {
             consider(0, i);
         }
         for (i, child) in &self.children {
-            consider(-evaluate(child, params), *i);
+            consider(-eval.evaluate(child), *i);
         }
         best.map_or(u16::MAX, |(_, i)| i)
     }
 
     /// Whether a 1-ply search with `params` plays the GM move.
     pub fn solved(&self, params: &EvalParams) -> bool {
-        self.choice(params) == self.target
+        self.solved_with(&Evaluator::new(params))
+    }
+
+    pub fn solved_with(&self, eval: &Evaluator) -> bool {
+        self.choice_with(eval) == self.target
     }
 
     /// Children to evaluate per organism (the cost of one position).
@@ -89,7 +98,8 @@ pub fn prepare_all(positions: &[(Chess, Move)], threads: usize) -> (Vec<Prepared
 
 /// Number of positions where `params` finds the GM move (one thread).
 pub fn count_solved(positions: &[Prepared], params: &EvalParams) -> u32 {
-    positions.iter().filter(|p| p.solved(params)).count() as u32
+    let eval = Evaluator::new(params);
+    positions.iter().filter(|p| p.solved_with(&eval)).count() as u32
 }
 
 /// [`count_solved`] split over `threads` workers by chunks of positions.

@@ -8,6 +8,7 @@
 
 pub mod checkpoint;
 pub mod fitness;
+pub mod mentor;
 pub mod positions;
 pub mod report;
 pub mod run;
@@ -43,6 +44,8 @@ pub struct EvolveConfig {
     pub evolved_dir: PathBuf,
     pub positions: PositionsConfig,
     pub ga: GaConfig,
+    /// Mentor-assisted evolution instead of GM moves, when present.
+    pub mentor: Option<mentor::MentorConfig>,
 }
 
 impl Default for EvolveConfig {
@@ -56,6 +59,7 @@ impl Default for EvolveConfig {
             evolved_dir: PathBuf::from("params/evolved"),
             positions: PositionsConfig::default(),
             ga: GaConfig::default(),
+            mentor: None,
         }
     }
 }
@@ -119,6 +123,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 pub enum Objective {
     /// David et al.: GM moves found by a 1-ply search; fitness = correct².
     GmMoves { train: Vec<Prepared>, test: Vec<Prepared> },
+    /// Mentor-assisted: fitness = −mean |clamped static evaluation − mentor score|.
+    Mentor { train: Vec<(shakmaty::Chess, i32)>, test: Vec<(shakmaty::Chess, i32)>, cap: i32 },
 }
 
 impl Objective {
@@ -126,6 +132,7 @@ impl Objective {
     pub fn metric_name(&self) -> &'static str {
         match self {
             Objective::GmMoves { .. } => "correct",
+            Objective::Mentor { .. } => "mean_abs_error",
         }
     }
 
@@ -133,12 +140,14 @@ impl Objective {
     pub fn metric_label(&self) -> String {
         match self {
             Objective::GmMoves { train, .. } => format!("positions solved (of {})", train.len()),
+            Objective::Mentor { .. } => "mean |evaluation - mentor| (cp)".to_string(),
         }
     }
 
     pub fn sizes(&self) -> (usize, usize) {
         match self {
             Objective::GmMoves { train, test } => (train.len(), test.len()),
+            Objective::Mentor { train, test, .. } => (train.len(), test.len()),
         }
     }
 
@@ -149,6 +158,10 @@ impl Objective {
                 let solved = fitness::count_solved(train, params);
                 (fitness::gm_fitness(solved), f64::from(solved))
             }
+            Objective::Mentor { train, cap, .. } => {
+                let err = mentor::mean_abs_error(train, params, *cap);
+                (-err, err)
+            }
         }
     }
 
@@ -156,6 +169,7 @@ impl Objective {
     pub fn test(&self, params: &EvalParams, threads: usize) -> f64 {
         match self {
             Objective::GmMoves { test, .. } => f64::from(fitness::count_solved_par(test, params, threads)),
+            Objective::Mentor { test, cap, .. } => mentor::mean_abs_error_par(test, params, *cap, threads),
         }
     }
 
