@@ -57,13 +57,11 @@ mod tests {
     #[test]
     fn ratios_are_kept_when_they_fit() {
         assert_eq!(centipawns(&[1000, 3834, 3781, 5525, 7343]), [100, 383, 378, 553, 734]);
-        // Knight worth 20 pawns: pawn drops below 100 so the knight fits under 2000.
-        let cp = centipawns(&[800, 17000, 800, 800, 800]);
-        assert_eq!(cp[1], 2000);
-        assert_eq!(cp[0], 94);
-        // Everything worth less than a pawn: pawn rises to 200 at most, others clamp at minimum.
-        let cp = centipawns(&[17000, 800, 800, 800, 800]);
-        assert_eq!(cp, [200, 100, 100, 200, 400]);
+        // Knight worth 21 pawns: the pawn drops below 100 so that the knight fits under 2000.
+        assert_eq!(centipawns(&[800, 17000, 2000, 3000, 6000]), [94, 2000, 235, 353, 706]);
+        // No single factor fits (a knight of 21 pawns but a queen of one): each value is clamped.
+        assert_eq!(centipawns(&[800, 17000, 800, 800, 800]), [100, 2000, 100, 200, 400]);
+        assert_eq!(centipawns(&[17000, 800, 800, 800, 800]), [100, 100, 100, 200, 400]);
         for v in [[800; 5], [17000; 5], [9000, 800, 17000, 4000, 12000]] {
             let p = piece_params(&v);
             assert!(Params::default().with_toml(&p.to_toml()).is_ok(), "{v:?}");

