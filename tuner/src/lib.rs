@@ -3,12 +3,15 @@
 pub mod adjudicate;
 pub mod cli;
 pub mod engine_spec;
+pub mod evolve;
+pub mod ga;
 pub mod game;
 pub mod openings;
 pub mod paths;
 pub mod pgn_out;
 pub mod results;
 pub mod runner;
+pub mod space;
 pub mod stats;
 pub mod tc;
 pub mod uci_client;

@@ -13,6 +13,8 @@ struct Cli {
 
 #[derive(clap::Subcommand)]
 enum Command {
+    /// Evolve evaluation weights from GM games (David et al. 2014).
+    Evolve(cli::evolve_cmd::EvolveArgs),
     /// Play a match between two UCI engines (cutechess-cli style options).
     Match(cli::match_cmd::MatchArgs),
     /// Play the first engine against each of the others.
@@ -27,6 +29,7 @@ fn main() -> anyhow::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
     let cli = Cli::parse_from(cli::cutechess_style_args(std::env::args_os()));
     match cli.command {
+        Command::Evolve(a) => cli::evolve_cmd::run(a),
         Command::Match(a) => cli::match_cmd::run(a, Tournament::Match),
         Command::Gauntlet(a) => cli::match_cmd::run(a, Tournament::Gauntlet),
         Command::Roundrobin(a) => cli::match_cmd::run(a, Tournament::RoundRobin),

@@ -2,6 +2,7 @@
 //! `roundrobin` and `openings`. Each keeps its clap struct and `run` function in its own module
 //! (Carp's `tools/src/main.rs` style).
 
+pub mod evolve_cmd;
 pub mod match_cmd;
 pub mod openings_cmd;
 

@@ -1,0 +1,270 @@
+//! `tuner evolve`: evolves evaluation weights from GM games (David et al. 2014 §III-B).
+
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use evochess::params::Params;
+
+use crate::{
+    evolve::{
+        EvolveConfig, Objective, fitness, mentor,
+        positions::{self, fnv1a},
+        run::{Evolution, run_dir},
+        write_atomic,
+    },
+    ga::threads,
+    space::SearchSpace,
+};
+
+/// Evolve evaluation weights so that a 1-ply search plays the grandmasters' moves.
+#[derive(clap::Args, Debug, Clone)]
+pub struct EvolveArgs {
+    /// GM games, .pgn or .pgn.xz (needs `xz` on PATH); repeat to read several files in order.
+    #[arg(long, required = true, value_name = "GAMES.pgn")]
+    pub pgn: Vec<PathBuf>,
+    /// Config file (TOML); defaults are the paper's (see params/evolve.toml).
+    #[arg(long, value_name = "evolve.toml")]
+    pub config: Option<PathBuf>,
+    /// Independent runs, each with its own seed; run N's best goes to <evolved_dir>/run-N.toml.
+    #[arg(long)]
+    pub runs: Option<usize>,
+    /// Master seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Generations per run.
+    #[arg(long)]
+    pub generations: Option<usize>,
+    /// Population size.
+    #[arg(long)]
+    pub population: Option<usize>,
+    /// Fitness threads (0 = all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Search-space file.
+    #[arg(long)]
+    pub space: Option<PathBuf>,
+    /// Training positions.
+    #[arg(long)]
+    pub train: Option<usize>,
+    /// Test positions.
+    #[arg(long)]
+    pub test: Option<usize>,
+    /// Output directory for checkpoints, CSV, SVG and the position cache.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Directory for the evolved parameter files.
+    #[arg(long, value_name = "DIR")]
+    pub evolved_dir: Option<PathBuf>,
+    /// Continue runs from their checkpoints (finished runs are only reported again).
+    #[arg(long)]
+    pub resume: bool,
+    /// Mentor-assisted evolution: a UCI engine command (e.g. "stockfish") scores every position
+    /// once (cached); fitness = -mean |organism eval - mentor score|.
+    #[arg(long, value_name = "CMD")]
+    pub mentor: Option<String>,
+    /// Mentor search depth per position.
+    #[arg(long, value_name = "N")]
+    pub mentor_depth: Option<u32>,
+    /// Measure fitness speed instead of evolving: 1-ply positions/s of one random population
+    /// on the training set, with 1 thread and with --threads (default all cores).
+    #[arg(long)]
+    pub bench: bool,
+}
+
+impl EvolveArgs {
+    /// The config file (or defaults) with the command-line overrides applied.
+    pub fn config(&self) -> anyhow::Result<EvolveConfig> {
+        let mut cfg = match &self.config {
+            Some(path) => EvolveConfig::load(path)?,
+            None => EvolveConfig::default(),
+        };
+        macro_rules! set {
+            ($($field:ident => $target:expr),* $(,)?) => { $( if let Some(v) = &self.$field { $target = v.clone(); } )* };
+        }
+        set!(runs => cfg.runs, seed => cfg.seed, generations => cfg.ga.generations, population => cfg.ga.population,
+             threads => cfg.threads, space => cfg.space, train => cfg.positions.train, test => cfg.positions.test,
+             out => cfg.out_dir, evolved_dir => cfg.evolved_dir);
+        if let Some(cmd) = &self.mentor {
+            cfg.mentor.get_or_insert_with(Default::default).command = cmd.clone();
+        }
+        if let Some(d) = self.mentor_depth {
+            cfg.mentor.as_mut().ok_or_else(|| anyhow::anyhow!("--mentor-depth needs --mentor"))?.depth = d;
+        }
+        if let Some(m) = &cfg.mentor
+            && m.command.trim().is_empty()
+        {
+            bail!("mentor.command is empty");
+        }
+        if cfg.runs == 0 {
+            bail!("runs must be at least 1");
+        }
+        if cfg.positions.train == 0 {
+            bail!("positions.train must be at least 1");
+        }
+        Ok(cfg)
+    }
+}
+
+pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
+    let cfg = args.config()?;
+    let space_text = std::fs::read_to_string(&cfg.space)
+        .with_context(|| format!("cannot read search space {}", cfg.space.display()))?;
+    let space = SearchSpace::parse(&space_text).with_context(|| format!("in {}", cfg.space.display()))?;
+    cfg.ga.validate(space.layout())?;
+    let threads = threads(cfg.threads);
+
+    let cache = cfg.positions.cache.clone().unwrap_or_else(|| cfg.out_dir.join("positions.json"));
+    let set = positions::load_or_extract(&args.pgn, &cfg.positions, &cache)?;
+    let prepare_started = std::time::Instant::now();
+    let (objective, mentor_key) = match &cfg.mentor {
+        None => (gm_objective(&set, threads)?, String::new()),
+        Some(m) => {
+            let processes = if m.processes == 0 { threads } else { m.processes };
+            let labels = mentor::load_or_label(&set, m, &mentor::default_cache(&cfg.out_dir), processes)?;
+            let parse = |list: &[positions::GmPosition], scores: &[i32]| -> anyhow::Result<Vec<_>> {
+                list.iter()
+                    .zip(scores)
+                    .map(|(p, &s)| {
+                        p.parse().map(|(pos, _)| (pos, s)).map_err(|e| anyhow::anyhow!("position cache: {e}"))
+                    })
+                    .collect()
+            };
+            let objective = Objective::Mentor {
+                train: parse(&set.train, &labels.train)?,
+                test: parse(&set.test, &labels.test)?,
+                cap: m.cap,
+            };
+            (objective, labels.key)
+        }
+    };
+    log::info!("positions expanded in {:.2}s", prepare_started.elapsed().as_secs_f64());
+    if args.bench {
+        return bench(&space, &cfg, &objective, threads);
+    }
+
+    // Everything that determines a run except the generation count, so a finished run can be
+    // extended with --resume --generations N.
+    let mut ga = cfg.ga.clone();
+    ga.generations = 0;
+    let fingerprint = format!(
+        "{:016x}",
+        fnv1a(&format!("{space_text}\n{}\n{}\nseed={}{mentor_key}", serde_json::to_string(&ga)?, set.key, cfg.seed))
+    );
+    let evolution = Evolution {
+        space: &space,
+        ga: &cfg.ga,
+        objective: &objective,
+        base: space.base(),
+        seed: cfg.seed,
+        threads,
+        fingerprint,
+        progress: true,
+    };
+    log::info!(
+        "evolving {} genes ({} loci) with {threads} threads: population {}, {} generations, {} run(s)",
+        space.genes.len(),
+        space.layout().len(),
+        cfg.ga.population,
+        cfg.ga.generations,
+        cfg.runs
+    );
+    for run in 1..=cfg.runs {
+        let dir = run_dir(&cfg.out_dir, run);
+        let outcome = evolution.run(run, &dir, args.resume)?;
+        let path = cfg.evolved_dir.join(format!("run-{run}.toml"));
+        let (n_train, n_test) = objective.sizes();
+        let pct =
+            |m: f64, test: bool| objective.accuracy(m, test).map_or(String::new(), |a| format!(" ({:.1}%)", a * 100.0));
+        let header = format!(
+            "# Evolved by `tuner evolve`: run {run}, seed {}, {} generations of {}.\n\
+             # Train: {} {} of {n_train}{}; test: {} of {n_test}{}.\n# Genes: {}\n\n",
+            cfg.seed,
+            outcome.history.len(),
+            cfg.ga.population,
+            outcome.train_metric,
+            objective.metric_name(),
+            pct(outcome.train_metric, false),
+            outcome.test_metric,
+            pct(outcome.test_metric, true),
+            space.describe(&outcome.best),
+        );
+        let text = format!("{header}{}", outcome.params.to_toml());
+        // The file must load in the engine exactly as evolved.
+        debug_assert_eq!(Params::default().with_toml(&text).ok().as_ref(), Some(&outcome.params));
+        write_atomic(&path, text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+        println!(
+            "run {run}: train {} {}{}, test {}{}, {} -> {}",
+            outcome.train_metric,
+            objective.metric_name(),
+            pct(outcome.train_metric, false),
+            outcome.test_metric,
+            pct(outcome.test_metric, true),
+            dir.display(),
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// Expands the GM positions for the 1-ply fitness.
+pub fn gm_objective(set: &positions::PositionSet, threads: usize) -> anyhow::Result<Objective> {
+    let parse = |list: &[positions::GmPosition]| -> anyhow::Result<Vec<_>> {
+        list.iter().map(|p| p.parse().map_err(|e| anyhow::anyhow!("position cache: {e}"))).collect()
+    };
+    let (train, dropped_train) = fitness::prepare_all(&parse(&set.train)?, threads);
+    let (test, dropped_test) = fitness::prepare_all(&parse(&set.test)?, threads);
+    if dropped_train + dropped_test > 0 {
+        bail!("{} cached positions have an illegal move; delete the cache", dropped_train + dropped_test);
+    }
+    Ok(Objective::GmMoves { train, test })
+}
+
+/// Prints fitness throughput: a seeded random population scored on the training set.
+fn bench(space: &SearchSpace, cfg: &EvolveConfig, objective: &Objective, threads: usize) -> anyhow::Result<()> {
+    use std::time::Instant;
+
+    use crate::ga::{generation_rng, par_map, random_genome};
+
+    let mut rng = generation_rng(cfg.seed, 0, 0);
+    let base = space.base();
+    let organisms: Vec<Params> =
+        (0..cfg.ga.population).map(|_| space.apply(&random_genome(space.layout(), &mut rng), &base)).collect();
+    let (train, _) = objective.sizes();
+    let mut counts = Vec::new();
+    for t in [1, threads] {
+        let cpu0 = process_cpu_seconds();
+        let started = Instant::now();
+        let scores = par_map(&organisms, t, |p| objective.train(&p.eval).1);
+        let secs = started.elapsed().as_secs_f64();
+        let positions = (organisms.len() * train) as f64;
+        // The machine may be shared: the rate per CPU second shows what one core achieves.
+        let per_cpu = match (cpu0, process_cpu_seconds()) {
+            (Some(a), Some(z)) if z > a => format!(", {:.0} positions per CPU second", positions / (z - a)),
+            _ => String::new(),
+        };
+        println!(
+            "threads {t}: {} organisms x {train} positions in {secs:.3}s = {:.0} positions/s{per_cpu}",
+            organisms.len(),
+            positions / secs
+        );
+        counts.push(scores);
+        if threads == 1 {
+            break;
+        }
+    }
+    // The thread count must not change any result.
+    if counts.len() == 2 && counts[0] != counts[1] {
+        bail!("fitness differs between 1 and {threads} threads");
+    }
+    Ok(())
+}
+
+/// CPU seconds used by this process, all threads (utime + stime from /proc, 100 ticks/s).
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}

@@ -1,0 +1,173 @@
+//! Mentor-assisted evolution (David et al.'s earlier work, cited in §III): a UCI engine scores
+//! every position once (cached), and an organism's fitness is minus the mean absolute
+//! difference between its static evaluation and the mentor's score.
+
+use std::path::{Path, PathBuf};
+
+use evochess::{eval::Evaluator, params::EvalParams};
+use serde::{Deserialize, Serialize};
+use shakmaty::Chess;
+
+use super::{
+    EvolveError,
+    positions::{GmPosition, PositionSet, fnv1a},
+    write_atomic,
+};
+use crate::{
+    ga::par_map,
+    uci_client::{Go, Score, Timeouts, UciClient},
+};
+
+/// The `[mentor]` table of evolve.toml (or `--mentor CMD`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MentorConfig {
+    /// Engine command line, split on whitespace: program then arguments.
+    pub command: String,
+    /// Search depth per position (used when `nodes` is not set).
+    pub depth: u32,
+    /// Node limit per position instead of a depth.
+    pub nodes: Option<u64>,
+    /// Scores (mentor's and organism's) are clamped to ±cap centipawns; mates count as ±cap.
+    pub cap: i32,
+    /// Engine processes labelling in parallel; 0 = the fitness thread count.
+    pub processes: usize,
+}
+
+impl Default for MentorConfig {
+    fn default() -> Self {
+        Self { command: String::new(), depth: 10, nodes: None, cap: 1500, processes: 0 }
+    }
+}
+
+/// Mentor scores for the train and test sets, side-to-move relative, clamped.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Labels {
+    pub key: String,
+    pub train: Vec<i32>,
+    pub test: Vec<i32>,
+}
+
+fn labels_key(set: &PositionSet, cfg: &MentorConfig) -> String {
+    format!("{:016x}", fnv1a(&format!("{} {} {} {:?} {}", set.key, cfg.command, cfg.depth, cfg.nodes, cfg.cap)))
+}
+
+/// Cached labels when `cache` holds them for these positions and this mentor, else labels
+/// computed by running the mentor, then saved.
+pub fn load_or_label(
+    set: &PositionSet,
+    cfg: &MentorConfig,
+    cache: &Path,
+    processes: usize,
+) -> Result<Labels, EvolveError> {
+    let key = labels_key(set, cfg);
+    if let Ok(text) = std::fs::read_to_string(cache)
+        && let Ok(labels) = serde_json::from_str::<Labels>(&text)
+        && labels.key == key
+    {
+        log::info!("mentor: {} + {} scores from cache {}", labels.train.len(), labels.test.len(), cache.display());
+        return Ok(labels);
+    }
+    let started = std::time::Instant::now();
+    let labels = Labels { key, train: label(&set.train, cfg, processes)?, test: label(&set.test, cfg, processes)? };
+    log::info!(
+        "mentor: scored {} positions in {:.1}s",
+        labels.train.len() + labels.test.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let json = serde_json::to_string(&labels).expect("labels serialise");
+    write_atomic(cache, json.as_bytes()).map_err(|e| EvolveError::io(cache, e))?;
+    Ok(labels)
+}
+
+/// Default cache file for the mentor's labels.
+pub fn default_cache(out_dir: &Path) -> PathBuf {
+    out_dir.join("mentor-labels.json")
+}
+
+/// Scores `positions` with `processes` engine instances, each taking a contiguous slice (the
+/// result does not depend on the split when the mentor searches deterministically).
+pub fn label(positions: &[GmPosition], cfg: &MentorConfig, processes: usize) -> Result<Vec<i32>, EvolveError> {
+    let mut words = cfg.command.split_whitespace();
+    let program = words.next().ok_or_else(|| EvolveError::Mentor("empty mentor command".into()))?;
+    let args: Vec<String> = words.map(str::to_string).collect();
+    if positions.is_empty() {
+        return Ok(Vec::new());
+    }
+    let chunks: Vec<&[GmPosition]> = positions.chunks(positions.len().div_ceil(processes.max(1))).collect();
+    let go = Go { depth: if cfg.nodes.is_none() { Some(cfg.depth) } else { None }, nodes: cfg.nodes, ..Go::default() };
+    let parts = par_map(&chunks, chunks.len(), |chunk| -> Result<Vec<i32>, EvolveError> {
+        let mentor_err = |e: crate::uci_client::UciError| EvolveError::Mentor(e.to_string());
+        let mut engine =
+            UciClient::spawn("mentor", Path::new(program), &args, None, Timeouts::default()).map_err(mentor_err)?;
+        engine.new_game().map_err(mentor_err)?;
+        let mut out = Vec::with_capacity(chunk.len());
+        for p in *chunk {
+            engine.position(Some(&p.fen), &[]).map_err(mentor_err)?;
+            let result = engine.go(&go, std::time::Duration::from_secs(300)).map_err(mentor_err)?;
+            let score =
+                result.score.ok_or_else(|| EvolveError::Mentor(format!("no score for position `{}`", p.fen)))?;
+            out.push(clamp_score(score, cfg.cap));
+        }
+        engine.quit();
+        Ok(out)
+    });
+    let mut all = Vec::with_capacity(positions.len());
+    for part in parts {
+        all.extend(part?);
+    }
+    Ok(all)
+}
+
+/// A UCI score (side to move's view) as clamped centipawns; mates are ±cap.
+pub fn clamp_score(score: Score, cap: i32) -> i32 {
+    match score {
+        Score::Cp(cp) => cp.clamp(-cap, cap),
+        Score::Mate(n) if n > 0 => cap,
+        Score::Mate(_) => -cap,
+    }
+}
+
+/// Mean of |clamped organism evaluation − mentor score| over `positions`.
+pub fn mean_abs_error(positions: &[(Chess, i32)], params: &EvalParams, cap: i32) -> f64 {
+    if positions.is_empty() {
+        return 0.0;
+    }
+    let eval = Evaluator::new(params);
+    let total: i64 =
+        positions.iter().map(|(pos, target)| i64::from((eval.evaluate(pos).clamp(-cap, cap) - target).abs())).sum();
+    total as f64 / positions.len() as f64
+}
+
+/// [`mean_abs_error`] split over `threads`.
+pub fn mean_abs_error_par(positions: &[(Chess, i32)], params: &EvalParams, cap: i32, threads: usize) -> f64 {
+    if positions.is_empty() {
+        return 0.0;
+    }
+    let chunks: Vec<&[(Chess, i32)]> = positions.chunks(positions.len().div_ceil(threads.max(1) * 4).max(1)).collect();
+    let sums = par_map(&chunks, threads, |c| mean_abs_error(c, params, cap) * c.len() as f64);
+    sums.into_iter().sum::<f64>() / positions.len() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_are_clamped_and_mates_saturate() {
+        assert_eq!(clamp_score(Score::Cp(35), 1500), 35);
+        assert_eq!(clamp_score(Score::Cp(-9000), 1500), -1500);
+        assert_eq!(clamp_score(Score::Mate(3), 1500), 1500);
+        assert_eq!(clamp_score(Score::Mate(-1), 1500), -1500);
+    }
+
+    #[test]
+    fn error_is_the_mean_absolute_difference() {
+        let pos = Chess::default();
+        let p = EvalParams::default();
+        let e = Evaluator::new(&p).evaluate(&pos);
+        let labelled = vec![(pos.clone(), e + 10), (pos.clone(), e - 30), (pos, e)];
+        assert_eq!(mean_abs_error(&labelled, &p, 1500), 40.0 / 3.0);
+        assert_eq!(mean_abs_error_par(&labelled, &p, 1500, 2), 40.0 / 3.0);
+    }
+}

@@ -1,0 +1,185 @@
+//! `tuner evolve`: evolution of evaluation weights from grandmaster games (David et al. 2014
+//! §III-B), or against a mentor engine's scores (mentor-assisted evolution).
+//!
+//! * [`positions`]: one winner-to-move position per decisive game, train/test split, cached.
+//! * [`fitness`]: the 1-ply GM-move fitness (correct moves, squared).
+//! * [`run`]: the generation loop of one run, with checkpoint/resume ([`checkpoint`]) and the
+//!   per-generation CSV and SVG chart ([`report`]).
+
+pub mod checkpoint;
+pub mod fitness;
+pub mod mentor;
+pub mod positions;
+pub mod report;
+pub mod run;
+
+use std::{
+    io::{self, Write},
+    path::{Path, PathBuf},
+};
+
+use evochess::params::EvalParams;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use self::{fitness::Prepared, positions::PositionsConfig};
+use crate::{ga::GaConfig, space::SpaceError};
+
+/// Everything `tuner evolve` can be told in its config file (`params/evolve.toml`).
+/// Relative paths are relative to the working directory.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EvolveConfig {
+    /// Search-space file: which parameters are genes and how they are encoded.
+    pub space: PathBuf,
+    /// Master seed; run `n` uses the generation RNGs derived from `(seed, n, generation)`.
+    pub seed: u64,
+    /// Independent runs (David et al. ran ten).
+    pub runs: usize,
+    /// Fitness threads; 0 = every available core.
+    pub threads: usize,
+    /// Checkpoints, per-generation CSV and SVG per run (`<out_dir>/run-N/`), and the position cache.
+    pub out_dir: PathBuf,
+    /// Where each run's best organism goes as a complete engine parameter file (`run-N.toml`).
+    pub evolved_dir: PathBuf,
+    pub positions: PositionsConfig,
+    pub ga: GaConfig,
+    /// Mentor-assisted evolution instead of GM moves, when present.
+    pub mentor: Option<mentor::MentorConfig>,
+}
+
+impl Default for EvolveConfig {
+    fn default() -> Self {
+        Self {
+            space: PathBuf::from("params/evolve-space.toml"),
+            seed: 1,
+            runs: 1,
+            threads: 0,
+            out_dir: PathBuf::from("evolve-out"),
+            evolved_dir: PathBuf::from("params/evolved"),
+            positions: PositionsConfig::default(),
+            ga: GaConfig::default(),
+            mentor: None,
+        }
+    }
+}
+
+impl EvolveConfig {
+    /// Parses a config file; unknown keys are errors naming the key.
+    pub fn parse(text: &str) -> Result<Self, EvolveError> {
+        toml::from_str(text).map_err(|e| EvolveError::Config(e.to_string()))
+    }
+
+    pub fn load(path: &Path) -> Result<Self, EvolveError> {
+        let text = std::fs::read_to_string(path).map_err(|e| EvolveError::io(path, e))?;
+        Self::parse(&text).map_err(|e| EvolveError::Config(format!("{}: {e}", path.display())))
+    }
+}
+
+#[derive(Debug, Error)]
+pub enum EvolveError {
+    #[error("{path}: {source}")]
+    Io { path: String, source: io::Error },
+    #[error("evolve config: {0}")]
+    Config(String),
+    #[error(transparent)]
+    Space(#[from] SpaceError),
+    #[error(transparent)]
+    Ga(#[from] crate::ga::GaError),
+    #[error(transparent)]
+    Positions(#[from] positions::PositionsError),
+    #[error("checkpoint {path}: {reason}")]
+    Checkpoint { path: String, reason: String },
+    #[error("{dir} already holds a checkpoint; pass --resume to continue it, or remove the directory to start over")]
+    ExistingRun { dir: String },
+    #[error("mentor: {0}")]
+    Mentor(String),
+}
+
+impl EvolveError {
+    pub fn io(path: &Path, source: io::Error) -> Self {
+        EvolveError::Io { path: path.display().to_string(), source }
+    }
+}
+
+/// Writes `bytes` to `path` via a temporary file and a rename, so a crash (or `kill -9`)
+/// leaves either the old or the new file, never a torn one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, path)
+}
+
+/// What an organism is measured against.
+pub enum Objective {
+    /// David et al.: GM moves found by a 1-ply search; fitness = correct².
+    GmMoves { train: Vec<Prepared>, test: Vec<Prepared> },
+    /// Mentor-assisted: fitness = −mean |clamped static evaluation − mentor score|.
+    Mentor { train: Vec<(shakmaty::Chess, i32)>, test: Vec<(shakmaty::Chess, i32)>, cap: i32 },
+}
+
+impl Objective {
+    /// Column name of the readable metric.
+    pub fn metric_name(&self) -> &'static str {
+        match self {
+            Objective::GmMoves { .. } => "correct",
+            Objective::Mentor { .. } => "mean_abs_error",
+        }
+    }
+
+    /// Axis label for the chart.
+    pub fn metric_label(&self) -> String {
+        match self {
+            Objective::GmMoves { train, .. } => format!("positions solved (of {})", train.len()),
+            Objective::Mentor { .. } => "mean |evaluation - mentor| (cp)".to_string(),
+        }
+    }
+
+    pub fn sizes(&self) -> (usize, usize) {
+        match self {
+            Objective::GmMoves { train, test } => (train.len(), test.len()),
+            Objective::Mentor { train, test, .. } => (train.len(), test.len()),
+        }
+    }
+
+    /// `(fitness, metric)` on the training set, one thread.
+    pub fn train(&self, params: &EvalParams) -> (f64, f64) {
+        match self {
+            Objective::GmMoves { train, .. } => {
+                let solved = fitness::count_solved(train, params);
+                (fitness::gm_fitness(solved), f64::from(solved))
+            }
+            Objective::Mentor { train, cap, .. } => {
+                let err = mentor::mean_abs_error(train, params, *cap);
+                (-err, err)
+            }
+        }
+    }
+
+    /// The metric on the test set, split over `threads`.
+    pub fn test(&self, params: &EvalParams, threads: usize) -> f64 {
+        match self {
+            Objective::GmMoves { test, .. } => f64::from(fitness::count_solved_par(test, params, threads)),
+            Objective::Mentor { test, cap, .. } => mentor::mean_abs_error_par(test, params, *cap, threads),
+        }
+    }
+
+    /// The metric as a share of the set, for reports (`None` where that means nothing).
+    pub fn accuracy(&self, metric: f64, test: bool) -> Option<f64> {
+        let (tr, te) = self.sizes();
+        let n = if test { te } else { tr };
+        match self {
+            Objective::GmMoves { .. } if n > 0 => Some(metric / n as f64),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,415 @@
+//! Training positions from GM games, as in David et al. §III-B: one random position per
+//! decisive game, taken only where the side to move went on to win, with the move played.
+//!
+//! Games without a result, drawn games, games with illegal SAN, a bad `[FEN]` or a
+//! non-standard `[Variant]` are skipped and counted, never fatal. `.xz` files are decompressed
+//! by an `xz -dc` child process (there is no xz crate among our dependencies).
+//! The extracted set is cached as JSON so reruns start instantly.
+
+use std::{
+    fs::File,
+    io::{self, BufReader, Read},
+    ops::ControlFlow,
+    path::{Path, PathBuf},
+    process::{Child, Command, Stdio},
+};
+
+use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Visitor};
+use rand::{Rng, SeedableRng, rngs::StdRng, seq::SliceRandom};
+use serde::{Deserialize, Serialize};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Move, Position, fen::Fen, uci::UciMove};
+use thiserror::Error;
+
+use crate::ga::mix64;
+
+/// One training example as stored: the position (FEN) and the move the winner played (UCI).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GmPosition {
+    pub fen: String,
+    pub uci: String,
+}
+
+impl GmPosition {
+    /// The position and move, checked for legality.
+    pub fn parse(&self) -> Result<(Chess, Move), String> {
+        let fen: Fen = self.fen.parse().map_err(|e| format!("bad FEN `{}`: {e}", self.fen))?;
+        let pos: Chess =
+            fen.into_position(CastlingMode::Standard).map_err(|e| format!("bad position `{}`: {e}", self.fen))?;
+        let uci: UciMove = self.uci.parse().map_err(|e| format!("bad move `{}`: {e}", self.uci))?;
+        let m = uci.to_move(&pos).map_err(|e| format!("illegal move `{}` in `{}`: {e}", self.uci, self.fen))?;
+        Ok((pos, m))
+    }
+}
+
+/// What extraction kept and skipped.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExtractStats {
+    /// Games read (up to the point where enough positions were found).
+    pub games: usize,
+    /// Decisive games that gave a position.
+    pub used: usize,
+    pub draws: usize,
+    /// `*` or no result at all.
+    pub no_result: usize,
+    pub illegal_san: usize,
+    /// `[Variant]` other than standard, or a `[FEN]` that is not a legal standard-chess setup.
+    pub unsupported: usize,
+    /// Decisive games where the winner had no move at or after `min_ply`.
+    pub too_short: usize,
+}
+
+/// Extraction settings (the `[positions]` table of evolve.toml).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PositionsConfig {
+    pub train: usize,
+    pub test: usize,
+    /// Seeds the per-game position choice and the train/test shuffle (not the GA).
+    pub seed: u64,
+    /// Earliest ply (0 = the initial position) a position may be taken from.
+    pub min_ply: usize,
+    /// Cache file; default `<out_dir>/positions.json`.
+    pub cache: Option<PathBuf>,
+}
+
+impl Default for PositionsConfig {
+    fn default() -> Self {
+        Self { train: 5000, test: 5000, seed: 1, min_ply: 0, cache: None }
+    }
+}
+
+/// The train and test sets.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PositionSet {
+    /// Identifies the inputs and settings the set was extracted from (see [`cache_key`]).
+    pub key: String,
+    pub stats: ExtractStats,
+    pub train: Vec<GmPosition>,
+    pub test: Vec<GmPosition>,
+}
+
+#[derive(Debug, Error)]
+pub enum PositionsError {
+    #[error("cannot read {path}: {source}")]
+    Io { path: String, source: io::Error },
+    #[error(
+        "cannot decompress {path}: `xz` was not found on PATH; install xz-utils or decompress it yourself (`xz -dk {path}`) and pass the .pgn"
+    )]
+    XzMissing { path: String },
+    #[error("decompressing {path} failed: xz {status}: {stderr}")]
+    XzFailed { path: String, status: String, stderr: String },
+    #[error("no usable positions in {0} (see the skip counts in the log)")]
+    Empty(String),
+    #[error("position cache {path}: {reason}")]
+    Cache { path: String, reason: String },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Skip {
+    Draw,
+    NoResult,
+    IllegalSan,
+    Unsupported,
+}
+
+#[derive(Default)]
+struct Tags {
+    result: Option<Option<Color>>,
+    result_tag_seen: bool,
+    fen: Option<Vec<u8>>,
+    unsupported: bool,
+}
+
+struct Movetext {
+    pos: Chess,
+    ply: usize,
+    tag_result: Option<Option<Color>>,
+    text_result: Option<Option<Color>>,
+    candidates: Vec<(Chess, Move)>,
+}
+
+/// Collects, for one game, every position where the eventual winner was to move.
+struct WinnerPositions {
+    min_ply: usize,
+}
+
+/// `Some(Some(winner))`, `Some(None)` for a draw, `None` for unknown (`*` or garbage).
+fn parse_result(value: &[u8]) -> Option<Option<Color>> {
+    match value {
+        b"1-0" => Some(Some(Color::White)),
+        b"0-1" => Some(Some(Color::Black)),
+        b"1/2-1/2" => Some(None),
+        _ => None,
+    }
+}
+
+impl Visitor for WinnerPositions {
+    type Tags = Tags;
+    type Movetext = Movetext;
+    type Output = Result<Vec<(Chess, Move)>, Skip>;
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+        ControlFlow::Continue(Tags::default())
+    }
+
+    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Self::Output> {
+        match name {
+            b"Result" => {
+                tags.result_tag_seen = true;
+                tags.result = parse_result(value.as_bytes());
+            }
+            b"FEN" => tags.fen = Some(value.as_bytes().to_vec()),
+            b"Variant" => {
+                let v = value.decode_utf8_lossy().to_ascii_lowercase();
+                if !matches!(v.trim(), "" | "standard" | "chess" | "normal" | "from position") {
+                    tags.unsupported = true;
+                }
+            }
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Self::Output, Movetext> {
+        if tags.unsupported {
+            return ControlFlow::Break(Err(Skip::Unsupported));
+        }
+        // A result tag decides early: no need to replay draws and unfinished games.
+        match tags.result {
+            Some(None) => return ControlFlow::Break(Err(Skip::Draw)),
+            None if tags.result_tag_seen => return ControlFlow::Break(Err(Skip::NoResult)),
+            _ => {}
+        }
+        let pos = match tags.fen {
+            Some(fen) => match Fen::from_ascii(&fen).ok().and_then(|f| f.into_position(CastlingMode::Standard).ok()) {
+                Some(p) => p,
+                None => return ControlFlow::Break(Err(Skip::Unsupported)),
+            },
+            None => Chess::default(),
+        };
+        ControlFlow::Continue(Movetext {
+            pos,
+            ply: 0,
+            tag_result: tags.result,
+            text_result: None,
+            candidates: Vec::new(),
+        })
+    }
+
+    fn san(&mut self, mt: &mut Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
+        let Ok(m) = san_plus.san.to_move(&mt.pos) else {
+            return ControlFlow::Break(Err(Skip::IllegalSan));
+        };
+        // The result is only known from the tag here; without one, keep every position and
+        // filter at the end with the movetext result.
+        let keep = match mt.tag_result {
+            Some(Some(winner)) => winner == mt.pos.turn(),
+            _ => true,
+        };
+        if keep && mt.ply >= self.min_ply {
+            mt.candidates.push((mt.pos.clone(), m));
+        }
+        mt.pos.play_unchecked(m);
+        mt.ply += 1;
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(&mut self, mt: &mut Movetext, outcome: Outcome) -> ControlFlow<Self::Output> {
+        mt.text_result = Some(match outcome {
+            Outcome::Known(KnownOutcome::Decisive { winner }) => Some(winner),
+            Outcome::Known(KnownOutcome::Draw) => None,
+            Outcome::Unknown => return ControlFlow::Continue(()),
+        });
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, mt: Movetext) -> Self::Output {
+        let winner = match mt.tag_result.or(mt.text_result) {
+            Some(Some(w)) => w,
+            Some(None) => return Err(Skip::Draw),
+            None => return Err(Skip::NoResult),
+        };
+        Ok(mt.candidates.into_iter().filter(|(p, _)| p.turn() == winner).collect())
+    }
+}
+
+/// A PGN source: a plain file, or the stdout of `xz -dc` for `.xz` files.
+struct Source {
+    reader: Box<dyn Read>,
+    child: Option<Child>,
+    path: String,
+}
+
+impl Source {
+    fn open(path: &Path) -> Result<Self, PositionsError> {
+        let shown = path.display().to_string();
+        let io_err = |source| PositionsError::Io { path: shown.clone(), source };
+        // Open first so a missing file is reported as such, not as an xz failure.
+        let file = File::open(path).map_err(io_err)?;
+        if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xz")) {
+            let mut child = Command::new("xz")
+                .arg("-dc")
+                .stdin(Stdio::from(file))
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .map_err(|e| {
+                    if e.kind() == io::ErrorKind::NotFound {
+                        PositionsError::XzMissing { path: shown.clone() }
+                    } else {
+                        io_err(e)
+                    }
+                })?;
+            let stdout = child.stdout.take().expect("piped stdout");
+            Ok(Self { reader: Box::new(BufReader::new(stdout)), child: Some(child), path: shown })
+        } else {
+            Ok(Self { reader: Box::new(BufReader::new(file)), child: None, path: shown })
+        }
+    }
+
+    /// Checks how xz ended. `complete`: the whole stream was read (else xz is killed, as we
+    /// stopped early and its broken pipe is expected).
+    fn finish(mut self, complete: bool) -> Result<(), PositionsError> {
+        drop(self.reader);
+        let Some(mut child) = self.child.take() else { return Ok(()) };
+        if !complete {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(());
+        }
+        let mut stderr = String::new();
+        if let Some(mut e) = child.stderr.take() {
+            let _ = e.read_to_string(&mut stderr);
+        }
+        let status = child.wait().map_err(|source| PositionsError::Io { path: self.path.clone(), source })?;
+        if status.success() {
+            Ok(())
+        } else {
+            Err(PositionsError::XzFailed {
+                path: self.path,
+                status: status.to_string(),
+                stderr: stderr.trim().to_string(),
+            })
+        }
+    }
+}
+
+/// Reads games from `paths` in order until `train + test` positions are found, picks one
+/// random winner-to-move position per decisive game (seeded per game index), then shuffles
+/// and splits. If the files hold fewer positions, the split keeps the train:test ratio.
+pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, PositionsError> {
+    let wanted = cfg.train + cfg.test;
+    let mut stats = ExtractStats::default();
+    let mut found: Vec<GmPosition> = Vec::new();
+    let mut visitor = WinnerPositions { min_ply: cfg.min_ply };
+    for path in paths {
+        if found.len() >= wanted {
+            break;
+        }
+        let mut source = Source::open(path)?;
+        let mut reader = Reader::new(&mut source.reader);
+        let mut complete = true;
+        loop {
+            if found.len() >= wanted {
+                complete = false;
+                break;
+            }
+            let game = reader
+                .read_game(&mut visitor)
+                .map_err(|source| PositionsError::Io { path: path.display().to_string(), source })?;
+            let Some(game) = game else { break };
+            let index = stats.games as u64;
+            stats.games += 1;
+            match game {
+                Ok(candidates) if candidates.is_empty() => stats.too_short += 1,
+                Ok(candidates) => {
+                    let mut rng = StdRng::seed_from_u64(mix64(mix64(cfg.seed) ^ index));
+                    let (pos, m) = &candidates[rng.random_range(0..candidates.len())];
+                    found.push(GmPosition {
+                        fen: Fen::from_position(pos, EnPassantMode::Legal).to_string(),
+                        uci: m.to_uci(CastlingMode::Standard).to_string(),
+                    });
+                    stats.used += 1;
+                }
+                Err(Skip::Draw) => stats.draws += 1,
+                Err(Skip::NoResult) => stats.no_result += 1,
+                Err(Skip::IllegalSan) => stats.illegal_san += 1,
+                Err(Skip::Unsupported) => stats.unsupported += 1,
+            }
+        }
+        drop(reader);
+        source.finish(complete)?;
+    }
+    if found.is_empty() {
+        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(PositionsError::Empty(names.join(", ")));
+    }
+    found.shuffle(&mut StdRng::seed_from_u64(mix64(cfg.seed ^ 0x5eed)));
+    let train_len = if found.len() >= wanted {
+        cfg.train
+    } else {
+        log::warn!("only {} positions found, {wanted} wanted; splitting {}:{}", found.len(), cfg.train, cfg.test);
+        (found.len() * cfg.train).div_ceil(wanted.max(1)).min(found.len())
+    };
+    let test: Vec<GmPosition> = found.split_off(train_len).into_iter().take(cfg.test).collect();
+    Ok(PositionSet { key: String::new(), stats, train: found, test })
+}
+
+/// FNV-1a, a fixed hash for cache keys and fingerprints.
+pub fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Identifies the extraction inputs: each file's path, size and modification time, and the settings.
+pub fn cache_key(paths: &[PathBuf], cfg: &PositionsConfig) -> String {
+    let mut desc = format!("v1 train={} test={} seed={} min_ply={}", cfg.train, cfg.test, cfg.seed, cfg.min_ply);
+    for p in paths {
+        let meta = std::fs::metadata(p).ok();
+        let len = meta.as_ref().map_or(0, |m| m.len());
+        let mtime = meta
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_secs());
+        desc.push_str(&format!(" {}:{len}:{mtime}", p.display()));
+    }
+    format!("{:016x}", fnv1a(&desc))
+}
+
+/// The cached set when `cache` holds one with the same key, else a fresh extraction, saved there.
+pub fn load_or_extract(paths: &[PathBuf], cfg: &PositionsConfig, cache: &Path) -> Result<PositionSet, PositionsError> {
+    let key = cache_key(paths, cfg);
+    if let Ok(text) = std::fs::read_to_string(cache) {
+        match serde_json::from_str::<PositionSet>(&text) {
+            Ok(set) if set.key == key => {
+                log::info!(
+                    "positions: {} train + {} test from cache {}",
+                    set.train.len(),
+                    set.test.len(),
+                    cache.display()
+                );
+                return Ok(set);
+            }
+            Ok(_) => log::info!("positions: cache {} is for other inputs; extracting again", cache.display()),
+            Err(e) => log::warn!("positions: ignoring unreadable cache {}: {e}", cache.display()),
+        }
+    }
+    let mut set = extract(paths, cfg)?;
+    set.key = key;
+    let s = &set.stats;
+    log::info!(
+        "positions: {} train + {} test from {} games ({} used; skipped {} draws, {} without result, {} illegal SAN, {} unsupported, {} too short)",
+        set.train.len(),
+        set.test.len(),
+        s.games,
+        s.used,
+        s.draws,
+        s.no_result,
+        s.illegal_san,
+        s.unsupported,
+        s.too_short
+    );
+    let json = serde_json::to_string(&set).expect("position sets serialise");
+    crate::evolve::write_atomic(cache, json.as_bytes())
+        .map_err(|e| PositionsError::Cache { path: cache.display().to_string(), reason: e.to_string() })?;
+    Ok(set)
+}

@@ -1,0 +1,91 @@
+//! Per-generation statistics: a CSV table and an SVG chart in the style of David et al.'s
+//! Fig. 2 (best and mean per generation, plus the test-set score of the best).
+
+use std::{fmt::Write as _, io, path::Path};
+
+use plotters::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::write_atomic;
+
+/// One generation's summary. `metric` is the objective's readable measure (correct GM moves,
+/// or mean absolute error against the mentor); `fitness` is what selection saw.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GenerationStats {
+    pub generation: usize,
+    pub best_metric: f64,
+    pub mean_metric: f64,
+    /// The generation-best organism on the test set.
+    pub test_metric: f64,
+    pub best_fitness: f64,
+    pub mean_fitness: f64,
+    /// Wall time of the generation (not part of the deterministic result).
+    pub seconds: f64,
+}
+
+/// Writes `generation,best_<m>,mean_<m>,test_<m>,best_fitness,mean_fitness,seconds`.
+pub fn write_csv(path: &Path, metric: &str, history: &[GenerationStats]) -> io::Result<()> {
+    let mut out =
+        format!("generation,best_{metric},mean_{metric},test_{metric}_of_best,best_fitness,mean_fitness,seconds\n");
+    for h in history {
+        let _ = writeln!(
+            out,
+            "{},{},{:.3},{},{},{:.3},{:.3}",
+            h.generation, h.best_metric, h.mean_metric, h.test_metric, h.best_fitness, h.mean_fitness, h.seconds
+        );
+    }
+    write_atomic(path, out.as_bytes())
+}
+
+/// Renders the chart as SVG text.
+pub fn render_svg(title: &str, y_label: &str, history: &[GenerationStats]) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (800, 500)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let last = history.last().map_or(1, |h| h.generation.max(1));
+        let values = history.iter().flat_map(|h| [h.best_metric, h.mean_metric, h.test_metric]);
+        let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
+        let pad = ((hi - lo) * 0.05).max(1.0);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(15)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0..last, (lo - pad).max(0.0)..hi + pad)
+            .map_err(|e| e.to_string())?;
+        chart.configure_mesh().x_desc("generation").y_desc(y_label).draw().map_err(|e| e.to_string())?;
+        let series = [
+            ("best organism", RGBColor(200, 30, 30), 0),
+            ("population average", RGBColor(30, 30, 200), 1),
+            ("best organism, test set", RGBColor(30, 150, 30), 2),
+        ];
+        for (label, color, which) in series {
+            let points = history.iter().map(|h| {
+                let v = [h.best_metric, h.mean_metric, h.test_metric][which];
+                (h.generation, v)
+            });
+            chart
+                .draw_series(LineSeries::new(points, color.stroke_width(2)))
+                .map_err(|e| e.to_string())?
+                .label(label)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
+/// Writes the chart to `path`.
+pub fn write_svg(path: &Path, title: &str, y_label: &str, history: &[GenerationStats]) -> io::Result<()> {
+    let svg = render_svg(title, y_label, history).map_err(io::Error::other)?;
+    write_atomic(path, svg.as_bytes())
+}

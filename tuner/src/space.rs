@@ -1,0 +1,416 @@
+//! Search spaces: which engine parameters a GA evolves, and how they are encoded.
+//!
+//! A space file (TOML, under `params/`) names an encoding for the whole chromosome, optional
+//! fixed parameter values, and an ordered list of genes. Each gene drives one or more
+//! [`Params`] keys tied together (David et al.'s single KNIGHT_VALUE sets both `knight_mg` and
+//! `knight_eg`), over `[min, max]`:
+//!
+//! ```toml
+//! encoding = "gray"            # gray | binary (bit fields) | integer | real (one number per gene)
+//! others = "default"           # or "zero": evaluation parameters not listed here are set to 0
+//!
+//! [fixed]                      # applied to the defaults before any gene
+//! pawn_mg = 100
+//!
+//! [[gene]]
+//! name = "knight_value"
+//! keys = ["eval.knight_mg", "eval.knight_eg"]   # default: [name]
+//! min = 100
+//! max = 2000
+//! bits = 11                    # gray/binary: field width; integer: `step` (default 1)
+//! ```
+//!
+//! Every key is checked against the parameter declaration ([`Params::find`]); errors name the
+//! gene and key. Gene order is chromosome order, which matters to one/two-point crossover.
+//!
+//! ```
+//! use tuner::space::SearchSpace;
+//! let space = SearchSpace::parse("encoding = \"gray\"\n[[gene]]\nname = \"queen_mg\"\nmin = 400\nmax = 2447\nbits = 11\n").unwrap();
+//! let genome = space.genome_of(&space.base());
+//! assert_eq!(space.apply(&genome, &space.base()).eval.queen_mg, evochess::Params::default().eval.queen_mg);
+//! ```
+
+use std::{collections::HashSet, path::Path};
+
+use evochess::params::{ParamId, ParamSpec, Params};
+use serde::Deserialize;
+use thiserror::Error;
+
+use crate::ga::{
+    Genome,
+    encoding::{BinaryGene, BitCoding, Layout, NumericGene},
+};
+
+/// How the whole chromosome is encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Encoding {
+    Gray,
+    Binary,
+    Integer,
+    Real,
+}
+
+impl Encoding {
+    pub fn is_binary(self) -> bool {
+        matches!(self, Encoding::Gray | Encoding::Binary)
+    }
+}
+
+/// Why a search-space file was rejected.
+#[derive(Debug, Error, PartialEq)]
+pub enum SpaceError {
+    #[error("cannot read search space {path}: {reason}")]
+    Io { path: String, reason: String },
+    #[error("search space: {0}")]
+    Syntax(String),
+    #[error("search space gene `{gene}`: unknown parameter `{key}`")]
+    UnknownKey { gene: String, key: String },
+    #[error(
+        "search space gene `{gene}`: range [{min}, {max}] exceeds parameter `{key}`'s declared range [{kmin}, {kmax}]"
+    )]
+    OutOfRange { gene: String, key: String, min: i64, max: i64, kmin: i32, kmax: i32 },
+    #[error("search space gene `{gene}`: {reason}")]
+    Invalid { gene: String, reason: String },
+    #[error("search space: parameter `{key}` appears twice (genes/fixed `{first}` and `{second}`)")]
+    DuplicateKey { key: String, first: String, second: String },
+    #[error("search space [fixed]: {0}")]
+    Fixed(String),
+}
+
+/// What happens to evaluation parameters that are neither genes nor `[fixed]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Others {
+    /// Keep the engine defaults.
+    #[default]
+    Default,
+    /// Set to 0 (or the value nearest 0 in the declared range), so that only the space's terms
+    /// act: David et al.'s program has just its 35 parameters.
+    Zero,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSpace {
+    encoding: Encoding,
+    #[serde(default)]
+    others: Others,
+    #[serde(default)]
+    fixed: toml::Table,
+    #[serde(default, rename = "gene")]
+    genes: Vec<RawGene>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGene {
+    name: String,
+    keys: Option<Vec<String>>,
+    min: i64,
+    max: i64,
+    bits: Option<u32>,
+    step: Option<i64>,
+}
+
+/// One gene: a value in `[min, max]` written to every key in `keys`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gene {
+    pub name: String,
+    pub keys: Vec<ParamId>,
+    pub min: i32,
+    pub max: i32,
+    /// Field width (binary encodings).
+    pub bits: Option<u32>,
+    /// Value spacing (integer encoding).
+    pub step: Option<i32>,
+}
+
+/// A validated search space.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchSpace {
+    pub encoding: Encoding,
+    pub others: Others,
+    pub genes: Vec<Gene>,
+    pub fixed: Vec<(ParamId, i32)>,
+    layout: Layout,
+}
+
+impl SearchSpace {
+    /// Reads and validates a space file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, SpaceError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| SpaceError::Io { path: path.display().to_string(), reason: e.to_string() })?;
+        Self::parse(&text)
+    }
+
+    /// Parses and validates a space document.
+    pub fn parse(text: &str) -> Result<Self, SpaceError> {
+        let raw: RawSpace = toml::from_str(text).map_err(|e| SpaceError::Syntax(e.to_string()))?;
+        let mut owner: Vec<(ParamId, String)> = Vec::new();
+        let mut claim = |id: ParamId, who: &str| -> Result<(), SpaceError> {
+            if let Some((_, first)) = owner.iter().find(|(k, _)| *k == id) {
+                return Err(SpaceError::DuplicateKey {
+                    key: Params::spec(id).key(),
+                    first: first.clone(),
+                    second: who.to_string(),
+                });
+            }
+            owner.push((id, who.to_string()));
+            Ok(())
+        };
+
+        let mut fixed = Vec::new();
+        for (key, value) in &raw.fixed {
+            let (id, spec) =
+                Params::find(key).ok_or_else(|| SpaceError::Fixed(format!("unknown parameter `{key}`")))?;
+            let v = value.as_integer().ok_or_else(|| SpaceError::Fixed(format!("`{key}` must be an integer")))?;
+            if v < i64::from(spec.min) || v > i64::from(spec.max) {
+                return Err(SpaceError::Fixed(format!("`{key}` = {v} is out of range [{}, {}]", spec.min, spec.max)));
+            }
+            claim(id, "fixed")?;
+            fixed.push((id, v as i32));
+        }
+
+        let mut names = HashSet::new();
+        let mut genes = Vec::new();
+        for g in raw.genes {
+            let bad = |reason: String| SpaceError::Invalid { gene: g.name.clone(), reason };
+            if !names.insert(g.name.clone()) {
+                return Err(bad("gene name used twice".into()));
+            }
+            if g.min > g.max {
+                return Err(bad(format!("min {} is above max {}", g.min, g.max)));
+            }
+            let key_names = g.keys.clone().unwrap_or_else(|| vec![g.name.clone()]);
+            if key_names.is_empty() {
+                return Err(bad("`keys` is empty".into()));
+            }
+            let mut keys = Vec::new();
+            for k in &key_names {
+                let (id, spec): (ParamId, &ParamSpec) =
+                    Params::find(k).ok_or_else(|| SpaceError::UnknownKey { gene: g.name.clone(), key: k.clone() })?;
+                if g.min < i64::from(spec.min) || g.max > i64::from(spec.max) {
+                    return Err(SpaceError::OutOfRange {
+                        gene: g.name.clone(),
+                        key: spec.key(),
+                        min: g.min,
+                        max: g.max,
+                        kmin: spec.min,
+                        kmax: spec.max,
+                    });
+                }
+                claim(id, &g.name)?;
+                keys.push(id);
+            }
+            match raw.encoding {
+                Encoding::Gray | Encoding::Binary => {
+                    let bits =
+                        g.bits.ok_or_else(|| bad(format!("`bits` is required with {:?} encoding", raw.encoding)))?;
+                    if !(1..=32).contains(&bits) {
+                        return Err(bad(format!("bits = {bits} must be in 1..=32")));
+                    }
+                    if g.step.is_some() {
+                        return Err(bad("`step` applies to the integer encoding only; binary genes use `bits`".into()));
+                    }
+                }
+                Encoding::Integer => {
+                    if g.bits.is_some() {
+                        return Err(bad("`bits` applies to gray/binary encodings only".into()));
+                    }
+                    if g.step.is_some_and(|s| s < 1) {
+                        return Err(bad("`step` must be at least 1".into()));
+                    }
+                }
+                Encoding::Real => {
+                    if g.bits.is_some() || g.step.is_some() {
+                        return Err(bad("real genes take only min and max".into()));
+                    }
+                }
+            }
+            genes.push(Gene {
+                name: g.name.clone(),
+                keys,
+                min: g.min as i32,
+                max: g.max as i32,
+                bits: g.bits,
+                step: if raw.encoding == Encoding::Integer { Some(g.step.unwrap_or(1) as i32) } else { None },
+            });
+        }
+        if genes.is_empty() {
+            return Err(SpaceError::Syntax("no [[gene]] entries".into()));
+        }
+        let layout = match raw.encoding {
+            Encoding::Gray | Encoding::Binary => Layout::Bits {
+                coding: if raw.encoding == Encoding::Gray { BitCoding::Gray } else { BitCoding::Binary },
+                genes: genes
+                    .iter()
+                    .map(|g| BinaryGene { min: g.min, max: g.max, bits: g.bits.expect("validated") })
+                    .collect(),
+            },
+            Encoding::Integer | Encoding::Real => Layout::Numeric(
+                genes
+                    .iter()
+                    .map(|g| NumericGene { min: f64::from(g.min), max: f64::from(g.max), step: g.step.map(f64::from) })
+                    .collect(),
+            ),
+        };
+        Ok(Self { encoding: raw.encoding, others: raw.others, genes, fixed, layout })
+    }
+
+    /// The chromosome shape of this space.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// What every organism starts from: engine defaults, unlisted evaluation parameters zeroed
+    /// if `others = "zero"`, then the `[fixed]` values.
+    pub fn base(&self) -> Params {
+        let mut p = Params::default();
+        if self.others == Others::Zero {
+            let listed: HashSet<ParamId> =
+                self.genes.iter().flat_map(|g| g.keys.iter().copied()).chain(self.fixed.iter().map(|f| f.0)).collect();
+            for (i, spec) in Params::specs().enumerate() {
+                let id = ParamId(i);
+                if spec.section == "eval" && !listed.contains(&id) {
+                    p.set(id, i64::from(0.clamp(spec.min, spec.max))).expect("clamped into range");
+                }
+            }
+        }
+        self.with_fixed(&p)
+    }
+
+    /// `params` with the `[fixed]` values applied.
+    pub fn with_fixed(&self, params: &Params) -> Params {
+        let mut p = params.clone();
+        for &(id, v) in &self.fixed {
+            p.set(id, i64::from(v)).expect("fixed values are validated");
+        }
+        p
+    }
+
+    /// Each gene's decoded parameter value, in gene order.
+    ///
+    /// # Panics
+    /// If the genome does not fit this space's layout (genomes come from this space).
+    pub fn values(&self, genome: &Genome) -> Vec<i32> {
+        assert!(genome.fits(&self.layout), "genome does not fit the search space");
+        match (&self.layout, genome) {
+            (Layout::Bits { coding, genes }, Genome::Bits(bits)) => {
+                let mut at = 0;
+                genes
+                    .iter()
+                    .map(|g| {
+                        let field = &bits[at..at + g.bits as usize];
+                        at += g.bits as usize;
+                        g.decode(field, *coding)
+                    })
+                    .collect()
+            }
+            (Layout::Numeric(genes), Genome::Numbers(x)) => genes.iter().zip(x).map(|(g, &v)| g.value(v)).collect(),
+            _ => unreachable!("checked by fits"),
+        }
+    }
+
+    /// `base` with every gene's keys set to the genome's values.
+    pub fn apply(&self, genome: &Genome, base: &Params) -> Params {
+        let mut p = base.clone();
+        for (gene, value) in self.genes.iter().zip(self.values(genome)) {
+            for &id in &gene.keys {
+                p.set(id, i64::from(value)).expect("gene ranges are validated against the declaration");
+            }
+        }
+        p
+    }
+
+    /// The genome nearest to `params` (each gene read from its first key, clamped into range).
+    pub fn genome_of(&self, params: &Params) -> Genome {
+        let values = self.genes.iter().map(|g| params.get(g.keys[0]).clamp(g.min, g.max));
+        match &self.layout {
+            Layout::Bits { coding, genes } => {
+                Genome::Bits(values.zip(genes).flat_map(|(v, g)| g.encode(v, *coding)).collect())
+            }
+            Layout::Numeric(genes) => Genome::Numbers(values.zip(genes).map(|(v, g)| g.repair(f64::from(v))).collect()),
+        }
+    }
+
+    /// `name = value` for every gene, for logs.
+    pub fn describe(&self, genome: &Genome) -> String {
+        self.genes.iter().zip(self.values(genome)).map(|(g, v)| format!("{}={v}", g.name)).collect::<Vec<_>>().join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TWO_PIECES: &str = r#"
+encoding = "gray"
+[fixed]
+pawn_mg = 100
+pawn_eg = 100
+[[gene]]
+name = "knight_value"
+keys = ["eval.knight_mg", "knight_eg"]
+min = 100
+max = 2000
+bits = 11
+[[gene]]
+name = "queen_mg"
+min = 400
+max = 463
+bits = 6
+"#;
+
+    #[test]
+    fn tied_keys_get_the_same_value() {
+        let s = SearchSpace::parse(TWO_PIECES).unwrap();
+        assert_eq!(s.layout().len(), 17);
+        let mut p = s.base();
+        p.eval.knight_mg = 777;
+        p.eval.queen_mg = 450;
+        let g = s.genome_of(&p);
+        let q = s.apply(&g, &s.base());
+        assert_eq!(q.eval.knight_mg, q.eval.knight_eg);
+        assert!((q.eval.knight_mg - 777).abs() <= 1, "{}", q.eval.knight_mg);
+        assert_eq!(q.eval.queen_mg, 450);
+        assert_eq!(q.eval.pawn_eg, 100);
+        assert_eq!(s.describe(&g), format!("knight_value={} queen_mg=450", q.eval.knight_mg));
+    }
+
+    #[test]
+    fn errors_name_gene_and_key() {
+        let e = SearchSpace::parse(&TWO_PIECES.replace("knight_eg\"", "knight_xx\"")).unwrap_err();
+        assert_eq!(e, SpaceError::UnknownKey { gene: "knight_value".into(), key: "knight_xx".into() });
+        let e = SearchSpace::parse(&TWO_PIECES.replace("max = 2000", "max = 2100")).unwrap_err();
+        assert!(e.to_string().contains("eval.knight_mg") && e.to_string().contains("knight_value"), "{e}");
+        let e = SearchSpace::parse(&TWO_PIECES.replace("bits = 6", "")).unwrap_err();
+        assert!(e.to_string().contains("queen_mg") && e.to_string().contains("bits"), "{e}");
+        let e = SearchSpace::parse(&TWO_PIECES.replace("name = \"queen_mg\"", "name = \"q\"\nkeys = [\"knight_mg\"]"))
+            .unwrap_err();
+        assert!(matches!(e, SpaceError::DuplicateKey { ref key, .. } if key == "eval.knight_mg"), "{e}");
+        let e = SearchSpace::parse(&TWO_PIECES.replace("pawn_eg = 100", "pawn_eg = 1")).unwrap_err();
+        assert!(e.to_string().contains("pawn_eg"), "{e}");
+        let e = SearchSpace::parse(&TWO_PIECES.replace("bits = 11", "bits = 11\nwidth = 3")).unwrap_err();
+        assert!(e.to_string().contains("width"), "{e}");
+    }
+
+    #[test]
+    fn integer_and_real_spaces_round_trip() {
+        let text =
+            TWO_PIECES.replace("\"gray\"", "\"integer\"").replace("bits = 11", "step = 5").replace("bits = 6", "");
+        let s = SearchSpace::parse(&text).unwrap();
+        let mut p = s.base();
+        p.eval.knight_mg = 333;
+        let q = s.apply(&s.genome_of(&p), &s.base());
+        assert_eq!(q.eval.knight_mg, 335);
+        let zero = SearchSpace::parse(&format!("others = \"zero\"\n{TWO_PIECES}")).unwrap();
+        let b = zero.base();
+        assert_eq!((b.eval.bishop_mg, b.eval.pawn_mg), (100, 100), "clamped to the declared minimum; fixed kept");
+        assert_eq!(b.search, Params::default().search, "only evaluation parameters are zeroed");
+        let real = TWO_PIECES.replace("\"gray\"", "\"real\"").replace("bits = 11", "").replace("bits = 6", "");
+        let s = SearchSpace::parse(&real).unwrap();
+        assert_eq!(s.apply(&s.genome_of(&p), &s.base()).eval.knight_mg, 333);
+    }
+}

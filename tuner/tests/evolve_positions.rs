@@ -1,0 +1,127 @@
+//! Position extraction on a small PGN fixture written for these tests (tests/data/evolve_small.pgn).
+
+use std::path::{Path, PathBuf};
+
+use shakmaty::{Color, Position};
+use tuner::evolve::positions::{self, ExtractStats, PositionsConfig, PositionsError};
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/evolve_small.pgn")
+}
+
+fn cfg(train: usize, test: usize, seed: u64) -> PositionsConfig {
+    PositionsConfig { train, test, seed, ..PositionsConfig::default() }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("evochess-positions-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn skips_are_counted_and_winners_are_to_move() {
+    // More wanted than the fixture holds, so every game is read.
+    let set = positions::extract(&[fixture()], &cfg(30, 20, 1)).unwrap();
+    assert_eq!(
+        set.stats,
+        ExtractStats { games: 10, used: 5, draws: 1, no_result: 1, illegal_san: 1, unsupported: 1, too_short: 1 }
+    );
+    assert_eq!((set.train.len(), set.test.len()), (3, 2));
+    let all: Vec<_> = set.train.iter().chain(&set.test).collect();
+    let mut black_wins = 0;
+    for p in &all {
+        let (pos, m) = p.parse().unwrap();
+        assert!(pos.is_legal(m));
+        // Fixture games won by black are the two starting with 1. f3 and 1. e4 ... Nf3#.
+        if pos.turn() == Color::Black {
+            black_wins += 1;
+        }
+    }
+    assert_eq!(black_wins, 2, "one position from each of the two games black won");
+    // The set-up game has a single candidate: the mate.
+    assert!(all.iter().any(|p| p.fen.starts_with("k7/8/1K6/8/8/8/7Q/8 w") && p.uci == "h2h8"));
+}
+
+#[test]
+fn extraction_is_seeded() {
+    let a = positions::extract(&[fixture()], &cfg(3, 2, 7)).unwrap();
+    let b = positions::extract(&[fixture()], &cfg(3, 2, 7)).unwrap();
+    assert_eq!(a, b);
+    let differs = (0..20).any(|s| positions::extract(&[fixture()], &cfg(3, 2, s)).unwrap().train != a.train);
+    assert!(differs, "the seed chooses positions and the split");
+}
+
+#[test]
+fn min_ply_and_short_supply() {
+    // From ply 6 on only Scholar's mate (white's 4th move) and the Blackburne Shilling game
+    // (black's moves up to ply 13) have a winner's move.
+    let c = PositionsConfig { train: 100, test: 100, seed: 1, min_ply: 6, cache: None };
+    let set = positions::extract(&[fixture()], &c).unwrap();
+    assert_eq!(set.stats.used, 2);
+    assert_eq!(set.stats.too_short, 4);
+    assert!(set.train.iter().chain(&set.test).any(|p| p.uci == "h5f7"), "Qxf7# is Scholar's only move from ply 6");
+    // Fewer than wanted: the train:test ratio is kept.
+    assert_eq!((set.train.len(), set.test.len()), (1, 1));
+}
+
+#[test]
+fn stops_reading_once_enough_and_reads_files_in_order() {
+    let set = positions::extract(&[fixture(), fixture()], &cfg(1, 1, 1)).unwrap();
+    assert_eq!(set.stats.used, 2);
+    assert_eq!(set.stats.games, 2);
+    let set = positions::extract(&[fixture(), fixture()], &cfg(6, 2, 1)).unwrap();
+    assert_eq!(set.stats.used, 8);
+    assert_eq!(set.stats.games, 17, "second file read up to its third usable game");
+}
+
+#[test]
+fn xz_input_matches_plain() {
+    let dir = scratch("xz");
+    let xz = dir.join("games.pgn.xz");
+    let status = std::process::Command::new("xz")
+        .args(["-zc"])
+        .stdin(std::fs::File::open(fixture()).unwrap())
+        .stdout(std::fs::File::create(&xz).unwrap())
+        .status()
+        .expect("the xz tool is needed to build this test's input");
+    assert!(status.success());
+    let plain = positions::extract(&[fixture()], &cfg(30, 20, 1)).unwrap();
+    assert_eq!(plain.stats.games, 10);
+    assert_eq!(positions::extract(std::slice::from_ref(&xz), &cfg(30, 20, 1)).unwrap(), plain);
+    // Stopping early kills xz without an error.
+    assert_eq!(positions::extract(&[xz], &cfg(1, 0, 1)).unwrap().stats.used, 1);
+    // A corrupt .xz is a clear error.
+    let bad = dir.join("bad.pgn.xz");
+    std::fs::write(&bad, b"not xz at all").unwrap();
+    let e = positions::extract(std::slice::from_ref(&bad), &cfg(3, 2, 1)).unwrap_err();
+    assert!(matches!(e, PositionsError::XzFailed { .. }), "{e}");
+    assert!(e.to_string().contains(&bad.display().to_string()), "{e}");
+}
+
+#[test]
+fn missing_file_is_named() {
+    let e = positions::extract(&[PathBuf::from("/no/such/games.pgn")], &cfg(3, 2, 1)).unwrap_err();
+    assert!(e.to_string().contains("/no/such/games.pgn"), "{e}");
+}
+
+#[test]
+fn cache_is_reused_only_for_the_same_inputs() {
+    let dir = scratch("cache");
+    let cache = dir.join("positions.json");
+    let first = positions::load_or_extract(&[fixture()], &cfg(3, 2, 1), &cache).unwrap();
+    assert!(cache.exists());
+    // Tamper with the cached positions: a reload with the same key must return the cache.
+    let mut doctored = first.clone();
+    doctored.train.truncate(1);
+    std::fs::write(&cache, serde_json::to_string(&doctored).unwrap()).unwrap();
+    assert_eq!(positions::load_or_extract(&[fixture()], &cfg(3, 2, 1), &cache).unwrap(), doctored);
+    // Other settings: extracted again, cache replaced.
+    let other = positions::load_or_extract(&[fixture()], &cfg(2, 2, 1), &cache).unwrap();
+    assert_eq!(other.train.len(), 2);
+    assert_ne!(other.key, first.key);
+    // Garbage in the cache is ignored, not fatal.
+    std::fs::write(&cache, "{").unwrap();
+    assert_eq!(positions::load_or_extract(&[fixture()], &cfg(3, 2, 1), &cache).unwrap(), first);
+}

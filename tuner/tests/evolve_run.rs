@@ -1,0 +1,274 @@
+//! The evolution loop in-process: the 1-ply fitness agrees with the engine's 1-ply search,
+//! runs are deterministic (whatever the thread count), elitist, and resumable.
+
+use std::path::{Path, PathBuf};
+
+use evochess::{
+    oneply,
+    params::{ParamSection, Params},
+};
+use rand::{Rng, SeedableRng, rngs::StdRng};
+use shakmaty::{CastlingMode, Chess, Move, Position, fen::Fen};
+use tuner::{
+    evolve::{
+        EvolveConfig, EvolveError, Objective,
+        fitness::{self, Prepared},
+        run::Evolution,
+    },
+    ga::{GaConfig, random_genome},
+    space::SearchSpace,
+};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("evochess-run-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Positions from seeded random games (plies 4..60), so tests need no data files.
+fn random_positions(n: usize, seed: u64) -> Vec<Chess> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut pos = Chess::default();
+        let plies = rng.random_range(4..60);
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
+        }
+        if !pos.legal_moves().is_empty() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// A space over every evaluation parameter and its whole declared range.
+fn whole_eval_space() -> SearchSpace {
+    let mut text = String::from("encoding = \"integer\"\n");
+    for s in evochess::params::EvalParams::specs() {
+        text.push_str(&format!("[[gene]]\nname = \"{}\"\nmin = {}\nmax = {}\n", s.name, s.min, s.max));
+    }
+    SearchSpace::parse(&text).unwrap()
+}
+
+fn fen(s: &str) -> Chess {
+    s.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+}
+
+#[test]
+fn prepared_choice_is_the_engines_one_ply_move() {
+    let mut positions = random_positions(300, 1);
+    positions.extend([
+        fen("k7/8/1K6/8/8/8/7Q/8 w - - 0 1"),  // mate in one (and many other moves)
+        fen("k7/8/1Q6/8/8/8/8/7K w - - 0 1"),  // Qc7 and others stalemate
+        fen("7k/5Q2/6K1/8/8/8/8/8 w - - 0 1"), // mates and stalemates side by side
+        fen("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"),
+    ]);
+    let space = whole_eval_space();
+    let mut rng = StdRng::seed_from_u64(2);
+    let mut checked = 0;
+    for trial in 0..12 {
+        let params = if trial == 0 {
+            Params::default()
+        } else {
+            space.apply(&random_genome(space.layout(), &mut rng), &space.base())
+        };
+        for pos in &positions {
+            let engine = oneply::best_move(pos, &params.eval).unwrap();
+            let moves = pos.legal_moves();
+            // Take any legal move as the "GM move": choice() must not depend on it.
+            let target = moves[checked % moves.len()];
+            let prepared = Prepared::new(pos, target).unwrap();
+            assert_eq!(
+                moves[prepared.choice(&params.eval) as usize],
+                engine,
+                "{}",
+                Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+            );
+            assert_eq!(prepared.solved(&params.eval), engine == target);
+            checked += 1;
+        }
+    }
+    assert!(
+        Prepared::new(&Chess::default(), Move::Put { role: shakmaty::Role::Knight, to: shakmaty::Square::E4 })
+            .is_none()
+    );
+}
+
+/// The teacher: unusual piece values, so that random organisms disagree on captures.
+fn teacher() -> Params {
+    let mut t = Params::default();
+    for (k, v) in [("knight", 1500), ("bishop", 250), ("rook", 2500), ("queen", 600)] {
+        t.set_by_name(&format!("{k}_mg"), v).unwrap();
+        t.set_by_name(&format!("{k}_eg"), v).unwrap();
+    }
+    t.set_by_name("pawn_mg", 100).unwrap();
+    t.set_by_name("pawn_eg", 100).unwrap();
+    t
+}
+
+/// Random positions with at least two captures to choose from.
+fn capture_positions(n: usize, seed: u64) -> Vec<Chess> {
+    let mut out = random_positions(n * 20, seed);
+    out.retain(|p| p.legal_moves().iter().filter(|m| m.is_capture()).count() >= 2);
+    assert!(out.len() >= n, "only {} positions with captures", out.len());
+    out.truncate(n);
+    out
+}
+
+/// GM moves stood in for by a teacher's 1-ply choices.
+fn teacher_objective(train: usize, test: usize) -> Objective {
+    let teacher = teacher();
+    let label = |positions: Vec<Chess>| -> Vec<Prepared> {
+        positions
+            .into_iter()
+            .map(|p| {
+                let m = oneply::best_move(&p, &teacher.eval).unwrap();
+                Prepared::new(&p, m).unwrap()
+            })
+            .collect()
+    };
+    Objective::GmMoves { train: label(capture_positions(train, 10)), test: label(capture_positions(test, 11)) }
+}
+
+fn piece_space() -> SearchSpace {
+    SearchSpace::parse(
+        r#"
+encoding = "gray"
+[fixed]
+pawn_mg = 100
+pawn_eg = 100
+[[gene]]
+name = "knight_value"
+keys = ["knight_mg", "knight_eg"]
+min = 100
+max = 2000
+bits = 11
+[[gene]]
+name = "bishop_value"
+keys = ["bishop_mg", "bishop_eg"]
+min = 100
+max = 2000
+bits = 11
+[[gene]]
+name = "rook_value"
+keys = ["rook_mg", "rook_eg"]
+min = 200
+max = 3000
+bits = 11
+[[gene]]
+name = "queen_value"
+keys = ["queen_mg", "queen_eg"]
+min = 400
+max = 5000
+bits = 11
+"#,
+    )
+    .unwrap()
+}
+
+fn evolution<'a>(space: &'a SearchSpace, ga: &'a GaConfig, objective: &'a Objective, threads: usize) -> Evolution<'a> {
+    Evolution {
+        space,
+        ga,
+        objective,
+        base: space.base(),
+        seed: 42,
+        threads,
+        fingerprint: "test".into(),
+        progress: false,
+    }
+}
+
+#[test]
+fn runs_are_elitist_deterministic_and_resumable() {
+    let space = piece_space();
+    let objective = teacher_objective(150, 100);
+    let ga = GaConfig { population: 16, generations: 8, ..GaConfig::default() };
+    let dir = scratch("a");
+    let a = evolution(&space, &ga, &objective, 1).run(1, &dir.join("one"), false).unwrap();
+    // Elitism: the best-of-generation score never drops.
+    let best: Vec<f64> = a.history.iter().map(|h| h.best_metric).collect();
+    assert_eq!(best.len(), 8);
+    assert!(best.windows(2).all(|w| w[1] >= w[0]), "{best:?}");
+    let mean: Vec<f64> = a.history.iter().map(|h| h.mean_metric).collect();
+    // Selection works: the population average improves on the random start.
+    assert!(mean[7] > mean[0] + 5.0, "no progress from random values: {best:?} {mean:?}");
+    assert!(a.history.iter().all(|h| h.mean_metric <= h.best_metric));
+    // Thread count does not change anything.
+    let b = evolution(&space, &ga, &objective, 3).run(1, &dir.join("three"), false).unwrap();
+    assert_eq!(a.best, b.best);
+    assert_eq!(a.params, b.params);
+    // Another run number evolves differently.
+    let c = evolution(&space, &ga, &objective, 2).run(2, &dir.join("other"), false).unwrap();
+    assert_ne!(a.best, c.best);
+    // A run stopped after 4 generations and resumed to 8 ends exactly where the direct run did.
+    let short = GaConfig { generations: 4, ..ga.clone() };
+    evolution(&space, &short, &objective, 2).run(1, &dir.join("resumed"), false).unwrap();
+    let err = evolution(&space, &ga, &objective, 2).run(1, &dir.join("resumed"), false).unwrap_err();
+    assert!(matches!(err, EvolveError::ExistingRun { .. }), "{err}");
+    let resumed = evolution(&space, &ga, &objective, 2).run(1, &dir.join("resumed"), true).unwrap();
+    assert_eq!(resumed.best, a.best);
+    let strip = |h: &[tuner::evolve::report::GenerationStats]| {
+        h.iter().map(|g| (g.generation, g.best_metric, g.mean_metric, g.test_metric)).collect::<Vec<_>>()
+    };
+    assert_eq!(strip(&resumed.history), strip(&a.history));
+    // Reports are written.
+    let csv = std::fs::read_to_string(dir.join("one/generations.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 9);
+    assert!(csv.starts_with("generation,best_correct,mean_correct,test_correct_of_best,"));
+    let svg = std::fs::read_to_string(dir.join("one/fitness.svg")).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("population average"));
+    // A checkpoint from other inputs is refused.
+    let mut other = evolution(&space, &ga, &objective, 2);
+    other.fingerprint = "different".into();
+    let err = other.run(1, &dir.join("resumed"), true).unwrap_err();
+    assert!(err.to_string().contains("different config"), "{err}");
+}
+
+#[test]
+fn count_solved_par_equals_serial() {
+    let Objective::GmMoves { train, .. } = teacher_objective(120, 1) else { unreachable!("GM-move objective") };
+    let space = piece_space();
+    let params = space.apply(&random_genome(space.layout(), &mut StdRng::seed_from_u64(5)), &space.base());
+    let serial = fitness::count_solved(&train, &params.eval);
+    assert_eq!(fitness::count_solved_par(&train, &params.eval, 3), serial);
+    assert_eq!(fitness::count_solved(&train, &teacher().eval), 120, "the teacher solves its own labels");
+    assert!(serial < 120);
+    assert_eq!(fitness::gm_fitness(7), 49.0);
+}
+
+#[test]
+fn config_file_is_the_builtin_default() {
+    let cfg = EvolveConfig::load(&repo().join("params/evolve.toml")).unwrap();
+    assert_eq!(cfg, EvolveConfig::default());
+    let e = EvolveConfig::parse("[ga]\npopulaton = 3\n").unwrap_err();
+    assert!(e.to_string().contains("populaton"), "{e}");
+    let e = EvolveConfig::parse("[ga]\nselection = { kind = \"lottery\" }\n").unwrap_err();
+    assert!(e.to_string().contains("lottery"), "{e}");
+}
+
+#[test]
+fn evolve_space_file_is_davids_35_parameters() {
+    let space = SearchSpace::load(repo().join("params/evolve-space.toml")).unwrap();
+    assert_eq!(space.genes.len(), 34, "35 parameters with the pawn fixed");
+    assert_eq!(space.layout().len(), 224, "the paper's chromosome length");
+    let six_bit = space.genes.iter().filter(|g| g.bits == Some(6) && (g.min, g.max) == (0, 63)).count();
+    assert_eq!(six_bit, 30);
+    let base = space.base();
+    assert_eq!((base.eval.pawn_mg, base.eval.pawn_eg), (100, 100));
+    assert_eq!(base.eval.tempo, 0, "terms outside David's 35 are zeroed");
+    assert_eq!(base.search, Params::default().search);
+    // Piece values are tied across middlegame and endgame.
+    let knight = space.genes.iter().find(|g| g.name == "knight_value").unwrap();
+    assert_eq!(knight.keys.len(), 2);
+}
