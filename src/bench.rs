@@ -20,7 +20,7 @@ use crate::{
 };
 
 /// Default bench depth (plies).
-pub const DEFAULT_DEPTH: u32 = 12;
+pub const DEFAULT_DEPTH: u32 = 13;
 /// Transposition table size used by bench.
 pub const BENCH_HASH_MB: usize = 16;
 

@@ -243,3 +243,38 @@ fn mentor_mode_scores_positions_once_and_minimises_the_error() {
     assert!(!bad.status.success());
     assert!(text(&bad.stderr).contains("/no/such/engine"), "{}", text(&bad.stderr));
 }
+
+/// The engine binary next to the tuner (`cargo build --workspace` builds both).
+fn engine_binary() -> PathBuf {
+    let exe = Path::new(TUNER).with_file_name(format!("evochess{}", std::env::consts::EXE_SUFFIX));
+    assert!(exe.exists(), "{} not found: run `cargo build --workspace` first", exe.display());
+    exe
+}
+
+#[test]
+fn evolved_parameter_file_loads_in_the_engine_and_plays_legal_moves() {
+    use shakmaty::{CastlingMode, Chess, Position, uci::UciMove};
+    use tuner::uci_client::{Go, Timeouts, UciClient};
+
+    let dir = scratch("engine");
+    let cfg = small_config(&dir, 6, 3, 3, 2);
+    let pgn = manifest().join("tests/data/evolve_small.pgn");
+    let out = tuner(&["evolve", "--pgn", pgn.to_str().unwrap(), "--config", cfg.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let params = dir.join("evolved/run-1.toml");
+    let args = vec!["--params".to_string(), params.to_str().unwrap().to_string()];
+    let mut engine = UciClient::spawn("evolved", &engine_binary(), &args, None, Timeouts::default()).unwrap();
+    engine.new_game().unwrap();
+    let mut pos = Chess::default();
+    let mut moves: Vec<String> = Vec::new();
+    while moves.len() < 40 && !pos.is_game_over() {
+        engine.position(None, &moves).unwrap();
+        let result = engine.go(&Go { depth: Some(2), ..Go::default() }, Duration::from_secs(30)).unwrap();
+        let m = result.bestmove.parse::<UciMove>().unwrap().to_move(&pos);
+        let m = m.unwrap_or_else(|e| panic!("illegal move {} after {moves:?}: {e}", result.bestmove));
+        moves.push(m.to_uci(CastlingMode::Standard).to_string());
+        pos.play_unchecked(m);
+    }
+    assert!(moves.len() >= 10, "{moves:?}");
+    engine.quit();
+}

@@ -237,7 +237,7 @@ fn runs_are_elitist_deterministic_and_resumable() {
 
 #[test]
 fn count_solved_par_equals_serial() {
-    let Objective::GmMoves { train, .. } = teacher_objective(120, 1);
+    let Objective::GmMoves { train, .. } = teacher_objective(120, 1) else { unreachable!("GM-move objective") };
     let space = piece_space();
     let params = space.apply(&random_genome(space.layout(), &mut StdRng::seed_from_u64(5)), &space.base());
     let serial = fitness::count_solved(&train, &params.eval);
