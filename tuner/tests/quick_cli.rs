@@ -89,6 +89,7 @@ fn bad_input_is_a_clear_error() {
         assert!(!out.status.success());
         assert!(text(&out.stderr).contains("no checkpoint"), "{}", text(&out.stderr));
     }
+    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
