@@ -102,11 +102,11 @@ crate::declare_params! {
         /// Time: assumed moves to go when the GUI gives none
         tm_moves_to_go: 30, [8, 80];
         /// Time: share of the increment budgeted per move (percent)
-        tm_increment_percent: 80, [0, 100];
+        tm_increment_percent: 50, [0, 100];
         /// Time: maximum time as a multiple of the optimum (percent)
         tm_max_percent: 400, [100, 1000];
         /// Time: hard cap as a share of the remaining clock (percent)
-        tm_max_clock_percent: 40, [5, 90];
+        tm_max_clock_percent: 25, [5, 90];
         /// Time: do not start another iteration after this share of the optimum time (percent)
         tm_new_iteration_percent: 60, [10, 100];
         /// Time: extra optimum time per recent best-move change (percent)
