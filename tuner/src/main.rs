@@ -23,6 +23,14 @@ enum Command {
     Roundrobin(cli::match_cmd::MatchArgs),
     /// Build a balanced EPD opening suite from a Polyglot book or random lines.
     Openings(cli::openings_cmd::OpeningsArgs),
+    /// Coevolve evolved organisms by round robins (David et al. 2014 III-C).
+    Coevolve(cli::coevolve_cmd::CoevolveArgs),
+    /// Evolve the selective-search parameters on an EPD suite (David et al. 2014 IV).
+    SearchEvolve(cli::search_evolve_cmd::SearchEvolveArgs),
+    /// Solve counts of a UCI engine on EPD suites (bm/am, STS points).
+    Epd(cli::epd_cmd::EpdArgs),
+    /// evolve xN -> coevolve -> search-evolve -> verification, with a Markdown report.
+    Pipeline(cli::pipeline_cmd::PipelineArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -34,5 +42,9 @@ fn main() -> anyhow::Result<()> {
         Command::Gauntlet(a) => cli::match_cmd::run(a, Tournament::Gauntlet),
         Command::Roundrobin(a) => cli::match_cmd::run(a, Tournament::RoundRobin),
         Command::Openings(a) => cli::openings_cmd::run(a),
+        Command::Coevolve(a) => cli::coevolve_cmd::run(a),
+        Command::SearchEvolve(a) => cli::search_evolve_cmd::run(a),
+        Command::Epd(a) => cli::epd_cmd::run(a),
+        Command::Pipeline(a) => cli::pipeline_cmd::run(a),
     }
 }
