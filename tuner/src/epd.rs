@@ -37,10 +37,10 @@ use crate::{
 /// Why a suite could not be read or solved.
 #[derive(Debug, Error)]
 pub enum SuiteError {
-    #[error("suite {path}: {source}")]
-    Io { path: String, source: std::io::Error },
-    #[error("suite {path}: {source}")]
-    Parse { path: String, source: EpdError },
+    #[error("suite {path}: {reason}")]
+    Io { path: String, reason: std::io::Error },
+    #[error("suite {path}: {reason}")]
+    Parse { path: String, reason: EpdError },
     #[error("suite {path}: line {line}: c0 entry `{item}`: {reason}")]
     Points { path: String, line: usize, item: String, reason: String },
     #[error("suite {0} has no positions")]
@@ -94,9 +94,12 @@ fn operand<'a>(line: &'a str, code: &str) -> Option<&'a str> {
     None
 }
 
+/// STS points per move.
+type StsPoints = Vec<(Move, u32)>;
+
 /// Parses an STS `c0` operand (`f5=10, Be5+=2`); `None` when the operand is not of that form
 /// (many suites use `c0` for a free-text source).
-fn parse_points(entry: &EpdEntry, c0: &str) -> Option<Result<Vec<(Move, u32)>, (String, String)>> {
+fn parse_points(entry: &EpdEntry, c0: &str) -> Option<Result<StsPoints, (String, String)>> {
     let items: Vec<&str> = c0.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
     let pairs: Vec<(&str, u32)> = items
         .iter()
@@ -127,14 +130,14 @@ fn parse_points(entry: &EpdEntry, c0: &str) -> Option<Result<Vec<(Move, u32)>, (
 pub fn load_suite(path: &Path, held: bool) -> Result<Vec<SuitePosition>, SuiteError> {
     let path = &crate::paths::resolve_data_path(path);
     let p = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| SuiteError::Io { path: p.clone(), source })?;
+    let text = std::fs::read_to_string(path).map_err(|reason| SuiteError::Io { path: p.clone(), reason })?;
     let suite = path.file_name().map_or_else(|| p.clone(), |f| f.to_string_lossy().into_owned());
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
             continue;
         }
-        let entry = parse_epd_line(line, i + 1).map_err(|source| SuiteError::Parse { path: p.clone(), source })?;
+        let entry = parse_epd_line(line, i + 1).map_err(|reason| SuiteError::Parse { path: p.clone(), reason })?;
         let points = match operand(line, "c0").and_then(|c0| parse_points(&entry, c0)) {
             None => Vec::new(),
             Some(Ok(points)) => points,

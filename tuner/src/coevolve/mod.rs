@@ -252,7 +252,7 @@ pub struct OrganismResult {
     pub games: u64,
     pub wdl: Wdl,
     /// Elo against the rest of the field with its 95% error (trinomial, David App. B formula
-    /// for the point estimate: RD = −400·log10(1/W − 1)).
+    /// for the point estimate: RD = −400·log10(1/W − 1)); `None` where it is infinite.
     pub elo: Option<EloEstimate>,
 }
 
@@ -654,7 +654,8 @@ pub fn summarise(
             points: t.points,
             games: t.games,
             wdl: t.wdl,
-            elo: t.wdl.elo(),
+            // A 100% or 0% score (or an interval reaching it) has no finite Elo; JSON cannot hold it.
+            elo: t.wdl.elo().filter(|e| e.elo.is_finite() && e.error.is_finite()),
         })
         .collect();
     let fitness: Vec<f64> = organisms.iter().map(|o| o.points).collect();

@@ -199,6 +199,8 @@ struct SuiteRow {
 struct MatchRow {
     opponent: String,
     pair: PairStats,
+    /// Losses on time (or by illegal move, crash, stall) of (EVOL*, opponent).
+    forfeits: (u64, u64),
 }
 
 /// Runs the pipeline; returns the report path.
@@ -375,7 +377,8 @@ pub fn run(cfg: &PipelineConfig, resume: bool) -> anyhow::Result<PathBuf> {
         log::info!("pipeline: EVOL* vs {} ({} games)", c.name, v.games);
         let r: MatchResults = play_match(&m, &mut NoObserver)?;
         if let Some(pair) = r.pairs.first() {
-            match_rows.push(MatchRow { opponent: c.name.clone(), pair: pair.clone() });
+            let f = |i: usize| r.totals.get(i).map_or(0, |t| t.forfeits);
+            match_rows.push(MatchRow { opponent: c.name.clone(), pair: pair.clone(), forfeits: (f(0), f(1)) });
         }
     }
     timings.0.push(("verification", t.elapsed()));
@@ -650,7 +653,7 @@ impl Report<'_> {
             let penta = p.penta_elo.map_or("-".into(), |e| format!("{:+.1} ± {:.1}", e.elo, e.error));
             writeln!(
                 w,
-                "| EVOL* - {} | {}-{}-{} | {:.1} - {:.1} | {:.1}% | {:+.1} | {ci} | {penta} |",
+                "| EVOL* - {} | {}-{}-{} | {:.1} - {:.1} | {:.1}% | {:+.1} | {ci} | {penta} | {} - {} |",
                 m.opponent,
                 p.wdl.wins,
                 p.wdl.draws,
@@ -658,7 +661,9 @@ impl Report<'_> {
                 p.points,
                 p.games as f64 - p.points,
                 100.0 * wr,
-                rd
+                rd,
+                m.forfeits.0,
+                m.forfeits.1
             )?;
         }
         for sk in skipped {
