@@ -643,14 +643,16 @@ impl Report<'_> {
         )?;
         writeln!(
             w,
-            "| match | result (W-D-L) | points | W% | RD (App. B) | 95% CI | pentanomial Elo |\n|---|---|---|---|---|---|---|"
+            "| match | result (W-D-L) | points | W% | RD (App. B) | 95% CI | pentanomial Elo | forfeits (EVOL* - opponent) |\n|---|---|---|---|---|---|---|---|"
         )?;
         for m in matches {
             let p = &m.pair;
             let wr = p.wdl.score();
             let rd = elo_from_score(wr);
-            let ci = p.elo.map_or("-".into(), |e| format!("± {:.1}", e.error));
-            let penta = p.penta_elo.map_or("-".into(), |e| format!("{:+.1} ± {:.1}", e.elo, e.error));
+            // A 0% or 100% score has no finite Elo or interval.
+            let finite = |e: &crate::stats::EloEstimate| e.elo.is_finite() && e.error.is_finite();
+            let ci = p.elo.filter(finite).map_or("-".into(), |e| format!("± {:.1}", e.error));
+            let penta = p.penta_elo.filter(finite).map_or("-".into(), |e| format!("{:+.1} ± {:.1}", e.elo, e.error));
             writeln!(
                 w,
                 "| EVOL* - {} | {}-{}-{} | {:.1} - {:.1} | {:.1}% | {:+.1} | {ci} | {penta} | {} - {} |",
