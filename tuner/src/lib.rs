@@ -2,17 +2,21 @@
 
 pub mod adjudicate;
 pub mod cli;
+pub mod coevolve;
 pub mod engine_spec;
+pub mod epd;
 pub mod evolve;
 pub mod ga;
 pub mod game;
 pub mod openings;
 pub mod paths;
 pub mod pgn_out;
+pub mod pipeline;
 pub mod quick;
 pub mod results;
 pub mod rrga;
 pub mod runner;
+pub mod search_evolve;
 pub mod space;
 pub mod stats;
 pub mod tc;

@@ -28,6 +28,14 @@ enum Command {
     /// Evolve Aksenov's 26 evaluation parameters by round robins (Aksenov 2004).
     #[command(name = "roundrobin-ga")]
     RoundrobinGa(cli::rrga_cmd::RrgaArgs),
+    /// Coevolve evolved organisms by round robins (David et al. 2014 III-C).
+    Coevolve(cli::coevolve_cmd::CoevolveArgs),
+    /// Evolve the selective-search parameters on an EPD suite (David et al. 2014 IV).
+    SearchEvolve(cli::search_evolve_cmd::SearchEvolveArgs),
+    /// Solve counts of a UCI engine on EPD suites (bm/am, STS points).
+    Epd(cli::epd_cmd::EpdArgs),
+    /// evolve xN -> coevolve -> search-evolve -> verification, with a Markdown report.
+    Pipeline(cli::pipeline_cmd::PipelineArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -41,5 +49,9 @@ fn main() -> anyhow::Result<()> {
         Command::Openings(a) => cli::openings_cmd::run(a),
         Command::Quick(a) => cli::quick_cmd::run(a),
         Command::RoundrobinGa(a) => cli::rrga_cmd::run(a),
+        Command::Coevolve(a) => cli::coevolve_cmd::run(a),
+        Command::SearchEvolve(a) => cli::search_evolve_cmd::run(a),
+        Command::Epd(a) => cli::epd_cmd::run(a),
+        Command::Pipeline(a) => cli::pipeline_cmd::run(a),
     }
 }

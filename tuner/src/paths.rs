@@ -12,3 +12,19 @@ pub fn data_dir() -> Option<PathBuf> {
         .chain([repo.join("../shared/data"), PathBuf::from("/work/shared/data")])
         .find(|p| p.is_dir())
 }
+
+/// A configured path, or, when it does not exist and names a file under `shared/data/`, the same
+/// file in [`data_dir`] (configs say `../shared/data/...`, true from the main checkout only).
+pub fn resolve_data_path(path: &std::path::Path) -> PathBuf {
+    if path.exists() {
+        return path.to_path_buf();
+    }
+    let text = path.to_string_lossy();
+    match (text.find("shared/data/"), data_dir()) {
+        (Some(i), Some(dir)) => {
+            let alt = dir.join(&text[i + "shared/data/".len()..]);
+            if alt.exists() { alt } else { path.to_path_buf() }
+        }
+        _ => path.to_path_buf(),
+    }
+}

@@ -2,11 +2,15 @@
 //! `roundrobin` and `openings`. Each keeps its clap struct and `run` function in its own module
 //! (Carp's `tools/src/main.rs` style).
 
+pub mod coevolve_cmd;
+pub mod epd_cmd;
 pub mod evolve_cmd;
 pub mod match_cmd;
 pub mod openings_cmd;
+pub mod pipeline_cmd;
 pub mod quick_cmd;
 pub mod rrga_cmd;
+pub mod search_evolve_cmd;
 
 use std::ffi::OsString;
 

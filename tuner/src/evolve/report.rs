@@ -39,37 +39,58 @@ pub fn write_csv(path: &Path, metric: &str, history: &[GenerationStats]) -> io::
 
 /// Renders the chart as SVG text.
 pub fn render_svg(title: &str, y_label: &str, history: &[GenerationStats]) -> Result<String, String> {
+    let line = |label: &'static str, color, f: fn(&GenerationStats) -> f64| Series {
+        label: label.to_string(),
+        color,
+        points: history.iter().map(|h| (h.generation, f(h))).collect(),
+    };
+    render_lines_svg(
+        title,
+        "generation",
+        y_label,
+        &[
+            line("best organism", RGBColor(200, 30, 30), |h| h.best_metric),
+            line("population average", RGBColor(30, 30, 200), |h| h.mean_metric),
+            line("best organism, test set", RGBColor(30, 150, 30), |h| h.test_metric),
+        ],
+    )
+}
+
+/// One line of a chart: `(x, y)` points.
+pub struct Series {
+    pub label: String,
+    pub color: RGBColor,
+    pub points: Vec<(usize, f64)>,
+}
+
+/// Renders line series over an integer x axis (generations) as SVG text; the y axis starts at
+/// zero unless a value is negative. Shared by every evolution command's charts.
+pub fn render_lines_svg(title: &str, x_desc: &str, y_label: &str, series: &[Series]) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (800, 500)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let last = history.last().map_or(1, |h| h.generation.max(1));
-        let values = history.iter().flat_map(|h| [h.best_metric, h.mean_metric, h.test_metric]);
+        let last = series.iter().flat_map(|s| s.points.iter().map(|p| p.0)).max().unwrap_or(1).max(1);
+        let values = series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).filter(|v| v.is_finite());
         let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
         let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
         let pad = ((hi - lo) * 0.05).max(1.0);
+        let bottom = if lo >= 0.0 { (lo - pad).max(0.0) } else { lo - pad };
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 20))
             .margin(15)
             .x_label_area_size(40)
             .y_label_area_size(60)
-            .build_cartesian_2d(0..last, (lo - pad).max(0.0)..hi + pad)
+            .build_cartesian_2d(0..last, bottom..hi + pad)
             .map_err(|e| e.to_string())?;
-        chart.configure_mesh().x_desc("generation").y_desc(y_label).draw().map_err(|e| e.to_string())?;
-        let series = [
-            ("best organism", RGBColor(200, 30, 30), 0),
-            ("population average", RGBColor(30, 30, 200), 1),
-            ("best organism, test set", RGBColor(30, 150, 30), 2),
-        ];
-        for (label, color, which) in series {
-            let points = history.iter().map(|h| {
-                let v = [h.best_metric, h.mean_metric, h.test_metric][which];
-                (h.generation, v)
-            });
+        chart.configure_mesh().x_desc(x_desc).y_desc(y_label).draw().map_err(|e| e.to_string())?;
+        for s in series {
+            let color = s.color;
+            let points = s.points.iter().copied().filter(|p| p.1.is_finite());
             chart
                 .draw_series(LineSeries::new(points, color.stroke_width(2)))
                 .map_err(|e| e.to_string())?
-                .label(label)
+                .label(s.label.as_str())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
         }
         chart

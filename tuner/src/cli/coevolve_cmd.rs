@@ -1,0 +1,108 @@
+//! `tuner coevolve`: single-population coevolution of evolved organisms (David et al. §III-C).
+
+use std::path::PathBuf;
+
+use anyhow::bail;
+
+use crate::coevolve::{Coevolution, CoevolveConfig};
+
+/// Coevolve evaluation functions by round robins between evochess processes.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct CoevolveArgs {
+    /// Config file (TOML); defaults are the paper's (see params/coevolve.toml).
+    #[arg(long, value_name = "coevolve.toml")]
+    pub config: Option<PathBuf>,
+    /// Directory of parameter files forming the first generation (e.g. params/evolved).
+    #[arg(long, value_name = "DIR", conflicts_with = "random")]
+    pub population_dir: Option<PathBuf>,
+    /// Start from N random organisms instead of a directory.
+    #[arg(long, value_name = "N")]
+    pub random: Option<usize>,
+    /// Generations.
+    #[arg(long)]
+    pub generations: Option<usize>,
+    /// Time control per game, cutechess notation (default 5+0.05).
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Node limit per move; alone (no clock) unless --tc is also given.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Games played at once (0 = all cores).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Opening book (.epd or .pgn).
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// The evochess binary (default: next to tuner).
+    #[arg(long, value_name = "PATH")]
+    pub engine: Option<PathBuf>,
+    /// Master seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Output directory (per-generation files, charts, checkpoint).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// The best organism's parameter file.
+    #[arg(long, value_name = "FILE.toml")]
+    pub output: Option<PathBuf>,
+    /// Continue from the checkpoint and the unfinished generation's game journal.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+impl CoevolveArgs {
+    /// The config file (or defaults) with the command-line overrides applied.
+    pub fn config(&self) -> anyhow::Result<CoevolveConfig> {
+        let mut cfg = match &self.config {
+            Some(p) => CoevolveConfig::load(p)?,
+            None => CoevolveConfig::default(),
+        };
+        if let Some(d) = &self.population_dir {
+            cfg.population_dir = Some(d.clone());
+        }
+        if let Some(n) = self.random {
+            if n < 2 {
+                bail!("--random needs at least 2 organisms");
+            }
+            cfg.population_dir = None;
+            cfg.ga.population = n;
+        }
+        if let Some(n) = self.nodes {
+            cfg.nodes = Some(n);
+            if self.tc.is_none() {
+                cfg.tc = None;
+            }
+        }
+        if let Some(tc) = &self.tc {
+            cfg.tc = if tc == "none" { None } else { Some(tc.clone()) };
+        }
+        macro_rules! set {
+            ($($field:ident => $target:expr),* $(,)?) => { $( if let Some(v) = &self.$field { $target = v.clone(); } )* };
+        }
+        set!(generations => cfg.ga.generations, concurrency => cfg.concurrency, openings => cfg.openings,
+             seed => cfg.seed, out => cfg.out_dir, output => cfg.output);
+        if let Some(e) = &self.engine {
+            cfg.engine = Some(e.clone());
+        }
+        Ok(cfg)
+    }
+}
+
+pub fn run(args: CoevolveArgs) -> anyhow::Result<()> {
+    let cfg = args.config()?;
+    let co = Coevolution::new(cfg)?;
+    let outcome = co.run(args.resume)?;
+    let last = outcome.history.last().expect("at least one generation");
+    let b = &last.organisms[last.best];
+    println!(
+        "coevolution: {} generations; best of the last: {} with {:.1}/{} points ({:.1}%) -> {}",
+        outcome.history.len(),
+        last.best_name,
+        b.points,
+        b.games,
+        100.0 * last.best_score(),
+        outcome.output.display()
+    );
+    println!("best evolve-only organism (generation 0 winner): {}", outcome.initial_best.display());
+    Ok(())
+}

@@ -1,0 +1,42 @@
+//! `tuner pipeline`: evolve xN -> coevolve -> search-evolve -> verification, with a report.
+
+use std::path::PathBuf;
+
+use crate::pipeline::{self, PipelineConfig};
+
+/// Run the whole EVOL* method and write a Markdown report of §V's tables and charts.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PipelineArgs {
+    /// Pipeline config (params/pipeline-smoke.toml, params/pipeline-full.toml).
+    #[arg(value_name = "pipeline.toml")]
+    pub config: PathBuf,
+    /// Output directory (overrides the config's out_dir).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// The evochess binary (default: next to tuner).
+    #[arg(long, value_name = "PATH")]
+    pub engine: Option<PathBuf>,
+    /// Parallel games and fitness threads (0 = all cores).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Continue every stage from its checkpoints and journals.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+pub fn run(args: PipelineArgs) -> anyhow::Result<()> {
+    let mut cfg = PipelineConfig::load(&args.config)?;
+    if let Some(o) = args.out {
+        cfg.out_dir = o;
+    }
+    if let Some(e) = args.engine {
+        cfg.engine = Some(e);
+    }
+    if let Some(c) = args.concurrency {
+        cfg.concurrency = c;
+    }
+    let started = std::time::Instant::now();
+    let report = pipeline::run(&cfg, args.resume)?;
+    println!("pipeline finished in {:.1} s; report: {}", started.elapsed().as_secs_f64(), report.display());
+    Ok(())
+}

@@ -1,0 +1,98 @@
+//! `tuner search-evolve`: evolution of the selective-search parameters (David et al. §IV).
+
+use std::path::PathBuf;
+
+use crate::search_evolve::{SearchEvolution, SearchEvolveConfig};
+
+/// Evolve Table I's search parameters to minimise the nodes needed to solve an EPD suite.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct SearchEvolveArgs {
+    /// Config file (TOML); defaults are the paper's (see params/search-evolve.toml).
+    #[arg(long, value_name = "search-evolve.toml")]
+    pub config: Option<PathBuf>,
+    /// Parameter file supplying the fixed evaluation (default: the engine defaults).
+    #[arg(long, value_name = "FILE.toml")]
+    pub params: Option<PathBuf>,
+    /// Training suite; repeat for several (replaces the config's list).
+    #[arg(long, value_name = "FILE.epd")]
+    pub suite: Vec<PathBuf>,
+    /// Held-out suite; repeat for several (replaces the config's list).
+    #[arg(long, value_name = "FILE.epd")]
+    pub held: Vec<PathBuf>,
+    /// Use only the first N training positions.
+    #[arg(long, value_name = "N")]
+    pub max_positions: Option<usize>,
+    /// Node cap per position.
+    #[arg(long)]
+    pub node_cap: Option<u64>,
+    /// Generations.
+    #[arg(long)]
+    pub generations: Option<usize>,
+    /// Population size.
+    #[arg(long)]
+    pub population: Option<usize>,
+    /// Fitness threads (0 = all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Master seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Output directory (checkpoint, CSV, SVG, summary).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// The evolved parameter file.
+    #[arg(long, value_name = "FILE.toml")]
+    pub output: Option<PathBuf>,
+    /// Continue from the checkpoint.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+impl SearchEvolveArgs {
+    pub fn config(&self) -> anyhow::Result<SearchEvolveConfig> {
+        let mut cfg = match &self.config {
+            Some(p) => SearchEvolveConfig::load(p)?,
+            None => SearchEvolveConfig::default(),
+        };
+        if let Some(p) = &self.params {
+            cfg.params = Some(p.clone());
+        }
+        if !self.suite.is_empty() {
+            cfg.suites = self.suite.clone();
+        }
+        if !self.held.is_empty() {
+            cfg.held = self.held.clone();
+        }
+        macro_rules! set {
+            ($($field:ident => $target:expr),* $(,)?) => { $( if let Some(v) = &self.$field { $target = v.clone(); } )* };
+        }
+        set!(max_positions => cfg.max_positions, node_cap => cfg.node_cap, generations => cfg.ga.generations,
+             population => cfg.ga.population, threads => cfg.threads, seed => cfg.seed, out => cfg.out_dir,
+             output => cfg.output);
+        Ok(cfg)
+    }
+}
+
+pub fn run(args: SearchEvolveArgs) -> anyhow::Result<()> {
+    let evo = SearchEvolution::new(args.config()?)?;
+    log::info!(
+        "search evolution: {} training and {} held-out positions, cap {} nodes, population {}, {} generations",
+        evo.train.len(),
+        evo.held.len(),
+        evo.cfg.node_cap,
+        evo.cfg.ga.population,
+        evo.cfg.ga.generations
+    );
+    let s = evo.run(args.resume)?;
+    let row = |label: &str, c: &(crate::search_evolve::NodeCount, crate::search_evolve::NodeCount)| {
+        println!(
+            "{label:<28} training {:>12} nodes ({}/{} solved)   held out {:>12} nodes ({}/{} solved)",
+            c.0.nodes, c.0.solved, c.0.positions, c.1.nodes, c.1.solved, c.1.positions
+        );
+    };
+    row("initial random best", &s.initial_best);
+    row("evolved best", &s.final_best);
+    row("params/default.toml search", &s.default_search);
+    println!("-> {}", evo.cfg.output.display());
+    Ok(())
+}

@@ -1,0 +1,773 @@
+//! `tuner coevolve`: single-population coevolution of evaluation functions (David et al. 2014
+//! §III-C).
+//!
+//! The population starts from a directory of parameter files (the best organism of each
+//! `tuner evolve` run, `params/evolved/run-N.toml`) or at random. Every generation each
+//! organism plays every other `2 × openings_per_pair` games (paper: four; here two openings,
+//! each with both colours) as an `evochess` process loaded with its parameter file, through
+//! the match runner's [`round_robin`]. An organism's fitness is its points in that round
+//! robin; selection is rank-based, with uniform crossover, bit-flip mutation and elitism
+//! (the paper's 0.75 / 0.005 / 1) over the evaluation chromosome of `params/evolve-space.toml`.
+//!
+//! Deviation, for fairness and lower noise: all encounters of a generation share the same two
+//! openings (the runner's colour-swapped game pairs), drawn afresh each generation from a
+//! shuffled book, where the paper gave every game its own opening.
+//!
+//! Files under `out_dir` (see [`gen_dir`]): per generation the organisms' parameter files, the
+//! PGN of every game, the runner's resume journal (one line per finished game pair), its
+//! results JSON and the cross table with Elo estimates (CSV); overall `generations.csv`,
+//! `coevolution.svg` (best, mean and worst score per generation) and `checkpoint.json`
+//! (the last finished generation). `--resume` continues the unfinished generation from its
+//! journal, so no finished game is replayed or lost, and breeds deterministically from the
+//! checkpoint: generation `g`'s RNG is [`generation_rng`]`(seed, 0, g)`.
+//!
+//! The output (`params/evolved/coevolved.toml`) is the last generation's top scorer, the
+//! paper's "best of best".
+
+use std::{
+    fmt::Write as _,
+    io,
+    path::{Path, PathBuf},
+    time::Instant,
+};
+
+use evochess::params::Params;
+use plotters::style::RGBColor;
+use serde::{Deserialize, Deserializer, Serialize};
+use thiserror::Error;
+
+use crate::{
+    adjudicate::{DrawRule, MaxMovesRule, ResignRule},
+    engine_spec::EngineSpec,
+    evolve::{positions::fnv1a, report, write_atomic},
+    ga::{
+        GaConfig, GaError, Genome, breed, generation_rng,
+        operators::{Selection, elite_indices},
+        random_genome, threads,
+    },
+    openings::{BookFormat, OpeningsConfig, Order},
+    results::MatchResults,
+    runner::{MatchConfig, MatchObserver, RunnerError, Tournament, round_robin},
+    space::{SearchSpace, SpaceError},
+    stats::{EloEstimate, Wdl},
+    tc::SearchLimits,
+};
+
+/// Everything `tuner coevolve` reads from its config file (`params/coevolve.toml`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CoevolveConfig {
+    /// Directory of parameter files forming the first generation (every `*.toml`, in natural
+    /// name order). `None`: a random population of `ga.population` organisms.
+    pub population_dir: Option<PathBuf>,
+    /// Search space: the evaluation chromosome (David et al.'s 224 bits).
+    pub space: PathBuf,
+    /// The engine binary; default `evochess` next to the `tuner` executable.
+    pub engine: Option<PathBuf>,
+    /// Clock per game in cutechess notation (`5+0.05`); `None` when only `nodes` limits moves.
+    pub tc: Option<String>,
+    /// Node limit per move (alone, or on top of `tc`).
+    pub nodes: Option<u64>,
+    /// Milliseconds an engine may overrun its clock before it forfeits.
+    pub timemargin_ms: u64,
+    /// Games played at once; 0 = every core.
+    pub concurrency: usize,
+    /// Opening book (EPD or PGN), shuffled afresh each generation.
+    pub openings: PathBuf,
+    /// Openings per encounter; each is played with both colours (paper: 4 games = 2 openings).
+    pub openings_per_pair: u32,
+    /// Draw adjudication, `movenumber=N movecount=M score=CP` (none by default).
+    pub draw: Option<String>,
+    /// Resign adjudication, `movecount=N score=CP` (none by default).
+    pub resign: Option<String>,
+    /// Maximum game length, `N` or `moves=N result=draw|material`.
+    pub maxmoves: Option<String>,
+    pub seed: u64,
+    /// Per-generation files, charts and the checkpoint.
+    pub out_dir: PathBuf,
+    /// The best of the last generation, as a complete parameter file.
+    pub output: PathBuf,
+    /// GA settings; keys not given keep the coevolution defaults (not `tuner evolve`'s).
+    #[serde(deserialize_with = "ga_over_coevolve_defaults")]
+    pub ga: GaConfig,
+}
+
+/// David et al. §III-C: 10 organisms, 50 generations, rank-based selection, uniform crossover
+/// 0.75, mutation 0.005 per bit, elitism.
+pub fn coevolve_ga_defaults() -> GaConfig {
+    GaConfig {
+        population: 10,
+        generations: 50,
+        elitism: 1,
+        selection: Selection::Rank { pressure: 2.0 },
+        ..GaConfig::default()
+    }
+}
+
+/// Reads a `[ga]` table over `defaults`, so a partial table keeps the command's own defaults.
+pub fn ga_overlay<'de, D: Deserializer<'de>>(d: D, defaults: GaConfig) -> Result<GaConfig, D::Error> {
+    use serde::de::Error;
+    let user = toml::Table::deserialize(d)?;
+    let mut table = match toml::Value::try_from(defaults).map_err(D::Error::custom)? {
+        toml::Value::Table(t) => t,
+        _ => return Err(D::Error::custom("GA defaults are not a table")),
+    };
+    table.extend(user);
+    toml::Value::Table(table).try_into().map_err(D::Error::custom)
+}
+
+fn ga_over_coevolve_defaults<'de, D: Deserializer<'de>>(d: D) -> Result<GaConfig, D::Error> {
+    ga_overlay(d, coevolve_ga_defaults())
+}
+
+impl Default for CoevolveConfig {
+    fn default() -> Self {
+        Self {
+            population_dir: Some(PathBuf::from("params/evolved")),
+            space: PathBuf::from("params/evolve-space.toml"),
+            engine: None,
+            tc: Some("5+0.05".into()),
+            nodes: None,
+            timemargin_ms: 100,
+            concurrency: 0,
+            openings: PathBuf::from("openings/gnuchess-8ply.epd"),
+            openings_per_pair: 2,
+            draw: None,
+            resign: None,
+            maxmoves: None,
+            seed: 1,
+            out_dir: PathBuf::from("coevolve-out"),
+            output: PathBuf::from("params/evolved/coevolved.toml"),
+            ga: coevolve_ga_defaults(),
+        }
+    }
+}
+
+impl CoevolveConfig {
+    /// Parses a config file; unknown keys are errors naming the key.
+    pub fn parse(text: &str) -> Result<Self, CoevolveError> {
+        toml::from_str(text).map_err(|e| CoevolveError::Config(e.to_string()))
+    }
+
+    pub fn load(path: &Path) -> Result<Self, CoevolveError> {
+        let text = std::fs::read_to_string(path).map_err(|e| CoevolveError::io(path, e))?;
+        Self::parse(&text).map_err(|e| CoevolveError::Config(format!("{}: {e}", path.display())))
+    }
+
+    /// The engine binary to run.
+    pub fn engine_path(&self) -> PathBuf {
+        self.engine.clone().unwrap_or_else(default_engine)
+    }
+
+    /// Limits of every organism's engine.
+    pub fn limits(&self) -> Result<SearchLimits, CoevolveError> {
+        let mut l = SearchLimits { nodes: self.nodes, margin_ms: self.timemargin_ms, ..SearchLimits::default() };
+        if let Some(tc) = &self.tc {
+            l.clock = Some(tc.parse().map_err(|e| CoevolveError::Config(format!("tc: {e}")))?);
+        }
+        if l.clock.is_none() && l.nodes.is_none() {
+            return Err(CoevolveError::Config("give a time control (tc) or a node limit (nodes)".into()));
+        }
+        if self.nodes == Some(0) {
+            return Err(CoevolveError::Config("nodes must be positive".into()));
+        }
+        Ok(l)
+    }
+
+    /// The match configuration shared by every generation (engines are added per generation).
+    pub fn match_base(&self) -> Result<MatchConfig, CoevolveError> {
+        if self.openings_per_pair == 0 {
+            return Err(CoevolveError::Config("openings_per_pair must be at least 1".into()));
+        }
+        let mut m = MatchConfig::new(Vec::new(), Tournament::RoundRobin);
+        m.games = 2 * self.openings_per_pair;
+        m.repeat = true;
+        m.concurrency = threads(self.concurrency);
+        let format = match self.openings.extension().and_then(|e| e.to_str()) {
+            Some("pgn") => BookFormat::Pgn,
+            Some("epd") => BookFormat::Epd,
+            _ => {
+                return Err(CoevolveError::Config(format!(
+                    "openings: {} must be an .epd or .pgn file",
+                    self.openings.display()
+                )));
+            }
+        };
+        m.openings =
+            Some(OpeningsConfig { file: self.openings.clone(), format, order: Order::Random, plies: None, start: 1 });
+        let bad = |what: &str, e: String| CoevolveError::Config(format!("{what}: {e}"));
+        if let Some(d) = &self.draw {
+            m.adjudication.draw = Some(d.parse::<DrawRule>().map_err(|e| bad("draw", e))?);
+        }
+        if let Some(r) = &self.resign {
+            m.adjudication.resign = Some(r.parse::<ResignRule>().map_err(|e| bad("resign", e))?);
+        }
+        if let Some(x) = &self.maxmoves {
+            m.adjudication.maxmoves = Some(x.parse::<MaxMovesRule>().map_err(|e| bad("maxmoves", e))?);
+        }
+        m.event = "evochess coevolution".into();
+        Ok(m)
+    }
+}
+
+/// `evochess` next to the running executable (where cargo puts both binaries).
+pub fn default_engine() -> PathBuf {
+    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("tuner"));
+    exe.with_file_name(format!("evochess{}", std::env::consts::EXE_SUFFIX))
+}
+
+#[derive(Debug, Error)]
+pub enum CoevolveError {
+    #[error("{path}: {source}")]
+    Io { path: String, source: io::Error },
+    #[error("coevolve config: {0}")]
+    Config(String),
+    #[error(transparent)]
+    Space(#[from] SpaceError),
+    #[error(transparent)]
+    Ga(#[from] GaError),
+    #[error(transparent)]
+    Runner(#[from] RunnerError),
+    #[error("parameter file {path}: {reason}")]
+    Params { path: String, reason: String },
+    #[error("checkpoint {path}: {reason}")]
+    Checkpoint { path: String, reason: String },
+    #[error("{dir} already holds a checkpoint; pass --resume to continue it, or remove the directory to start over")]
+    ExistingRun { dir: String },
+}
+
+impl CoevolveError {
+    pub fn io(path: &Path, source: io::Error) -> Self {
+        CoevolveError::Io { path: path.display().to_string(), source }
+    }
+}
+
+/// One organism's result in one generation's round robin.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OrganismResult {
+    pub name: String,
+    /// Where it came from: a file name (generation 0), `elite` or `child`.
+    pub origin: String,
+    pub points: f64,
+    pub games: u64,
+    pub wdl: Wdl,
+    /// Elo against the rest of the field with its 95% error (trinomial, David App. B formula
+    /// for the point estimate: RD = −400·log10(1/W − 1)); `None` where it is infinite.
+    pub elo: Option<EloEstimate>,
+}
+
+/// One generation's summary.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CoevolveGeneration {
+    pub generation: usize,
+    pub best: usize,
+    pub best_name: String,
+    pub organisms: Vec<OrganismResult>,
+    /// Points of row against column (NaN-free: the diagonal is 0).
+    pub cross: Vec<Vec<f64>>,
+    pub games: u64,
+    pub seconds: f64,
+}
+
+impl CoevolveGeneration {
+    fn score(&self, i: usize) -> f64 {
+        let o = &self.organisms[i];
+        if o.games == 0 { 0.0 } else { o.points / o.games as f64 }
+    }
+
+    pub fn best_score(&self) -> f64 {
+        self.score(self.best)
+    }
+
+    pub fn mean_score(&self) -> f64 {
+        (0..self.organisms.len()).map(|i| self.score(i)).sum::<f64>() / self.organisms.len().max(1) as f64
+    }
+
+    pub fn worst_score(&self) -> f64 {
+        (0..self.organisms.len()).map(|i| self.score(i)).fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// The state after the last finished generation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CoevolveCheckpoint {
+    pub fingerprint: String,
+    pub generation: usize,
+    pub population: Vec<Genome>,
+    pub origins: Vec<String>,
+    pub fitness: Vec<f64>,
+    pub history: Vec<CoevolveGeneration>,
+}
+
+/// The end of a coevolution.
+#[derive(Clone, Debug)]
+pub struct CoevolveOutcome {
+    pub best: Genome,
+    pub params: Params,
+    pub history: Vec<CoevolveGeneration>,
+    /// Parameter file of the generation-0 round-robin winner (the best evolve-only organism).
+    pub initial_best: PathBuf,
+    pub output: PathBuf,
+}
+
+/// Directory of generation `g`.
+pub fn gen_dir(out_dir: &Path, g: usize) -> PathBuf {
+    out_dir.join(format!("gen-{g:03}"))
+}
+
+/// Orders `run-2` before `run-10`: by the name with digit runs compared as numbers.
+fn natural_key(name: &str) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let mut num: Option<u64> = None;
+    for c in name.chars() {
+        if let Some(d) = c.to_digit(10) {
+            num = Some(num.unwrap_or(0).saturating_mul(10).saturating_add(u64::from(d)));
+        } else {
+            if let Some(n) = num.take() {
+                out.push((std::mem::take(&mut text), n));
+            }
+            text.push(c);
+        }
+    }
+    out.push((text, num.unwrap_or(0)));
+    out
+}
+
+/// The `*.toml` files of `dir`, in natural name order.
+pub fn parameter_files(dir: &Path) -> Result<Vec<PathBuf>, CoevolveError> {
+    let rd = std::fs::read_dir(dir).map_err(|e| CoevolveError::io(dir, e))?;
+    let mut files: Vec<PathBuf> = rd
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort_by_key(|p| natural_key(&p.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default()));
+    Ok(files)
+}
+
+/// Loads the first generation from parameter files: each file's evaluation values as the
+/// space's genome.
+pub fn load_population(files: &[PathBuf], space: &SearchSpace) -> Result<(Vec<Genome>, Vec<String>), CoevolveError> {
+    let mut pop = Vec::new();
+    let mut origins = Vec::new();
+    for f in files {
+        let p = Params::load(f)
+            .map_err(|e| CoevolveError::Params { path: f.display().to_string(), reason: e.to_string() })?;
+        pop.push(space.genome_of(&p));
+        origins.push(f.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()));
+    }
+    Ok((pop, origins))
+}
+
+/// Logs a line per finished game at debug level, and one per 10% of the generation at info.
+struct GenObserver {
+    generation: usize,
+    planned: u64,
+    next_report: u64,
+}
+
+impl MatchObserver for GenObserver {
+    fn on_start(&mut self, planned: u64, done: u64, _: &crate::results::Standings) {
+        self.planned = planned;
+        if done > 0 {
+            log::info!("generation {}: resuming, {done} of {planned} games already played", self.generation);
+        }
+        self.next_report = done + planned.div_ceil(10).max(1);
+    }
+
+    fn on_game(&mut self, g: &crate::game::GameRecord, s: &crate::results::Standings) {
+        log::debug!("{} vs {}: {} {{{}}}", g.white, g.black, g.result.outcome.pgn(), g.result.reason);
+        if s.games >= self.next_report {
+            log::info!("generation {}: {}/{} games", self.generation, s.games, self.planned);
+            self.next_report = s.games + self.planned.div_ceil(10).max(1);
+        }
+    }
+}
+
+/// A configured coevolution.
+pub struct Coevolution {
+    pub cfg: CoevolveConfig,
+    pub space: SearchSpace,
+    space_text: String,
+    base: MatchConfig,
+    limits: SearchLimits,
+    engine: PathBuf,
+}
+
+impl Coevolution {
+    /// Validates the configuration and reads the search space.
+    pub fn new(cfg: CoevolveConfig) -> Result<Self, CoevolveError> {
+        let space_text = std::fs::read_to_string(&cfg.space).map_err(|e| CoevolveError::io(&cfg.space, e))?;
+        let space = SearchSpace::parse(&space_text)?;
+        cfg.ga.validate(space.layout())?;
+        let base = cfg.match_base()?;
+        let limits = cfg.limits()?;
+        let engine = cfg.engine_path();
+        if !engine.is_file() {
+            return Err(CoevolveError::Config(format!("engine {} not found", engine.display())));
+        }
+        Ok(Coevolution { cfg, space, space_text, base, limits, engine })
+    }
+
+    /// Identifies everything that determines the run except the generation count (so a
+    /// finished run can be extended with `--resume --generations N`).
+    fn fingerprint(&self, initial: &[Genome]) -> String {
+        let mut cfg = self.cfg.clone();
+        cfg.ga.generations = 0;
+        cfg.concurrency = 0;
+        cfg.output = PathBuf::new();
+        let genomes = serde_json::to_string(initial).expect("genomes serialise");
+        let text =
+            format!("{}\n{}\n{genomes}", serde_json::to_string(&cfg).expect("config serialises"), self.space_text);
+        format!("{:016x}", fnv1a(&text))
+    }
+
+    /// The first generation: from `population_dir` or random.
+    pub fn initial_population(&self) -> Result<(Vec<Genome>, Vec<String>), CoevolveError> {
+        match &self.cfg.population_dir {
+            Some(dir) => {
+                let files = parameter_files(dir)?;
+                if files.len() < 2 {
+                    return Err(CoevolveError::Config(format!(
+                        "population_dir {} holds {} parameter file(s); coevolution needs at least 2",
+                        dir.display(),
+                        files.len()
+                    )));
+                }
+                load_population(&files, &self.space)
+            }
+            None => {
+                let mut rng = generation_rng(self.cfg.seed, 0, 0);
+                let pop: Vec<Genome> =
+                    (0..self.cfg.ga.population).map(|_| random_genome(self.space.layout(), &mut rng)).collect();
+                Ok((pop, vec!["random".to_string(); self.cfg.ga.population]))
+            }
+        }
+    }
+
+    /// Runs (or continues, with `resume`) the coevolution and writes the output file.
+    pub fn run(&self, resume: bool) -> Result<CoevolveOutcome, CoevolveError> {
+        let out = &self.cfg.out_dir;
+        std::fs::create_dir_all(out).map_err(|e| CoevolveError::io(out, e))?;
+        let ckpt_path = out.join("checkpoint.json");
+        let (initial, initial_origins) = self.initial_population()?;
+        let fingerprint = self.fingerprint(&initial);
+        let layout = self.space.layout();
+        // The population size follows the initial population (ten evolve runs → ten organisms).
+        let mut ga = self.cfg.ga.clone();
+        ga.population = initial.len();
+        ga.elitism = ga.elitism.min(ga.population - 1);
+        ga.validate(layout)?;
+
+        let (mut pop, mut origins, mut generation, mut history) = match load_checkpoint(&ckpt_path)? {
+            Some(_) if !resume => return Err(CoevolveError::ExistingRun { dir: out.display().to_string() }),
+            Some(c) => {
+                let bad = |reason: String| CoevolveError::Checkpoint { path: ckpt_path.display().to_string(), reason };
+                if c.fingerprint != fingerprint {
+                    return Err(bad(
+                        "written with a different config, search space or initial population; resume with the same ones"
+                            .into(),
+                    ));
+                }
+                if c.population.len() != c.fitness.len() || c.population.iter().any(|g| !g.fits(layout)) {
+                    return Err(bad("inconsistent checkpoint".into()));
+                }
+                log::info!("resuming after generation {}", c.generation);
+                if c.generation + 1 >= ga.generations {
+                    (c.population, c.origins, c.generation, c.history)
+                } else {
+                    let (next, next_origins) =
+                        self.next_generation(&c.population, &c.fitness, &ga, c.generation + 1)?;
+                    (next, next_origins, c.generation + 1, c.history)
+                }
+            }
+            None => (initial, initial_origins, 0, Vec::new()),
+        };
+        loop {
+            let finished = history.last().is_some_and(|h: &CoevolveGeneration| h.generation == generation);
+            if !finished {
+                let continuing = resume;
+                let g = self.play_generation(generation, &pop, &origins, continuing)?;
+                let fitness: Vec<f64> = g.organisms.iter().map(|o| o.points).collect();
+                log::info!(
+                    "generation {generation}: best {} {:.1}/{} ({:.1}%), mean {:.1}%, worst {:.1}% ({:.0}s)",
+                    g.best_name,
+                    g.organisms[g.best].points,
+                    g.organisms[g.best].games,
+                    100.0 * g.best_score(),
+                    100.0 * g.mean_score(),
+                    100.0 * g.worst_score(),
+                    g.seconds
+                );
+                history.push(g);
+                let ckpt = CoevolveCheckpoint {
+                    fingerprint: fingerprint.clone(),
+                    generation,
+                    population: pop.clone(),
+                    origins: origins.clone(),
+                    fitness,
+                    history: history.clone(),
+                };
+                let json = serde_json::to_string(&ckpt).expect("checkpoints serialise");
+                write_atomic(&ckpt_path, json.as_bytes()).map_err(|e| CoevolveError::io(&ckpt_path, e))?;
+                self.write_reports(&history)?;
+            }
+            let last = history.last().expect("a generation was played");
+            if generation + 1 >= ga.generations {
+                return self.finish(&pop, last, &history);
+            }
+            let fitness: Vec<f64> = last.organisms.iter().map(|o| o.points).collect();
+            let (next, next_origins) = self.next_generation(&pop, &fitness, &ga, generation + 1)?;
+            pop = next;
+            origins = next_origins;
+            generation += 1;
+        }
+    }
+
+    /// Breeds generation `g` from the scored generation `g - 1`.
+    fn next_generation(
+        &self,
+        pop: &[Genome],
+        fitness: &[f64],
+        ga: &GaConfig,
+        g: usize,
+    ) -> Result<(Vec<Genome>, Vec<String>), CoevolveError> {
+        let mut rng = generation_rng(self.cfg.seed, 0, g as u64);
+        let next = breed(pop, fitness, ga, self.space.layout(), &mut rng)?;
+        let elites = elite_indices(fitness, ga.elitism.min(pop.len()));
+        let origins = (0..next.len())
+            .map(|i| match elites.get(i) {
+                Some(&e) => format!("elite g{}o{e}", g - 1),
+                None => "child".to_string(),
+            })
+            .collect();
+        Ok((next, origins))
+    }
+
+    /// Writes the organisms' files and plays generation `g`'s round robin.
+    fn play_generation(
+        &self,
+        g: usize,
+        pop: &[Genome],
+        origins: &[String],
+        resume: bool,
+    ) -> Result<CoevolveGeneration, CoevolveError> {
+        let started = Instant::now();
+        let dir = gen_dir(&self.cfg.out_dir, g);
+        std::fs::create_dir_all(&dir).map_err(|e| CoevolveError::io(&dir, e))?;
+        let base_params = self.space.base();
+        let mut engines = Vec::new();
+        let mut names = Vec::new();
+        for (i, genome) in pop.iter().enumerate() {
+            let name = format!("g{g}o{i}");
+            let path = dir.join(format!("{name}.toml"));
+            let params = self.space.apply(genome, &base_params);
+            let text = format!("# coevolution generation {g}, organism {i} ({})\n{}", origins[i], params.to_toml());
+            write_atomic(&path, text.as_bytes()).map_err(|e| CoevolveError::io(&path, e))?;
+            engines.push(EngineSpec::new(&name, &self.engine).with_params(&path).with_limits(self.limits.clone()));
+            names.push(name);
+        }
+        let mut m = self.base.clone();
+        // Fresh openings every generation, reproducibly.
+        m.seed = crate::ga::mix64(self.cfg.seed ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        m.pgn_out = Some(dir.join("games.pgn"));
+        m.state = Some(dir.join("games.state.jsonl"));
+        m.results_out = Some(dir.join("results.json"));
+        m.resume = resume && dir.join("games.state.jsonl").is_file();
+        let mut obs = GenObserver { generation: g, planned: 0, next_report: 0 };
+        let results = round_robin(engines, &m, &mut obs)?;
+        let summary = summarise(g, &names, origins, &results, started.elapsed().as_secs_f64());
+        let csv = dir.join("crosstable.csv");
+        write_atomic(&csv, crosstable_csv(&summary).as_bytes()).map_err(|e| CoevolveError::io(&csv, e))?;
+        Ok(summary)
+    }
+
+    fn write_reports(&self, history: &[CoevolveGeneration]) -> Result<(), CoevolveError> {
+        let csv = self.cfg.out_dir.join("generations.csv");
+        write_atomic(&csv, generations_csv(history).as_bytes()).map_err(|e| CoevolveError::io(&csv, e))?;
+        let svg = self.cfg.out_dir.join("coevolution.svg");
+        let text = render_svg(history).map_err(|e| CoevolveError::io(&svg, io::Error::other(e)))?;
+        write_atomic(&svg, text.as_bytes()).map_err(|e| CoevolveError::io(&svg, e))
+    }
+
+    fn finish(
+        &self,
+        pop: &[Genome],
+        last: &CoevolveGeneration,
+        history: &[CoevolveGeneration],
+    ) -> Result<CoevolveOutcome, CoevolveError> {
+        let best = pop[last.best].clone();
+        let params = self.space.apply(&best, &self.space.base());
+        let o = &last.organisms[last.best];
+        let elo = o.elo.map_or_else(|| "-".into(), |e| format!("{:+.1} +/- {:.1}", e.elo, e.error));
+        let header = format!(
+            "# Coevolved by `tuner coevolve` (David et al. 2014 III-C): best of generation {} of {} organisms,\n\
+             # {:.1}/{} points ({:.1}%), Elo vs the field {elo}.\n# Genes: {}\n\n",
+            last.generation,
+            pop.len(),
+            o.points,
+            o.games,
+            100.0 * last.best_score(),
+            self.space.describe(&best)
+        );
+        let text = format!("{header}{}", params.to_toml());
+        write_atomic(&self.cfg.output, text.as_bytes()).map_err(|e| CoevolveError::io(&self.cfg.output, e))?;
+        let first = &history[0];
+        let initial_best = gen_dir(&self.cfg.out_dir, 0).join(format!("{}.toml", first.best_name));
+        Ok(CoevolveOutcome { best, params, history: history.to_vec(), initial_best, output: self.cfg.output.clone() })
+    }
+}
+
+fn load_checkpoint(path: &Path) -> Result<Option<CoevolveCheckpoint>, CoevolveError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(CoevolveError::io(path, e)),
+    };
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| CoevolveError::Checkpoint { path: path.display().to_string(), reason: e.to_string() })
+}
+
+/// Scores, cross table and Elo estimates of one finished round robin.
+pub fn summarise(
+    generation: usize,
+    names: &[String],
+    origins: &[String],
+    r: &MatchResults,
+    seconds: f64,
+) -> CoevolveGeneration {
+    let n = names.len();
+    let mut cross = vec![vec![0.0; n]; n];
+    for p in &r.pairs {
+        cross[p.first][p.second] = p.points;
+        cross[p.second][p.first] = p.games as f64 - p.points;
+    }
+    let organisms: Vec<OrganismResult> = r
+        .totals
+        .iter()
+        .enumerate()
+        .map(|(i, t)| OrganismResult {
+            name: names[i].clone(),
+            origin: origins.get(i).cloned().unwrap_or_default(),
+            points: t.points,
+            games: t.games,
+            wdl: t.wdl,
+            // A 100% or 0% score (or an interval reaching it) has no finite Elo; JSON cannot hold it.
+            elo: t.wdl.elo().filter(|e| e.elo.is_finite() && e.error.is_finite()),
+        })
+        .collect();
+    let fitness: Vec<f64> = organisms.iter().map(|o| o.points).collect();
+    let best = elite_indices(&fitness, 1)[0];
+    CoevolveGeneration {
+        generation,
+        best,
+        best_name: names[best].clone(),
+        organisms,
+        cross,
+        games: r.games_played,
+        seconds,
+    }
+}
+
+fn fmt_elo(e: Option<EloEstimate>) -> (String, String) {
+    match e {
+        Some(e) if e.elo.is_finite() => (format!("{:.1}", e.elo), format!("{:.1}", e.error)),
+        Some(e) => (format!("{}", e.elo), String::new()),
+        None => (String::new(), String::new()),
+    }
+}
+
+/// `organism,origin,<each opponent>,points,games,score,elo,elo_error` (row's points vs column).
+pub fn crosstable_csv(g: &CoevolveGeneration) -> String {
+    let mut s = String::from("organism,origin");
+    for o in &g.organisms {
+        let _ = write!(s, ",{}", o.name);
+    }
+    s.push_str(",points,games,score,elo,elo_error\n");
+    for (i, o) in g.organisms.iter().enumerate() {
+        let _ = write!(s, "{},\"{}\"", o.name, o.origin);
+        for (j, v) in g.cross[i].iter().enumerate() {
+            if i == j {
+                s.push_str(",-");
+            } else {
+                let _ = write!(s, ",{v}");
+            }
+        }
+        let (elo, err) = fmt_elo(o.elo);
+        let score = if o.games > 0 { o.points / o.games as f64 } else { 0.0 };
+        let _ = writeln!(s, ",{},{},{score:.4},{elo},{err}", o.points, o.games);
+    }
+    s
+}
+
+/// One row per generation: the best organism's score and Elo against the field, and the
+/// population's mean and worst score.
+pub fn generations_csv(history: &[CoevolveGeneration]) -> String {
+    let mut s = String::from(
+        "generation,best,best_points,best_games,best_score,best_elo,best_elo_error,mean_score,worst_score,games,seconds\n",
+    );
+    for g in history {
+        let b = &g.organisms[g.best];
+        let (elo, err) = fmt_elo(b.elo);
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{:.4},{elo},{err},{:.4},{:.4},{},{:.1}",
+            g.generation,
+            g.best_name,
+            b.points,
+            b.games,
+            g.best_score(),
+            g.mean_score(),
+            g.worst_score(),
+            g.games,
+            g.seconds
+        );
+    }
+    s
+}
+
+/// Best, mean and worst score (percent) per generation.
+pub fn render_svg(history: &[CoevolveGeneration]) -> Result<String, String> {
+    let line = |label: &str, color, f: fn(&CoevolveGeneration) -> f64| report::Series {
+        label: label.to_string(),
+        color,
+        points: history.iter().map(|g| (g.generation, 100.0 * f(g))).collect(),
+    };
+    let n = history.first().map_or(0, |g| g.organisms.len());
+    report::render_lines_svg(
+        &format!("coevolution: round-robin score of {n} organisms per generation"),
+        "generation",
+        "score in the generation's round robin (%)",
+        &[
+            line("best organism", RGBColor(200, 30, 30), CoevolveGeneration::best_score),
+            line("population average", RGBColor(30, 30, 200), CoevolveGeneration::mean_score),
+            line("worst organism", RGBColor(30, 150, 30), CoevolveGeneration::worst_score),
+        ],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn natural_order_puts_run_2_before_run_10() {
+        let mut names = vec!["run-10.toml", "run-2.toml", "run-1.toml"];
+        names.sort_by_key(|n| natural_key(n));
+        assert_eq!(names, vec!["run-1.toml", "run-2.toml", "run-10.toml"]);
+    }
+
+    #[test]
+    fn partial_ga_table_keeps_coevolution_defaults() {
+        let cfg = CoevolveConfig::parse("[ga]\ngenerations = 3\n").unwrap();
+        assert_eq!(cfg.ga.generations, 3);
+        assert_eq!(cfg.ga.selection, Selection::Rank { pressure: 2.0 });
+        assert_eq!(cfg.ga.mutation_rate, 0.005);
+        let e = CoevolveConfig::parse("[ga]\nmutation_rat = 3\n").unwrap_err().to_string();
+        assert!(e.contains("mutation_rat"), "{e}");
+        let e = CoevolveConfig::parse("tc = \"5+x\"\n").unwrap().limits().unwrap_err().to_string();
+        assert!(e.contains("5+x"), "{e}");
+    }
+}

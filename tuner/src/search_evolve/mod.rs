@@ -1,0 +1,498 @@
+//! `tuner search-evolve`: evolution of the selective-search parameters (David et al. 2014 §IV).
+//!
+//! The chromosome is Table I (`params/search-space.toml`: 18 parameters, 70 Gray-coded bits);
+//! the evaluation parameters stay fixed, taken from a parameter file (normally the coevolved
+//! one). An organism's cost is the total number of nodes its search needs to find each suite
+//! position's best move *and keep it to the end of the search*, capped per position (paper:
+//! 500,000), as computed in-process by [`evochess::search::solve_nodes`]: a node-limited
+//! iterative deepening from a cleared state, so the count is deterministic.
+//!
+//! Fitness-proportional selection needs "higher is better" and non-negative values, so the
+//! fitness is the number of nodes *saved* against the cap:
+//! `fitness = cap × positions − total nodes`. It is 0 for an organism that solves nothing, and
+//! differences in fitness are differences in node counts, so selection favours organisms in
+//! proportion to the search effort they save (1/nodes would compress those differences).
+//!
+//! Each generation's best organism is also measured on the held-out suites (never used for
+//! selection). Files under `out_dir`: `checkpoint.json` (after every generation; `--resume`
+//! continues bit-identically), `generations.csv`, `nodes.svg` (Fig. 4: best and mean total
+//! nodes per generation, and the best on the held suites) and `summary.json` (the initial
+//! random best, the final best and `params/default.toml`'s search section on both suite sets).
+
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+    time::Instant,
+};
+
+use evochess::{params::Params, search::solve_nodes};
+use plotters::style::RGBColor;
+use serde::{Deserialize, Deserializer, Serialize};
+use thiserror::Error;
+
+use crate::{
+    epd::{SuiteError, SuitePosition, load_suites},
+    evolve::{EvolveError, checkpoint::Checkpoint, positions::fnv1a, report, report::GenerationStats, write_atomic},
+    ga::{GaConfig, GaError, Genome, breed, generation_rng, operators::elite_indices, par_map, random_genome, threads},
+    space::{SearchSpace, SpaceError},
+};
+
+/// Everything `tuner search-evolve` reads from its config file (`params/search-evolve.toml`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SearchEvolveConfig {
+    /// Search space (Table I).
+    pub space: PathBuf,
+    /// Parameter file supplying the fixed evaluation (and every search parameter outside the
+    /// space); `None`: the engine defaults.
+    pub params: Option<PathBuf>,
+    /// Training suites (EPD with `bm`/`am`).
+    pub suites: Vec<PathBuf>,
+    /// Use only the first N training positions (0 = all).
+    pub max_positions: usize,
+    /// Held-out suites: measured for each generation's best, never used for selection.
+    pub held: Vec<PathBuf>,
+    /// Node cap per position (paper: 500,000).
+    pub node_cap: u64,
+    /// Fitness threads; 0 = every core. Results do not depend on it.
+    pub threads: usize,
+    pub seed: u64,
+    pub out_dir: PathBuf,
+    /// The evolved parameter file: the `params` file with the evolved search section.
+    pub output: PathBuf,
+    /// GA settings; keys not given keep the search-evolution defaults.
+    #[serde(deserialize_with = "ga_over_search_defaults")]
+    pub ga: GaConfig,
+}
+
+/// David et al. §IV: population 10, crossover 0.75, mutation 0.05, 50 generations,
+/// fitness-proportional selection, uniform crossover, elitism.
+pub fn search_ga_defaults() -> GaConfig {
+    GaConfig { population: 10, generations: 50, mutation_rate: 0.05, ..GaConfig::default() }
+}
+
+fn ga_over_search_defaults<'de, D: Deserializer<'de>>(d: D) -> Result<GaConfig, D::Error> {
+    crate::coevolve::ga_overlay(d, search_ga_defaults())
+}
+
+/// A file of the shared data directory (`tests/wac.epd`), or its conventional path.
+pub fn data_file(rel: &str) -> PathBuf {
+    crate::paths::data_dir().unwrap_or_else(|| PathBuf::from("../shared/data")).join(rel)
+}
+
+impl Default for SearchEvolveConfig {
+    fn default() -> Self {
+        Self {
+            space: PathBuf::from("params/search-space.toml"),
+            params: None,
+            suites: vec![data_file("tests/wac.epd"), data_file("tests/arasan.epd")],
+            max_positions: 0,
+            held: vec![data_file("tests/bk.epd"), data_file("tests/bt2630.epd"), data_file("tests/lct2.epd")],
+            node_cap: 500_000,
+            threads: 0,
+            seed: 1,
+            out_dir: PathBuf::from("search-evolve-out"),
+            output: PathBuf::from("params/evolved/search-evolved.toml"),
+            ga: search_ga_defaults(),
+        }
+    }
+}
+
+impl SearchEvolveConfig {
+    pub fn parse(text: &str) -> Result<Self, SearchEvolveError> {
+        toml::from_str(text).map_err(|e| SearchEvolveError::Config(e.to_string()))
+    }
+
+    pub fn load(path: &Path) -> Result<Self, SearchEvolveError> {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| SearchEvolveError::Config(format!("{}: {e}", path.display())))?;
+        Self::parse(&text).map_err(|e| SearchEvolveError::Config(format!("{}: {e}", path.display())))
+    }
+}
+
+#[derive(Debug, Error)]
+pub enum SearchEvolveError {
+    #[error("search-evolve config: {0}")]
+    Config(String),
+    #[error(transparent)]
+    Space(#[from] SpaceError),
+    #[error(transparent)]
+    Ga(#[from] GaError),
+    #[error(transparent)]
+    Suite(#[from] SuiteError),
+    #[error(transparent)]
+    Evolve(#[from] EvolveError),
+    #[error("parameter file {path}: {reason}")]
+    Params { path: String, reason: String },
+}
+
+/// Node totals of one parameter set on a list of positions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeCount {
+    /// Σ nodes to solve, the cap for unsolved positions.
+    pub nodes: u64,
+    pub solved: usize,
+    pub positions: usize,
+}
+
+/// The best organism of the random generation 0 (`initial-best.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InitialBest {
+    pub genome: Genome,
+    pub train: NodeCount,
+    pub held: NodeCount,
+}
+
+/// What `summary.json` holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchEvolveSummary {
+    pub node_cap: u64,
+    pub generations: usize,
+    /// The best organism of the random initial population.
+    pub initial_best: (NodeCount, NodeCount),
+    pub final_best: (NodeCount, NodeCount),
+    /// `params/default.toml`'s search section with the same evaluation.
+    pub default_search: (NodeCount, NodeCount),
+    /// Table I values of the final best, by name.
+    pub values: Vec<(String, i32)>,
+    pub default_values: Vec<(String, i32)>,
+}
+
+/// A configured search evolution.
+pub struct SearchEvolution {
+    pub cfg: SearchEvolveConfig,
+    pub space: SearchSpace,
+    /// The fixed parameters every organism starts from.
+    pub base: Params,
+    pub train: Vec<SuitePosition>,
+    pub held: Vec<SuitePosition>,
+    fingerprint: String,
+    threads: usize,
+}
+
+impl SearchEvolution {
+    pub fn new(cfg: SearchEvolveConfig) -> Result<Self, SearchEvolveError> {
+        let space_text = std::fs::read_to_string(&cfg.space)
+            .map_err(|e| SearchEvolveError::Config(format!("search space {}: {e}", cfg.space.display())))?;
+        let space = SearchSpace::parse(&space_text)?;
+        if let Some(g) = space.genes.iter().find(|g| g.keys.iter().any(|&k| Params::spec(k).section != "search")) {
+            return Err(SearchEvolveError::Config(format!(
+                "gene `{}` is not a search parameter; search-evolve evolves the search section only",
+                g.name
+            )));
+        }
+        cfg.ga.validate(space.layout())?;
+        if cfg.node_cap == 0 {
+            return Err(SearchEvolveError::Config("node_cap must be positive".into()));
+        }
+        if cfg.suites.is_empty() {
+            return Err(SearchEvolveError::Config("no training suites".into()));
+        }
+        let (base, params_text) = match &cfg.params {
+            Some(p) => {
+                let text = std::fs::read_to_string(p)
+                    .map_err(|e| SearchEvolveError::Params { path: p.display().to_string(), reason: e.to_string() })?;
+                let params = Params::default()
+                    .with_toml(&text)
+                    .map_err(|e| SearchEvolveError::Params { path: p.display().to_string(), reason: e.to_string() })?;
+                (space.with_fixed(&params), text)
+            }
+            None => (space.with_fixed(&Params::default()), String::new()),
+        };
+        let mut train = load_suites(&cfg.suites, &[])?;
+        if cfg.max_positions > 0 {
+            train.truncate(cfg.max_positions);
+        }
+        let held = load_suites(&[], &cfg.held)?;
+        let mut ga = cfg.ga.clone();
+        ga.generations = 0;
+        let fens: String = train.iter().map(|p| p.fen.as_str()).collect::<Vec<_>>().join("\n");
+        let fingerprint = format!(
+            "{:016x}",
+            fnv1a(&format!(
+                "{space_text}\n{params_text}\n{}\ncap={} seed={}\n{fens}\nheld={}",
+                serde_json::to_string(&ga).expect("ga serialises"),
+                cfg.node_cap,
+                cfg.seed,
+                held.len()
+            ))
+        );
+        let threads = threads(cfg.threads);
+        Ok(SearchEvolution { cfg, space, base, train, held, fingerprint, threads })
+    }
+
+    /// The parameters of an organism.
+    pub fn params_of(&self, genome: &Genome) -> Params {
+        self.space.apply(genome, &self.base)
+    }
+
+    /// Node totals of `params` on `positions`, split over the worker threads.
+    pub fn count(&self, params: &Params, positions: &[SuitePosition]) -> NodeCount {
+        let cap = self.cfg.node_cap;
+        let per: Vec<(u64, bool)> = par_map(positions, self.threads, |p| {
+            let r = solve_nodes(&p.entry.pos, params, &p.entry.best, &p.entry.avoid, cap);
+            (r.cost(cap), r.solved_at.is_some())
+        });
+        NodeCount {
+            nodes: per.iter().map(|x| x.0).sum(),
+            solved: per.iter().filter(|x| x.1).count(),
+            positions: positions.len(),
+        }
+    }
+
+    /// Costs of a population on the training suites: every (organism, position) pair is one
+    /// parallel task, so a small population still keeps every core busy.
+    fn evaluate(&self, pop: &[Genome], memo: &HashMap<Vec<u64>, NodeCount>) -> Vec<NodeCount> {
+        let todo: Vec<usize> = (0..pop.len()).filter(|&i| !memo.contains_key(&pop[i].key())).collect();
+        let params: Vec<Params> = todo.iter().map(|&i| self.params_of(&pop[i])).collect();
+        let tasks: Vec<(usize, usize)> =
+            (0..todo.len()).flat_map(|k| (0..self.train.len()).map(move |p| (k, p))).collect();
+        let cap = self.cfg.node_cap;
+        let costs = par_map(&tasks, self.threads, |&(k, p)| {
+            let e = &self.train[p].entry;
+            let r = solve_nodes(&e.pos, &params[k], &e.best, &e.avoid, cap);
+            (r.cost(cap), r.solved_at.is_some())
+        });
+        let mut fresh = vec![NodeCount { positions: self.train.len(), ..NodeCount::default() }; todo.len()];
+        for (&(k, _), &(nodes, solved)) in tasks.iter().zip(&costs) {
+            fresh[k].nodes += nodes;
+            fresh[k].solved += usize::from(solved);
+        }
+        let mut fresh = fresh.into_iter();
+        pop.iter().map(|g| memo.get(&g.key()).copied().unwrap_or_else(|| fresh.next().expect("one per todo"))).collect()
+    }
+
+    /// Fitness of a node total: nodes saved against the cap.
+    pub fn fitness(&self, c: &NodeCount) -> f64 {
+        (self.cfg.node_cap * c.positions as u64).saturating_sub(c.nodes) as f64
+    }
+
+    /// Runs (or, with `resume`, continues) the evolution; writes the output file and summary.
+    pub fn run(&self, resume: bool) -> Result<SearchEvolveSummary, SearchEvolveError> {
+        let layout = self.space.layout();
+        let out = &self.cfg.out_dir;
+        let ckpt_path = out.join("checkpoint.json");
+        let (mut pop, mut generation, mut history, mut scores) = match Checkpoint::load(&ckpt_path)? {
+            Some(_) if !resume => return Err(EvolveError::ExistingRun { dir: out.display().to_string() }.into()),
+            Some(c) => {
+                let bad = |reason: &str| EvolveError::Checkpoint {
+                    path: ckpt_path.display().to_string(),
+                    reason: reason.to_string(),
+                };
+                if c.fingerprint != self.fingerprint {
+                    return Err(bad(
+                        "written with a different config, space, parameter file or suite; resume with the same ones",
+                    )
+                    .into());
+                }
+                if c.population.len() != c.metric.len() || c.population.iter().any(|g| !g.fits(layout)) {
+                    return Err(bad("inconsistent checkpoint").into());
+                }
+                log::info!("resuming after generation {}", c.generation);
+                let counts: Vec<NodeCount> = c
+                    .metric
+                    .iter()
+                    .map(|&m| NodeCount { nodes: m as u64, solved: 0, positions: self.train.len() })
+                    .collect();
+                (c.population, c.generation, c.history, Some(counts))
+            }
+            None => {
+                let mut rng = generation_rng(self.cfg.seed, 0, 0);
+                let pop: Vec<Genome> = (0..self.cfg.ga.population).map(|_| random_genome(layout, &mut rng)).collect();
+                (pop, 0, Vec::new(), None)
+            }
+        };
+        let mut memo: HashMap<Vec<u64>, NodeCount> = HashMap::new();
+        let mut held_memo: HashMap<Vec<u64>, NodeCount> = HashMap::new();
+        loop {
+            let (counts, fresh) = match scores.take() {
+                Some(s) => (s, false),
+                None => {
+                    let started = Instant::now();
+                    let s = self.evaluate(&pop, &memo);
+                    let fitness: Vec<f64> = s.iter().map(|c| self.fitness(c)).collect();
+                    let best = elite_indices(&fitness, 1)[0];
+                    let held = self.held_count(&pop[best], &mut held_memo);
+                    let n = s.len() as f64;
+                    let stats = GenerationStats {
+                        generation,
+                        best_metric: s[best].nodes as f64,
+                        mean_metric: s.iter().map(|c| c.nodes as f64).sum::<f64>() / n,
+                        test_metric: held.nodes as f64,
+                        best_fitness: fitness[best],
+                        mean_fitness: fitness.iter().sum::<f64>() / n,
+                        seconds: started.elapsed().as_secs_f64(),
+                    };
+                    log::info!(
+                        "gen {generation}: best {} nodes ({} of {} solved), mean {:.0}, held {} ({:.1}s)",
+                        s[best].nodes,
+                        s[best].solved,
+                        s[best].positions,
+                        stats.mean_metric,
+                        held.nodes,
+                        stats.seconds
+                    );
+                    history.push(stats);
+                    if generation == 0 {
+                        let initial = InitialBest { genome: pop[best].clone(), train: s[best], held };
+                        let path = out.join("initial-best.json");
+                        let json = serde_json::to_string(&initial).expect("serialises");
+                        write_atomic(&path, json.as_bytes()).map_err(|e| EvolveError::io(&path, e))?;
+                    }
+                    Checkpoint {
+                        fingerprint: self.fingerprint.clone(),
+                        run: 0,
+                        generation,
+                        population: pop.clone(),
+                        fitness,
+                        metric: s.iter().map(|c| c.nodes as f64).collect(),
+                        history: history.clone(),
+                    }
+                    .save(&ckpt_path)?;
+                    self.write_reports(&history)?;
+                    (s, true)
+                }
+            };
+            // A resumed checkpoint keeps node totals only, so its organisms are not memoised.
+            memo =
+                if fresh { pop.iter().map(Genome::key).zip(counts.iter().copied()).collect() } else { HashMap::new() };
+            let fitness: Vec<f64> = counts.iter().map(|c| self.fitness(c)).collect();
+            if generation + 1 >= self.cfg.ga.generations {
+                let best = elite_indices(&fitness, 1)[0];
+                return self.finish(&pop[best], &history);
+            }
+            let mut rng = generation_rng(self.cfg.seed, 0, generation as u64 + 1);
+            pop = breed(&pop, &fitness, &self.cfg.ga, layout, &mut rng)?;
+            generation += 1;
+        }
+    }
+
+    fn held_count(&self, genome: &Genome, memo: &mut HashMap<Vec<u64>, NodeCount>) -> NodeCount {
+        if self.held.is_empty() {
+            return NodeCount::default();
+        }
+        *memo.entry(genome.key()).or_insert_with(|| self.count(&self.params_of(genome), &self.held))
+    }
+
+    fn write_reports(&self, history: &[GenerationStats]) -> Result<(), SearchEvolveError> {
+        let out = &self.cfg.out_dir;
+        let csv = out.join("generations.csv");
+        report::write_csv(&csv, "nodes", history).map_err(|e| EvolveError::io(&csv, e))?;
+        let svg = out.join("nodes.svg");
+        let text = render_svg(history, self.train.len(), self.held.len())
+            .map_err(|e| EvolveError::io(&svg, std::io::Error::other(e)))?;
+        write_atomic(&svg, text.as_bytes()).map_err(|e| EvolveError::io(&svg, e))?;
+        Ok(())
+    }
+
+    /// Measures the references, writes the output file and `summary.json`.
+    fn finish(&self, best: &Genome, history: &[GenerationStats]) -> Result<SearchEvolveSummary, SearchEvolveError> {
+        let params = self.params_of(best);
+        let mut reference = self.base.clone();
+        reference.search = Params::default().search;
+        let both = |p: &Params| {
+            (
+                self.count(p, &self.train),
+                if self.held.is_empty() { NodeCount::default() } else { self.count(p, &self.held) },
+            )
+        };
+        let path = self.cfg.out_dir.join("initial-best.json");
+        let initial: InitialBest =
+            std::fs::read_to_string(&path).map_err(|e| EvolveError::io(&path, e)).and_then(|t| {
+                serde_json::from_str(&t)
+                    .map_err(|e| EvolveError::Checkpoint { path: path.display().to_string(), reason: e.to_string() })
+            })?;
+        let initial_best = (initial.train, initial.held);
+        let final_best = both(&params);
+        let default_search = both(&reference);
+        let values: Vec<(String, i32)> =
+            self.space.genes.iter().map(|g| g.name.clone()).zip(self.space.values(best)).collect();
+        let default_values: Vec<(String, i32)> =
+            self.space.genes.iter().map(|g| (g.name.clone(), reference.get(g.keys[0]))).collect();
+        let summary = SearchEvolveSummary {
+            node_cap: self.cfg.node_cap,
+            generations: history.len(),
+            initial_best,
+            final_best,
+            default_search,
+            values,
+            default_values,
+        };
+        let path = self.cfg.out_dir.join("summary.json");
+        let json = serde_json::to_string_pretty(&summary).expect("summary serialises");
+        write_atomic(&path, json.as_bytes()).map_err(|e| EvolveError::io(&path, e))?;
+        let header = format!(
+            "# Search section evolved by `tuner search-evolve` (David et al. 2014 IV): {} generations of {},\n\
+             # node cap {} per position. Training: {} nodes, {} of {} solved; held out: {} nodes, {} of {} solved.\n\
+             # params/default.toml search section: {} / {} nodes. Evaluation from {}.\n# Genes: {}\n\n",
+            history.len(),
+            self.cfg.ga.population,
+            self.cfg.node_cap,
+            final_best.0.nodes,
+            final_best.0.solved,
+            final_best.0.positions,
+            final_best.1.nodes,
+            final_best.1.solved,
+            final_best.1.positions,
+            default_search.0.nodes,
+            default_search.1.nodes,
+            self.cfg.params.as_ref().map_or_else(|| "the engine defaults".to_string(), |p| p.display().to_string()),
+            self.space.describe(best)
+        );
+        let text = format!("{header}{}", params.to_toml());
+        write_atomic(&self.cfg.output, text.as_bytes()).map_err(|e| EvolveError::io(&self.cfg.output, e))?;
+        Ok(summary)
+    }
+}
+
+/// Fig. 4: total nodes (millions) per generation for the best organism and the population
+/// average, and the best organism on the held-out suites.
+pub fn render_svg(history: &[GenerationStats], train: usize, held: usize) -> Result<String, String> {
+    let line = |label: String, color, f: fn(&GenerationStats) -> f64| report::Series {
+        label,
+        color,
+        points: history.iter().map(|h| (h.generation, f(h) / 1e6)).collect(),
+    };
+    let mut series = vec![
+        line(format!("best organism ({train} positions)"), RGBColor(200, 30, 30), |h| h.best_metric),
+        line("population average".into(), RGBColor(30, 30, 200), |h| h.mean_metric),
+    ];
+    if held > 0 {
+        series.push(line(format!("best organism, held out ({held} positions)"), RGBColor(30, 150, 30), |h| {
+            h.test_metric
+        }));
+    }
+    report::render_lines_svg(
+        "search evolution: total nodes to solve the suite",
+        "generation",
+        "total node count (millions)",
+        &series,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partial_ga_table_keeps_search_defaults() {
+        let cfg = SearchEvolveConfig::parse("[ga]\ngenerations = 3\n").unwrap();
+        assert_eq!(cfg.ga.generations, 3);
+        assert_eq!(cfg.ga.mutation_rate, 0.05);
+        assert_eq!(cfg.ga.population, 10);
+        assert!(SearchEvolveConfig::parse("node_kap = 3\n").unwrap_err().to_string().contains("node_kap"));
+    }
+
+    #[test]
+    fn table_one_space_is_70_bits_over_the_search_section() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/search-space.toml");
+        let space = SearchSpace::load(path).unwrap();
+        assert_eq!(space.genes.len(), 18);
+        assert_eq!(space.layout().len(), 70);
+        assert!(space.genes.iter().all(|g| Params::spec(g.keys[0]).section == "search"));
+        // The 3-bit extension fields map codes 0..7 onto 0..4 quarter plies.
+        let ext = space.genes.iter().find(|g| g.name == "check_extension").unwrap();
+        let gene = crate::ga::encoding::BinaryGene { min: ext.min, max: ext.max, bits: ext.bits.unwrap() };
+        assert_eq!((0..8).map(|c| gene.value(c)).collect::<Vec<_>>(), vec![0, 1, 1, 2, 2, 3, 3, 4]);
+    }
+}

@@ -1,0 +1,191 @@
+//! `tuner coevolve` as a user runs it: real `evochess` processes, node-limited games, files on
+//! disk, kill -9 and `--resume`.
+
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, Output, Stdio},
+    time::{Duration, Instant},
+};
+
+use evochess::params::Params;
+
+const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
+
+fn manifest() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("evochess-coevolve-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The engine binary next to the tuner (`cargo build --workspace` builds both).
+fn engine_binary() -> PathBuf {
+    let exe = Path::new(TUNER).with_file_name(format!("evochess{}", std::env::consts::EXE_SUFFIX));
+    assert!(exe.exists(), "{} not found: run `cargo build --workspace` first", exe.display());
+    exe
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// `n` parameter files that differ in their piece values, as `tuner evolve` would leave them.
+fn population(dir: &Path, n: usize) -> PathBuf {
+    let pop = dir.join("evolved");
+    std::fs::create_dir_all(&pop).unwrap();
+    for i in 0..n {
+        let mut p = Params::default();
+        p.eval.knight_mg = 250 + 40 * i as i32;
+        p.eval.knight_eg = p.eval.knight_mg;
+        p.eval.rook_mg = 600 - 30 * i as i32;
+        std::fs::write(pop.join(format!("run-{}.toml", i + 1)), p.to_toml()).unwrap();
+    }
+    pop
+}
+
+/// A config for fast node-limited games.
+fn config(dir: &Path, organisms: usize, generations: usize, nodes: u64) -> PathBuf {
+    let pop = population(dir, organisms);
+    let cfg = dir.join("coevolve.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "population_dir = {pop:?}\nspace = {:?}\nengine = {:?}\nnodes = {nodes}\ntc = \"60+1\"\nconcurrency = 1\n\
+             openings = {:?}\nopenings_per_pair = 1\nmaxmoves = \"60\"\nresign = \"movecount=3 score=600\"\n\
+             out_dir = {:?}\noutput = {:?}\n[ga]\ngenerations = {generations}\n",
+            manifest().join("../params/evolve-space.toml"),
+            engine_binary(),
+            manifest().join("../openings/gnuchess-8ply.epd"),
+            dir.join("out"),
+            dir.join("coevolved.toml"),
+        ),
+    )
+    .unwrap();
+    cfg
+}
+
+fn tuner(args: &[&str]) -> Output {
+    Command::new(TUNER).args(args).env("RUST_LOG", "warn").output().expect("tuner runs")
+}
+
+fn games_in(pgn: &Path) -> usize {
+    std::fs::read_to_string(pgn).unwrap_or_default().matches("[Event ").count()
+}
+
+#[test]
+fn coevolution_plays_round_robins_and_writes_the_best() {
+    let dir = scratch("basic");
+    let cfg = config(&dir, 3, 2, 300);
+    let out = tuner(&["coevolve", "--config", cfg.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("best of the last"), "{}", text(&out.stdout));
+    let best = Params::load(dir.join("coevolved.toml")).unwrap();
+    // The evaluation chromosome keeps the space's fixed pawn value and tied keys.
+    assert_eq!(best.eval.pawn_mg, 100);
+    assert_eq!(best.eval.knight_mg, best.eval.knight_eg);
+    for g in 0..2 {
+        let gdir = dir.join(format!("out/gen-{g:03}"));
+        // 3 organisms: 3 encounters x 2 games (one opening, both colours).
+        assert_eq!(games_in(&gdir.join("games.pgn")), 6, "generation {g}");
+        let cross = std::fs::read_to_string(gdir.join("crosstable.csv")).unwrap();
+        assert_eq!(cross.lines().count(), 4, "{cross}");
+        // Every organism's row sums its points against the others: 6 games, 6 points in all.
+        let total: f64 = cross.lines().skip(1).map(|l| l.split(',').nth(5).unwrap().parse::<f64>().unwrap()).sum();
+        assert_eq!(total, 6.0, "{cross}");
+        for i in 0..3 {
+            Params::load(gdir.join(format!("g{g}o{i}.toml"))).unwrap();
+        }
+    }
+    let csv = std::fs::read_to_string(dir.join("out/generations.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    assert!(std::fs::read_to_string(dir.join("out/coevolution.svg")).unwrap().contains("<svg"));
+    // Without --resume an existing run is not overwritten; with it the finished run is reported again.
+    let again = tuner(&["coevolve", "--config", cfg.to_str().unwrap()]);
+    assert!(!again.status.success());
+    assert!(text(&again.stderr).contains("--resume"), "{}", text(&again.stderr));
+    let resumed = tuner(&["coevolve", "--config", cfg.to_str().unwrap(), "--resume"]);
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    assert_eq!(games_in(&dir.join("out/gen-001/games.pgn")), 6, "no game replayed");
+}
+
+#[test]
+fn bad_configuration_is_a_clear_error() {
+    let dir = scratch("bad");
+    let cfg = config(&dir, 3, 2, 300);
+    let check = |args: &[&str], needle: &str| {
+        let out = tuner(args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let err = text(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: stderr lacks `{needle}`: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    };
+    let c = cfg.to_str().unwrap();
+    check(&["coevolve", "--config", "/no/such.toml"], "/no/such.toml");
+    check(&["coevolve", "--config", c, "--population-dir", "/no/such/dir"], "/no/such/dir");
+    check(&["coevolve", "--config", c, "--tc", "5+x"], "5+x");
+    check(&["coevolve", "--config", c, "--engine", "/no/such/engine"], "/no/such/engine");
+    std::fs::write(dir.join("evolved/run-2.toml"), "[eval]\nknight_mgg = 3\n").unwrap();
+    check(&["coevolve", "--config", c], "knight_mgg");
+}
+
+/// Journal lines after the header: (unit id, PGN length after it).
+fn journal(path: &Path) -> Vec<(u64, u64)> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .skip(1)
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .map(|v| (v["unit"].as_u64().unwrap(), v["pgn_len"].as_u64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn kill_9_mid_generation_then_resume_neither_replays_nor_loses_games() {
+    let dir = scratch("kill");
+    let cfg = config(&dir, 4, 2, 2000);
+    let mut child = Command::new(TUNER)
+        .args(["coevolve", "--config", cfg.to_str().unwrap()])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // 4 organisms: 6 encounters of one game pair per generation.
+    let state = dir.join("out/gen-000/games.state.jsonl");
+    let started = Instant::now();
+    loop {
+        if journal(&state).len() >= 2 {
+            child.kill().unwrap(); // SIGKILL
+            child.wait().unwrap();
+            break;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "finished before it could be killed");
+        assert!(started.elapsed() < Duration::from_secs(60), "no game pair finished within a minute");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let before = journal(&state);
+    assert!(before.len() < 6, "killed after the whole generation");
+    let pgn = dir.join("out/gen-000/games.pgn");
+    let kept = std::fs::read(&pgn).unwrap();
+    let recorded = before.last().unwrap().1 as usize;
+    assert!(kept.len() >= recorded);
+
+    let resumed = tuner(&["coevolve", "--config", cfg.to_str().unwrap(), "--resume"]);
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    let after = journal(&state);
+    // The pairs finished before the kill are kept as they were, and each pair appears once.
+    assert_eq!(&after[..before.len()], &before[..]);
+    let mut units: Vec<u64> = after.iter().map(|u| u.0).collect();
+    units.sort_unstable();
+    assert_eq!(units, (0..6).collect::<Vec<_>>());
+    let full = std::fs::read(&pgn).unwrap();
+    assert_eq!(&full[..recorded], &kept[..recorded], "games finished before the kill were rewritten");
+    assert_eq!(games_in(&pgn), 12);
+    assert_eq!(games_in(&dir.join("out/gen-001/games.pgn")), 12);
+    let csv = std::fs::read_to_string(dir.join("out/generations.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    Params::load(dir.join("coevolved.toml")).unwrap();
+}

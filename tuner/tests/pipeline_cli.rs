@@ -1,0 +1,139 @@
+//! `tuner pipeline` end to end at toy scale: evolve x2 -> coevolve -> search-evolve ->
+//! verification, and the report with every section of the paper's §V.
+
+use std::{
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+use evochess::params::Params;
+
+const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
+
+fn manifest() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn engine_binary() -> PathBuf {
+    let exe = Path::new(TUNER).with_file_name(format!("evochess{}", std::env::consts::EXE_SUFFIX));
+    assert!(exe.exists(), "{} not found: run `cargo build --workspace` first", exe.display());
+    exe
+}
+
+fn data_dir() -> PathBuf {
+    [
+        std::env::var_os("EVOCHESS_DATA").map(PathBuf::from),
+        Some(manifest().join("../../shared/data")),
+        Some(PathBuf::from("/work/shared/data")),
+    ]
+    .into_iter()
+    .flatten()
+    .find(|p| p.join("tests/wac.epd").is_file())
+    .expect("shared data not found: set EVOCHESS_DATA")
+}
+
+#[test]
+fn toy_pipeline_runs_every_stage_and_renders_the_report() {
+    let dir = std::env::temp_dir().join(format!("evochess-pipeline-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let repo = manifest().join("..");
+    let wac = data_dir().join("tests/wac.epd");
+    let cfg = dir.join("pipeline.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            r#"out_dir = {out:?}
+concurrency = 2
+pgn = [{pgn:?}]
+[evolve]
+config = "params/evolve.toml"
+runs = 2
+[evolve.positions]
+train = 3
+test = 2
+[evolve.ga]
+population = 6
+generations = 2
+[coevolve]
+config = "params/coevolve.toml"
+nodes = 300
+tc = "60+1"
+openings_per_pair = 1
+maxmoves = "60"
+[coevolve.ga]
+generations = 2
+[search_evolve]
+config = "params/search-evolve.toml"
+suites = [{wac:?}]
+held = [{wac:?}]
+max_positions = 4
+node_cap = 1500
+[search_evolve.ga]
+population = 4
+generations = 2
+[verify]
+suites = [{wac:?}]
+epd_max_positions = 3
+epd_nodes = 1000
+games = 2
+nodes = 300
+maxmoves = "60"
+opponents = [{{ name = "ghost", cmd = "/no/such/engine" }}]
+"#,
+            out = dir.join("out"),
+            pgn = manifest().join("tests/data/evolve_small.pgn"),
+        ),
+    )
+    .unwrap();
+    let out = Command::new(TUNER)
+        .args(["pipeline", cfg.to_str().unwrap(), "--engine", engine_binary().to_str().unwrap()])
+        .current_dir(&repo)
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let o = dir.join("out");
+    for f in [
+        "evolved/run-1.toml",
+        "evolved/run-2.toml",
+        "params/coevolved.toml",
+        "params/evol-star.toml",
+        "params/evol0.toml",
+    ] {
+        Params::load(o.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    }
+    // EVOL0 = the best evolve-only evaluation with EVOL*'s search section.
+    let (star, zero) =
+        (Params::load(o.join("params/evol-star.toml")).unwrap(), Params::load(o.join("params/evol0.toml")).unwrap());
+    assert_eq!(star.search, zero.search);
+    let report = std::fs::read_to_string(o.join("report.md")).unwrap();
+    for needle in [
+        "## V-A. Evolution from grandmaster games (Fig. 2)",
+        "## Evolved evaluation parameters (Fig. 3)",
+        "| knight_value |",
+        "## V-B. Coevolution",
+        "## V-C. Evolution of search parameters (Fig. 4)",
+        "### Learned search values (Table II)",
+        "| futility_margin_3 |",
+        "## Suite solve counts (Tables III and VII)",
+        "| EVOL* |",
+        "| EVOL0 |",
+        "## Matches (Tables IV–VI)",
+        "| EVOL* - EVOL0 |",
+        "| EVOL* - default |",
+        "Skipped: ghost",
+    ] {
+        assert!(report.contains(needle), "report lacks `{needle}`:\n{report}");
+    }
+    for svg in ["fig2-evolution-run1.svg", "coevolution.svg", "fig4-search-nodes.svg"] {
+        assert!(std::fs::read_to_string(o.join(svg)).unwrap().contains("<svg"), "{svg}");
+        assert!(report.contains(&format!("]({svg})")), "{svg} not linked");
+    }
+    // Each match's two games are in its PGN.
+    assert_eq!(
+        std::fs::read_to_string(o.join("matches/evol-star-vs-evol0.pgn")).unwrap().matches("[Event ").count(),
+        2
+    );
+}

@@ -1,0 +1,133 @@
+//! `tuner search-evolve` as a user runs it: Table I evolved on a few WAC positions in-process.
+
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, Output},
+};
+
+use evochess::params::Params;
+
+const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
+
+fn manifest() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("evochess-search-evolve-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The shared data directory: `$EVOCHESS_DATA`, `<repo>/../shared/data`, or `/work/shared/data`.
+fn data_dir() -> PathBuf {
+    [
+        std::env::var_os("EVOCHESS_DATA").map(PathBuf::from),
+        Some(manifest().join("../../shared/data")),
+        Some(PathBuf::from("/work/shared/data")),
+    ]
+    .into_iter()
+    .flatten()
+    .find(|p| p.join("tests/wac.epd").is_file())
+    .expect("shared data not found: set EVOCHESS_DATA")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A small run: 12 WAC positions, 8 held-out BK positions, 3000-node cap, 4 organisms.
+fn args(dir: &Path, eval: &Path, generations: usize, extra: &[&str]) -> Output {
+    let data = data_dir();
+    let gens = generations.to_string();
+    let mut a = vec![
+        "search-evolve",
+        "--params",
+        eval.to_str().unwrap(),
+        "--suite",
+        data.join("tests/wac.epd").to_str().unwrap().to_owned().leak(),
+        "--held",
+        data.join("tests/bk.epd").to_str().unwrap().to_owned().leak(),
+        "--max-positions",
+        "12",
+        "--node-cap",
+        "3000",
+        "--population",
+        "4",
+        "--generations",
+        gens.as_str(),
+        "--out",
+        dir.join("out").to_str().unwrap().to_owned().leak(),
+        "--output",
+        dir.join("evolved.toml").to_str().unwrap().to_owned().leak(),
+    ];
+    a.extend_from_slice(extra);
+    let cfg = manifest().join("../params/search-evolve.toml");
+    let space = manifest().join("../params/search-space.toml");
+    // The config's relative paths are relative to the repository root.
+    Command::new(TUNER)
+        .args(&a)
+        .args(["--config", cfg.to_str().unwrap()])
+        .current_dir(space.parent().unwrap().parent().unwrap())
+        .env("RUST_LOG", "warn")
+        .output()
+        .expect("tuner runs")
+}
+
+fn eval_file(dir: &Path) -> PathBuf {
+    let mut p = Params::default();
+    p.eval.knight_mg = 333;
+    let path = dir.join("eval.toml");
+    std::fs::write(&path, p.to_toml()).unwrap();
+    path
+}
+
+#[test]
+fn search_evolution_lowers_node_counts_and_keeps_the_evaluation() {
+    let dir = scratch("basic");
+    let eval = eval_file(&dir);
+    let out = args(&dir, &eval, 3, &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("initial random best") && stdout.contains("params/default.toml search"), "{stdout}");
+    let evolved = Params::load(dir.join("evolved.toml")).unwrap();
+    assert_eq!(evolved.eval, Params::load(&eval).unwrap().eval, "evaluation stays fixed");
+    let csv = std::fs::read_to_string(dir.join("out/generations.csv")).unwrap();
+    assert!(csv.starts_with("generation,best_nodes,mean_nodes,test_nodes_of_best"), "{csv}");
+    let best: Vec<u64> = csv.lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse().unwrap()).collect();
+    assert_eq!(best.len(), 3);
+    assert!(best.windows(2).all(|w| w[1] <= w[0]), "elitism keeps the lowest count: {best:?}");
+    assert!(best.iter().all(|&b| b > 0 && b <= 12 * 3000), "{best:?}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["final_best"][0]["nodes"].as_u64(), best.last().copied());
+    assert_eq!(summary["final_best"][1]["positions"], 24);
+    assert_eq!(summary["values"].as_array().unwrap().len(), 18);
+    assert!(std::fs::read_to_string(dir.join("out/nodes.svg")).unwrap().contains("<svg"));
+}
+
+#[test]
+fn resumed_run_ends_where_an_uninterrupted_one_does() {
+    let dir = scratch("resume");
+    let eval = eval_file(&dir);
+    let straight = scratch("straight");
+    let reference = args(&straight, &eval, 3, &[]);
+    assert!(reference.status.success(), "{}", text(&reference.stderr));
+    // Two generations, then extended to three from the checkpoint.
+    let first = args(&dir, &eval, 2, &[]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let refused = args(&dir, &eval, 3, &[]);
+    assert!(!refused.status.success());
+    assert!(text(&refused.stderr).contains("--resume"), "{}", text(&refused.stderr));
+    let resumed = args(&dir, &eval, 3, &["--resume"]);
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    let strip = |p: PathBuf| {
+        std::fs::read_to_string(p).unwrap().replace(straight.to_str().unwrap(), "").replace(dir.to_str().unwrap(), "")
+    };
+    assert_eq!(strip(dir.join("evolved.toml")), strip(straight.join("evolved.toml")));
+    // A different seed is a different experiment: resuming it is refused.
+    let other = args(&dir, &eval, 4, &["--resume", "--seed", "7"]);
+    assert!(!other.status.success());
+    assert!(text(&other.stderr).contains("different config"), "{}", text(&other.stderr));
+}
