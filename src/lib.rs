@@ -5,6 +5,7 @@
 //! [`params`] (see [`eval::params`] and [`search::params`]).
 
 pub mod bench;
+pub mod data;
 pub mod engine;
 pub mod eval;
 pub mod limits;

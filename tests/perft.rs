@@ -3,8 +3,7 @@
 //! and through our staged move picker, which must yield exactly the legal moves, each once.
 //! Plus the picker on a slice of Marcel van Kervinck's suite.
 
-use std::path::PathBuf;
-
+use evochess::data::shared_data_dir as data_dir;
 use evochess::perft::{movepicker_perft, perft};
 use shakmaty::{CastlingMode, Chess, fen::Fen};
 
@@ -12,16 +11,6 @@ use shakmaty::{CastlingMode, Chess, fen::Fen};
 const NODE_LIMIT: u64 = 1_000_000;
 /// Largest expected count checked through the move picker (one picker per interior node).
 const PICKER_NODE_LIMIT: u64 = 100_000;
-
-/// Shared data directory: `$EVOCHESS_DATA`, else `<repo>/../shared/data`, else `/work/shared/data`.
-fn data_dir() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var_os("EVOCHESS_DATA").map(PathBuf::from),
-        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data")),
-        Some(PathBuf::from("/work/shared/data")),
-    ];
-    candidates.into_iter().flatten().find(|p| p.is_dir())
-}
 
 /// `FEN; D1 n; D2 n; ...` -> (position, [(depth, count)]).
 fn parse_line(line: &str, number: usize) -> (Chess, Vec<(u32, u64)>) {

@@ -2,11 +2,11 @@
 //! reproducibility, mates and stalemates, limits, pondering, tablebases.
 
 use std::{
-    path::PathBuf,
     sync::{Arc, Mutex, atomic::AtomicBool},
     time::{Duration, Instant},
 };
 
+use evochess::data::shared_data_dir as data_dir;
 use evochess::{
     Engine,
     engine::{BestMove, ScoreReport, SearchInfo, SearchListener},
@@ -15,16 +15,6 @@ use evochess::{
     search::{Searcher, solve_nodes},
 };
 use shakmaty::{CastlingMode, Chess, Move, Position, fen::Fen, uci::UciMove};
-
-/// Shared data directory: `$EVOCHESS_DATA`, else `<repo>/../shared/data`, else `/work/shared/data`.
-fn data_dir() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var_os("EVOCHESS_DATA").map(PathBuf::from),
-        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data")),
-        Some(PathBuf::from("/work/shared/data")),
-    ];
-    candidates.into_iter().flatten().find(|p| p.is_dir())
-}
 
 #[derive(Default)]
 struct Log {

@@ -1,8 +1,6 @@
 //! Evaluation tests: colour symmetry over test suites, the two entry points agree, every term
 //! fires on a hand-made position by exactly the expected amount, no overflow at extreme weights.
 
-use std::path::PathBuf;
-
 use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Position, fen::Fen};
 
 use super::{Breakdown, EvalParams, Evaluator, breakdown, evaluate, phase, psqt::Profiles};
@@ -13,15 +11,7 @@ pub(crate) fn pos(fen: &str) -> Chess {
     f.into_position(CastlingMode::Standard).unwrap_or_else(|e| panic!("illegal FEN {fen}: {e}"))
 }
 
-/// `$EVOCHESS_DATA`, then `<repo>/../shared/data`, then `/work/shared/data`.
-pub(crate) fn data_dir() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var_os("EVOCHESS_DATA").map(PathBuf::from),
-        Some(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data"))),
-        Some(PathBuf::from("/work/shared/data")),
-    ];
-    candidates.into_iter().flatten().find(|d| d.join("tests").is_dir())
-}
+pub(crate) use crate::data::shared_data_dir as data_dir;
 
 /// A few built-in positions (used even without the data directory).
 const BUILTIN: &[&str] = &[

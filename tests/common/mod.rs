@@ -13,21 +13,13 @@ use std::{
 };
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
+#[allow(unused_imports)] // not every test file that includes this module needs it
+pub use evochess::data::shared_data_dir as data_dir;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_evochess");
 
 /// Generous timeout for one reply; searches in the tests are small.
 pub const REPLY: Duration = Duration::from_secs(20);
-
-/// `$EVOCHESS_DATA`, then `<repo>/../shared/data`, then `/work/shared/data`.
-pub fn data_dir() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var_os("EVOCHESS_DATA").map(PathBuf::from),
-        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data")),
-        Some(PathBuf::from("/work/shared/data")),
-    ];
-    candidates.into_iter().flatten().find(|p| p.is_dir())
-}
 
 /// Runs the binary to completion with `args` and optional stdin; fails the test after `timeout`.
 pub fn run_bin(args: &[&str], stdin: &str, timeout: Duration) -> Output {

@@ -199,9 +199,8 @@ fn real_engines_short_match_with_syzygy_adjudication() {
         "-results".into(),
         results.display().to_string(),
     ];
-    let tb = ["/work/shared/data/syzygy", "../shared/data/syzygy"].iter().find(|p| Path::new(p).is_dir());
-    if let Some(tb) = tb {
-        args.extend(["-tb".into(), tb.to_string()]);
+    if let Some(tb) = evochess::data::shared_data_dir().map(|d| d.join("syzygy")).filter(|d| d.is_dir()) {
+        args.extend(["-tb".into(), tb.display().to_string()]);
     }
     let out = Command::new(TUNER).args(&args).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -21,18 +21,9 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The shared data directory: `$EVOCHESS_DATA`, `<repo>/../shared/data`, or `/work/shared/data`.
+/// The shared data set; these tests need it (CI has it at ../shared/data).
 fn data_dir() -> PathBuf {
-    let candidates = [
-        std::env::var_os("EVOCHESS_DATA").map(PathBuf::from),
-        Some(manifest().join("../../shared/data")),
-        Some(PathBuf::from("/work/shared/data")),
-    ];
-    candidates
-        .into_iter()
-        .flatten()
-        .find(|p| p.join("games").is_dir())
-        .expect("shared data not found: set EVOCHESS_DATA to the directory holding games/")
+    evochess::data::shared_data_dir().expect("shared data not found: set EVOCHESS_DATA")
 }
 
 const PIECE_SPACE: &str = r#"

@@ -20,16 +20,9 @@ fn engine_binary() -> PathBuf {
     exe
 }
 
+/// The shared data set; these tests need it (CI has it at ../shared/data).
 fn data_dir() -> PathBuf {
-    [
-        std::env::var_os("EVOCHESS_DATA").map(PathBuf::from),
-        Some(manifest().join("../../shared/data")),
-        Some(PathBuf::from("/work/shared/data")),
-    ]
-    .into_iter()
-    .flatten()
-    .find(|p| p.join("tests/wac.epd").is_file())
-    .expect("shared data not found: set EVOCHESS_DATA")
+    evochess::data::shared_data_dir().expect("shared data not found: set EVOCHESS_DATA")
 }
 
 #[test]

@@ -20,17 +20,9 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The shared data directory: `$EVOCHESS_DATA`, `<repo>/../shared/data`, or `/work/shared/data`.
+/// The shared data set; these tests need it (CI has it at ../shared/data).
 fn data_dir() -> PathBuf {
-    [
-        std::env::var_os("EVOCHESS_DATA").map(PathBuf::from),
-        Some(manifest().join("../../shared/data")),
-        Some(PathBuf::from("/work/shared/data")),
-    ]
-    .into_iter()
-    .flatten()
-    .find(|p| p.join("tests/wac.epd").is_file())
-    .expect("shared data not found: set EVOCHESS_DATA")
+    evochess::data::shared_data_dir().expect("shared data not found: set EVOCHESS_DATA")
 }
 
 fn text(b: &[u8]) -> String {
