@@ -178,28 +178,12 @@ impl Worker<'_> {
 
         // Static evaluation.
         let static_eval;
-        let mut eval;
+        let eval;
         if in_check {
             static_eval = -INFINITE;
             eval = -INFINITE;
         } else {
-            static_eval = match hit {
-                Some(h) if h.eval > -INFINITE && h.eval.abs() < TB_WIN_IN_MAX => h.eval,
-                _ => clamp_eval(self.ev.evaluate(pos)),
-            };
-            eval = static_eval;
-            if let Some(h) = hit {
-                let s = from_tt(h.score, ply);
-                let usable = match h.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => s > eval,
-                    TtBound::Upper => s < eval,
-                    TtBound::None => false,
-                };
-                if usable && !is_decisive(s) {
-                    eval = s;
-                }
-            }
+            (static_eval, eval) = self.static_eval(pos, hit, ply);
         }
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check

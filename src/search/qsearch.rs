@@ -7,7 +7,7 @@ use crate::{
     movepick::MovePicker,
     score::{DRAW, INFINITE, MAX_PLY, TB_WIN_IN_MAX, clamp_eval, from_tt, is_decisive, mated_in, to_tt},
     see::{gain, see_ge},
-    tt::{TtBound, encode_move},
+    tt::{TtBound, TtHit, encode_move},
 };
 use shakmaty::{Chess, Position};
 
@@ -53,23 +53,7 @@ impl Worker<'_> {
             static_eval = -INFINITE;
             best = -INFINITE;
         } else {
-            static_eval = match hit {
-                Some(h) if h.eval.abs() < TB_WIN_IN_MAX => h.eval,
-                _ => clamp_eval(self.ev.evaluate(pos)),
-            };
-            best = static_eval;
-            if let Some(h) = hit {
-                let s = from_tt(h.score, ply);
-                let usable = match h.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => s > best,
-                    TtBound::Upper => s < best,
-                    TtBound::None => false,
-                };
-                if usable && !is_decisive(s) {
-                    best = s;
-                }
-            }
+            (static_eval, best) = self.static_eval(pos, hit, ply);
             // Stand pat: the side to move need not capture.
             if best >= beta {
                 if hit.is_none() {
@@ -132,5 +116,30 @@ impl Worker<'_> {
         let bound = if best >= beta { TtBound::Lower } else { TtBound::Upper };
         self.tt.store(key, encode_move(best_move), to_tt(best, ply), static_eval, 0, bound, false);
         best
+    }
+}
+
+impl Worker<'_> {
+    /// Static evaluation of `pos` (not in check), from the TT entry when it has one, and the same
+    /// value sharpened by the entry's score where its bound allows (decisive scores excluded).
+    pub(crate) fn static_eval(&mut self, pos: &Chess, hit: Option<TtHit>, ply: usize) -> (i32, i32) {
+        let static_eval = match hit {
+            Some(h) if h.eval.abs() < TB_WIN_IN_MAX => h.eval,
+            _ => clamp_eval(self.ev.evaluate(pos)),
+        };
+        let mut eval = static_eval;
+        if let Some(h) = hit {
+            let s = from_tt(h.score, ply);
+            let usable = match h.bound {
+                TtBound::Exact => true,
+                TtBound::Lower => s > eval,
+                TtBound::Upper => s < eval,
+                TtBound::None => false,
+            };
+            if usable && !is_decisive(s) {
+                eval = s;
+            }
+        }
+        (static_eval, eval)
     }
 }
