@@ -26,36 +26,7 @@ fn data_dir() -> PathBuf {
     evochess::data::shared_data_dir().expect("shared data not found: set EVOCHESS_DATA")
 }
 
-const PIECE_SPACE: &str = r#"
-encoding = "gray"
-[fixed]
-pawn_mg = 100
-pawn_eg = 100
-[[gene]]
-name = "knight_value"
-keys = ["knight_mg", "knight_eg"]
-min = 100
-max = 2000
-bits = 11
-[[gene]]
-name = "bishop_value"
-keys = ["bishop_mg", "bishop_eg"]
-min = 100
-max = 2000
-bits = 11
-[[gene]]
-name = "rook_value"
-keys = ["rook_mg", "rook_eg"]
-min = 200
-max = 3000
-bits = 11
-[[gene]]
-name = "queen_value"
-keys = ["queen_mg", "queen_eg"]
-min = 400
-max = 5000
-bits = 11
-"#;
+const PIECE_SPACE: &str = include_str!("data/piece-space.toml");
 
 /// Writes a config for a small run into `dir` and returns its path.
 fn small_config(dir: &Path, population: usize, generations: usize, train: usize, test: usize) -> PathBuf {

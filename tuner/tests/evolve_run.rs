@@ -141,39 +141,7 @@ fn teacher_objective(train: usize, test: usize) -> Objective {
 }
 
 fn piece_space() -> SearchSpace {
-    SearchSpace::parse(
-        r#"
-encoding = "gray"
-[fixed]
-pawn_mg = 100
-pawn_eg = 100
-[[gene]]
-name = "knight_value"
-keys = ["knight_mg", "knight_eg"]
-min = 100
-max = 2000
-bits = 11
-[[gene]]
-name = "bishop_value"
-keys = ["bishop_mg", "bishop_eg"]
-min = 100
-max = 2000
-bits = 11
-[[gene]]
-name = "rook_value"
-keys = ["rook_mg", "rook_eg"]
-min = 200
-max = 3000
-bits = 11
-[[gene]]
-name = "queen_value"
-keys = ["queen_mg", "queen_eg"]
-min = 400
-max = 5000
-bits = 11
-"#,
-    )
-    .unwrap()
+    SearchSpace::parse(include_str!("data/piece-space.toml")).unwrap()
 }
 
 fn evolution<'a>(space: &'a SearchSpace, ga: &'a GaConfig, objective: &'a Objective, threads: usize) -> Evolution<'a> {
