@@ -87,6 +87,52 @@ pub struct Opponent {
     /// UCI options, e.g. `{ Hash = "16" }`.
     #[serde(default)]
     pub options: toml::Table,
+    /// This match's games, clock and node limit, instead of `[verify]`'s.
+    pub games: Option<u32>,
+    pub tc: Option<String>,
+    pub nodes: Option<u64>,
+}
+
+impl Opponent {
+    fn new(name: &str, cmd: &str) -> Self {
+        Self { name: name.into(), cmd: cmd.into(), options: toml::Table::new(), games: None, tc: None, nodes: None }
+    }
+}
+
+/// The length and limits of one verification match.
+#[derive(Clone, Debug, PartialEq)]
+struct MatchPlan {
+    games: u32,
+    tc: Option<String>,
+    nodes: Option<u64>,
+}
+
+impl MatchPlan {
+    /// `base`'s values where the override has none. A match that overrides the clock but not
+    /// the node limit (or the reverse) drops the other one, so `tc = "10+0.1"` alone means a
+    /// purely timed match even when `[verify]` is node-limited.
+    fn with(base: &MatchPlan, games: Option<u32>, tc: &Option<String>, nodes: Option<u64>) -> MatchPlan {
+        let (tc, nodes) =
+            if tc.is_some() || nodes.is_some() { (tc.clone(), nodes) } else { (base.tc.clone(), base.nodes) };
+        MatchPlan { games: games.unwrap_or(base.games), tc, nodes }
+    }
+
+    fn limits(&self, margin_ms: u64) -> anyhow::Result<SearchLimits> {
+        let mut limits = SearchLimits { nodes: self.nodes, margin_ms, ..SearchLimits::default() };
+        if let Some(tc) = &self.tc {
+            limits.clock = Some(tc.parse().with_context(|| format!("[verify] tc `{tc}`"))?);
+        }
+        Ok(limits)
+    }
+
+    fn describe(&self) -> String {
+        match (&self.tc, self.nodes) {
+            (Some(tc), Some(n)) => format!("{tc}, {n} nodes per move"),
+            (Some(tc), None) => tc.clone(),
+            (None, Some(n)) => format!("{n} nodes per move"),
+            _ => "-".into(),
+        }
+    }
 }
 
 /// The verification stage.
@@ -114,6 +160,50 @@ pub struct VerifyConfig {
     pub opponents: Vec<Opponent>,
     /// Also play EVOL* against EVOL0 and against params/default.toml.
     pub internal_matches: bool,
+    /// Games, clock and node limit of those two matches, instead of the values above.
+    pub internal_games: Option<u32>,
+    pub internal_tc: Option<String>,
+    pub internal_nodes: Option<u64>,
+}
+
+impl VerifyConfig {
+    fn base_plan(&self) -> MatchPlan {
+        MatchPlan { games: self.games, tc: self.tc.clone(), nodes: self.nodes }
+    }
+
+    fn internal_plan(&self) -> MatchPlan {
+        MatchPlan::with(&self.base_plan(), self.internal_games, &self.internal_tc, self.internal_nodes)
+    }
+
+    fn opponent_plan(&self, o: &Opponent) -> MatchPlan {
+        MatchPlan::with(&self.base_plan(), o.games, &o.tc, o.nodes)
+    }
+
+    /// Every clock, adjudication rule and the openings file, checked before hours of evolution
+    /// rather than when the verification reaches them.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        let mut plans = vec![("[verify]".to_string(), self.base_plan()), ("internal".into(), self.internal_plan())];
+        plans.extend(self.opponents.iter().map(|o| (format!("opponent {}", o.name), self.opponent_plan(o))));
+        for (what, plan) in plans {
+            if plan.tc.is_none() && plan.nodes.is_none() {
+                bail!("{what}: a verification match needs `tc` or `nodes`");
+            }
+            plan.limits(self.timemargin_ms).with_context(|| what.clone())?;
+        }
+        if let Some(r) = &self.resign {
+            r.parse::<ResignRule>().map_err(anyhow::Error::msg).context("[verify] resign")?;
+        }
+        if let Some(d) = &self.draw {
+            d.parse::<DrawRule>().map_err(anyhow::Error::msg).context("[verify] draw")?;
+        }
+        if let Some(m) = &self.maxmoves {
+            m.parse::<MaxMovesRule>().map_err(anyhow::Error::msg).context("[verify] maxmoves")?;
+        }
+        if !self.openings.is_file() {
+            bail!("[verify] openings: {} not found", self.openings.display());
+        }
+        Ok(())
+    }
 }
 
 impl Default for VerifyConfig {
@@ -132,10 +222,13 @@ impl Default for VerifyConfig {
             draw: None,
             maxmoves: None,
             opponents: vec![
-                Opponent { name: "glaurung".into(), cmd: "/usr/games/glaurung".into(), options: toml::Table::new() },
-                Opponent { name: "toga2".into(), cmd: "/usr/games/toga2".into(), options: toml::Table::new() },
+                Opponent::new("glaurung", "/usr/games/glaurung"),
+                Opponent::new("toga2", "/usr/games/toga2"),
             ],
             internal_matches: true,
+            internal_games: None,
+            internal_tc: None,
+            internal_nodes: None,
         }
     }
 }
@@ -187,6 +280,7 @@ struct Timings(Vec<(&'static str, Duration)>);
 struct Contestant {
     name: String,
     spec: EngineSpec,
+    plan: MatchPlan,
 }
 
 /// Solve counts of one engine.
@@ -198,6 +292,7 @@ struct SuiteRow {
 /// A finished verification match.
 struct MatchRow {
     opponent: String,
+    plan: MatchPlan,
     pair: PairStats,
     /// Losses on time (or by illegal move, crash, stall) of (EVOL*, opponent).
     forfeits: (u64, u64),
@@ -212,6 +307,7 @@ pub fn run(cfg: &PipelineConfig, resume: bool) -> anyhow::Result<PathBuf> {
     if !engine.is_file() {
         bail!("engine {} not found (build it with `cargo build --release`)", engine.display());
     }
+    cfg.verify.validate()?;
     let mut timings = Timings::default();
 
     // 1. evolve xN
@@ -293,18 +389,24 @@ pub fn run(cfg: &PipelineConfig, resume: bool) -> anyhow::Result<PathBuf> {
     )?;
     let default_path = PathBuf::from("params/default.toml");
     let v = &cfg.verify;
-    let mut limits = SearchLimits { nodes: v.nodes, margin_ms: v.timemargin_ms, ..SearchLimits::default() };
-    if let Some(tc) = &v.tc {
-        limits.clock = Some(tc.parse().with_context(|| "[verify] tc")?);
-    }
+    let internal = v.internal_plan();
     let mut contestants = vec![
-        Contestant { name: "EVOL*".into(), spec: EngineSpec::new("EVOL*", &engine).with_params(&evol_star) },
-        Contestant { name: "EVOL0".into(), spec: EngineSpec::new("EVOL0", &engine).with_params(&evol0_path) },
+        Contestant {
+            name: "EVOL*".into(),
+            spec: EngineSpec::new("EVOL*", &engine).with_params(&evol_star),
+            plan: internal.clone(),
+        },
+        Contestant {
+            name: "EVOL0".into(),
+            spec: EngineSpec::new("EVOL0", &engine).with_params(&evol0_path),
+            plan: internal.clone(),
+        },
     ];
     if default_path.is_file() {
         contestants.push(Contestant {
             name: "default".into(),
             spec: EngineSpec::new("default", &engine).with_params(&default_path),
+            plan: internal.clone(),
         });
     }
     let mut skipped = Vec::new();
@@ -321,7 +423,7 @@ pub fn run(cfg: &PipelineConfig, resume: bool) -> anyhow::Result<PathBuf> {
             };
             spec = spec.with_option(k, &val);
         }
-        contestants.push(Contestant { name: o.name.clone(), spec });
+        contestants.push(Contestant { name: o.name.clone(), spec, plan: v.opponent_plan(o) });
     }
     // Suites
     let mut positions = Vec::new();
@@ -348,7 +450,6 @@ pub fn run(cfg: &PipelineConfig, resume: bool) -> anyhow::Result<PathBuf> {
     // Matches
     let mut match_rows = Vec::new();
     let mut base = MatchConfig::new(Vec::new(), Tournament::Match);
-    base.games = v.games;
     base.concurrency = conc;
     base.openings = Some(OpeningsConfig::parse(&[format!("file={}", v.openings.display()), "order=random".into()])?);
     if let Some(r) = &v.resign {
@@ -366,19 +467,25 @@ pub fn run(cfg: &PipelineConfig, resume: bool) -> anyhow::Result<PathBuf> {
         if !v.internal_matches && (c.name == "EVOL0" || c.name == "default") {
             continue;
         }
+        let limits = c.plan.limits(v.timemargin_ms)?;
         let a = contestants[0].spec.clone().with_limits(limits.clone());
-        let b = c.spec.clone().with_limits(limits.clone());
-        let mut m = MatchConfig { engines: vec![a, b], ..base.clone() };
+        let b = c.spec.clone().with_limits(limits);
+        let mut m = MatchConfig { engines: vec![a, b], games: c.plan.games, ..base.clone() };
         m.event = format!("EVOL* vs {}", c.name);
         let stem = mdir.join(format!("evol-star-vs-{}", c.name.to_lowercase()));
         m.pgn_out = Some(stem.with_extension("pgn"));
         m.state = Some(stem.with_extension("state.jsonl"));
         m.resume = resume && stem.with_extension("state.jsonl").is_file();
-        log::info!("pipeline: EVOL* vs {} ({} games)", c.name, v.games);
+        log::info!("pipeline: EVOL* vs {} ({} games, {})", c.name, c.plan.games, c.plan.describe());
         let r: MatchResults = play_match(&m, &mut NoObserver)?;
         if let Some(pair) = r.pairs.first() {
             let f = |i: usize| r.totals.get(i).map_or(0, |t| t.forfeits);
-            match_rows.push(MatchRow { opponent: c.name.clone(), pair: pair.clone(), forfeits: (f(0), f(1)) });
+            match_rows.push(MatchRow {
+                opponent: c.name.clone(),
+                plan: c.plan.clone(),
+                pair: pair.clone(),
+                forfeits: (f(0), f(1)),
+            });
         }
     }
     timings.0.push(("verification", t.elapsed()));
@@ -629,13 +736,7 @@ impl Report<'_> {
         }
 
         // Tables IV–VI
-        let tc = match (&v.tc, v.nodes) {
-            (Some(tc), Some(n)) => format!("{tc}, {n} nodes per move"),
-            (Some(tc), None) => tc.clone(),
-            (None, Some(n)) => format!("{n} nodes per move"),
-            _ => "-".into(),
-        };
-        writeln!(w, "\n## Matches (Tables IV–VI), time control {tc}\n")?;
+        writeln!(w, "\n## Matches (Tables IV–VI)\n")?;
         writeln!(
             w,
             "RD is David's Appendix B: RD = −400·log10(1/W − 1) for the winning rate W; the interval is the 95% \
@@ -643,7 +744,7 @@ impl Report<'_> {
         )?;
         writeln!(
             w,
-            "| match | result (W-D-L) | points | W% | RD (App. B) | 95% CI | pentanomial Elo | forfeits (EVOL* - opponent) |\n|---|---|---|---|---|---|---|---|"
+            "| match | time control | result (W-D-L) | points | W% | RD (App. B) | 95% CI | pentanomial Elo | forfeits (EVOL* - opponent) |\n|---|---|---|---|---|---|---|---|---|"
         )?;
         for m in matches {
             let p = &m.pair;
@@ -655,8 +756,9 @@ impl Report<'_> {
             let penta = p.penta_elo.filter(finite).map_or("-".into(), |e| format!("{:+.1} ± {:.1}", e.elo, e.error));
             writeln!(
                 w,
-                "| EVOL* - {} | {}-{}-{} | {:.1} - {:.1} | {:.1}% | {:+.1} | {ci} | {penta} | {} - {} |",
+                "| EVOL* - {} | {} | {}-{}-{} | {:.1} - {:.1} | {:.1}% | {:+.1} | {ci} | {penta} | {} - {} |",
                 m.opponent,
+                m.plan.describe(),
                 p.wdl.wins,
                 p.wdl.draws,
                 p.wdl.losses,
@@ -673,5 +775,43 @@ impl Report<'_> {
         }
         writeln!(w, "\nPGN of every match: `matches/*.pgn`.")?;
         Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verify(extra: &str) -> VerifyConfig {
+        let text = format!("games = 300\ntc = \"300+0\"\nopenings = \"Cargo.toml\"\n{extra}");
+        toml::from_str(&text).unwrap()
+    }
+
+    #[test]
+    fn internal_and_opponent_matches_take_their_own_length_and_clock() {
+        let v = verify(
+            "internal_games = 200\ninternal_nodes = 5000\n\
+             [[opponents]]\nname = \"glaurung\"\ncmd = \"/usr/games/glaurung\"\ntc = \"10+0.1\"\n\
+             [[opponents]]\nname = \"toga2\"\ncmd = \"/usr/games/toga2\"\n",
+        );
+        assert_eq!(v.internal_plan(), MatchPlan { games: 200, tc: None, nodes: Some(5000) });
+        assert_eq!(v.opponent_plan(&v.opponents[0]), MatchPlan { games: 300, tc: Some("10+0.1".into()), nodes: None });
+        assert_eq!(v.opponent_plan(&v.opponents[1]), v.base_plan());
+        assert_eq!(v.opponent_plan(&v.opponents[0]).describe(), "10+0.1");
+    }
+
+    #[test]
+    fn validate_names_the_bad_clock_before_any_stage_runs() {
+        let v = verify("[[opponents]]\nname = \"toga2\"\ncmd = \"/usr/games/toga2\"\ntc = \"ten\"\n");
+        let err = format!("{:#}", v.validate().unwrap_err());
+        assert!(err.contains("opponent toga2") && err.contains("ten"), "{err}");
+        let v = verify("internal_tc = \"1+x\"\n");
+        assert!(format!("{:#}", v.validate().unwrap_err()).contains("internal"));
+        let v = verify("resign = \"movecount=three\"\n");
+        assert!(format!("{:#}", v.validate().unwrap_err()).contains("resign"));
+        let mut v = verify("");
+        v.openings = "/no/such/openings.epd".into();
+        assert!(format!("{:#}", v.validate().unwrap_err()).contains("/no/such/openings.epd"));
+        assert!(verify("").validate().is_ok());
     }
 }

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# evochess against Debian's engines through our own runner (`tuner gauntlet`): GAMES games per
+# opponent (default 100) at TC (default 10+0.1), concurrency 2, colour-swapped pairs from the
+# project's opening suite, fishtest-style draw/resign adjudication and Syzygy adjudication.
+# Each opponent runs on one thread with its own book off (Glaurung's idle second thread spins).
+#
+#   bench/gauntlet.sh [GAMES] [TC] [OUTDIR] [OPPONENT...]    OPPONENT: glaurung toga2 ethereal-chess
+#
+# TUNER and EVOCHESS name the binaries to use (default: target/release, built first).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+games="${1:-100}"
+tc="${2:-10+0.1}"
+out="${3:-runs/gauntlet}"
+shift $(($# < 3 ? $# : 3))
+opponents=("$@")
+[ ${#opponents[@]} -gt 0 ] || opponents=(glaurung toga2 ethereal-chess)
+data="${EVOCHESS_DATA:-../shared/data}"
+if [ -z "${TUNER:-}" ]; then
+    cargo build --release --quiet --workspace
+fi
+tuner="${TUNER:-target/release/tuner}"
+evochess="${EVOCHESS:-target/release/evochess}"
+engines=(--engine name=evochess cmd="$evochess")
+for o in "${opponents[@]}"; do
+    path="$(command -v "$o" || echo "/usr/games/$o")"
+    case "$o" in
+        glaurung) engines+=(--engine name=glaurung cmd="$path" option.Threads=1 option.OwnBook=false) ;;
+        toga2) engines+=(--engine name=toga2 cmd="$path" "option.Number of Threads=1" option.OwnBook=false) ;;
+        ethereal-chess) engines+=(--engine name=ethereal cmd="$path" option.Threads=1) ;;
+        *) echo "unknown opponent: $o (glaurung, toga2 or ethereal-chess)" >&2; exit 2 ;;
+    esac
+done
+mkdir -p "$out"
+"$tuner" gauntlet "${engines[@]}" \
+    --each tc="$tc" option.Hash=16 \
+    --openings file=openings/gnuchess-8ply.epd order=sequential \
+    --games "$games" --concurrency 2 \
+    --pgnout "$out/games.pgn" --results "$out/results.json" \
+    --draw movenumber=40 movecount=8 score=10 --resign movecount=3 score=1000 twosided=true \
+    --tb "$data/syzygy" --ratinginterval 20 ${RESUME:+--resume} | tail -n 30
