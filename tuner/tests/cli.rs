@@ -1,32 +1,13 @@
 //! The `tuner` binary as users run it: cutechess-style options, clear errors, kill -9 and
 //! `--resume`, and a short game between real Debian engines when they are installed.
 
-use std::{
-    collections::HashMap,
-    fs,
-    path::{Path, PathBuf},
-    process::{Command, Stdio},
-    thread,
-    time::{Duration, Instant},
-};
+mod common;
 
-const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
+use std::{collections::HashMap, fs, path::Path, process::Command, time::Duration};
+
+use common::{TUNER, games_in, kill_9_when, repo, scratch, tuner};
+
 const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tuner-cli-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&d);
-    fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn tuner(args: &[&str]) -> std::process::Output {
-    Command::new(TUNER).args(args).env("RUST_BACKTRACE", "0").output().unwrap()
-}
 
 #[test]
 fn bad_input_gives_a_clear_error_and_nonzero_exit() {
@@ -87,14 +68,10 @@ fn bad_input_gives_a_clear_error_and_nonzero_exit() {
     }
 }
 
-fn count_games(pgn: &Path) -> usize {
-    fs::read_to_string(pgn).map_or(0, |t| t.matches("[Event ").count())
-}
-
 /// Acceptance 3: kill -9 during a 40-game match, then --resume: exactly 40 games, none twice.
 #[test]
 fn kill_minus_nine_then_resume_gives_exactly_40_games() {
-    let dir = scratch("resume");
+    let dir = scratch("cli", "resume");
     let pgn = dir.join("out.pgn");
     let book = format!("file={}", repo().join("openings/gnuchess-8ply.epd").display());
     let fake = format!("cmd={FAKE}");
@@ -132,26 +109,18 @@ fn kill_minus_nine_then_resume_gives_exactly_40_games() {
         &pgn_s,
         "-quiet",
     ];
-    let mut child = Command::new(TUNER).args(&args).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
-    let t0 = Instant::now();
-    while count_games(&pgn) < 10 {
-        assert!(t0.elapsed() < Duration::from_secs(60), "match too slow");
-        assert!(child.try_wait().unwrap().is_none(), "match ended before it could be killed");
-        thread::sleep(Duration::from_millis(10));
-    }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
-    let at_kill = count_games(&pgn);
+    kill_9_when(&args, Duration::from_secs(60), "10 games", || games_in(&pgn) >= 10);
+    let at_kill = games_in(&pgn);
     assert!(at_kill < 40, "the kill came too late ({at_kill} games)");
     args.push("--resume");
-    let out = Command::new(TUNER).args(&args).output().unwrap();
+    let out = tuner(&args);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("Resuming:"), "{stdout}");
     assert!(stdout.contains("40 games in"), "{stdout}");
 
     let text = fs::read_to_string(&pgn).unwrap();
-    assert_eq!(count_games(&pgn), 40);
+    assert_eq!(games_in(&pgn), 40);
     // Every opening (FEN) is played exactly twice, once with each engine as White.
     let mut seen: HashMap<(String, String), usize> = HashMap::new();
     for game in text.split("[Event ").skip(1) {
@@ -176,7 +145,7 @@ fn real_engines_short_match_with_syzygy_adjudication() {
         eprintln!("skipping: {sf} or {gl} not installed");
         return;
     }
-    let dir = scratch("real");
+    let dir = scratch("cli", "real");
     let results = dir.join("r.json");
     let mut args = vec![
         "match".to_string(),

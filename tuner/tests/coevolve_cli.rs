@@ -1,37 +1,15 @@
 //! `tuner coevolve` as a user runs it: real `evochess` processes, node-limited games, files on
 //! disk, kill -9 and `--resume`.
 
+mod common;
+
 use std::{
     path::{Path, PathBuf},
-    process::{Command, Output, Stdio},
-    time::{Duration, Instant},
+    time::Duration,
 };
 
+use common::{assert_fails_with, engine_binary, games_in, kill_9_when, manifest, scratch, text, tuner_err, tuner_ok};
 use evochess::params::Params;
-
-const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
-
-fn manifest() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("evochess-coevolve-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// The engine binary next to the tuner (`cargo build --workspace` builds both).
-fn engine_binary() -> PathBuf {
-    let exe = Path::new(TUNER).with_file_name(format!("evochess{}", std::env::consts::EXE_SUFFIX));
-    assert!(exe.exists(), "{} not found: run `cargo build --workspace` first", exe.display());
-    exe
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// `n` parameter files that differ in their piece values, as `tuner evolve` would leave them.
 fn population(dir: &Path, n: usize) -> PathBuf {
@@ -68,20 +46,11 @@ fn config(dir: &Path, organisms: usize, generations: usize, nodes: u64) -> PathB
     cfg
 }
 
-fn tuner(args: &[&str]) -> Output {
-    Command::new(TUNER).args(args).env("RUST_LOG", "warn").output().expect("tuner runs")
-}
-
-fn games_in(pgn: &Path) -> usize {
-    std::fs::read_to_string(pgn).unwrap_or_default().matches("[Event ").count()
-}
-
 #[test]
 fn coevolution_plays_round_robins_and_writes_the_best() {
-    let dir = scratch("basic");
+    let dir = scratch("coevolve", "basic");
     let cfg = config(&dir, 3, 2, 300);
-    let out = tuner(&["coevolve", "--config", cfg.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = tuner_ok(&["coevolve", "--config", cfg.to_str().unwrap()]);
     assert!(text(&out.stdout).contains("best of the last"), "{}", text(&out.stdout));
     let best = Params::load(dir.join("coevolved.toml")).unwrap();
     // The evaluation chromosome keeps the space's fixed pawn value and tied keys.
@@ -104,32 +73,23 @@ fn coevolution_plays_round_robins_and_writes_the_best() {
     assert_eq!(csv.lines().count(), 3, "{csv}");
     assert!(std::fs::read_to_string(dir.join("out/coevolution.svg")).unwrap().contains("<svg"));
     // Without --resume an existing run is not overwritten; with it the finished run is reported again.
-    let again = tuner(&["coevolve", "--config", cfg.to_str().unwrap()]);
-    assert!(!again.status.success());
-    assert!(text(&again.stderr).contains("--resume"), "{}", text(&again.stderr));
-    let resumed = tuner(&["coevolve", "--config", cfg.to_str().unwrap(), "--resume"]);
-    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    let err = tuner_err(&["coevolve", "--config", cfg.to_str().unwrap()]);
+    assert!(err.contains("--resume"), "{err}");
+    tuner_ok(&["coevolve", "--config", cfg.to_str().unwrap(), "--resume"]);
     assert_eq!(games_in(&dir.join("out/gen-001/games.pgn")), 6, "no game replayed");
 }
 
 #[test]
 fn bad_configuration_is_a_clear_error() {
-    let dir = scratch("bad");
+    let dir = scratch("coevolve", "bad");
     let cfg = config(&dir, 3, 2, 300);
-    let check = |args: &[&str], needle: &str| {
-        let out = tuner(args);
-        assert!(!out.status.success(), "{args:?} succeeded");
-        let err = text(&out.stderr);
-        assert!(err.contains(needle), "{args:?}: stderr lacks `{needle}`: {err}");
-        assert!(!err.contains("panicked"), "{err}");
-    };
     let c = cfg.to_str().unwrap();
-    check(&["coevolve", "--config", "/no/such.toml"], "/no/such.toml");
-    check(&["coevolve", "--config", c, "--population-dir", "/no/such/dir"], "/no/such/dir");
-    check(&["coevolve", "--config", c, "--tc", "5+x"], "5+x");
-    check(&["coevolve", "--config", c, "--engine", "/no/such/engine"], "/no/such/engine");
+    assert_fails_with(&["coevolve", "--config", "/no/such.toml"], "/no/such.toml");
+    assert_fails_with(&["coevolve", "--config", c, "--population-dir", "/no/such/dir"], "/no/such/dir");
+    assert_fails_with(&["coevolve", "--config", c, "--tc", "5+x"], "5+x");
+    assert_fails_with(&["coevolve", "--config", c, "--engine", "/no/such/engine"], "/no/such/engine");
     std::fs::write(dir.join("evolved/run-2.toml"), "[eval]\nknight_mgg = 3\n").unwrap();
-    check(&["coevolve", "--config", c], "knight_mgg");
+    assert_fails_with(&["coevolve", "--config", c], "knight_mgg");
 }
 
 /// Journal lines after the header: (unit id, PGN length after it).
@@ -144,28 +104,12 @@ fn journal(path: &Path) -> Vec<(u64, u64)> {
 
 #[test]
 fn kill_9_mid_generation_then_resume_neither_replays_nor_loses_games() {
-    let dir = scratch("kill");
+    let dir = scratch("coevolve", "kill");
     let cfg = config(&dir, 4, 2, 2000);
-    let mut child = Command::new(TUNER)
-        .args(["coevolve", "--config", cfg.to_str().unwrap()])
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
     // 4 organisms: 6 encounters of one game pair per generation.
     let state = dir.join("out/gen-000/games.state.jsonl");
-    let started = Instant::now();
-    loop {
-        if journal(&state).len() >= 2 {
-            child.kill().unwrap(); // SIGKILL
-            child.wait().unwrap();
-            break;
-        }
-        assert!(child.try_wait().unwrap().is_none(), "finished before it could be killed");
-        assert!(started.elapsed() < Duration::from_secs(60), "no game pair finished within a minute");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    let args = ["coevolve", "--config", cfg.to_str().unwrap()];
+    kill_9_when(&args, Duration::from_secs(60), "2 finished game pairs", || journal(&state).len() >= 2);
     let before = journal(&state);
     assert!(before.len() < 6, "killed after the whole generation");
     let pgn = dir.join("out/gen-000/games.pgn");
@@ -173,8 +117,7 @@ fn kill_9_mid_generation_then_resume_neither_replays_nor_loses_games() {
     let recorded = before.last().unwrap().1 as usize;
     assert!(kept.len() >= recorded);
 
-    let resumed = tuner(&["coevolve", "--config", cfg.to_str().unwrap(), "--resume"]);
-    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    tuner_ok(&["coevolve", "--config", cfg.to_str().unwrap(), "--resume"]);
     let after = journal(&state);
     // The pairs finished before the kill are kept as they were, and each pair appears once.
     assert_eq!(&after[..before.len()], &before[..]);

@@ -1,32 +1,8 @@
 //! `tuner epd` against the real engine process: bm/am solve counts, STS points, held-out suites.
 
-use std::{
-    path::{Path, PathBuf},
-    process::{Command, Output},
-};
+mod common;
 
-const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("evochess-epd-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn engine_binary() -> PathBuf {
-    let exe = Path::new(TUNER).with_file_name(format!("evochess{}", std::env::consts::EXE_SUFFIX));
-    assert!(exe.exists(), "{} not found: run `cargo build --workspace` first", exe.display());
-    exe
-}
-
-fn tuner(args: &[&str]) -> Output {
-    Command::new(TUNER).args(args).env("RUST_LOG", "warn").output().expect("tuner runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use common::{assert_fails_with, engine_binary, scratch, text, tuner_ok};
 
 /// Mates in one, a position with a move to avoid, and an STS-style record.
 const SUITE: &str = r#"
@@ -40,14 +16,14 @@ const STS: &str = r#"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; id "sts.1"; c0 "R
 
 #[test]
 fn engine_process_solves_suites_and_scores_sts_points() {
-    let dir = scratch("basic");
+    let dir = scratch("epd", "basic");
     let suite = dir.join("mates.epd");
     let sts = dir.join("sts.epd");
     std::fs::write(&suite, SUITE).unwrap();
     std::fs::write(&sts, STS).unwrap();
     let json = dir.join("out.json");
     let engine = engine_binary();
-    let out = tuner(&[
+    let out = tuner_ok(&[
         "epd",
         "--engine",
         engine.to_str().unwrap(),
@@ -63,7 +39,6 @@ fn engine_process_solves_suites_and_scores_sts_points() {
         "--json",
         json.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("evochess: mates.epd: solved 3/3"), "{stdout}");
     assert!(stdout.contains("evochess: sts.epd (held out): solved 1/1, 10/10 STS points"), "{stdout}");
@@ -76,24 +51,17 @@ fn engine_process_solves_suites_and_scores_sts_points() {
 
 #[test]
 fn bad_input_names_what_was_wrong() {
-    let dir = scratch("bad");
+    let dir = scratch("epd", "bad");
     let bad = dir.join("bad.epd");
     std::fs::write(&bad, "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Qh5; id \"x\";\n").unwrap();
     let engine = engine_binary();
     let e = engine.to_str().unwrap();
-    let check = |args: &[&str], needle: &str| {
-        let out = tuner(args);
-        assert!(!out.status.success(), "{args:?} succeeded");
-        let err = text(&out.stderr);
-        assert!(err.contains(needle), "{args:?}: stderr lacks `{needle}`: {err}");
-        assert!(!err.contains("panicked"), "{err}");
-    };
-    check(&["epd", "--engine", e, "--suite", bad.to_str().unwrap(), "--nodes", "100"], "Qh5");
-    check(&["epd", "--engine", e, "--suite", "/no/such.epd", "--nodes", "100"], "/no/such.epd");
-    check(&["epd", "--engine", e, "--suite", bad.to_str().unwrap()], "--movetime");
+    assert_fails_with(&["epd", "--engine", e, "--suite", bad.to_str().unwrap(), "--nodes", "100"], "Qh5");
+    assert_fails_with(&["epd", "--engine", e, "--suite", "/no/such.epd", "--nodes", "100"], "/no/such.epd");
+    assert_fails_with(&["epd", "--engine", e, "--suite", bad.to_str().unwrap()], "--movetime");
     let good = dir.join("good.epd");
     std::fs::write(&good, SUITE).unwrap();
-    check(
+    assert_fails_with(
         &["epd", "--engine", "/no/such/engine", "--suite", good.to_str().unwrap(), "--nodes", "9"],
         "/no/such/engine",
     );

@@ -1,30 +1,14 @@
 //! `tuner evolve` as a user runs it: the real binary, files on disk, kill -9 and --resume.
 
+mod common;
+
 use std::{
     path::{Path, PathBuf},
-    process::{Command, Output, Stdio},
-    time::{Duration, Instant},
+    time::Duration,
 };
 
+use common::{assert_fails_with, data_dir, engine_binary, kill_9_when, manifest, scratch, text, tuner_err, tuner_ok};
 use evochess::params::Params;
-
-const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
-
-fn manifest() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("evochess-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// The shared data set; these tests need it (CI has it at ../shared/data).
-fn data_dir() -> PathBuf {
-    evochess::data::shared_data_dir().expect("shared data not found: set EVOCHESS_DATA")
-}
 
 const PIECE_SPACE: &str = include_str!("data/piece-space.toml");
 
@@ -46,22 +30,13 @@ fn small_config(dir: &Path, population: usize, generations: usize, train: usize,
     cfg
 }
 
-fn tuner(args: &[&str]) -> Output {
-    Command::new(TUNER).args(args).env("RUST_LOG", "warn").output().expect("tuner runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
 #[test]
 fn evolve_writes_engine_parameter_files_and_reports() {
-    let dir = scratch("basic");
+    let dir = scratch("evolve", "basic");
     let cfg = small_config(&dir, 8, 5, 3, 2);
     let pgn = manifest().join("tests/data/evolve_small.pgn");
     let (cfg_s, pgn_s) = (cfg.to_str().unwrap(), pgn.to_str().unwrap());
-    let out = tuner(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--runs", "2"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = tuner_ok(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--runs", "2"]);
     let stdout = text(&out.stdout);
     assert!(stdout.contains("run 1: train") && stdout.contains("run 2: train"), "{stdout}");
     for run in 1..=2 {
@@ -78,36 +53,27 @@ fn evolve_writes_engine_parameter_files_and_reports() {
     assert!(dir.join("out/positions.json").exists());
     // Running again without --resume refuses to overwrite; with --resume it reports the same result.
     let first = std::fs::read_to_string(dir.join("evolved/run-1.toml")).unwrap();
-    let again = tuner(&["evolve", "--pgn", pgn_s, "--config", cfg_s]);
-    assert!(!again.status.success());
-    assert!(text(&again.stderr).contains("--resume"), "{}", text(&again.stderr));
-    let resumed = tuner(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--resume"]);
-    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    let err = tuner_err(&["evolve", "--pgn", pgn_s, "--config", cfg_s]);
+    assert!(err.contains("--resume"), "{err}");
+    tuner_ok(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--resume"]);
     assert_eq!(std::fs::read_to_string(dir.join("evolved/run-1.toml")).unwrap(), first);
 }
 
 #[test]
 fn bad_input_is_a_clear_error() {
-    let dir = scratch("bad");
+    let dir = scratch("evolve", "bad");
     let cfg = small_config(&dir, 8, 2, 3, 2);
     let pgn = manifest().join("tests/data/evolve_small.pgn");
     let (cfg_s, pgn_s) = (cfg.to_str().unwrap(), pgn.to_str().unwrap());
-    let check = |args: &[&str], needle: &str| {
-        let out = tuner(args);
-        assert!(!out.status.success(), "{args:?} succeeded");
-        let err = text(&out.stderr);
-        assert!(err.contains(needle), "{args:?}: stderr lacks `{needle}`: {err}");
-        assert!(!err.contains("panicked"), "{err}");
-    };
-    check(&["evolve", "--pgn", "/no/such.pgn", "--config", cfg_s], "/no/such.pgn");
-    check(&["evolve", "--pgn", pgn_s, "--config", "/no/such.toml"], "/no/such.toml");
+    assert_fails_with(&["evolve", "--pgn", "/no/such.pgn", "--config", cfg_s], "/no/such.pgn");
+    assert_fails_with(&["evolve", "--pgn", pgn_s, "--config", "/no/such.toml"], "/no/such.toml");
     std::fs::write(dir.join("space.toml"), PIECE_SPACE.replace("\"rook_eg\"", "\"rook_endgame\"")).unwrap();
-    check(&["evolve", "--pgn", pgn_s, "--config", cfg_s], "rook_endgame");
+    assert_fails_with(&["evolve", "--pgn", pgn_s, "--config", cfg_s], "rook_endgame");
     std::fs::write(dir.join("space.toml"), PIECE_SPACE).unwrap();
     let mut text_cfg = std::fs::read_to_string(&cfg).unwrap();
     text_cfg.push_str("mutation = { kind = \"gaussian\" }\n");
     std::fs::write(&cfg, text_cfg).unwrap();
-    check(&["evolve", "--pgn", pgn_s, "--config", cfg_s], "ga.mutation");
+    assert_fails_with(&["evolve", "--pgn", pgn_s, "--config", cfg_s], "ga.mutation");
 }
 
 /// Reads the generation number from a checkpoint file, if it is there.
@@ -122,13 +88,13 @@ fn kill_9_then_resume_gives_the_uninterrupted_result() {
     let games = data_dir().join("games/gm2600_classical.pgn.xz");
     let pgn = games.to_str().unwrap();
     let generations = 30;
-    let dir = scratch("kill");
+    let dir = scratch("evolve", "kill");
     let cfg = small_config(&dir, 16, generations, 400, 100);
     let cfg_s = cfg.to_str().unwrap();
     let reference_dir = dir.join("reference");
     let reference_out = reference_dir.join("out");
     let reference_evolved = reference_dir.join("evolved");
-    let reference = tuner(&[
+    tuner_ok(&[
         "evolve",
         "--pgn",
         pgn,
@@ -139,36 +105,19 @@ fn kill_9_then_resume_gives_the_uninterrupted_result() {
         "--evolved-dir",
         reference_evolved.to_str().unwrap(),
     ]);
-    assert!(reference.status.success(), "{}", text(&reference.stderr));
     // Share the extracted positions so the killed run starts fitness work at once.
     std::fs::create_dir_all(dir.join("out")).unwrap();
     std::fs::copy(reference_out.join("positions.json"), dir.join("out/positions.json")).unwrap();
 
-    let mut child = Command::new(TUNER)
-        .args(["evolve", "--pgn", pgn, "--config", cfg_s, "--threads", "1"])
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
     let checkpoint = dir.join("out/run-1/checkpoint.json");
-    let started = Instant::now();
-    let killed_at = loop {
-        if let Some(g) = checkpoint_generation(&checkpoint)
-            && g >= 3
-        {
-            child.kill().unwrap(); // SIGKILL
-            child.wait().unwrap();
-            break checkpoint_generation(&checkpoint).unwrap();
-        }
-        assert!(child.try_wait().unwrap().is_none(), "finished before it could be killed");
-        assert!(started.elapsed() < Duration::from_secs(120), "no checkpoint after 2 minutes");
-        std::thread::sleep(Duration::from_millis(2));
-    };
+    let args = ["evolve", "--pgn", pgn, "--config", cfg_s, "--threads", "1"];
+    kill_9_when(&args, Duration::from_secs(120), "the checkpoint of generation 3", || {
+        checkpoint_generation(&checkpoint).is_some_and(|g| g >= 3)
+    });
+    let killed_at = checkpoint_generation(&checkpoint).unwrap();
     assert!(killed_at + 1 < generations as u64, "killed after the last generation ({killed_at})");
     assert!(!dir.join("evolved/run-1.toml").exists());
-    let resumed = tuner(&["evolve", "--pgn", pgn, "--config", cfg_s, "--resume"]);
-    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    tuner_ok(&["evolve", "--pgn", pgn, "--config", cfg_s, "--resume"]);
     assert_eq!(
         std::fs::read_to_string(dir.join("evolved/run-1.toml")).unwrap(),
         std::fs::read_to_string(reference_evolved.join("run-1.toml")).unwrap(),
@@ -183,13 +132,12 @@ fn kill_9_then_resume_gives_the_uninterrupted_result() {
 
 #[test]
 fn mentor_mode_scores_positions_once_and_minimises_the_error() {
-    let dir = scratch("mentor");
+    let dir = scratch("evolve", "mentor");
     let cfg = small_config(&dir, 8, 4, 3, 2);
     let pgn = manifest().join("tests/data/evolve_small.pgn");
     let (cfg_s, pgn_s) = (cfg.to_str().unwrap(), pgn.to_str().unwrap());
     let mentor = format!("{} --score 40", env!("CARGO_BIN_EXE_fake-engine"));
-    let out = tuner(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--mentor", &mentor, "--mentor-depth", "2"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    tuner_ok(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--mentor", &mentor, "--mentor-depth", "2"]);
     let labels: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("out/mentor-labels.json")).unwrap()).unwrap();
     assert_eq!(labels["train"], serde_json::json!([40, 40, 40]));
@@ -201,16 +149,8 @@ fn mentor_mode_scores_positions_once_and_minimises_the_error() {
     Params::load(dir.join("evolved/run-1.toml")).unwrap();
     // A mentor that cannot start is a clear error.
     let _ = std::fs::remove_dir_all(dir.join("out"));
-    let bad = tuner(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--mentor", "/no/such/engine"]);
-    assert!(!bad.status.success());
-    assert!(text(&bad.stderr).contains("/no/such/engine"), "{}", text(&bad.stderr));
-}
-
-/// The engine binary next to the tuner (`cargo build --workspace` builds both).
-fn engine_binary() -> PathBuf {
-    let exe = Path::new(TUNER).with_file_name(format!("evochess{}", std::env::consts::EXE_SUFFIX));
-    assert!(exe.exists(), "{} not found: run `cargo build --workspace` first", exe.display());
-    exe
+    let err = tuner_err(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--mentor", "/no/such/engine"]);
+    assert!(err.contains("/no/such/engine"), "{err}");
 }
 
 #[test]
@@ -218,11 +158,10 @@ fn evolved_parameter_file_loads_in_the_engine_and_plays_legal_moves() {
     use shakmaty::{CastlingMode, Chess, Position, uci::UciMove};
     use tuner::uci_client::{Go, Timeouts, UciClient};
 
-    let dir = scratch("engine");
+    let dir = scratch("evolve", "engine");
     let cfg = small_config(&dir, 6, 3, 3, 2);
     let pgn = manifest().join("tests/data/evolve_small.pgn");
-    let out = tuner(&["evolve", "--pgn", pgn.to_str().unwrap(), "--config", cfg.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    tuner_ok(&["evolve", "--pgn", pgn.to_str().unwrap(), "--config", cfg.to_str().unwrap()]);
     let params = dir.join("evolved/run-1.toml");
     let args = vec!["--params".to_string(), params.to_str().unwrap().to_string()];
     let mut engine = UciClient::spawn("evolved", &engine_binary(), &args, None, Timeouts::default()).unwrap();

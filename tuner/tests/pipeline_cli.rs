@@ -1,36 +1,16 @@
 //! `tuner pipeline` end to end at toy scale: evolve x2 -> coevolve -> search-evolve ->
 //! verification, and the report with every section of the paper's §V.
 
-use std::{
-    path::{Path, PathBuf},
-    process::Command,
-};
+mod common;
 
+use std::process::Command;
+
+use common::{TUNER, data_dir, engine_binary, manifest, repo, scratch};
 use evochess::params::Params;
-
-const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
-
-fn manifest() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn engine_binary() -> PathBuf {
-    let exe = Path::new(TUNER).with_file_name(format!("evochess{}", std::env::consts::EXE_SUFFIX));
-    assert!(exe.exists(), "{} not found: run `cargo build --workspace` first", exe.display());
-    exe
-}
-
-/// The shared data set; these tests need it (CI has it at ../shared/data).
-fn data_dir() -> PathBuf {
-    evochess::data::shared_data_dir().expect("shared data not found: set EVOCHESS_DATA")
-}
 
 #[test]
 fn toy_pipeline_runs_every_stage_and_renders_the_report() {
-    let dir = std::env::temp_dir().join(format!("evochess-pipeline-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let repo = manifest().join("..");
+    let dir = scratch("pipeline", "toy");
     let wac = data_dir().join("tests/wac.epd");
     let cfg = dir.join("pipeline.toml");
     std::fs::write(
@@ -81,7 +61,7 @@ opponents = [{{ name = "ghost", cmd = "/no/such/engine" }}]
     .unwrap();
     let out = Command::new(TUNER)
         .args(["pipeline", cfg.to_str().unwrap(), "--engine", engine_binary().to_str().unwrap()])
-        .current_dir(&repo)
+        .current_dir(repo())
         .env("RUST_LOG", "warn")
         .output()
         .unwrap();

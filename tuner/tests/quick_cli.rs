@@ -1,34 +1,17 @@
 //! `tuner quick` end to end with the real engine: outputs, errors, kill -9 and `--resume`.
 
+mod common;
+
 use std::{
-    collections::HashSet,
     fs,
     path::{Path, PathBuf},
-    process::{Command, Output, Stdio},
-    thread,
-    time::{Duration, Instant},
+    time::Duration,
 };
 
-const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
-
-/// The evochess binary next to this test's target directory (built by `cargo build --workspace`).
-fn engine() -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok()?;
-    let p = exe.parent()?.parent()?.join("evochess");
-    if p.is_file() {
-        Some(p)
-    } else {
-        eprintln!("skipping: {} not built (run cargo build --workspace)", p.display());
-        None
-    }
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("evochess-quick-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::{
+    assert_each_unit_once, engine_if_built, journal_units, kill_9_when, scratch, text, tuner, tuner_err, tuner_logging,
+    tuner_ok,
+};
 
 fn config(dir: &Path, engine: &Path, out: &str) -> PathBuf {
     let path = dir.join(format!("{out}.toml"));
@@ -42,25 +25,6 @@ fn config(dir: &Path, engine: &Path, out: &str) -> PathBuf {
     path
 }
 
-fn tuner(args: &[&str]) -> Output {
-    Command::new(TUNER).args(args).output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// Unit ids of a runner journal, every line (duplicates kept).
-fn journal_units(path: &Path) -> Vec<u64> {
-    let Ok(t) = fs::read_to_string(path) else { return Vec::new() };
-    t.split_inclusive('\n')
-        .skip(1)
-        .filter(|l| l.ends_with('\n'))
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .map(|v| v["unit"].as_u64().unwrap())
-        .collect()
-}
-
 /// generations.csv without the wall-time column.
 fn results_csv(out: &Path) -> String {
     fs::read_to_string(out.join("generations.csv"))
@@ -72,35 +36,31 @@ fn results_csv(out: &Path) -> String {
 
 #[test]
 fn bad_input_is_a_clear_error() {
-    let dir = scratch("bad");
+    let dir = scratch("quick", "bad");
     let cfg = dir.join("bad.toml");
     fs::write(&cfg, "populaton = 12\n").unwrap();
-    let out = tuner(&["quick", "--config", cfg.to_str().unwrap()]);
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("populaton"), "{}", text(&out.stderr));
-    let out = tuner(&["quick", "--engine", "/no/such/evochess", "--out", dir.join("o").to_str().unwrap()]);
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("/no/such/evochess"), "{}", text(&out.stderr));
+    let err = tuner_err(&["quick", "--config", cfg.to_str().unwrap()]);
+    assert!(err.contains("populaton"), "{err}");
+    let err = tuner_err(&["quick", "--engine", "/no/such/evochess", "--out", dir.join("o").to_str().unwrap()]);
+    assert!(err.contains("/no/such/evochess"), "{err}");
     let out = tuner(&["quick", "--population", "3"]);
     assert!(text(&out.stderr).contains("population"), "{}", text(&out.stderr));
-    if let Some(e) = engine() {
-        let out =
-            tuner(&["quick", "--engine", e.to_str().unwrap(), "--out", dir.join("none").to_str().unwrap(), "--resume"]);
-        assert!(!out.status.success());
-        assert!(text(&out.stderr).contains("no checkpoint"), "{}", text(&out.stderr));
+    if let Some(e) = engine_if_built() {
+        let none = dir.join("none");
+        let err = tuner_err(&["quick", "--engine", e.to_str().unwrap(), "--out", none.to_str().unwrap(), "--resume"]);
+        assert!(err.contains("no checkpoint"), "{err}");
     }
     fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn kill_9_then_resume_replays_no_game_and_matches_an_uninterrupted_run() {
-    let Some(engine) = engine() else { return };
-    let dir = scratch("resume");
+    let Some(engine) = engine_if_built() else { return };
+    let dir = scratch("quick", "resume");
 
     // Uninterrupted reference run.
     let cfg_a = config(&dir, &engine, "a");
-    let out = tuner(&["quick", "--config", cfg_a.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = tuner_ok(&["quick", "--config", cfg_a.to_str().unwrap()]);
     let a = dir.join("a");
     let stdout = text(&out.stdout);
     assert!(stdout.contains("elite #1") && stdout.contains("paper, best individual"), "{stdout}");
@@ -124,29 +84,15 @@ fn kill_9_then_resume_replays_no_game_and_matches_an_uninterrupted_run() {
     let cfg_b = config(&dir, &engine, "b");
     let b = dir.join("b");
     let journal = b.join("gen-000/games.journal");
-    let mut child = Command::new(TUNER)
-        .args(["quick", "--config", cfg_b.to_str().unwrap()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let t0 = Instant::now();
-    while journal_units(&journal).len() < 2 {
-        assert!(t0.elapsed() < Duration::from_secs(60), "no games journaled");
-        thread::sleep(Duration::from_millis(5));
-    }
-    let running = child.try_wait().unwrap().is_none();
-    child.kill().unwrap();
-    child.wait().unwrap();
-    assert!(running, "the run ended before the kill");
+    let args = ["quick", "--config", cfg_b.to_str().unwrap()];
+    kill_9_when(&args, Duration::from_secs(60), "2 journaled games", || journal_units(&journal).len() >= 2);
     let before = journal_units(&journal).len();
-    let out = tuner(&["quick", "--config", cfg_b.to_str().unwrap(), "--resume"]);
+    // The replay note is logged at info level.
+    let out = tuner_logging("info", &["quick", "--config", cfg_b.to_str().unwrap(), "--resume"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains(&format!("generation 0: {before} games replayed")), "{}", text(&out.stderr));
     for g in 0..2 {
-        let units = journal_units(&b.join(format!("gen-{g:03}/games.journal")));
-        let unique: HashSet<u64> = units.iter().copied().collect();
-        assert_eq!(unique.len(), units.len(), "a finished game was played again in generation {g}");
+        assert_each_unit_once(&b.join(format!("gen-{g:03}/games.journal")));
     }
     assert_eq!(results_csv(&b), csv, "resumed run differs from the uninterrupted one");
     assert_eq!(
@@ -154,8 +100,7 @@ fn kill_9_then_resume_replays_no_game_and_matches_an_uninterrupted_run() {
         fs::read_to_string(a.join("individuals.csv")).unwrap()
     );
     // A different setting is refused on resume.
-    let out = tuner(&["quick", "--config", cfg_b.to_str().unwrap(), "--resume", "--nodes", "500"]);
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("different settings"), "{}", text(&out.stderr));
+    let err = tuner_err(&["quick", "--config", cfg_b.to_str().unwrap(), "--resume", "--nodes", "500"]);
+    assert!(err.contains("different settings"), "{err}");
     fs::remove_dir_all(&dir).unwrap();
 }

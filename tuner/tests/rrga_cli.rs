@@ -1,40 +1,18 @@
 //! `tuner roundrobin-ga` end to end with the real engine: cross tables, reports, verification,
 //! kill -9 and `--resume`.
 
+mod common;
+
 use std::{
-    collections::HashSet,
     fs,
     path::{Path, PathBuf},
-    process::{Command, Output, Stdio},
-    thread,
-    time::{Duration, Instant},
+    time::Duration,
 };
 
+use common::{
+    assert_each_unit_once, engine_if_built, journal_units, kill_9_when, repo, scratch, text, tuner, tuner_err, tuner_ok,
+};
 use evochess::params::Params;
-
-const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn engine() -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok()?;
-    let p = exe.parent()?.parent()?.join("evochess");
-    if p.is_file() {
-        Some(p)
-    } else {
-        eprintln!("skipping: {} not built (run cargo build --workspace)", p.display());
-        None
-    }
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("evochess-rrga-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn config(dir: &Path, engine: &Path, out: &str) -> PathBuf {
     let path = dir.join(format!("{out}.toml"));
@@ -51,42 +29,22 @@ fn config(dir: &Path, engine: &Path, out: &str) -> PathBuf {
     path
 }
 
-fn tuner(args: &[&str]) -> Output {
-    Command::new(TUNER).args(args).output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn journal_units(path: &Path) -> Vec<u64> {
-    let Ok(t) = fs::read_to_string(path) else { return Vec::new() };
-    t.split_inclusive('\n')
-        .skip(1)
-        .filter(|l| l.ends_with('\n'))
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .map(|v| v["unit"].as_u64().unwrap())
-        .collect()
-}
-
 #[test]
 fn bad_input_is_a_clear_error() {
-    let dir = scratch("bad");
+    let dir = scratch("rrga", "bad");
     let cfg = dir.join("bad.toml");
     fs::write(&cfg, "[verify]\ngame = 3\n").unwrap();
-    let out = tuner(&["roundrobin-ga", "--config", cfg.to_str().unwrap()]);
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("game"), "{}", text(&out.stderr));
+    let err = tuner_err(&["roundrobin-ga", "--config", cfg.to_str().unwrap()]);
+    assert!(err.contains("game"), "{err}");
     let space = repo().join("params/aksenov-space.toml");
     fs::write(&cfg, format!("space = \"{}\"\n[reference]\nqueen = 1200\n", space.display())).unwrap();
-    let out = tuner(&["roundrobin-ga", "--config", cfg.to_str().unwrap(), "--verify-games", "0"]);
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("queen = 1200"), "{}", text(&out.stderr));
+    let err = tuner_err(&["roundrobin-ga", "--config", cfg.to_str().unwrap(), "--verify-games", "0"]);
+    assert!(err.contains("queen = 1200"), "{err}");
     fs::write(&cfg, "space = \"/no/such/space.toml\"\n").unwrap();
     let out = tuner(&["roundrobin-ga", "--config", cfg.to_str().unwrap(), "--verify-games", "0"]);
     assert!(text(&out.stderr).contains("/no/such/space.toml"), "{}", text(&out.stderr));
     fs::write(&cfg, format!("space = \"{}\"\n", space.display())).unwrap();
-    let out = tuner(&[
+    let err = tuner_err(&[
         "roundrobin-ga",
         "--config",
         cfg.to_str().unwrap(),
@@ -95,18 +53,16 @@ fn bad_input_is_a_clear_error() {
         "--verify-games",
         "0",
     ]);
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("/no/such/evochess"), "{}", text(&out.stderr));
+    assert!(err.contains("/no/such/evochess"), "{err}");
     fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn generations_reports_verification_and_resume_after_kill_9() {
-    let Some(engine) = engine() else { return };
-    let dir = scratch("run");
+    let Some(engine) = engine_if_built() else { return };
+    let dir = scratch("rrga", "run");
     let cfg_a = config(&dir, &engine, "a");
-    let out = tuner(&["roundrobin-ga", "--config", cfg_a.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = tuner_ok(&["roundrobin-ga", "--config", cfg_a.to_str().unwrap()]);
     let stdout = text(&out.stdout);
     assert!(stdout.contains("ROUND 2"), "{stdout}");
     assert!(stdout.contains("best vs random2") && stdout.contains("best vs material"), "{stdout}");
@@ -131,27 +87,11 @@ fn generations_reports_verification_and_resume_after_kill_9() {
     let cfg_b = config(&dir, &engine, "b");
     let b = dir.join("b");
     let journal = b.join("gen-000/games.journal");
-    let mut child = Command::new(TUNER)
-        .args(["roundrobin-ga", "--config", cfg_b.to_str().unwrap()])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let t0 = Instant::now();
-    while journal_units(&journal).len() < 3 {
-        assert!(t0.elapsed() < Duration::from_secs(60), "no games journaled");
-        thread::sleep(Duration::from_millis(5));
-    }
-    let running = child.try_wait().unwrap().is_none();
-    child.kill().unwrap();
-    child.wait().unwrap();
-    assert!(running, "the run ended before the kill");
-    let out = tuner(&["roundrobin-ga", "--config", cfg_b.to_str().unwrap(), "--resume"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let args = ["roundrobin-ga", "--config", cfg_b.to_str().unwrap()];
+    kill_9_when(&args, Duration::from_secs(60), "3 journaled games", || journal_units(&journal).len() >= 3);
+    tuner_ok(&["roundrobin-ga", "--config", cfg_b.to_str().unwrap(), "--resume"]);
     for j in ["gen-000/games.journal", "gen-001/games.journal", "verify/random2.journal", "verify/material.journal"] {
-        let units = journal_units(&b.join(j));
-        let unique: HashSet<u64> = units.iter().copied().collect();
-        assert_eq!(unique.len(), units.len(), "{j}: a finished game was played again");
+        assert_each_unit_once(&b.join(j));
     }
     for f in ["crosstables.txt", "best.toml", "averages.csv", "verification.txt"] {
         assert_eq!(fs::read_to_string(b.join(f)).unwrap(), fs::read_to_string(a.join(f)).unwrap(), "{f} differs");

@@ -1,33 +1,14 @@
 //! `tuner search-evolve` as a user runs it: Table I evolved on a few WAC positions in-process.
 
+mod common;
+
 use std::{
     path::{Path, PathBuf},
     process::{Command, Output},
 };
 
+use common::{TUNER, data_dir, manifest, scratch, text};
 use evochess::params::Params;
-
-const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
-
-fn manifest() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("evochess-search-evolve-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// The shared data set; these tests need it (CI has it at ../shared/data).
-fn data_dir() -> PathBuf {
-    evochess::data::shared_data_dir().expect("shared data not found: set EVOCHESS_DATA")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// A small run: 12 WAC positions, 8 held-out BK positions, 3000-node cap, 4 organisms.
 fn args(dir: &Path, eval: &Path, generations: usize, extra: &[&str]) -> Output {
@@ -77,7 +58,7 @@ fn eval_file(dir: &Path) -> PathBuf {
 
 #[test]
 fn search_evolution_lowers_node_counts_and_keeps_the_evaluation() {
-    let dir = scratch("basic");
+    let dir = scratch("search-evolve", "basic");
     let eval = eval_file(&dir);
     let out = args(&dir, &eval, 3, &[]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -101,9 +82,9 @@ fn search_evolution_lowers_node_counts_and_keeps_the_evaluation() {
 
 #[test]
 fn resumed_run_ends_where_an_uninterrupted_one_does() {
-    let dir = scratch("resume");
+    let dir = scratch("search-evolve", "resume");
     let eval = eval_file(&dir);
-    let straight = scratch("straight");
+    let straight = scratch("search-evolve", "straight");
     let reference = args(&straight, &eval, 3, &[]);
     assert!(reference.status.success(), "{}", text(&reference.stderr));
     // Two generations, then extended to three from the checkpoint.

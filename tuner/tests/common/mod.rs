@@ -1,0 +1,142 @@
+//! Shared helpers for the tests that run the `tuner` binary: scratch directories, the engine
+//! and data locations, running the tuner, and killing it with SIGKILL mid-run for `--resume`.
+
+#![allow(dead_code)] // each test crate uses a different subset
+
+use std::{
+    collections::HashSet,
+    path::{Path, PathBuf},
+    process::{Command, Output, Stdio},
+    thread,
+    time::{Duration, Instant},
+};
+
+pub const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
+
+/// The tuner crate's directory.
+pub fn manifest() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    manifest().join("..")
+}
+
+/// An empty directory for one test: `evochess-<prefix>-<pid>-<name>` under the system temp dir.
+pub fn scratch(prefix: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("evochess-{prefix}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Where `cargo build --workspace` puts the engine binary: next to the tuner.
+fn engine_path() -> PathBuf {
+    Path::new(TUNER).with_file_name(format!("evochess{}", std::env::consts::EXE_SUFFIX))
+}
+
+/// The engine binary; fails the test when it is not built.
+pub fn engine_binary() -> PathBuf {
+    let exe = engine_path();
+    assert!(exe.exists(), "{} not found: run `cargo build --workspace` first", exe.display());
+    exe
+}
+
+/// The engine binary, or `None` (and a note) for tests that skip without it.
+pub fn engine_if_built() -> Option<PathBuf> {
+    let p = engine_path();
+    if p.is_file() {
+        Some(p)
+    } else {
+        eprintln!("skipping: {} not built (run cargo build --workspace)", p.display());
+        None
+    }
+}
+
+/// The shared data set; these tests need it (CI has it at ../shared/data).
+pub fn data_dir() -> PathBuf {
+    evochess::data::shared_data_dir().expect("shared data not found: set EVOCHESS_DATA")
+}
+
+/// Process output as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Runs the tuner to completion with `RUST_LOG=warn`, so stderr holds warnings and errors only.
+pub fn tuner(args: &[&str]) -> Output {
+    tuner_logging("warn", args)
+}
+
+/// Runs the tuner to completion with the given `RUST_LOG` level, for tests that read its log.
+pub fn tuner_logging(level: &str, args: &[&str]) -> Output {
+    Command::new(TUNER).args(args).env("RUST_LOG", level).output().expect("tuner runs")
+}
+
+/// Runs the tuner like [`tuner`] and fails the test unless it succeeds.
+pub fn tuner_ok(args: &[&str]) -> Output {
+    let out = tuner(args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    out
+}
+
+/// Runs the tuner like [`tuner`], fails the test if it succeeds, and returns its stderr.
+pub fn tuner_err(args: &[&str]) -> String {
+    let out = tuner(args);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    text(&out.stderr)
+}
+
+/// Asserts that the tuner fails with `needle` in its error message and without a panic.
+pub fn assert_fails_with(args: &[&str], needle: &str) {
+    let err = tuner_err(args);
+    assert!(err.contains(needle), "{args:?}: stderr lacks `{needle}`: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// Games in a PGN file (0 when there is no file yet).
+pub fn games_in(pgn: &Path) -> usize {
+    std::fs::read_to_string(pgn).unwrap_or_default().matches("[Event ").count()
+}
+
+/// Unit ids of a runner journal, every complete line after the header (duplicates kept).
+pub fn journal_units(path: &Path) -> Vec<u64> {
+    let Ok(t) = std::fs::read_to_string(path) else { return Vec::new() };
+    t.split_inclusive('\n')
+        .skip(1)
+        .filter(|l| l.ends_with('\n'))
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .map(|v| v["unit"].as_u64().unwrap())
+        .collect()
+}
+
+/// Asserts that no unit of a runner journal is recorded twice: no finished game was replayed.
+pub fn assert_each_unit_once(journal: &Path) {
+    let units = journal_units(journal);
+    let unique: HashSet<u64> = units.iter().copied().collect();
+    assert_eq!(unique.len(), units.len(), "{}: a finished game was played again", journal.display());
+}
+
+/// Starts the tuner with `args` and its output discarded, polls `ready` until it holds, then kills
+/// the tuner with SIGKILL. Fails the test when the tuner ends first or `ready` does not hold within
+/// `limit` (`what` names the awaited progress in that message).
+pub fn kill_9_when(args: &[&str], limit: Duration, what: &str, mut ready: impl FnMut() -> bool) {
+    let mut child = Command::new(TUNER)
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("tuner starts");
+    let started = Instant::now();
+    while !ready() {
+        assert!(child.try_wait().unwrap().is_none(), "finished before it could be killed");
+        assert!(started.elapsed() < limit, "timed out after {limit:?} waiting for {what}");
+        thread::sleep(Duration::from_millis(5));
+    }
+    let running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert!(running, "the run ended before the kill");
+}
