@@ -4,7 +4,10 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 
-use crate::coevolve::{Coevolution, CoevolveConfig};
+use crate::{
+    cli::set_given,
+    coevolve::{Coevolution, CoevolveConfig},
+};
 
 /// Coevolve evaluation functions by round robins between evochess processes.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -76,11 +79,8 @@ impl CoevolveArgs {
         if let Some(tc) = &self.tc {
             cfg.tc = if tc == "none" { None } else { Some(tc.clone()) };
         }
-        macro_rules! set {
-            ($($field:ident => $target:expr),* $(,)?) => { $( if let Some(v) = &self.$field { $target = v.clone(); } )* };
-        }
-        set!(generations => cfg.ga.generations, concurrency => cfg.concurrency, openings => cfg.openings,
-             seed => cfg.seed, out => cfg.out_dir, output => cfg.output);
+        set_given!(self; generations => cfg.ga.generations, concurrency => cfg.concurrency, openings => cfg.openings,
+            seed => cfg.seed, out => cfg.out_dir, output => cfg.output);
         if let Some(e) = &self.engine {
             cfg.engine = Some(e.clone());
         }

@@ -6,6 +6,7 @@ use anyhow::{Context, bail};
 use evochess::params::Params;
 
 use crate::{
+    cli::set_given,
     evolve::{
         EvolveConfig, Objective, fitness, mentor,
         positions::{self, fnv1a},
@@ -78,12 +79,9 @@ impl EvolveArgs {
             Some(path) => EvolveConfig::load(path)?,
             None => EvolveConfig::default(),
         };
-        macro_rules! set {
-            ($($field:ident => $target:expr),* $(,)?) => { $( if let Some(v) = &self.$field { $target = v.clone(); } )* };
-        }
-        set!(runs => cfg.runs, seed => cfg.seed, generations => cfg.ga.generations, population => cfg.ga.population,
-             threads => cfg.threads, space => cfg.space, train => cfg.positions.train, test => cfg.positions.test,
-             out => cfg.out_dir, evolved_dir => cfg.evolved_dir);
+        set_given!(self; runs => cfg.runs, seed => cfg.seed, generations => cfg.ga.generations,
+            population => cfg.ga.population, threads => cfg.threads, space => cfg.space, train => cfg.positions.train,
+            test => cfg.positions.test, out => cfg.out_dir, evolved_dir => cfg.evolved_dir);
         if let Some(cmd) = &self.mentor {
             cfg.mentor.get_or_insert_with(Default::default).command = cmd.clone();
         }

@@ -14,6 +14,16 @@ pub mod search_evolve_cmd;
 
 use std::ffi::OsString;
 
+/// Applies the options given on the command line over a loaded config: for each
+/// `field => target`, `$args.field` (an `Option`) replaces `target` when it is `Some`.
+/// `set_given!(self; seed => cfg.seed, out => cfg.out_dir)`.
+macro_rules! set_given {
+    ($args:expr; $($field:ident => $target:expr),* $(,)?) => {
+        $( if let Some(v) = &$args.$field { $target = v.clone(); } )*
+    };
+}
+pub(crate) use set_given;
+
 /// The runner subcommands, which accept cutechess's single-dash long options.
 const CUTECHESS_STYLE: &[&str] = &["match", "gauntlet", "roundrobin"];
 

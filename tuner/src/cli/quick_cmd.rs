@@ -2,7 +2,10 @@
 
 use std::path::PathBuf;
 
-use crate::quick::{QuickConfig, report, run};
+use crate::{
+    cli::set_given,
+    quick::{QuickConfig, report, run},
+};
 
 /// Evolve piece values by quick tournaments of engine games (Belmonte 2013).
 #[derive(clap::Args, Debug, Clone)]
@@ -47,11 +50,9 @@ impl QuickArgs {
             Some(p) => QuickConfig::load(p)?,
             None => QuickConfig::default(),
         };
-        macro_rules! set {
-            ($($field:ident => $target:expr),* $(,)?) => { $( if let Some(v) = &self.$field { $target = v.clone(); } )* };
-        }
-        set!(engine => cfg.engine, seed => cfg.seed, population => cfg.population, generations => cfg.generations,
-             max_moves => cfg.max_moves, concurrency => cfg.concurrency, out => cfg.out_dir);
+        set_given!(self; engine => cfg.engine, seed => cfg.seed, population => cfg.population,
+            generations => cfg.generations, max_moves => cfg.max_moves, concurrency => cfg.concurrency,
+            out => cfg.out_dir);
         if self.nodes.is_some() || self.movetime.is_some() {
             (cfg.nodes, cfg.movetime_ms, cfg.depth) = (self.nodes, self.movetime, None);
         }

@@ -2,7 +2,10 @@
 
 use std::path::PathBuf;
 
-use crate::rrga::{RrgaConfig, run};
+use crate::{
+    cli::set_given,
+    rrga::{RrgaConfig, run},
+};
 
 /// Evolve Aksenov's 26 evaluation parameters by round robins at fixed depth (Aksenov 2004).
 #[derive(clap::Args, Debug, Clone)]
@@ -47,11 +50,9 @@ impl RrgaArgs {
             Some(p) => RrgaConfig::load(p)?,
             None => RrgaConfig::default(),
         };
-        macro_rules! set {
-            ($($field:ident => $target:expr),* $(,)?) => { $( if let Some(v) = &self.$field { $target = v.clone(); } )* };
-        }
-        set!(engine => cfg.engine, seed => cfg.seed, population => cfg.population, generations => cfg.generations,
-             depth => cfg.depth, verify_games => cfg.verify.games, concurrency => cfg.concurrency, out => cfg.out_dir);
+        set_given!(self; engine => cfg.engine, seed => cfg.seed, population => cfg.population,
+            generations => cfg.generations, depth => cfg.depth, verify_games => cfg.verify.games,
+            concurrency => cfg.concurrency, out => cfg.out_dir);
         if let Some(p) = &self.params_out {
             cfg.params_out = Some(p.clone());
         }

@@ -2,7 +2,10 @@
 
 use std::path::PathBuf;
 
-use crate::search_evolve::{SearchEvolution, SearchEvolveConfig};
+use crate::{
+    cli::set_given,
+    search_evolve::{SearchEvolution, SearchEvolveConfig},
+};
 
 /// Evolve Table I's search parameters to minimise the nodes needed to solve an EPD suite.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -63,12 +66,9 @@ impl SearchEvolveArgs {
         if !self.held.is_empty() {
             cfg.held = self.held.clone();
         }
-        macro_rules! set {
-            ($($field:ident => $target:expr),* $(,)?) => { $( if let Some(v) = &self.$field { $target = v.clone(); } )* };
-        }
-        set!(max_positions => cfg.max_positions, node_cap => cfg.node_cap, generations => cfg.ga.generations,
-             population => cfg.ga.population, threads => cfg.threads, seed => cfg.seed, out => cfg.out_dir,
-             output => cfg.output);
+        set_given!(self; max_positions => cfg.max_positions, node_cap => cfg.node_cap,
+            generations => cfg.ga.generations, population => cfg.ga.population, threads => cfg.threads,
+            seed => cfg.seed, out => cfg.out_dir, output => cfg.output);
         Ok(cfg)
     }
 }
