@@ -137,6 +137,41 @@ fn kill_minus_nine_then_resume_gives_exactly_40_games() {
     assert_eq!(fens.len(), 20);
 }
 
+/// A rating report every `-ratinginterval` games, each count once, and the last one only in the
+/// final summary (standings grow by game pairs, so a count can be seen by two games).
+#[test]
+fn rating_report_once_per_interval_and_once_at_the_end() {
+    let fake = format!("cmd={FAKE}");
+    let out = tuner(&[
+        "match",
+        "-engine",
+        "name=a",
+        &fake,
+        "-engine",
+        "name=b",
+        &fake,
+        "arg=--seed",
+        "arg=5",
+        "-each",
+        "depth=1",
+        "-games",
+        "2",
+        "-rounds",
+        "6",
+        "-concurrency",
+        "2",
+        "-maxmoves",
+        "10",
+        "-ratinginterval",
+        "4",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // Reports after 4 and 8 games, then the summary after 12.
+    assert_eq!(stdout.matches("Score of a vs b").count(), 3, "{stdout}");
+    assert!(stdout.contains("12 games in"), "{stdout}");
+}
+
 /// Real engines over real pipes (skipped when Debian's engines are not installed).
 #[test]
 fn real_engines_short_match_with_syzygy_adjudication() {

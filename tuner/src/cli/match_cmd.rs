@@ -192,6 +192,10 @@ pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchC
 struct CliObserver {
     bar: ProgressBar,
     interval: u64,
+    /// Games counted at the last rating report: standings grow a pair at a time, so a count can
+    /// be seen twice, and the final summary already reports the last one.
+    reported: u64,
+    planned: u64,
     sprt: Option<Sprt>,
     quiet: bool,
 }
@@ -206,6 +210,7 @@ impl MatchObserver for CliObserver {
     fn on_start(&mut self, planned: u64, done: u64, _standings: &Standings) {
         self.bar.set_length(planned);
         self.bar.set_position(done);
+        (self.planned, self.reported) = (planned, done);
         if done > 0 {
             self.say(&format!("Resuming: {done} of {planned} games already played"));
         }
@@ -223,7 +228,8 @@ impl MatchObserver for CliObserver {
                 g.result.reason
             ));
         }
-        if self.interval > 0 && s.games.is_multiple_of(self.interval) {
+        if self.interval > 0 && s.games / self.interval > self.reported / self.interval && s.games < self.planned {
+            self.reported = s.games;
             self.say(s.report(self.sprt.as_ref()).trim_end());
         }
         let t = &s.totals()[0];
@@ -267,7 +273,8 @@ pub fn run(args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
             .expect("valid template"),
     );
     bar.enable_steady_tick(Duration::from_millis(500));
-    let mut obs = CliObserver { bar, interval: args.ratinginterval, sprt: cfg.sprt, quiet: args.quiet };
+    let mut obs =
+        CliObserver { bar, interval: args.ratinginterval, reported: 0, planned: 0, sprt: cfg.sprt, quiet: args.quiet };
     let results = play_match(&cfg, &mut obs)?;
     print_summary(&results, &rating_report(&results.pairs, results.sprt.as_ref()));
     Ok(())
