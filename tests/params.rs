@@ -144,3 +144,26 @@ fn setoption_of_a_parameter_changes_eval() {
     let pos: Chess = FEN.replace(" w ", " b ").parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
     assert_eq!(black, evaluate(&pos, &changed.eval));
 }
+
+/// Every committed evolved file (params/evolved, recursively) loads, stays in range and is not
+/// just the defaults: a broken or stale result must fail here, not in a user's GUI.
+#[test]
+fn committed_evolved_files_load_and_differ_from_the_defaults() {
+    fn toml_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                toml_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "toml") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    toml_files(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("params/evolved"), &mut files);
+    assert!(!files.is_empty());
+    for f in files {
+        let p = Params::load(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        assert_ne!(p, Params::default(), "{} holds only the defaults", f.display());
+    }
+}
