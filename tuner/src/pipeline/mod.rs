@@ -27,7 +27,7 @@ use evochess::params::Params;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    adjudicate::{DrawRule, MaxMovesRule, ResignRule},
+    adjudicate::{AdjudicationConfig, DrawRule, MaxMovesRule, ResignRule},
     cli::evolve_cmd::{self, EvolveArgs},
     coevolve::{Coevolution, CoevolveConfig, CoevolveOutcome, default_engine},
     engine_spec::EngineSpec,
@@ -179,6 +179,21 @@ impl VerifyConfig {
         MatchPlan::with(&self.base_plan(), o.games, &o.tc, o.nodes)
     }
 
+    /// The resign, draw and max-moves rules of every verification match.
+    fn adjudication(&self) -> anyhow::Result<AdjudicationConfig> {
+        fn rule<T: std::str::FromStr<Err = String>>(text: &Option<String>, key: &str) -> anyhow::Result<Option<T>> {
+            text.as_deref()
+                .map(|t| t.parse::<T>().map_err(anyhow::Error::msg).context(format!("[verify] {key}")))
+                .transpose()
+        }
+        Ok(AdjudicationConfig {
+            resign: rule::<ResignRule>(&self.resign, "resign")?,
+            draw: rule::<DrawRule>(&self.draw, "draw")?,
+            maxmoves: rule::<MaxMovesRule>(&self.maxmoves, "maxmoves")?,
+            ..AdjudicationConfig::default()
+        })
+    }
+
     /// Every clock, adjudication rule and the openings file, checked before hours of evolution
     /// rather than when the verification reaches them.
     pub fn validate(&self) -> anyhow::Result<()> {
@@ -190,15 +205,7 @@ impl VerifyConfig {
             }
             plan.limits(self.timemargin_ms).with_context(|| what.clone())?;
         }
-        if let Some(r) = &self.resign {
-            r.parse::<ResignRule>().map_err(anyhow::Error::msg).context("[verify] resign")?;
-        }
-        if let Some(d) = &self.draw {
-            d.parse::<DrawRule>().map_err(anyhow::Error::msg).context("[verify] draw")?;
-        }
-        if let Some(m) = &self.maxmoves {
-            m.parse::<MaxMovesRule>().map_err(anyhow::Error::msg).context("[verify] maxmoves")?;
-        }
+        self.adjudication()?;
         if !self.openings.is_file() {
             bail!("[verify] openings: {} not found", self.openings.display());
         }
@@ -452,15 +459,7 @@ pub fn run(cfg: &PipelineConfig, resume: bool) -> anyhow::Result<PathBuf> {
     let mut base = MatchConfig::new(Vec::new(), Tournament::Match);
     base.concurrency = conc;
     base.openings = Some(OpeningsConfig::parse(&[format!("file={}", v.openings.display()), "order=random".into()])?);
-    if let Some(r) = &v.resign {
-        base.adjudication.resign = Some(r.parse::<ResignRule>().map_err(anyhow::Error::msg)?);
-    }
-    if let Some(d) = &v.draw {
-        base.adjudication.draw = Some(d.parse::<DrawRule>().map_err(anyhow::Error::msg)?);
-    }
-    if let Some(m) = &v.maxmoves {
-        base.adjudication.maxmoves = Some(m.parse::<MaxMovesRule>().map_err(anyhow::Error::msg)?);
-    }
+    base.adjudication = v.adjudication()?;
     let mdir = out.join("matches");
     std::fs::create_dir_all(&mdir)?;
     for c in contestants.iter().skip(1) {
