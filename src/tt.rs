@@ -94,6 +94,12 @@ impl TranspositionTable {
         TranspositionTable { buckets: vec![Bucket::default(); count], generation: 0 }
     }
 
+    /// A cleared table of `count` buckets (at least one): small tables that are cleared often,
+    /// such as the tuner's per-position quiescence probes.
+    pub fn with_buckets(count: usize) -> TranspositionTable {
+        TranspositionTable { buckets: vec![Bucket::default(); count.max(1)], generation: 0 }
+    }
+
     /// Size in MiB (as requested, rounded down to whole buckets).
     pub fn size_mb(&self) -> usize {
         self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)

@@ -14,6 +14,7 @@ pub mod alphabeta;
 pub mod epd;
 pub mod history;
 pub mod params;
+pub mod probe;
 pub mod qsearch;
 
 use std::{
@@ -232,6 +233,7 @@ impl Searcher {
         self.tt.new_search();
         self.hist.clear_killers();
         self.best_changes.clear();
+        let lmr = lmr_table(&self.params.search);
         let mut worker = Worker {
             sp: &self.params.search,
             ev: &self.evaluator,
@@ -252,7 +254,7 @@ impl Searcher {
             keys: Vec::with_capacity(game_history.len() + MAX_PLY + 8),
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
-            lmr: lmr_table(&self.params.search),
+            lmr: &lmr,
             root_moves: Vec::new(),
             root_depth: 0,
             pv_idx: 0,
@@ -340,7 +342,7 @@ pub(crate) struct Worker<'a> {
     pub keys: Vec<u64>,
     pub pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pub pv_len: [usize; MAX_PLY + 1],
-    pub lmr: [[i32; 64]; 64],
+    pub lmr: &'a [[i32; 64]; 64],
     pub root_moves: Vec<RootMove>,
     pub root_depth: i32,
     pub pv_idx: usize,

@@ -59,6 +59,71 @@ fn evolve_writes_engine_parameter_files_and_reports() {
     assert_eq!(std::fs::read_to_string(dir.join("evolved/run-1.toml")).unwrap(), first);
 }
 
+/// `--score` on a hand-made fixture: the quiescence fitness sees that Qxd5 loses the queen to
+/// exd5 and matches Qxb4; the static one prefers the rook. Both take the free queen.
+#[test]
+fn score_prints_matches_per_file_with_the_configured_search() {
+    let dir = scratch("evolve", "score");
+    let pgn = manifest().join("tests/data/score_fixture.pgn");
+    let default = manifest().join("../params/default.toml");
+    let (pgn_s, default_s) = (pgn.to_str().unwrap(), default.to_str().unwrap());
+    let out = tuner_ok(&["evolve", "--score", default_s, "--score", default_s, "--pgn", pgn_s]);
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout, format!("{default_s}: matched 2 of 2 (100.0%)\n").repeat(2), "{stdout}");
+    let out = tuner_ok(&["evolve", "--score", default_s, "--pgn", pgn_s, "--fitness-search", "static"]);
+    assert_eq!(text(&out.stdout), format!("{default_s}: matched 1 of 2 (50.0%)\n"));
+    // The config's [fitness] table decides when no flag is given.
+    let cfg = dir.join("static.toml");
+    std::fs::write(&cfg, "[fitness]\nsearch = \"static\"\n").unwrap();
+    let out = tuner_ok(&["evolve", "--score", default_s, "--pgn", pgn_s, "--config", cfg.to_str().unwrap()]);
+    assert_eq!(text(&out.stdout), format!("{default_s}: matched 1 of 2 (50.0%)\n"));
+    // A file that does not load is named before any work.
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "[eval]\nknight_mg = 5\n").unwrap();
+    let err = tuner_err(&["evolve", "--score", bad.to_str().unwrap(), "--pgn", pgn_s]);
+    assert!(err.contains("bad.toml") && err.contains("knight_mg"), "{err}");
+    assert_fails_with(&["evolve", "--score", "/no/such.toml", "--pgn", pgn_s], "/no/such.toml");
+}
+
+#[test]
+fn an_existing_result_file_is_only_replaced_with_force() {
+    let dir = scratch("evolve", "force");
+    let cfg = small_config(&dir, 6, 2, 3, 2);
+    let pgn = manifest().join("tests/data/evolve_small.pgn");
+    let (cfg_s, pgn_s) = (cfg.to_str().unwrap(), pgn.to_str().unwrap());
+    std::fs::create_dir_all(dir.join("evolved")).unwrap();
+    std::fs::write(dir.join("evolved/run-1.toml"), "# a committed result\n").unwrap();
+    let err = tuner_err(&["evolve", "--pgn", pgn_s, "--config", cfg_s]);
+    assert!(err.contains("run-1.toml") && err.contains("--force"), "{err}");
+    assert_eq!(std::fs::read_to_string(dir.join("evolved/run-1.toml")).unwrap(), "# a committed result\n");
+    assert!(!dir.join("out/run-1/checkpoint.json").exists(), "refused before any work");
+    tuner_ok(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--force"]);
+    Params::load(dir.join("evolved/run-1.toml")).unwrap();
+}
+
+#[test]
+fn results_go_under_the_output_directory_by_default() {
+    let dir = scratch("evolve", "default-dir");
+    let space = dir.join("space.toml");
+    std::fs::write(&space, PIECE_SPACE).unwrap();
+    let pgn = manifest().join("tests/data/evolve_small.pgn");
+    let out = dir.join("runs");
+    tuner_ok(&[
+        "evolve",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--space",
+        space.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--population",
+        "4",
+        "--generations",
+        "2",
+    ]);
+    Params::load(out.join("evolved/run-1.toml")).unwrap();
+}
+
 #[test]
 fn bad_input_is_a_clear_error() {
     let dir = scratch("evolve", "bad");
@@ -149,7 +214,7 @@ fn mentor_mode_scores_positions_once_and_minimises_the_error() {
     Params::load(dir.join("evolved/run-1.toml")).unwrap();
     // A mentor that cannot start is a clear error.
     let _ = std::fs::remove_dir_all(dir.join("out"));
-    let err = tuner_err(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--mentor", "/no/such/engine"]);
+    let err = tuner_err(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--mentor", "/no/such/engine", "--force"]);
     assert!(err.contains("/no/such/engine"), "{err}");
 }
 

@@ -57,13 +57,53 @@ fn extraction_is_seeded() {
 fn min_ply_and_short_supply() {
     // From ply 6 on only Scholar's mate (white's 4th move) and the Blackburne Shilling game
     // (black's moves up to ply 13) have a winner's move.
-    let c = PositionsConfig { train: 100, test: 100, seed: 1, min_ply: 6, cache: None };
+    let c = PositionsConfig { train: 100, test: 100, seed: 1, min_ply: 6, ..PositionsConfig::default() };
     let set = positions::extract(&[fixture()], &c).unwrap();
     assert_eq!(set.stats.used, 2);
     assert_eq!(set.stats.too_short, 4);
     assert!(set.train.iter().chain(&set.test).any(|p| p.uci == "h5f7"), "Qxf7# is Scholar's only move from ply 6");
     // Fewer than wanted: the train:test ratio is kept.
     assert_eq!((set.train.len(), set.test.len()), (1, 1));
+}
+
+#[test]
+fn positions_per_game_takes_several_positions_and_keeps_each_game_on_one_side() {
+    let many = |train, test, min_ply| PositionsConfig {
+        train,
+        test,
+        seed: 1,
+        min_ply,
+        positions_per_game: 100,
+        ..PositionsConfig::default()
+    };
+    // Every winner's move of the usable games (all in the training set, as no test positions
+    // are wanted): Scholar's mate alone gives white's four.
+    let set = positions::extract(&[fixture()], &many(1000, 0, 0)).unwrap();
+    let all: Vec<_> = set.train.iter().chain(&set.test).collect();
+    for uci in ["e2e4", "f1c4", "d1h5", "h5f7"] {
+        assert!(all.iter().any(|p| p.uci == uci && p.fen.contains(" w ")), "{uci} missing");
+    }
+    assert_eq!(set.stats.used, 5);
+    // Two per game: at most two from each of the five games, all four of Scholar's mate's
+    // never (it keeps two), and the games with a single winner's move give it.
+    let two = positions::extract(&[fixture()], &PositionsConfig { positions_per_game: 2, ..many(1000, 0, 0) }).unwrap();
+    let two_all: Vec<_> = two.train.iter().chain(&two.test).collect();
+    assert!(two_all.len() < all.len() && two_all.len() <= 10, "{} of {}", two_all.len(), all.len());
+    assert!(two_all.iter().any(|p| p.uci == "h2h8"), "the set-up game's only move");
+    // From ply 6: Scholar's mate gives its last white move, the Blackburne Shilling game
+    // black's moves at plies 7, 9, 11 and 13.
+    let set = positions::extract(&[fixture()], &many(1000, 0, 6)).unwrap();
+    assert_eq!(set.train.len(), 5);
+    // Two positions wanted from 2 games: with 1 train position, the game that fills the training
+    // set gives nothing to the test set.
+    let set = positions::extract(&[fixture()], &many(1, 100, 6)).unwrap();
+    assert_eq!(set.train.len(), 1);
+    let train_black = set.train[0].fen.contains(" b ");
+    assert!(set.test.iter().all(|p| p.fen.contains(" b ") != train_black), "a game on both sides: {set:?}");
+    assert!(!set.test.is_empty());
+    // Zero per game is a clear error.
+    let err = positions::extract(&[fixture()], &PositionsConfig { positions_per_game: 0, ..cfg(1, 1, 1) }).unwrap_err();
+    assert!(err.to_string().contains("positions_per_game"), "{err}");
 }
 
 #[test]

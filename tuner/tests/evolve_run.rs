@@ -4,15 +4,17 @@
 use std::path::{Path, PathBuf};
 
 use evochess::{
+    eval::Evaluator,
     oneply,
     params::{ParamSection, Params},
+    search::probe::QuiescenceProbe,
 };
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use shakmaty::{CastlingMode, Chess, Move, Position, fen::Fen};
 use tuner::{
     evolve::{
         EvolveConfig, EvolveError, Objective,
-        fitness::{self, Prepared},
+        fitness::{self, FitnessSearch, Prepared},
         run::Evolution,
     },
     ga::{GaConfig, random_genome},
@@ -82,19 +84,27 @@ fn prepared_choice_is_the_engines_one_ply_move() {
         } else {
             space.apply(&random_genome(space.layout(), &mut rng), &space.base())
         };
+        // A fresh probe for the whole trial: the engine's own quiescence choice.
+        let mut probe = QuiescenceProbe::new(&params.search);
+        let evaluator = Evaluator::new(&params.eval);
         for pos in &positions {
-            let engine = oneply::best_move(pos, &params.eval).unwrap();
             let moves = pos.legal_moves();
             // Take any legal move as the "GM move": choice() must not depend on it.
             let target = moves[checked % moves.len()];
             let prepared = Prepared::new(pos, target).unwrap();
-            assert_eq!(
-                moves[prepared.choice(&params.eval) as usize],
-                engine,
-                "{}",
-                Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
-            );
-            assert_eq!(prepared.solved(&params.eval), engine == target);
+            for search in [FitnessSearch::Static, FitnessSearch::Qsearch] {
+                let engine = match search {
+                    FitnessSearch::Static => oneply::best_move(pos, &params.eval).unwrap(),
+                    FitnessSearch::Qsearch => probe.best_move(pos, &evaluator).unwrap(),
+                };
+                assert_eq!(
+                    moves[prepared.choice(&params.eval, search) as usize],
+                    engine,
+                    "{search:?} {}",
+                    Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+                );
+                assert_eq!(prepared.solved(&params.eval, search), engine == target);
+            }
             checked += 1;
         }
     }
@@ -137,7 +147,11 @@ fn teacher_objective(train: usize, test: usize) -> Objective {
             })
             .collect()
     };
-    Objective::GmMoves { train: label(capture_positions(train, 10)), test: label(capture_positions(test, 11)) }
+    Objective::GmMoves {
+        train: label(capture_positions(train, 10)),
+        test: label(capture_positions(test, 11)),
+        search: FitnessSearch::Static,
+    }
 }
 
 fn piece_space() -> SearchSpace {
@@ -208,10 +222,17 @@ fn count_solved_par_equals_serial() {
     let Objective::GmMoves { train, .. } = teacher_objective(120, 1) else { unreachable!("GM-move objective") };
     let space = piece_space();
     let params = space.apply(&random_genome(space.layout(), &mut StdRng::seed_from_u64(5)), &space.base());
-    let serial = fitness::count_solved(&train, &params.eval);
-    assert_eq!(fitness::count_solved_par(&train, &params.eval, 3), serial);
-    assert_eq!(fitness::count_solved(&train, &teacher().eval), 120, "the teacher solves its own labels");
+    let serial = fitness::count_solved(&train, &params.eval, FitnessSearch::Static);
+    assert_eq!(fitness::count_solved_par(&train, &params.eval, FitnessSearch::Static, 3), serial);
+    assert_eq!(
+        fitness::count_solved(&train, &teacher().eval, FitnessSearch::Static),
+        120,
+        "the teacher solves its own labels"
+    );
     assert!(serial < 120);
+    // The quiescence fitness does not depend on how positions are split over threads either.
+    let q = fitness::count_solved(&train, &params.eval, FitnessSearch::Qsearch);
+    assert_eq!(fitness::count_solved_par(&train, &params.eval, FitnessSearch::Qsearch, 3), q);
     assert_eq!(fitness::gm_fitness(7), 49.0);
 }
 

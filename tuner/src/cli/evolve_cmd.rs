@@ -8,7 +8,9 @@ use evochess::params::Params;
 use crate::{
     cli::set_given,
     evolve::{
-        EvolveConfig, Objective, fitness, mentor,
+        EvolveConfig, Objective,
+        fitness::{self, FitnessSearch},
+        mentor,
         positions::{self, fnv1a},
         run::{Evolution, run_dir},
         write_atomic,
@@ -50,6 +52,15 @@ pub struct EvolveArgs {
     /// Test positions.
     #[arg(long)]
     pub test: Option<usize>,
+    /// Earliest ply a position may come from (skips the opening book part of the games).
+    #[arg(long, value_name = "PLY")]
+    pub min_ply: Option<usize>,
+    /// Positions taken from each decisive game.
+    #[arg(long, value_name = "N")]
+    pub positions_per_game: Option<usize>,
+    /// How the 1-ply fitness scores a move: qsearch (quiescence from the child) or static.
+    #[arg(long, value_name = "qsearch|static")]
+    pub fitness_search: Option<FitnessSearch>,
     /// Output directory for checkpoints, CSV, SVG and the position cache.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -59,6 +70,14 @@ pub struct EvolveArgs {
     /// Continue runs from their checkpoints (finished runs are only reported again).
     #[arg(long)]
     pub resume: bool,
+    /// Replace existing result files (run-N.toml) of a new run.
+    #[arg(long)]
+    pub force: bool,
+    /// Score parameter files instead of evolving: every position the config extracts from
+    /// --pgn (train and test as one set) is searched as a run would, and one line per file
+    /// says how many GM moves it matched. Repeat for several files.
+    #[arg(long, value_name = "PARAMS.toml", conflicts_with_all = ["bench", "resume", "mentor"])]
+    pub score: Vec<PathBuf>,
     /// Mentor-assisted evolution: a UCI engine command (e.g. "stockfish") scores every position
     /// once (cached); fitness = -mean |organism eval - mentor score|.
     #[arg(long, value_name = "CMD")]
@@ -81,7 +100,12 @@ impl EvolveArgs {
         };
         set_given!(self; runs => cfg.runs, seed => cfg.seed, generations => cfg.ga.generations,
             population => cfg.ga.population, threads => cfg.threads, space => cfg.space, train => cfg.positions.train,
-            test => cfg.positions.test, out => cfg.out_dir, evolved_dir => cfg.evolved_dir);
+            test => cfg.positions.test, min_ply => cfg.positions.min_ply,
+            positions_per_game => cfg.positions.positions_per_game, fitness_search => cfg.fitness.search,
+            out => cfg.out_dir);
+        if let Some(dir) = &self.evolved_dir {
+            cfg.evolved_dir = Some(dir.clone());
+        }
         if let Some(cmd) = &self.mentor {
             cfg.mentor.get_or_insert_with(Default::default).command = cmd.clone();
         }
@@ -99,12 +123,29 @@ impl EvolveArgs {
         if cfg.positions.train == 0 {
             bail!("positions.train must be at least 1");
         }
+        if cfg.positions.positions_per_game == 0 {
+            bail!("positions.positions_per_game must be at least 1");
+        }
         Ok(cfg)
     }
 }
 
 pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
     let cfg = args.config()?;
+    if !args.score.is_empty() {
+        return score_files(&args.score, &args.pgn, &cfg);
+    }
+    let evolved_dir = cfg.evolved_dir();
+    if !args.resume && !args.force && !args.bench {
+        // Refuse before hours of work, not when the result is written. A run with a checkpoint
+        // is refused by the run itself, with the hint to --resume it.
+        for run in 1..=cfg.runs {
+            let path = evolved_dir.join(format!("run-{run}.toml"));
+            if path.exists() && !run_dir(&cfg.out_dir, run).join("checkpoint.json").exists() {
+                bail!("{} already exists; pass --force to replace it, or choose another --evolved-dir", path.display());
+            }
+        }
+    }
     let space_text = std::fs::read_to_string(&cfg.space)
         .with_context(|| format!("cannot read search space {}", cfg.space.display()))?;
     let space = SearchSpace::parse(&space_text).with_context(|| format!("in {}", cfg.space.display()))?;
@@ -115,7 +156,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
     let set = positions::load_or_extract(&args.pgn, &cfg.positions, &cache)?;
     let prepare_started = std::time::Instant::now();
     let (objective, mentor_key) = match &cfg.mentor {
-        None => (gm_objective(&set, threads)?, String::new()),
+        None => (gm_objective(&set, cfg.fitness.search, threads)?, String::new()),
         Some(m) => {
             let processes = if m.processes == 0 { threads } else { m.processes };
             let labels = mentor::load_or_label(&set, m, &mentor::default_cache(&cfg.out_dir), processes)?;
@@ -146,7 +187,13 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
     ga.generations = 0;
     let fingerprint = format!(
         "{:016x}",
-        fnv1a(&format!("{space_text}\n{}\n{}\nseed={}{mentor_key}", serde_json::to_string(&ga)?, set.key, cfg.seed))
+        fnv1a(&format!(
+            "{space_text}\n{}\n{}\nseed={}{mentor_key}{}",
+            serde_json::to_string(&ga)?,
+            set.key,
+            cfg.seed,
+            fitness_fingerprint(&cfg)
+        ))
     );
     let evolution = Evolution {
         space: &space,
@@ -169,7 +216,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
     for run in 1..=cfg.runs {
         let dir = run_dir(&cfg.out_dir, run);
         let outcome = evolution.run(run, &dir, args.resume)?;
-        let path = cfg.evolved_dir.join(format!("run-{run}.toml"));
+        let path = evolved_dir.join(format!("run-{run}.toml"));
         let (n_train, n_test) = objective.sizes();
         let pct =
             |m: f64, test: bool| objective.accuracy(m, test).map_or(String::new(), |a| format!(" ({:.1}%)", a * 100.0));
@@ -204,8 +251,17 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The fitness settings in the run fingerprint. The static fitness adds nothing, so that
+/// checkpoints written before the quiescence fitness existed (all static) still resume.
+fn fitness_fingerprint(cfg: &EvolveConfig) -> String {
+    match (&cfg.mentor, cfg.fitness.search) {
+        (None, FitnessSearch::Qsearch) => "\nfitness=qsearch".into(),
+        _ => String::new(),
+    }
+}
+
 /// Expands the GM positions for the 1-ply fitness.
-pub fn gm_objective(set: &positions::PositionSet, threads: usize) -> anyhow::Result<Objective> {
+pub fn gm_objective(set: &positions::PositionSet, search: FitnessSearch, threads: usize) -> anyhow::Result<Objective> {
     let parse = |list: &[positions::GmPosition]| -> anyhow::Result<Vec<_>> {
         list.iter().map(|p| p.parse().map_err(|e| anyhow::anyhow!("position cache: {e}"))).collect()
     };
@@ -214,7 +270,41 @@ pub fn gm_objective(set: &positions::PositionSet, threads: usize) -> anyhow::Res
     if dropped_train + dropped_test > 0 {
         bail!("{} cached positions have an illegal move; delete the cache", dropped_train + dropped_test);
     }
-    Ok(Objective::GmMoves { train, test })
+    Ok(Objective::GmMoves { train, test, search })
+}
+
+/// `--score`: GM moves matched by each parameter file on every position the config extracts
+/// (train and test together), with the configured fitness search.
+fn score_files(files: &[PathBuf], pgn: &[PathBuf], cfg: &EvolveConfig) -> anyhow::Result<()> {
+    // Load every file first: a bad one fails before the positions are read.
+    let organisms: Vec<Params> = files
+        .iter()
+        .map(|f| Params::load(f).with_context(|| format!("cannot load parameter file {}", f.display())))
+        .collect::<anyhow::Result<_>>()?;
+    let set = positions::extract(pgn, &cfg.positions)?;
+    let threads = threads(cfg.threads);
+    let all: Vec<_> = set
+        .train
+        .iter()
+        .chain(&set.test)
+        .map(|p| p.parse().map_err(|e| anyhow::anyhow!("{e}")))
+        .collect::<anyhow::Result<_>>()?;
+    let (prepared, dropped) = fitness::prepare_all(&all, threads);
+    if dropped > 0 {
+        bail!("{dropped} extracted positions have an illegal move");
+    }
+    let n = prepared.len();
+    log::info!(
+        "scoring {} file(s) on {n} positions from {} games ({:?} search)",
+        files.len(),
+        set.stats.games,
+        cfg.fitness.search
+    );
+    for (file, params) in files.iter().zip(&organisms) {
+        let matched = fitness::count_solved_par(&prepared, &params.eval, cfg.fitness.search, threads);
+        println!("{}: matched {matched} of {n} ({:.1}%)", file.display(), 100.0 * f64::from(matched) / n.max(1) as f64);
+    }
+    Ok(())
 }
 
 /// Prints fitness throughput: a seeded random population scored on the training set.

@@ -2,22 +2,68 @@
 //! the grandmaster's move; fitness is the number of matches, squared.
 //!
 //! The positions never change during a run, only the evaluation weights do, so each position
-//! is expanded once into its children (move generation, make-move and mate/stalemate
-//! detection done up front); an organism then only evaluates children. The choice rule is
-//! exactly [`evochess::oneply::best_move`]'s (a test checks they agree): a mating move beats
-//! everything, stalemate scores 0, otherwise the negated static evaluation of the child, and
-//! ties keep the first move in generation order.
+//! is expanded once into its children (move generation, make-move, keys and mate/stalemate
+//! detection done up front); an organism then only scores children. A mating move beats
+//! everything, stalemate scores 0, ties keep the first move in generation order, and a child
+//! is scored by [`FitnessSearch`]:
+//! * `qsearch` (default): the engine's quiescence search from the child, exactly
+//!   [`QuiescenceProbe::best_move`]'s choice (a test checks they agree). The paper's 1-ply
+//!   search is a real program's, which resolves exchanges; without it the fitness rewards
+//!   taking defended pieces and drives the piece values out of chess proportions.
+//! * `static`: the negated static evaluation, exactly [`evochess::oneply::best_move`]'s choice.
 
-use evochess::{eval::Evaluator, params::EvalParams};
+use evochess::{
+    eval::Evaluator,
+    params::{EvalParams, SearchParams},
+    search::{
+        hash,
+        probe::{ProbeChild, QuiescenceProbe},
+    },
+};
+use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, Position};
 
 use crate::ga::par_map;
 
+/// How the 1-ply fitness scores a child position (`[fitness] search` in evolve.toml).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum FitnessSearch {
+    /// Quiescence search (captures, promotions, evasions) with the organism's evaluation and
+    /// the default search section.
+    #[default]
+    Qsearch,
+    /// The static evaluation of the child.
+    Static,
+}
+
+/// The `[fitness]` table of evolve.toml.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FitnessConfig {
+    pub search: FitnessSearch,
+}
+
+/// Scores children for one organism: its evaluator and, for `qsearch`, a reusable probe.
+pub struct Scorer {
+    eval: Evaluator,
+    probe: Option<QuiescenceProbe>,
+}
+
+impl Scorer {
+    pub fn new(params: &EvalParams, search: FitnessSearch) -> Self {
+        let probe = (search == FitnessSearch::Qsearch).then(|| QuiescenceProbe::new(&SearchParams::default()));
+        Scorer { eval: Evaluator::new(params), probe }
+    }
+}
+
 /// One training position, expanded.
 #[derive(Clone, Debug)]
 pub struct Prepared {
-    /// Children in legal-move order that need evaluating, with their move index.
-    children: Vec<(u16, Chess)>,
+    /// Key of the position (for the quiescence search's repetition and table).
+    root_key: u64,
+    /// Children in legal-move order that need scoring, with their move index and key.
+    children: Vec<ProbeChild>,
     /// Stalemate children (score 0), by move index.
     stalemates: Vec<u16>,
     /// Index of the first mating move: the choice whatever the weights.
@@ -31,32 +77,36 @@ impl Prepared {
     pub fn new(pos: &Chess, target: Move) -> Option<Self> {
         let moves = pos.legal_moves();
         let target = moves.iter().position(|&m| m == target)? as u16;
+        let root_key = hash(pos);
         let mut children = Vec::with_capacity(moves.len());
         let mut stalemates = Vec::new();
         let mut forced = None;
         for (i, &m) in moves.iter().enumerate() {
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            if child.is_checkmate() {
+            let child = ProbeChild::new(pos, root_key, i as u16, m);
+            if child.pos.is_checkmate() {
                 forced.get_or_insert(i as u16);
-            } else if child.is_stalemate() {
+            } else if child.pos.is_stalemate() {
                 stalemates.push(i as u16);
             } else {
-                children.push((i as u16, child));
+                children.push(child);
             }
         }
-        Some(Self { children, stalemates, forced, target })
+        Some(Self { root_key, children, stalemates, forced, target })
     }
 
     /// Index (in legal-move order) of the move a 1-ply search with `params` plays.
-    pub fn choice(&self, params: &EvalParams) -> u16 {
-        self.choice_with(&Evaluator::new(params))
+    pub fn choice(&self, params: &EvalParams, search: FitnessSearch) -> u16 {
+        self.choice_with(&mut Scorer::new(params, search))
     }
 
-    /// [`Self::choice`] with a prepared evaluator (build one per organism, not per position).
-    pub fn choice_with(&self, eval: &Evaluator) -> u16 {
+    /// [`Self::choice`] with a prepared scorer (build one per organism, not per position).
+    pub fn choice_with(&self, scorer: &mut Scorer) -> u16 {
         if let Some(i) = self.forced {
             return i;
+        }
+        let eval = &scorer.eval;
+        if let Some(probe) = &mut scorer.probe {
+            return probe.choose(eval, self.root_key, &self.children, &self.stalemates).unwrap_or(u16::MAX);
         }
         let mut best: Option<(i32, u16)> = None;
         let mut consider = |score: i32, i: u16| {
@@ -68,19 +118,19 @@ impl Prepared {
         for &i in &self.stalemates {
             consider(0, i);
         }
-        for (i, child) in &self.children {
-            consider(-eval.evaluate(child), *i);
+        for child in &self.children {
+            consider(-eval.evaluate(&child.pos), child.index);
         }
         best.map_or(u16::MAX, |(_, i)| i)
     }
 
     /// Whether a 1-ply search with `params` plays the GM move.
-    pub fn solved(&self, params: &EvalParams) -> bool {
-        self.solved_with(&Evaluator::new(params))
+    pub fn solved(&self, params: &EvalParams, search: FitnessSearch) -> bool {
+        self.solved_with(&mut Scorer::new(params, search))
     }
 
-    pub fn solved_with(&self, eval: &Evaluator) -> bool {
-        self.choice_with(eval) == self.target
+    pub fn solved_with(&self, scorer: &mut Scorer) -> bool {
+        self.choice_with(scorer) == self.target
     }
 
     /// Children to evaluate per organism (the cost of one position).
@@ -97,15 +147,15 @@ pub fn prepare_all(positions: &[(Chess, Move)], threads: usize) -> (Vec<Prepared
 }
 
 /// Number of positions where `params` finds the GM move (one thread).
-pub fn count_solved(positions: &[Prepared], params: &EvalParams) -> u32 {
-    let eval = Evaluator::new(params);
-    positions.iter().filter(|p| p.solved_with(&eval)).count() as u32
+pub fn count_solved(positions: &[Prepared], params: &EvalParams, search: FitnessSearch) -> u32 {
+    let mut scorer = Scorer::new(params, search);
+    positions.iter().filter(|p| p.solved_with(&mut scorer)).count() as u32
 }
 
 /// [`count_solved`] split over `threads` workers by chunks of positions.
-pub fn count_solved_par(positions: &[Prepared], params: &EvalParams, threads: usize) -> u32 {
+pub fn count_solved_par(positions: &[Prepared], params: &EvalParams, search: FitnessSearch, threads: usize) -> u32 {
     let chunks: Vec<&[Prepared]> = positions.chunks(positions.len().div_ceil(threads.max(1) * 4).max(1)).collect();
-    par_map(&chunks, threads, |c| count_solved(c, params)).into_iter().sum()
+    par_map(&chunks, threads, |c| count_solved(c, params, search)).into_iter().sum()
 }
 
 /// David's fitness: the number of GM moves found, squared.

@@ -22,7 +22,10 @@ use evochess::params::EvalParams;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use self::{fitness::Prepared, positions::PositionsConfig};
+use self::{
+    fitness::{FitnessConfig, FitnessSearch, Prepared},
+    positions::PositionsConfig,
+};
 use crate::{ga::GaConfig, space::SpaceError};
 
 /// Everything `tuner evolve` can be told in its config file (`params/evolve.toml`).
@@ -40,9 +43,12 @@ pub struct EvolveConfig {
     pub threads: usize,
     /// Checkpoints, per-generation CSV and SVG per run (`<out_dir>/run-N/`), and the position cache.
     pub out_dir: PathBuf,
-    /// Where each run's best organism goes as a complete engine parameter file (`run-N.toml`).
-    pub evolved_dir: PathBuf,
+    /// Where each run's best organism goes as a complete engine parameter file (`run-N.toml`);
+    /// default `<out_dir>/evolved`, so a run never replaces committed files unless told to.
+    pub evolved_dir: Option<PathBuf>,
     pub positions: PositionsConfig,
+    /// How the 1-ply fitness scores a move (quiescence or static).
+    pub fitness: FitnessConfig,
     pub ga: GaConfig,
     /// Mentor-assisted evolution instead of GM moves, when present.
     pub mentor: Option<mentor::MentorConfig>,
@@ -56,8 +62,9 @@ impl Default for EvolveConfig {
             runs: 1,
             threads: 0,
             out_dir: PathBuf::from("evolve-out"),
-            evolved_dir: PathBuf::from("params/evolved"),
+            evolved_dir: None,
             positions: PositionsConfig::default(),
+            fitness: FitnessConfig::default(),
             ga: GaConfig::default(),
             mentor: None,
         }
@@ -68,6 +75,11 @@ impl EvolveConfig {
     /// Parses a config file; unknown keys are errors naming the key.
     pub fn parse(text: &str) -> Result<Self, EvolveError> {
         toml::from_str(text).map_err(|e| EvolveError::Config(e.to_string()))
+    }
+
+    /// Directory of the runs' result files.
+    pub fn evolved_dir(&self) -> PathBuf {
+        self.evolved_dir.clone().unwrap_or_else(|| self.out_dir.join("evolved"))
     }
 
     pub fn load(path: &Path) -> Result<Self, EvolveError> {
@@ -122,7 +134,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// What an organism is measured against.
 pub enum Objective {
     /// David et al.: GM moves found by a 1-ply search; fitness = correct².
-    GmMoves { train: Vec<Prepared>, test: Vec<Prepared> },
+    GmMoves { train: Vec<Prepared>, test: Vec<Prepared>, search: FitnessSearch },
     /// Mentor-assisted: fitness = −mean |clamped static evaluation − mentor score|.
     Mentor { train: Vec<(shakmaty::Chess, i32)>, test: Vec<(shakmaty::Chess, i32)>, cap: i32 },
 }
@@ -146,7 +158,7 @@ impl Objective {
 
     pub fn sizes(&self) -> (usize, usize) {
         match self {
-            Objective::GmMoves { train, test } => (train.len(), test.len()),
+            Objective::GmMoves { train, test, .. } => (train.len(), test.len()),
             Objective::Mentor { train, test, .. } => (train.len(), test.len()),
         }
     }
@@ -154,8 +166,8 @@ impl Objective {
     /// `(fitness, metric)` on the training set, one thread.
     pub fn train(&self, params: &EvalParams) -> (f64, f64) {
         match self {
-            Objective::GmMoves { train, .. } => {
-                let solved = fitness::count_solved(train, params);
+            Objective::GmMoves { train, search, .. } => {
+                let solved = fitness::count_solved(train, params, *search);
                 (fitness::gm_fitness(solved), f64::from(solved))
             }
             Objective::Mentor { train, cap, .. } => {
@@ -168,7 +180,9 @@ impl Objective {
     /// The metric on the test set, split over `threads`.
     pub fn test(&self, params: &EvalParams, threads: usize) -> f64 {
         match self {
-            Objective::GmMoves { test, .. } => f64::from(fitness::count_solved_par(test, params, threads)),
+            Objective::GmMoves { test, search, .. } => {
+                f64::from(fitness::count_solved_par(test, params, *search, threads))
+            }
             Objective::Mentor { test, cap, .. } => mentor::mean_abs_error_par(test, params, *cap, threads),
         }
     }

@@ -66,15 +66,19 @@ pub struct PositionsConfig {
     pub test: usize,
     /// Seeds the per-game position choice and the train/test shuffle (not the GA).
     pub seed: u64,
-    /// Earliest ply (0 = the initial position) a position may be taken from.
+    /// Earliest ply (0 = the initial position) a position may be taken from; skips the
+    /// opening-book part of the games.
     pub min_ply: usize,
+    /// Positions taken from each decisive game (distinct, at random; the paper: 1). A game's
+    /// positions all go to the same side of the train/test split.
+    pub positions_per_game: usize,
     /// Cache file; default `<out_dir>/positions.json`.
     pub cache: Option<PathBuf>,
 }
 
 impl Default for PositionsConfig {
     fn default() -> Self {
-        Self { train: 5000, test: 5000, seed: 1, min_ply: 0, cache: None }
+        Self { train: 5000, test: 5000, seed: 1, min_ply: 0, positions_per_game: 1, cache: None }
     }
 }
 
@@ -100,6 +104,8 @@ pub enum PositionsError {
     XzFailed { path: String, status: String, stderr: String },
     #[error("no usable positions in {0} (see the skip counts in the log)")]
     Empty(String),
+    #[error("{0}")]
+    Config(String),
     #[error("position cache {path}: {reason}")]
     Cache { path: String, reason: String },
 }
@@ -294,23 +300,29 @@ impl Source {
     }
 }
 
-/// Reads games from `paths` in order until `train + test` positions are found, picks one
-/// random winner-to-move position per decisive game (seeded per game index), then shuffles
-/// and splits. If the files hold fewer positions, the split keeps the train:test ratio.
+/// Reads games from `paths` in order until `train + test` positions are found, picks
+/// `positions_per_game` random winner-to-move positions per decisive game (seeded per game
+/// index), then shuffles the games and splits them, so that no game feeds both sets. If the
+/// files hold fewer positions, the split keeps the train:test ratio.
 pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, PositionsError> {
+    if cfg.positions_per_game == 0 {
+        return Err(PositionsError::Config("positions.positions_per_game must be at least 1".into()));
+    }
     let wanted = cfg.train + cfg.test;
     let mut stats = ExtractStats::default();
-    let mut found: Vec<GmPosition> = Vec::new();
+    // Positions by game, and their total.
+    let mut found: Vec<Vec<GmPosition>> = Vec::new();
+    let mut count = 0;
     let mut visitor = WinnerPositions { min_ply: cfg.min_ply };
     for path in paths {
-        if found.len() >= wanted {
+        if count >= wanted {
             break;
         }
         let mut source = Source::open(path)?;
         let mut reader = Reader::new(&mut source.reader);
         let mut complete = true;
         loop {
-            if found.len() >= wanted {
+            if count >= wanted {
                 complete = false;
                 break;
             }
@@ -324,11 +336,26 @@ pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, 
                 Ok(candidates) if candidates.is_empty() => stats.too_short += 1,
                 Ok(candidates) => {
                     let mut rng = StdRng::seed_from_u64(mix64(mix64(cfg.seed) ^ index));
-                    let (pos, m) = &candidates[rng.random_range(0..candidates.len())];
-                    found.push(GmPosition {
-                        fen: Fen::from_position(pos, EnPassantMode::Legal).to_string(),
-                        uci: m.to_uci(CastlingMode::Standard).to_string(),
-                    });
+                    let picks: Vec<usize> = if cfg.positions_per_game == 1 {
+                        vec![rng.random_range(0..candidates.len())]
+                    } else {
+                        let k = cfg.positions_per_game.min(candidates.len());
+                        let mut picks = rand::seq::index::sample(&mut rng, candidates.len(), k).into_vec();
+                        picks.sort_unstable();
+                        picks
+                    };
+                    let game: Vec<GmPosition> = picks
+                        .into_iter()
+                        .map(|i| {
+                            let (pos, m) = &candidates[i];
+                            GmPosition {
+                                fen: Fen::from_position(pos, EnPassantMode::Legal).to_string(),
+                                uci: m.to_uci(CastlingMode::Standard).to_string(),
+                            }
+                        })
+                        .collect();
+                    count += game.len();
+                    found.push(game);
                     stats.used += 1;
                 }
                 Err(Skip::Draw) => stats.draws += 1,
@@ -345,14 +372,23 @@ pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, 
         return Err(PositionsError::Empty(names.join(", ")));
     }
     found.shuffle(&mut StdRng::seed_from_u64(mix64(cfg.seed ^ 0x5eed)));
-    let train_len = if found.len() >= wanted {
+    let train_len = if count >= wanted {
         cfg.train
     } else {
-        log::warn!("only {} positions found, {wanted} wanted; splitting {}:{}", found.len(), cfg.train, cfg.test);
-        (found.len() * cfg.train).div_ceil(wanted.max(1)).min(found.len())
+        log::warn!("only {count} positions found, {wanted} wanted; splitting {}:{}", cfg.train, cfg.test);
+        (count * cfg.train).div_ceil(wanted.max(1)).min(count)
     };
-    let test: Vec<GmPosition> = found.split_off(train_len).into_iter().take(cfg.test).collect();
-    Ok(PositionSet { key: String::new(), stats, train: found, test })
+    // Whole games go to train until it is full; the rest of the game that fills it is dropped
+    // rather than leaked into the test set.
+    let mut games = found.into_iter();
+    let mut train = Vec::with_capacity(train_len);
+    while train.len() < train_len {
+        let Some(game) = games.next() else { break };
+        let room = train_len - train.len();
+        train.extend(game.into_iter().take(room));
+    }
+    let test: Vec<GmPosition> = games.flatten().take(cfg.test).collect();
+    Ok(PositionSet { key: String::new(), stats, train, test })
 }
 
 /// FNV-1a, a fixed hash for cache keys and fingerprints.
@@ -363,6 +399,10 @@ pub fn fnv1a(text: &str) -> u64 {
 /// Identifies the extraction inputs: each file's path, size and modification time, and the settings.
 pub fn cache_key(paths: &[PathBuf], cfg: &PositionsConfig) -> String {
     let mut desc = format!("v1 train={} test={} seed={} min_ply={}", cfg.train, cfg.test, cfg.seed, cfg.min_ply);
+    // Only a non-default value changes the key, so existing caches stay valid.
+    if cfg.positions_per_game != 1 {
+        desc.push_str(&format!(" per_game={}", cfg.positions_per_game));
+    }
     for p in paths {
         let meta = std::fs::metadata(p).ok();
         let len = meta.as_ref().map_or(0, |m| m.len());
