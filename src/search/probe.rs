@@ -16,6 +16,7 @@ use shakmaty::{Chess, Move, Position};
 
 use super::{Frame, Worker, hash, hash_after, history::History, lmr_table};
 use crate::{
+    see::gain,
     eval::Evaluator,
     limits::Limits,
     params::SearchParams,
@@ -38,6 +39,8 @@ pub struct ProbeChild {
     pub index: u16,
     pub pos: Chess,
     pub key: u64,
+    /// Material the move wins at once (captured piece, promotion), for ordering.
+    pub gain: i32,
 }
 
 impl ProbeChild {
@@ -46,8 +49,15 @@ impl ProbeChild {
         let mut pos = root.clone();
         pos.play_unchecked(m);
         let key = hash_after(root, root_key, m, &pos);
-        ProbeChild { index, pos, key }
+        ProbeChild { index, pos, key, gain: gain(m) }
     }
+}
+
+/// Puts the children in the order [`QuiescenceProbe::choose`] searches best: biggest material
+/// gain first, so that a good capture raises the bar early and most quiet children are then
+/// refuted by their stand-pat score alone (the choice itself does not depend on the order).
+pub fn order_children(children: &mut [ProbeChild]) {
+    children.sort_by_key(|c| (std::cmp::Reverse(c.gain), c.index));
 }
 
 /// Reusable state for depth-1-plus-quiescence choices (one per thread).
@@ -103,12 +113,13 @@ impl QuiescenceProbe {
                 children.push(child);
             }
         }
+        order_children(&mut children);
         self.choose(ev, root_key, &children, &stalemates).map(|i| moves[usize::from(i)])
     }
 
     /// Index of the chosen root move: the highest of the negated quiescence scores of
-    /// `children` and 0 for each of `stalemates` (indices into the root's legal moves), the
-    /// lowest index on ties. Checkmating children must be handled by the caller (they are
+    /// `children` (best searched in [`order_children`]'s order) and 0 for each of `stalemates`
+    /// (indices into the root's legal moves), the lowest index on ties. Checkmating children must be handled by the caller (they are
     /// chosen whatever the evaluation). Like the engine's root, each child is searched with a
     /// window that only decides "better or not"; quiescence's delta pruning depends on the
     /// window, so in a few positions this differs from scoring every child with a full window.

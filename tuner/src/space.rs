@@ -7,7 +7,8 @@
 //!
 //! ```toml
 //! encoding = "gray"            # gray | binary (bit fields) | integer | real (one number per gene)
-//! others = "default"           # or "zero": evaluation parameters not listed here are set to 0
+//! others = "default"           # "zero": evaluation parameters not listed here are set to 0;
+//!                              # "evolve": each becomes a gene over its declared range
 //!
 //! [fixed]                      # applied to the defaults before any gene
 //! pawn_mg = 100
@@ -88,6 +89,10 @@ pub enum Others {
     /// Set to 0 (or the value nearest 0 in the declared range), so that only the space's terms
     /// act: David et al.'s program has just its 35 parameters.
     Zero,
+    /// Every evaluation parameter not listed becomes a gene of its own over its declared
+    /// range, appended in declaration order: the whole evaluation evolves, and the space
+    /// follows the declaration when parameters are added.
+    Evolve,
 }
 
 #[derive(Deserialize)]
@@ -237,6 +242,25 @@ impl SearchSpace {
                 bits: g.bits,
                 step: if raw.encoding == Encoding::Integer { Some(g.step.unwrap_or(1) as i32) } else { None },
             });
+        }
+        if raw.others == Others::Evolve {
+            for (i, spec) in Params::specs().enumerate() {
+                let id = ParamId(i);
+                if spec.section != "eval" || owner.iter().any(|(k, _)| *k == id) {
+                    continue;
+                }
+                let span = u64::try_from(i64::from(spec.max) - i64::from(spec.min)).expect("min <= max");
+                let binary = raw.encoding.is_binary();
+                genes.push(Gene {
+                    name: spec.name.to_string(),
+                    keys: vec![id],
+                    min: spec.min,
+                    max: spec.max,
+                    // Enough bits for every value of the range (one value needs one bit).
+                    bits: binary.then(|| (u64::BITS - span.leading_zeros()).max(1)),
+                    step: (raw.encoding == Encoding::Integer).then_some(1),
+                });
+            }
         }
         if genes.is_empty() {
             return Err(SpaceError::Syntax("no [[gene]] entries".into()));

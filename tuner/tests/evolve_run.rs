@@ -247,6 +247,27 @@ fn config_file_is_the_builtin_default() {
 }
 
 #[test]
+fn full_space_file_evolves_every_evaluation_parameter() {
+    let space = SearchSpace::load(repo().join("params/evolve-full-space.toml")).unwrap();
+    let eval_params = Params::specs().filter(|s| s.section == "eval").count();
+    assert_eq!(space.genes.len(), eval_params - 1, "every evaluation parameter but the fixed pawn_mg");
+    assert!(space.genes.iter().all(|g| g.keys.len() == 1 && g.bits.is_some()));
+    let knight = space.genes.iter().find(|g| g.name == "knight_mg").unwrap();
+    let spec = Params::find("knight_mg").unwrap().1;
+    assert_eq!((knight.min, knight.max), (spec.min, spec.max));
+    // Enough bits for every value of the range, and no more.
+    let bits = knight.bits.unwrap();
+    assert!(1u64 << bits > (spec.max - spec.min) as u64 && 1u64 << (bits - 1) <= (spec.max - spec.min) as u64);
+    assert_eq!(space.base().eval.pawn_mg, 100);
+    // Every random organism is a valid parameter set that the engine loads.
+    let mut rng = StdRng::seed_from_u64(9);
+    for _ in 0..5 {
+        let p = space.apply(&random_genome(space.layout(), &mut rng), &space.base());
+        assert_eq!(Params::default().with_toml(&p.to_toml()).unwrap(), p);
+    }
+}
+
+#[test]
 fn evolve_space_file_is_davids_35_parameters() {
     let space = SearchSpace::load(repo().join("params/evolve-space.toml")).unwrap();
     assert_eq!(space.genes.len(), 34, "35 parameters with the pawn fixed");

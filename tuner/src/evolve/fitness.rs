@@ -17,7 +17,7 @@ use evochess::{
     params::{EvalParams, SearchParams},
     search::{
         hash,
-        probe::{ProbeChild, QuiescenceProbe},
+        probe::{ProbeChild, QuiescenceProbe, order_children},
     },
 };
 use serde::{Deserialize, Serialize};
@@ -91,6 +91,7 @@ impl Prepared {
                 children.push(child);
             }
         }
+        order_children(&mut children);
         Some(Self { root_key, children, stalemates, forced, target })
     }
 
