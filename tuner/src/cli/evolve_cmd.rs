@@ -34,6 +34,10 @@ pub struct EvolveArgs {
     /// Master seed.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Only run number K of the configured runs (to spread runs over processes or machines;
+    /// run K gives the same result as in a sequential run).
+    #[arg(long, value_name = "K")]
+    pub only_run: Option<usize>,
     /// Generations per run.
     #[arg(long)]
     pub generations: Option<usize>,
@@ -136,10 +140,15 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
         return score_files(&args.score, &args.pgn, &cfg);
     }
     let evolved_dir = cfg.evolved_dir();
+    let runs = match args.only_run {
+        Some(k) if k == 0 || k > cfg.runs => bail!("--only-run {k}: runs are numbered 1 to {}", cfg.runs),
+        Some(k) => k..=k,
+        None => 1..=cfg.runs,
+    };
     if !args.resume && !args.force && !args.bench {
         // Refuse before hours of work, not when the result is written. A run with a checkpoint
         // is refused by the run itself, with the hint to --resume it.
-        for run in 1..=cfg.runs {
+        for run in runs.clone() {
             let path = evolved_dir.join(format!("run-{run}.toml"));
             if path.exists() && !run_dir(&cfg.out_dir, run).join("checkpoint.json").exists() {
                 bail!("{} already exists; pass --force to replace it, or choose another --evolved-dir", path.display());
@@ -213,7 +222,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
         cfg.ga.generations,
         cfg.runs
     );
-    for run in 1..=cfg.runs {
+    for run in runs {
         let dir = run_dir(&cfg.out_dir, run);
         let outcome = evolution.run(run, &dir, args.resume)?;
         let path = evolved_dir.join(format!("run-{run}.toml"));

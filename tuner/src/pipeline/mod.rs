@@ -333,6 +333,7 @@ pub fn run(cfg: &PipelineConfig, resume: bool) -> anyhow::Result<PathBuf> {
         config: Some(evolve_cfg_path),
         runs: None,
         seed: None,
+        only_run: None,
         generations: None,
         population: None,
         threads: None,
