@@ -16,11 +16,11 @@ use shakmaty::{Chess, Move, Position};
 
 use super::{Frame, Worker, hash, hash_after, history::History, lmr_table};
 use crate::{
-    see::gain,
     eval::Evaluator,
     limits::Limits,
     params::SearchParams,
     score::{INFINITE, MAX_PLY},
+    see::gain,
     tb::Tablebases,
     timeman::TimeManager,
     tt::TranspositionTable,
@@ -130,12 +130,51 @@ impl QuiescenceProbe {
         children: &[ProbeChild],
         stalemates: &[u16],
     ) -> Option<u16> {
+        let stm = children.first().map_or(shakmaty::Color::White, |c| !c.pos.turn());
+        self.with_worker(ev, root_key, stm, |worker| {
+            let mut best: Option<(i32, u16)> = stalemates.iter().min().map(|&i| (0, i));
+            for child in children {
+                // Only "is this child better than the best so far" matters: a window just below
+                // the best (at it when an earlier index must win a tie) answers that exactly.
+                let alpha = match best {
+                    None => -INFINITE,
+                    Some((s, i)) if child.index < i => s - 1,
+                    Some((s, _)) => s,
+                };
+                worker.keys.push(child.key);
+                let score = -worker.qsearch(&child.pos, -INFINITE, -alpha, 1, child.pos.is_check());
+                worker.keys.pop();
+                if worker.stopped {
+                    break;
+                }
+                if score > alpha {
+                    best = Some((score, child.index));
+                }
+            }
+            best.map(|(_, i)| i)
+        })
+    }
+
+    /// The quiescence score of `pos` (key `key`) under `ev`, side to move's view, full window:
+    /// what the evaluation says once captures are resolved (mate scores when it is mated).
+    pub fn score(&mut self, ev: &Evaluator, pos: &Chess, key: u64) -> i32 {
+        self.with_worker(ev, key, pos.turn(), |worker| worker.qsearch(pos, -INFINITE, INFINITE, 0, pos.is_check()))
+    }
+
+    /// Runs `f` with a search worker over the probe's state, starting from a cleared table and
+    /// the root key `root_key`; the buffers go back to the probe afterwards.
+    fn with_worker<R>(
+        &mut self,
+        ev: &Evaluator,
+        root_key: u64,
+        stm: shakmaty::Color,
+        f: impl FnOnce(&mut Worker) -> R,
+    ) -> R {
         self.tt.clear();
         self.keys.clear();
         self.keys.push(root_key);
         let start = Instant::now();
         let limits = Limits::nodes(PROBE_NODE_LIMIT);
-        let stm = children.first().map_or(shakmaty::Color::White, |c| !c.pos.turn());
         let mut worker = Worker {
             sp: &self.params,
             ev,
@@ -162,30 +201,12 @@ impl QuiescenceProbe {
             pv_idx: 0,
             best_changes: &mut self.best_changes,
         };
-        let mut best: Option<(i32, u16)> = stalemates.iter().min().map(|&i| (0, i));
-        for child in children {
-            // Only "is this child better than the best so far" matters: a window just below
-            // the best (at it when an earlier index must win a tie) answers that exactly.
-            let alpha = match best {
-                None => -INFINITE,
-                Some((s, i)) if child.index < i => s - 1,
-                Some((s, _)) => s,
-            };
-            worker.keys.push(child.key);
-            let score = -worker.qsearch(&child.pos, -INFINITE, -alpha, 1, child.pos.is_check());
-            worker.keys.pop();
-            if worker.stopped {
-                break;
-            }
-            if score > alpha {
-                best = Some((score, child.index));
-            }
-        }
+        let result = f(&mut worker);
         self.nodes = worker.nodes;
         self.stack = std::mem::take(&mut worker.stack);
         self.keys = std::mem::take(&mut worker.keys);
         self.pv = std::mem::take(&mut worker.pv);
-        best.map(|(_, i)| i)
+        result
     }
 }
 
@@ -242,7 +263,7 @@ mod tests {
                 } else if child.pos.is_stalemate() {
                     0
                 } else {
-                    full_window_score(&mut QuiescenceProbe::new(sp), &ev, root_key, &child)
+                    full_window_score(&mut QuiescenceProbe::new(sp), &ev, &child)
                 };
                 if full.is_none_or(|(s, _)| score > s) {
                     full = Some((score, m));
@@ -270,38 +291,7 @@ mod tests {
         assert!(agree * 100 >= total * 85, "windowed and full-window choices agree in {agree} of {total}");
     }
 
-    fn full_window_score(probe: &mut QuiescenceProbe, ev: &Evaluator, root_key: u64, child: &ProbeChild) -> i32 {
-        probe.tt.clear();
-        let start = Instant::now();
-        let limits = Limits::nodes(PROBE_NODE_LIMIT);
-        let mut keys = vec![root_key, child.key];
-        let lmr = probe.lmr;
-        let mut w = Worker {
-            sp: &probe.params,
-            ev,
-            tt: &mut probe.tt,
-            hist: &mut probe.hist,
-            tb: &probe.tb,
-            stop: &probe.stop,
-            ponder: None,
-            pondering: false,
-            tm: TimeManager::starting_at(start, &limits, child.pos.turn(), 0, &probe.params),
-            start,
-            node_limit: PROBE_NODE_LIMIT,
-            nodes: 0,
-            tbhits: 0,
-            seldepth: 0,
-            stopped: false,
-            stack: vec![Frame::default(); MAX_PLY + 4],
-            keys: std::mem::take(&mut keys),
-            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
-            lmr: &lmr,
-            root_moves: Vec::new(),
-            root_depth: 1,
-            pv_idx: 0,
-            best_changes: &mut probe.best_changes,
-        };
-        -w.qsearch(&child.pos, -INFINITE, INFINITE, 1, child.pos.is_check())
+    fn full_window_score(probe: &mut QuiescenceProbe, ev: &Evaluator, child: &ProbeChild) -> i32 {
+        -probe.score(ev, &child.pos, child.key)
     }
 }

@@ -218,6 +218,45 @@ fn mentor_mode_scores_positions_once_and_minimises_the_error() {
     assert!(err.contains("/no/such/engine"), "{err}");
 }
 
+/// Mentor mode with Debian's Stockfish: real scores differ between positions (the mate-in-one
+/// position saturates at the cap), are cached, and the run reduces the error.
+#[test]
+#[ignore = "needs /usr/games/stockfish (Debian package stockfish)"]
+fn mentor_mode_with_real_stockfish() {
+    let stockfish = Path::new("/usr/games/stockfish");
+    assert!(stockfish.is_file(), "{} is missing: apt-get install stockfish", stockfish.display());
+    let dir = scratch("evolve", "stockfish");
+    let cfg = small_config(&dir, 8, 4, 3, 2);
+    let pgn = manifest().join("tests/data/evolve_small.pgn");
+    let (cfg_s, pgn_s) = (cfg.to_str().unwrap(), pgn.to_str().unwrap());
+    let args = ["evolve", "--pgn", pgn_s, "--config", cfg_s, "--mentor", "/usr/games/stockfish", "--mentor-depth", "6"];
+    tuner_ok(&args);
+    let labels: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/mentor-labels.json")).unwrap()).unwrap();
+    let scores: Vec<i64> = labels["train"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(labels["test"].as_array().unwrap())
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert_eq!(scores.len(), 5);
+    assert!(scores.iter().any(|&s| s != scores[0]), "real scores differ: {scores:?}");
+    assert!(scores.iter().all(|s| s.abs() <= 1500), "clamped to the cap: {scores:?}");
+    let csv = std::fs::read_to_string(dir.join("out/run-1/generations.csv")).unwrap();
+    let best: Vec<f64> = csv.lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse().unwrap()).collect();
+    assert!(best.windows(2).all(|w| w[1] <= w[0]), "{best:?}");
+    // A second run reads the cached labels instead of asking the engine again.
+    let labels_file = dir.join("out/mentor-labels.json");
+    let labelled_at = std::fs::metadata(&labels_file).unwrap().modified().unwrap();
+    let _ = std::fs::remove_dir_all(dir.join("out/run-1"));
+    let mut again = args.to_vec();
+    again.push("--force");
+    tuner_ok(&again);
+    assert_eq!(std::fs::metadata(&labels_file).unwrap().modified().unwrap(), labelled_at);
+    Params::load(dir.join("evolved/run-1.toml")).unwrap();
+}
+
 #[test]
 fn evolved_parameter_file_loads_in_the_engine_and_plays_legal_moves() {
     use shakmaty::{CastlingMode, Chess, Position, uci::UciMove};

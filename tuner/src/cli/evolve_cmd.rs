@@ -181,6 +181,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
                 train: parse(&set.train, &labels.train)?,
                 test: parse(&set.test, &labels.test)?,
                 cap: m.cap,
+                search: cfg.fitness.search,
             };
             (objective, labels.key)
         }
@@ -263,9 +264,9 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
 /// The fitness settings in the run fingerprint. The static fitness adds nothing, so that
 /// checkpoints written before the quiescence fitness existed (all static) still resume.
 fn fitness_fingerprint(cfg: &EvolveConfig) -> String {
-    match (&cfg.mentor, cfg.fitness.search) {
-        (None, FitnessSearch::Qsearch) => "\nfitness=qsearch".into(),
-        _ => String::new(),
+    match cfg.fitness.search {
+        FitnessSearch::Qsearch => "\nfitness=qsearch".into(),
+        FitnessSearch::Static => String::new(),
     }
 }
 

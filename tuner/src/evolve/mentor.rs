@@ -1,15 +1,21 @@
 //! Mentor-assisted evolution (David et al.'s earlier work, cited in §III): a UCI engine scores
 //! every position once (cached), and an organism's fitness is minus the mean absolute
-//! difference between its static evaluation and the mentor's score.
+//! difference between its evaluation (static, or its quiescence score with the default
+//! `[fitness] search = "qsearch"`) and the mentor's score.
 
 use std::path::{Path, PathBuf};
 
-use evochess::{eval::Evaluator, params::EvalParams};
+use evochess::{
+    eval::Evaluator,
+    params::{EvalParams, SearchParams},
+    search::{hash, probe::QuiescenceProbe},
+};
 use serde::{Deserialize, Serialize};
 use shakmaty::Chess;
 
 use super::{
     EvolveError,
+    fitness::FitnessSearch,
     positions::{GmPosition, PositionSet, fnv1a},
     write_atomic,
 };
@@ -128,24 +134,41 @@ pub fn clamp_score(score: Score, cap: i32) -> i32 {
     }
 }
 
-/// Mean of |clamped organism evaluation − mentor score| over `positions`.
-pub fn mean_abs_error(positions: &[(Chess, i32)], params: &EvalParams, cap: i32) -> f64 {
+/// Mean of |clamped organism evaluation − mentor score| over `positions`. The organism's
+/// evaluation is its static one, or with `qsearch` its quiescence score (captures resolved,
+/// as the mentor's search resolves them).
+pub fn mean_abs_error(positions: &[(Chess, i32)], params: &EvalParams, cap: i32, search: FitnessSearch) -> f64 {
     if positions.is_empty() {
         return 0.0;
     }
     let eval = Evaluator::new(params);
-    let total: i64 =
-        positions.iter().map(|(pos, target)| i64::from((eval.evaluate(pos).clamp(-cap, cap) - target).abs())).sum();
+    let mut probe = (search == FitnessSearch::Qsearch).then(|| QuiescenceProbe::new(&SearchParams::default()));
+    let total: i64 = positions
+        .iter()
+        .map(|(pos, target)| {
+            let own = match &mut probe {
+                Some(probe) => probe.score(&eval, pos, hash(pos)),
+                None => eval.evaluate(pos),
+            };
+            i64::from((own.clamp(-cap, cap) - target).abs())
+        })
+        .sum();
     total as f64 / positions.len() as f64
 }
 
 /// [`mean_abs_error`] split over `threads`.
-pub fn mean_abs_error_par(positions: &[(Chess, i32)], params: &EvalParams, cap: i32, threads: usize) -> f64 {
+pub fn mean_abs_error_par(
+    positions: &[(Chess, i32)],
+    params: &EvalParams,
+    cap: i32,
+    search: FitnessSearch,
+    threads: usize,
+) -> f64 {
     if positions.is_empty() {
         return 0.0;
     }
     let chunks: Vec<&[(Chess, i32)]> = positions.chunks(positions.len().div_ceil(threads.max(1) * 4).max(1)).collect();
-    let sums = par_map(&chunks, threads, |c| mean_abs_error(c, params, cap) * c.len() as f64);
+    let sums = par_map(&chunks, threads, |c| mean_abs_error(c, params, cap, search) * c.len() as f64);
     sums.into_iter().sum::<f64>() / positions.len() as f64
 }
 
@@ -167,7 +190,26 @@ mod tests {
         let p = EvalParams::default();
         let e = Evaluator::new(&p).evaluate(&pos);
         let labelled = vec![(pos.clone(), e + 10), (pos.clone(), e - 30), (pos, e)];
-        assert_eq!(mean_abs_error(&labelled, &p, 1500), 40.0 / 3.0);
-        assert_eq!(mean_abs_error_par(&labelled, &p, 1500, 2), 40.0 / 3.0);
+        assert_eq!(mean_abs_error(&labelled, &p, 1500, FitnessSearch::Static), 40.0 / 3.0);
+        assert_eq!(mean_abs_error_par(&labelled, &p, 1500, FitnessSearch::Static, 2), 40.0 / 3.0);
+        // The start position is quiet: its quiescence score is the static evaluation.
+        assert_eq!(mean_abs_error(&labelled, &p, 1500, FitnessSearch::Qsearch), 40.0 / 3.0);
+    }
+
+    #[test]
+    fn quiescence_error_resolves_a_hanging_queen() {
+        // White to move takes the queen and is a pawn up: the quiescence score says so, the
+        // static one sees black a queen up, so only the quiescence error is small against a
+        // mentor who also sees the capture.
+        let pos: Chess = "4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let p = EvalParams::default();
+        let labelled = vec![(pos, 150)];
+        let q = mean_abs_error(&labelled, &p, 1500, FitnessSearch::Qsearch);
+        let s = mean_abs_error(&labelled, &p, 1500, FitnessSearch::Static);
+        assert!(q < 150.0 && s > 900.0, "qsearch error {q}, static error {s}");
     }
 }

@@ -136,7 +136,7 @@ pub enum Objective {
     /// David et al.: GM moves found by a 1-ply search; fitness = correct².
     GmMoves { train: Vec<Prepared>, test: Vec<Prepared>, search: FitnessSearch },
     /// Mentor-assisted: fitness = −mean |clamped static evaluation − mentor score|.
-    Mentor { train: Vec<(shakmaty::Chess, i32)>, test: Vec<(shakmaty::Chess, i32)>, cap: i32 },
+    Mentor { train: Vec<(shakmaty::Chess, i32)>, test: Vec<(shakmaty::Chess, i32)>, cap: i32, search: FitnessSearch },
 }
 
 impl Objective {
@@ -170,8 +170,8 @@ impl Objective {
                 let solved = fitness::count_solved(train, params, *search);
                 (fitness::gm_fitness(solved), f64::from(solved))
             }
-            Objective::Mentor { train, cap, .. } => {
-                let err = mentor::mean_abs_error(train, params, *cap);
+            Objective::Mentor { train, cap, search, .. } => {
+                let err = mentor::mean_abs_error(train, params, *cap, *search);
                 (-err, err)
             }
         }
@@ -183,7 +183,9 @@ impl Objective {
             Objective::GmMoves { test, search, .. } => {
                 f64::from(fitness::count_solved_par(test, params, *search, threads))
             }
-            Objective::Mentor { test, cap, .. } => mentor::mean_abs_error_par(test, params, *cap, threads),
+            Objective::Mentor { test, cap, search, .. } => {
+                mentor::mean_abs_error_par(test, params, *cap, *search, threads)
+            }
         }
     }
 
