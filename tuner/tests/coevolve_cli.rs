@@ -71,6 +71,13 @@ fn coevolution_plays_round_robins_and_writes_the_best() {
     }
     let csv = std::fs::read_to_string(dir.join("out/generations.csv")).unwrap();
     assert_eq!(csv.lines().count(), 3, "{csv}");
+    // The noise check: generation 1's carried-over best has a rank in 1..=3, generation 0 none.
+    let rank = |line: &str| line.rsplit(',').next().unwrap().to_string();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].ends_with(",elite_rank"), "{csv}");
+    assert_eq!(rank(lines[1]), "");
+    assert!(matches!(rank(lines[2]).as_str(), "1" | "2" | "3"), "{csv}");
+    assert!(text(&out.stdout).contains("fitness noise check"), "{}", text(&out.stdout));
     assert!(std::fs::read_to_string(dir.join("out/coevolution.svg")).unwrap().contains("<svg"));
     // Without --resume an existing run is not overwritten; with it the finished run is reported again.
     let err = tuner_err(&["coevolve", "--config", cfg.to_str().unwrap()]);

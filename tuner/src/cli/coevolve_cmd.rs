@@ -104,5 +104,13 @@ pub fn run(args: CoevolveArgs) -> anyhow::Result<()> {
         outcome.output.display()
     );
     println!("best evolve-only organism (generation 0 winner): {}", outcome.initial_best.display());
+    if let Some((mean, n)) = crate::coevolve::elite_rank_stability(&outcome.history) {
+        let size = last.organisms.len();
+        println!(
+            "fitness noise check: the previous generation's best ranked {mean:.2} of {size} on average over {n} generations \
+             ({:.2} if the round robin were noise)",
+            (size as f64 + 1.0) / 2.0
+        );
+    }
     Ok(())
 }

@@ -286,6 +286,21 @@ impl CoevolveGeneration {
     pub fn worst_score(&self) -> f64 {
         (0..self.organisms.len()).map(|i| self.score(i)).fold(f64::INFINITY, f64::min)
     }
+
+    /// Rank (1 = best, ties share the better rank) of the previous generation's best organism,
+    /// carried over unchanged by elitism: the noise check of the fitness. A fitness dominated
+    /// by noise ranks last generation's winner like any organism (about n/2 on average); a
+    /// meaningful one keeps it near the top. `None` in generation 0 or without elitism.
+    pub fn elite_rank(&self) -> Option<usize> {
+        let elite = self.organisms.iter().find(|o| o.origin.starts_with("elite"))?;
+        Some(1 + self.organisms.iter().filter(|o| o.points > elite.points).count())
+    }
+}
+
+/// Mean rank of the carried-over best over the generations that have one, and their number.
+pub fn elite_rank_stability(history: &[CoevolveGeneration]) -> Option<(f64, usize)> {
+    let ranks: Vec<usize> = history.iter().filter_map(CoevolveGeneration::elite_rank).collect();
+    (!ranks.is_empty()).then(|| (ranks.iter().sum::<usize>() as f64 / ranks.len() as f64, ranks.len()))
 }
 
 /// The state after the last finished generation.
@@ -491,13 +506,17 @@ impl Coevolution {
                 let g = self.play_generation(generation, &pop, &origins, continuing)?;
                 let fitness: Vec<f64> = g.organisms.iter().map(|o| o.points).collect();
                 log::info!(
-                    "generation {generation}: best {} {:.1}/{} ({:.1}%), mean {:.1}%, worst {:.1}% ({:.0}s)",
+                    "generation {generation}: best {} {:.1}/{} ({:.1}%), mean {:.1}%, worst {:.1}%{} ({:.0}s)",
                     g.best_name,
                     g.organisms[g.best].points,
                     g.organisms[g.best].games,
                     100.0 * g.best_score(),
                     100.0 * g.mean_score(),
                     100.0 * g.worst_score(),
+                    g.elite_rank().map_or(String::new(), |r| format!(
+                        ", last generation's best ranks {r} of {}",
+                        g.organisms.len()
+                    )),
                     g.seconds
                 );
                 history.push(g);
@@ -706,14 +725,14 @@ pub fn crosstable_csv(g: &CoevolveGeneration) -> String {
 /// population's mean and worst score.
 pub fn generations_csv(history: &[CoevolveGeneration]) -> String {
     let mut s = String::from(
-        "generation,best,best_points,best_games,best_score,best_elo,best_elo_error,mean_score,worst_score,games,seconds\n",
+        "generation,best,best_points,best_games,best_score,best_elo,best_elo_error,mean_score,worst_score,games,seconds,elite_rank\n",
     );
     for g in history {
         let b = &g.organisms[g.best];
         let (elo, err) = fmt_elo(b.elo);
         let _ = writeln!(
             s,
-            "{},{},{},{},{:.4},{elo},{err},{:.4},{:.4},{},{:.1}",
+            "{},{},{},{},{:.4},{elo},{err},{:.4},{:.4},{},{:.1},{}",
             g.generation,
             g.best_name,
             b.points,
@@ -722,7 +741,8 @@ pub fn generations_csv(history: &[CoevolveGeneration]) -> String {
             g.mean_score(),
             g.worst_score(),
             g.games,
-            g.seconds
+            g.seconds,
+            g.elite_rank().map_or(String::new(), |r| r.to_string())
         );
     }
     s
@@ -750,6 +770,30 @@ pub fn render_svg(history: &[CoevolveGeneration]) -> Result<String, String> {
 
 #[cfg(test)]
 mod tests {
+
+    fn organism(origin: &str, points: f64) -> OrganismResult {
+        OrganismResult { name: String::new(), origin: origin.into(), points, games: 4, wdl: Wdl::default(), elo: None }
+    }
+
+    #[test]
+    fn elite_rank_is_the_carried_over_best_s_place() {
+        let generation = |organisms: Vec<OrganismResult>| CoevolveGeneration {
+            generation: 1,
+            best: 0,
+            best_name: String::new(),
+            cross: Vec::new(),
+            organisms,
+            games: 0,
+            seconds: 0.0,
+        };
+        let g = generation(vec![organism("elite g0o2", 2.0), organism("child", 3.0), organism("child", 2.0)]);
+        assert_eq!(g.elite_rank(), Some(2), "one organism scored more; a tie shares the better rank");
+        let first = generation(vec![organism("run-1.toml", 2.0), organism("run-2.toml", 3.0)]);
+        assert_eq!(first.elite_rank(), None);
+        let top = generation(vec![organism("elite g1o0", 4.0), organism("child", 1.0)]);
+        assert_eq!(elite_rank_stability(&[g, first, top]), Some((1.5, 2)));
+    }
+
     use super::*;
 
     #[test]
