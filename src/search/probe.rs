@@ -55,7 +55,8 @@ impl ProbeChild {
 
 /// Puts the children in the order [`QuiescenceProbe::choose`] searches best: biggest material
 /// gain first, so that a good capture raises the bar early and most quiet children are then
-/// refuted by their stand-pat score alone (the choice itself does not depend on the order).
+/// refuted by their stand-pat score alone. Ties go to the lowest index in any order; only delta
+/// pruning, which depends on the window, can make the order change a choice.
 pub fn order_children(children: &mut [ProbeChild]) {
     children.sort_by_key(|c| (std::cmp::Reverse(c.gain), c.index));
 }
@@ -72,7 +73,7 @@ pub struct QuiescenceProbe {
     keys: Vec<u64>,
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     best_changes: Vec<(u64, Move)>,
-    /// Nodes searched by the last [`QuiescenceProbe::choose`].
+    /// Nodes searched by the last [`QuiescenceProbe::choose`] or [`QuiescenceProbe::score`].
     pub nodes: u64,
 }
 
@@ -119,10 +120,11 @@ impl QuiescenceProbe {
 
     /// Index of the chosen root move: the highest of the negated quiescence scores of
     /// `children` (best searched in [`order_children`]'s order) and 0 for each of `stalemates`
-    /// (indices into the root's legal moves), the lowest index on ties. Checkmating children must be handled by the caller (they are
-    /// chosen whatever the evaluation). Like the engine's root, each child is searched with a
-    /// window that only decides "better or not"; quiescence's delta pruning depends on the
-    /// window, so in a few positions this differs from scoring every child with a full window.
+    /// (indices into the root's legal moves), the lowest index on ties. Checkmating children
+    /// must be handled by the caller (they are chosen whatever the evaluation). Like the
+    /// engine's root, each child is searched with a window that only decides "better or not";
+    /// quiescence's delta pruning depends on the window, so in a few positions this differs
+    /// from scoring every child with a full window.
     pub fn choose(
         &mut self,
         ev: &Evaluator,
