@@ -39,6 +39,11 @@ fn evolve_writes_engine_parameter_files_and_reports() {
     let out = tuner_ok(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--runs", "2"]);
     let stdout = text(&out.stdout);
     assert!(stdout.contains("run 1: train") && stdout.contains("run 2: train"), "{stdout}");
+    // The last line names the best run's file and how to load it.
+    let last = stdout.lines().last().unwrap();
+    assert!(last.starts_with("best: ") && last.contains("evochess --params") && last.contains("ParamsFile"), "{last}");
+    let named = last.trim_start_matches("best: ").split(' ').next().unwrap();
+    Params::load(named).unwrap();
     for run in 1..=2 {
         let file = dir.join(format!("evolved/run-{run}.toml"));
         let params = Params::load(&file).unwrap();

@@ -223,10 +223,16 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
         cfg.ga.generations,
         cfg.runs
     );
+    // The run with the highest training fitness: the one to name at the end.
+    let mut best: Option<(f64, PathBuf)> = None;
     for run in runs {
         let dir = run_dir(&cfg.out_dir, run);
         let outcome = evolution.run(run, &dir, args.resume)?;
         let path = evolved_dir.join(format!("run-{run}.toml"));
+        let fitness = outcome.history.last().map_or(f64::NEG_INFINITY, |h| h.best_fitness);
+        if best.as_ref().is_none_or(|(f, _)| fitness > *f) {
+            best = Some((fitness, path.clone()));
+        }
         let (n_train, n_test) = objective.sizes();
         let pct =
             |m: f64, test: bool| objective.accuracy(m, test).map_or(String::new(), |a| format!(" ({:.1}%)", a * 100.0));
@@ -255,6 +261,13 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
             outcome.test_metric,
             pct(outcome.test_metric, true),
             dir.display(),
+            path.display()
+        );
+    }
+    if let Some((_, path)) = best {
+        println!(
+            "best: {0} (highest training fitness); play it with `evochess --params {0}` or \
+             `setoption name ParamsFile value {0}`",
             path.display()
         );
     }
