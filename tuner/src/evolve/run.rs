@@ -96,7 +96,7 @@ impl Evolution<'_> {
                 Some(s) => s,
                 None => {
                     let started = Instant::now();
-                    let s = self.evaluate(&pop, &memo, run, generation);
+                    let s = self.evaluate(&pop, &memo, run, generation, &history);
                     let best = best_index(&s);
                     let key = pop[best].key();
                     let test = match test_memo.get(&key) {
@@ -167,6 +167,7 @@ impl Evolution<'_> {
         memo: &HashMap<Vec<u64>, (f64, f64)>,
         run: usize,
         generation: usize,
+        history: &[GenerationStats],
     ) -> Vec<(f64, f64)> {
         let bar = if self.progress { ProgressBar::new(pop.len() as u64) } else { ProgressBar::hidden() };
         bar.set_style(
@@ -174,7 +175,16 @@ impl Evolution<'_> {
                 .expect("valid template")
                 .progress_chars("=> "),
         );
-        bar.set_prefix(format!("run {run} gen {generation}/{}", self.ga.generations));
+        // The run's ETA from the mean time of the generations done so far.
+        let eta = match history.len() {
+            0 => String::new(),
+            n => {
+                let mean = history.iter().map(|h| h.seconds).sum::<f64>() / n as f64;
+                let left = mean * self.ga.generations.saturating_sub(generation) as f64;
+                format!(", run ETA {}", indicatif::HumanDuration(std::time::Duration::from_secs_f64(left)))
+            }
+        };
+        bar.set_prefix(format!("run {run} gen {generation}/{}{eta}", self.ga.generations));
         let keyed: Vec<(&Genome, Option<(f64, f64)>)> = pop.iter().map(|g| (g, memo.get(&g.key()).copied())).collect();
         let out = par_map(&keyed, self.threads, |(g, known)| {
             let s = known.unwrap_or_else(|| self.objective.train(&self.space.apply(g, &self.base).eval));
