@@ -5,7 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{REPLY, Session, best_of, data_dir, parse_info};
+use common::{REPLY, Session, best_of, parse_info};
 use evochess::Params;
 use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
 
@@ -413,10 +413,7 @@ fn same_node_budget_after_ucinewgame_is_reproducible() {
 
 #[test]
 fn syzygy_tables_are_probed() {
-    let Some(dir) = data_dir().map(|d| d.join("syzygy")).filter(|d| d.join("KQvK.rtbw").exists()) else {
-        eprintln!("SKIPPED syzygy_tables_are_probed: no Syzygy data (set EVOCHESS_DATA)");
-        return;
-    };
+    let dir = evochess::data::fixture("syzygy");
     let mut s = Session::start();
     s.send(&format!("setoption name SyzygyPath value {}", dir.display()));
     let lines = s.sync();

@@ -1,5 +1,5 @@
 //! Shared helpers for the binary-level tests: a scripted UCI session over pipes with timeouts
-//! (so a hung engine fails the test instead of hanging CI) and the data directory lookup.
+//! (so a hung engine fails the test instead of hanging CI).
 
 #![allow(dead_code)] // each test crate uses a different subset
 
@@ -13,8 +13,6 @@ use std::{
 };
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
-#[allow(unused_imports)] // not every test file that includes this module needs it
-pub use evochess::data::shared_data_dir as data_dir;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_evochess");
 

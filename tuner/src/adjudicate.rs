@@ -364,11 +364,9 @@ mod tests {
     }
 
     #[test]
-    fn syzygy_adjudication_when_tables_present() {
-        let Some(dir) = crate::paths::data_dir().map(|d| d.join("syzygy")) else {
-            eprintln!("skipping: no shared data directory");
-            return;
-        };
+    fn syzygy_adjudication() {
+        // The repository's fixture holds KQvK, KRvK and KNvK.
+        let dir = evochess::data::fixture("syzygy");
         let tb = load_tablebase(&dir).unwrap();
         let cfg = AdjudicationConfig { tb_path: Some(dir), ..AdjudicationConfig::default() };
         let mut a = Adjudicator::new(&cfg, Some(tb));

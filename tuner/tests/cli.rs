@@ -172,13 +172,13 @@ fn rating_report_once_per_interval_and_once_at_the_end() {
     assert!(stdout.contains("12 games in"), "{stdout}");
 }
 
-/// Real engines over real pipes (skipped when Debian's engines are not installed).
+/// Real engines over real pipes (Debian's packages; `.ci/run` installs them).
 #[test]
+#[ignore = "needs /usr/games/stockfish and /usr/games/glaurung"]
 fn real_engines_short_match_with_syzygy_adjudication() {
     let (sf, gl) = ("/usr/games/stockfish", "/usr/games/glaurung");
-    if !Path::new(sf).exists() || !Path::new(gl).exists() {
-        eprintln!("skipping: {sf} or {gl} not installed");
-        return;
+    for e in [sf, gl] {
+        assert!(Path::new(e).exists(), "{e} not installed (Debian packages stockfish, glaurung)");
     }
     let dir = scratch("cli", "real");
     let results = dir.join("r.json");
@@ -203,9 +203,7 @@ fn real_engines_short_match_with_syzygy_adjudication() {
         "-results".into(),
         results.display().to_string(),
     ];
-    if let Some(tb) = evochess::data::shared_data_dir().map(|d| d.join("syzygy")).filter(|d| d.is_dir()) {
-        args.extend(["-tb".into(), tb.display().to_string()]);
-    }
+    args.extend(["-tb".into(), evochess::data::fixture("syzygy").display().to_string()]);
     let out = Command::new(TUNER).args(&args).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));

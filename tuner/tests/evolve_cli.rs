@@ -7,7 +7,7 @@ use std::{
     time::Duration,
 };
 
-use common::{assert_fails_with, data_dir, engine_binary, kill_9_when, manifest, scratch, text, tuner_err, tuner_ok};
+use common::{assert_fails_with, engine_binary, fixture, kill_9_when, manifest, scratch, text, tuner_err, tuner_ok};
 use evochess::params::Params;
 
 const PIECE_SPACE: &str = include_str!("data/piece-space.toml");
@@ -85,11 +85,11 @@ fn checkpoint_generation(path: &Path) -> Option<u64> {
 
 #[test]
 fn kill_9_then_resume_gives_the_uninterrupted_result() {
-    let games = data_dir().join("games/gm2600_classical.pgn.xz");
+    let games = fixture("gm-sample.pgn");
     let pgn = games.to_str().unwrap();
     let generations = 30;
     let dir = scratch("evolve", "kill");
-    let cfg = small_config(&dir, 16, generations, 400, 100);
+    let cfg = small_config(&dir, 16, generations, 80, 20);
     let cfg_s = cfg.to_str().unwrap();
     let reference_dir = dir.join("reference");
     let reference_out = reference_dir.join("out");

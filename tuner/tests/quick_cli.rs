@@ -9,7 +9,7 @@ use std::{
 };
 
 use common::{
-    assert_each_unit_once, engine_if_built, journal_units, kill_9_when, scratch, text, tuner, tuner_err, tuner_logging,
+    assert_each_unit_once, engine_binary, journal_units, kill_9_when, scratch, text, tuner, tuner_err, tuner_logging,
     tuner_ok,
 };
 
@@ -45,17 +45,16 @@ fn bad_input_is_a_clear_error() {
     assert!(err.contains("/no/such/evochess"), "{err}");
     let out = tuner(&["quick", "--population", "3"]);
     assert!(text(&out.stderr).contains("population"), "{}", text(&out.stderr));
-    if let Some(e) = engine_if_built() {
-        let none = dir.join("none");
-        let err = tuner_err(&["quick", "--engine", e.to_str().unwrap(), "--out", none.to_str().unwrap(), "--resume"]);
-        assert!(err.contains("no checkpoint"), "{err}");
-    }
+    let e = engine_binary();
+    let none = dir.join("none");
+    let err = tuner_err(&["quick", "--engine", e.to_str().unwrap(), "--out", none.to_str().unwrap(), "--resume"]);
+    assert!(err.contains("no checkpoint"), "{err}");
     fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn kill_9_then_resume_replays_no_game_and_matches_an_uninterrupted_run() {
-    let Some(engine) = engine_if_built() else { return };
+    let engine = engine_binary();
     let dir = scratch("quick", "resume");
 
     // Uninterrupted reference run.

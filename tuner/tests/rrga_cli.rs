@@ -10,7 +10,7 @@ use std::{
 };
 
 use common::{
-    assert_each_unit_once, engine_if_built, journal_units, kill_9_when, repo, scratch, text, tuner, tuner_err, tuner_ok,
+    assert_each_unit_once, engine_binary, journal_units, kill_9_when, repo, scratch, text, tuner, tuner_err, tuner_ok,
 };
 use evochess::params::Params;
 
@@ -59,7 +59,7 @@ fn bad_input_is_a_clear_error() {
 
 #[test]
 fn generations_reports_verification_and_resume_after_kill_9() {
-    let Some(engine) = engine_if_built() else { return };
+    let engine = engine_binary();
     let dir = scratch("rrga", "run");
     let cfg_a = config(&dir, &engine, "a");
     let out = tuner_ok(&["roundrobin-ga", "--config", cfg_a.to_str().unwrap()]);

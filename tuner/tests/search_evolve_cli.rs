@@ -7,21 +7,20 @@ use std::{
     process::{Command, Output},
 };
 
-use common::{TUNER, data_dir, manifest, scratch, text};
+use common::{TUNER, fixture, manifest, scratch, text};
 use evochess::params::Params;
 
 /// A small run: 12 WAC positions, 8 held-out BK positions, 3000-node cap, 4 organisms.
 fn args(dir: &Path, eval: &Path, generations: usize, extra: &[&str]) -> Output {
-    let data = data_dir();
     let gens = generations.to_string();
     let mut a = vec![
         "search-evolve",
         "--params",
         eval.to_str().unwrap(),
         "--suite",
-        data.join("tests/wac.epd").to_str().unwrap().to_owned().leak(),
+        fixture("wac.epd").to_str().unwrap().to_owned().leak(),
         "--held",
-        data.join("tests/bk.epd").to_str().unwrap().to_owned().leak(),
+        fixture("bk.epd").to_str().unwrap().to_owned().leak(),
         "--max-positions",
         "12",
         "--node-cap",
