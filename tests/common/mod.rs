@@ -69,13 +69,22 @@ impl Session {
     }
 
     pub fn start_with(args: &[&str]) -> Session {
-        let mut child = Command::new(BIN)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn evochess");
+        let mut cmd = Command::new(BIN);
+        cmd.args(args);
+        Session::spawn(cmd)
+    }
+
+    /// The engine under an address-space limit of `kib` KiB (`ulimit -v`), so that large
+    /// allocations fail on any machine.
+    pub fn start_with_memory_limit(kib: u64) -> Session {
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", &format!("ulimit -v {kib} && exec \"$0\""), BIN]);
+        Session::spawn(cmd)
+    }
+
+    fn spawn(mut cmd: Command) -> Session {
+        let mut child =
+            cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn evochess");
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = crossbeam_channel::unbounded();
         thread::spawn(move || {
