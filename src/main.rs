@@ -30,6 +30,11 @@ struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     params: Option<PathBuf>,
 
+    /// Tuning mode: `uci` also lists every parameter as a spin option (as the `ShowTunables`
+    /// option does). `setoption` accepts parameter names with or without it.
+    #[arg(long)]
+    tune: bool,
+
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -97,7 +102,7 @@ fn main() -> ExitCode {
             }
         },
     };
-    match run(cli.command, params) {
+    match run(cli.command, params, cli.tune) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -106,12 +111,12 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(command: Option<Command>, params: Params) -> anyhow::Result<()> {
+fn run(command: Option<Command>, params: Params, tune: bool) -> anyhow::Result<()> {
     match command {
         None => {
             let mut engine = Engine::new();
             engine.set_params(params);
-            uci::run(engine, BufReader::new(std::io::stdin()), Out::stdout());
+            uci::run(engine, BufReader::new(std::io::stdin()), Out::stdout(), tune);
         }
         Some(Command::Bench { depth }) => {
             let result = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH), &params);

@@ -60,8 +60,8 @@ fn partial_file_overrides_its_key_everywhere() {
     let out = run_bin(&["--params", file, "params", "--dump"], "", TIMEOUT);
     let dump = String::from_utf8(out.stdout).unwrap();
     assert!(dump.contains(&format!("\n{} = {value}\n", spec.name)), "{dump}");
-    // UCI announces the loaded value as the option default.
-    let out = run_bin(&["--params", file], "uci\nquit\n", TIMEOUT);
+    // UCI (in tuning mode) announces the loaded value as the option default.
+    let out = run_bin(&["--params", file, "--tune"], "uci\nquit\n", TIMEOUT);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains(&format!("option name {} type spin default {value} min", spec.name)), "{text}");
 }

@@ -38,7 +38,7 @@ fn search(s: &mut Session, position: &str, go: &str) -> (Vec<String>, String) {
 }
 
 #[test]
-fn handshake_lists_id_and_every_option() {
+fn handshake_lists_id_and_the_engine_options() {
     let mut s = Session::start();
     s.send("uci");
     let lines = s.lines_until("uciok", REPLY);
@@ -57,6 +57,31 @@ fn handshake_lists_id_and_every_option() {
     ] {
         assert!(lines.iter().any(|l| l.starts_with(expected)), "missing `{expected}` in {lines:?}");
     }
+    assert!(lines.contains(&"option name ShowTunables type check default false".to_string()), "{lines:?}");
+    // Only the engine options: parameters are listed in tuning mode only.
+    let options = lines.iter().filter(|l| l.starts_with("option ")).count();
+    assert_eq!(options, 10, "{lines:?}");
+    // ... but set in any mode.
+    let spec = Params::specs().next().unwrap();
+    s.send(&format!("setoption name {} value {}", spec.name, spec.max));
+    s.sync_quiet();
+    // Turned on by the option, the next `uci` lists them.
+    s.send("setoption name ShowTunables value true");
+    s.send("uci");
+    let tuning = s.lines_until("uciok", REPLY);
+    assert!(tuning.contains(&"option name ShowTunables type check default true".to_string()), "{tuning:?}");
+    assert_eq!(tuning.iter().filter(|l| l.starts_with("option ")).count(), 10 + Params::specs().count());
+    let line = format!("option name {} type spin default {} min {} max {}", spec.name, spec.max, spec.min, spec.max);
+    assert!(tuning.contains(&line), "missing `{line}` (the current value is the default)");
+    s.sync_quiet();
+    assert!(s.quit().success());
+}
+
+#[test]
+fn tune_flag_lists_every_parameter() {
+    let mut s = Session::start_with(&["--tune"]);
+    s.send("uci");
+    let lines = s.lines_until("uciok", REPLY);
     for spec in Params::specs() {
         let line =
             format!("option name {} type spin default {} min {} max {}", spec.name, spec.default, spec.min, spec.max);

@@ -96,15 +96,18 @@ fn read_lines(mut input: impl BufRead, tx: Sender<Input>) {
     }
 }
 
-/// Runs the UCI loop on `input` until `quit` or end of input, printing to `out`.
-pub fn run(engine: Engine, input: impl BufRead + Send + 'static, out: Out) {
+/// Runs the UCI loop on `input` until `quit` or end of input, printing to `out`. With `tune`,
+/// `uci` lists every parameter as a spin option (see [`options`]).
+pub fn run(engine: Engine, input: impl BufRead + Send + 'static, out: Out, tune: bool) {
     let (tx, rx) = crossbeam_channel::unbounded();
     let reader = thread::Builder::new().name("uci-input".into()).spawn(move || read_lines(input, tx));
     if let Err(e) = reader {
         log::error!("cannot start the input thread: {e}");
         return;
     }
-    Session::new(engine, out).serve(rx);
+    let mut session = Session::new(engine, out);
+    session.show_tunables = tune;
+    session.serve(rx);
 }
 
 /// Prints search output; remembers whether the best move has been sent, so the loop can tell a
@@ -170,6 +173,8 @@ struct Session {
     ponder: bool,
     /// A running `bench` or `perft`.
     job: Option<Job>,
+    /// Tuning mode: `uci` lists the parameters too.
+    show_tunables: bool,
 }
 
 /// Whether the loop goes on after a command.
@@ -181,7 +186,7 @@ enum Flow {
 
 impl Session {
     fn new(engine: Engine, out: Out) -> Session {
-        let mut s = Session { engine, out, search: None, ponder: false, job: None };
+        let mut s = Session { engine, out, search: None, ponder: false, job: None, show_tunables: false };
         // Make the engine agree with the announced option defaults (Hash and Move Overhead
         // share the engine's constants).
         s.engine.set_syzygy_probe_depth(options::DEFAULT_SYZYGY_PROBE_DEPTH as u32);
@@ -252,7 +257,7 @@ impl Session {
         match cmd {
             UciCommand::Uci => {
                 self.out.line(Id);
-                for decl in options::declarations_with(self.engine.params()) {
+                for decl in options::listed(self.engine.params(), self.show_tunables) {
                     self.out.line(decl);
                 }
                 self.out.line("uciok");
@@ -355,6 +360,7 @@ impl Session {
             OptionId::ClearHash => self.engine.clear_hash(),
             OptionId::MultiPv => self.engine.set_multipv(int(&value) as u32),
             OptionId::Ponder => self.ponder = value == OptionValue::Bool(true),
+            OptionId::ShowTunables => self.show_tunables = value == OptionValue::Bool(true),
             OptionId::SyzygyProbeDepth => self.engine.set_syzygy_probe_depth(int(&value) as u32),
             OptionId::SyzygyPath => {
                 let OptionValue::Text(path) = value else { unreachable!("string options parse to Text") };
