@@ -1,5 +1,5 @@
 //! The `tuner` binary as users run it: cutechess-style options, clear errors, kill -9 and
-//! `--resume`, and a short game between real Debian engines when they are installed.
+//! `--resume`, and a short game between real Debian engines (`--ignored`; `.ci/run` installs them).
 
 mod common;
 
@@ -212,4 +212,23 @@ fn real_engines_short_match_with_syzygy_adjudication() {
     assert_eq!(json["games_played"], 2);
     assert_eq!(json["totals"][0]["forfeits"], 0);
     assert_eq!(json["totals"][1]["forfeits"], 0);
+}
+
+/// Errors print their cause chain once, with no backtrace even when RUST_BACKTRACE asks for one.
+#[test]
+fn errors_print_the_cause_chain_once_without_backtrace() {
+    for (args, expected) in [
+        (
+            &["coevolve", "--config", "/no/such/c.toml"][..],
+            "error: /no/such/c.toml: No such file or directory (os error 2)",
+        ),
+        (
+            &["pipeline", "/no/such/p.toml"],
+            "error: cannot read /no/such/p.toml: No such file or directory (os error 2)",
+        ),
+    ] {
+        let out = Command::new(TUNER).args(args).env("RUST_BACKTRACE", "1").output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr).trim_end(), expected, "{args:?}");
+    }
 }
