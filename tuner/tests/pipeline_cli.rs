@@ -68,6 +68,9 @@ opponents = [{{ name = "ghost", cmd = "/no/such/engine" }}]
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let o = dir.join("out");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let star = std::path::absolute(o.join("params/evol-star.toml")).unwrap();
+    assert!(stdout.contains(&format!("evochess --params {}", star.display())), "{stdout}");
     for f in [
         "evolved/run-1.toml",
         "evolved/run-2.toml",

@@ -78,6 +78,10 @@ fn kill_9_then_resume_replays_no_game_and_matches_an_uninterrupted_run() {
         assert_eq!(pgn.matches("[Event ").count(), units.len());
     }
     assert!(fs::read_dir(a.join("params")).unwrap().count() >= 6);
+    // It ends by naming the best individual's parameter file and how to load it.
+    let best = std::path::absolute(a.join("best.toml")).unwrap();
+    assert!(stdout.contains(&format!("evochess --params {}", best.display())), "{stdout}");
+    evochess::Params::load(&best).unwrap();
 
     // Same run, killed with SIGKILL after a few games of generation 0, then resumed.
     let cfg_b = config(&dir, &engine, "b");

@@ -79,6 +79,8 @@ fn generations_reports_verification_and_resume_after_kill_9() {
     assert_eq!(fs::read_to_string(a.join("reference.csv")).unwrap().lines().count(), 3);
     // The best player's file is a complete, valid engine parameter file of Aksenov's terms only.
     let best = Params::load(a.join("best.toml")).unwrap();
+    let shown = std::path::absolute(a.join("best.toml")).unwrap();
+    assert!(stdout.contains(&format!("setoption name ParamsFile value {}", shown.display())), "{stdout}");
     assert_eq!(best.eval.tempo, 0);
     assert!((800..=1000).contains(&best.eval.queen_mg) && best.eval.queen_mg == best.eval.queen_eg);
     assert_eq!(journal_units(&a.join("verify/material.journal")).len(), 2, "4 games = 2 colour-swapped pairs");

@@ -63,6 +63,7 @@ fn search_evolution_lowers_node_counts_and_keeps_the_evaluation() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("initial random best") && stdout.contains("params/default.toml search"), "{stdout}");
+    assert!(stdout.contains("best parameters: /") && stdout.contains("evochess --params /"), "{stdout}");
     let evolved = Params::load(dir.join("evolved.toml")).unwrap();
     assert_eq!(evolved.eval, Params::load(&eval).unwrap().eval, "evaluation stays fixed");
     let csv = std::fs::read_to_string(dir.join("out/generations.csv")).unwrap();

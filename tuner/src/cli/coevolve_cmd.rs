@@ -104,5 +104,6 @@ pub fn run(args: CoevolveArgs) -> anyhow::Result<()> {
         outcome.output.display()
     );
     println!("best evolve-only organism (generation 0 winner): {}", outcome.initial_best.display());
+    print!("{}", super::best_file_text("best parameters", &outcome.output));
     Ok(())
 }

@@ -12,7 +12,35 @@ pub mod quick_cmd;
 pub mod rrga_cmd;
 pub mod search_evolve_cmd;
 
-use std::ffi::OsString;
+use std::{ffi::OsString, path::Path};
+
+/// The closing lines of a GA command: where its best parameter file is and how to use it.
+pub fn best_file_text(what: &str, path: &Path) -> String {
+    // Absolute, so the commands work when pasted from any directory.
+    let shown = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let p = shown.display();
+    format!(
+        "{what}: {p}\nuse it: evochess --params {p}   (UCI: setoption name ParamsFile value {p};\n\
+         tuner engines: params={p})\n"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn best_file_text_names_the_file_and_both_ways_to_load_it() {
+        let t = best_file_text("best parameters", Path::new("/runs/q/best.toml"));
+        assert!(t.starts_with("best parameters: /runs/q/best.toml\n"), "{t}");
+        assert!(t.contains("evochess --params /runs/q/best.toml"), "{t}");
+        assert!(t.contains("setoption name ParamsFile value /runs/q/best.toml"), "{t}");
+        assert!(
+            best_file_text("x", Path::new("rel.toml"))
+                .contains(&format!("{}", std::env::current_dir().unwrap().join("rel.toml").display()))
+        );
+    }
+}
 
 /// Applies the options given on the command line over a loaded config: for each
 /// `field => target`, `$args.field` (an `Option`) replaces `target` when it is `Some`.

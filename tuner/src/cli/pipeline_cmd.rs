@@ -39,5 +39,6 @@ pub fn run(args: PipelineArgs) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     let report = pipeline::run(&cfg, args.resume)?;
     println!("pipeline finished in {:.1} s; report: {}", started.elapsed().as_secs_f64(), report.display());
+    print!("{}", super::best_file_text("EVOL* parameters", &cfg.out_dir.join("params/evol-star.toml")));
     Ok(())
 }

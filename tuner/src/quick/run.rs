@@ -99,6 +99,8 @@ pub struct QuickOutcome {
     pub history: Vec<GenerationRecord>,
     /// The last generation's best individuals, best first.
     pub elite: Vec<Individual>,
+    /// `<out>/best.toml`: the best individual's engine parameters (none if no generation ran).
+    pub best_file: Option<PathBuf>,
 }
 
 /// Everything that must match for `--resume` (not the generation cap, threads or output).
@@ -224,8 +226,18 @@ pub fn run(cfg: &QuickConfig, resume: bool) -> Result<QuickOutcome, QuickError> 
         report::write_all(&cfg.out_dir, &state.history).map_err(|e| QuickError::io(&cfg.out_dir, e))?;
     }
     report::write_all(&cfg.out_dir, &state.history).map_err(|e| QuickError::io(&cfg.out_dir, e))?;
-    let elite = state.history.last().map(|h| h.ranked.iter().rev().take(2).cloned().collect()).unwrap_or_default();
-    Ok(QuickOutcome { history: state.history, elite })
+    let elite: Vec<Individual> =
+        state.history.last().map(|h| h.ranked.iter().rev().take(2).cloned().collect()).unwrap_or_default();
+    let best_file = match elite.first() {
+        Some(best) => {
+            let path = cfg.out_dir.join("best.toml");
+            let text = format!("# quick: {} (id {})\n{}", best.name, best.id, piece_params(&best.values).to_toml());
+            write_atomic(&path, text.as_bytes()).map_err(|e| QuickError::io(&path, e))?;
+            Some(path)
+        }
+        None => None,
+    };
+    Ok(QuickOutcome { history: state.history, elite, best_file })
 }
 
 fn params_path(cfg: &QuickConfig, ind: &Individual) -> PathBuf {
