@@ -25,23 +25,6 @@ pub fn best_file_text(what: &str, path: &Path) -> String {
     )
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn best_file_text_names_the_file_and_both_ways_to_load_it() {
-        let t = best_file_text("best parameters", Path::new("/runs/q/best.toml"));
-        assert!(t.starts_with("best parameters: /runs/q/best.toml\n"), "{t}");
-        assert!(t.contains("evochess --params /runs/q/best.toml"), "{t}");
-        assert!(t.contains("setoption name ParamsFile value /runs/q/best.toml"), "{t}");
-        assert!(
-            best_file_text("x", Path::new("rel.toml"))
-                .contains(&format!("{}", std::env::current_dir().unwrap().join("rel.toml").display()))
-        );
-    }
-}
-
 /// Applies the options given on the command line over a loaded config: for each
 /// `field => target`, `$args.field` (an `Option`) replaces `target` when it is `Some`.
 /// `set_given!(self; seed => cfg.seed, out => cfg.out_dir)`.
@@ -104,6 +87,18 @@ pub fn cutechess_style_args(args: impl IntoIterator<Item = OsString>) -> Vec<OsS
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn best_file_text_names_the_file_and_both_ways_to_load_it() {
+        let t = best_file_text("best parameters", Path::new("/runs/q/best.toml"));
+        assert!(t.starts_with("best parameters: /runs/q/best.toml\n"), "{t}");
+        assert!(t.contains("evochess --params /runs/q/best.toml"), "{t}");
+        assert!(t.contains("setoption name ParamsFile value /runs/q/best.toml"), "{t}");
+        assert!(
+            best_file_text("x", Path::new("rel.toml"))
+                .contains(&format!("{}", std::env::current_dir().unwrap().join("rel.toml").display()))
+        );
+    }
 
     fn conv(v: &[&str]) -> Vec<String> {
         cutechess_style_args(v.iter().map(OsString::from)).into_iter().map(|s| s.into_string().unwrap()).collect()
