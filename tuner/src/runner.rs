@@ -56,7 +56,7 @@ use crate::{
     engine_spec::{EngineSpec, SpecError},
     game::{GameOutcome, GameRecord, GameResult, GameSetup, Termination, play_game},
     openings::{OpeningBook, OpeningsConfig, OpeningsError},
-    pgn_out::game_to_pgn,
+    pgn_out::{PgnFormat, game_to_pgn_as},
     results::{GameSummary, Journal, JournalError, MatchResults, Standings, UnitEntry},
     stats::{Sprt, SprtDecision},
     tc::SearchLimits,
@@ -99,8 +99,15 @@ pub struct MatchConfig {
     pub event: String,
     #[serde(skip)]
     pub pgn_out: Option<PathBuf>,
+    /// Notation and comments of `pgn_out`.
+    #[serde(skip)]
+    pub pgn_format: PgnFormat,
     #[serde(skip)]
     pub epd_out: Option<PathBuf>,
+    /// A fresh run keeps what `pgn_out`/`epd_out` already hold instead of truncating them
+    /// (fastchess `append=true`).
+    #[serde(skip)]
+    pub append_outputs: bool,
     /// Resume journal; written after every unit.
     #[serde(skip)]
     pub state: Option<PathBuf>,
@@ -132,7 +139,9 @@ impl MatchConfig {
             quit_timeout_ms: 2_000,
             event: "evochess tuner match".into(),
             pgn_out: None,
+            pgn_format: PgnFormat::default(),
             epd_out: None,
+            append_outputs: false,
             state: None,
             resume: false,
             results_out: None,
@@ -298,8 +307,8 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
         return Err(RunnerError::Config("--resume needs a state file".into()));
     }
     let resume = cfg.resume;
-    let mut pgn = open_output(cfg.pgn_out.as_ref(), resume, pgn_len.unwrap_or(0))?;
-    let mut epd = open_output(cfg.epd_out.as_ref(), resume, epd_len.unwrap_or(0))?;
+    let mut pgn = open_output(cfg.pgn_out.as_ref(), resume, pgn_len, cfg.append_outputs)?;
+    let mut epd = open_output(cfg.epd_out.as_ref(), resume, epd_len, cfg.append_outputs)?;
 
     let ctx = Arc::new(Context { cfg: cfg.clone(), book, tb, stop: AtomicBool::new(false) });
     let mut stopped_early = false;
@@ -343,7 +352,7 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
         for g in &mut d.games {
             game_number += 1;
             g.game_number = game_number;
-            pgn_text.push_str(&game_to_pgn(g, &cfg.event, "?"));
+            pgn_text.push_str(&game_to_pgn_as(g, &cfg.event, "?", cfg.pgn_format));
             epd_text.push_str(&g.final_fen);
             epd_text.push('\n');
         }
@@ -455,11 +464,23 @@ fn validate(cfg: &mut MatchConfig) -> Result<(), RunnerError> {
 
 /// Opens an output file for appending; on resume it is cut back to `keep` bytes (what the
 /// journal recorded), otherwise truncated.
-fn open_output(path: Option<&PathBuf>, resume: bool, keep: u64) -> Result<Option<(PathBuf, File)>, RunnerError> {
+/// Opens an output for appending: on resume cut back to the journal's recorded length (`keep`);
+/// otherwise emptied, unless `append` keeps what is there.
+fn open_output(
+    path: Option<&PathBuf>,
+    resume: bool,
+    keep: Option<u64>,
+    append: bool,
+) -> Result<Option<(PathBuf, File)>, RunnerError> {
     let Some(path) = path else { return Ok(None) };
     let err = |source| RunnerError::Output { path: path.display().to_string(), source };
     let f = OpenOptions::new().create(true).write(true).truncate(false).open(path).map_err(err)?;
-    f.set_len(if resume { keep } else { 0 }).map_err(err)?;
+    // With `append` and nothing recorded yet, what is there predates the run: keep it.
+    match (resume, keep, append) {
+        (true, Some(len), _) => f.set_len(len).map_err(err)?,
+        (_, _, true) => {}
+        (_, _, false) => f.set_len(0).map_err(err)?,
+    }
     drop(f);
     let f = OpenOptions::new().append(true).open(path).map_err(err)?;
     Ok(Some((path.clone(), f)))

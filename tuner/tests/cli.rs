@@ -232,3 +232,54 @@ fn errors_print_the_cause_chain_once_without_backtrace() {
         assert_eq!(String::from_utf8_lossy(&out.stderr).trim_end(), expected, "{args:?}");
     }
 }
+
+/// A fastchess-style command line: `file=` keys for -pgnout/-epdout (not files named `file=X`),
+/// `notation=`, `append=`, and `-variant standard`.
+#[test]
+fn fastchess_output_keys_and_variant() {
+    let dir = scratch("cli", "fastchess");
+    let (pgn, epd) = (dir.join("games.pgn"), dir.join("final.epd"));
+    fs::write(&pgn, "[Event \"earlier\"]\n\n1-0\n\n").unwrap();
+    let fake = format!("cmd={FAKE}");
+    let run = |notation: &str, append: &str, variant: &str| {
+        Command::new(TUNER)
+            .current_dir(&dir)
+            .env("RUST_LOG", "warn")
+            .args(["match", "-engine", "name=a", &fake, "-engine", "name=b", &fake, "arg=--seed", "arg=3"])
+            .args(["-each", "depth=1", "-games", "2", "-maxmoves", "10", "-variant", variant])
+            .args(["-pgnout", &format!("file={}", pgn.display()), notation, append, "nodes=true"])
+            .args(["-epdout", &format!("file={}", epd.display())])
+            .output()
+            .unwrap()
+    };
+    let out = run("notation=uci", "append=true", "standard");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!dir.join(format!("file={}", pgn.display())).exists() && fs::read_dir(&dir).unwrap().count() == 3);
+    let text = fs::read_to_string(&pgn).unwrap();
+    assert!(text.starts_with("[Event \"earlier\"]"), "append=true keeps what was there: {text}");
+    assert_eq!(games_in(&pgn), 3, "{text}");
+    // UCI notation: the first move of each game is a coordinate move.
+    let first_moves: Vec<&str> = text.lines().filter(|l| l.starts_with("1. ")).collect();
+    assert!(first_moves.len() == 2 && first_moves.iter().all(|l| l.as_bytes()[4].is_ascii_digit()), "{text}");
+    assert_eq!(fs::read_to_string(&epd).unwrap().lines().count(), 2);
+
+    // append=false (our default too) starts the file afresh; lan notation.
+    let out = run("notation=lan", "append=false", "Standard");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(games_in(&pgn), 2);
+    let text = fs::read_to_string(&pgn).unwrap();
+    for line in text.lines().filter(|l| l.starts_with("1. ")) {
+        let first = line.split_whitespace().nth(1).unwrap();
+        assert!(first.len() >= 5 && first[first.len() - 3..].starts_with(['-', 'x']), "not LAN: {line}");
+    }
+
+    for (bad, needle) in [
+        (run("notation=fan", "append=true", "standard"), "notation `fan`"),
+        (run("notation=san", "append=maybe", "standard"), "append=maybe"),
+        (run("notation=san", "append=true", "chess960"), "-variant chess960"),
+    ] {
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert!(!bad.status.success() && err.contains(needle), "{needle}: {err}");
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -18,6 +18,7 @@ use crate::{
     engine_spec::EngineSpec,
     game::GameRecord,
     openings::OpeningsConfig,
+    pgn_out::PgnFormat,
     results::{MatchResults, Standings, rating_report},
     runner::{MatchConfig, MatchObserver, Tournament, play_match},
     stats::Sprt,
@@ -59,12 +60,18 @@ pub struct MatchArgs {
     /// Seed for opening order and book walks.
     #[arg(long, default_value_t = 0)]
     pub srand: u64,
-    /// Write all games as PGN (a fresh run truncates the file; --resume continues it).
-    #[arg(long, value_name = "FILE")]
-    pub pgnout: Option<PathBuf>,
-    /// Write the final position of every game as EPD.
-    #[arg(long, value_name = "FILE")]
-    pub epdout: Option<PathBuf>,
+    /// Write all games as PGN: cutechess `FILE [min] [fi]` or fastchess `file=FILE
+    /// [notation=san|lan|uci] [append=true|false] [min=true|false]` (fastchess's per-move
+    /// annotation keys such as nodes= are accepted and ignored). A fresh run truncates FILE
+    /// unless append=true; --resume continues it.
+    #[arg(long, num_args = 1.., value_name = "FILE|KEY=VALUE")]
+    pub pgnout: Vec<String>,
+    /// Write the final position of every game as EPD: `FILE` or `file=FILE [append=true|false]`.
+    #[arg(long, num_args = 1.., value_name = "FILE|KEY=VALUE")]
+    pub epdout: Vec<String>,
+    /// Chess variant (OpenBench passes `standard`); only standard chess is played.
+    #[arg(long, value_name = "NAME")]
+    pub variant: Option<String>,
     /// Machine-readable results (JSON), rewritten after every game pair.
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
@@ -134,6 +141,52 @@ fn parse_sprt(tokens: &[String]) -> anyhow::Result<Sprt> {
     Sprt::new(e0, e1, alpha, beta).map_err(anyhow::Error::msg)
 }
 
+/// A parsed `-pgnout`/`-epdout`.
+#[derive(Debug, Default, PartialEq)]
+struct OutputSpec {
+    path: PathBuf,
+    format: PgnFormat,
+    append: Option<bool>,
+}
+
+fn parse_bool(option: &str, k: &str, v: &str) -> anyhow::Result<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" => Ok(true),
+        "false" | "0" | "no" | "off" => Ok(false),
+        _ => bail!("{option}: `{k}={v}` is not true or false"),
+    }
+}
+
+/// `-pgnout`/`-epdout` tokens, cutechess (`FILE [min] [fi]`) or fastchess (`file=FILE key=value...`).
+fn parse_output(option: &str, tokens: &[String], pgn: bool) -> anyhow::Result<Option<OutputSpec>> {
+    if tokens.is_empty() {
+        return Ok(None);
+    }
+    let mut spec = OutputSpec::default();
+    let mut path = None;
+    for t in tokens {
+        match t.split_once('=') {
+            Some(("file", v)) if !v.is_empty() => path = Some(PathBuf::from(v)),
+            Some(("append", v)) => spec.append = Some(parse_bool(option, "append", v)?),
+            Some(("notation", v)) if pgn => {
+                spec.format.notation = v.parse().map_err(|e| anyhow::anyhow!("{option}: {e}"))?
+            }
+            Some(("min", v)) if pgn => spec.format.min = parse_bool(option, "min", v)?,
+            // fastchess's per-move comment fields and match_line: our comments are fixed.
+            Some(("nodes" | "seldepth" | "nps" | "hashfull" | "tbhits" | "timeleft" | "latency" | "match_line", _))
+                if pgn => {}
+            Some((k, _)) => bail!("{option}: unknown key `{k}` in `{t}`"),
+            None if pgn && t == "min" => spec.format.min = true,
+            // cutechess `fi`: FEN tags for non-standard starts, which we always write.
+            None if pgn && t == "fi" => {}
+            None if path.is_none() => path = Some(PathBuf::from(t)),
+            None => bail!("{option}: unexpected `{t}` after the file name"),
+        }
+    }
+    spec.path = path.with_context(|| format!("{option} needs a file: FILE or file=FILE"))?;
+    Ok(Some(spec))
+}
+
 /// Builds the match configuration from the command line.
 pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchConfig> {
     let engines = args
@@ -174,11 +227,24 @@ pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchC
     if let Some(e) = &args.event {
         cfg.event = e.clone();
     }
-    cfg.pgn_out = args.pgnout.clone();
-    cfg.epd_out = args.epdout.clone();
+    if let Some(v) = &args.variant
+        && !v.eq_ignore_ascii_case("standard")
+    {
+        bail!("-variant {v}: only standard chess is supported");
+    }
+    let pgn = parse_output("-pgnout", &args.pgnout, true)?;
+    let epd = parse_output("-epdout", &args.epdout, false)?;
+    let appends: Vec<bool> = [&pgn, &epd].iter().filter_map(|o| o.as_ref()?.append).collect();
+    if appends.windows(2).any(|w| w[0] != w[1]) {
+        bail!("-pgnout and -epdout disagree on append=");
+    }
+    cfg.append_outputs = appends.first().copied().unwrap_or(false);
+    cfg.pgn_format = pgn.as_ref().map(|o| o.format).unwrap_or_default();
+    cfg.pgn_out = pgn.map(|o| o.path);
+    cfg.epd_out = epd.map(|o| o.path);
     cfg.results_out = args.results.clone();
     cfg.state = args.state.clone().or_else(|| {
-        args.pgnout.as_ref().map(|p| {
+        cfg.pgn_out.as_ref().map(|p| {
             let mut s = p.clone().into_os_string();
             s.push(".state.jsonl");
             PathBuf::from(s)
