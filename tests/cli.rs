@@ -157,3 +157,24 @@ fn closed_stdout_and_errors_end_quietly() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(stderr.trim_end(), "error: cannot read /no/such/suite.epd: No such file or directory (os error 2)");
 }
+
+/// OpenBench builds an engine with `make EXE=name` in the repository.
+#[test]
+#[ignore = "needs make; a release build takes minutes"]
+fn make_exe_builds_the_engine() {
+    // The target directory this test was built in (CARGO_TARGET_TMPDIR is `<target>/tmp`), so
+    // the release build is shared with other runs.
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let exe = tmp.join("evochess-openbench");
+    let _ = std::fs::remove_file(&exe);
+    let status = std::process::Command::new("make")
+        .arg(format!("EXE={}", exe.display()))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("CARGO_TARGET_DIR", tmp.parent().unwrap())
+        .status()
+        .expect("make runs (Debian package make)");
+    assert!(status.success());
+    let out = std::process::Command::new(&exe).arg("bench").arg("2").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.lines().last().is_some_and(|l| l.ends_with(" nps")), "{text}");
+}
