@@ -283,3 +283,54 @@ fn fastchess_output_keys_and_variant() {
     }
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The command line OpenBench's worker builds (Client/worker.py, `build_cutechess_command`:
+/// basic, concurrency, adjudication, two engines, book and pgnout settings) runs unchanged; only
+/// the engines, book and paths are ours.
+#[test]
+fn openbench_worker_command_line_runs_unchanged() {
+    let dir = scratch("cli", "openbench");
+    for d in ["Engines", "Books", "PGNs"] {
+        fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    for name in ["dev", "base"] {
+        fs::copy(common::engine_binary(), dir.join("Engines").join(name)).unwrap();
+    }
+    let book: String = fs::read_to_string(repo().join("openings/gnuchess-8ply.epd"))
+        .unwrap()
+        .lines()
+        .take(40)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(dir.join("Books/book.epd"), book).unwrap();
+    let tb = evochess::data::fixture("syzygy");
+    let command = format!(
+        "-repeat -recover -variant standard -concurrency 2 -games 4  -resign movecount=3 score=400 \
+         -draw movenumber=40 movecount=8 score=10 -tb {tb} -tbpieces 3 \
+         -engine dir=Engines/ cmd=./dev proto=uci tc=inf nodes=1500 option.Threads=1 option.Hash=16 \
+         option.SyzygyPath={tb} name=evochess-dev \
+         -engine dir=Engines/ cmd=./base proto=uci tc=inf nodes=1500 option.Threads=1 option.Hash=16 \
+         name=evochess-base \
+         -openings file=Books/book.epd format=epd order=random start=3 -srand 42 -pgnout PGNs/1.2.3.0.pgn",
+        tb = tb.display()
+    );
+    let out = Command::new(TUNER)
+        .arg("match")
+        .args(command.split_whitespace()) // as the worker's Popen(command.split())
+        .current_dir(&dir)
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    // The lines OpenBench parses: `Finished game N (A vs B): RESULT {reason}`.
+    let finished: Vec<&str> = stdout.lines().filter(|l| l.starts_with("Finished game ")).collect();
+    assert_eq!(finished.len(), 4, "{stdout}");
+    for l in &finished {
+        let tokens: Vec<&str> = l.split_whitespace().collect();
+        assert!(tokens[2].parse::<u32>().is_ok() && ["1-0", "0-1", "1/2-1/2"].contains(&tokens[6]), "{l}");
+        assert!(l.split(':').nth(1).is_some(), "{l}");
+    }
+    assert_eq!(games_in(&dir.join("PGNs/1.2.3.0.pgn")), 4);
+    fs::remove_dir_all(&dir).unwrap();
+}
