@@ -84,6 +84,16 @@ pub struct MatchConfig {
     pub games: u32,
     /// Play each opening twice with colours swapped (game pairs). Requires even `games`.
     pub repeat: bool,
+    /// With `repeat`, play both games of a pair with the same colours (fastchess `-noswap`).
+    /// Left out of the fingerprint when false, so journals of earlier runs still resume.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub noswap: bool,
+    /// The second engine of each pairing takes White first (fastchess `-reverse`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reverse: bool,
+    /// Pause before each game after a worker's first (fastchess `-wait`, milliseconds).
+    #[serde(skip)]
+    pub wait_ms: u64,
     #[serde(skip)]
     pub concurrency: usize,
     pub openings: Option<OpeningsConfig>,
@@ -128,6 +138,9 @@ impl MatchConfig {
             rounds: 1,
             games: 2,
             repeat: true,
+            noswap: false,
+            reverse: false,
+            wait_ms: 0,
             concurrency: 1,
             openings: None,
             seed: 0,
@@ -181,11 +194,12 @@ impl MatchConfig {
         let mut out = Vec::new();
         for round in 0..self.rounds {
             for (e, &(a, b)) in self.pairings().iter().enumerate() {
+                let (a, b) = if self.reverse { (b, a) } else { (a, b) };
                 for k in 0..units_per_encounter {
                     // Every encounter of a round uses the same openings (fair across opponents).
                     let opening_index = u64::from(round) * u64::from(units_per_encounter) + u64::from(k);
                     let games = if self.repeat {
-                        vec![(a, b), (b, a)]
+                        vec![(a, b), if self.noswap { (a, b) } else { (b, a) }]
                     } else if (opening_index + e as u64).is_multiple_of(2) {
                         vec![(a, b)]
                     } else {
@@ -519,6 +533,7 @@ pub fn cpu_times() -> (f64, f64) {
 fn worker(ctx: &Context, jobs: &Receiver<Unit>, results: &Sender<UnitDone>) {
     let cfg = &ctx.cfg;
     let mut engines: HashMap<usize, UciClient> = HashMap::new();
+    let mut played_any = false;
     for unit in jobs.iter() {
         if ctx.stop.load(Ordering::Relaxed) {
             break;
@@ -534,6 +549,10 @@ fn worker(ctx: &Context, jobs: &Receiver<Unit>, results: &Sender<UnitDone>) {
         let opening = ctx.book.get(unit.opening_index);
         let mut records = Vec::new();
         for &(w, b) in &unit.games {
+            if cfg.wait_ms > 0 && played_any {
+                thread::sleep(Duration::from_millis(cfg.wait_ms));
+            }
+            played_any = true;
             let mut record = match (ensure(ctx, &mut engines, w), ensure(ctx, &mut engines, b)) {
                 (Ok(()), Ok(())) => {
                     let (mut wc, mut bc) = (engines.remove(&w).expect("started"), engines.remove(&b).expect("started"));
@@ -663,6 +682,23 @@ mod tests {
         assert_eq!(units.len(), 8);
         assert_eq!(units[0].games, vec![(0, 1)]);
         assert_eq!(units[1].games, vec![(1, 0)]);
+    }
+
+    #[test]
+    fn noswap_and_reverse_colours() {
+        let mut cfg = MatchConfig::new(vec![spec("a"), spec("b")], Tournament::Match);
+        let fingerprint = cfg.fingerprint();
+        cfg.noswap = true;
+        assert_eq!(cfg.units()[0].games, vec![(0, 1), (0, 1)]);
+        cfg.reverse = true;
+        assert_eq!(cfg.units()[0].games, vec![(1, 0), (1, 0)]);
+        cfg.noswap = false;
+        assert_eq!(cfg.units()[0].games, vec![(1, 0), (0, 1)]);
+        assert_ne!(cfg.fingerprint(), fingerprint);
+        // Off, the new keys leave the fingerprint as earlier versions wrote it (journals resume).
+        cfg.reverse = false;
+        assert_eq!(cfg.fingerprint(), fingerprint);
+        assert!(!fingerprint.contains("noswap") && !fingerprint.contains("reverse"));
     }
 
     #[test]

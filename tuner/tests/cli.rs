@@ -334,3 +334,45 @@ fn openbench_worker_command_line_runs_unchanged() {
     assert_eq!(games_in(&dir.join("PGNs/1.2.3.0.pgn")), 4);
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// fastchess's colour and report flags: -repeat, -noswap, -reverse, -wait, -report penta=false.
+#[test]
+fn fastchess_pairing_and_report_flags() {
+    let dir = scratch("cli", "pairing");
+    let pgn = dir.join("g.pgn");
+    let fake = format!("cmd={FAKE}");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["match", "-engine", "name=a", &fake, "-engine", "name=b", &fake, "-each", "depth=1"];
+        args.extend(["-maxmoves", "6", "-games", "2", "-rounds", "2"]);
+        args.extend(extra);
+        tuner(&args)
+    };
+    let out = run(&[
+        "-repeat",
+        "-noswap",
+        "-reverse",
+        "-wait",
+        "5",
+        "-report",
+        "penta=false",
+        "-pgnout",
+        pgn.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!stdout.contains("Ptnml") && stdout.contains("Score of a vs b"), "{stdout}");
+    let whites: Vec<String> =
+        fs::read_to_string(&pgn).unwrap().lines().filter(|l| l.starts_with("[White ")).map(String::from).collect();
+    assert_eq!(whites, vec!["[White \"b\"]"; 4], "reverse and noswap: b has White in every game");
+    // Without them, pairs swap colours and a takes White first; the pentanomial line is shown.
+    let out = run(&["-repeat", "2", "-pgnout", pgn.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Ptnml(0-2)"));
+    let whites: Vec<String> =
+        fs::read_to_string(&pgn).unwrap().lines().filter(|l| l.starts_with("[White ")).map(String::from).collect();
+    assert_eq!(whites, ["[White \"a\"]", "[White \"b\"]", "[White \"a\"]", "[White \"b\"]"]);
+    for (bad, needle) in [(run(&["-repeat", "3"]), "-repeat 3"), (run(&["-report", "elo=true"]), "elo=true")] {
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert!(!bad.status.success() && err.contains(needle), "{needle}: {err}");
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -45,9 +45,22 @@ pub struct MatchArgs {
     /// Games per pairing per round (even: openings are played twice, colours swapped).
     #[arg(long, default_value_t = 2)]
     pub games: u32,
-    /// Accepted for cutechess compatibility: colour-swapped repeats are the default.
+    /// Play each opening N times (cutechess; default and only other choice: 2, colour-swapped
+    /// pairs, which is also the default without the flag; 1 is -norepeat).
+    #[arg(long, num_args = 0..=1, default_missing_value = "2", value_name = "N")]
+    pub repeat: Option<u32>,
+    /// Play both games of an opening with the same colours (fastchess).
     #[arg(long)]
-    pub repeat: bool,
+    pub noswap: bool,
+    /// The second engine takes White first in each pair (fastchess).
+    #[arg(long)]
+    pub reverse: bool,
+    /// Milliseconds to wait between games (fastchess).
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub wait: u64,
+    /// Rating report options (fastchess): penta=true|false shows or hides the pentanomial line.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub report: Vec<String>,
     /// Accepted for cutechess compatibility: crashed or stalled engines are always restarted.
     #[arg(long)]
     pub recover: bool,
@@ -201,7 +214,14 @@ pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchC
     let mut cfg = MatchConfig::new(engines, tournament);
     cfg.rounds = args.rounds;
     cfg.games = args.games;
-    cfg.repeat = !args.norepeat;
+    cfg.repeat = match args.repeat {
+        Some(2) | None => !args.norepeat,
+        Some(1) => false,
+        Some(n) => bail!("-repeat {n}: only 1 or 2 (colour-swapped pairs) is supported"),
+    };
+    cfg.noswap = args.noswap;
+    cfg.reverse = args.reverse;
+    cfg.wait_ms = args.wait;
     cfg.concurrency = args.concurrency.max(1);
     cfg.seed = args.srand;
     if !args.openings.is_empty() {
@@ -264,6 +284,8 @@ struct CliObserver {
     planned: u64,
     sprt: Option<Sprt>,
     quiet: bool,
+    /// Show the `Ptnml(0-2)` line (`-report penta=`).
+    penta: bool,
 }
 
 impl CliObserver {
@@ -296,7 +318,7 @@ impl MatchObserver for CliObserver {
         }
         if self.interval > 0 && s.games / self.interval > self.reported / self.interval && s.games < self.planned {
             self.reported = s.games;
-            self.say(s.report(self.sprt.as_ref()).trim_end());
+            self.say(shown_report(&s.report(self.sprt.as_ref()), self.penta).trim_end());
         }
         let t = &s.totals()[0];
         self.bar.set_message(format!("{}: {}-{}-{}", t.name, t.wdl.wins, t.wdl.draws, t.wdl.losses));
@@ -305,6 +327,23 @@ impl MatchObserver for CliObserver {
     fn on_finish(&mut self, _r: &MatchResults) {
         self.bar.finish_and_clear();
     }
+}
+
+/// `-report penta=true|false` (fastchess): whether reports show the pentanomial line.
+fn parse_report(tokens: &[String]) -> anyhow::Result<bool> {
+    let mut penta = true;
+    for t in tokens {
+        match t.split_once('=') {
+            Some(("penta", v)) => penta = parse_bool("-report", "penta", v)?,
+            _ => bail!("-report: unknown setting `{t}` (expected penta=true|false)"),
+        }
+    }
+    Ok(penta)
+}
+
+/// A rating report without its `Ptnml(0-2)` lines unless `penta`.
+fn shown_report(report: &str, penta: bool) -> String {
+    report.lines().filter(|l| penta || !l.starts_with("Ptnml(0-2)")).map(|l| format!("{l}\n")).collect()
 }
 
 /// Prints the end-of-match summary.
@@ -339,9 +378,17 @@ pub fn run(args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
             .expect("valid template"),
     );
     bar.enable_steady_tick(Duration::from_millis(500));
-    let mut obs =
-        CliObserver { bar, interval: args.ratinginterval, reported: 0, planned: 0, sprt: cfg.sprt, quiet: args.quiet };
+    let penta = parse_report(&args.report)?;
+    let mut obs = CliObserver {
+        bar,
+        interval: args.ratinginterval,
+        reported: 0,
+        planned: 0,
+        sprt: cfg.sprt,
+        quiet: args.quiet,
+        penta,
+    };
     let results = play_match(&cfg, &mut obs)?;
-    print_summary(&results, &rating_report(&results.pairs, results.sprt.as_ref()));
+    print_summary(&results, &shown_report(&rating_report(&results.pairs, results.sprt.as_ref()), penta));
     Ok(())
 }
