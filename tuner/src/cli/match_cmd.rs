@@ -94,7 +94,9 @@ pub struct MatchArgs {
     /// Continue the match recorded in the state file, without replaying finished games.
     #[arg(long)]
     pub resume: bool,
-    /// SPRT on the pentanomial LLR: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]; stops the match.
+    /// SPRT on the pentanomial LLR: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=logistic];
+    /// stops the match. The bounds are logistic Elo (fastchess's normalized and bayesian
+    /// models are refused by name).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
     /// Draw adjudication: movenumber=N movecount=M score=CP.
@@ -141,13 +143,23 @@ fn parse_sprt(tokens: &[String]) -> anyhow::Result<Sprt> {
     let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
     for t in tokens {
         let (k, v) = t.split_once('=').with_context(|| format!("-sprt: `{t}` is not key=value"))?;
+        if k == "model" {
+            // fastchess's models; the LLR here is on logistic Elo (see stats::sprt).
+            match v.to_ascii_lowercase().as_str() {
+                "logistic" => continue,
+                "normalized" | "bayesian" => {
+                    bail!("-sprt model={v} is not supported: elo0/elo1 are logistic Elo (use model=logistic)")
+                }
+                _ => bail!("-sprt: unknown model `{v}` (fastchess has normalized, logistic, bayesian)"),
+            }
+        }
         let x: f64 = v.parse().with_context(|| format!("-sprt: `{t}`: not a number"))?;
         match k {
             "elo0" => elo0 = Some(x),
             "elo1" => elo1 = Some(x),
             "alpha" => alpha = x,
             "beta" => beta = x,
-            _ => bail!("-sprt: unknown key `{k}` (expected elo0, elo1, alpha, beta)"),
+            _ => bail!("-sprt: unknown key `{k}` (expected elo0, elo1, alpha, beta, model)"),
         }
     }
     let (Some(e0), Some(e1)) = (elo0, elo1) else { bail!("-sprt needs elo0= and elo1=") };
@@ -391,4 +403,50 @@ pub fn run(args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
     let results = play_match(&cfg, &mut obs)?;
     print_summary(&results, &shown_report(&rating_report(&results.pairs, results.sprt.as_ref()), penta));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn sprt_models() {
+        let base = ["elo0=0", "elo1=5", "alpha=0.05", "beta=0.05"];
+        let plain = parse_sprt(&strings(&base)).unwrap();
+        let logistic = parse_sprt(&strings(&[&base[..], &["model=logistic"]].concat())).unwrap();
+        assert_eq!(plain, logistic);
+        let e = parse_sprt(&strings(&[&base[..], &["model=normalized"]].concat())).unwrap_err().to_string();
+        assert!(e.contains("model=normalized") && e.contains("logistic"), "{e}");
+        let e = parse_sprt(&strings(&[&base[..], &["model=trinomial"]].concat())).unwrap_err().to_string();
+        assert!(e.contains("unknown model `trinomial`"), "{e}");
+    }
+
+    #[test]
+    fn output_specs_in_both_styles() {
+        let o = parse_output("-pgnout", &strings(&["games.pgn", "min", "fi"]), true).unwrap().unwrap();
+        assert_eq!((o.path, o.format.min, o.append), (PathBuf::from("games.pgn"), true, None));
+        let o = parse_output("-pgnout", &strings(&["file=g.pgn", "notation=uci", "append=false", "nps=true"]), true)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (o.path, o.format.notation, o.append),
+            (PathBuf::from("g.pgn"), crate::pgn_out::Notation::Uci, Some(false))
+        );
+        assert_eq!(parse_output("-epdout", &[], false).unwrap(), None);
+        for (tokens, needle) in [
+            (&["min"][..], "needs a file"),
+            (&["a.pgn", "b.pgn"], "unexpected `b.pgn`"),
+            (&["file=a.pgn", "colour=red"], "unknown key `colour`"),
+        ] {
+            let e = parse_output("-pgnout", &strings(tokens), true).unwrap_err().to_string();
+            assert!(e.contains(needle), "{tokens:?}: {e}");
+        }
+        // EPD output has no notation.
+        assert!(parse_output("-epdout", &strings(&["file=a.epd", "notation=san"]), false).is_err());
+        assert!(!shown_report("Score\nPtnml(0-2): [1]\nElo\n", false).contains("Ptnml"));
+    }
 }
