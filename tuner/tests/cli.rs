@@ -335,7 +335,8 @@ fn openbench_worker_command_line_runs_unchanged() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// fastchess's colour and report flags: -repeat, -noswap, -reverse, -wait, -report penta=false.
+/// fastchess's colour, report and tablebase flags: -repeat, -noswap, -reverse, -wait,
+/// -report penta=false, -tbignore50.
 #[test]
 fn fastchess_pairing_and_report_flags() {
     let dir = scratch("cli", "pairing");
@@ -347,6 +348,7 @@ fn fastchess_pairing_and_report_flags() {
         args.extend(extra);
         tuner(&args)
     };
+    let tb = evochess::data::fixture("syzygy");
     let out = run(&[
         "-repeat",
         "-noswap",
@@ -355,6 +357,9 @@ fn fastchess_pairing_and_report_flags() {
         "5",
         "-report",
         "penta=false",
+        "-tb",
+        tb.to_str().unwrap(),
+        "-tbignore50",
         "-pgnout",
         pgn.to_str().unwrap(),
     ]);

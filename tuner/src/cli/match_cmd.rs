@@ -114,6 +114,9 @@ pub struct MatchArgs {
     /// Only adjudicate positions with at most this many pieces.
     #[arg(long)]
     pub tbpieces: Option<usize>,
+    /// Tablebase adjudication ignores the 50-move rule: cursed wins count as wins.
+    #[arg(long)]
+    pub tbignore50: bool,
     /// Print the rating report every N games.
     #[arg(long, default_value_t = 10)]
     pub ratinginterval: u64,
@@ -250,6 +253,7 @@ pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchC
     }
     cfg.adjudication.tb_path = args.tb.clone();
     cfg.adjudication.tb_pieces = args.tbpieces;
+    cfg.adjudication.tb_ignore_50 = args.tbignore50;
     if !args.sprt.is_empty() {
         cfg.sprt = Some(parse_sprt(&args.sprt)?);
     }

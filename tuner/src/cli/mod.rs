@@ -41,8 +41,14 @@ const CUTECHESS_STYLE: &[&str] = &["match", "gauntlet", "roundrobin"];
 /// Separates the `key=value` tokens of one `--engine` inside a single argument.
 pub const ENGINE_TOKEN_SEP: char = '\n';
 
+/// `--x`, or a single-dash word such as `-engine` or `-tbignore50` (a letter, then letters and
+/// digits); `-5` and `-0.5` are values.
 fn is_option(s: &str) -> bool {
-    s.starts_with("--") || (s.len() > 2 && s.starts_with('-') && s[1..].chars().all(|c| c.is_ascii_alphabetic()))
+    s.starts_with("--")
+        || (s.len() > 2
+            && s.starts_with('-')
+            && s[1..].starts_with(|c: char| c.is_ascii_alphabetic())
+            && s[1..].chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
 /// Lets `tuner match -engine … -concurrency 2` work like cutechess-cli: for the runner's
@@ -115,5 +121,10 @@ mod tests {
             vec!["tuner", "gauntlet", "--engine", "option.Move Overhead=3", "--engine", "cmd=y", "--repeat"]
         );
         assert_eq!(conv(&["tuner", "evolve", "-engine"]), vec!["tuner", "evolve", "-engine"]);
+        // Words with digits (fastchess's -tbignore50) are options; numbers stay values.
+        assert_eq!(
+            conv(&["tuner", "match", "-tbignore50", "-draw", "score=-10", "-wait", "-0.5"]),
+            vec!["tuner", "match", "--tbignore50", "--draw", "score=-10", "--wait", "-0.5"]
+        );
     }
 }
