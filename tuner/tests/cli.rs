@@ -335,8 +335,8 @@ fn openbench_worker_command_line_runs_unchanged() {
     fs::remove_dir_all(&dir).unwrap();
 }
 
-/// fastchess's colour, report and tablebase flags: -repeat, -noswap, -reverse, -wait,
-/// -report penta=false, -tbignore50.
+/// fastchess's colour, report, output and tablebase flags: -repeat, -noswap, -reverse, -wait,
+/// -report penta=false, -output format=fastchess, -tbignore50.
 #[test]
 fn fastchess_pairing_and_report_flags() {
     let dir = scratch("cli", "pairing");
@@ -370,8 +370,14 @@ fn fastchess_pairing_and_report_flags() {
         fs::read_to_string(&pgn).unwrap().lines().filter(|l| l.starts_with("[White ")).map(String::from).collect();
     assert_eq!(whites, vec!["[White \"b\"]"; 4], "reverse and noswap: b has White in every game");
     // Without them, pairs swap colours and a takes White first; the pentanomial line is shown.
-    let out = run(&["-repeat", "2", "-pgnout", pgn.to_str().unwrap()]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("Ptnml(0-2)"));
+    let pgn_s = pgn.to_str().unwrap();
+    let out = run(&["-repeat", "2", "-pgnout", pgn_s, "-output", "format=fastchess", "-sprt", "elo0=0", "elo1=10"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Ptnml(0-2)"), "{stdout}");
+    // fastchess's SPRT line, and the closing line both cutechess and fastchess print.
+    let llr = stdout.lines().find(|l| l.starts_with("LLR: ")).expect("an LLR line");
+    assert!(llr.ends_with("(-2.94, 2.94) [0.00, 10.00]"), "{llr}");
+    assert_eq!(stdout.lines().last(), Some("Finished match"), "{stdout}");
     let whites: Vec<String> =
         fs::read_to_string(&pgn).unwrap().lines().filter(|l| l.starts_with("[White ")).map(String::from).collect();
     assert_eq!(whites, ["[White \"a\"]", "[White \"b\"]", "[White \"a\"]", "[White \"b\"]"]);

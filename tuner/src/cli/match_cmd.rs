@@ -19,7 +19,7 @@ use crate::{
     game::GameRecord,
     openings::OpeningsConfig,
     pgn_out::PgnFormat,
-    results::{MatchResults, Standings, rating_report},
+    results::{MatchResults, SprtStatus, Standings, rating_report},
     runner::{MatchConfig, MatchObserver, Tournament, play_match},
     stats::Sprt,
 };
@@ -61,6 +61,10 @@ pub struct MatchArgs {
     /// Rating report options (fastchess): penta=true|false shows or hides the pentanomial line.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub report: Vec<String>,
+    /// Output style: format=cutechess (the default) or format=fastchess, which adds fastchess's
+    /// `LLR: x (lower, upper) [elo0, elo1]` line to every rating report.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub output: Vec<String>,
     /// Accepted for cutechess compatibility: crashed or stalled engines are always restarted.
     #[arg(long)]
     pub recover: bool,
@@ -302,6 +306,8 @@ struct CliObserver {
     quiet: bool,
     /// Show the `Ptnml(0-2)` line (`-report penta=`).
     penta: bool,
+    /// Add fastchess's `LLR:` line to reports (`-output format=fastchess`).
+    fastchess: bool,
 }
 
 impl CliObserver {
@@ -334,7 +340,13 @@ impl MatchObserver for CliObserver {
         }
         if self.interval > 0 && s.games / self.interval > self.reported / self.interval && s.games < self.planned {
             self.reported = s.games;
-            self.say(shown_report(&s.report(self.sprt.as_ref()), self.penta).trim_end());
+            let mut text = shown_report(&s.report(self.sprt.as_ref()), self.penta);
+            if self.fastchess
+                && let Some(st) = self.sprt.as_ref().and_then(|sp| s.sprt_status(sp))
+            {
+                text.push_str(&fastchess_llr(&st));
+            }
+            self.say(text.trim_end());
         }
         let t = &s.totals()[0];
         self.bar.set_message(format!("{}: {}-{}-{}", t.name, t.wdl.wins, t.wdl.draws, t.wdl.losses));
@@ -355,6 +367,24 @@ fn parse_report(tokens: &[String]) -> anyhow::Result<bool> {
         }
     }
     Ok(penta)
+}
+
+/// `-output format=cutechess|fastchess`: whether fastchess's lines are added.
+fn parse_output_style(tokens: &[String]) -> anyhow::Result<bool> {
+    let mut fastchess = false;
+    for t in tokens {
+        match t.split_once('=') {
+            Some(("format", "cutechess")) => fastchess = false,
+            Some(("format", "fastchess")) => fastchess = true,
+            _ => bail!("-output: unknown setting `{t}` (expected format=cutechess|fastchess)"),
+        }
+    }
+    Ok(fastchess)
+}
+
+/// fastchess's SPRT line: `LLR: 2.95 (-2.94, 2.94) [0.00, 5.00]`.
+fn fastchess_llr(st: &SprtStatus) -> String {
+    format!("LLR: {:.2} ({:.2}, {:.2}) [{:.2}, {:.2}]\n", st.llr, st.lower, st.upper, st.elo0, st.elo1)
 }
 
 /// A rating report without its `Ptnml(0-2)` lines unless `penta`.
@@ -395,6 +425,7 @@ pub fn run(args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
     );
     bar.enable_steady_tick(Duration::from_millis(500));
     let penta = parse_report(&args.report)?;
+    let fastchess = parse_output_style(&args.output)?;
     let mut obs = CliObserver {
         bar,
         interval: args.ratinginterval,
@@ -403,9 +434,16 @@ pub fn run(args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
         sprt: cfg.sprt,
         quiet: args.quiet,
         penta,
+        fastchess,
     };
     let results = play_match(&cfg, &mut obs)?;
-    print_summary(&results, &shown_report(&rating_report(&results.pairs, results.sprt.as_ref()), penta));
+    let mut report = shown_report(&rating_report(&results.pairs, results.sprt.as_ref()), penta);
+    if fastchess && let Some(st) = &results.sprt {
+        report.push_str(&fastchess_llr(st));
+    }
+    print_summary(&results, &report);
+    // The last line of cutechess-cli and fastchess alike; scripts wait for it.
+    println!("Finished match");
     Ok(())
 }
 
@@ -415,6 +453,24 @@ mod tests {
 
     fn strings(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn fastchess_llr_line() {
+        let st = SprtStatus {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+            llr: 2.951,
+            lower: -2.944_438_979,
+            upper: 2.944_438_979,
+            decision: crate::stats::sprt::SprtDecision::AcceptH1,
+        };
+        assert_eq!(fastchess_llr(&st), "LLR: 2.95 (-2.94, 2.94) [0.00, 5.00]\n");
+        assert!(parse_output_style(&strings(&["format=fastchess"])).unwrap());
+        assert!(!parse_output_style(&strings(&["format=cutechess"])).unwrap());
+        assert!(parse_output_style(&strings(&["format=json"])).unwrap_err().to_string().contains("format=json"));
     }
 
     #[test]
