@@ -27,10 +27,11 @@
 //!
 //! The match is cut into *units*: with `repeat` (the default) a unit is a pair of games on one
 //! opening with colours swapped, otherwise a single game. Unit `u` always gets the same opening
-//! and colours, so a resumed match is the same match. Units go to `concurrency` workers over a
-//! crossbeam channel; each worker keeps its engine processes between games and restarts any that
-//! crashed, stalled or asked for `restart=on`. Results come back over a second channel to this
-//! thread, which alone writes PGN/EPD/journal, so files are never interleaved.
+//! and colours, so a resumed match is the same match. `concurrency` workers take units in order
+//! from a shared counter; each unit is computed from its index, so no schedule is held in memory
+//! however many rounds are asked for. Each worker keeps its engine processes between games and
+//! restarts any that crashed, stalled or asked for `restart=on`. Results come back over a channel
+//! to this thread, which alone writes PGN/EPD/journal, so files are never interleaved.
 
 use std::{
     collections::{HashMap, HashSet},
@@ -39,13 +40,13 @@ use std::{
     path::PathBuf,
     sync::{
         Arc,
-        atomic::{AtomicBool, Ordering},
+        atomic::{AtomicBool, AtomicU64, Ordering},
     },
     thread,
     time::{Duration, Instant},
 };
 
-use crossbeam_channel::{Receiver, Sender, unbounded};
+use crossbeam_channel::{Sender, unbounded};
 use serde::{Deserialize, Serialize};
 use shakmaty::Chess;
 use shakmaty_syzygy::Tablebase;
@@ -187,29 +188,43 @@ impl MatchConfig {
         }
     }
 
-    /// All units in play order.
+    /// Units (game pairs, or single games) of one encounter in one round.
+    fn units_per_encounter(&self) -> u64 {
+        u64::from(self.games / self.games_per_unit())
+    }
+
+    /// How many units the match has: rounds × pairings × units per encounter.
+    fn unit_count(&self) -> u64 {
+        u64::from(self.rounds) * self.pairings().len() as u64 * self.units_per_encounter()
+    }
+
+    /// Unit `id` of the schedule, computed from its index so that no schedule is ever held in
+    /// memory (`-rounds 4000000000 -sprt ...` must not allocate billions of units). The order is
+    /// round, then pairing, then unit within the encounter.
+    fn unit(&self, id: u64, pairings: &[(usize, usize)]) -> Unit {
+        let upe = self.units_per_encounter();
+        let k = id % upe;
+        let e = (id / upe) % pairings.len() as u64;
+        let round = (id / upe / pairings.len() as u64) as u32;
+        let (a, b) = pairings[e as usize];
+        let (a, b) = if self.reverse { (b, a) } else { (a, b) };
+        // Every encounter of a round uses the same openings (fair across opponents).
+        let opening_index = u64::from(round) * upe + k;
+        let games = if self.repeat {
+            vec![(a, b), if self.noswap { (a, b) } else { (b, a) }]
+        } else if (opening_index + e).is_multiple_of(2) {
+            vec![(a, b)]
+        } else {
+            vec![(b, a)]
+        };
+        Unit { id, round, opening_index, games }
+    }
+
+    /// All units in play order (tests; the runner computes them one at a time).
+    #[cfg(test)]
     fn units(&self) -> Vec<Unit> {
-        let per_unit = self.games_per_unit();
-        let units_per_encounter = self.games / per_unit;
-        let mut out = Vec::new();
-        for round in 0..self.rounds {
-            for (e, &(a, b)) in self.pairings().iter().enumerate() {
-                let (a, b) = if self.reverse { (b, a) } else { (a, b) };
-                for k in 0..units_per_encounter {
-                    // Every encounter of a round uses the same openings (fair across opponents).
-                    let opening_index = u64::from(round) * u64::from(units_per_encounter) + u64::from(k);
-                    let games = if self.repeat {
-                        vec![(a, b), if self.noswap { (a, b) } else { (b, a) }]
-                    } else if (opening_index + e as u64).is_multiple_of(2) {
-                        vec![(a, b)]
-                    } else {
-                        vec![(b, a)]
-                    };
-                    out.push(Unit { id: out.len() as u64, round, opening_index, games });
-                }
-            }
-        }
-        out
+        let pairings = self.pairings();
+        (0..self.unit_count()).map(|i| self.unit(i, &pairings)).collect()
     }
 
     /// The configuration part that must match for `--resume`.
@@ -302,7 +317,6 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     let pairings = cfg.pairings();
     let mut standings = Standings::new(&names, &pairings);
-    let units = cfg.units();
 
     let mut done = HashSet::new();
     let mut journal = None;
@@ -335,22 +349,18 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
     }
     observer.on_start(cfg.planned_games(), standings.games, &standings);
 
-    let pending: Vec<Unit> = units.into_iter().filter(|u| !done.contains(&u.id)).collect();
-    let (job_tx, job_rx) = unbounded::<Unit>();
+    let n_pending = cfg.unit_count().saturating_sub(done.len() as u64);
+    let schedule = Arc::new(Schedule { pairings, next: AtomicU64::new(0), count: cfg.unit_count(), done });
     let (res_tx, res_rx) = unbounded::<UnitDone>();
-    let n_pending = pending.len();
-    if !stopped_early {
-        for u in pending {
-            job_tx.send(u).expect("receiver alive");
-        }
-    }
-    drop(job_tx);
-    let workers: Vec<_> = (0..cfg.concurrency.max(1).min(n_pending.max(1)))
+    let workers: Vec<_> = (0..(cfg.concurrency.max(1) as u64).min(n_pending.max(1)))
         .map(|i| {
             let ctx = Arc::clone(&ctx);
-            let rx = job_rx.clone();
+            let schedule = Arc::clone(&schedule);
             let tx = res_tx.clone();
-            thread::Builder::new().name(format!("worker-{i}")).spawn(move || worker(&ctx, &rx, &tx)).expect("spawn")
+            thread::Builder::new()
+                .name(format!("worker-{i}"))
+                .spawn(move || worker(&ctx, &schedule, &tx))
+                .expect("spawn")
         })
         .collect();
     drop(res_tx);
@@ -530,14 +540,39 @@ pub fn cpu_times() -> (f64, f64) {
     ((f[11] + f[12]) / 100.0, (f[13] + f[14]) / 100.0)
 }
 
-fn worker(ctx: &Context, jobs: &Receiver<Unit>, results: &Sender<UnitDone>) {
+/// The units still to play, handed out in schedule order one at a time.
+struct Schedule {
+    pairings: Vec<(usize, usize)>,
+    /// Index of the next unit to hand out.
+    next: AtomicU64,
+    count: u64,
+    /// Units the journal already holds.
+    done: HashSet<u64>,
+}
+
+impl Schedule {
+    /// The next unit not yet played, or `None` at the end of the match or once `stop` is set.
+    fn take(&self, cfg: &MatchConfig, stop: &AtomicBool) -> Option<Unit> {
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let id = self.next.fetch_add(1, Ordering::Relaxed);
+            if id >= self.count {
+                return None;
+            }
+            if !self.done.contains(&id) {
+                return Some(cfg.unit(id, &self.pairings));
+            }
+        }
+    }
+}
+
+fn worker(ctx: &Context, schedule: &Schedule, results: &Sender<UnitDone>) {
     let cfg = &ctx.cfg;
     let mut engines: HashMap<usize, UciClient> = HashMap::new();
     let mut played_any = false;
-    for unit in jobs.iter() {
-        if ctx.stop.load(Ordering::Relaxed) {
-            break;
-        }
+    while let Some(unit) = schedule.take(cfg, &ctx.stop) {
         // Keep only this unit's engines running (a gauntlet worker would otherwise hold them all).
         let needed: HashSet<usize> = unit.games.iter().flat_map(|&(w, b)| [w, b]).collect();
         let idle: Vec<usize> = engines.keys().copied().filter(|k| !needed.contains(k)).collect();
@@ -682,6 +717,26 @@ mod tests {
         assert_eq!(units.len(), 8);
         assert_eq!(units[0].games, vec![(0, 1)]);
         assert_eq!(units[1].games, vec![(1, 0)]);
+    }
+
+    #[test]
+    fn the_schedule_is_computed_per_unit_however_long_the_match() {
+        let mut cfg = MatchConfig::new(vec![spec("a"), spec("b"), spec("c")], Tournament::RoundRobin);
+        cfg.rounds = 3;
+        cfg.games = 4;
+        let pairings = cfg.pairings();
+        let all = cfg.units();
+        assert_eq!(all.len() as u64, cfg.unit_count());
+        for (i, u) in all.iter().enumerate() {
+            let v = cfg.unit(i as u64, &pairings);
+            assert_eq!((u.id, u.round, u.opening_index, &u.games), (v.id, v.round, v.opening_index, &v.games));
+        }
+        // Four billion rounds: counted and indexed, never listed.
+        cfg.rounds = 4_000_000_000;
+        assert_eq!(cfg.unit_count(), 4_000_000_000 * 3 * 2);
+        let last = cfg.unit(cfg.unit_count() - 1, &pairings);
+        assert_eq!((last.round, last.games.clone()), (3_999_999_999, vec![(1, 2), (2, 1)]));
+        assert_eq!(cfg.planned_games(), 4_000_000_000 * 3 * 4);
     }
 
     #[test]

@@ -387,3 +387,21 @@ fn fastchess_pairing_and_report_flags() {
     }
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `-rounds 4000000000 -sprt ...`: the schedule is computed unit by unit, so the match runs under
+/// a 4 GiB address-space limit (a listed schedule would need over 100 GB) and stops at the SPRT
+/// decision.
+#[test]
+fn four_billion_rounds_with_sprt_run_in_little_memory() {
+    let engine = common::engine_binary();
+    let script = format!(
+        "ulimit -v 4194304 && exec {TUNER} match -engine name=evo cmd={} nodes=300 \
+         -engine name=fake cmd={FAKE} arg=--seed arg=1 depth=1 -maxmoves 80 -concurrency 2 \
+         -rounds 4000000000 -sprt elo0=0 elo1=400 -quiet",
+        engine.display()
+    );
+    let out = Command::new("sh").args(["-c", &script]).env("RUST_LOG", "warn").output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("H1 was accepted") && stdout.contains("stopped early by SPRT"), "{stdout}");
+}
