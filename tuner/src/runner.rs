@@ -347,6 +347,13 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
         stopped_early = true;
         ctx.stop.store(true, Ordering::Relaxed);
     }
+    // Results are rewritten after every unit: find out now, not after hours of games, that the
+    // path cannot be written.
+    if let Some(path) = &cfg.results_out {
+        build_results(&cfg, &standings, stopped_early, t0, cpu0)
+            .write_json(path)
+            .map_err(|source| RunnerError::Output { path: path.display().to_string(), source })?;
+    }
     observer.on_start(cfg.planned_games(), standings.games, &standings);
 
     let n_pending = cfg.unit_count().saturating_sub(done.len() as u64);
@@ -412,9 +419,12 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
         for g in &d.games {
             observer.on_game(g, &standings);
         }
-        if let Some(path) = &cfg.results_out {
-            let r = build_results(&cfg, &standings, false, t0, cpu0);
-            let _ = r.write_json(path);
+        if let Some(path) = &cfg.results_out
+            && let Err(source) = build_results(&cfg, &standings, false, t0, cpu0).write_json(path)
+        {
+            failure = Some(RunnerError::Output { path: path.display().to_string(), source });
+            ctx.stop.store(true, Ordering::Relaxed);
+            break;
         }
         if let Some(s) = &cfg.sprt
             && standings.sprt_status(s).is_some_and(|st| st.decision != SprtDecision::Continue)

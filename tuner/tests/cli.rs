@@ -405,3 +405,27 @@ fn four_billion_rounds_with_sprt_run_in_little_memory() {
     assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("H1 was accepted") && stdout.contains("stopped early by SPRT"), "{stdout}");
 }
+
+/// An unwritable `-results` path is an error before the first game, not after hundreds.
+#[test]
+fn unwritable_results_path_fails_before_any_game() {
+    let fake = format!("cmd={FAKE}");
+    let out = tuner(&[
+        "match",
+        "-engine",
+        "name=a",
+        &fake,
+        "-engine",
+        "name=b",
+        &fake,
+        "-each",
+        "depth=1",
+        "-games",
+        "2",
+        "-results",
+        "/no/such/dir/r.json",
+    ]);
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(!out.status.success() && stderr.contains("/no/such/dir/r.json"), "{stderr}");
+    assert!(!stdout.contains("Finished game"), "games were played: {stdout}");
+}
