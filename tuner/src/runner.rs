@@ -31,12 +31,14 @@
 //! from a shared counter; each unit is computed from its index, so no schedule is held in memory
 //! however many rounds are asked for. Each worker keeps its engine processes between games and
 //! restarts any that crashed, stalled or asked for `restart=on`. Results come back over a channel
-//! to this thread, which alone writes PGN/EPD/journal, so files are never interleaved.
+//! to this thread, which alone writes PGN/EPD/journal, so files are never interleaved. Those files
+//! are held under an exclusive advisory lock ([`crate::results::open_exclusive`]): a second
+//! process given the same output is refused before it changes anything.
 
 use std::{
     collections::{HashMap, HashSet},
-    fs::{File, OpenOptions},
-    io::{self, Write},
+    fs::File,
+    io::{self, Seek, Write},
     path::PathBuf,
     sync::{
         Arc,
@@ -508,15 +510,15 @@ fn open_output(
 ) -> Result<Option<(PathBuf, File)>, RunnerError> {
     let Some(path) = path else { return Ok(None) };
     let err = |source| RunnerError::Output { path: path.display().to_string(), source };
-    let f = OpenOptions::new().create(true).write(true).truncate(false).open(path).map_err(err)?;
+    // Locked first: a second process on the same file is refused before it cuts anything.
+    let mut f = crate::results::open_exclusive(path).map_err(err)?;
     // With `append` and nothing recorded yet, what is there predates the run: keep it.
     match (resume, keep, append) {
         (true, Some(len), _) => f.set_len(len).map_err(err)?,
         (_, _, true) => {}
         (_, _, false) => f.set_len(0).map_err(err)?,
     }
-    drop(f);
-    let f = OpenOptions::new().append(true).open(path).map_err(err)?;
+    f.seek(io::SeekFrom::End(0)).map_err(err)?;
     Ok(Some((path.clone(), f)))
 }
 

@@ -429,3 +429,56 @@ fn unwritable_results_path_fails_before_any_game() {
     assert!(!out.status.success() && stderr.contains("/no/such/dir/r.json"), "{stderr}");
     assert!(!stdout.contains("Finished game"), "games were played: {stdout}");
 }
+
+/// Two tuners on one output: the second is refused (advisory lock) before it touches the files,
+/// and the first finishes with every game in its PGN and journal.
+#[test]
+fn a_second_tuner_on_the_same_output_is_refused() {
+    let dir = scratch("cli", "lock");
+    let pgn = dir.join("games.pgn");
+    let fake = format!("cmd={FAKE}");
+    let pgn_s = pgn.to_str().unwrap().to_string();
+    let args = [
+        "match",
+        "-engine",
+        "name=a",
+        &fake,
+        "arg=--seed",
+        "arg=2",
+        "-engine",
+        "name=b",
+        &fake,
+        "-each",
+        "depth=1",
+        "-maxmoves",
+        "20",
+        "-rounds",
+        "150",
+        // 10 ms between games: the first match runs for seconds after its first game.
+        "-wait",
+        "10",
+        "-pgnout",
+        &pgn_s,
+        "-quiet",
+    ];
+    let mut first = Command::new(TUNER)
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while games_in(&pgn) == 0 {
+        assert!(first.try_wait().unwrap().is_none(), "the first match ended before the test could start a second");
+        assert!(start.elapsed() < Duration::from_secs(60), "no game within a minute");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let second = tuner(&args);
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success() && err.contains("in use by another running tuner"), "{err}");
+    assert!(err.contains(&pgn_s), "{err}");
+    assert!(first.wait().unwrap().success());
+    assert_eq!(games_in(&pgn), 300, "the first match's games are all there");
+    fs::remove_dir_all(&dir).unwrap();
+}
