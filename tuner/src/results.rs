@@ -483,6 +483,12 @@ mod tests {
         assert_eq!(done.len(), 1);
         assert_eq!(done[0].unit, 3);
         j.append(&UnitEntry { unit: 4, games: vec![], pgn_len: Some(20), epd_len: None }).unwrap();
+        // Held: a second opener (fresh or resuming) is refused and changes nothing.
+        for resume in [false, true] {
+            let e = Journal::open(&path, "cfg", resume).err().expect("locked");
+            assert!(e.to_string().contains("in use by another running tuner"), "{e}");
+        }
+        drop(j);
         let (_, done) = Journal::open(&path, "cfg", true).unwrap();
         assert_eq!(done.iter().map(|e| e.unit).collect::<Vec<_>>(), vec![3, 4]);
         fs::remove_dir_all(&dir).unwrap();
