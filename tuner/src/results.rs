@@ -364,6 +364,14 @@ struct JournalHeader {
     fingerprint: String,
 }
 
+/// The `seed` recorded in a journal's match fingerprint, if the file has one.
+pub fn journal_seed(path: &Path) -> Option<u64> {
+    let text = fs::read_to_string(path).ok()?;
+    let header: JournalHeader = serde_json::from_str(text.lines().next()?).ok()?;
+    let config: serde_json::Value = serde_json::from_str(&header.fingerprint).ok()?;
+    config.get("seed")?.as_u64()
+}
+
 /// One finished unit in the journal.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct UnitEntry {

@@ -482,3 +482,41 @@ fn a_second_tuner_on_the_same_output_is_refused() {
     assert_eq!(games_in(&pgn), 300, "the first match's games are all there");
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Without -srand a random opening order gets a fresh seed, printed so the run can be repeated;
+/// --resume without -srand continues with the journal's seed.
+#[test]
+fn without_srand_a_fresh_seed_is_printed_and_resume_keeps_it() {
+    let dir = scratch("cli", "seed");
+    let fake = format!("cmd={FAKE}");
+    let book = format!("file={}", repo().join("openings/gnuchess-8ply.epd").display());
+    let run = |pgn: &str, extra: &[&str]| {
+        let pgn = dir.join(pgn).display().to_string();
+        let mut args = vec!["match", "-engine", "name=a", &fake, "-engine", "name=b", &fake, "-each", "depth=1"];
+        args.extend(["-maxmoves", "4", "-rounds", "3", "-openings", &book, "order=random", "-pgnout", &pgn]);
+        args.extend(extra);
+        let out = tuner(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let fens: Vec<String> =
+            fs::read_to_string(&pgn).unwrap().lines().filter(|l| l.starts_with("[FEN ")).map(String::from).collect();
+        (String::from_utf8_lossy(&out.stdout).into_owned(), fens)
+    };
+    let seed_of = |stdout: &str| -> u64 {
+        let line = stdout.lines().find(|l| l.starts_with("Random seed: ")).unwrap_or_else(|| panic!("{stdout}"));
+        line["Random seed: ".len()..].split(' ').next().unwrap().parse().unwrap()
+    };
+    let (out1, fens1) = run("1.pgn", &[]);
+    let (out2, _) = run("2.pgn", &[]);
+    assert_eq!(fens1.len(), 6);
+    let seed = seed_of(&out1);
+    assert_ne!(seed, seed_of(&out2), "two runs drew the same seed");
+    // The printed seed repeats the first run's openings.
+    let (out3, fens3) = run("3.pgn", &["-srand", &seed.to_string()]);
+    assert!(!out3.contains("Random seed"), "{out3}");
+    assert_eq!(fens3, fens1);
+    // Resuming the finished first run without -srand finds its seed: nothing is replayed.
+    let (out4, fens4) = run("1.pgn", &["--resume"]);
+    assert!(out4.contains("Resuming: 6 of 6 games already played"), "{out4}");
+    assert_eq!(fens4, fens1);
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -75,8 +75,9 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
     /// Seed for opening order and book walks.
-    #[arg(long, default_value_t = 0)]
-    pub srand: u64,
+    /// Without it a fresh seed is drawn and printed (a --resume reuses the journal's seed).
+    #[arg(long)]
+    pub srand: Option<u64>,
     /// Write all games as PGN: cutechess `FILE [min] [fi]` or fastchess `file=FILE
     /// [notation=san|lan|uci] [append=true|false] [min=true|false]` (fastchess's per-move
     /// annotation keys such as nodes= are accepted and ignored). A fresh run truncates FILE
@@ -242,7 +243,6 @@ pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchC
     cfg.reverse = args.reverse;
     cfg.wait_ms = args.wait;
     cfg.concurrency = args.concurrency.max(1);
-    cfg.seed = args.srand;
     if !args.openings.is_empty() {
         cfg.openings = Some(OpeningsConfig::parse(&args.openings)?);
     }
@@ -291,7 +291,24 @@ pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchC
         })
     });
     cfg.resume = args.resume;
+    cfg.seed = match args.srand {
+        Some(seed) => seed,
+        // The match being resumed had its own seed; it is in the journal's fingerprint.
+        None if args.resume => cfg.state.as_deref().and_then(crate::results::journal_seed).unwrap_or(0),
+        None => fresh_seed(),
+    };
     Ok(cfg)
+}
+
+/// A seed that differs from run to run (clock and process id), for a match without -srand.
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    // splitmix64 finaliser, so nearby clocks give unrelated seeds.
+    let mut z = (nanos as u64) ^ (u64::from(std::process::id()) << 32);
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// Progress bar, a line per game and the rating report every `interval` games.
@@ -436,6 +453,9 @@ pub fn run(args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
         penta,
         fastchess,
     };
+    if args.srand.is_none() && !args.resume {
+        obs.say(&format!("Random seed: {} (repeat with -srand {0})", cfg.seed));
+    }
     let results = play_match(&cfg, &mut obs)?;
     let mut report = shown_report(&rating_report(&results.pairs, results.sprt.as_ref()), penta);
     if fastchess && let Some(st) = &results.sprt {
