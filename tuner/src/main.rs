@@ -44,8 +44,24 @@ enum Command {
 /// with a backtrace (anyhow's `Debug`, what `main() -> Result` prints, adds one when
 /// RUST_BACKTRACE is set).
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
     let cli = Cli::parse_from(cli::cutechess_style_args(std::env::args_os()));
+    // `-log file=F level=L` (fastchess) sends the log, engine I/O included at trace, to F.
+    let log = match &cli.command {
+        Command::Match(a) | Command::Gauntlet(a) | Command::Roundrobin(a) => a.log.as_slice(),
+        _ => &[],
+    };
+    let mut logger = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"));
+    match cli::match_cmd::log_target(log) {
+        Ok(None) => {}
+        Ok(Some((file, level))) => {
+            logger.filter_level(level).target(env_logger::Target::Pipe(Box::new(file)));
+        }
+        Err(e) => {
+            eprintln!("error: {}", evochess::error_chain(e.as_ref()));
+            return ExitCode::from(2);
+        }
+    }
+    logger.init();
     match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

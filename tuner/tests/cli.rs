@@ -520,3 +520,22 @@ fn without_srand_a_fresh_seed_is_printed_and_resume_keeps_it() {
     assert_eq!(fens4, fens1);
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// fastchess's `-log file= level=`: the engines' UCI traffic lands in the file at level=trace.
+#[test]
+fn log_file_records_engine_traffic() {
+    let dir = scratch("cli", "log");
+    let log = dir.join("match.log");
+    let fake = format!("cmd={FAKE}");
+    let file = format!("file={}", log.display());
+    let args = ["match", "-engine", "name=a", &fake, "-engine", "name=b", &fake, "-each", "depth=1", "-maxmoves", "4"];
+    let out = Command::new(TUNER).args(args).args(["-log", &file, "level=trace", "engine=true"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = fs::read_to_string(&log).unwrap();
+    assert!(text.contains("a < uci\n") && text.contains("a > uciok"), "{text}");
+    assert!(text.contains("> bestmove"), "{text}");
+    let bad = Command::new(TUNER).args(args).args(["-log", &file, "level=loud"]).output().unwrap();
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(!bad.status.success() && err.contains("level `loud`"), "{err}");
+    fs::remove_dir_all(&dir).unwrap();
+}

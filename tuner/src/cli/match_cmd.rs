@@ -61,6 +61,10 @@ pub struct MatchArgs {
     /// Rating report options (fastchess): penta=true|false shows or hides the pentanomial line.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub report: Vec<String>,
+    /// Log to a file (fastchess): file=F [level=trace|debug|info|warn|error|fatal] [engine=B]
+    /// [realtime=B] [append=B]; level=trace records every line sent to and read from the engines.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub log: Vec<String>,
     /// Output style: format=cutechess (the default) or format=fastchess, which adds fastchess's
     /// `LLR: x (lower, upper) [elo0, elo1]` line to every rating report.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
@@ -384,6 +388,45 @@ fn parse_report(tokens: &[String]) -> anyhow::Result<bool> {
         }
     }
     Ok(penta)
+}
+
+/// `-log file=F level=L ...`: the opened log file and level, or `None` without `-log`.
+pub fn log_target(tokens: &[String]) -> anyhow::Result<Option<(std::fs::File, log::LevelFilter)>> {
+    if tokens.is_empty() {
+        return Ok(None);
+    }
+    let (mut path, mut level, mut append) = (None, log::LevelFilter::Info, false);
+    for t in tokens {
+        match t.split_once('=') {
+            Some(("file", v)) if !v.is_empty() => path = Some(PathBuf::from(v)),
+            Some(("level", v)) => {
+                level = match v.to_ascii_lowercase().as_str() {
+                    "trace" => log::LevelFilter::Trace,
+                    "debug" => log::LevelFilter::Debug,
+                    "info" => log::LevelFilter::Info,
+                    "warn" | "warning" => log::LevelFilter::Warn,
+                    "error" | "fatal" => log::LevelFilter::Error,
+                    _ => bail!("-log: level `{v}` (expected trace, debug, info, warn, error or fatal)"),
+                }
+            }
+            Some(("append", v)) => append = parse_bool("-log", "append", v)?,
+            // fastchess's engine= and realtime=: engine I/O is logged at trace, and every line
+            // is written as it happens.
+            Some((k @ ("engine" | "realtime"), v)) => {
+                parse_bool("-log", k, v)?;
+            }
+            _ => bail!("-log: unknown setting `{t}` (expected file=, level=, engine=, realtime=, append=)"),
+        }
+    }
+    let path = path.context("-log needs file=FILE")?;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .append(append)
+        .truncate(!append)
+        .open(&path)
+        .with_context(|| format!("-log: cannot open {}", path.display()))?;
+    Ok(Some((file, level)))
 }
 
 /// `-output format=cutechess|fastchess`: whether fastchess's lines are added.
