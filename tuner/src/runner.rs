@@ -250,6 +250,12 @@ pub enum RunnerError {
     Config(String),
     #[error("output file `{path}`: {source}")]
     Output { path: String, source: io::Error },
+    /// On resume, an output holds less than the journal says was written: games would be lost.
+    #[error(
+        "--resume: output file `{path}` {found} but the state file records {recorded} bytes written; restore the \
+         file, or start the match afresh without --resume"
+    )]
+    OutputShort { path: String, found: String, recorded: u64 },
 }
 
 /// Receives progress; all methods default to doing nothing.
@@ -510,8 +516,22 @@ fn open_output(
 ) -> Result<Option<(PathBuf, File)>, RunnerError> {
     let Some(path) = path else { return Ok(None) };
     let err = |source| RunnerError::Output { path: path.display().to_string(), source };
+    let short =
+        |found: String, recorded| RunnerError::OutputShort { path: path.display().to_string(), found, recorded };
+    if resume
+        && let Some(recorded) = keep.filter(|&k| k > 0)
+        && !path.exists()
+    {
+        return Err(short("is missing".into(), recorded));
+    }
     // Locked first: a second process on the same file is refused before it cuts anything.
     let mut f = crate::results::open_exclusive(path).map_err(err)?;
+    if resume && let Some(recorded) = keep {
+        let len = f.metadata().map_err(err)?.len();
+        if len < recorded {
+            return Err(short(format!("has {len} bytes"), recorded));
+        }
+    }
     // With `append` and nothing recorded yet, what is there predates the run: keep it.
     match (resume, keep, append) {
         (true, Some(len), _) => f.set_len(len).map_err(err)?,

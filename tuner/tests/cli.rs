@@ -539,3 +539,31 @@ fn log_file_records_engine_traffic() {
     assert!(!bad.status.success() && err.contains("level `loud`"), "{err}");
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// --resume checks the PGN against the journal: a truncated or missing PGN is an error naming
+/// the file, never a silent loss of the games it held.
+#[test]
+fn resume_refuses_a_truncated_or_missing_pgn() {
+    let dir = scratch("cli", "short");
+    let pgn = dir.join("g.pgn");
+    let fake = format!("cmd={FAKE}");
+    let pgn_s = pgn.to_str().unwrap().to_string();
+    let args = ["match", "-engine", "name=a", &fake, "-engine", "name=b", &fake, "-each", "depth=1", "-maxmoves", "6"];
+    let out = tuner(&[&args[..], &["-rounds", "2", "-pgnout", &pgn_s]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(games_in(&pgn), 4);
+    let full = fs::metadata(&pgn).unwrap().len();
+    let resume = || tuner(&[&args[..], &["-rounds", "2", "-pgnout", &pgn_s, "--resume"]].concat());
+    // Intact: nothing to do, nothing lost.
+    assert!(resume().status.success());
+    assert_eq!(fs::metadata(&pgn).unwrap().len(), full);
+    fs::OpenOptions::new().write(true).open(&pgn).unwrap().set_len(full / 2).unwrap();
+    let err = String::from_utf8_lossy(&resume().stderr).into_owned();
+    assert!(err.contains(&pgn_s) && err.contains(&format!("has {} bytes", full / 2)), "{err}");
+    assert_eq!(fs::metadata(&pgn).unwrap().len(), full / 2, "the refused resume changed the file");
+    fs::remove_file(&pgn).unwrap();
+    let err = String::from_utf8_lossy(&resume().stderr).into_owned();
+    assert!(err.contains(&pgn_s) && err.contains("is missing"), "{err}");
+    assert!(!pgn.exists());
+    fs::remove_dir_all(&dir).unwrap();
+}
