@@ -4,6 +4,7 @@ mod common;
 
 use std::{
     fs,
+    io::Write,
     path::{Path, PathBuf},
     time::Duration,
 };
@@ -90,12 +91,19 @@ fn kill_9_then_resume_replays_no_game_and_matches_an_uninterrupted_run() {
     let args = ["quick", "--config", cfg_b.to_str().unwrap()];
     kill_9_when(&args, Duration::from_secs(60), "2 journaled games", || journal_units(&journal).len() >= 2);
     let before = journal_units(&journal).len();
+    // A game cut short by the kill: torn PGN text past the last journaled game.
+    let pgn0 = b.join("gen-000/games.pgn");
+    fs::OpenOptions::new().append(true).open(&pgn0).unwrap().write_all(b"[Event \"torn").unwrap();
     // The replay note is logged at info level.
     let out = tuner_logging("info", &["quick", "--config", cfg_b.to_str().unwrap(), "--resume"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains(&format!("generation 0: {before} games replayed")), "{}", text(&out.stderr));
     for g in 0..2 {
         assert_each_unit_once(&b.join(format!("gen-{g:03}/games.journal")));
+        // Every journaled game is in the PGN exactly once, and no torn text is left.
+        let pgn = fs::read_to_string(b.join(format!("gen-{g:03}/games.pgn"))).unwrap();
+        assert_eq!(pgn.matches("[Event ").count(), journal_units(&b.join(format!("gen-{g:03}/games.journal"))).len());
+        assert!(!pgn.contains("torn"), "generation {g}: torn text kept");
     }
     assert_eq!(results_csv(&b), csv, "resumed run differs from the uninterrupted one");
     assert_eq!(
