@@ -147,6 +147,12 @@ pub fn open_exclusive(path: &Path) -> io::Result<File> {
     }
 }
 
+/// Locks an output directory for one run (`<dir>/.tuner.lock`, held while the returned file
+/// lives): a second GA run on the same directory is refused before it writes anything.
+pub fn lock_out_dir(dir: &Path) -> io::Result<File> {
+    open_exclusive(&dir.join(".tuner.lock"))
+}
+
 /// Writes via a temporary file and a rename, so readers never see half a file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let tmp = path.with_extension("tmp");

@@ -115,3 +115,34 @@ fn kill_9_then_resume_replays_no_game_and_matches_an_uninterrupted_run() {
     assert!(err.contains("different settings"), "{err}");
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A second run on the same output directory is refused while the first holds it.
+#[test]
+fn a_second_run_on_the_same_out_dir_is_refused() {
+    let engine = engine_binary();
+    let dir = scratch("quick", "lock");
+    let cfg = config(&dir, &engine, "a");
+    let cfg_s = cfg.to_str().unwrap();
+    let mut first = std::process::Command::new(common::TUNER)
+        .args(["quick", "--config", cfg_s, "--generations", "50"])
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal = dir.join("a/gen-000/games.journal");
+    let start = std::time::Instant::now();
+    while journal_units(&journal).is_empty() {
+        assert!(first.try_wait().unwrap().is_none(), "the first run ended early");
+        assert!(start.elapsed() < Duration::from_secs(60), "no game within a minute");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let err = tuner_err(&["quick", "--config", cfg_s]);
+    let _ = first.kill();
+    first.wait().unwrap();
+    assert!(
+        err.contains("in use by another running tuner") && err.contains(&dir.join("a").display().to_string()),
+        "{err}"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}

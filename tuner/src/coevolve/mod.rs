@@ -451,6 +451,7 @@ impl Coevolution {
     pub fn run(&self, resume: bool) -> Result<CoevolveOutcome, CoevolveError> {
         let out = &self.cfg.out_dir;
         std::fs::create_dir_all(out).map_err(|e| CoevolveError::io(out, e))?;
+        let _lock = crate::results::lock_out_dir(out).map_err(|e| CoevolveError::io(out, e))?;
         let ckpt_path = out.join("checkpoint.json");
         let (initial, initial_origins) = self.initial_population()?;
         let fingerprint = self.fingerprint(&initial);
