@@ -7,7 +7,7 @@
 //! `N nodes M nps`.
 
 use std::{
-    sync::atomic::AtomicBool,
+    sync::atomic::{AtomicBool, Ordering},
     time::{Duration, Instant},
 };
 
@@ -105,24 +105,38 @@ pub fn positions() -> Vec<Chess> {
 
 /// Searches every bench position to `depth` with `params` from a cleared state.
 pub fn run(depth: u32, params: &Params) -> BenchResult {
+    run_until(depth, params, &AtomicBool::new(false)).expect("never stopped")
+}
+
+/// [`run`], abandoned (`None`) once `stop` is set: the search reads the flag as it goes.
+pub fn run_until(depth: u32, params: &Params, stop: &AtomicBool) -> Option<BenchResult> {
     let mut searcher = Searcher::new(params.clone(), BENCH_HASH_MB);
-    let stop = AtomicBool::new(false);
     let limits = Limits::depth(depth);
     let mut nodes = 0;
     let start = Instant::now();
     for pos in positions() {
         searcher.clear();
-        searcher.search(&pos, &[], &limits, &stop, &mut NullListener);
+        searcher.search(&pos, &[], &limits, stop, &mut NullListener);
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
         nodes += searcher.last_nodes();
     }
     let elapsed = start.elapsed();
     let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
-    BenchResult { nodes, nps, elapsed }
+    Some(BenchResult { nodes, nps, elapsed })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stopped_bench_gives_no_result() {
+        assert!(run_until(3, &Params::default(), &AtomicBool::new(true)).is_none());
+        let r = run_until(3, &Params::default(), &AtomicBool::new(false)).unwrap();
+        assert_eq!(r.nodes, run(3, &Params::default()).nodes);
+    }
 
     #[test]
     fn bench_positions_are_valid() {

@@ -88,6 +88,8 @@ pub enum EngineError {
     Syzygy { path: String, reason: String },
     #[error(transparent)]
     Params(#[from] crate::params::ParamError),
+    #[error("{0}; keeping the {kept} MiB table", kept = .1)]
+    Hash(crate::tt::TtAllocError, usize),
 }
 
 /// Default transposition table size in MiB.
@@ -95,7 +97,7 @@ pub const DEFAULT_HASH_MB: usize = 16;
 /// Default Move Overhead in milliseconds.
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 /// Stack of the search thread: the recursion keeps a move picker per ply on the stack.
-const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
+pub(crate) const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// Front-end independent engine state: position, parameters, hash table, options.
 ///
@@ -149,8 +151,12 @@ impl Engine {
     }
 
     /// Resizes the transposition table to `mb` MiB (clears it).
-    pub fn set_hash_mb(&mut self, mb: usize) {
-        self.searcher().set_hash_mb(mb.max(1));
+    ///
+    /// # Errors
+    /// [`EngineError::Hash`] when the memory cannot be had; the old table is kept.
+    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), EngineError> {
+        let searcher = self.searcher();
+        searcher.set_hash_mb(mb.max(1)).map_err(|e| EngineError::Hash(e, searcher.hash_mb()))
     }
 
     pub fn clear_hash(&mut self) {

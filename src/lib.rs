@@ -23,3 +23,44 @@ pub mod uci;
 
 pub use engine::Engine;
 pub use params::Params;
+
+/// `err` and its causes as one line, `outer: cause: ...`, each text once: many error types
+/// already quote their source in their own message, which `{:#}` would print twice.
+pub fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = err.to_string();
+    let mut cause = err.source();
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        cause = c.source();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_chain;
+
+    #[derive(Debug, thiserror::Error)]
+    enum Inner {
+        #[error("disk full")]
+        Full,
+    }
+
+    #[derive(Debug, thiserror::Error)]
+    enum Outer {
+        #[error("writing out.pgn: {source}")]
+        Quoting { source: Inner },
+        #[error("writing out.pgn")]
+        Plain(#[source] Inner),
+    }
+
+    #[test]
+    fn each_cause_is_printed_once() {
+        assert_eq!(error_chain(&Outer::Quoting { source: Inner::Full }), "writing out.pgn: disk full");
+        assert_eq!(error_chain(&Outer::Plain(Inner::Full)), "writing out.pgn: disk full");
+    }
+}

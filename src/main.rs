@@ -2,7 +2,7 @@
 //! tuner run); the subcommands are tools for developers and CI.
 
 use std::{
-    io::BufReader,
+    io::{BufReader, Write},
     path::{Path, PathBuf},
     process::ExitCode,
     time::Duration,
@@ -19,6 +19,14 @@ use evochess::{
 };
 use shakmaty::{CastlingMode, Chess, fen::Fen};
 
+/// `println!` that returns write errors instead of panicking (a reader such as `head -1` may
+/// close the pipe early).
+macro_rules! say {
+    ($($arg:tt)*) => {
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    };
+}
+
 /// evochess: a UCI chess engine whose every evaluation and search parameter loads from TOML.
 ///
 /// Run without a subcommand to start the UCI protocol on stdin/stdout.
@@ -29,6 +37,11 @@ struct Cli {
     /// Applies to every subcommand and to the UCI loop.
     #[arg(long, global = true, value_name = "FILE")]
     params: Option<PathBuf>,
+
+    /// Tuning mode: `uci` also lists every parameter as a spin option (as the `ShowTunables`
+    /// option does). `setoption` accepts parameter names with or without it.
+    #[arg(long)]
+    tune: bool,
 
     #[command(subcommand)]
     command: Option<Command>,
@@ -97,26 +110,30 @@ fn main() -> ExitCode {
             }
         },
     };
-    match run(cli.command, params) {
+    match run(cli.command, params, cli.tune) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`evochess params --spsa | head -1`): nothing left to say.
+        Err(e) if e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) => {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", evochess::error_chain(e.as_ref()));
             ExitCode::FAILURE
         }
     }
 }
 
-fn run(command: Option<Command>, params: Params) -> anyhow::Result<()> {
+fn run(command: Option<Command>, params: Params, tune: bool) -> anyhow::Result<()> {
     match command {
         None => {
             let mut engine = Engine::new();
             engine.set_params(params);
-            uci::run(engine, BufReader::new(std::io::stdin()), Out::stdout());
+            uci::run(engine, BufReader::new(std::io::stdin()), Out::stdout(), tune);
         }
         Some(Command::Bench { depth }) => {
             let result = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH), &params);
-            println!("{:.3} seconds", result.elapsed.as_secs_f64());
-            println!("{result}");
+            say!("{:.3} seconds", result.elapsed.as_secs_f64());
+            say!("{result}");
         }
         Some(Command::Epd { file, movetime, depth, hash }) => epd(&file, movetime, depth, hash, &params)?,
         Some(Command::BenchOneply { millis }) => {
@@ -124,12 +141,9 @@ fn run(command: Option<Command>, params: Params) -> anyhow::Result<()> {
             let min = Duration::from_millis(millis);
             let one = oneply::bench_positions(&positions, &params.eval, min);
             let (evals, secs) = oneply::bench_eval(&positions, &params.eval, min);
-            println!(
-                "1-ply searches: {} in {:.3} s, {} static evaluations",
-                one.positions, one.seconds, one.evaluations
-            );
-            println!("static evaluations alone: {evals} in {secs:.3} s");
-            println!(
+            say!("1-ply searches: {} in {:.3} s, {} static evaluations", one.positions, one.seconds, one.evaluations);
+            say!("static evaluations alone: {evals} in {secs:.3} s");
+            say!(
                 "{:.0} positions/s {:.0} evals/s (1-ply) {:.0} evals/s (raw)",
                 one.positions_per_second(),
                 one.evaluations_per_second(),
@@ -138,15 +152,15 @@ fn run(command: Option<Command>, params: Params) -> anyhow::Result<()> {
         }
         Some(Command::Perft { depth, fen }) => {
             let pos = if fen.is_empty() { Chess::default() } else { parse_fen(&fen.join(" "))? };
-            println!("{}", uci::perft_divide(&pos, depth));
+            say!("{}", uci::perft_divide(&pos, depth));
         }
         Some(Command::Params { spsa, dump: _ }) => {
             if spsa {
                 for line in params.spsa_lines() {
-                    println!("{line}");
+                    say!("{line}");
                 }
             } else {
-                print!("{}", params.to_toml());
+                write!(std::io::stdout().lock(), "{}", params.to_toml())?;
             }
         }
     }
@@ -161,13 +175,19 @@ fn epd(file: &Path, movetime: u64, depth: Option<u32>, hash: usize, params: &Par
         Some(d) => Limits::depth(d),
         None => Limits::movetime(Duration::from_millis(movetime)),
     };
+    // The callback cannot return an error: keep the first write error for after the suite.
+    let mut written = Ok(());
     let results = solve_epd_suite(&entries, params, &limits, hash, |r| {
         let best = r.best.map_or("0000".to_string(), |m| m.to_uci(CastlingMode::Standard).to_string());
         let verdict = if r.solved { "solved" } else { "FAILED" };
-        println!("{}: {best} {verdict} ({} nodes, {} ms)", r.id, r.nodes, r.time_ms);
+        if written.is_ok() {
+            written =
+                writeln!(std::io::stdout().lock(), "{}: {best} {verdict} ({} nodes, {} ms)", r.id, r.nodes, r.time_ms);
+        }
     });
+    written?;
     let solved = results.iter().filter(|r| r.solved).count();
-    println!("solved {solved}/{} positions", results.len());
+    say!("solved {solved}/{} positions", results.len());
     Ok(())
 }
 

@@ -215,57 +215,62 @@ mod tests {
         assert!(!has_unpinnable_move(&pos("k7/8/8/8/8/8/8/7K b - - 0 1")));
     }
 
-    /// Seconds of CPU this thread has used (utime + stime from /proc, 100 ticks/s); the machine
-    /// may be shared, so rates per CPU second are the fairer figure.
-    fn thread_cpu_seconds() -> Option<f64> {
-        let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
-        let after = &stat[stat.rfind(')')? + 2..];
-        let f: Vec<&str> = after.split_whitespace().collect();
-        let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
-        Some(ticks / 100.0)
-    }
+    /// Run by hand, never in CI (`.ci/run` skips `manual::`).
+    mod manual {
+        use super::*;
 
-    /// Speed report, run in release: positions/s of the 1-ply search and evaluations/s.
-    #[test]
-    #[ignore = "benchmark; run with --release --ignored --nocapture"]
-    fn oneply_speed() {
-        let positions = suite_positions();
-        let p = EvalParams::default();
-        let secs = std::env::var("ONEPLY_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(3.0);
-        let cpu0 = thread_cpu_seconds();
-        let b = bench_positions(&positions, &p, Duration::from_secs_f64(secs));
-        if let (Some(a), Some(z)) = (cpu0, thread_cpu_seconds()) {
-            println!("oneply per CPU second: {:.0} positions/s ({:.2} CPU s)", b.positions as f64 / (z - a), z - a);
+        /// Seconds of CPU this thread has used (utime + stime from /proc, 100 ticks/s); the machine
+        /// may be shared, so rates per CPU second are the fairer figure.
+        fn thread_cpu_seconds() -> Option<f64> {
+            let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+            let after = &stat[stat.rfind(')')? + 2..];
+            let f: Vec<&str> = after.split_whitespace().collect();
+            let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+            Some(ticks / 100.0)
         }
-        println!(
-            "oneply: {} positions ({} distinct), {} evaluations in {:.2}s: {:.0} positions/s, {:.0} children/s",
-            b.positions,
-            positions.len(),
-            b.evaluations,
-            b.seconds,
-            b.positions_per_second(),
-            b.evaluations_per_second()
-        );
-        let cpu0 = thread_cpu_seconds();
-        let (n, s) = bench_eval(&positions, &p, Duration::from_secs_f64(secs));
-        if let (Some(a), Some(z)) = (cpu0, thread_cpu_seconds()) {
-            println!("evaluate per CPU second: {:.1} ns/eval ({:.2} CPU s)", (z - a) * 1e9 / n as f64, z - a);
-        }
-        println!(
-            "evaluate: {n} evaluations in {s:.2}s: {:.0} evals/s, {:.1} ns/eval",
-            n as f64 / s,
-            s * 1e9 / n as f64
-        );
-        let free_start = Instant::now();
-        let mut sink = 0i32;
-        let reps = 200;
-        for _ in 0..reps {
-            for pos in &positions {
-                sink = sink.wrapping_add(evaluate(std::hint::black_box(pos), &p));
+
+        /// Speed report, run in release: positions/s of the 1-ply search and evaluations/s.
+        #[test]
+        #[ignore = "benchmark; run with --release --ignored --nocapture"]
+        fn oneply_speed() {
+            let positions = suite_positions();
+            let p = EvalParams::default();
+            let secs = std::env::var("ONEPLY_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(3.0);
+            let cpu0 = thread_cpu_seconds();
+            let b = bench_positions(&positions, &p, Duration::from_secs_f64(secs));
+            if let (Some(a), Some(z)) = (cpu0, thread_cpu_seconds()) {
+                println!("oneply per CPU second: {:.0} positions/s ({:.2} CPU s)", b.positions as f64 / (z - a), z - a);
             }
+            println!(
+                "oneply: {} positions ({} distinct), {} evaluations in {:.2}s: {:.0} positions/s, {:.0} children/s",
+                b.positions,
+                positions.len(),
+                b.evaluations,
+                b.seconds,
+                b.positions_per_second(),
+                b.evaluations_per_second()
+            );
+            let cpu0 = thread_cpu_seconds();
+            let (n, s) = bench_eval(&positions, &p, Duration::from_secs_f64(secs));
+            if let (Some(a), Some(z)) = (cpu0, thread_cpu_seconds()) {
+                println!("evaluate per CPU second: {:.1} ns/eval ({:.2} CPU s)", (z - a) * 1e9 / n as f64, z - a);
+            }
+            println!(
+                "evaluate: {n} evaluations in {s:.2}s: {:.0} evals/s, {:.1} ns/eval",
+                n as f64 / s,
+                s * 1e9 / n as f64
+            );
+            let free_start = Instant::now();
+            let mut sink = 0i32;
+            let reps = 200;
+            for _ in 0..reps {
+                for pos in &positions {
+                    sink = sink.wrapping_add(evaluate(std::hint::black_box(pos), &p));
+                }
+            }
+            std::hint::black_box(sink);
+            let fs = free_start.elapsed().as_secs_f64();
+            println!("free evaluate: {:.1} ns/eval", fs * 1e9 / (reps * positions.len()) as f64);
         }
-        std::hint::black_box(sink);
-        let fs = free_start.elapsed().as_secs_f64();
-        println!("free evaluate: {:.1} ns/eval", fs * 1e9 / (reps * positions.len()) as f64);
     }
 }

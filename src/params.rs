@@ -22,7 +22,7 @@
 //! assert_eq!(p.eval.knight_mg, 333); // a failed load changes nothing
 //! ```
 
-use std::{fmt::Write as _, path::Path};
+use std::{fmt::Write as _, io::Read, path::Path};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -53,11 +53,12 @@ impl ParamSpec {
     }
 }
 
-/// Why a parameter file or value was rejected. Each variant names the offending key.
+/// Why a parameter file or value was rejected. Each variant names the offending key or line,
+/// and none quotes the file's text (which may be any file a user points `ParamsFile` at).
 #[derive(Debug, Error, PartialEq)]
 pub enum ParamError {
-    #[error("TOML syntax error: {0}")]
-    Syntax(String),
+    #[error("TOML syntax error at line {line}, column {column}: {message}")]
+    Syntax { line: usize, column: usize, message: String },
     #[error("unknown section `{0}` (expected `eval` or `search`)")]
     UnknownSection(String),
     #[error("section `{0}` must be a table")]
@@ -70,6 +71,36 @@ pub enum ParamError {
     OutOfRange { key: String, value: i64, min: i32, max: i32 },
     #[error("cannot read parameter file {path}: {reason}")]
     Io { path: String, reason: String },
+    #[error("parameter file {path} is not a regular file")]
+    NotAFile { path: String },
+    #[error("parameter file {path} is over the {limit}-byte limit")]
+    TooLarge { path: String, limit: u64 },
+    /// A content error of the file at `path`.
+    #[error("{path}: {source}")]
+    InFile { path: String, source: Box<ParamError> },
+}
+
+/// Largest parameter file read (the full default file is about 20 KB).
+pub const MAX_PARAMS_FILE_BYTES: u64 = 1 << 20;
+
+/// Longest key quoted back in an error.
+const MAX_QUOTED_KEY: usize = 60;
+
+/// `key`, shortened for an error message.
+fn quote_key(key: &str) -> String {
+    match key.char_indices().nth(MAX_QUOTED_KEY) {
+        None => key.to_string(),
+        Some((i, _)) => format!("{}... ({} bytes)", &key[..i], key.len()),
+    }
+}
+
+/// A TOML error as line, column and message; toml's own `Display` quotes the offending line.
+fn syntax_error(text: &str, e: &toml::de::Error) -> ParamError {
+    let at = e.span().map_or(0, |s| s.start.min(text.len()));
+    let before = &text.as_bytes()[..at];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column = at - before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1) + 1;
+    ParamError::Syntax { line, column, message: e.message().trim_end().to_string() }
 }
 
 /// A parameter section declared by [`declare_params!`].
@@ -216,31 +247,27 @@ impl Params {
 
     /// Parses a TOML document and returns a copy of `self` with its keys applied.
     pub fn with_toml(&self, text: &str) -> Result<Params, ParamError> {
-        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| ParamError::Syntax(e.to_string()))?;
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| syntax_error(text, &e))?;
         let mut out = self.clone();
         for (section, value) in &table {
             let toml::Value::Table(entries) = value else {
                 return Err(if section == "eval" || section == "search" {
                     ParamError::SectionNotTable(section.clone())
                 } else {
-                    ParamError::UnknownSection(section.clone())
+                    ParamError::UnknownSection(quote_key(section))
                 });
             };
             if section != EvalParams::SECTION && section != SearchParams::SECTION {
-                return Err(ParamError::UnknownSection(section.clone()));
+                return Err(ParamError::UnknownSection(quote_key(section)));
             }
             for (key, value) in entries {
                 let full = format!("{section}.{key}");
-                let (id, _) = Self::find(&full).ok_or_else(|| ParamError::UnknownKey(full.clone()))?;
+                let (id, _) = Self::find(&full).ok_or_else(|| ParamError::UnknownKey(quote_key(&full)))?;
                 let number = match value {
                     toml::Value::Integer(n) => *n,
                     toml::Value::Boolean(b) => i64::from(*b),
-                    other => {
-                        return Err(ParamError::WrongType {
-                            key: full,
-                            found: format!("{} `{other}`", other.type_str()),
-                        });
-                    }
+                    // The type only: the value is file text.
+                    other => return Err(ParamError::WrongType { key: full, found: format!("a {}", other.type_str()) }),
                 };
                 out.set(id, number)?;
             }
@@ -255,11 +282,34 @@ impl Params {
     }
 
     /// Defaults overridden by the file at `path`.
+    ///
+    /// # Errors
+    /// Besides the content errors of [`Params::with_toml`]: [`ParamError::NotAFile`] for anything
+    /// but a regular file (a FIFO would block, `/dev/zero` would never end) and
+    /// [`ParamError::TooLarge`] past [`MAX_PARAMS_FILE_BYTES`].
     pub fn load(path: impl AsRef<Path>) -> Result<Params, ParamError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ParamError::Io { path: path.display().to_string(), reason: e.to_string() })?;
-        Params::default().with_toml(&text)
+        let shown = || path.display().to_string();
+        let io = |e: std::io::Error| ParamError::Io { path: shown(), reason: e.to_string() };
+        // stat before open: opening a FIFO for reading blocks until a writer comes.
+        if !std::fs::metadata(path).map_err(io)?.is_file() {
+            return Err(ParamError::NotAFile { path: shown() });
+        }
+        let file = std::fs::File::open(path).map_err(io)?;
+        // Again on the open file, in case the path was swapped in between.
+        if !file.metadata().map_err(io)?.is_file() {
+            return Err(ParamError::NotAFile { path: shown() });
+        }
+        let mut bytes = Vec::new();
+        file.take(MAX_PARAMS_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
+        if bytes.len() as u64 > MAX_PARAMS_FILE_BYTES {
+            return Err(ParamError::TooLarge { path: shown(), limit: MAX_PARAMS_FILE_BYTES });
+        }
+        let text = String::from_utf8(bytes).map_err(|e| ParamError::Io {
+            path: shown(),
+            reason: format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+        })?;
+        Params::default().with_toml(&text).map_err(|e| ParamError::InFile { path: shown(), source: Box::new(e) })
     }
 
     /// The full parameter file: every key with its doc and range as a comment.
@@ -331,7 +381,7 @@ mod tests {
         let e = p.with_toml("[search]\nnull_move_use = 5\n").unwrap_err();
         assert_eq!(e, ParamError::OutOfRange { key: "search.null_move_use".into(), value: 5, min: 0, max: 1 });
         assert!(matches!(p.with_toml("[engine]\nx = 1\n"), Err(ParamError::UnknownSection(_))));
-        assert!(matches!(p.with_toml("[eval\n"), Err(ParamError::Syntax(_))));
+        assert!(matches!(p.with_toml("[eval\n"), Err(ParamError::Syntax { line: 1, .. })));
     }
 
     #[test]

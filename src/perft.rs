@@ -2,6 +2,8 @@
 //! [`MovePicker`] (Viridithas `movepicker_perft`). Both must agree: the picker has to yield
 //! every legal move exactly once, whatever TT move, killers and countermove it is handed.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use shakmaty::{Chess, Move, Position};
 
 use crate::{
@@ -12,6 +14,25 @@ use crate::{
 /// Leaf count at `depth` via shakmaty (bulk-counted at the last ply).
 pub fn perft(pos: &Chess, depth: u32) -> u64 {
     shakmaty::perft(pos, depth)
+}
+
+/// Like [`perft`], but gives up soon after `stop` is set (`None`): the flag is read at every
+/// node more than three plies from the leaves, so a `perft 9` typed into the UCI loop ends within
+/// a few milliseconds of `stop` or `quit`.
+pub fn perft_until(pos: &Chess, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    if depth <= 3 {
+        return Some(shakmaty::perft(pos, depth));
+    }
+    let mut nodes = 0;
+    for m in pos.legal_moves() {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        nodes += perft_until(&child, depth - 1, stop)?;
+    }
+    Some(nodes)
 }
 
 /// Leaf count at `depth` with every node's moves drawn from a main-search [`MovePicker`].
@@ -56,5 +77,7 @@ mod tests {
         let pos = Chess::default();
         assert_eq!(perft(&pos, 3), 8902);
         assert_eq!(movepicker_perft(&pos, 3), 8902);
+        assert_eq!(perft_until(&pos, 5, &AtomicBool::new(false)), Some(4_865_609));
+        assert_eq!(perft_until(&pos, 9, &AtomicBool::new(true)), None);
     }
 }

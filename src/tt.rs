@@ -21,8 +21,14 @@
 //!   earlier searches give way.
 //! * Mate and TB scores are stored relative to the storing node ([`crate::score::to_tt`]).
 //! * The table is owned by one search thread; no locking.
+//! * Allocation is fallible ([`TranspositionTable::try_new`], [`TranspositionTable::resize`]):
+//!   a size the system refuses is an error and the old table stays. Fresh memory comes zeroed
+//!   from the allocator (`calloc`, i.e. untouched pages for large tables), not written up front.
+
+use std::alloc::Layout;
 
 use shakmaty::{Chess, Move, Position, Role, Square};
+use thiserror::Error;
 
 /// Entries per bucket (5 × 12 bytes fit a 64-byte line).
 pub const BUCKET_ENTRIES: usize = 5;
@@ -78,6 +84,26 @@ pub struct TtHit {
     pub bound: TtBound,
 }
 
+/// The system refused the memory for a table of the requested size.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("cannot allocate a {mb} MiB hash table")]
+pub struct TtAllocError {
+    pub mb: usize,
+}
+
+/// `count` zeroed buckets, or `None` when the allocation fails.
+fn zeroed_buckets(count: usize) -> Option<Vec<Bucket>> {
+    let layout = Layout::array::<Bucket>(count).ok().filter(|l| l.size() > 0)?;
+    // SAFETY: the layout has a non-zero size (checked above).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Bucket>();
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` comes from the global allocator with the layout of `[Bucket; count]`, and
+    // all-zero bytes are a valid `Bucket` (integer fields only; equal to `Bucket::default()`).
+    Some(unsafe { Vec::from_raw_parts(ptr, count, count) })
+}
+
 /// The transposition table.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
@@ -89,9 +115,22 @@ const GEN_STEP: u8 = 4;
 
 impl TranspositionTable {
     /// A cleared table of `mb` MiB (at least one bucket).
+    ///
+    /// # Panics
+    /// When the memory cannot be allocated; see [`TranspositionTable::try_new`].
     pub fn new(mb: usize) -> TranspositionTable {
-        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        TranspositionTable { buckets: vec![Bucket::default(); count], generation: 0 }
+        TranspositionTable::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A cleared table of `mb` MiB (at least one bucket).
+    ///
+    /// # Errors
+    /// [`TtAllocError`] when the system refuses the memory.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, TtAllocError> {
+        let bytes = mb.max(1).checked_mul(1024 * 1024).ok_or(TtAllocError { mb })?;
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let buckets = zeroed_buckets(count).ok_or(TtAllocError { mb })?;
+        Ok(TranspositionTable { buckets, generation: 0 })
     }
 
     /// A cleared table of `count` buckets (at least one): small tables that are cleared often,
@@ -106,8 +145,12 @@ impl TranspositionTable {
     }
 
     /// Re-allocates to `mb` MiB; the content is lost.
-    pub fn resize(&mut self, mb: usize) {
-        *self = TranspositionTable::new(mb);
+    ///
+    /// # Errors
+    /// [`TtAllocError`] when the memory cannot be had; the current table is kept as it was.
+    pub fn resize(&mut self, mb: usize) -> Result<(), TtAllocError> {
+        *self = TranspositionTable::try_new(mb)?;
+        Ok(())
     }
 
     /// Empties every entry.
@@ -303,5 +346,27 @@ mod tests {
         assert_eq!(tt.hashfull(), 0);
         tt.clear();
         assert!(tt.probe(key).is_none());
+    }
+
+    #[test]
+    fn impossible_sizes_are_errors_and_keep_the_old_table() {
+        let mut tt = TranspositionTable::new(2);
+        tt.store(42, 7, 1, 1, 3, TtBound::Exact, false);
+        // Overflows usize bytes, then exceeds any address space.
+        assert_eq!(tt.resize(usize::MAX).unwrap_err(), TtAllocError { mb: usize::MAX });
+        assert_eq!(tt.resize(usize::MAX >> 21).unwrap_err().mb, usize::MAX >> 21);
+        assert_eq!(tt.size_mb(), 2);
+        assert_eq!(tt.probe(42).unwrap().mv, 7);
+        tt.resize(3).unwrap();
+        assert_eq!(tt.size_mb(), 3);
+        assert!(tt.probe(42).is_none(), "a resized table starts empty");
+    }
+
+    #[test]
+    fn zeroed_memory_is_an_empty_table() {
+        let tt = TranspositionTable::try_new(1).unwrap();
+        assert!(tt.buckets.iter().flat_map(|b| b.entries).all(|e| e.key == 0 && e.gen_bound == 0 && e.mv == 0));
+        assert!(tt.probe(0).is_none());
+        assert_eq!(tt.hashfull(), 0);
     }
 }

@@ -21,11 +21,16 @@ fn bench_is_reproducible() {
     assert!(a.nodes > 0);
 }
 
-/// Speed measurement (release): `cargo test --release --test bench -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn bench_speed() {
-    let depth = std::env::var("BENCH_DEPTH").ok().and_then(|d| d.parse().ok()).unwrap_or(bench::DEFAULT_DEPTH);
-    let r = bench::run(depth, &Params::default());
-    println!("depth {depth}: {r} ({:.2} s)", r.elapsed.as_secs_f64());
+/// Run by hand, never in CI (`.ci/run` skips `manual::`).
+mod manual {
+    use super::*;
+
+    /// Speed measurement (release): `cargo test --release --test bench -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "benchmark; run in release"]
+    fn bench_speed() {
+        let depth = std::env::var("BENCH_DEPTH").ok().and_then(|d| d.parse().ok()).unwrap_or(bench::DEFAULT_DEPTH);
+        let r = bench::run(depth, &Params::default());
+        println!("depth {depth}: {r} ({:.2} s)", r.elapsed.as_secs_f64());
+    }
 }

@@ -130,3 +130,51 @@ fn bench_oneply_reports_speed() {
     assert!(words[0].parse::<f64>().unwrap() > 0.0, "`{last}`");
     assert_eq!((words[1], words[3], words[4], words[7]), ("positions/s", "evals/s", "(1-ply)", "(raw)"));
 }
+
+/// `evochess params --spsa | head -1`: output to a pipe nobody reads is not a panic, and errors
+/// print their cause chain once, without a backtrace, even with RUST_BACKTRACE set.
+#[test]
+fn closed_stdout_and_errors_end_quietly() {
+    for args in [&["params", "--spsa"][..], &["params", "--dump"], &["perft", "2"], &["bench", "1"]] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader); // every write now fails with EPIPE
+        let out = std::process::Command::new(common::BIN)
+            .args(args)
+            .env("RUST_BACKTRACE", "1")
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() && stderr.is_empty(), "{args:?}: {:?} {stderr}", out.status);
+    }
+    let out = std::process::Command::new(common::BIN)
+        .args(["epd", "/no/such/suite.epd"])
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stderr.trim_end(), "error: cannot read /no/such/suite.epd: No such file or directory (os error 2)");
+}
+
+/// OpenBench builds an engine with `make EXE=name` in the repository.
+#[test]
+#[ignore = "needs make; a release build takes minutes"]
+fn make_exe_builds_the_engine() {
+    // The target directory this test was built in (CARGO_TARGET_TMPDIR is `<target>/tmp`), so
+    // the release build is shared with other runs.
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let exe = tmp.join("evochess-openbench");
+    let _ = std::fs::remove_file(&exe);
+    let status = std::process::Command::new("make")
+        .arg(format!("EXE={}", exe.display()))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("CARGO_TARGET_DIR", tmp.parent().unwrap())
+        .status()
+        .expect("make runs (Debian package make)");
+    assert!(status.success());
+    let out = std::process::Command::new(&exe).arg("bench").arg("2").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.lines().last().is_some_and(|l| l.ends_with(" nps")), "{text}");
+}

@@ -60,8 +60,8 @@ fn partial_file_overrides_its_key_everywhere() {
     let out = run_bin(&["--params", file, "params", "--dump"], "", TIMEOUT);
     let dump = String::from_utf8(out.stdout).unwrap();
     assert!(dump.contains(&format!("\n{} = {value}\n", spec.name)), "{dump}");
-    // UCI announces the loaded value as the option default.
-    let out = run_bin(&["--params", file], "uci\nquit\n", TIMEOUT);
+    // UCI (in tuning mode) announces the loaded value as the option default.
+    let out = run_bin(&["--params", file, "--tune"], "uci\nquit\n", TIMEOUT);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains(&format!("option name {} type spin default {value} min", spec.name)), "{text}");
 }
@@ -75,7 +75,7 @@ fn bad_params_files_exit_2_naming_the_key() {
         ("type.toml", format!("[{}]\n{} = \"lots\"\n", spec.section, spec.name), key.clone()),
         ("range.toml", format!("[{}]\n{} = {}\n", spec.section, spec.name, i64::from(spec.max) + 1), key.clone()),
         ("section.toml", "[engine]\nhash = 3\n".to_string(), "engine".to_string()),
-        ("syntax.toml", "[eval\n".to_string(), "TOML".to_string()),
+        ("syntax.toml", "[eval\n".to_string(), "TOML syntax error at line 1".to_string()),
     ];
     for (name, contents, culprit) in cases {
         let file = temp_file(name, &contents);
@@ -126,6 +126,47 @@ fn params_file_option_loads_and_keeps_previous_on_error() {
     s.send("setoption name ParamsFile value <empty>");
     s.sync_quiet();
     assert_eq!(eval_cp(&mut s), default);
+}
+
+/// Device files, FIFOs and huge files are refused at once, and errors never quote the file.
+#[test]
+fn params_file_is_a_bounded_regular_file_and_errors_never_echo_it() {
+    let dir = temp_file("fifo-dir-marker", "").parent().unwrap().to_path_buf();
+    let fifo = dir.join("params.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let secret = "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n";
+    let passwd_like = temp_file("passwd", secret);
+    let big = temp_file("big.toml", &format!("# {}\n", "x".repeat(2 << 20)));
+    let mut s = Session::start();
+    let start = std::time::Instant::now();
+    for (path, expected) in [
+        (fifo.to_str().unwrap(), "not a regular file"),
+        ("/dev/zero", "not a regular file"),
+        ("/dev/urandom", "not a regular file"),
+        (big.to_str().unwrap(), "over the 1048576-byte limit"),
+        (passwd_like.to_str().unwrap(), "TOML syntax error at line 1"),
+    ] {
+        let e = s.expect_error(&format!("setoption name ParamsFile value {path}"));
+        assert!(e.contains(path) && e.contains(expected), "{path}: {e}");
+        assert!(!e.contains("root") && !e.contains("daemon"), "the file's text is echoed: {e}");
+    }
+    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+    // A value of the wrong type is named by its type, not quoted.
+    let spec = Params::specs().next().unwrap();
+    let typed = temp_file("typed.toml", &format!("[{}]\n{} = \"hunter2\"\n", spec.section, spec.name));
+    let e = s.expect_error(&format!("setoption name ParamsFile value {}", typed.display()));
+    assert!(e.contains(&spec.key()) && e.contains("a string") && !e.contains("hunter2"), "{e}");
+    // The same through --params.
+    let out = run_bin(&["--params", "/dev/zero", "params", "--dump"], "", TIMEOUT);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a regular file"));
+    let out = run_bin(&["--params", passwd_like.to_str().unwrap(), "params", "--dump"], "", TIMEOUT);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.code() == Some(2) && !stderr.contains("root"), "{stderr}");
+    assert!(s.quit().success());
+    std::fs::remove_file(&fifo).unwrap();
 }
 
 #[test]

@@ -1,9 +1,11 @@
-//! Data-driven perft: every position of `tests/perft/perft.epd` (shared data directory), each
-//! depth whose expected count is under a node limit (keeps CI fast), by shakmaty's generator
-//! and through our staged move picker, which must yield exactly the legal moves, each once.
-//! Plus the picker on a slice of Marcel van Kervinck's suite.
+//! Data-driven perft: every position of `tests/data/perft.epd`, each depth whose expected count
+//! is under a node limit (keeps CI fast), by shakmaty's generator and through our staged move
+//! picker, which must yield exactly the legal moves, each once. Plus the picker on every 20th
+//! position of Marcel van Kervinck's suite (a fixture), and on all of it from the shared data.
 
-use evochess::data::shared_data_dir as data_dir;
+use std::path::Path;
+
+use evochess::data::{fixture, shared_data};
 use evochess::perft::{movepicker_perft, perft};
 use shakmaty::{CastlingMode, Chess, fen::Fen};
 
@@ -37,54 +39,57 @@ fn parse_line(line: &str, number: usize) -> (Chess, Vec<(u32, u64)>) {
 /// One suite line: its FEN, the position and the expected `(depth, count)` pairs.
 type Case = (String, Chess, Vec<(u32, u64)>);
 
-fn suite(name: &str) -> Option<Vec<Case>> {
-    let path = data_dir()?.join("tests/perft").join(name);
-    let text = std::fs::read_to_string(&path).ok()?;
-    Some(
-        text.lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-            .map(|(i, l)| {
-                let (pos, counts) = parse_line(l, i + 1);
-                (l.split(';').next().unwrap().to_string(), pos, counts)
-            })
-            .collect(),
-    )
+fn suite(path: &Path) -> Vec<Case> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            let (pos, counts) = parse_line(l, i + 1);
+            (l.split(';').next().unwrap().to_string(), pos, counts)
+        })
+        .collect()
+}
+
+/// Every `(depth, count)` that `keep` selects, through the move picker; returns how many.
+fn picker_agrees(cases: &[Case], keep: impl Fn(u32, u64) -> bool) -> usize {
+    let mut checked = 0;
+    for (fen, pos, counts) in cases {
+        for &(depth, expected) in counts.iter().filter(|(d, n)| keep(*d, *n)) {
+            assert_eq!(movepicker_perft(pos, depth), expected, "move picker: {fen} depth {depth}");
+            checked += 1;
+        }
+    }
+    checked
 }
 
 #[test]
 fn perft_suite() {
-    let Some(cases) = suite("perft.epd") else {
-        eprintln!("skipping: perft.epd not found");
-        return;
-    };
-    assert!(cases.len() > 100);
-    let (mut checked, mut picker_checked) = (0, 0);
+    let cases = suite(&fixture("perft.epd"));
+    assert!(cases.len() > 170, "{}", cases.len());
+    let mut checked = 0;
     for (fen, pos, counts) in &cases {
-        for &(depth, expected) in counts {
-            if expected <= NODE_LIMIT {
-                assert_eq!(perft(pos, depth), expected, "{fen} depth {depth}");
-                checked += 1;
-            }
-            if expected <= PICKER_NODE_LIMIT {
-                assert_eq!(movepicker_perft(pos, depth), expected, "move picker: {fen} depth {depth}");
-                picker_checked += 1;
-            }
+        for &(depth, expected) in counts.iter().filter(|(_, n)| *n <= NODE_LIMIT) {
+            assert_eq!(perft(pos, depth), expected, "{fen} depth {depth}");
+            checked += 1;
         }
     }
+    let picker_checked = picker_agrees(&cases, |_, n| n <= PICKER_NODE_LIMIT);
     assert!(checked > 300 && picker_checked > 250, "{checked} {picker_checked}");
 }
 
 #[test]
 fn movepicker_matches_on_marcel_sample() {
-    let Some(cases) = suite("perft-marcel.epd") else {
-        eprintln!("skipping: perft-marcel.epd not found");
-        return;
-    };
-    // Every 20th position, depth 2 (about 350 positions).
-    for (fen, pos, counts) in cases.iter().step_by(20) {
-        for &(depth, expected) in counts.iter().filter(|(d, _)| *d <= 2) {
-            assert_eq!(movepicker_perft(pos, depth), expected, "move picker: {fen} depth {depth}");
-        }
-    }
+    let cases = suite(&fixture("perft-marcel-sample.epd"));
+    assert_eq!(cases.len(), 342);
+    // Depths 1 and 2 of each position.
+    assert_eq!(picker_agrees(&cases, |d, _| d <= 2), 2 * 342);
+}
+
+#[test]
+#[ignore = "needs ../shared/data"]
+fn movepicker_matches_on_all_of_marcel() {
+    let cases = suite(&shared_data("tests/perft/perft-marcel.epd").unwrap_or_else(|e| panic!("{e}")));
+    assert_eq!(cases.len(), 6838);
+    assert_eq!(picker_agrees(&cases, |d, _| d <= 2), 2 * 6838);
 }

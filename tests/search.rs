@@ -6,7 +6,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use evochess::data::shared_data_dir as data_dir;
+use evochess::data::{fixture, shared_data};
 use evochess::{
     Engine,
     engine::{BestMove, ScoreReport, SearchInfo, SearchListener},
@@ -241,13 +241,11 @@ fn synchronous_searcher_reports_one_bestmove() {
 
 #[test]
 fn syzygy_wins_are_reported() {
-    let Some(dir) = data_dir().map(|d| d.join("syzygy")).filter(|d| d.is_dir()) else {
-        eprintln!("skipping: no syzygy directory");
-        return;
-    };
+    // The fixture holds KQvK, KRvK and KNvK.
+    let dir = fixture("syzygy");
     let mut e = Engine::new();
     let files = e.set_syzygy_path(dir.to_str().unwrap()).unwrap();
-    assert!(files > 10, "{files}");
+    assert_eq!(files, 6);
     for fen in ["8/8/8/4k3/8/8/8/3QK3 w - - 0 1", "8/8/8/3k4/8/8/8/R3K3 w - - 0 1", "8/8/4k3/8/8/8/3K4/7R b - - 0 1"] {
         e.set_position(Some(fen), &[]).unwrap();
         let log = go(&mut e, Limits::depth(8));
@@ -265,90 +263,127 @@ fn syzygy_wins_are_reported() {
     assert_eq!(e.set_syzygy_path("<empty>").unwrap(), 0);
 }
 
-/// Tactical strength on Win At Chess (300 positions). Not part of CI (5 minutes at 1 s):
-/// `WAC_MS=1000 cargo test --release --test search wac -- --ignored --nocapture`
-/// (`WAC_STEP=n` searches every n-th position only).
+/// All 35 tables of the data set load, and a 4-piece ending is probed and scored as a win.
 #[test]
-#[ignore]
-fn wac_suite() {
-    let dir = data_dir().expect("shared data directory");
-    let text = std::fs::read_to_string(dir.join("tests/wac.epd")).unwrap();
-    let entries = evochess::search::parse_epd(&text).unwrap();
-    let ms: u64 = std::env::var("WAC_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
-    let step: usize = std::env::var("WAC_STEP").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
-    let sample: Vec<_> = entries.into_iter().step_by(step).collect();
-    let limits = Limits::movetime(Duration::from_millis(ms));
-    let mut failed = Vec::new();
-    let results = evochess::search::solve_epd_suite(&sample, &Params::default(), &limits, 64, |r| {
-        if !r.solved {
-            failed.push(format!("{} ({:?})", r.id, r.best.map(|m| m.to_string())));
-        }
-    });
-    let solved = results.iter().filter(|r| r.solved).count();
-    let nodes: u64 = results.iter().map(|r| r.nodes).sum();
-    println!("WAC: {solved}/{} solved at {ms} ms, {nodes} nodes", results.len());
-    println!("failed: {}", failed.join(", "));
+#[ignore = "needs ../shared/data"]
+fn syzygy_full_set_is_probed() {
+    let dir = shared_data("syzygy").unwrap_or_else(|e| panic!("{e}"));
+    let mut e = Engine::new();
+    assert_eq!(e.set_syzygy_path(dir.to_str().unwrap()).unwrap(), 70);
+    let fen = "8/8/8/4k3/8/8/8/KBN5 w - - 0 1";
+    e.set_position(Some(fen), &[]).unwrap();
+    let log = go(&mut e, Limits::depth(6));
+    let last = log.infos.last().unwrap();
+    assert!(last.tbhits > 0, "{fen}: no tbhits");
+    match last.score {
+        ScoreReport::Cp(cp) => assert!(cp >= 10_000, "{fen}: {cp}"),
+        ScoreReport::Mate(n) => assert!(n > 0, "{fen}: mate {n}"),
+    }
+    check_pvs_legal(e.position(), &log);
 }
 
-/// Prints the info lines of one search (a debugging aid):
-/// `FEN='...' MS=2000 cargo test --test search analyse -- --ignored --nocapture`
-#[test]
-#[ignore]
-fn analyse() {
-    let fen = std::env::var("FEN")
-        .unwrap_or_else(|_| Fen::from_position(&Chess::default(), shakmaty::EnPassantMode::Legal).to_string());
-    let ms: u64 = std::env::var("MS").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
-    let mut e = Engine::new();
-    if let Ok(overlay) = std::env::var("PARAMS") {
-        e.set_params(Params::default().with_toml(&overlay.replace(';', "\n")).unwrap());
-    }
-    e.set_position(Some(&fen), &[]).unwrap();
-    let log = go(&mut e, Limits::movetime(Duration::from_millis(ms)));
-    for i in &log.infos {
-        let pv: Vec<String> = i.pv.iter().map(|m| m.to_uci(CastlingMode::Standard).to_string()).collect();
-        println!("depth {} sel {} {:?} nodes {} nps {} {}", i.depth, i.seldepth, i.score, i.nodes, i.nps, pv.join(" "));
-    }
-    println!("bestmove {:?}", log.best[0].best.map(|m| m.to_string()));
-}
+/// Run by hand, never in CI (`.ci/run` skips `manual::`): benchmarks and debugging aids.
+mod manual {
+    use super::*;
 
-/// Self-play at 1 s + 0.01 s per side with the engine's default Move Overhead: no flag falls.
-/// Timing-sensitive, so not part of CI:
-/// `cargo test --release --test search fast_time_control -- --ignored --nocapture`
-#[test]
-#[ignore]
-fn fast_time_control_never_flags() {
-    let mut e = Engine::new();
-    e.new_game();
-    let mut moves: Vec<String> = Vec::new();
-    let (mut wtime, mut btime, inc) = (1000i64, 1000i64, 10i64);
-    let mut min_left = i64::MAX;
-    for _ in 0..160 {
-        let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
-        e.set_position(None, &refs).unwrap();
-        if e.position().is_game_over() {
-            break;
+    /// Tactical strength on Win At Chess (300 positions). Not part of CI (5 minutes at 1 s):
+    /// `WAC_MS=1000 cargo test --release --test search wac -- --ignored --nocapture`
+    /// (`WAC_STEP=n` searches every n-th position only).
+    #[test]
+    #[ignore = "benchmark; needs ../shared/data"]
+    fn wac_suite() {
+        let path = shared_data("tests/wac.epd").unwrap_or_else(|e| panic!("{e}"));
+        let text = std::fs::read_to_string(path).unwrap();
+        let entries = evochess::search::parse_epd(&text).unwrap();
+        let ms: u64 = std::env::var("WAC_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
+        let step: usize = std::env::var("WAC_STEP").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
+        let sample: Vec<_> = entries.into_iter().step_by(step).collect();
+        let limits = Limits::movetime(Duration::from_millis(ms));
+        let mut failed = Vec::new();
+        let results = evochess::search::solve_epd_suite(&sample, &Params::default(), &limits, 64, |r| {
+            if !r.solved {
+                failed.push(format!("{} ({:?})", r.id, r.best.map(|m| m.to_string())));
+            }
+        });
+        let solved = results.iter().filter(|r| r.solved).count();
+        let nodes: u64 = results.iter().map(|r| r.nodes).sum();
+        println!("WAC: {solved}/{} solved at {ms} ms, {nodes} nodes", results.len());
+        println!("failed: {}", failed.join(", "));
+    }
+
+    /// Prints the info lines of one search (a debugging aid):
+    /// `FEN='...' MS=2000 cargo test --test search analyse -- --ignored --nocapture`
+    #[test]
+    #[ignore = "debugging aid"]
+    fn analyse() {
+        let fen = std::env::var("FEN")
+            .unwrap_or_else(|_| Fen::from_position(&Chess::default(), shakmaty::EnPassantMode::Legal).to_string());
+        let ms: u64 = std::env::var("MS").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
+        let mut e = Engine::new();
+        if let Ok(overlay) = std::env::var("PARAMS") {
+            e.set_params(Params::default().with_toml(&overlay.replace(';', "\n")).unwrap());
         }
-        let white = e.position().turn().is_white();
-        let limits =
-            Limits { wtime: Some(wtime), btime: Some(btime), winc: Some(inc), binc: Some(inc), ..Limits::default() };
-        let start = Instant::now();
-        let log = go(&mut e, limits);
-        let used = start.elapsed().as_millis() as i64;
-        if std::env::var_os("TC_TRACE").is_some() {
+        e.set_position(Some(&fen), &[]).unwrap();
+        let log = go(&mut e, Limits::movetime(Duration::from_millis(ms)));
+        for i in &log.infos {
+            let pv: Vec<String> = i.pv.iter().map(|m| m.to_uci(CastlingMode::Standard).to_string()).collect();
             println!(
-                "ply {} clock {} used {used} depth {}",
-                moves.len(),
-                if white { wtime } else { btime },
-                log.infos.last().map_or(0, |i| i.depth)
+                "depth {} sel {} {:?} nodes {} nps {} {}",
+                i.depth,
+                i.seldepth,
+                i.score,
+                i.nodes,
+                i.nps,
+                pv.join(" ")
             );
         }
-        let clock = if white { &mut wtime } else { &mut btime };
-        *clock -= used;
-        assert!(*clock > 0, "flag fell at ply {}: {used} ms used", moves.len());
-        min_left = min_left.min(*clock);
-        *clock += inc;
-        let m = log.best[0].best.unwrap();
-        moves.push(m.to_uci(CastlingMode::Standard).to_string());
+        println!("bestmove {:?}", log.best[0].best.map(|m| m.to_string()));
     }
-    println!("{} plies, least time left {min_left} ms, final {wtime}/{btime}", moves.len());
+
+    /// Self-play at 1 s + 0.01 s per side with the engine's default Move Overhead: no flag falls.
+    /// Timing-sensitive, so not part of CI:
+    /// `cargo test --release --test search fast_time_control -- --ignored --nocapture`
+    #[test]
+    #[ignore = "timing-sensitive; run in release"]
+    fn fast_time_control_never_flags() {
+        let mut e = Engine::new();
+        e.new_game();
+        let mut moves: Vec<String> = Vec::new();
+        let (mut wtime, mut btime, inc) = (1000i64, 1000i64, 10i64);
+        let mut min_left = i64::MAX;
+        for _ in 0..160 {
+            let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+            e.set_position(None, &refs).unwrap();
+            if e.position().is_game_over() {
+                break;
+            }
+            let white = e.position().turn().is_white();
+            let limits = Limits {
+                wtime: Some(wtime),
+                btime: Some(btime),
+                winc: Some(inc),
+                binc: Some(inc),
+                ..Limits::default()
+            };
+            let start = Instant::now();
+            let log = go(&mut e, limits);
+            let used = start.elapsed().as_millis() as i64;
+            if std::env::var_os("TC_TRACE").is_some() {
+                println!(
+                    "ply {} clock {} used {used} depth {}",
+                    moves.len(),
+                    if white { wtime } else { btime },
+                    log.infos.last().map_or(0, |i| i.depth)
+                );
+            }
+            let clock = if white { &mut wtime } else { &mut btime };
+            *clock -= used;
+            assert!(*clock > 0, "flag fell at ply {}: {used} ms used", moves.len());
+            min_left = min_left.min(*clock);
+            *clock += inc;
+            let m = log.best[0].best.unwrap();
+            moves.push(m.to_uci(CastlingMode::Standard).to_string());
+        }
+        println!("{} plies, least time left {min_left} ms, final {wtime}/{btime}", moves.len());
+    }
 }

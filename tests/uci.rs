@@ -5,7 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{REPLY, Session, best_of, data_dir, parse_info};
+use common::{REPLY, Session, best_of, parse_info};
 use evochess::Params;
 use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
 
@@ -21,6 +21,15 @@ fn is_legal_from(fen: &str, mv: &str) -> bool {
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// Searches `position` with `go`, returning the info lines and the best move.
+/// Sends a bad `go`; returns its one error line and the best move of the search that follows.
+fn bad_go(s: &mut Session, go: &str) -> (String, String) {
+    s.send(go);
+    let lines = s.lines_until("bestmove", REPLY);
+    let errors: Vec<&String> = lines.iter().filter(|l| l.starts_with("info string error:")).collect();
+    assert_eq!(errors.len(), 1, "{go}: {lines:?}");
+    (errors[0].clone(), best_of(lines.last().unwrap()).to_string())
+}
+
 fn search(s: &mut Session, position: &str, go: &str) -> (Vec<String>, String) {
     s.send(position);
     s.send(go);
@@ -29,7 +38,7 @@ fn search(s: &mut Session, position: &str, go: &str) -> (Vec<String>, String) {
 }
 
 #[test]
-fn handshake_lists_id_and_every_option() {
+fn handshake_lists_id_and_the_engine_options() {
     let mut s = Session::start();
     s.send("uci");
     let lines = s.lines_until("uciok", REPLY);
@@ -48,6 +57,31 @@ fn handshake_lists_id_and_every_option() {
     ] {
         assert!(lines.iter().any(|l| l.starts_with(expected)), "missing `{expected}` in {lines:?}");
     }
+    assert!(lines.contains(&"option name ShowTunables type check default false".to_string()), "{lines:?}");
+    // Only the engine options: parameters are listed in tuning mode only.
+    let options = lines.iter().filter(|l| l.starts_with("option ")).count();
+    assert_eq!(options, 10, "{lines:?}");
+    // ... but set in any mode.
+    let spec = Params::specs().next().unwrap();
+    s.send(&format!("setoption name {} value {}", spec.name, spec.max));
+    s.sync_quiet();
+    // Turned on by the option, the next `uci` lists them.
+    s.send("setoption name ShowTunables value true");
+    s.send("uci");
+    let tuning = s.lines_until("uciok", REPLY);
+    assert!(tuning.contains(&"option name ShowTunables type check default true".to_string()), "{tuning:?}");
+    assert_eq!(tuning.iter().filter(|l| l.starts_with("option ")).count(), 10 + Params::specs().count());
+    let line = format!("option name {} type spin default {} min {} max {}", spec.name, spec.max, spec.min, spec.max);
+    assert!(tuning.contains(&line), "missing `{line}` (the current value is the default)");
+    s.sync_quiet();
+    assert!(s.quit().success());
+}
+
+#[test]
+fn tune_flag_lists_every_parameter() {
+    let mut s = Session::start_with(&["--tune"]);
+    s.send("uci");
+    let lines = s.lines_until("uciok", REPLY);
     for spec in Params::specs() {
         let line =
             format!("option name {} type spin default {} min {} max {}", spec.name, spec.default, spec.min, spec.max);
@@ -329,11 +363,14 @@ fn bad_input_is_reported_and_the_engine_carries_on() {
     let e = s.expect_error(&format!("setoption name {} value {}", spec.name, i64::from(spec.max) + 1));
     assert!(e.contains(spec.name), "{e}");
 
-    // `go` with garbage does not search.
-    assert!(s.expect_error("go depth deep").contains("deep"));
-    assert!(s.expect_error("go fast").contains("fast"));
-    assert!(s.expect_error("go movetime").contains("movetime"));
-    assert!(s.expect_error("go searchmoves a1a8").contains("a1a8"));
+    // `go` with garbage: the error, then a search with what was valid, so `bestmove` comes.
+    for (line, token) in
+        [("go depth deep", "deep"), ("go fast", "fast"), ("go movetime", "movetime"), ("go searchmoves a1a8", "a1a8")]
+    {
+        let (error, best) = bad_go(&mut s, line);
+        assert!(error.contains(token), "{line}: {error}");
+        assert!(is_legal_from(&after_e4, &best), "{line}: {best}");
+    }
 
     // A 1 MB line, then one over the line limit.
     let huge = "x".repeat(1_000_000);
@@ -413,10 +450,7 @@ fn same_node_budget_after_ucinewgame_is_reproducible() {
 
 #[test]
 fn syzygy_tables_are_probed() {
-    let Some(dir) = data_dir().map(|d| d.join("syzygy")).filter(|d| d.join("KQvK.rtbw").exists()) else {
-        eprintln!("SKIPPED syzygy_tables_are_probed: no Syzygy data (set EVOCHESS_DATA)");
-        return;
-    };
+    let dir = evochess::data::fixture("syzygy");
     let mut s = Session::start();
     s.send(&format!("setoption name SyzygyPath value {}", dir.display()));
     let lines = s.sync();
@@ -430,4 +464,85 @@ fn syzygy_tables_are_probed() {
     assert!(s.expect_error("setoption name SyzygyPath value /no/such/dir").contains("/no/such/dir"));
     s.send("setoption name SyzygyPath value <empty>");
     s.sync_quiet();
+}
+
+#[test]
+fn bad_go_tokens_still_end_in_a_bestmove_with_the_valid_limits() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    let (error, best) = bad_go(&mut s, "go depth 3 nodes lots");
+    assert!(error.contains("lots") && error.contains("searching with the valid limits"), "{error}");
+    assert!(is_legal_from(START, &best));
+    // The valid depth was used: the last info line is depth 3.
+    s.send("go depth 3 nodes lots");
+    let (infos, _) = s.read_until_bestmove(REPLY);
+    let depth = infos.iter().filter_map(|l| parse_info(l)).filter_map(|i| i.depth).max();
+    assert_eq!(depth, Some(3), "{infos:?}");
+    // One illegal move of several in searchmoves: the others are searched.
+    let (error, best) = bad_go(&mut s, "go depth 2 searchmoves e2e5 g1f3");
+    assert!(error.contains("e2e5"), "{error}");
+    assert_eq!(best, "g1f3");
+    s.sync_quiet();
+}
+
+#[test]
+fn go_mate_0_returns_at_once() {
+    let mut s = Session::start();
+    s.send("position startpos");
+    let start = std::time::Instant::now();
+    s.send("go mate 0");
+    let (_, best) = s.read_until_bestmove(REPLY);
+    assert!(start.elapsed() < Duration::from_secs(2), "{:?}", start.elapsed());
+    assert!(is_legal_from(START, best_of(&best)));
+    s.sync_quiet();
+}
+
+/// Hash sizes the system refuses are errors; the engine lives on with its old table.
+#[test]
+fn hash_too_big_is_an_error_and_the_old_table_stays() {
+    // Without a limit: 64 GiB is refused on most machines and lazily mapped on the others; either
+    // way the engine answers and keeps working.
+    let mut s = Session::start();
+    s.send("setoption name Hash value 65536");
+    let lines = s.sync();
+    assert!(lines.iter().all(|l| l.contains("cannot allocate a 65536 MiB hash table")), "{lines:?}");
+    let (_, best) = search(&mut s, "position startpos", "go depth 4");
+    assert!(is_legal_from(START, &best));
+    assert!(s.quit().success());
+
+    // Under a 1 GiB address-space limit the refusal is certain.
+    let mut s = Session::start_with_memory_limit(1 << 20);
+    s.send("setoption name Hash value 64");
+    s.sync_quiet();
+    let e = s.expect_error("setoption name Hash value 65536");
+    assert!(e.contains("cannot allocate a 65536 MiB hash table; keeping the 64 MiB table"), "{e}");
+    let e = s.expect_error("setoption name Hash value 4096");
+    assert!(e.contains("keeping the 64 MiB table"), "{e}");
+    let (_, best) = search(&mut s, "position startpos", "go depth 6");
+    assert!(is_legal_from(START, &best));
+    assert!(s.quit().success());
+}
+
+/// `perft 9` and `bench 30` take hours; the loop must still answer and end on `stop` or `quit`.
+#[test]
+fn long_perft_and_bench_do_not_block_the_loop() {
+    for (command, ender) in [("perft 9", "stop"), ("bench 30", "stop"), ("perft 9", "quit"), ("bench 30", "quit")] {
+        let mut s = Session::start();
+        s.send(command);
+        let start = std::time::Instant::now();
+        s.sync();
+        assert!(start.elapsed() < Duration::from_secs(2), "{command}: isready took {:?}", start.elapsed());
+        s.send(ender);
+        if ender == "quit" {
+            assert!(s.wait_exit(Duration::from_secs(5)).success(), "{command} then quit");
+        } else {
+            let lines = s.sync();
+            assert!(lines.iter().any(|l| l.contains("stopped")), "{command}: {lines:?}");
+            assert!(lines.iter().all(|l| !l.starts_with("Nodes searched") && !l.contains(" nps")), "{lines:?}");
+            // The loop is usable afterwards, and a short perft still completes.
+            s.send("perft 2");
+            assert_eq!(s.expect_line("Nodes searched", REPLY), "Nodes searched: 400");
+            assert!(s.quit().success());
+        }
+    }
 }

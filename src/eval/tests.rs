@@ -11,9 +11,7 @@ pub(crate) fn pos(fen: &str) -> Chess {
     f.into_position(CastlingMode::Standard).unwrap_or_else(|e| panic!("illegal FEN {fen}: {e}"))
 }
 
-pub(crate) use crate::data::shared_data_dir as data_dir;
-
-/// A few built-in positions (used even without the data directory).
+/// A few built-in positions, besides the suite fixtures.
 const BUILTIN: &[&str] = &[
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -24,26 +22,28 @@ const BUILTIN: &[&str] = &[
     "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
 ];
 
-/// Built-in positions, WAC, and the perft suite's positions (EPD: first four FEN fields).
+/// WAC.001-060 and the perft suite, compiled in from the repository's fixtures (tests/data).
+const WAC_FIXTURE: &str = include_str!("../../tests/data/wac.epd");
+const PERFT_FIXTURE: &str = include_str!("../../tests/data/perft.epd");
+
+/// The positions of EPD text (first four FEN fields of each line). A few perft positions have
+/// checks shakmaty calls impossible; those are left out.
+fn epd_positions(text: &str) -> Vec<Chess> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split(';').next().unwrap_or("").split_whitespace().take(4).collect();
+            let fen = format!("{} 0 1", fields.join(" "));
+            fen.parse::<Fen>().ok()?.into_position(CastlingMode::Standard).ok()
+        })
+        .collect()
+}
+
+/// Built-in positions, WAC.001-060 and the perft suite's positions.
 pub(crate) fn suite_positions() -> Vec<Chess> {
     let mut out: Vec<Chess> = BUILTIN.iter().map(|f| pos(f)).collect();
-    if let Some(dir) = data_dir() {
-        for (file, limit) in [("tests/wac.epd", usize::MAX), ("tests/perft/perft.epd", 200)] {
-            let Ok(text) = std::fs::read_to_string(dir.join(file)) else { continue };
-            for line in text.lines().filter(|l| !l.trim().is_empty()).take(limit) {
-                let fields: Vec<&str> = line.split(';').next().unwrap_or("").split_whitespace().take(4).collect();
-                let fen = format!("{} 0 1", fields.join(" "));
-                // A few perft positions have checks shakmaty calls impossible; skip those.
-                if let Ok(p) =
-                    fen.parse::<Fen>().map_err(drop).and_then(|f| f.into_position(CastlingMode::Standard).map_err(drop))
-                {
-                    out.push(p);
-                }
-            }
-        }
-    } else {
-        eprintln!("note: shared/data not found; using built-in positions only");
-    }
+    out.extend(epd_positions(WAC_FIXTURE));
+    out.extend(epd_positions(PERFT_FIXTURE));
     out
 }
 
@@ -359,9 +359,42 @@ fn every_parameter_is_used() {
 }
 
 #[test]
-fn suites_load_when_data_present() {
-    if data_dir().is_some() {
-        // 300 WAC positions plus perft positions (a couple with "impossible" checks are skipped).
-        assert!(suite_positions().len() > BUILTIN.len() + 400, "{}", suite_positions().len());
+fn fixture_suites_load() {
+    // 60 WAC positions plus the perft positions (a couple with "impossible" checks are left out).
+    let n = suite_positions().len();
+    assert!(n > BUILTIN.len() + 60 + 160, "{n}");
+}
+
+/// The same checks over the whole data set: all 300 WAC positions and the first 2000 of Marcel
+/// van Kervinck's perft suite, with their children.
+#[test]
+#[ignore = "needs ../shared/data"]
+fn colour_symmetric_and_evaluator_agrees_on_the_full_suites() {
+    let read = |rel: &str| {
+        let path = crate::data::shared_data(rel).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    let mut base = epd_positions(&read("tests/wac.epd"));
+    assert_eq!(base.len(), 300);
+    let marcel = epd_positions(&read("tests/perft/perft-marcel.epd"));
+    assert!(marcel.len() > 6000, "{}", marcel.len());
+    base.extend(marcel.into_iter().take(2000));
+    let mut positions = base.clone();
+    for p in &base {
+        for m in p.legal_moves() {
+            let mut c = p.clone();
+            c.play_unchecked(m);
+            positions.push(c);
+        }
+    }
+    let mut rng = 0x5eed_u64;
+    let random = random_params(&mut rng);
+    for params in [EvalParams::default(), random] {
+        let e = Evaluator::new(&params);
+        for p in &positions {
+            let v = evaluate(p, &params);
+            assert_eq!(v, evaluate(&mirror(p), &params), "asymmetric: {}", Fen::from_position(p, EnPassantMode::Legal));
+            assert_eq!(e.evaluate(p), v);
+        }
     }
 }

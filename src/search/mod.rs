@@ -165,9 +165,9 @@ impl Searcher {
         self.params = params;
     }
 
-    /// Resizes (and clears) the transposition table.
-    pub fn set_hash_mb(&mut self, mb: usize) {
-        self.tt.resize(mb);
+    /// Resizes (and clears) the transposition table; on error the old one stays.
+    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), crate::tt::TtAllocError> {
+        self.tt.resize(mb)
     }
 
     pub fn hash_mb(&self) -> usize {
@@ -502,7 +502,11 @@ impl Worker<'_> {
             self.root_moves[..=i].rotate_right(1);
         }
         let lines = (multipv as usize).min(self.root_moves.len()).max(1);
-        let max_depth = limits.depth.map_or(MAX_PLY as i32 - 4, |d| (d as i32).clamp(1, MAX_PLY as i32 - 4));
+        let max_depth = match limits.mate {
+            // A mate in no moves: none can be found, so answer after one ply rather than never.
+            Some(0) => 1,
+            _ => limits.depth.map_or(MAX_PLY as i32 - 4, |d| (d as i32).clamp(1, MAX_PLY as i32 - 4)),
+        };
         let timed = self.tm.maximum().is_some();
         let mut last_reported: Option<(Move, i32)> = None;
         let mut instability = 0u64;

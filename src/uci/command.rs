@@ -69,6 +69,22 @@ pub enum ParseCommandError {
     BadValue { command: &'static str, key: &'static str, value: String, expected: &'static str },
     #[error("`{command}`: `{key}` given twice")]
     Duplicate { command: &'static str, key: &'static str },
+    /// A `go` with bad tokens: the first error, and the limits that were valid (bounded by
+    /// [`bound_after_error`]), which the loop still searches so the GUI gets a `bestmove`.
+    #[error("{error}")]
+    Go { error: Box<ParseCommandError>, limits: Limits },
+}
+
+/// Depth of the search run for a `go` whose errors left nothing to bound it.
+pub const DEPTH_AFTER_ERROR: u32 = 1;
+
+/// After an error in `go`, a search nothing bounds (no clock, depth, nodes, movetime or mate,
+/// and not `infinite` or `ponder`, which the GUI asked for) would never send its `bestmove`:
+/// bound it to [`DEPTH_AFTER_ERROR`].
+pub fn bound_after_error(limits: &mut Limits) {
+    if limits.is_unbounded() && !limits.infinite && !limits.ponder {
+        limits.depth = Some(DEPTH_AFTER_ERROR);
+    }
 }
 
 /// Longest token quoted back in an error; a 1 MB garbage line must not become a 1 MB reply.
@@ -223,9 +239,12 @@ const GO_KEYWORDS: &[&str] = &[
     "searchmoves",
 ];
 
+/// `go` tokens -> limits. A bad token is skipped (with the value after it, unless that is a
+/// keyword) and parsing goes on; the first error comes back with what was valid.
 fn parse_go(args: &[&str]) -> Result<Limits, ParseCommandError> {
     const CMD: &str = "go";
     let mut limits = Limits::default();
+    let mut first_error: Option<ParseCommandError> = None;
     let mut i = 0;
     // Each keyword's value slot; a keyword given twice is an error rather than "last one wins".
     fn set<T>(slot: &mut Option<T>, key: &'static str, value: T) -> Result<(), ParseCommandError> {
@@ -238,49 +257,68 @@ fn parse_go(args: &[&str]) -> Result<Limits, ParseCommandError> {
     while i < args.len() {
         let key = args[i];
         i += 1;
-        if key == "infinite" || key == "ponder" {
-            let flag = if key == "infinite" { &mut limits.infinite } else { &mut limits.ponder };
-            if *flag {
-                return Err(ParseCommandError::Duplicate {
+        let result = (|| {
+            if key == "infinite" || key == "ponder" {
+                let (flag, key) =
+                    if key == "infinite" { (&mut limits.infinite, "infinite") } else { (&mut limits.ponder, "ponder") };
+                if *flag {
+                    return Err(ParseCommandError::Duplicate { command: CMD, key });
+                }
+                *flag = true;
+                return Ok(());
+            }
+            if key == "searchmoves" {
+                let start = i;
+                while i < args.len() && !GO_KEYWORDS.contains(&args[i]) {
+                    limits.searchmoves.push(args[i].to_string());
+                    i += 1;
+                }
+                if i == start {
+                    return Err(ParseCommandError::Missing {
+                        command: CMD,
+                        what: "at least one move after `searchmoves`",
+                    });
+                }
+                return Ok(());
+            }
+            let Some(&key) = GO_KEYWORDS.iter().find(|&&k| k == key) else {
+                return Err(ParseCommandError::Unexpected { command: CMD, token: quote(key) });
+            };
+            // A missing value, or a keyword where the value should be, leaves that keyword for
+            // the next round.
+            let Some(value) = args.get(i).filter(|v| !GO_KEYWORDS.contains(v)) else {
+                return Err(ParseCommandError::BadValue {
                     command: CMD,
-                    key: if key == "infinite" { "infinite" } else { "ponder" },
+                    key,
+                    value: String::new(),
+                    expected: "a number",
                 });
+            };
+            i += 1;
+            match key {
+                "wtime" => set(&mut limits.wtime, key, number(CMD, key, value)?),
+                "btime" => set(&mut limits.btime, key, number(CMD, key, value)?),
+                "winc" => set(&mut limits.winc, key, number(CMD, key, value)?),
+                "binc" => set(&mut limits.binc, key, number(CMD, key, value)?),
+                "movestogo" => set(&mut limits.movestogo, key, number(CMD, key, value)?),
+                "movetime" => set(&mut limits.movetime, key, number(CMD, key, value)?),
+                "depth" => set(&mut limits.depth, key, number(CMD, key, value)?),
+                "nodes" => set(&mut limits.nodes, key, number(CMD, key, value)?),
+                "mate" => set(&mut limits.mate, key, number(CMD, key, value)?),
+                _ => unreachable!("every valued keyword is matched above"),
             }
-            *flag = true;
-            continue;
-        }
-        if key == "searchmoves" {
-            let start = i;
-            while i < args.len() && !GO_KEYWORDS.contains(&args[i]) {
-                limits.searchmoves.push(args[i].to_string());
-                i += 1;
-            }
-            if i == start {
-                return Err(ParseCommandError::Missing { command: CMD, what: "at least one move after `searchmoves`" });
-            }
-            continue;
-        }
-        let Some(&key) = GO_KEYWORDS.iter().find(|&&k| k == key) else {
-            return Err(ParseCommandError::Unexpected { command: CMD, token: quote(key) });
-        };
-        let Some(value) = args.get(i) else {
-            return Err(ParseCommandError::BadValue { command: CMD, key, value: String::new(), expected: "a number" });
-        };
-        i += 1;
-        match key {
-            "wtime" => set(&mut limits.wtime, key, number(CMD, key, value)?)?,
-            "btime" => set(&mut limits.btime, key, number(CMD, key, value)?)?,
-            "winc" => set(&mut limits.winc, key, number(CMD, key, value)?)?,
-            "binc" => set(&mut limits.binc, key, number(CMD, key, value)?)?,
-            "movestogo" => set(&mut limits.movestogo, key, number(CMD, key, value)?)?,
-            "movetime" => set(&mut limits.movetime, key, number(CMD, key, value)?)?,
-            "depth" => set(&mut limits.depth, key, number(CMD, key, value)?)?,
-            "nodes" => set(&mut limits.nodes, key, number(CMD, key, value)?)?,
-            "mate" => set(&mut limits.mate, key, number(CMD, key, value)?)?,
-            _ => unreachable!("every valued keyword is matched above"),
+        })();
+        if let Err(e) = result {
+            first_error.get_or_insert(e);
         }
     }
-    Ok(limits)
+    match first_error {
+        None => Ok(limits),
+        Some(error) => {
+            bound_after_error(&mut limits);
+            Err(ParseCommandError::Go { error: Box::new(error), limits })
+        }
+    }
 }
 
 impl fmt::Display for UciCommand {
@@ -478,17 +516,36 @@ mod tests {
         assert_eq!((l.wtime, l.btime), (Some(500), None));
     }
 
+    /// The first error of a bad `go` and the limits searched anyway.
+    fn bad_go(line: &str) -> (ParseCommandError, Limits) {
+        match parse(line) {
+            Err(ParseCommandError::Go { error, limits }) => (*error, limits),
+            other => panic!("`{line}`: {other:?}"),
+        }
+    }
+
     #[test]
-    fn go_garbage_is_rejected() {
-        assert_eq!(parse("go fast"), Err(ParseCommandError::Unexpected { command: "go", token: "fast".into() }));
-        assert!(parse("go depth").unwrap_err().to_string().contains("depth"));
-        assert!(parse("go depth deep").unwrap_err().to_string().contains("`deep`"));
-        assert!(parse("go movetime -5").unwrap_err().to_string().contains("`-5`"));
+    fn go_garbage_is_reported_and_the_valid_limits_kept() {
+        let (e, l) = bad_go("go fast");
+        assert_eq!(e, ParseCommandError::Unexpected { command: "go", token: "fast".into() });
+        assert_eq!(l, Limits::depth(DEPTH_AFTER_ERROR));
+        assert!(bad_go("go depth").0.to_string().contains("depth"));
+        assert!(bad_go("go depth deep").0.to_string().contains("`deep`"));
+        assert!(bad_go("go movetime -5").0.to_string().contains("`-5`"));
         assert!(parse("go nodes 1e6").is_err());
         assert!(parse("go wtime 99999999999999999999999").is_err());
-        assert!(matches!(parse("go depth 3 depth 4"), Err(ParseCommandError::Duplicate { key: "depth", .. })));
-        assert!(matches!(parse("go infinite infinite"), Err(ParseCommandError::Duplicate { .. })));
-        assert!(matches!(parse("go searchmoves"), Err(ParseCommandError::Missing { .. })));
+        let (e, l) = bad_go("go depth 3 depth 4");
+        assert!(matches!(e, ParseCommandError::Duplicate { key: "depth", .. }));
+        assert_eq!(l, Limits::depth(3), "the first one counts");
+        assert!(matches!(bad_go("go infinite infinite"), (ParseCommandError::Duplicate { .. }, l) if l.infinite));
+        assert!(matches!(bad_go("go searchmoves").0, ParseCommandError::Missing { .. }));
+        // The valid limits around a bad token are kept, including a keyword where a value was due.
+        let (_, l) = bad_go("go wtime 1000 btime soon winc 10");
+        assert_eq!((l.wtime, l.btime, l.winc, l.depth), (Some(1000), None, Some(10), None));
+        let (_, l) = bad_go("go depth nodes 500");
+        assert_eq!((l.depth, l.nodes), (None, Some(500)));
+        let (_, l) = bad_go("go infinite bogus");
+        assert!(l.infinite && l.depth.is_none(), "an infinite search stays infinite: {l:?}");
     }
 
     #[test]

@@ -11,6 +11,11 @@
 //! * `quit` stops the search and exits. End of input waits for a search that will end by itself
 //!   (depth, nodes, time) and stops one that would not (`infinite`, `ponder`, no limits).
 //! * Lines longer than [`MAX_LINE`] bytes are discarded with an error.
+//! * `bench` and `perft` run on a thread of their own, like a search: `isready` is answered while
+//!   they run, and `stop`, `quit` or any state-changing command ends them (`info string` says so).
+//!   End of input lets them finish.
+//! * A `go` with a bad token is answered with the error and then searches with the limits that
+//!   were valid (depth 1 if none bound it), so a GUI always gets its `bestmove`.
 
 pub mod command;
 pub mod options;
@@ -91,15 +96,18 @@ fn read_lines(mut input: impl BufRead, tx: Sender<Input>) {
     }
 }
 
-/// Runs the UCI loop on `input` until `quit` or end of input, printing to `out`.
-pub fn run(engine: Engine, input: impl BufRead + Send + 'static, out: Out) {
+/// Runs the UCI loop on `input` until `quit` or end of input, printing to `out`. With `tune`,
+/// `uci` lists every parameter as a spin option (see [`options`]).
+pub fn run(engine: Engine, input: impl BufRead + Send + 'static, out: Out, tune: bool) {
     let (tx, rx) = crossbeam_channel::unbounded();
     let reader = thread::Builder::new().name("uci-input".into()).spawn(move || read_lines(input, tx));
     if let Err(e) = reader {
         log::error!("cannot start the input thread: {e}");
         return;
     }
-    Session::new(engine, out).serve(rx);
+    let mut session = Session::new(engine, out);
+    session.show_tunables = tune;
+    session.serve(rx);
 }
 
 /// Prints search output; remembers whether the best move has been sent, so the loop can tell a
@@ -124,6 +132,37 @@ impl SearchListener for UciListener {
     }
 }
 
+/// A `bench` or `perft` running beside the loop; its thread reads `stop` as it goes.
+struct Job {
+    what: &'static str,
+    stop: Arc<AtomicBool>,
+    handle: thread::JoinHandle<()>,
+}
+
+impl Job {
+    fn spawn(what: &'static str, work: impl FnOnce(&AtomicBool) + Send + 'static) -> std::io::Result<Job> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        // Bench searches recurse as deep as a real search, so it gets the search thread's stack.
+        let handle = thread::Builder::new()
+            .name(what.into())
+            .stack_size(crate::engine::SEARCH_STACK_BYTES)
+            .spawn(move || work(&flag))?;
+        Ok(Job { what, stop, handle })
+    }
+
+    /// Stops the job (unless `finish` is true, which lets it run to its end) and waits for it.
+    fn end(self, out: &Out, finish: bool) {
+        if !finish && !self.handle.is_finished() {
+            self.stop.store(true, Ordering::Release);
+            out.line(InfoString(&format!("{} stopped", self.what)));
+        }
+        if self.handle.join().is_err() {
+            out.error(format_args!("{} failed", self.what));
+        }
+    }
+}
+
 /// Loop state beyond the engine's.
 struct Session {
     engine: Engine,
@@ -132,6 +171,10 @@ struct Session {
     search: Option<(Limits, Arc<AtomicBool>)>,
     /// The `Ponder` option: only announced and stored (pondering is driven by `go ponder`).
     ponder: bool,
+    /// A running `bench` or `perft`.
+    job: Option<Job>,
+    /// Tuning mode: `uci` lists the parameters too.
+    show_tunables: bool,
 }
 
 /// Whether the loop goes on after a command.
@@ -143,7 +186,7 @@ enum Flow {
 
 impl Session {
     fn new(engine: Engine, out: Out) -> Session {
-        let mut s = Session { engine, out, search: None, ponder: false };
+        let mut s = Session { engine, out, search: None, ponder: false, job: None, show_tunables: false };
         // Make the engine agree with the announced option defaults (Hash and Move Overhead
         // share the engine's constants).
         s.engine.set_syzygy_probe_depth(options::DEFAULT_SYZYGY_PROBE_DEPTH as u32);
@@ -163,10 +206,13 @@ impl Session {
                 }
             }
         }
-        // `quit` stops at once; end of input lets a self-terminating search finish.
+        // `quit` stops at once; end of input lets a self-terminating search (or job) finish.
         let unbounded = self.search.as_ref().is_some_and(|(l, _)| is_open_ended(l));
         if explicit_quit || unbounded {
             self.engine.stop();
+        }
+        if let Some(job) = self.job.take() {
+            job.end(&self.out, !explicit_quit);
         }
         self.engine.wait();
     }
@@ -179,6 +225,10 @@ impl Session {
                 self.execute(cmd)
             }
             Err(command::ParseCommandError::Empty) => Flow::Continue,
+            Err(command::ParseCommandError::Go { error, limits }) => {
+                self.out.error(format_args!("{error}; searching with the valid limits"));
+                self.execute(UciCommand::Go(limits))
+            }
             Err(e) => {
                 self.out.error(e);
                 Flow::Continue
@@ -186,8 +236,12 @@ impl Session {
         }
     }
 
-    /// Stops a running search before a state-changing command and waits for its `bestmove`.
+    /// Stops a running search (or bench/perft) before a state-changing command and waits for its
+    /// `bestmove`.
     fn settle(&mut self, what: &str) {
+        if let Some(job) = self.job.take() {
+            job.end(&self.out, false);
+        }
         if !self.engine.is_searching() {
             return;
         }
@@ -203,7 +257,7 @@ impl Session {
         match cmd {
             UciCommand::Uci => {
                 self.out.line(Id);
-                for decl in options::declarations_with(self.engine.params()) {
+                for decl in options::listed(self.engine.params(), self.show_tunables) {
                     self.out.line(decl);
                 }
                 self.out.line("uciok");
@@ -231,7 +285,12 @@ impl Session {
                 self.settle("go");
                 self.go(limits);
             }
-            UciCommand::Stop => self.engine.stop(),
+            UciCommand::Stop => {
+                if let Some(job) = self.job.take() {
+                    job.end(&self.out, false);
+                }
+                self.engine.stop();
+            }
             UciCommand::PonderHit => {
                 if let Some((limits, _)) = &mut self.search {
                     limits.ponder = false;
@@ -248,18 +307,39 @@ impl Session {
             UciCommand::Bench { depth } => {
                 // Not state-changing, but a search beside it would distort the speed figure.
                 self.settle("bench");
-                let result = crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH), self.engine.params());
-                self.out.line(result);
+                let (depth, params, out) =
+                    (depth.unwrap_or(crate::bench::DEFAULT_DEPTH), self.engine.params().clone(), self.out.clone());
+                self.start_job("bench", move |stop| {
+                    if let Some(result) = crate::bench::run_until(depth, &params, stop) {
+                        out.line(result);
+                    }
+                });
             }
-            UciCommand::Perft { depth } => self.out.line(perft_divide(self.engine.position(), depth)),
+            UciCommand::Perft { depth } => {
+                self.settle("perft");
+                let (pos, out) = (self.engine.position().clone(), self.out.clone());
+                self.start_job("perft", move |stop| perft_streamed(&pos, depth, stop, &out));
+            }
         }
         Flow::Continue
     }
 
-    fn go(&mut self, limits: Limits) {
-        if let Err(e) = check_searchmoves(self.engine.position(), &limits.searchmoves) {
+    fn start_job(&mut self, what: &'static str, work: impl FnOnce(&AtomicBool) + Send + 'static) {
+        match Job::spawn(what, work) {
+            Ok(job) => self.job = Some(job),
+            Err(e) => self.out.error(format_args!("cannot start {what}: {e}")),
+        }
+    }
+
+    fn go(&mut self, mut limits: Limits) {
+        // Bad moves are dropped (with an error) and the rest searched: a GUI waits for `bestmove`.
+        let (legal, errors) = check_searchmoves(self.engine.position(), &limits.searchmoves);
+        for e in &errors {
             self.out.error(e);
-            return;
+        }
+        if !errors.is_empty() {
+            limits.searchmoves = legal;
+            command::bound_after_error(&mut limits);
         }
         let done = Arc::new(AtomicBool::new(false));
         self.search = Some((limits.clone(), done.clone()));
@@ -274,12 +354,13 @@ impl Session {
             _ => unreachable!("spin options parse to Int"),
         };
         match decl.id {
-            OptionId::Hash => self.engine.set_hash_mb(int(&value) as usize),
+            OptionId::Hash => self.engine.set_hash_mb(int(&value) as usize)?,
             OptionId::Threads => self.engine.set_threads(int(&value) as usize),
             OptionId::MoveOverhead => self.engine.set_move_overhead_ms(int(&value) as u64),
             OptionId::ClearHash => self.engine.clear_hash(),
             OptionId::MultiPv => self.engine.set_multipv(int(&value) as u32),
             OptionId::Ponder => self.ponder = value == OptionValue::Bool(true),
+            OptionId::ShowTunables => self.show_tunables = value == OptionValue::Bool(true),
             OptionId::SyzygyProbeDepth => self.engine.set_syzygy_probe_depth(int(&value) as u32),
             OptionId::SyzygyPath => {
                 let OptionValue::Text(path) = value else { unreachable!("string options parse to Text") };
@@ -313,14 +394,38 @@ fn is_open_ended(limits: &Limits) -> bool {
     limits.infinite || limits.ponder || limits.is_unbounded()
 }
 
-/// `go searchmoves` must name legal moves; reject the `go` rather than search something else.
-fn check_searchmoves(pos: &Chess, moves: &[String]) -> Result<(), String> {
+/// Splits `go searchmoves` into the legal moves and an error for each other one.
+fn check_searchmoves(pos: &Chess, moves: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut legal = Vec::new();
+    let mut errors = Vec::new();
     for m in moves {
-        let uci: shakmaty::uci::UciMove =
-            m.parse().map_err(|e| format!("searchmoves: invalid move `{}`: {e}", command::quote(m)))?;
-        uci.to_move(pos).map_err(|_| format!("searchmoves: illegal move `{m}` in this position"))?;
+        match m.parse::<shakmaty::uci::UciMove>() {
+            Err(e) => errors.push(format!("searchmoves: invalid move `{}`: {e}; ignored", command::quote(m))),
+            Ok(uci) if uci.to_move(pos).is_err() => {
+                errors.push(format!("searchmoves: illegal move `{m}` in this position; ignored"))
+            }
+            Ok(_) => legal.push(m.clone()),
+        }
     }
-    Ok(())
+    (legal, errors)
+}
+
+/// `perft` in the loop: one line per root move as it is counted, then the total; stops early
+/// (printing no total) when `stop` is set.
+fn perft_streamed(pos: &Chess, depth: u32, stop: &AtomicBool, out: &Out) {
+    if depth == 0 {
+        out.line(PerftDivide { moves: Vec::new(), total: 1 });
+        return;
+    }
+    let mut total = 0;
+    for m in pos.legal_moves() {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        let Some(n) = crate::perft::perft_until(&child, depth - 1, stop) else { return };
+        out.line(format_args!("{}: {n}", UciMoveText(m)));
+        total += n;
+    }
+    out.line(format_args!("\nNodes searched: {total}"));
 }
 
 /// `perft` output: nodes below each root move, then the total.
@@ -410,8 +515,32 @@ mod tests {
     #[test]
     fn searchmoves_are_checked() {
         let pos = Chess::default();
-        assert!(check_searchmoves(&pos, &["e2e4".into(), "g1f3".into()]).is_ok());
-        assert!(check_searchmoves(&pos, &["e2e5".into()]).unwrap_err().contains("e2e5"));
-        assert!(check_searchmoves(&pos, &["zz".into()]).unwrap_err().contains("zz"));
+        let (legal, errors) = check_searchmoves(&pos, &["e2e4".into(), "g1f3".into()]);
+        assert_eq!((legal.len(), errors.len()), (2, 0));
+        let (legal, errors) = check_searchmoves(&pos, &["e2e5".into(), "d2d4".into(), "zz".into()]);
+        assert_eq!(legal, vec!["d2d4".to_string()]);
+        assert!(errors[0].contains("e2e5") && errors[1].contains("zz"), "{errors:?}");
+    }
+
+    #[test]
+    fn perft_in_the_loop_streams_and_stops() {
+        let buf = Arc::new(std::sync::Mutex::new(Vec::new()));
+        struct Sink(Arc<std::sync::Mutex<Vec<u8>>>);
+        impl std::io::Write for Sink {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let out = Out::new(Sink(buf.clone()));
+        perft_streamed(&Chess::default(), 3, &AtomicBool::new(false), &out);
+        let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
+        assert_eq!(text.trim_end(), perft_divide(&Chess::default(), 3).to_string());
+        buf.lock().unwrap().clear();
+        perft_streamed(&Chess::default(), 9, &AtomicBool::new(true), &out);
+        assert!(buf.lock().unwrap().is_empty());
     }
 }

@@ -1,6 +1,10 @@
 //! The UCI option table: engine options plus one spin option per parameter in
 //! [`Params::specs`] (named by its key, with the declared default and range; never listed by hand).
 //!
+//! `uci` lists the parameters only in tuning mode (`evochess --tune`, or `ShowTunables` set to
+//! true before `uci`): hundreds of options overwhelm GUIs (polyglot/xboard refuse "too many
+//! options"). `setoption` accepts every parameter name in every mode.
+//!
 //! Names are matched case-insensitively, as the UCI spec requires. [`parse_setting`] validates a
 //! `setoption` value against the declaration, so the loop only applies values that are known good.
 
@@ -31,6 +35,8 @@ pub enum OptionId {
     SyzygyPath,
     SyzygyProbeDepth,
     ParamsFile,
+    /// Whether `uci` lists the parameters too.
+    ShowTunables,
     /// A search or evaluation parameter.
     Param(ParamId),
 }
@@ -80,7 +86,7 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = crate::engine::DEFAULT_MOVE_OVERHEAD_M
 pub const DEFAULT_SYZYGY_PROBE_DEPTH: i64 = 1;
 
 /// The engine options (not the parameters), in the order they are announced.
-fn engine_options() -> [OptionDecl; 9] {
+fn engine_options() -> [OptionDecl; 10] {
     use OptionType::*;
     let decl = |id, name, kind| OptionDecl { id, name, kind };
     [
@@ -97,12 +103,25 @@ fn engine_options() -> [OptionDecl; 9] {
             Spin { default: DEFAULT_SYZYGY_PROBE_DEPTH, min: 1, max: 100 },
         ),
         decl(OptionId::ParamsFile, "ParamsFile", String { default: "<empty>" }),
+        decl(OptionId::ShowTunables, "ShowTunables", Check { default: false }),
     ]
 }
 
 /// Every option with the compiled-in parameter defaults.
 pub fn declarations() -> Vec<OptionDecl> {
     declarations_with(&Params::default())
+}
+
+/// What `uci` lists: the engine options, and in tuning mode (`tunables`) the parameters too,
+/// with `ShowTunables` announced at its current value.
+pub fn listed(current: &Params, tunables: bool) -> Vec<OptionDecl> {
+    let mut decls = if tunables { declarations_with(current) } else { engine_options().to_vec() };
+    for d in &mut decls {
+        if d.id == OptionId::ShowTunables {
+            d.kind = OptionType::Check { default: tunables };
+        }
+    }
+    decls
 }
 
 /// Every option: the engine options, then one spin per parameter whose announced default is its
@@ -202,6 +221,21 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), decls.len());
+    }
+
+    #[test]
+    fn parameters_are_listed_only_in_tuning_mode() {
+        let p = Params::default();
+        let plain = listed(&p, false);
+        assert_eq!(plain.len(), engine_options().len());
+        assert!(plain.iter().all(|d| !matches!(d.id, OptionId::Param(_))));
+        assert!(plain.iter().any(|d| d.to_string() == "option name ShowTunables type check default false"));
+        let tuning = listed(&p, true);
+        assert_eq!(tuning.len(), engine_options().len() + Params::count());
+        assert!(tuning.iter().any(|d| d.to_string() == "option name ShowTunables type check default true"));
+        // Found for `setoption` either way.
+        let spec = Params::specs().next().unwrap();
+        assert!(matches!(find(spec.name).unwrap().id, OptionId::Param(_)));
     }
 
     #[test]

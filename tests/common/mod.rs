@@ -1,5 +1,5 @@
 //! Shared helpers for the binary-level tests: a scripted UCI session over pipes with timeouts
-//! (so a hung engine fails the test instead of hanging CI) and the data directory lookup.
+//! (so a hung engine fails the test instead of hanging CI).
 
 #![allow(dead_code)] // each test crate uses a different subset
 
@@ -13,8 +13,6 @@ use std::{
 };
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
-#[allow(unused_imports)] // not every test file that includes this module needs it
-pub use evochess::data::shared_data_dir as data_dir;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_evochess");
 
@@ -71,13 +69,22 @@ impl Session {
     }
 
     pub fn start_with(args: &[&str]) -> Session {
-        let mut child = Command::new(BIN)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn evochess");
+        let mut cmd = Command::new(BIN);
+        cmd.args(args);
+        Session::spawn(cmd)
+    }
+
+    /// The engine under an address-space limit of `kib` KiB (`ulimit -v`), so that large
+    /// allocations fail on any machine.
+    pub fn start_with_memory_limit(kib: u64) -> Session {
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", &format!("ulimit -v {kib} && exec \"$0\""), BIN]);
+        Session::spawn(cmd)
+    }
+
+    fn spawn(mut cmd: Command) -> Session {
+        let mut child =
+            cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn evochess");
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = crossbeam_channel::unbounded();
         thread::spawn(move || {

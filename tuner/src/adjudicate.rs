@@ -61,6 +61,21 @@ pub struct AdjudicationConfig {
     pub tb_path: Option<PathBuf>,
     /// Largest piece count adjudicated by tables (`-tbpieces`, default: all the tables have).
     pub tb_pieces: Option<usize>,
+    /// Cursed wins and blessed losses (won or lost, but drawn by the 50-move rule) count as
+    /// decisive (`-tbignore50`). Left out of match fingerprints when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tb_ignore_50: bool,
+}
+
+/// The adjudicated outcome of a WDL probe for the side to move `stm`.
+fn tb_outcome(wdl: Wdl, stm: Color, ignore_50: bool) -> GameOutcome {
+    match wdl {
+        Wdl::Win => GameOutcome::win_for(stm),
+        Wdl::CursedWin if ignore_50 => GameOutcome::win_for(stm),
+        Wdl::Loss => GameOutcome::win_for(!stm),
+        Wdl::BlessedLoss if ignore_50 => GameOutcome::win_for(!stm),
+        Wdl::Draw | Wdl::CursedWin | Wdl::BlessedLoss => GameOutcome::Draw,
+    }
 }
 
 fn kv_pairs(text: &str) -> Result<Vec<(String, String)>, String> {
@@ -249,12 +264,7 @@ impl Adjudicator {
             return None;
         }
         let wdl = tb.probe_wdl_after_zeroing(pos).ok()?;
-        let stm = pos.turn();
-        let outcome = match wdl {
-            Wdl::Win => GameOutcome::win_for(stm),
-            Wdl::Loss => GameOutcome::win_for(!stm),
-            Wdl::Draw | Wdl::CursedWin | Wdl::BlessedLoss => GameOutcome::Draw,
-        };
+        let outcome = tb_outcome(wdl, pos.turn(), self.cfg.tb_ignore_50);
         let reason = match outcome {
             GameOutcome::Draw => "Draw by adjudication: SyzygyTB".to_string(),
             o => format!("{} wins by adjudication: SyzygyTB", side_name(o.winner().expect("decisive"))),
@@ -364,11 +374,24 @@ mod tests {
     }
 
     #[test]
-    fn syzygy_adjudication_when_tables_present() {
-        let Some(dir) = crate::paths::data_dir().map(|d| d.join("syzygy")) else {
-            eprintln!("skipping: no shared data directory");
-            return;
-        };
+    fn tbignore50_makes_cursed_wins_decisive() {
+        for ignore in [false, true] {
+            assert_eq!(tb_outcome(Wdl::Win, Color::Black, ignore), GameOutcome::BlackWins);
+            assert_eq!(tb_outcome(Wdl::Loss, Color::Black, ignore), GameOutcome::WhiteWins);
+            assert_eq!(tb_outcome(Wdl::Draw, Color::White, ignore), GameOutcome::Draw);
+        }
+        assert_eq!(tb_outcome(Wdl::CursedWin, Color::White, false), GameOutcome::Draw);
+        assert_eq!(tb_outcome(Wdl::BlessedLoss, Color::White, false), GameOutcome::Draw);
+        assert_eq!(tb_outcome(Wdl::CursedWin, Color::White, true), GameOutcome::WhiteWins);
+        assert_eq!(tb_outcome(Wdl::BlessedLoss, Color::White, true), GameOutcome::BlackWins);
+        // Off, the key stays out of serialised configs (match fingerprints of earlier runs).
+        assert!(!serde_json::to_string(&AdjudicationConfig::default()).unwrap().contains("tb_ignore_50"));
+    }
+
+    #[test]
+    fn syzygy_adjudication() {
+        // The repository's fixture holds KQvK, KRvK and KNvK.
+        let dir = evochess::data::fixture("syzygy");
         let tb = load_tablebase(&dir).unwrap();
         let cfg = AdjudicationConfig { tb_path: Some(dir), ..AdjudicationConfig::default() };
         let mut a = Adjudicator::new(&cfg, Some(tb));

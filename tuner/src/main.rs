@@ -1,5 +1,7 @@
 //! `tuner`: evolves evochess parameters and plays engine matches.
 
+use std::process::ExitCode;
+
 use clap::Parser;
 use tuner::{cli, runner::Tournament};
 
@@ -38,10 +40,39 @@ enum Command {
     Pipeline(cli::pipeline_cmd::PipelineArgs),
 }
 
-fn main() -> anyhow::Result<()> {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
+/// Errors print as `error: outer: cause: ...` (the chain, each cause once) and exit 1, never
+/// with a backtrace (anyhow's `Debug`, what `main() -> Result` prints, adds one when
+/// RUST_BACKTRACE is set).
+fn main() -> ExitCode {
     let cli = Cli::parse_from(cli::cutechess_style_args(std::env::args_os()));
-    match cli.command {
+    // `-log file=F level=L` (fastchess) sends the log, engine I/O included at trace, to F.
+    let log = match &cli.command {
+        Command::Match(a) | Command::Gauntlet(a) | Command::Roundrobin(a) => a.log.as_slice(),
+        _ => &[],
+    };
+    let mut logger = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"));
+    match cli::match_cmd::log_target(log) {
+        Ok(None) => {}
+        Ok(Some((file, level))) => {
+            logger.filter_level(level).target(env_logger::Target::Pipe(Box::new(file)));
+        }
+        Err(e) => {
+            eprintln!("error: {}", evochess::error_chain(e.as_ref()));
+            return ExitCode::from(2);
+        }
+    }
+    logger.init();
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {}", evochess::error_chain(e.as_ref()));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(command: Command) -> anyhow::Result<()> {
+    match command {
         Command::Evolve(a) => cli::evolve_cmd::run(a),
         Command::Match(a) => cli::match_cmd::run(a, Tournament::Match),
         Command::Gauntlet(a) => cli::match_cmd::run(a, Tournament::Gauntlet),

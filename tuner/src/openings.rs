@@ -1,4 +1,5 @@
-//! Opening suites: EPD and PGN files (pgn-reader), Polyglot `.bin` books.
+//! Opening suites: EPD and PGN files (pgn-reader), also xz-compressed (`.epd.xz`, `.pgn.xz`,
+//! decoded in-process by lzma-rs), and Polyglot `.bin` books.
 //!
 //! An [`OpeningBook`] maps an opening index to an [`Opening`] deterministically, so a resumed match
 //! replays the same openings: EPD/PGN lists are read in file order (`order=sequential`) or in a
@@ -32,8 +33,13 @@ pub enum OpeningsError {
     Parse { path: String, place: String, reason: String },
     #[error("openings file `{0}` contains no openings")]
     Empty(String),
-    #[error("openings file `{0}`: unknown format (use format=epd|pgn|polyglot or a .epd/.pgn/.bin name)")]
+    #[error(
+        "openings file `{0}`: unknown format (use format=epd|pgn|polyglot or a .epd/.pgn/.bin name, \
+         .epd.xz/.pgn.xz for xz-compressed books)"
+    )]
     UnknownFormat(String),
+    #[error("openings file `{path}`: not a valid xz file: {reason}")]
+    Xz { path: String, reason: String },
     #[error("openings option: {0}")]
     BadOption(String),
 }
@@ -157,15 +163,20 @@ impl OpeningsConfig {
             }
         }
         let file = file.ok_or_else(|| OpeningsError::BadOption("missing file=".into()))?;
+        // `book.epd.xz` is an xz-compressed `book.epd`.
+        let inner = if is_xz(&file) { file.file_stem().map(Path::new) } else { Some(file.as_path()) };
         let format = match format {
             Some(f) => f,
-            None => match file.extension().and_then(|e| e.to_str()) {
+            None => match inner.and_then(Path::extension).and_then(|e| e.to_str()) {
                 Some("epd") => BookFormat::Epd,
                 Some("pgn") => BookFormat::Pgn,
-                Some("bin") => BookFormat::Polyglot,
+                Some("bin") if !is_xz(&file) => BookFormat::Polyglot,
                 _ => return Err(OpeningsError::UnknownFormat(file.display().to_string())),
             },
         };
+        if format == BookFormat::Polyglot && is_xz(&file) {
+            return Err(OpeningsError::UnknownFormat(file.display().to_string()));
+        }
         Ok(OpeningsConfig { file, format, order, plies, start })
     }
 }
@@ -246,12 +257,51 @@ impl OpeningBook {
     }
 }
 
-/// Reads an EPD file: 4 FEN fields, optionally the move counters or `hmvc`/`fmvn` operations.
-pub fn read_epd(path: &Path) -> Result<Vec<Opening>, OpeningsError> {
+/// Whether `path` names an xz-compressed file (`.xz`).
+fn is_xz(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xz"))
+}
+
+/// Largest decompressed `.xz` book accepted (the biggest shared book unpacks to about 30 MB).
+const MAX_XZ_BYTES: u64 = 1 << 30;
+
+/// A writer that refuses to grow past a limit, so a hostile `.xz` cannot fill memory.
+struct Capped(Vec<u8>);
+
+impl io::Write for Capped {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        if (self.0.len() + b.len()) as u64 > MAX_XZ_BYTES {
+            return Err(io::Error::other(format!("unpacks to more than {MAX_XZ_BYTES} bytes")));
+        }
+        self.0.extend_from_slice(b);
+        Ok(b.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The text of a book file, decompressed in-process when it ends in `.xz`.
+fn open_text(path: &Path) -> Result<Box<dyn BufRead>, OpeningsError> {
     let p = path.display().to_string();
     let f = fs::File::open(path).map_err(|source| OpeningsError::Io { path: p.clone(), source })?;
+    if !is_xz(path) {
+        return Ok(Box::new(BufReader::new(f)));
+    }
+    let mut out = Capped(Vec::new());
+    lzma_rs::xz_decompress(&mut BufReader::new(f), &mut out)
+        .map_err(|e| OpeningsError::Xz { path: p, reason: e.to_string() })?;
+    Ok(Box::new(io::Cursor::new(out.0)))
+}
+
+/// Reads an EPD file (or `.epd.xz`): 4 FEN fields, optionally the move counters or
+/// `hmvc`/`fmvn` operations.
+pub fn read_epd(path: &Path) -> Result<Vec<Opening>, OpeningsError> {
+    let p = path.display().to_string();
+    let f = open_text(path)?;
     let mut out = Vec::new();
-    for (n, line) in BufReader::new(f).lines().enumerate() {
+    for (n, line) in f.lines().enumerate() {
         let line = line.map_err(|source| OpeningsError::Io { path: p.clone(), source })?;
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -357,11 +407,10 @@ impl Visitor for OpeningVisitor {
     }
 }
 
-/// Reads every game of a PGN file as an opening (main line only).
+/// Reads every game of a PGN file (or `.pgn.xz`) as an opening (main line only).
 pub fn read_pgn(path: &Path) -> Result<Vec<Opening>, OpeningsError> {
     let p = path.display().to_string();
-    let f = fs::File::open(path).map_err(|source| OpeningsError::Io { path: p.clone(), source })?;
-    let mut reader = Reader::new(BufReader::new(f));
+    let mut reader = Reader::new(open_text(path)?);
     let mut out = Vec::new();
     let mut n = 0;
     while let Some(game) =

@@ -9,7 +9,7 @@
 use std::{
     collections::{BTreeMap, HashSet},
     fs::{self, File, OpenOptions},
-    io::{self, BufRead, BufReader, Write},
+    io::{self, Read, Seek, SeekFrom, Write},
     path::{Path, PathBuf},
 };
 
@@ -130,6 +130,27 @@ impl MatchResults {
         let text = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
         write_atomic(path, text.as_bytes())
     }
+}
+
+/// Opens `path` for reading and writing (created if missing, never truncated here) under an
+/// exclusive advisory lock, held while the handle lives: a second tuner process given the same
+/// output gets an error instead of interleaving its games with the first's.
+pub fn open_exclusive(path: &Path) -> io::Result<File> {
+    let f = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path)?;
+    match f.try_lock() {
+        Ok(()) => Ok(f),
+        Err(fs::TryLockError::WouldBlock) => Err(io::Error::new(
+            io::ErrorKind::ResourceBusy,
+            "in use by another running tuner (it holds the file's lock); wait for it or choose another file",
+        )),
+        Err(fs::TryLockError::Error(e)) => Err(e),
+    }
+}
+
+/// Locks an output directory for one run (`<dir>/.tuner.lock`, held while the returned file
+/// lives): a second GA run on the same directory is refused before it writes anything.
+pub fn lock_out_dir(dir: &Path) -> io::Result<File> {
+    open_exclusive(&dir.join(".tuner.lock"))
 }
 
 /// Writes via a temporary file and a rename, so readers never see half a file.
@@ -349,6 +370,14 @@ struct JournalHeader {
     fingerprint: String,
 }
 
+/// The `seed` recorded in a journal's match fingerprint, if the file has one.
+pub fn journal_seed(path: &Path) -> Option<u64> {
+    let text = fs::read_to_string(path).ok()?;
+    let header: JournalHeader = serde_json::from_str(text.lines().next()?).ok()?;
+    let config: serde_json::Value = serde_json::from_str(&header.fingerprint).ok()?;
+    config.get("seed")?.as_u64()
+}
+
 /// One finished unit in the journal.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct UnitEntry {
@@ -370,23 +399,24 @@ impl Journal {
     pub fn open(path: &Path, fingerprint: &str, resume: bool) -> Result<(Journal, Vec<UnitEntry>), JournalError> {
         let p = path.display().to_string();
         let io_err = |source| JournalError::Io { path: p.clone(), source };
+        if resume && !path.exists() {
+            return Err(JournalError::Missing(p));
+        }
+        // Locked before anything is cut, so a second process cannot damage the first's journal.
+        let mut file = open_exclusive(path).map_err(io_err)?;
         if !resume {
-            let mut file = File::create(path).map_err(io_err)?;
+            file.set_len(0).map_err(io_err)?;
             let header = serde_json::to_string(&JournalHeader { fingerprint: fingerprint.to_string() })
                 .expect("header serializes");
             writeln!(file, "{header}").and_then(|()| file.sync_all()).map_err(io_err)?;
             return Ok((Journal { path: path.to_path_buf(), file }, Vec::new()));
         }
-        if !path.exists() {
-            return Err(JournalError::Missing(p));
-        }
-        let reader = BufReader::new(File::open(path).map_err(io_err)?);
-        let mut lines = reader.lines();
-        let header: JournalHeader = lines
+        let mut text = String::new();
+        file.read_to_string(&mut text).map_err(io_err)?;
+        let header: JournalHeader = text
+            .lines()
             .next()
-            .transpose()
-            .map_err(io_err)?
-            .and_then(|l| serde_json::from_str(&l).ok())
+            .and_then(|l| serde_json::from_str(l).ok())
             .ok_or_else(|| JournalError::Corrupt { path: p.clone(), reason: "no header line".into() })?;
         if header.fingerprint != fingerprint {
             return Err(JournalError::Mismatch(p));
@@ -394,7 +424,6 @@ impl Journal {
         let mut entries = Vec::new();
         let mut good_len = 0u64;
         let mut seen = HashSet::new();
-        let text = fs::read_to_string(path).map_err(io_err)?;
         for (i, line) in text.split_inclusive('\n').enumerate() {
             if i > 0 {
                 // A line cut short by a kill has no newline or does not parse: it and anything
@@ -410,9 +439,8 @@ impl Journal {
             }
             good_len += line.len() as u64;
         }
-        let file = OpenOptions::new().write(true).open(path).map_err(io_err)?;
         file.set_len(good_len).map_err(io_err)?;
-        let file = OpenOptions::new().append(true).open(path).map_err(io_err)?;
+        file.seek(SeekFrom::End(0)).map_err(io_err)?;
         Ok((Journal { path: path.to_path_buf(), file }, entries))
     }
 
@@ -469,6 +497,12 @@ mod tests {
         assert_eq!(done.len(), 1);
         assert_eq!(done[0].unit, 3);
         j.append(&UnitEntry { unit: 4, games: vec![], pgn_len: Some(20), epd_len: None }).unwrap();
+        // Held: a second opener (fresh or resuming) is refused and changes nothing.
+        for resume in [false, true] {
+            let e = Journal::open(&path, "cfg", resume).err().expect("locked");
+            assert!(e.to_string().contains("in use by another running tuner"), "{e}");
+        }
+        drop(j);
         let (_, done) = Journal::open(&path, "cfg", true).unwrap();
         assert_eq!(done.iter().map(|e| e.unit).collect::<Vec<_>>(), vec![3, 4]);
         fs::remove_dir_all(&dir).unwrap();

@@ -27,25 +27,28 @@
 //!
 //! The match is cut into *units*: with `repeat` (the default) a unit is a pair of games on one
 //! opening with colours swapped, otherwise a single game. Unit `u` always gets the same opening
-//! and colours, so a resumed match is the same match. Units go to `concurrency` workers over a
-//! crossbeam channel; each worker keeps its engine processes between games and restarts any that
-//! crashed, stalled or asked for `restart=on`. Results come back over a second channel to this
-//! thread, which alone writes PGN/EPD/journal, so files are never interleaved.
+//! and colours, so a resumed match is the same match. `concurrency` workers take units in order
+//! from a shared counter; each unit is computed from its index, so no schedule is held in memory
+//! however many rounds are asked for. Each worker keeps its engine processes between games and
+//! restarts any that crashed, stalled or asked for `restart=on`. Results come back over a channel
+//! to this thread, which alone writes PGN/EPD/journal, so files are never interleaved. Those files
+//! are held under an exclusive advisory lock ([`crate::results::open_exclusive`]): a second
+//! process given the same output is refused before it changes anything.
 
 use std::{
     collections::{HashMap, HashSet},
-    fs::{File, OpenOptions},
-    io::{self, Write},
+    fs::File,
+    io::{self, Seek, Write},
     path::PathBuf,
     sync::{
         Arc,
-        atomic::{AtomicBool, Ordering},
+        atomic::{AtomicBool, AtomicU64, Ordering},
     },
     thread,
     time::{Duration, Instant},
 };
 
-use crossbeam_channel::{Receiver, Sender, unbounded};
+use crossbeam_channel::{Sender, unbounded};
 use serde::{Deserialize, Serialize};
 use shakmaty::Chess;
 use shakmaty_syzygy::Tablebase;
@@ -56,7 +59,7 @@ use crate::{
     engine_spec::{EngineSpec, SpecError},
     game::{GameOutcome, GameRecord, GameResult, GameSetup, Termination, play_game},
     openings::{OpeningBook, OpeningsConfig, OpeningsError},
-    pgn_out::game_to_pgn,
+    pgn_out::{PgnFormat, game_to_pgn_as},
     results::{GameSummary, Journal, JournalError, MatchResults, Standings, UnitEntry},
     stats::{Sprt, SprtDecision},
     tc::SearchLimits,
@@ -84,6 +87,16 @@ pub struct MatchConfig {
     pub games: u32,
     /// Play each opening twice with colours swapped (game pairs). Requires even `games`.
     pub repeat: bool,
+    /// With `repeat`, play both games of a pair with the same colours (fastchess `-noswap`).
+    /// Left out of the fingerprint when false, so journals of earlier runs still resume.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub noswap: bool,
+    /// The second engine of each pairing takes White first (fastchess `-reverse`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reverse: bool,
+    /// Pause before each game after a worker's first (fastchess `-wait`, milliseconds).
+    #[serde(skip)]
+    pub wait_ms: u64,
     #[serde(skip)]
     pub concurrency: usize,
     pub openings: Option<OpeningsConfig>,
@@ -99,8 +112,15 @@ pub struct MatchConfig {
     pub event: String,
     #[serde(skip)]
     pub pgn_out: Option<PathBuf>,
+    /// Notation and comments of `pgn_out`.
+    #[serde(skip)]
+    pub pgn_format: PgnFormat,
     #[serde(skip)]
     pub epd_out: Option<PathBuf>,
+    /// A fresh run keeps what `pgn_out`/`epd_out` already hold instead of truncating them
+    /// (fastchess `append=true`).
+    #[serde(skip)]
+    pub append_outputs: bool,
     /// Resume journal; written after every unit.
     #[serde(skip)]
     pub state: Option<PathBuf>,
@@ -121,6 +141,9 @@ impl MatchConfig {
             rounds: 1,
             games: 2,
             repeat: true,
+            noswap: false,
+            reverse: false,
+            wait_ms: 0,
             concurrency: 1,
             openings: None,
             seed: 0,
@@ -132,7 +155,9 @@ impl MatchConfig {
             quit_timeout_ms: 2_000,
             event: "evochess tuner match".into(),
             pgn_out: None,
+            pgn_format: PgnFormat::default(),
             epd_out: None,
+            append_outputs: false,
             state: None,
             resume: false,
             results_out: None,
@@ -165,28 +190,43 @@ impl MatchConfig {
         }
     }
 
-    /// All units in play order.
+    /// Units (game pairs, or single games) of one encounter in one round.
+    fn units_per_encounter(&self) -> u64 {
+        u64::from(self.games / self.games_per_unit())
+    }
+
+    /// How many units the match has: rounds × pairings × units per encounter.
+    fn unit_count(&self) -> u64 {
+        u64::from(self.rounds) * self.pairings().len() as u64 * self.units_per_encounter()
+    }
+
+    /// Unit `id` of the schedule, computed from its index so that no schedule is ever held in
+    /// memory (`-rounds 4000000000 -sprt ...` must not allocate billions of units). The order is
+    /// round, then pairing, then unit within the encounter.
+    fn unit(&self, id: u64, pairings: &[(usize, usize)]) -> Unit {
+        let upe = self.units_per_encounter();
+        let k = id % upe;
+        let e = (id / upe) % pairings.len() as u64;
+        let round = (id / upe / pairings.len() as u64) as u32;
+        let (a, b) = pairings[e as usize];
+        let (a, b) = if self.reverse { (b, a) } else { (a, b) };
+        // Every encounter of a round uses the same openings (fair across opponents).
+        let opening_index = u64::from(round) * upe + k;
+        let games = if self.repeat {
+            vec![(a, b), if self.noswap { (a, b) } else { (b, a) }]
+        } else if (opening_index + e).is_multiple_of(2) {
+            vec![(a, b)]
+        } else {
+            vec![(b, a)]
+        };
+        Unit { id, round, opening_index, games }
+    }
+
+    /// All units in play order (tests; the runner computes them one at a time).
+    #[cfg(test)]
     fn units(&self) -> Vec<Unit> {
-        let per_unit = self.games_per_unit();
-        let units_per_encounter = self.games / per_unit;
-        let mut out = Vec::new();
-        for round in 0..self.rounds {
-            for (e, &(a, b)) in self.pairings().iter().enumerate() {
-                for k in 0..units_per_encounter {
-                    // Every encounter of a round uses the same openings (fair across opponents).
-                    let opening_index = u64::from(round) * u64::from(units_per_encounter) + u64::from(k);
-                    let games = if self.repeat {
-                        vec![(a, b), (b, a)]
-                    } else if (opening_index + e as u64).is_multiple_of(2) {
-                        vec![(a, b)]
-                    } else {
-                        vec![(b, a)]
-                    };
-                    out.push(Unit { id: out.len() as u64, round, opening_index, games });
-                }
-            }
-        }
-        out
+        let pairings = self.pairings();
+        (0..self.unit_count()).map(|i| self.unit(i, &pairings)).collect()
     }
 
     /// The configuration part that must match for `--resume`.
@@ -210,6 +250,12 @@ pub enum RunnerError {
     Config(String),
     #[error("output file `{path}`: {source}")]
     Output { path: String, source: io::Error },
+    /// On resume, an output holds less than the journal says was written: games would be lost.
+    #[error(
+        "--resume: output file `{path}` {found} but the state file records {recorded} bytes written; restore the \
+         file, or start the match afresh without --resume"
+    )]
+    OutputShort { path: String, found: String, recorded: u64 },
 }
 
 /// Receives progress; all methods default to doing nothing.
@@ -279,7 +325,6 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     let pairings = cfg.pairings();
     let mut standings = Standings::new(&names, &pairings);
-    let units = cfg.units();
 
     let mut done = HashSet::new();
     let mut journal = None;
@@ -298,8 +343,8 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
         return Err(RunnerError::Config("--resume needs a state file".into()));
     }
     let resume = cfg.resume;
-    let mut pgn = open_output(cfg.pgn_out.as_ref(), resume, pgn_len.unwrap_or(0))?;
-    let mut epd = open_output(cfg.epd_out.as_ref(), resume, epd_len.unwrap_or(0))?;
+    let mut pgn = open_output(cfg.pgn_out.as_ref(), resume, pgn_len, cfg.append_outputs)?;
+    let mut epd = open_output(cfg.epd_out.as_ref(), resume, epd_len, cfg.append_outputs)?;
 
     let ctx = Arc::new(Context { cfg: cfg.clone(), book, tb, stop: AtomicBool::new(false) });
     let mut stopped_early = false;
@@ -310,24 +355,27 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
         stopped_early = true;
         ctx.stop.store(true, Ordering::Relaxed);
     }
+    // Results are rewritten after every unit: find out now, not after hours of games, that the
+    // path cannot be written.
+    if let Some(path) = &cfg.results_out {
+        build_results(&cfg, &standings, stopped_early, t0, cpu0)
+            .write_json(path)
+            .map_err(|source| RunnerError::Output { path: path.display().to_string(), source })?;
+    }
     observer.on_start(cfg.planned_games(), standings.games, &standings);
 
-    let pending: Vec<Unit> = units.into_iter().filter(|u| !done.contains(&u.id)).collect();
-    let (job_tx, job_rx) = unbounded::<Unit>();
+    let n_pending = cfg.unit_count().saturating_sub(done.len() as u64);
+    let schedule = Arc::new(Schedule { pairings, next: AtomicU64::new(0), count: cfg.unit_count(), done });
     let (res_tx, res_rx) = unbounded::<UnitDone>();
-    let n_pending = pending.len();
-    if !stopped_early {
-        for u in pending {
-            job_tx.send(u).expect("receiver alive");
-        }
-    }
-    drop(job_tx);
-    let workers: Vec<_> = (0..cfg.concurrency.max(1).min(n_pending.max(1)))
+    let workers: Vec<_> = (0..(cfg.concurrency.max(1) as u64).min(n_pending.max(1)))
         .map(|i| {
             let ctx = Arc::clone(&ctx);
-            let rx = job_rx.clone();
+            let schedule = Arc::clone(&schedule);
             let tx = res_tx.clone();
-            thread::Builder::new().name(format!("worker-{i}")).spawn(move || worker(&ctx, &rx, &tx)).expect("spawn")
+            thread::Builder::new()
+                .name(format!("worker-{i}"))
+                .spawn(move || worker(&ctx, &schedule, &tx))
+                .expect("spawn")
         })
         .collect();
     drop(res_tx);
@@ -343,7 +391,7 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
         for g in &mut d.games {
             game_number += 1;
             g.game_number = game_number;
-            pgn_text.push_str(&game_to_pgn(g, &cfg.event, "?"));
+            pgn_text.push_str(&game_to_pgn_as(g, &cfg.event, "?", cfg.pgn_format));
             epd_text.push_str(&g.final_fen);
             epd_text.push('\n');
         }
@@ -379,9 +427,12 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
         for g in &d.games {
             observer.on_game(g, &standings);
         }
-        if let Some(path) = &cfg.results_out {
-            let r = build_results(&cfg, &standings, false, t0, cpu0);
-            let _ = r.write_json(path);
+        if let Some(path) = &cfg.results_out
+            && let Err(source) = build_results(&cfg, &standings, false, t0, cpu0).write_json(path)
+        {
+            failure = Some(RunnerError::Output { path: path.display().to_string(), source });
+            ctx.stop.store(true, Ordering::Relaxed);
+            break;
         }
         if let Some(s) = &cfg.sprt
             && standings.sprt_status(s).is_some_and(|st| st.decision != SprtDecision::Continue)
@@ -455,13 +506,39 @@ fn validate(cfg: &mut MatchConfig) -> Result<(), RunnerError> {
 
 /// Opens an output file for appending; on resume it is cut back to `keep` bytes (what the
 /// journal recorded), otherwise truncated.
-fn open_output(path: Option<&PathBuf>, resume: bool, keep: u64) -> Result<Option<(PathBuf, File)>, RunnerError> {
+/// Opens an output for appending: on resume cut back to the journal's recorded length (`keep`);
+/// otherwise emptied, unless `append` keeps what is there.
+fn open_output(
+    path: Option<&PathBuf>,
+    resume: bool,
+    keep: Option<u64>,
+    append: bool,
+) -> Result<Option<(PathBuf, File)>, RunnerError> {
     let Some(path) = path else { return Ok(None) };
     let err = |source| RunnerError::Output { path: path.display().to_string(), source };
-    let f = OpenOptions::new().create(true).write(true).truncate(false).open(path).map_err(err)?;
-    f.set_len(if resume { keep } else { 0 }).map_err(err)?;
-    drop(f);
-    let f = OpenOptions::new().append(true).open(path).map_err(err)?;
+    let short =
+        |found: String, recorded| RunnerError::OutputShort { path: path.display().to_string(), found, recorded };
+    if resume
+        && let Some(recorded) = keep.filter(|&k| k > 0)
+        && !path.exists()
+    {
+        return Err(short("is missing".into(), recorded));
+    }
+    // Locked first: a second process on the same file is refused before it cuts anything.
+    let mut f = crate::results::open_exclusive(path).map_err(err)?;
+    if resume && let Some(recorded) = keep {
+        let len = f.metadata().map_err(err)?.len();
+        if len < recorded {
+            return Err(short(format!("has {len} bytes"), recorded));
+        }
+    }
+    // With `append` and nothing recorded yet, what is there predates the run: keep it.
+    match (resume, keep, append) {
+        (true, Some(len), _) => f.set_len(len).map_err(err)?,
+        (_, _, true) => {}
+        (_, _, false) => f.set_len(0).map_err(err)?,
+    }
+    f.seek(io::SeekFrom::End(0)).map_err(err)?;
     Ok(Some((path.clone(), f)))
 }
 
@@ -495,13 +572,39 @@ pub fn cpu_times() -> (f64, f64) {
     ((f[11] + f[12]) / 100.0, (f[13] + f[14]) / 100.0)
 }
 
-fn worker(ctx: &Context, jobs: &Receiver<Unit>, results: &Sender<UnitDone>) {
+/// The units still to play, handed out in schedule order one at a time.
+struct Schedule {
+    pairings: Vec<(usize, usize)>,
+    /// Index of the next unit to hand out.
+    next: AtomicU64,
+    count: u64,
+    /// Units the journal already holds.
+    done: HashSet<u64>,
+}
+
+impl Schedule {
+    /// The next unit not yet played, or `None` at the end of the match or once `stop` is set.
+    fn take(&self, cfg: &MatchConfig, stop: &AtomicBool) -> Option<Unit> {
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let id = self.next.fetch_add(1, Ordering::Relaxed);
+            if id >= self.count {
+                return None;
+            }
+            if !self.done.contains(&id) {
+                return Some(cfg.unit(id, &self.pairings));
+            }
+        }
+    }
+}
+
+fn worker(ctx: &Context, schedule: &Schedule, results: &Sender<UnitDone>) {
     let cfg = &ctx.cfg;
     let mut engines: HashMap<usize, UciClient> = HashMap::new();
-    for unit in jobs.iter() {
-        if ctx.stop.load(Ordering::Relaxed) {
-            break;
-        }
+    let mut played_any = false;
+    while let Some(unit) = schedule.take(cfg, &ctx.stop) {
         // Keep only this unit's engines running (a gauntlet worker would otherwise hold them all).
         let needed: HashSet<usize> = unit.games.iter().flat_map(|&(w, b)| [w, b]).collect();
         let idle: Vec<usize> = engines.keys().copied().filter(|k| !needed.contains(k)).collect();
@@ -513,6 +616,10 @@ fn worker(ctx: &Context, jobs: &Receiver<Unit>, results: &Sender<UnitDone>) {
         let opening = ctx.book.get(unit.opening_index);
         let mut records = Vec::new();
         for &(w, b) in &unit.games {
+            if cfg.wait_ms > 0 && played_any {
+                thread::sleep(Duration::from_millis(cfg.wait_ms));
+            }
+            played_any = true;
             let mut record = match (ensure(ctx, &mut engines, w), ensure(ctx, &mut engines, b)) {
                 (Ok(()), Ok(())) => {
                     let (mut wc, mut bc) = (engines.remove(&w).expect("started"), engines.remove(&b).expect("started"));
@@ -642,6 +749,43 @@ mod tests {
         assert_eq!(units.len(), 8);
         assert_eq!(units[0].games, vec![(0, 1)]);
         assert_eq!(units[1].games, vec![(1, 0)]);
+    }
+
+    #[test]
+    fn the_schedule_is_computed_per_unit_however_long_the_match() {
+        let mut cfg = MatchConfig::new(vec![spec("a"), spec("b"), spec("c")], Tournament::RoundRobin);
+        cfg.rounds = 3;
+        cfg.games = 4;
+        let pairings = cfg.pairings();
+        let all = cfg.units();
+        assert_eq!(all.len() as u64, cfg.unit_count());
+        for (i, u) in all.iter().enumerate() {
+            let v = cfg.unit(i as u64, &pairings);
+            assert_eq!((u.id, u.round, u.opening_index, &u.games), (v.id, v.round, v.opening_index, &v.games));
+        }
+        // Four billion rounds: counted and indexed, never listed.
+        cfg.rounds = 4_000_000_000;
+        assert_eq!(cfg.unit_count(), 4_000_000_000 * 3 * 2);
+        let last = cfg.unit(cfg.unit_count() - 1, &pairings);
+        assert_eq!((last.round, last.games.clone()), (3_999_999_999, vec![(1, 2), (2, 1)]));
+        assert_eq!(cfg.planned_games(), 4_000_000_000 * 3 * 4);
+    }
+
+    #[test]
+    fn noswap_and_reverse_colours() {
+        let mut cfg = MatchConfig::new(vec![spec("a"), spec("b")], Tournament::Match);
+        let fingerprint = cfg.fingerprint();
+        cfg.noswap = true;
+        assert_eq!(cfg.units()[0].games, vec![(0, 1), (0, 1)]);
+        cfg.reverse = true;
+        assert_eq!(cfg.units()[0].games, vec![(1, 0), (1, 0)]);
+        cfg.noswap = false;
+        assert_eq!(cfg.units()[0].games, vec![(1, 0), (0, 1)]);
+        assert_ne!(cfg.fingerprint(), fingerprint);
+        // Off, the new keys leave the fingerprint as earlier versions wrote it (journals resume).
+        cfg.reverse = false;
+        assert_eq!(cfg.fingerprint(), fingerprint);
+        assert!(!fingerprint.contains("noswap") && !fingerprint.contains("reverse"));
     }
 
     #[test]

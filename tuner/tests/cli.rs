@@ -1,5 +1,5 @@
 //! The `tuner` binary as users run it: cutechess-style options, clear errors, kill -9 and
-//! `--resume`, and a short game between real Debian engines when they are installed.
+//! `--resume`, and a short game between real Debian engines (`--ignored`; `.ci/run` installs them).
 
 mod common;
 
@@ -172,13 +172,13 @@ fn rating_report_once_per_interval_and_once_at_the_end() {
     assert!(stdout.contains("12 games in"), "{stdout}");
 }
 
-/// Real engines over real pipes (skipped when Debian's engines are not installed).
+/// Real engines over real pipes (Debian's packages; `.ci/run` installs them).
 #[test]
+#[ignore = "needs /usr/games/stockfish and /usr/games/glaurung"]
 fn real_engines_short_match_with_syzygy_adjudication() {
     let (sf, gl) = ("/usr/games/stockfish", "/usr/games/glaurung");
-    if !Path::new(sf).exists() || !Path::new(gl).exists() {
-        eprintln!("skipping: {sf} or {gl} not installed");
-        return;
+    for e in [sf, gl] {
+        assert!(Path::new(e).exists(), "{e} not installed (Debian packages stockfish, glaurung)");
     }
     let dir = scratch("cli", "real");
     let results = dir.join("r.json");
@@ -203,9 +203,7 @@ fn real_engines_short_match_with_syzygy_adjudication() {
         "-results".into(),
         results.display().to_string(),
     ];
-    if let Some(tb) = evochess::data::shared_data_dir().map(|d| d.join("syzygy")).filter(|d| d.is_dir()) {
-        args.extend(["-tb".into(), tb.display().to_string()]);
-    }
+    args.extend(["-tb".into(), evochess::data::fixture("syzygy").display().to_string()]);
     let out = Command::new(TUNER).args(&args).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
@@ -214,4 +212,358 @@ fn real_engines_short_match_with_syzygy_adjudication() {
     assert_eq!(json["games_played"], 2);
     assert_eq!(json["totals"][0]["forfeits"], 0);
     assert_eq!(json["totals"][1]["forfeits"], 0);
+}
+
+/// Errors print their cause chain once, with no backtrace even when RUST_BACKTRACE asks for one.
+#[test]
+fn errors_print_the_cause_chain_once_without_backtrace() {
+    for (args, expected) in [
+        (
+            &["coevolve", "--config", "/no/such/c.toml"][..],
+            "error: /no/such/c.toml: No such file or directory (os error 2)",
+        ),
+        (
+            &["pipeline", "/no/such/p.toml"],
+            "error: cannot read /no/such/p.toml: No such file or directory (os error 2)",
+        ),
+    ] {
+        let out = Command::new(TUNER).args(args).env("RUST_BACKTRACE", "1").output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr).trim_end(), expected, "{args:?}");
+    }
+}
+
+/// A fastchess-style command line: `file=` keys for -pgnout/-epdout (not files named `file=X`),
+/// `notation=`, `append=`, and `-variant standard`.
+#[test]
+fn fastchess_output_keys_and_variant() {
+    let dir = scratch("cli", "fastchess");
+    let (pgn, epd) = (dir.join("games.pgn"), dir.join("final.epd"));
+    fs::write(&pgn, "[Event \"earlier\"]\n\n1-0\n\n").unwrap();
+    let fake = format!("cmd={FAKE}");
+    let run = |notation: &str, append: &str, variant: &str| {
+        Command::new(TUNER)
+            .current_dir(&dir)
+            .env("RUST_LOG", "warn")
+            .args(["match", "-engine", "name=a", &fake, "-engine", "name=b", &fake, "arg=--seed", "arg=3"])
+            .args(["-each", "depth=1", "-games", "2", "-maxmoves", "10", "-variant", variant])
+            .args(["-pgnout", &format!("file={}", pgn.display()), notation, append, "nodes=true"])
+            .args(["-epdout", &format!("file={}", epd.display())])
+            .output()
+            .unwrap()
+    };
+    let out = run("notation=uci", "append=true", "standard");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!dir.join(format!("file={}", pgn.display())).exists() && fs::read_dir(&dir).unwrap().count() == 3);
+    let text = fs::read_to_string(&pgn).unwrap();
+    assert!(text.starts_with("[Event \"earlier\"]"), "append=true keeps what was there: {text}");
+    assert_eq!(games_in(&pgn), 3, "{text}");
+    // UCI notation: the first move of each game is a coordinate move.
+    let first_moves: Vec<&str> = text.lines().filter(|l| l.starts_with("1. ")).collect();
+    assert!(first_moves.len() == 2 && first_moves.iter().all(|l| l.as_bytes()[4].is_ascii_digit()), "{text}");
+    assert_eq!(fs::read_to_string(&epd).unwrap().lines().count(), 2);
+
+    // append=false (our default too) starts the file afresh; lan notation.
+    let out = run("notation=lan", "append=false", "Standard");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(games_in(&pgn), 2);
+    let text = fs::read_to_string(&pgn).unwrap();
+    for line in text.lines().filter(|l| l.starts_with("1. ")) {
+        let first = line.split_whitespace().nth(1).unwrap();
+        assert!(first.len() >= 5 && first[first.len() - 3..].starts_with(['-', 'x']), "not LAN: {line}");
+    }
+
+    for (bad, needle) in [
+        (run("notation=fan", "append=true", "standard"), "notation `fan`"),
+        (run("notation=san", "append=maybe", "standard"), "append=maybe"),
+        (run("notation=san", "append=true", "chess960"), "-variant chess960"),
+    ] {
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert!(!bad.status.success() && err.contains(needle), "{needle}: {err}");
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The command line OpenBench's worker builds (Client/worker.py, `build_cutechess_command`:
+/// basic, concurrency, adjudication, two engines, book and pgnout settings) runs unchanged; only
+/// the engines, book and paths are ours.
+#[test]
+fn openbench_worker_command_line_runs_unchanged() {
+    let dir = scratch("cli", "openbench");
+    for d in ["Engines", "Books", "PGNs"] {
+        fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    for name in ["dev", "base"] {
+        fs::copy(common::engine_binary(), dir.join("Engines").join(name)).unwrap();
+    }
+    let book: String = fs::read_to_string(repo().join("openings/gnuchess-8ply.epd"))
+        .unwrap()
+        .lines()
+        .take(40)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(dir.join("Books/book.epd"), book).unwrap();
+    let tb = evochess::data::fixture("syzygy");
+    let command = format!(
+        "-repeat -recover -variant standard -concurrency 2 -games 4  -resign movecount=3 score=400 \
+         -draw movenumber=40 movecount=8 score=10 -tb {tb} -tbpieces 3 \
+         -engine dir=Engines/ cmd=./dev proto=uci tc=inf nodes=1500 option.Threads=1 option.Hash=16 \
+         option.SyzygyPath={tb} name=evochess-dev \
+         -engine dir=Engines/ cmd=./base proto=uci tc=inf nodes=1500 option.Threads=1 option.Hash=16 \
+         name=evochess-base \
+         -openings file=Books/book.epd format=epd order=random start=3 -srand 42 -pgnout PGNs/1.2.3.0.pgn",
+        tb = tb.display()
+    );
+    let out = Command::new(TUNER)
+        .arg("match")
+        .args(command.split_whitespace()) // as the worker's Popen(command.split())
+        .current_dir(&dir)
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    // The lines OpenBench parses: `Finished game N (A vs B): RESULT {reason}`.
+    let finished: Vec<&str> = stdout.lines().filter(|l| l.starts_with("Finished game ")).collect();
+    assert_eq!(finished.len(), 4, "{stdout}");
+    for l in &finished {
+        let tokens: Vec<&str> = l.split_whitespace().collect();
+        assert!(tokens[2].parse::<u32>().is_ok() && ["1-0", "0-1", "1/2-1/2"].contains(&tokens[6]), "{l}");
+        assert!(l.split(':').nth(1).is_some(), "{l}");
+    }
+    assert_eq!(games_in(&dir.join("PGNs/1.2.3.0.pgn")), 4);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// fastchess's colour, report, output and tablebase flags: -repeat, -noswap, -reverse, -wait,
+/// -report penta=false, -output format=fastchess, -tbignore50.
+#[test]
+fn fastchess_pairing_and_report_flags() {
+    let dir = scratch("cli", "pairing");
+    let pgn = dir.join("g.pgn");
+    let fake = format!("cmd={FAKE}");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["match", "-engine", "name=a", &fake, "-engine", "name=b", &fake, "-each", "depth=1"];
+        args.extend(["-maxmoves", "6", "-games", "2", "-rounds", "2"]);
+        args.extend(extra);
+        tuner(&args)
+    };
+    let tb = evochess::data::fixture("syzygy");
+    let out = run(&[
+        "-repeat",
+        "-noswap",
+        "-reverse",
+        "-wait",
+        "5",
+        "-report",
+        "penta=false",
+        "-tb",
+        tb.to_str().unwrap(),
+        "-tbignore50",
+        "-pgnout",
+        pgn.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!stdout.contains("Ptnml") && stdout.contains("Score of a vs b"), "{stdout}");
+    let whites: Vec<String> =
+        fs::read_to_string(&pgn).unwrap().lines().filter(|l| l.starts_with("[White ")).map(String::from).collect();
+    assert_eq!(whites, vec!["[White \"b\"]"; 4], "reverse and noswap: b has White in every game");
+    // Without them, pairs swap colours and a takes White first; the pentanomial line is shown.
+    let pgn_s = pgn.to_str().unwrap();
+    let out = run(&["-repeat", "2", "-pgnout", pgn_s, "-output", "format=fastchess", "-sprt", "elo0=0", "elo1=10"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Ptnml(0-2)"), "{stdout}");
+    // fastchess's SPRT line, and the closing line both cutechess and fastchess print.
+    let llr = stdout.lines().find(|l| l.starts_with("LLR: ")).expect("an LLR line");
+    assert!(llr.ends_with("(-2.94, 2.94) [0.00, 10.00]"), "{llr}");
+    assert_eq!(stdout.lines().last(), Some("Finished match"), "{stdout}");
+    let whites: Vec<String> =
+        fs::read_to_string(&pgn).unwrap().lines().filter(|l| l.starts_with("[White ")).map(String::from).collect();
+    assert_eq!(whites, ["[White \"a\"]", "[White \"b\"]", "[White \"a\"]", "[White \"b\"]"]);
+    for (bad, needle) in [(run(&["-repeat", "3"]), "-repeat 3"), (run(&["-report", "elo=true"]), "elo=true")] {
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert!(!bad.status.success() && err.contains(needle), "{needle}: {err}");
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `-rounds 4000000000 -sprt ...`: the schedule is computed unit by unit, so the match runs under
+/// a 4 GiB address-space limit (a listed schedule would need over 100 GB) and stops at the SPRT
+/// decision.
+#[test]
+fn four_billion_rounds_with_sprt_run_in_little_memory() {
+    let engine = common::engine_binary();
+    let script = format!(
+        "ulimit -v 4194304 && exec {TUNER} match -engine name=evo cmd={} nodes=300 \
+         -engine name=fake cmd={FAKE} arg=--seed arg=1 depth=1 -maxmoves 80 -concurrency 2 \
+         -rounds 4000000000 -sprt elo0=0 elo1=400 -quiet",
+        engine.display()
+    );
+    let out = Command::new("sh").args(["-c", &script]).env("RUST_LOG", "warn").output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("H1 was accepted") && stdout.contains("stopped early by SPRT"), "{stdout}");
+}
+
+/// An unwritable `-results` path is an error before the first game, not after hundreds.
+#[test]
+fn unwritable_results_path_fails_before_any_game() {
+    let fake = format!("cmd={FAKE}");
+    let out = tuner(&[
+        "match",
+        "-engine",
+        "name=a",
+        &fake,
+        "-engine",
+        "name=b",
+        &fake,
+        "-each",
+        "depth=1",
+        "-games",
+        "2",
+        "-results",
+        "/no/such/dir/r.json",
+    ]);
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(!out.status.success() && stderr.contains("/no/such/dir/r.json"), "{stderr}");
+    assert!(!stdout.contains("Finished game"), "games were played: {stdout}");
+}
+
+/// Two tuners on one output: the second is refused (advisory lock) before it touches the files,
+/// and the first finishes with every game in its PGN and journal.
+#[test]
+fn a_second_tuner_on_the_same_output_is_refused() {
+    let dir = scratch("cli", "lock");
+    let pgn = dir.join("games.pgn");
+    let fake = format!("cmd={FAKE}");
+    let pgn_s = pgn.to_str().unwrap().to_string();
+    let args = [
+        "match",
+        "-engine",
+        "name=a",
+        &fake,
+        "arg=--seed",
+        "arg=2",
+        "-engine",
+        "name=b",
+        &fake,
+        "-each",
+        "depth=1",
+        "-maxmoves",
+        "20",
+        "-rounds",
+        "150",
+        // 10 ms between games: the first match runs for seconds after its first game.
+        "-wait",
+        "10",
+        "-pgnout",
+        &pgn_s,
+        "-quiet",
+    ];
+    let mut first = Command::new(TUNER)
+        .args(args)
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while games_in(&pgn) == 0 {
+        assert!(first.try_wait().unwrap().is_none(), "the first match ended before the test could start a second");
+        assert!(start.elapsed() < Duration::from_secs(60), "no game within a minute");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let second = tuner(&args);
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success() && err.contains("in use by another running tuner"), "{err}");
+    assert!(err.contains(&pgn_s), "{err}");
+    assert!(first.wait().unwrap().success());
+    assert_eq!(games_in(&pgn), 300, "the first match's games are all there");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Without -srand a random opening order gets a fresh seed, printed so the run can be repeated;
+/// --resume without -srand continues with the journal's seed.
+#[test]
+fn without_srand_a_fresh_seed_is_printed_and_resume_keeps_it() {
+    let dir = scratch("cli", "seed");
+    let fake = format!("cmd={FAKE}");
+    let book = format!("file={}", repo().join("openings/gnuchess-8ply.epd").display());
+    let run = |pgn: &str, extra: &[&str]| {
+        let pgn = dir.join(pgn).display().to_string();
+        let mut args = vec!["match", "-engine", "name=a", &fake, "-engine", "name=b", &fake, "-each", "depth=1"];
+        args.extend(["-maxmoves", "4", "-rounds", "3", "-openings", &book, "order=random", "-pgnout", &pgn]);
+        args.extend(extra);
+        let out = tuner(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let fens: Vec<String> =
+            fs::read_to_string(&pgn).unwrap().lines().filter(|l| l.starts_with("[FEN ")).map(String::from).collect();
+        (String::from_utf8_lossy(&out.stdout).into_owned(), fens)
+    };
+    let seed_of = |stdout: &str| -> u64 {
+        let line = stdout.lines().find(|l| l.starts_with("Random seed: ")).unwrap_or_else(|| panic!("{stdout}"));
+        line["Random seed: ".len()..].split(' ').next().unwrap().parse().unwrap()
+    };
+    let (out1, fens1) = run("1.pgn", &[]);
+    let (out2, _) = run("2.pgn", &[]);
+    assert_eq!(fens1.len(), 6);
+    let seed = seed_of(&out1);
+    assert_ne!(seed, seed_of(&out2), "two runs drew the same seed");
+    // The printed seed repeats the first run's openings.
+    let (out3, fens3) = run("3.pgn", &["-srand", &seed.to_string()]);
+    assert!(!out3.contains("Random seed"), "{out3}");
+    assert_eq!(fens3, fens1);
+    // Resuming the finished first run without -srand finds its seed: nothing is replayed.
+    let (out4, fens4) = run("1.pgn", &["--resume"]);
+    assert!(out4.contains("Resuming: 6 of 6 games already played"), "{out4}");
+    assert_eq!(fens4, fens1);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// fastchess's `-log file= level=`: the engines' UCI traffic lands in the file at level=trace.
+#[test]
+fn log_file_records_engine_traffic() {
+    let dir = scratch("cli", "log");
+    let log = dir.join("match.log");
+    let fake = format!("cmd={FAKE}");
+    let file = format!("file={}", log.display());
+    let args = ["match", "-engine", "name=a", &fake, "-engine", "name=b", &fake, "-each", "depth=1", "-maxmoves", "4"];
+    let out = Command::new(TUNER).args(args).args(["-log", &file, "level=trace", "engine=true"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = fs::read_to_string(&log).unwrap();
+    assert!(text.contains("a < uci\n") && text.contains("a > uciok"), "{text}");
+    assert!(text.contains("> bestmove"), "{text}");
+    let bad = Command::new(TUNER).args(args).args(["-log", &file, "level=loud"]).output().unwrap();
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(!bad.status.success() && err.contains("level `loud`"), "{err}");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// --resume checks the PGN against the journal: a truncated or missing PGN is an error naming
+/// the file, never a silent loss of the games it held.
+#[test]
+fn resume_refuses_a_truncated_or_missing_pgn() {
+    let dir = scratch("cli", "short");
+    let pgn = dir.join("g.pgn");
+    let fake = format!("cmd={FAKE}");
+    let pgn_s = pgn.to_str().unwrap().to_string();
+    let args = ["match", "-engine", "name=a", &fake, "-engine", "name=b", &fake, "-each", "depth=1", "-maxmoves", "6"];
+    let out = tuner(&[&args[..], &["-rounds", "2", "-pgnout", &pgn_s]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(games_in(&pgn), 4);
+    let full = fs::metadata(&pgn).unwrap().len();
+    let resume = || tuner(&[&args[..], &["-rounds", "2", "-pgnout", &pgn_s, "--resume"]].concat());
+    // Intact: nothing to do, nothing lost.
+    assert!(resume().status.success());
+    assert_eq!(fs::metadata(&pgn).unwrap().len(), full);
+    fs::OpenOptions::new().write(true).open(&pgn).unwrap().set_len(full / 2).unwrap();
+    let err = String::from_utf8_lossy(&resume().stderr).into_owned();
+    assert!(err.contains(&pgn_s) && err.contains(&format!("has {} bytes", full / 2)), "{err}");
+    assert_eq!(fs::metadata(&pgn).unwrap().len(), full / 2, "the refused resume changed the file");
+    fs::remove_file(&pgn).unwrap();
+    let err = String::from_utf8_lossy(&resume().stderr).into_owned();
+    assert!(err.contains(&pgn_s) && err.contains("is missing"), "{err}");
+    assert!(!pgn.exists());
+    fs::remove_dir_all(&dir).unwrap();
 }

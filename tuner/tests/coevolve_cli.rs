@@ -52,6 +52,8 @@ fn coevolution_plays_round_robins_and_writes_the_best() {
     let cfg = config(&dir, 3, 2, 300);
     let out = tuner_ok(&["coevolve", "--config", cfg.to_str().unwrap()]);
     assert!(text(&out.stdout).contains("best of the last"), "{}", text(&out.stdout));
+    let shown = std::path::absolute(dir.join("coevolved.toml")).unwrap();
+    assert!(text(&out.stdout).contains(&format!("evochess --params {}", shown.display())), "{}", text(&out.stdout));
     let best = Params::load(dir.join("coevolved.toml")).unwrap();
     // The evaluation chromosome keeps the space's fixed pawn value and tied keys.
     assert_eq!(best.eval.pawn_mg, 100);

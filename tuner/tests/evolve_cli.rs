@@ -7,7 +7,7 @@ use std::{
     time::Duration,
 };
 
-use common::{assert_fails_with, data_dir, engine_binary, kill_9_when, manifest, scratch, text, tuner_err, tuner_ok};
+use common::{assert_fails_with, engine_binary, fixture, kill_9_when, manifest, scratch, text, tuner_err, tuner_ok};
 use evochess::params::Params;
 
 const PIECE_SPACE: &str = include_str!("data/piece-space.toml");
@@ -39,10 +39,9 @@ fn evolve_writes_engine_parameter_files_and_reports() {
     let out = tuner_ok(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--runs", "2"]);
     let stdout = text(&out.stdout);
     assert!(stdout.contains("run 1: train") && stdout.contains("run 2: train"), "{stdout}");
-    // The last line names the best run's file and how to load it.
-    let last = stdout.lines().last().unwrap();
-    assert!(last.starts_with("best: ") && last.contains("evochess --params") && last.contains("ParamsFile"), "{last}");
-    let named = last.trim_start_matches("best: ").split(' ').next().unwrap();
+    // It ends by naming the best run's file and how to load it.
+    let named = stdout.lines().find_map(|l| l.strip_prefix("best parameters (highest training fitness): ")).unwrap();
+    assert!(stdout.contains(&format!("evochess --params {named}")) && stdout.contains("ParamsFile"), "{stdout}");
     Params::load(named).unwrap();
     for run in 1..=2 {
         let file = dir.join(format!("evolved/run-{run}.toml"));
@@ -155,11 +154,11 @@ fn checkpoint_generation(path: &Path) -> Option<u64> {
 
 #[test]
 fn kill_9_then_resume_gives_the_uninterrupted_result() {
-    let games = data_dir().join("games/gm2600_classical.pgn.xz");
+    let games = fixture("gm-sample.pgn");
     let pgn = games.to_str().unwrap();
     let generations = 30;
     let dir = scratch("evolve", "kill");
-    let cfg = small_config(&dir, 16, generations, 400, 100);
+    let cfg = small_config(&dir, 16, generations, 80, 20);
     let cfg_s = cfg.to_str().unwrap();
     let reference_dir = dir.join("reference");
     let reference_out = reference_dir.join("out");

@@ -5,13 +5,13 @@ mod common;
 
 use std::process::Command;
 
-use common::{TUNER, data_dir, engine_binary, manifest, repo, scratch};
+use common::{TUNER, engine_binary, fixture, manifest, repo, scratch};
 use evochess::params::Params;
 
 #[test]
 fn toy_pipeline_runs_every_stage_and_renders_the_report() {
     let dir = scratch("pipeline", "toy");
-    let wac = data_dir().join("tests/wac.epd");
+    let wac = fixture("wac.epd");
     let cfg = dir.join("pipeline.toml");
     std::fs::write(
         &cfg,
@@ -68,6 +68,9 @@ opponents = [{{ name = "ghost", cmd = "/no/such/engine" }}]
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let o = dir.join("out");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let star = std::path::absolute(o.join("params/evol-star.toml")).unwrap();
+    assert!(stdout.contains(&format!("evochess --params {}", star.display())), "{stdout}");
     for f in [
         "evolved/run-1.toml",
         "evolved/run-2.toml",

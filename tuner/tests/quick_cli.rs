@@ -4,12 +4,13 @@ mod common;
 
 use std::{
     fs,
+    io::Write,
     path::{Path, PathBuf},
     time::Duration,
 };
 
 use common::{
-    assert_each_unit_once, engine_if_built, journal_units, kill_9_when, scratch, text, tuner, tuner_err, tuner_logging,
+    assert_each_unit_once, engine_binary, journal_units, kill_9_when, scratch, text, tuner, tuner_err, tuner_logging,
     tuner_ok,
 };
 
@@ -45,17 +46,16 @@ fn bad_input_is_a_clear_error() {
     assert!(err.contains("/no/such/evochess"), "{err}");
     let out = tuner(&["quick", "--population", "3"]);
     assert!(text(&out.stderr).contains("population"), "{}", text(&out.stderr));
-    if let Some(e) = engine_if_built() {
-        let none = dir.join("none");
-        let err = tuner_err(&["quick", "--engine", e.to_str().unwrap(), "--out", none.to_str().unwrap(), "--resume"]);
-        assert!(err.contains("no checkpoint"), "{err}");
-    }
+    let e = engine_binary();
+    let none = dir.join("none");
+    let err = tuner_err(&["quick", "--engine", e.to_str().unwrap(), "--out", none.to_str().unwrap(), "--resume"]);
+    assert!(err.contains("no checkpoint"), "{err}");
     fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn kill_9_then_resume_replays_no_game_and_matches_an_uninterrupted_run() {
-    let Some(engine) = engine_if_built() else { return };
+    let engine = engine_binary();
     let dir = scratch("quick", "resume");
 
     // Uninterrupted reference run.
@@ -79,6 +79,10 @@ fn kill_9_then_resume_replays_no_game_and_matches_an_uninterrupted_run() {
         assert_eq!(pgn.matches("[Event ").count(), units.len());
     }
     assert!(fs::read_dir(a.join("params")).unwrap().count() >= 6);
+    // It ends by naming the best individual's parameter file and how to load it.
+    let best = std::path::absolute(a.join("best.toml")).unwrap();
+    assert!(stdout.contains(&format!("evochess --params {}", best.display())), "{stdout}");
+    evochess::Params::load(&best).unwrap();
 
     // Same run, killed with SIGKILL after a few games of generation 0, then resumed.
     let cfg_b = config(&dir, &engine, "b");
@@ -87,12 +91,19 @@ fn kill_9_then_resume_replays_no_game_and_matches_an_uninterrupted_run() {
     let args = ["quick", "--config", cfg_b.to_str().unwrap()];
     kill_9_when(&args, Duration::from_secs(60), "2 journaled games", || journal_units(&journal).len() >= 2);
     let before = journal_units(&journal).len();
+    // A game cut short by the kill: torn PGN text past the last journaled game.
+    let pgn0 = b.join("gen-000/games.pgn");
+    fs::OpenOptions::new().append(true).open(&pgn0).unwrap().write_all(b"[Event \"torn").unwrap();
     // The replay note is logged at info level.
     let out = tuner_logging("info", &["quick", "--config", cfg_b.to_str().unwrap(), "--resume"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains(&format!("generation 0: {before} games replayed")), "{}", text(&out.stderr));
     for g in 0..2 {
         assert_each_unit_once(&b.join(format!("gen-{g:03}/games.journal")));
+        // Every journaled game is in the PGN exactly once, and no torn text is left.
+        let pgn = fs::read_to_string(b.join(format!("gen-{g:03}/games.pgn"))).unwrap();
+        assert_eq!(pgn.matches("[Event ").count(), journal_units(&b.join(format!("gen-{g:03}/games.journal"))).len());
+        assert!(!pgn.contains("torn"), "generation {g}: torn text kept");
     }
     assert_eq!(results_csv(&b), csv, "resumed run differs from the uninterrupted one");
     assert_eq!(
@@ -102,5 +113,36 @@ fn kill_9_then_resume_replays_no_game_and_matches_an_uninterrupted_run() {
     // A different setting is refused on resume.
     let err = tuner_err(&["quick", "--config", cfg_b.to_str().unwrap(), "--resume", "--nodes", "500"]);
     assert!(err.contains("different settings"), "{err}");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A second run on the same output directory is refused while the first holds it.
+#[test]
+fn a_second_run_on_the_same_out_dir_is_refused() {
+    let engine = engine_binary();
+    let dir = scratch("quick", "lock");
+    let cfg = config(&dir, &engine, "a");
+    let cfg_s = cfg.to_str().unwrap();
+    let mut first = std::process::Command::new(common::TUNER)
+        .args(["quick", "--config", cfg_s, "--generations", "50"])
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal = dir.join("a/gen-000/games.journal");
+    let start = std::time::Instant::now();
+    while journal_units(&journal).is_empty() {
+        assert!(first.try_wait().unwrap().is_none(), "the first run ended early");
+        assert!(start.elapsed() < Duration::from_secs(60), "no game within a minute");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let err = tuner_err(&["quick", "--config", cfg_s]);
+    let _ = first.kill();
+    first.wait().unwrap();
+    assert!(
+        err.contains("in use by another running tuner") && err.contains(&dir.join("a").display().to_string()),
+        "{err}"
+    );
     fs::remove_dir_all(&dir).unwrap();
 }

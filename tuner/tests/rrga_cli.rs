@@ -10,7 +10,7 @@ use std::{
 };
 
 use common::{
-    assert_each_unit_once, engine_if_built, journal_units, kill_9_when, repo, scratch, text, tuner, tuner_err, tuner_ok,
+    assert_each_unit_once, engine_binary, journal_units, kill_9_when, repo, scratch, text, tuner, tuner_err, tuner_ok,
 };
 use evochess::params::Params;
 
@@ -59,7 +59,7 @@ fn bad_input_is_a_clear_error() {
 
 #[test]
 fn generations_reports_verification_and_resume_after_kill_9() {
-    let Some(engine) = engine_if_built() else { return };
+    let engine = engine_binary();
     let dir = scratch("rrga", "run");
     let cfg_a = config(&dir, &engine, "a");
     let out = tuner_ok(&["roundrobin-ga", "--config", cfg_a.to_str().unwrap()]);
@@ -79,6 +79,8 @@ fn generations_reports_verification_and_resume_after_kill_9() {
     assert_eq!(fs::read_to_string(a.join("reference.csv")).unwrap().lines().count(), 3);
     // The best player's file is a complete, valid engine parameter file of Aksenov's terms only.
     let best = Params::load(a.join("best.toml")).unwrap();
+    let shown = std::path::absolute(a.join("best.toml")).unwrap();
+    assert!(stdout.contains(&format!("setoption name ParamsFile value {}", shown.display())), "{stdout}");
     assert_eq!(best.eval.tempo, 0);
     assert!((800..=1000).contains(&best.eval.queen_mg) && best.eval.queen_mg == best.eval.queen_eg);
     assert_eq!(journal_units(&a.join("verify/material.journal")).len(), 2, "4 games = 2 colour-swapped pairs");

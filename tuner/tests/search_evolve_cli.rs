@@ -7,21 +7,20 @@ use std::{
     process::{Command, Output},
 };
 
-use common::{TUNER, data_dir, manifest, scratch, text};
+use common::{TUNER, fixture, manifest, scratch, text};
 use evochess::params::Params;
 
 /// A small run: 12 WAC positions, 8 held-out BK positions, 3000-node cap, 4 organisms.
 fn args(dir: &Path, eval: &Path, generations: usize, extra: &[&str]) -> Output {
-    let data = data_dir();
     let gens = generations.to_string();
     let mut a = vec![
         "search-evolve",
         "--params",
         eval.to_str().unwrap(),
         "--suite",
-        data.join("tests/wac.epd").to_str().unwrap().to_owned().leak(),
+        fixture("wac.epd").to_str().unwrap().to_owned().leak(),
         "--held",
-        data.join("tests/bk.epd").to_str().unwrap().to_owned().leak(),
+        fixture("bk.epd").to_str().unwrap().to_owned().leak(),
         "--max-positions",
         "12",
         "--node-cap",
@@ -64,6 +63,7 @@ fn search_evolution_lowers_node_counts_and_keeps_the_evaluation() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("initial random best") && stdout.contains("params/default.toml search"), "{stdout}");
+    assert!(stdout.contains("best parameters: /") && stdout.contains("evochess --params /"), "{stdout}");
     let evolved = Params::load(dir.join("evolved.toml")).unwrap();
     assert_eq!(evolved.eval, Params::load(&eval).unwrap().eval, "evaluation stays fixed");
     let csv = std::fs::read_to_string(dir.join("out/generations.csv")).unwrap();

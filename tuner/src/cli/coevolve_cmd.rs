@@ -112,5 +112,6 @@ pub fn run(args: CoevolveArgs) -> anyhow::Result<()> {
             (size as f64 + 1.0) / 2.0
         );
     }
+    print!("{}", super::best_file_text("best parameters", &outcome.output));
     Ok(())
 }

@@ -265,11 +265,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
         );
     }
     if let Some((_, path)) = best {
-        println!(
-            "best: {0} (highest training fitness); play it with `evochess --params {0}` or \
-             `setoption name ParamsFile value {0}`",
-            path.display()
-        );
+        print!("{}", super::best_file_text("best parameters (highest training fitness)", &path));
     }
     Ok(())
 }

@@ -18,7 +18,8 @@ use crate::{
     engine_spec::EngineSpec,
     game::GameRecord,
     openings::OpeningsConfig,
-    results::{MatchResults, Standings, rating_report},
+    pgn_out::PgnFormat,
+    results::{MatchResults, SprtStatus, Standings, rating_report},
     runner::{MatchConfig, MatchObserver, Tournament, play_match},
     stats::Sprt,
 };
@@ -44,9 +45,30 @@ pub struct MatchArgs {
     /// Games per pairing per round (even: openings are played twice, colours swapped).
     #[arg(long, default_value_t = 2)]
     pub games: u32,
-    /// Accepted for cutechess compatibility: colour-swapped repeats are the default.
+    /// Play each opening N times (cutechess; default and only other choice: 2, colour-swapped
+    /// pairs, which is also the default without the flag; 1 is -norepeat).
+    #[arg(long, num_args = 0..=1, default_missing_value = "2", value_name = "N")]
+    pub repeat: Option<u32>,
+    /// Play both games of an opening with the same colours (fastchess).
     #[arg(long)]
-    pub repeat: bool,
+    pub noswap: bool,
+    /// The second engine takes White first in each pair (fastchess).
+    #[arg(long)]
+    pub reverse: bool,
+    /// Milliseconds to wait between games (fastchess).
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub wait: u64,
+    /// Rating report options (fastchess): penta=true|false shows or hides the pentanomial line.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub report: Vec<String>,
+    /// Log to a file (fastchess): file=F [level=trace|debug|info|warn|error|fatal] [engine=B]
+    /// [realtime=B] [append=B]; level=trace records every line sent to and read from the engines.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub log: Vec<String>,
+    /// Output style: format=cutechess (the default) or format=fastchess, which adds fastchess's
+    /// `LLR: x (lower, upper) [elo0, elo1]` line to every rating report.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub output: Vec<String>,
     /// Accepted for cutechess compatibility: crashed or stalled engines are always restarted.
     #[arg(long)]
     pub recover: bool,
@@ -57,14 +79,21 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
     /// Seed for opening order and book walks.
-    #[arg(long, default_value_t = 0)]
-    pub srand: u64,
-    /// Write all games as PGN (a fresh run truncates the file; --resume continues it).
-    #[arg(long, value_name = "FILE")]
-    pub pgnout: Option<PathBuf>,
-    /// Write the final position of every game as EPD.
-    #[arg(long, value_name = "FILE")]
-    pub epdout: Option<PathBuf>,
+    /// Without it a fresh seed is drawn and printed (a --resume reuses the journal's seed).
+    #[arg(long)]
+    pub srand: Option<u64>,
+    /// Write all games as PGN: cutechess `FILE [min] [fi]` or fastchess `file=FILE
+    /// [notation=san|lan|uci] [append=true|false] [min=true|false]` (fastchess's per-move
+    /// annotation keys such as nodes= are accepted and ignored). A fresh run truncates FILE
+    /// unless append=true; --resume continues it.
+    #[arg(long, num_args = 1.., value_name = "FILE|KEY=VALUE")]
+    pub pgnout: Vec<String>,
+    /// Write the final position of every game as EPD: `FILE` or `file=FILE [append=true|false]`.
+    #[arg(long, num_args = 1.., value_name = "FILE|KEY=VALUE")]
+    pub epdout: Vec<String>,
+    /// Chess variant (OpenBench passes `standard`); only standard chess is played.
+    #[arg(long, value_name = "NAME")]
+    pub variant: Option<String>,
     /// Machine-readable results (JSON), rewritten after every game pair.
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
@@ -74,7 +103,9 @@ pub struct MatchArgs {
     /// Continue the match recorded in the state file, without replaying finished games.
     #[arg(long)]
     pub resume: bool,
-    /// SPRT on the pentanomial LLR: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]; stops the match.
+    /// SPRT on the pentanomial LLR: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=logistic];
+    /// stops the match. The bounds are logistic Elo (fastchess's normalized and bayesian
+    /// models are refused by name).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
     /// Draw adjudication: movenumber=N movecount=M score=CP.
@@ -92,6 +123,9 @@ pub struct MatchArgs {
     /// Only adjudicate positions with at most this many pieces.
     #[arg(long)]
     pub tbpieces: Option<usize>,
+    /// Tablebase adjudication ignores the 50-move rule: cursed wins count as wins.
+    #[arg(long)]
+    pub tbignore50: bool,
     /// Print the rating report every N games.
     #[arg(long, default_value_t = 10)]
     pub ratinginterval: u64,
@@ -121,17 +155,73 @@ fn parse_sprt(tokens: &[String]) -> anyhow::Result<Sprt> {
     let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
     for t in tokens {
         let (k, v) = t.split_once('=').with_context(|| format!("-sprt: `{t}` is not key=value"))?;
+        if k == "model" {
+            // fastchess's models; the LLR here is on logistic Elo (see stats::sprt).
+            match v.to_ascii_lowercase().as_str() {
+                "logistic" => continue,
+                "normalized" | "bayesian" => {
+                    bail!("-sprt model={v} is not supported: elo0/elo1 are logistic Elo (use model=logistic)")
+                }
+                _ => bail!("-sprt: unknown model `{v}` (fastchess has normalized, logistic, bayesian)"),
+            }
+        }
         let x: f64 = v.parse().with_context(|| format!("-sprt: `{t}`: not a number"))?;
         match k {
             "elo0" => elo0 = Some(x),
             "elo1" => elo1 = Some(x),
             "alpha" => alpha = x,
             "beta" => beta = x,
-            _ => bail!("-sprt: unknown key `{k}` (expected elo0, elo1, alpha, beta)"),
+            _ => bail!("-sprt: unknown key `{k}` (expected elo0, elo1, alpha, beta, model)"),
         }
     }
     let (Some(e0), Some(e1)) = (elo0, elo1) else { bail!("-sprt needs elo0= and elo1=") };
     Sprt::new(e0, e1, alpha, beta).map_err(anyhow::Error::msg)
+}
+
+/// A parsed `-pgnout`/`-epdout`.
+#[derive(Debug, Default, PartialEq)]
+struct OutputSpec {
+    path: PathBuf,
+    format: PgnFormat,
+    append: Option<bool>,
+}
+
+fn parse_bool(option: &str, k: &str, v: &str) -> anyhow::Result<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" => Ok(true),
+        "false" | "0" | "no" | "off" => Ok(false),
+        _ => bail!("{option}: `{k}={v}` is not true or false"),
+    }
+}
+
+/// `-pgnout`/`-epdout` tokens, cutechess (`FILE [min] [fi]`) or fastchess (`file=FILE key=value...`).
+fn parse_output(option: &str, tokens: &[String], pgn: bool) -> anyhow::Result<Option<OutputSpec>> {
+    if tokens.is_empty() {
+        return Ok(None);
+    }
+    let mut spec = OutputSpec::default();
+    let mut path = None;
+    for t in tokens {
+        match t.split_once('=') {
+            Some(("file", v)) if !v.is_empty() => path = Some(PathBuf::from(v)),
+            Some(("append", v)) => spec.append = Some(parse_bool(option, "append", v)?),
+            Some(("notation", v)) if pgn => {
+                spec.format.notation = v.parse().map_err(|e| anyhow::anyhow!("{option}: {e}"))?
+            }
+            Some(("min", v)) if pgn => spec.format.min = parse_bool(option, "min", v)?,
+            // fastchess's per-move comment fields and match_line: our comments are fixed.
+            Some(("nodes" | "seldepth" | "nps" | "hashfull" | "tbhits" | "timeleft" | "latency" | "match_line", _))
+                if pgn => {}
+            Some((k, _)) => bail!("{option}: unknown key `{k}` in `{t}`"),
+            None if pgn && t == "min" => spec.format.min = true,
+            // cutechess `fi`: FEN tags for non-standard starts, which we always write.
+            None if pgn && t == "fi" => {}
+            None if path.is_none() => path = Some(PathBuf::from(t)),
+            None => bail!("{option}: unexpected `{t}` after the file name"),
+        }
+    }
+    spec.path = path.with_context(|| format!("{option} needs a file: FILE or file=FILE"))?;
+    Ok(Some(spec))
 }
 
 /// Builds the match configuration from the command line.
@@ -148,9 +238,15 @@ pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchC
     let mut cfg = MatchConfig::new(engines, tournament);
     cfg.rounds = args.rounds;
     cfg.games = args.games;
-    cfg.repeat = !args.norepeat;
+    cfg.repeat = match args.repeat {
+        Some(2) | None => !args.norepeat,
+        Some(1) => false,
+        Some(n) => bail!("-repeat {n}: only 1 or 2 (colour-swapped pairs) is supported"),
+    };
+    cfg.noswap = args.noswap;
+    cfg.reverse = args.reverse;
+    cfg.wait_ms = args.wait;
     cfg.concurrency = args.concurrency.max(1);
-    cfg.seed = args.srand;
     if !args.openings.is_empty() {
         cfg.openings = Some(OpeningsConfig::parse(&args.openings)?);
     }
@@ -165,6 +261,7 @@ pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchC
     }
     cfg.adjudication.tb_path = args.tb.clone();
     cfg.adjudication.tb_pieces = args.tbpieces;
+    cfg.adjudication.tb_ignore_50 = args.tbignore50;
     if !args.sprt.is_empty() {
         cfg.sprt = Some(parse_sprt(&args.sprt)?);
     }
@@ -174,18 +271,48 @@ pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchC
     if let Some(e) = &args.event {
         cfg.event = e.clone();
     }
-    cfg.pgn_out = args.pgnout.clone();
-    cfg.epd_out = args.epdout.clone();
+    if let Some(v) = &args.variant
+        && !v.eq_ignore_ascii_case("standard")
+    {
+        bail!("-variant {v}: only standard chess is supported");
+    }
+    let pgn = parse_output("-pgnout", &args.pgnout, true)?;
+    let epd = parse_output("-epdout", &args.epdout, false)?;
+    let appends: Vec<bool> = [&pgn, &epd].iter().filter_map(|o| o.as_ref()?.append).collect();
+    if appends.windows(2).any(|w| w[0] != w[1]) {
+        bail!("-pgnout and -epdout disagree on append=");
+    }
+    cfg.append_outputs = appends.first().copied().unwrap_or(false);
+    cfg.pgn_format = pgn.as_ref().map(|o| o.format).unwrap_or_default();
+    cfg.pgn_out = pgn.map(|o| o.path);
+    cfg.epd_out = epd.map(|o| o.path);
     cfg.results_out = args.results.clone();
     cfg.state = args.state.clone().or_else(|| {
-        args.pgnout.as_ref().map(|p| {
+        cfg.pgn_out.as_ref().map(|p| {
             let mut s = p.clone().into_os_string();
             s.push(".state.jsonl");
             PathBuf::from(s)
         })
     });
     cfg.resume = args.resume;
+    cfg.seed = match args.srand {
+        Some(seed) => seed,
+        // The match being resumed had its own seed; it is in the journal's fingerprint.
+        None if args.resume => cfg.state.as_deref().and_then(crate::results::journal_seed).unwrap_or(0),
+        None => fresh_seed(),
+    };
     Ok(cfg)
+}
+
+/// A seed that differs from run to run (clock and process id), for a match without -srand.
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    // splitmix64 finaliser, so nearby clocks give unrelated seeds.
+    let mut z = (nanos as u64) ^ (u64::from(std::process::id()) << 32);
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// Progress bar, a line per game and the rating report every `interval` games.
@@ -198,6 +325,10 @@ struct CliObserver {
     planned: u64,
     sprt: Option<Sprt>,
     quiet: bool,
+    /// Show the `Ptnml(0-2)` line (`-report penta=`).
+    penta: bool,
+    /// Add fastchess's `LLR:` line to reports (`-output format=fastchess`).
+    fastchess: bool,
 }
 
 impl CliObserver {
@@ -230,7 +361,13 @@ impl MatchObserver for CliObserver {
         }
         if self.interval > 0 && s.games / self.interval > self.reported / self.interval && s.games < self.planned {
             self.reported = s.games;
-            self.say(s.report(self.sprt.as_ref()).trim_end());
+            let mut text = shown_report(&s.report(self.sprt.as_ref()), self.penta);
+            if self.fastchess
+                && let Some(st) = self.sprt.as_ref().and_then(|sp| s.sprt_status(sp))
+            {
+                text.push_str(&fastchess_llr(&st));
+            }
+            self.say(text.trim_end());
         }
         let t = &s.totals()[0];
         self.bar.set_message(format!("{}: {}-{}-{}", t.name, t.wdl.wins, t.wdl.draws, t.wdl.losses));
@@ -239,6 +376,80 @@ impl MatchObserver for CliObserver {
     fn on_finish(&mut self, _r: &MatchResults) {
         self.bar.finish_and_clear();
     }
+}
+
+/// `-report penta=true|false` (fastchess): whether reports show the pentanomial line.
+fn parse_report(tokens: &[String]) -> anyhow::Result<bool> {
+    let mut penta = true;
+    for t in tokens {
+        match t.split_once('=') {
+            Some(("penta", v)) => penta = parse_bool("-report", "penta", v)?,
+            _ => bail!("-report: unknown setting `{t}` (expected penta=true|false)"),
+        }
+    }
+    Ok(penta)
+}
+
+/// `-log file=F level=L ...`: the opened log file and level, or `None` without `-log`.
+pub fn log_target(tokens: &[String]) -> anyhow::Result<Option<(std::fs::File, log::LevelFilter)>> {
+    if tokens.is_empty() {
+        return Ok(None);
+    }
+    let (mut path, mut level, mut append) = (None, log::LevelFilter::Info, false);
+    for t in tokens {
+        match t.split_once('=') {
+            Some(("file", v)) if !v.is_empty() => path = Some(PathBuf::from(v)),
+            Some(("level", v)) => {
+                level = match v.to_ascii_lowercase().as_str() {
+                    "trace" => log::LevelFilter::Trace,
+                    "debug" => log::LevelFilter::Debug,
+                    "info" => log::LevelFilter::Info,
+                    "warn" | "warning" => log::LevelFilter::Warn,
+                    "error" | "fatal" => log::LevelFilter::Error,
+                    _ => bail!("-log: level `{v}` (expected trace, debug, info, warn, error or fatal)"),
+                }
+            }
+            Some(("append", v)) => append = parse_bool("-log", "append", v)?,
+            // fastchess's engine= and realtime=: engine I/O is logged at trace, and every line
+            // is written as it happens.
+            Some((k @ ("engine" | "realtime"), v)) => {
+                parse_bool("-log", k, v)?;
+            }
+            _ => bail!("-log: unknown setting `{t}` (expected file=, level=, engine=, realtime=, append=)"),
+        }
+    }
+    let path = path.context("-log needs file=FILE")?;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .append(append)
+        .truncate(!append)
+        .open(&path)
+        .with_context(|| format!("-log: cannot open {}", path.display()))?;
+    Ok(Some((file, level)))
+}
+
+/// `-output format=cutechess|fastchess`: whether fastchess's lines are added.
+fn parse_output_style(tokens: &[String]) -> anyhow::Result<bool> {
+    let mut fastchess = false;
+    for t in tokens {
+        match t.split_once('=') {
+            Some(("format", "cutechess")) => fastchess = false,
+            Some(("format", "fastchess")) => fastchess = true,
+            _ => bail!("-output: unknown setting `{t}` (expected format=cutechess|fastchess)"),
+        }
+    }
+    Ok(fastchess)
+}
+
+/// fastchess's SPRT line: `LLR: 2.95 (-2.94, 2.94) [0.00, 5.00]`.
+fn fastchess_llr(st: &SprtStatus) -> String {
+    format!("LLR: {:.2} ({:.2}, {:.2}) [{:.2}, {:.2}]\n", st.llr, st.lower, st.upper, st.elo0, st.elo1)
+}
+
+/// A rating report without its `Ptnml(0-2)` lines unless `penta`.
+fn shown_report(report: &str, penta: bool) -> String {
+    report.lines().filter(|l| penta || !l.starts_with("Ptnml(0-2)")).map(|l| format!("{l}\n")).collect()
 }
 
 /// Prints the end-of-match summary.
@@ -273,9 +484,92 @@ pub fn run(args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
             .expect("valid template"),
     );
     bar.enable_steady_tick(Duration::from_millis(500));
-    let mut obs =
-        CliObserver { bar, interval: args.ratinginterval, reported: 0, planned: 0, sprt: cfg.sprt, quiet: args.quiet };
+    let penta = parse_report(&args.report)?;
+    let fastchess = parse_output_style(&args.output)?;
+    let mut obs = CliObserver {
+        bar,
+        interval: args.ratinginterval,
+        reported: 0,
+        planned: 0,
+        sprt: cfg.sprt,
+        quiet: args.quiet,
+        penta,
+        fastchess,
+    };
+    if args.srand.is_none() && !args.resume {
+        obs.say(&format!("Random seed: {} (repeat with -srand {0})", cfg.seed));
+    }
     let results = play_match(&cfg, &mut obs)?;
-    print_summary(&results, &rating_report(&results.pairs, results.sprt.as_ref()));
+    let mut report = shown_report(&rating_report(&results.pairs, results.sprt.as_ref()), penta);
+    if fastchess && let Some(st) = &results.sprt {
+        report.push_str(&fastchess_llr(st));
+    }
+    print_summary(&results, &report);
+    // The last line of cutechess-cli and fastchess alike; scripts wait for it.
+    println!("Finished match");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn fastchess_llr_line() {
+        let st = SprtStatus {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+            llr: 2.951,
+            lower: -2.944_438_979,
+            upper: 2.944_438_979,
+            decision: crate::stats::sprt::SprtDecision::AcceptH1,
+        };
+        assert_eq!(fastchess_llr(&st), "LLR: 2.95 (-2.94, 2.94) [0.00, 5.00]\n");
+        assert!(parse_output_style(&strings(&["format=fastchess"])).unwrap());
+        assert!(!parse_output_style(&strings(&["format=cutechess"])).unwrap());
+        assert!(parse_output_style(&strings(&["format=json"])).unwrap_err().to_string().contains("format=json"));
+    }
+
+    #[test]
+    fn sprt_models() {
+        let base = ["elo0=0", "elo1=5", "alpha=0.05", "beta=0.05"];
+        let plain = parse_sprt(&strings(&base)).unwrap();
+        let logistic = parse_sprt(&strings(&[&base[..], &["model=logistic"]].concat())).unwrap();
+        assert_eq!(plain, logistic);
+        let e = parse_sprt(&strings(&[&base[..], &["model=normalized"]].concat())).unwrap_err().to_string();
+        assert!(e.contains("model=normalized") && e.contains("logistic"), "{e}");
+        let e = parse_sprt(&strings(&[&base[..], &["model=trinomial"]].concat())).unwrap_err().to_string();
+        assert!(e.contains("unknown model `trinomial`"), "{e}");
+    }
+
+    #[test]
+    fn output_specs_in_both_styles() {
+        let o = parse_output("-pgnout", &strings(&["games.pgn", "min", "fi"]), true).unwrap().unwrap();
+        assert_eq!((o.path, o.format.min, o.append), (PathBuf::from("games.pgn"), true, None));
+        let o = parse_output("-pgnout", &strings(&["file=g.pgn", "notation=uci", "append=false", "nps=true"]), true)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (o.path, o.format.notation, o.append),
+            (PathBuf::from("g.pgn"), crate::pgn_out::Notation::Uci, Some(false))
+        );
+        assert_eq!(parse_output("-epdout", &[], false).unwrap(), None);
+        for (tokens, needle) in [
+            (&["min"][..], "needs a file"),
+            (&["a.pgn", "b.pgn"], "unexpected `b.pgn`"),
+            (&["file=a.pgn", "colour=red"], "unknown key `colour`"),
+        ] {
+            let e = parse_output("-pgnout", &strings(tokens), true).unwrap_err().to_string();
+            assert!(e.contains(needle), "{tokens:?}: {e}");
+        }
+        // EPD output has no notation.
+        assert!(parse_output("-epdout", &strings(&["file=a.epd", "notation=san"]), false).is_err());
+        assert!(!shown_report("Score\nPtnml(0-2): [1]\nElo\n", false).contains("Ptnml"));
+    }
 }

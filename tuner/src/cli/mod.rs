@@ -12,7 +12,18 @@ pub mod quick_cmd;
 pub mod rrga_cmd;
 pub mod search_evolve_cmd;
 
-use std::ffi::OsString;
+use std::{ffi::OsString, path::Path};
+
+/// The closing lines of a GA command: where its best parameter file is and how to use it.
+pub fn best_file_text(what: &str, path: &Path) -> String {
+    // Absolute, so the commands work when pasted from any directory.
+    let shown = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let p = shown.display();
+    format!(
+        "{what}: {p}\nuse it: evochess --params {p}   (UCI: setoption name ParamsFile value {p};\n\
+         tuner engines: params={p})\n"
+    )
+}
 
 /// Applies the options given on the command line over a loaded config: for each
 /// `field => target`, `$args.field` (an `Option`) replaces `target` when it is `Some`.
@@ -30,8 +41,14 @@ const CUTECHESS_STYLE: &[&str] = &["match", "gauntlet", "roundrobin"];
 /// Separates the `key=value` tokens of one `--engine` inside a single argument.
 pub const ENGINE_TOKEN_SEP: char = '\n';
 
+/// `--x`, or a single-dash word such as `-engine` or `-tbignore50` (a letter, then letters and
+/// digits); `-5` and `-0.5` are values.
 fn is_option(s: &str) -> bool {
-    s.starts_with("--") || (s.len() > 2 && s.starts_with('-') && s[1..].chars().all(|c| c.is_ascii_alphabetic()))
+    s.starts_with("--")
+        || (s.len() > 2
+            && s.starts_with('-')
+            && s[1..].starts_with(|c: char| c.is_ascii_alphabetic())
+            && s[1..].chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
 /// Lets `tuner match -engine … -concurrency 2` work like cutechess-cli: for the runner's
@@ -77,6 +94,18 @@ pub fn cutechess_style_args(args: impl IntoIterator<Item = OsString>) -> Vec<OsS
 mod tests {
     use super::*;
 
+    #[test]
+    fn best_file_text_names_the_file_and_both_ways_to_load_it() {
+        let t = best_file_text("best parameters", Path::new("/runs/q/best.toml"));
+        assert!(t.starts_with("best parameters: /runs/q/best.toml\n"), "{t}");
+        assert!(t.contains("evochess --params /runs/q/best.toml"), "{t}");
+        assert!(t.contains("setoption name ParamsFile value /runs/q/best.toml"), "{t}");
+        assert!(
+            best_file_text("x", Path::new("rel.toml"))
+                .contains(&format!("{}", std::env::current_dir().unwrap().join("rel.toml").display()))
+        );
+    }
+
     fn conv(v: &[&str]) -> Vec<String> {
         cutechess_style_args(v.iter().map(OsString::from)).into_iter().map(|s| s.into_string().unwrap()).collect()
     }
@@ -92,5 +121,10 @@ mod tests {
             vec!["tuner", "gauntlet", "--engine", "option.Move Overhead=3", "--engine", "cmd=y", "--repeat"]
         );
         assert_eq!(conv(&["tuner", "evolve", "-engine"]), vec!["tuner", "evolve", "-engine"]);
+        // Words with digits (fastchess's -tbignore50) are options; numbers stay values.
+        assert_eq!(
+            conv(&["tuner", "match", "-tbignore50", "-draw", "score=-10", "-wait", "-0.5"]),
+            vec!["tuner", "match", "--tbignore50", "--draw", "score=-10", "--wait", "-0.5"]
+        );
     }
 }

@@ -16,7 +16,8 @@ pub struct PipelineArgs {
     /// The evochess binary (default: next to tuner).
     #[arg(long, value_name = "PATH")]
     pub engine: Option<PathBuf>,
-    /// Parallel games and fitness threads (0 = all cores).
+    /// Parallel games and fitness threads (0 = all cores), for every stage: overrides the
+    /// config's `concurrency` and the stages' `threads`/`concurrency`.
     #[arg(long)]
     pub concurrency: Option<usize>,
     /// Continue every stage from its checkpoints and journals.
@@ -33,10 +34,11 @@ pub fn run(args: PipelineArgs) -> anyhow::Result<()> {
         cfg.engine = Some(e);
     }
     if let Some(c) = args.concurrency {
-        cfg.concurrency = c;
+        cfg.force_concurrency(c);
     }
     let started = std::time::Instant::now();
     let report = pipeline::run(&cfg, args.resume)?;
     println!("pipeline finished in {:.1} s; report: {}", started.elapsed().as_secs_f64(), report.display());
+    print!("{}", super::best_file_text("EVOL* parameters", &cfg.out_dir.join("params/evol-star.toml")));
     Ok(())
 }

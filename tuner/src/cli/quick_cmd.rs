@@ -66,5 +66,8 @@ pub fn run(args: QuickArgs) -> anyhow::Result<()> {
     let outcome = run::run(&cfg, args.resume)?;
     print!("{}", report::summary(&outcome.history));
     println!("reports in {}", cfg.out_dir.display());
+    if let Some(best) = &outcome.best_file {
+        print!("{}", super::best_file_text("best parameters", best));
+    }
     Ok(())
 }

@@ -70,7 +70,7 @@ pub fn run(args: RrgaArgs) -> anyhow::Result<()> {
     if !o.verifications.is_empty() {
         print!("{}", run::verification_text(&o.verifications));
     }
-    println!("best parameters: {}", o.params_file.display());
     println!("reports in {}", cfg.out_dir.display());
+    print!("{}", super::best_file_text("best parameters", &o.params_file));
     Ok(())
 }

@@ -93,6 +93,6 @@ pub fn run(args: SearchEvolveArgs) -> anyhow::Result<()> {
     row("initial random best", &s.initial_best);
     row("evolved best", &s.final_best);
     row("params/default.toml search", &s.default_search);
-    println!("-> {}", evo.cfg.output.display());
+    print!("{}", super::best_file_text("best parameters", &evo.cfg.output));
     Ok(())
 }

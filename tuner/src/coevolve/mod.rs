@@ -183,12 +183,13 @@ impl CoevolveConfig {
         m.games = 2 * self.openings_per_pair;
         m.repeat = true;
         m.concurrency = threads(self.concurrency);
-        let format = match self.openings.extension().and_then(|e| e.to_str()) {
-            Some("pgn") => BookFormat::Pgn,
-            Some("epd") => BookFormat::Epd,
+        // The book's format from its name (`.epd`, `.pgn`, or either with `.xz`).
+        let parsed = OpeningsConfig::parse(&[format!("file={}", self.openings.display())]).ok();
+        let format = match parsed.map(|c| c.format) {
+            Some(f @ (BookFormat::Pgn | BookFormat::Epd)) => f,
             _ => {
                 return Err(CoevolveError::Config(format!(
-                    "openings: {} must be an .epd or .pgn file",
+                    "openings: {} must be an .epd or .pgn file (or .epd.xz, .pgn.xz)",
                     self.openings.display()
                 )));
             }
@@ -465,6 +466,7 @@ impl Coevolution {
     pub fn run(&self, resume: bool) -> Result<CoevolveOutcome, CoevolveError> {
         let out = &self.cfg.out_dir;
         std::fs::create_dir_all(out).map_err(|e| CoevolveError::io(out, e))?;
+        let _lock = crate::results::lock_out_dir(out).map_err(|e| CoevolveError::io(out, e))?;
         let ckpt_path = out.join("checkpoint.json");
         let (initial, initial_origins) = self.initial_population()?;
         let fingerprint = self.fingerprint(&initial);
@@ -801,6 +803,20 @@ mod tests {
         let mut names = vec!["run-10.toml", "run-2.toml", "run-1.toml"];
         names.sort_by_key(|n| natural_key(n));
         assert_eq!(names, vec!["run-1.toml", "run-2.toml", "run-10.toml"]);
+    }
+
+    #[test]
+    fn openings_may_be_xz_compressed_but_not_polyglot() {
+        for (file, format) in [("b.epd", BookFormat::Epd), ("b.pgn.xz", BookFormat::Pgn), ("b.epd.xz", BookFormat::Epd)]
+        {
+            let cfg = CoevolveConfig::parse(&format!("openings = \"{file}\"\n")).unwrap();
+            assert_eq!(cfg.match_base().unwrap().openings.unwrap().format, format, "{file}");
+        }
+        for file in ["book.bin", "b.txt"] {
+            let cfg = CoevolveConfig::parse(&format!("openings = \"{file}\"\n")).unwrap();
+            let e = cfg.match_base().unwrap_err().to_string();
+            assert!(e.contains(file) && e.contains(".epd.xz"), "{e}");
+        }
     }
 
     #[test]

@@ -65,7 +65,22 @@ impl Stage {
         merge(&mut table, &self.overrides);
         Ok(table)
     }
+
+    /// [`Stage::merged`] with its parallelism key (`threads` or `concurrency`) set to the
+    /// pipeline's `concurrency`, unless the pipeline file sets it for this stage: the stage's
+    /// own config file (e.g. `threads = 0` in params/evolve.toml) does not outrank the pipeline.
+    pub fn merged_with_parallelism(&self, key: &str, concurrency: usize) -> anyhow::Result<toml::Table> {
+        let mut table = self.merged()?;
+        if !self.overrides.contains_key(key) {
+            table.insert(key.into(), (concurrency as i64).into());
+        }
+        Ok(table)
+    }
 }
+
+/// Each stage's parallelism key, as [`Stage::merged_with_parallelism`] reads it.
+const PARALLELISM_KEYS: [(&str, fn(&mut PipelineConfig) -> &mut Stage); 3] =
+    [("threads", |c| &mut c.evolve), ("concurrency", |c| &mut c.coevolve), ("threads", |c| &mut c.search_evolve)];
 
 fn merge(base: &mut toml::Table, over: &toml::Table) {
     for (k, v) in over {
@@ -273,6 +288,14 @@ impl Default for PipelineConfig {
 }
 
 impl PipelineConfig {
+    /// `--concurrency N`: every stage and the verification use N, whatever the files say.
+    pub fn force_concurrency(&mut self, concurrency: usize) {
+        self.concurrency = concurrency;
+        for (key, stage) in PARALLELISM_KEYS {
+            stage(self).overrides.remove(key);
+        }
+    }
+
     pub fn load(path: &Path) -> anyhow::Result<Self> {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
         toml::from_str(&text).with_context(|| format!("pipeline config {}", path.display()))
@@ -319,10 +342,9 @@ pub fn run(cfg: &PipelineConfig, resume: bool) -> anyhow::Result<PathBuf> {
 
     // 1. evolve xN
     let t = Instant::now();
-    let mut evolve_table = cfg.evolve.merged()?;
+    let mut evolve_table = cfg.evolve.merged_with_parallelism("threads", cfg.concurrency)?;
     evolve_table.insert("out_dir".into(), out.join("evolve").display().to_string().into());
     evolve_table.insert("evolved_dir".into(), out.join("evolved").display().to_string().into());
-    evolve_table.entry("threads").or_insert((cfg.concurrency as i64).into());
     let evolve_cfg_path = out.join("evolve.toml");
     let evolve_text = toml::to_string(&evolve_table)?;
     let evolve_cfg = EvolveConfig::parse(&evolve_text).context("[evolve]")?;
@@ -357,12 +379,11 @@ pub fn run(cfg: &PipelineConfig, resume: bool) -> anyhow::Result<PathBuf> {
 
     // 2. coevolve
     let t = Instant::now();
-    let mut co_table = cfg.coevolve.merged()?;
+    let mut co_table = cfg.coevolve.merged_with_parallelism("concurrency", cfg.concurrency)?;
     co_table.insert("population_dir".into(), out.join("evolved").display().to_string().into());
     co_table.insert("out_dir".into(), out.join("coevolve").display().to_string().into());
     co_table.insert("output".into(), out.join("params/coevolved.toml").display().to_string().into());
     co_table.insert("engine".into(), engine.display().to_string().into());
-    co_table.entry("concurrency").or_insert((cfg.concurrency as i64).into());
     let co_text = toml::to_string(&co_table)?;
     let co_cfg = CoevolveConfig::parse(&co_text).context("[coevolve]")?;
     write_atomic(&out.join("coevolve.toml"), co_text.as_bytes())?;
@@ -372,11 +393,10 @@ pub fn run(cfg: &PipelineConfig, resume: bool) -> anyhow::Result<PathBuf> {
 
     // 3. search-evolve
     let t = Instant::now();
-    let mut se_table = cfg.search_evolve.merged()?;
+    let mut se_table = cfg.search_evolve.merged_with_parallelism("threads", cfg.concurrency)?;
     se_table.insert("params".into(), co.output.display().to_string().into());
     se_table.insert("out_dir".into(), out.join("search-evolve").display().to_string().into());
     se_table.insert("output".into(), out.join("params/evol-star.toml").display().to_string().into());
-    se_table.entry("threads").or_insert((cfg.concurrency as i64).into());
     let se_text = toml::to_string(&se_table)?;
     let se_cfg = SearchEvolveConfig::parse(&se_text).context("[search_evolve]")?;
     write_atomic(&out.join("search-evolve.toml"), se_text.as_bytes())?;
@@ -791,6 +811,30 @@ mod tests {
     fn verify(extra: &str) -> VerifyConfig {
         let text = format!("games = 300\ntc = \"300+0\"\nopenings = \"Cargo.toml\"\n{extra}");
         toml::from_str(&text).unwrap()
+    }
+
+    #[test]
+    fn pipeline_concurrency_outranks_the_stage_files_and_the_flag_outranks_all() {
+        let dir = std::env::temp_dir().join(format!("evochess-pipeline-conc-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let stage_file = dir.join("evolve.toml");
+        std::fs::write(&stage_file, "threads = 0\nseed = 3\n").unwrap();
+        let text = format!(
+            "concurrency = 1\n[evolve]\nconfig = {stage_file:?}\n[coevolve]\nconfig = {stage_file:?}\n\
+             [search_evolve]\nconfig = {stage_file:?}\nthreads = 3\n"
+        );
+        let mut cfg: PipelineConfig = toml::from_str(&text).unwrap();
+        let get = |cfg: &PipelineConfig, i: usize| {
+            let (key, stage) = PARALLELISM_KEYS[i];
+            let stage = stage(&mut cfg.clone()).clone();
+            stage.merged_with_parallelism(key, cfg.concurrency).unwrap()[key].as_integer().unwrap()
+        };
+        // The file's `threads = 0` loses to the pipeline's 1; a stage table of the pipeline wins.
+        assert_eq!((get(&cfg, 0), get(&cfg, 1), get(&cfg, 2)), (1, 1, 3));
+        assert_eq!(cfg.evolve.merged_with_parallelism("threads", 1).unwrap()["seed"].as_integer(), Some(3));
+        cfg.force_concurrency(2);
+        assert_eq!((get(&cfg, 0), get(&cfg, 1), get(&cfg, 2)), (2, 2, 2));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -99,6 +99,8 @@ pub struct QuickOutcome {
     pub history: Vec<GenerationRecord>,
     /// The last generation's best individuals, best first.
     pub elite: Vec<Individual>,
+    /// `<out>/best.toml`: the best individual's engine parameters (none if no generation ran).
+    pub best_file: Option<PathBuf>,
 }
 
 /// Everything that must match for `--resume` (not the generation cap, threads or output).
@@ -191,6 +193,7 @@ pub fn run(cfg: &QuickConfig, resume: bool) -> Result<QuickOutcome, QuickError> 
     probe.validate().map_err(|e| QuickError::Config(e.to_string()))?;
     let engine = probe.cmd.clone();
     std::fs::create_dir_all(&cfg.out_dir).map_err(|e| QuickError::io(&cfg.out_dir, e))?;
+    let _lock = crate::results::lock_out_dir(&cfg.out_dir).map_err(|e| QuickError::io(&cfg.out_dir, e))?;
     let spath = state_path(cfg);
     let mut state = if resume {
         let s = load_state(&spath)?
@@ -224,8 +227,18 @@ pub fn run(cfg: &QuickConfig, resume: bool) -> Result<QuickOutcome, QuickError> 
         report::write_all(&cfg.out_dir, &state.history).map_err(|e| QuickError::io(&cfg.out_dir, e))?;
     }
     report::write_all(&cfg.out_dir, &state.history).map_err(|e| QuickError::io(&cfg.out_dir, e))?;
-    let elite = state.history.last().map(|h| h.ranked.iter().rev().take(2).cloned().collect()).unwrap_or_default();
-    Ok(QuickOutcome { history: state.history, elite })
+    let elite: Vec<Individual> =
+        state.history.last().map(|h| h.ranked.iter().rev().take(2).cloned().collect()).unwrap_or_default();
+    let best_file = match elite.first() {
+        Some(best) => {
+            let path = cfg.out_dir.join("best.toml");
+            let text = format!("# quick: {} (id {})\n{}", best.name, best.id, piece_params(&best.values).to_toml());
+            write_atomic(&path, text.as_bytes()).map_err(|e| QuickError::io(&path, e))?;
+            Some(path)
+        }
+        None => None,
+    };
+    Ok(QuickOutcome { history: state.history, elite, best_file })
 }
 
 fn params_path(cfg: &QuickConfig, ind: &Individual) -> PathBuf {
@@ -261,16 +274,27 @@ fn play_generation(
     let journal_path = dir.join("games.journal");
     let fp = serde_json::to_string(&(fingerprint(cfg), g, state.cap, pop)).expect("serialises");
     let (journal, done) = Journal::open(&journal_path, &fp, resume && journal_path.exists())?;
+    let done_pgn_len = done.iter().filter_map(|e| e.pgn_len).max();
     let known: HashMap<u64, GameSummary> =
         done.into_iter().filter_map(|e| e.games.into_iter().next().map(|s| (e.unit, s))).collect();
     let replayed = known.len();
+    // PGN length after the last journaled game: text past it is a game cut short by a kill (or
+    // written but never journaled) and goes; less than it means games were lost.
+    let recorded = done_pgn_len;
     let pgn_path = dir.join("games.pgn");
-    let pgn = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&pgn_path)
-        .and_then(|f| if replayed == 0 { f.set_len(0).map(|()| f) } else { Ok(f) })
-        .map_err(|e| QuickError::io(&pgn_path, e))?;
+    let pgn = OpenOptions::new().create(true).append(true).open(&pgn_path).map_err(|e| QuickError::io(&pgn_path, e))?;
+    let len = pgn.metadata().map_err(|e| QuickError::io(&pgn_path, e))?.len();
+    match recorded {
+        _ if replayed == 0 => pgn.set_len(0).map_err(|e| QuickError::io(&pgn_path, e))?,
+        Some(r) if len < r => {
+            return Err(QuickError::Config(format!(
+                "--resume: {} has {len} bytes but its journal records {r}; restore it or start afresh",
+                pgn_path.display()
+            )));
+        }
+        Some(r) => pgn.set_len(r).map_err(|e| QuickError::io(&pgn_path, e))?,
+        None => {}
+    }
     let shared = Mutex::new((journal, pgn, known.clone()));
     let failed = AtomicBool::new(false);
     let failure: Mutex<Option<QuickError>> = Mutex::new(None);
@@ -328,13 +352,22 @@ fn play_generation(
         (summary.white, summary.black) = (other, pivot);
         let mut guard = shared.lock().expect("lock");
         let (journal, pgn, seen) = &mut *guard;
-        let entry = UnitEntry { unit, games: vec![summary.clone()], pgn_len: None, epd_len: None };
-        if let Err(e) = journal.append(&entry) {
+        // PGN first, then the journal with the PGN's length: a kill between the two leaves text
+        // that the next --resume cuts off, and a full disk stops the run instead of losing games.
+        let written = pgn
+            .write_all(game_to_pgn(&rec, &m.event, "?").as_bytes())
+            .and_then(|()| pgn.sync_data())
+            .and_then(|()| pgn.metadata())
+            .map_err(|e| QuickError::io(&pgn_path, e));
+        let entry = written.and_then(|meta| {
+            let entry = UnitEntry { unit, games: vec![summary.clone()], pgn_len: Some(meta.len()), epd_len: None };
+            journal.append(&entry).map_err(QuickError::from)
+        });
+        if let Err(e) = entry {
             failed.store(true, AtomicOrdering::Relaxed);
-            failure.lock().expect("lock").get_or_insert(e.into());
+            failure.lock().expect("lock").get_or_insert(e);
+            return Ordering::Equal;
         }
-        // The journal is the record; the PGN is for people (a kill between the two loses a PGN game).
-        let _ = pgn.write_all(game_to_pgn(&rec, &m.event, "?").as_bytes());
         seen.insert(unit, summary);
         log::debug!("gen {g}: {} vs {}: {}", pop[other].name, pop[pivot].name, rec.result.outcome.pgn());
         outcome_order(rec.result.outcome)

@@ -235,6 +235,7 @@ pub fn run(cfg: &RrgaConfig, resume: bool) -> Result<RrgaOutcome, RrgaError> {
     probe.validate().map_err(|e| RrgaError::Config(e.to_string()))?;
     let ctx = Ctx { cfg, space: &space, engine: probe.cmd.clone() };
     std::fs::create_dir_all(&cfg.out_dir).map_err(|e| RrgaError::io(&cfg.out_dir, e))?;
+    let _lock = crate::results::lock_out_dir(&cfg.out_dir).map_err(|e| RrgaError::io(&cfg.out_dir, e))?;
     let spath = cfg.out_dir.join("state.json");
     let fp = fingerprint(cfg, &space_text);
     let mut state = if resume {

@@ -43,20 +43,14 @@ pub fn engine_binary() -> PathBuf {
     exe
 }
 
-/// The engine binary, or `None` (and a note) for tests that skip without it.
-pub fn engine_if_built() -> Option<PathBuf> {
-    let p = engine_path();
-    if p.is_file() {
-        Some(p)
-    } else {
-        eprintln!("skipping: {} not built (run cargo build --workspace)", p.display());
-        None
-    }
+/// A file of the repository's fixtures (`tests/data/` at the root).
+pub fn fixture(rel: &str) -> PathBuf {
+    evochess::data::fixture(rel)
 }
 
-/// The shared data set; these tests need it (CI has it at ../shared/data).
-pub fn data_dir() -> PathBuf {
-    evochess::data::shared_data_dir().expect("shared data not found: set EVOCHESS_DATA")
+/// A file of the shared data set; fails the test, naming what is missing, when it is absent.
+pub fn shared_data(rel: &str) -> PathBuf {
+    evochess::data::shared_data(rel).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Process output as text.
