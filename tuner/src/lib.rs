@@ -1,6 +1,7 @@
 //! Genetic-algorithm tuner and UCI match runner for evochess.
 
 pub mod adjudicate;
+pub mod builtin;
 pub mod cli;
 pub mod coevolve;
 pub mod engine_spec;

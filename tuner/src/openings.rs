@@ -285,7 +285,18 @@ impl io::Write for Capped {
 /// The text of a book file, decompressed in-process when it ends in `.xz`.
 fn open_text(path: &Path) -> Result<Box<dyn BufRead>, OpeningsError> {
     let p = path.display().to_string();
-    let f = fs::File::open(path).map_err(|source| OpeningsError::Io { path: p.clone(), source })?;
+    let f = match fs::File::open(path) {
+        Ok(f) => f,
+        Err(source) => {
+            return match crate::builtin::builtin(path) {
+                // The default book is built in, for runs outside the repository.
+                Some(text) if source.kind() == io::ErrorKind::NotFound => {
+                    Ok(Box::new(io::Cursor::new(text.as_bytes())))
+                }
+                _ => Err(OpeningsError::Io { path: p, source }),
+            };
+        }
+    };
     if !is_xz(path) {
         return Ok(Box::new(BufReader::new(f)));
     }

@@ -287,3 +287,27 @@ fn evolved_parameter_file_loads_in_the_engine_and_plays_legal_moves() {
     assert!(moves.len() >= 10, "{moves:?}");
     engine.quit();
 }
+
+/// From a directory with no `params/` beside it, the defaults (config, search space) come from
+/// the binary and the engine from beside the tuner.
+#[test]
+fn runs_from_any_directory_with_the_built_in_defaults() {
+    let dir = scratch("evolve", "anywhere");
+    let pgn = manifest().join("tests/data/evolve_small.pgn");
+    let out = std::process::Command::new(common::TUNER)
+        .current_dir(&dir)
+        .args(["evolve", "--pgn", pgn.to_str().unwrap(), "--population", "4", "--generations", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let params = Params::load(dir.join("evolve-out/evolved/run-1.toml")).unwrap();
+    assert_eq!(params.eval.pawn_mg, 100, "David's space, built in: the pawn is fixed at 100");
+    let out = std::process::Command::new(common::TUNER)
+        .current_dir(&dir)
+        .args(["evolve", "--pgn", pgn.to_str().unwrap(), "--score", "evolve-out/evolved/run-1.toml"])
+        .args(["--config", "params/evolve.toml", "--space", "./params/evolve-full-space.toml"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("matched"), "{}", text(&out.stdout));
+}

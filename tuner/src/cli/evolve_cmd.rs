@@ -155,7 +155,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
             }
         }
     }
-    let space_text = std::fs::read_to_string(&cfg.space)
+    let space_text = crate::builtin::read_text(&cfg.space)
         .with_context(|| format!("cannot read search space {}", cfg.space.display()))?;
     let space = SearchSpace::parse(&space_text).with_context(|| format!("in {}", cfg.space.display()))?;
     cfg.ga.validate(space.layout())?;

@@ -150,7 +150,7 @@ impl CoevolveConfig {
     }
 
     pub fn load(path: &Path) -> Result<Self, CoevolveError> {
-        let text = std::fs::read_to_string(path).map_err(|e| CoevolveError::io(path, e))?;
+        let text = crate::builtin::read_text(path).map_err(|e| CoevolveError::io(path, e))?;
         Self::parse(&text).map_err(|e| CoevolveError::Config(format!("{}: {e}", path.display())))
     }
 
@@ -414,7 +414,7 @@ pub struct Coevolution {
 impl Coevolution {
     /// Validates the configuration and reads the search space.
     pub fn new(cfg: CoevolveConfig) -> Result<Self, CoevolveError> {
-        let space_text = std::fs::read_to_string(&cfg.space).map_err(|e| CoevolveError::io(&cfg.space, e))?;
+        let space_text = crate::builtin::read_text(&cfg.space).map_err(|e| CoevolveError::io(&cfg.space, e))?;
         let space = SearchSpace::parse(&space_text)?;
         cfg.ga.validate(space.layout())?;
         let base = cfg.match_base()?;

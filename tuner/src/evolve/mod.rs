@@ -83,7 +83,7 @@ impl EvolveConfig {
     }
 
     pub fn load(path: &Path) -> Result<Self, EvolveError> {
-        let text = std::fs::read_to_string(path).map_err(|e| EvolveError::io(path, e))?;
+        let text = crate::builtin::read_text(path).map_err(|e| EvolveError::io(path, e))?;
         Self::parse(&text).map_err(|e| EvolveError::Config(format!("{}: {e}", path.display())))
     }
 }

@@ -56,7 +56,7 @@ impl Stage {
     /// The stage's config text: its file with the overrides merged in (tables key by key).
     pub fn merged(&self) -> anyhow::Result<toml::Table> {
         let mut table: toml::Table = match &self.config {
-            Some(p) => std::fs::read_to_string(p)
+            Some(p) => crate::builtin::read_text(p)
                 .with_context(|| format!("cannot read {}", p.display()))?
                 .parse()
                 .with_context(|| format!("in {}", p.display()))?,
@@ -297,7 +297,7 @@ impl PipelineConfig {
     }
 
     pub fn load(path: &Path) -> anyhow::Result<Self> {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let text = crate::builtin::read_text(path).with_context(|| format!("cannot read {}", path.display()))?;
         toml::from_str(&text).with_context(|| format!("pipeline config {}", path.display()))
     }
 }

@@ -124,7 +124,7 @@ impl QuickError {
 impl QuickConfig {
     /// Reads a config file (unknown keys are errors that name the key).
     pub fn load(path: &Path) -> Result<Self, QuickError> {
-        let text = std::fs::read_to_string(path).map_err(|e| QuickError::io(path, e))?;
+        let text = crate::builtin::read_text(path).map_err(|e| QuickError::io(path, e))?;
         toml::from_str(&text).map_err(|e| QuickError::Config(format!("{}: {e}", path.display())))
     }
 
@@ -158,6 +158,7 @@ impl QuickConfig {
         }
         if let Some(o) = &self.openings
             && !o.is_file()
+            && crate::builtin::builtin(o).is_none()
         {
             return bad(format!("openings file `{}` does not exist", o.display()));
         }

@@ -170,7 +170,7 @@ impl RrgaError {
 impl RrgaConfig {
     /// Reads a config file (unknown keys are errors that name the key).
     pub fn load(path: &Path) -> Result<Self, RrgaError> {
-        let text = std::fs::read_to_string(path).map_err(|e| RrgaError::io(path, e))?;
+        let text = crate::builtin::read_text(path).map_err(|e| RrgaError::io(path, e))?;
         toml::from_str(&text).map_err(|e| RrgaError::Config(format!("{}: {e}", path.display())))
     }
 
@@ -213,7 +213,7 @@ impl RrgaConfig {
             .into_iter()
             .flatten()
         {
-            if !f.is_file() {
+            if !f.is_file() && crate::builtin::builtin(f).is_none() {
                 return bad(format!("openings file `{}` does not exist", f.display()));
             }
         }

@@ -226,7 +226,7 @@ impl Ctx<'_> {
 /// Bad config or space, missing engine, unreadable checkpoint, a match the runner refused, I/O.
 pub fn run(cfg: &RrgaConfig, resume: bool) -> Result<RrgaOutcome, RrgaError> {
     cfg.validate()?;
-    let space_text = std::fs::read_to_string(&cfg.space).map_err(|e| RrgaError::io(&cfg.space, e))?;
+    let space_text = crate::builtin::read_text(&cfg.space).map_err(|e| RrgaError::io(&cfg.space, e))?;
     let space = SearchSpace::parse(&space_text)?;
     let genes = numeric_genes(&space)?;
     let reference = reference_genome(&space, &cfg.reference)?;

@@ -104,8 +104,8 @@ impl SearchEvolveConfig {
     }
 
     pub fn load(path: &Path) -> Result<Self, SearchEvolveError> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| SearchEvolveError::Config(format!("{}: {e}", path.display())))?;
+        let text = crate::builtin::read_text(path)
+            .map_err(|e| SearchEvolveError::Config(format!("{}: {e}", path.display())))?;
         Self::parse(&text).map_err(|e| SearchEvolveError::Config(format!("{}: {e}", path.display())))
     }
 }
@@ -172,7 +172,7 @@ pub struct SearchEvolution {
 
 impl SearchEvolution {
     pub fn new(cfg: SearchEvolveConfig) -> Result<Self, SearchEvolveError> {
-        let space_text = std::fs::read_to_string(&cfg.space)
+        let space_text = crate::builtin::read_text(&cfg.space)
             .map_err(|e| SearchEvolveError::Config(format!("search space {}: {e}", cfg.space.display())))?;
         let space = SearchSpace::parse(&space_text)?;
         if let Some(g) = space.genes.iter().find(|g| g.keys.iter().any(|&k| Params::spec(k).section != "search")) {
