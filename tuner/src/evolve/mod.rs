@@ -151,7 +151,13 @@ impl Objective {
     /// Axis label for the chart.
     pub fn metric_label(&self) -> String {
         match self {
-            Objective::GmMoves { train, .. } => format!("positions solved (of {})", train.len()),
+            Objective::GmMoves { train, test, .. } if train.len() == test.len() => {
+                format!("positions solved (of {} per set)", train.len())
+            }
+            // Test counts are out of the test set: say so when the sizes differ.
+            Objective::GmMoves { train, test, .. } => {
+                format!("positions solved (train of {}, test of {})", train.len(), test.len())
+            }
             Objective::Mentor { .. } => "mean |evaluation - mentor| (cp)".to_string(),
         }
     }
