@@ -55,6 +55,15 @@ impl Scorer {
         let probe = (search == FitnessSearch::Qsearch).then(|| QuiescenceProbe::new(&SearchParams::default()));
         Scorer { eval: Evaluator::new(params), probe }
     }
+
+    /// The organism's value of `pos` (side to move's view): its quiescence score with
+    /// `qsearch`, its static evaluation otherwise.
+    pub fn value(&mut self, pos: &Chess) -> i32 {
+        match &mut self.probe {
+            Some(probe) => probe.score(&self.eval, pos, hash(pos)),
+            None => self.eval.evaluate(pos),
+        }
+    }
 }
 
 /// One training position, expanded.
@@ -62,7 +71,8 @@ impl Scorer {
 pub struct Prepared {
     /// Key of the position (for the quiescence search's repetition and table).
     root_key: u64,
-    /// Children in legal-move order that need scoring, with their move index and key.
+    /// Children that need scoring, in [`order_children`]'s search order, with their move index
+    /// and key.
     children: Vec<ProbeChild>,
     /// Stalemate children (score 0), by move index.
     stalemates: Vec<u16>,

@@ -5,17 +5,13 @@
 
 use std::path::{Path, PathBuf};
 
-use evochess::{
-    eval::Evaluator,
-    params::{EvalParams, SearchParams},
-    search::{hash, probe::QuiescenceProbe},
-};
+use evochess::params::EvalParams;
 use serde::{Deserialize, Serialize};
 use shakmaty::Chess;
 
 use super::{
     EvolveError,
-    fitness::FitnessSearch,
+    fitness::{FitnessSearch, Scorer},
     positions::{GmPosition, PositionSet, fnv1a},
     write_atomic,
 };
@@ -141,18 +137,9 @@ pub fn mean_abs_error(positions: &[(Chess, i32)], params: &EvalParams, cap: i32,
     if positions.is_empty() {
         return 0.0;
     }
-    let eval = Evaluator::new(params);
-    let mut probe = (search == FitnessSearch::Qsearch).then(|| QuiescenceProbe::new(&SearchParams::default()));
-    let total: i64 = positions
-        .iter()
-        .map(|(pos, target)| {
-            let own = match &mut probe {
-                Some(probe) => probe.score(&eval, pos, hash(pos)),
-                None => eval.evaluate(pos),
-            };
-            i64::from((own.clamp(-cap, cap) - target).abs())
-        })
-        .sum();
+    let mut scorer = Scorer::new(params, search);
+    let total: i64 =
+        positions.iter().map(|(pos, target)| i64::from((scorer.value(pos).clamp(-cap, cap) - target).abs())).sum();
     total as f64 / positions.len() as f64
 }
 
@@ -188,7 +175,7 @@ mod tests {
     fn error_is_the_mean_absolute_difference() {
         let pos = Chess::default();
         let p = EvalParams::default();
-        let e = Evaluator::new(&p).evaluate(&pos);
+        let e = evochess::eval::Evaluator::new(&p).evaluate(&pos);
         let labelled = vec![(pos.clone(), e + 10), (pos.clone(), e - 30), (pos, e)];
         assert_eq!(mean_abs_error(&labelled, &p, 1500, FitnessSearch::Static), 40.0 / 3.0);
         assert_eq!(mean_abs_error_par(&labelled, &p, 1500, FitnessSearch::Static, 2), 40.0 / 3.0);
