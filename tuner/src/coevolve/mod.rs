@@ -536,6 +536,9 @@ impl Coevolution {
             }
             let last = history.last().expect("a generation was played");
             if generation + 1 >= ga.generations {
+                // Rewritten so that a run finished before a crash (or by an older build) has
+                // current reports.
+                self.write_reports(&history)?;
                 return self.finish(&pop, last, &history);
             }
             let fitness: Vec<f64> = last.organisms.iter().map(|o| o.points).collect();
