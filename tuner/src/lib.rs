@@ -22,3 +22,4 @@ pub mod space;
 pub mod stats;
 pub mod tc;
 pub mod uci_client;
+pub mod xz;

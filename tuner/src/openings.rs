@@ -21,6 +21,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, fen::Fen, uci::UciMove, zobrist::Zobrist64};
 use thiserror::Error;
 
+use crate::xz;
+
 /// Standard starting position FEN.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -164,17 +166,17 @@ impl OpeningsConfig {
         }
         let file = file.ok_or_else(|| OpeningsError::BadOption("missing file=".into()))?;
         // `book.epd.xz` is an xz-compressed `book.epd`.
-        let inner = if is_xz(&file) { file.file_stem().map(Path::new) } else { Some(file.as_path()) };
+        let inner = if xz::is_xz(&file) { file.file_stem().map(Path::new) } else { Some(file.as_path()) };
         let format = match format {
             Some(f) => f,
             None => match inner.and_then(Path::extension).and_then(|e| e.to_str()) {
                 Some("epd") => BookFormat::Epd,
                 Some("pgn") => BookFormat::Pgn,
-                Some("bin") if !is_xz(&file) => BookFormat::Polyglot,
+                Some("bin") if !xz::is_xz(&file) => BookFormat::Polyglot,
                 _ => return Err(OpeningsError::UnknownFormat(file.display().to_string())),
             },
         };
-        if format == BookFormat::Polyglot && is_xz(&file) {
+        if format == BookFormat::Polyglot && xz::is_xz(&file) {
             return Err(OpeningsError::UnknownFormat(file.display().to_string()));
         }
         Ok(OpeningsConfig { file, format, order, plies, start })
@@ -257,31 +259,6 @@ impl OpeningBook {
     }
 }
 
-/// Whether `path` names an xz-compressed file (`.xz`).
-fn is_xz(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xz"))
-}
-
-/// Largest decompressed `.xz` book accepted (the biggest shared book unpacks to about 30 MB).
-const MAX_XZ_BYTES: u64 = 1 << 30;
-
-/// A writer that refuses to grow past a limit, so a hostile `.xz` cannot fill memory.
-struct Capped(Vec<u8>);
-
-impl io::Write for Capped {
-    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
-        if (self.0.len() + b.len()) as u64 > MAX_XZ_BYTES {
-            return Err(io::Error::other(format!("unpacks to more than {MAX_XZ_BYTES} bytes")));
-        }
-        self.0.extend_from_slice(b);
-        Ok(b.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 /// The text of a book file, decompressed in-process when it ends in `.xz`.
 fn open_text(path: &Path) -> Result<Box<dyn BufRead>, OpeningsError> {
     let p = path.display().to_string();
@@ -297,13 +274,11 @@ fn open_text(path: &Path) -> Result<Box<dyn BufRead>, OpeningsError> {
             };
         }
     };
-    if !is_xz(path) {
+    if !xz::is_xz(path) {
         return Ok(Box::new(BufReader::new(f)));
     }
-    let mut out = Capped(Vec::new());
-    lzma_rs::xz_decompress(&mut BufReader::new(f), &mut out)
-        .map_err(|e| OpeningsError::Xz { path: p, reason: e.to_string() })?;
-    Ok(Box::new(io::Cursor::new(out.0)))
+    let data = xz::decompress(&mut BufReader::new(f)).map_err(|reason| OpeningsError::Xz { path: p, reason })?;
+    Ok(Box::new(io::Cursor::new(data)))
 }
 
 /// Reads an EPD file (or `.epd.xz`): 4 FEN fields, optionally the move counters or

@@ -3,7 +3,7 @@
 //!
 //! Games without a result, drawn games, games with illegal SAN, a bad `[FEN]` or a
 //! non-standard `[Variant]` are skipped and counted, never fatal. `.xz` files are decompressed
-//! by an `xz -dc` child process (there is no xz crate among our dependencies).
+//! in-process ([`crate::xz`]).
 //! The extracted set is cached as JSON so reruns start instantly.
 
 use std::{
@@ -11,7 +11,6 @@ use std::{
     io::{self, BufReader, Read},
     ops::ControlFlow,
     path::{Path, PathBuf},
-    process::{Child, Command, Stdio},
 };
 
 use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Visitor};
@@ -96,12 +95,8 @@ pub struct PositionSet {
 pub enum PositionsError {
     #[error("cannot read {path}: {source}")]
     Io { path: String, source: io::Error },
-    #[error(
-        "cannot decompress {path}: `xz` was not found on PATH; install xz-utils or decompress it yourself (`xz -dk {path}`) and pass the .pgn"
-    )]
-    XzMissing { path: String },
-    #[error("decompressing {path} failed: xz {status}: {stderr}")]
-    XzFailed { path: String, status: String, stderr: String },
+    #[error("{path}: not a valid xz file: {reason}")]
+    Xz { path: String, reason: String },
     #[error("no usable positions in {0} (see the skip counts in the log)")]
     Empty(String),
     #[error("{0}")]
@@ -239,65 +234,17 @@ impl Visitor for WinnerPositions {
     }
 }
 
-/// A PGN source: a plain file, or the stdout of `xz -dc` for `.xz` files.
-struct Source {
-    reader: Box<dyn Read>,
-    child: Option<Child>,
-    path: String,
-}
-
-impl Source {
-    fn open(path: &Path) -> Result<Self, PositionsError> {
-        let shown = path.display().to_string();
-        let io_err = |source| PositionsError::Io { path: shown.clone(), source };
-        // Open first so a missing file is reported as such, not as an xz failure.
-        let file = File::open(path).map_err(io_err)?;
-        if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xz")) {
-            let mut child = Command::new("xz")
-                .arg("-dc")
-                .stdin(Stdio::from(file))
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .map_err(|e| {
-                    if e.kind() == io::ErrorKind::NotFound {
-                        PositionsError::XzMissing { path: shown.clone() }
-                    } else {
-                        io_err(e)
-                    }
-                })?;
-            let stdout = child.stdout.take().expect("piped stdout");
-            Ok(Self { reader: Box::new(BufReader::new(stdout)), child: Some(child), path: shown })
-        } else {
-            Ok(Self { reader: Box::new(BufReader::new(file)), child: None, path: shown })
-        }
+/// A PGN file's text, decompressed first when it is a `.xz` file.
+fn open_games(path: &Path) -> Result<Box<dyn Read>, PositionsError> {
+    let shown = || path.display().to_string();
+    // Open first so a missing file is reported as such, not as an xz failure.
+    let file = File::open(path).map_err(|source| PositionsError::Io { path: shown(), source })?;
+    if !crate::xz::is_xz(path) {
+        return Ok(Box::new(BufReader::new(file)));
     }
-
-    /// Checks how xz ended. `complete`: the whole stream was read (else xz is killed, as we
-    /// stopped early and its broken pipe is expected).
-    fn finish(mut self, complete: bool) -> Result<(), PositionsError> {
-        drop(self.reader);
-        let Some(mut child) = self.child.take() else { return Ok(()) };
-        if !complete {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Ok(());
-        }
-        let mut stderr = String::new();
-        if let Some(mut e) = child.stderr.take() {
-            let _ = e.read_to_string(&mut stderr);
-        }
-        let status = child.wait().map_err(|source| PositionsError::Io { path: self.path.clone(), source })?;
-        if status.success() {
-            Ok(())
-        } else {
-            Err(PositionsError::XzFailed {
-                path: self.path,
-                status: status.to_string(),
-                stderr: stderr.trim().to_string(),
-            })
-        }
-    }
+    let data = crate::xz::decompress(&mut BufReader::new(file))
+        .map_err(|reason| PositionsError::Xz { path: shown(), reason })?;
+    Ok(Box::new(io::Cursor::new(data)))
 }
 
 /// Reads games from `paths` in order until `train + test` positions are found, picks
@@ -318,12 +265,9 @@ pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, 
         if count >= wanted {
             break;
         }
-        let mut source = Source::open(path)?;
-        let mut reader = Reader::new(&mut source.reader);
-        let mut complete = true;
+        let mut reader = Reader::new(open_games(path)?);
         loop {
             if count >= wanted {
-                complete = false;
                 break;
             }
             let game = reader
@@ -364,8 +308,6 @@ pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, 
                 Err(Skip::Unsupported) => stats.unsupported += 1,
             }
         }
-        drop(reader);
-        source.finish(complete)?;
     }
     if found.is_empty() {
         let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
