@@ -9,7 +9,7 @@ use crate::{
     cli::set_given,
     evolve::{
         EvolveConfig, Objective,
-        fitness::{self, FitnessSearch},
+        fitness::{self, FitnessSearch, Prepared},
         mentor,
         positions::{self, fnv1a},
         run::{Evolution, run_dir},
@@ -22,7 +22,7 @@ use crate::{
 /// Evolve evaluation weights so that a 1-ply search plays the grandmasters' moves.
 #[derive(clap::Args, Debug, Clone)]
 pub struct EvolveArgs {
-    /// GM games, .pgn or .pgn.xz (needs `xz` on PATH); repeat to read several files in order.
+    /// GM games, .pgn or .pgn.xz; repeat to read several files in order.
     #[arg(long, required = true, value_name = "GAMES.pgn")]
     pub pgn: Vec<PathBuf>,
     /// Config file (TOML); defaults are the paper's (see params/evolve.toml).
@@ -126,9 +126,6 @@ impl EvolveArgs {
         }
         if cfg.positions.train == 0 {
             bail!("positions.train must be at least 1");
-        }
-        if cfg.positions.positions_per_game == 0 {
-            bail!("positions.positions_per_game must be at least 1");
         }
         Ok(cfg)
     }
@@ -281,6 +278,12 @@ fn fitness_fingerprint(cfg: &EvolveConfig) -> String {
 
 /// Expands the GM positions for the 1-ply fitness.
 pub fn gm_objective(set: &positions::PositionSet, search: FitnessSearch, threads: usize) -> anyhow::Result<Objective> {
+    let (train, test) = prepare_set(set, threads)?;
+    Ok(Objective::GmMoves { train, test, search })
+}
+
+/// The train and test positions of `set`, expanded into their children.
+fn prepare_set(set: &positions::PositionSet, threads: usize) -> anyhow::Result<(Vec<Prepared>, Vec<Prepared>)> {
     let parse = |list: &[positions::GmPosition]| -> anyhow::Result<Vec<_>> {
         list.iter().map(|p| p.parse().map_err(|e| anyhow::anyhow!("position cache: {e}"))).collect()
     };
@@ -289,7 +292,7 @@ pub fn gm_objective(set: &positions::PositionSet, search: FitnessSearch, threads
     if dropped_train + dropped_test > 0 {
         bail!("{} cached positions have an illegal move; delete the cache", dropped_train + dropped_test);
     }
-    Ok(Objective::GmMoves { train, test, search })
+    Ok((train, test))
 }
 
 /// `--score`: GM moves matched by each parameter file on every position the config extracts
@@ -302,25 +305,15 @@ fn score_files(files: &[PathBuf], pgn: &[PathBuf], cfg: &EvolveConfig) -> anyhow
         .collect::<anyhow::Result<_>>()?;
     let set = positions::extract(pgn, &cfg.positions)?;
     let threads = threads(cfg.threads);
-    let all: Vec<_> = set
-        .train
-        .iter()
-        .chain(&set.test)
-        .map(|p| p.parse().map_err(|e| anyhow::anyhow!("{e}")))
-        .collect::<anyhow::Result<_>>()?;
-    let (prepared, dropped) = fitness::prepare_all(&all, threads);
-    if dropped > 0 {
-        bail!("{dropped} extracted positions have an illegal move");
-    }
-    let n = prepared.len();
-    log::info!(
-        "scoring {} file(s) on {n} positions from {} games ({:?} search)",
-        files.len(),
-        set.stats.games,
-        cfg.fitness.search
-    );
+    let search = cfg.fitness.search;
+    let (train, test) = prepare_set(&set, threads)?;
+    let n = train.len() + test.len();
+    log::info!("scoring {} file(s) on {n} positions from {} games ({search:?} search)", files.len(), set.stats.games);
     for (file, params) in files.iter().zip(&organisms) {
-        let matched = fitness::count_solved_par(&prepared, &params.eval, cfg.fitness.search, threads);
+        let matched = [&train, &test]
+            .iter()
+            .map(|set| fitness::count_solved_par(set, &params.eval, search, threads))
+            .sum::<u32>();
         println!("{}: matched {matched} of {n} ({:.1}%)", file.display(), 100.0 * f64::from(matched) / n.max(1) as f64);
     }
     Ok(())
