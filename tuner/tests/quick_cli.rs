@@ -146,3 +146,41 @@ fn a_second_run_on_the_same_out_dir_is_refused() {
     );
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `comparison = "colour-pair"`: every comparison is two games from one start with colours
+/// swapped, journaled as one unit; the report counts comparisons and games apart.
+#[test]
+fn colour_pairs_play_both_colours_per_comparison() {
+    let engine = engine_binary();
+    let dir = scratch("quick", "pairs");
+    let cfg = config(&dir, &engine, "p");
+    let mut text_cfg = fs::read_to_string(&cfg).unwrap();
+    text_cfg = text_cfg.replace("generations = 2\n", "generations = 1\ncomparison = \"colour-pair\"\n");
+    fs::write(&cfg, text_cfg).unwrap();
+    tuner_ok(&["quick", "--config", cfg.to_str().unwrap()]);
+    let out = dir.join("p");
+    let pgn = fs::read_to_string(out.join("gen-000/games.pgn")).unwrap();
+    let journal: Vec<serde_json::Value> = fs::read_to_string(out.join("gen-000/games.journal"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(journal.len() >= 5, "{} comparisons for 6 players", journal.len());
+    for unit in &journal {
+        let games = unit["games"].as_array().unwrap();
+        assert_eq!(games.len(), 2, "{unit}");
+        assert_eq!(
+            (games[0]["white"].clone(), games[0]["black"].clone()),
+            (games[1]["black"].clone(), games[1]["white"].clone())
+        );
+    }
+    assert_eq!(pgn.matches("[Event ").count(), 2 * journal.len());
+    let csv = fs::read_to_string(out.join("generations.csv")).unwrap();
+    let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!(
+        (row[1].parse::<usize>().unwrap(), row[4].parse::<usize>().unwrap()),
+        (journal.len(), 2 * journal.len())
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -46,6 +46,27 @@ impl DynamicCap {
     }
 }
 
+/// How one quick-tournament comparison between the pivot and another member is played.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Comparison {
+    /// One game with the pivot as black (Belmonte §II-B); a draw counts for the pivot.
+    #[default]
+    PivotBlack,
+    /// Two games from the same start with colours swapped, so the first-move advantage cancels
+    /// out (with one game the colour decides many comparisons: see BENCHMARKS.md).
+    ColourPair,
+}
+
+impl Comparison {
+    pub fn games(self) -> usize {
+        match self {
+            Comparison::PivotBlack => 1,
+            Comparison::ColourPair => 2,
+        }
+    }
+}
+
 /// `tuner quick` settings (params/quick.toml); every key is optional.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -67,6 +88,8 @@ pub struct QuickConfig {
     pub max_moves: u32,
     /// Optional dynamic cap; generation 0 uses `max_moves`.
     pub dynamic_cap: Option<DynamicCap>,
+    /// One game per comparison with the pivot black (the paper) or a colour-swapped pair.
+    pub comparison: Comparison,
     /// Optional opening book (EPD/PGN): each game starts from a random line of it; by default
     /// every game starts from the initial position, as in the paper.
     pub openings: Option<PathBuf>,
@@ -89,6 +112,7 @@ impl Default for QuickConfig {
             depth: None,
             max_moves: 150,
             dynamic_cap: None,
+            comparison: Comparison::PivotBlack,
             openings: None,
             out_dir: PathBuf::from("quick-out"),
         }

@@ -69,10 +69,11 @@ fn ratio(v: &[f64; 5]) -> String {
 pub fn generation_line(h: &GenerationRecord) -> String {
     let best = h.ranked.last().expect("non-empty population");
     format!(
-        "generation {}: {} games (expected {:.1}), {} draws, {} capped at {} moves, mean {:.1} moves; best {} {} ({})",
+        "generation {}: {} comparisons (expected {:.1}), {} games, {} draws, {} capped at {} moves, mean {:.1} moves; best {} {} ({})",
         h.generation,
-        h.games,
+        h.comparisons,
         expected_games(h.ranked.len()),
+        h.games,
         h.draws,
         h.capped,
         h.cap,
@@ -85,7 +86,7 @@ pub fn generation_line(h: &GenerationRecord) -> String {
 
 pub fn generations_csv(history: &[GenerationRecord]) -> String {
     let mut out = String::from(
-        "generation,games,expected_games,belmonte_estimate,draws,white_wins,black_wins,capped,cap,mean_moves",
+        "generation,comparisons,expected_comparisons,belmonte_estimate,games,draws,white_wins,black_wins,capped,cap,mean_moves",
     );
     for prefix in ["mean", "corrected_mean", "norm", "best", "best_norm"] {
         for p in PIECES {
@@ -97,11 +98,12 @@ pub fn generations_csv(history: &[GenerationRecord]) -> String {
         let n = h.ranked.len();
         let _ = write!(
             out,
-            "{},{},{:.2},{:.2},{},{},{},{},{},{:.2}",
+            "{},{},{:.2},{:.2},{},{},{},{},{},{},{:.2}",
             h.generation,
-            h.games,
+            h.comparisons,
             expected_games(n),
             belmonte_estimate(n),
+            h.games,
             h.draws,
             h.white_wins,
             h.black_wins,
@@ -225,21 +227,26 @@ pub fn summary(history: &[GenerationRecord]) -> String {
     for h in &history[history.len() - k..] {
         let _ = writeln!(
             out,
-            "  generation {:>3}: {}   games {} draws {}",
+            "  generation {:>3}: {}   comparisons {} games {} draws {}",
             h.generation,
             ratio(&normalised(&corrected_mean(h))),
+            h.comparisons,
             h.games,
             h.draws
         );
     }
+    let comparisons: usize = history.iter().map(|h| h.comparisons).sum();
+    let white: usize = history.iter().map(|h| h.white_wins).sum();
+    let black: usize = history.iter().map(|h| h.black_wins).sum();
     let games: usize = history.iter().map(|h| h.games).sum();
     let _ = writeln!(
         out,
-        "\ngames per generation: mean {:.2} (quick-sort expectation {:.2}, Belmonte's estimate {:.1})",
-        games as f64 / history.len() as f64,
+        "\ncomparisons per generation: mean {:.2} (quick-sort expectation {:.2}, Belmonte's estimate {:.1})",
+        comparisons as f64 / history.len() as f64,
         expected_games(last.ranked.len()),
         belmonte_estimate(last.ranked.len())
     );
+    let _ = writeln!(out, "games: {games}, white won {white}, black won {black}, drawn {}", games - white - black);
     out
 }
 
@@ -268,9 +275,14 @@ pub fn write_all(dir: &Path, history: &[GenerationRecord]) -> io::Result<()> {
         (
             "games.svg",
             line_chart(
-                "games and draws per generation",
-                "games",
+                "comparisons, games and draws per generation",
+                "count",
                 &[
+                    (
+                        "comparisons".into(),
+                        COLOURS[2],
+                        history.iter().map(|h| (h.generation, h.comparisons as f64)).collect(),
+                    ),
                     ("games".into(), COLOURS[1], history.iter().map(|h| (h.generation, h.games as f64)).collect()),
                     ("draws".into(), COLOURS[4], history.iter().map(|h| (h.generation, h.draws as f64)).collect()),
                     (

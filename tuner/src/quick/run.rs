@@ -28,6 +28,7 @@ use std::{
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
+use shakmaty::Color;
 
 use super::{
     QuickConfig, QuickError,
@@ -68,6 +69,9 @@ pub struct GenerationRecord {
     pub generation: usize,
     /// Max-move cap its games used.
     pub cap: u32,
+    /// Quick-sort comparisons (pivot against one member), one or two games each.
+    pub comparisons: usize,
+    /// Games played.
     pub games: usize,
     pub draws: usize,
     pub white_wins: usize,
@@ -176,10 +180,30 @@ pub fn next_generation(ranked: &[Individual], next_id: &mut u64, rng: &mut impl 
     out
 }
 
-struct Capture(Option<GameRecord>);
+struct Capture(Vec<GameRecord>);
 impl MatchObserver for Capture {
     fn on_game(&mut self, g: &GameRecord, _: &Standings) {
-        self.0 = Some(g.clone());
+        self.0.push(g.clone());
+    }
+}
+
+/// How `other` fared against the pivot over one comparison's games: the higher score wins;
+/// an even pair goes to the side whose win was shorter (it won more clearly); otherwise
+/// `Equal`, which counts for the pivot.
+pub fn comparison_order(other: usize, games: &[GameSummary]) -> Ordering {
+    let colour = |s: &GameSummary| if s.white == other { Color::White } else { Color::Black };
+    let score: f64 = games.iter().map(|s| s.outcome.score_for(colour(s))).sum();
+    let half = games.len() as f64 / 2.0;
+    if score != half {
+        return score.partial_cmp(&half).expect("finite scores");
+    }
+    // Shortest win of `other` (true) or of the pivot (false).
+    let shortest_win = |by_other: bool| {
+        games.iter().filter(|s| s.outcome.winner().is_some_and(|c| (c == colour(s)) == by_other)).map(|s| s.plies).min()
+    };
+    match (shortest_win(true), shortest_win(false)) {
+        (Some(mine), Some(theirs)) => theirs.cmp(&mine),
+        _ => Ordering::Equal,
     }
 }
 
@@ -275,8 +299,7 @@ fn play_generation(
     let fp = serde_json::to_string(&(fingerprint(cfg), g, state.cap, pop)).expect("serialises");
     let (journal, done) = Journal::open(&journal_path, &fp, resume && journal_path.exists())?;
     let done_pgn_len = done.iter().filter_map(|e| e.pgn_len).max();
-    let known: HashMap<u64, GameSummary> =
-        done.into_iter().filter_map(|e| e.games.into_iter().next().map(|s| (e.unit, s))).collect();
+    let known: HashMap<u64, Vec<GameSummary>> = done.into_iter().map(|e| (e.unit, e.games)).collect();
     let replayed = known.len();
     // PGN length after the last journaled game: text past it is a game cut short by a kill (or
     // written but never journaled) and goes; less than it means games were lost.
@@ -307,32 +330,29 @@ fn play_generation(
         None => None,
     };
 
-    // `compare(pivot, other)`: `other` has white.
+    let per_comparison = cfg.comparison.games();
+    // `compare(pivot, other)`: how `other` did; `other` has white in the first (or only) game.
     let compare = |pivot: usize, other: usize| -> Ordering {
         let unit = (other * n + pivot) as u64;
-        let outcome_order = |o: GameOutcome| match o {
-            GameOutcome::WhiteWins => Ordering::Greater,
-            GameOutcome::BlackWins => Ordering::Less,
-            GameOutcome::Draw => Ordering::Equal,
-        };
-        if let Some(s) = known.get(&unit) {
-            return outcome_order(s.outcome);
+        if let Some(games) = known.get(&unit) {
+            return comparison_order(other, games);
         }
         if failed.load(AtomicOrdering::Relaxed) {
             return Ordering::Equal;
         }
         let mut m = MatchConfig::new(vec![specs[other].clone(), specs[pivot].clone()], Tournament::Match);
-        m.games = 1;
-        m.repeat = false;
+        // A pair repeats its opening with colours swapped.
+        m.games = per_comparison as u32;
+        m.repeat = per_comparison == 2;
         m.adjudication.maxmoves = Some(maxmoves);
         m.openings = openings.clone();
         m.seed = mix64(cfg.seed ^ mix64(g as u64) ^ mix64(pop[other].id << 32 | pop[pivot].id));
         m.event = format!("evochess quick generation {g}");
-        let mut cap = Capture(None);
+        let mut cap = Capture(Vec::new());
         let played = runner::play_match(&m, &mut cap);
-        let rec = match (played, cap.0) {
-            (Ok(_), Some(rec)) => rec,
-            (res, _) => {
+        let records = match played {
+            Ok(_) if cap.0.len() == per_comparison => cap.0,
+            res => {
                 failed.store(true, AtomicOrdering::Relaxed);
                 let e = match res {
                     Err(source) => QuickError::Game {
@@ -340,27 +360,39 @@ fn play_generation(
                         black: pop[pivot].name.clone(),
                         source: Box::new(source),
                     },
-                    Ok(_) => {
-                        QuickError::Config(format!("game {} vs {} was not played", pop[other].name, pop[pivot].name))
-                    }
+                    Ok(_) => QuickError::Config(format!(
+                        "{} vs {}: {} of {per_comparison} games were played",
+                        pop[other].name,
+                        pop[pivot].name,
+                        cap.0.len()
+                    )),
                 };
                 failure.lock().expect("lock").get_or_insert(e);
                 return Ordering::Equal;
             }
         };
-        let mut summary = GameSummary::of(&rec);
-        (summary.white, summary.black) = (other, pivot);
+        // Engine 0 of the match is `other`, engine 1 the pivot.
+        let summaries: Vec<GameSummary> = records
+            .iter()
+            .map(|rec| {
+                let mut s = GameSummary::of(rec);
+                let side = |i: usize| if i == 0 { other } else { pivot };
+                (s.white, s.black) = (side(rec.white_index), side(rec.black_index));
+                s
+            })
+            .collect();
         let mut guard = shared.lock().expect("lock");
         let (journal, pgn, seen) = &mut *guard;
         // PGN first, then the journal with the PGN's length: a kill between the two leaves text
         // that the next --resume cuts off, and a full disk stops the run instead of losing games.
+        let text: String = records.iter().map(|rec| game_to_pgn(rec, &m.event, "?")).collect();
         let written = pgn
-            .write_all(game_to_pgn(&rec, &m.event, "?").as_bytes())
+            .write_all(text.as_bytes())
             .and_then(|()| pgn.sync_data())
             .and_then(|()| pgn.metadata())
             .map_err(|e| QuickError::io(&pgn_path, e));
         let entry = written.and_then(|meta| {
-            let entry = UnitEntry { unit, games: vec![summary.clone()], pgn_len: Some(meta.len()), epd_len: None };
+            let entry = UnitEntry { unit, games: summaries.clone(), pgn_len: Some(meta.len()), epd_len: None };
             journal.append(&entry).map_err(QuickError::from)
         });
         if let Err(e) = entry {
@@ -368,9 +400,12 @@ fn play_generation(
             failure.lock().expect("lock").get_or_insert(e);
             return Ordering::Equal;
         }
-        seen.insert(unit, summary);
-        log::debug!("gen {g}: {} vs {}: {}", pop[other].name, pop[pivot].name, rec.result.outcome.pgn());
-        outcome_order(rec.result.outcome)
+        for rec in &records {
+            log::debug!("gen {g}: {} vs {}: {}", rec.white, rec.black, rec.result.outcome.pgn());
+        }
+        let order = comparison_order(other, &summaries);
+        seen.insert(unit, summaries);
+        order
     };
     let tseed = mix64(cfg.seed ^ 0x7175_6963_6b00 ^ mix64(g as u64));
     let ranking = quick_tournament(n, tseed, cfg.concurrency, compare);
@@ -381,15 +416,16 @@ fn play_generation(
     if replayed > 0 {
         log::info!("generation {g}: {replayed} games replayed from {}", journal_path.display());
     }
-    let games: Vec<&GameSummary> = seen.values().collect();
+    let games: Vec<&GameSummary> = seen.values().flatten().collect();
     let count = |o: GameOutcome| games.iter().filter(|s| s.outcome == o).count();
     let capped = games.iter().filter(|s| s.plies >= 2 * state.cap).count();
     let mean_moves = games.iter().map(|s| f64::from(s.plies) / 2.0).sum::<f64>() / games.len().max(1) as f64;
-    debug_assert_eq!(games.len(), ranking.games);
+    debug_assert_eq!(games.len(), ranking.games * per_comparison);
     Ok(GenerationRecord {
         generation: g,
         cap: state.cap,
-        games: ranking.games,
+        comparisons: ranking.games,
+        games: games.len(),
         draws: count(GameOutcome::Draw),
         white_wins: count(GameOutcome::WhiteWins),
         black_wins: count(GameOutcome::BlackWins),
@@ -398,4 +434,34 @@ fn play_generation(
         ranked: ranking.order.iter().map(|&i| pop[i].clone()).collect(),
         seconds: 0.0,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Termination;
+
+    fn game(white: usize, black: usize, outcome: GameOutcome, plies: u32) -> GameSummary {
+        GameSummary { white, black, outcome, termination: Termination::Normal, reason: String::new(), plies }
+    }
+
+    #[test]
+    fn a_comparison_is_decided_by_score_then_by_the_shorter_win() {
+        use GameOutcome::*;
+        // One game: `other` (3) has white.
+        assert_eq!(comparison_order(3, &[game(3, 7, WhiteWins, 80)]), Ordering::Greater);
+        assert_eq!(comparison_order(3, &[game(3, 7, BlackWins, 80)]), Ordering::Less);
+        assert_eq!(comparison_order(3, &[game(3, 7, Draw, 80)]), Ordering::Equal);
+        // A pair: 1.5 - 0.5 either way.
+        assert_eq!(comparison_order(3, &[game(3, 7, WhiteWins, 80), game(7, 3, Draw, 90)]), Ordering::Greater);
+        assert_eq!(comparison_order(3, &[game(3, 7, Draw, 80), game(7, 3, WhiteWins, 90)]), Ordering::Less);
+        // Each won with white: the quicker win decides.
+        assert_eq!(comparison_order(3, &[game(3, 7, WhiteWins, 40), game(7, 3, WhiteWins, 90)]), Ordering::Greater);
+        assert_eq!(comparison_order(3, &[game(3, 7, WhiteWins, 90), game(7, 3, WhiteWins, 40)]), Ordering::Less);
+        assert_eq!(comparison_order(3, &[game(3, 7, WhiteWins, 60), game(7, 3, WhiteWins, 60)]), Ordering::Equal);
+        // Each won with black.
+        assert_eq!(comparison_order(3, &[game(3, 7, BlackWins, 90), game(7, 3, BlackWins, 30)]), Ordering::Greater);
+        // Two draws.
+        assert_eq!(comparison_order(3, &[game(3, 7, Draw, 90), game(7, 3, Draw, 30)]), Ordering::Equal);
+    }
 }

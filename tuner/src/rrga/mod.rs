@@ -4,9 +4,9 @@
 //! * Population of 10: nine evolving players and the reference player `const` (Table 3's
 //!   recommended piece values, every other parameter mid-range), which never breeds and plays
 //!   every generation.
-//! * Every pair plays two games, one with each colour, at fixed depth (3), played to the end
+//! * Every pair plays two games (`games_per_pair`), one with each colour, at fixed depth (3), played to the end
 //!   under the FIDE draw rules (stalemate, threefold repetition, 50 moves), with a resign
-//!   threshold (score below `-resign_score` twice in a row). Fitness = points / (2 (N - 1)).
+//!   threshold (score below `-resign_score` twice in a row). Fitness = points / (games_per_pair (N - 1)).
 //! * Roulette wheel, Fig. 17 crossover with `p_c` = 0.5, random-reset mutation with `p_m` =
 //!   0.01, 40 generations ([`breed`]).
 //! * Output per generation: the cross table in Table 6's layout, as text and CSV ([`table`]);
@@ -96,6 +96,9 @@ pub struct RrgaConfig {
     pub generations: usize,
     /// Search depth of every move (`go depth N`).
     pub depth: u32,
+    /// Games each pair plays per generation, colours alternating (the thesis: 2). More games
+    /// (from an opening book: depth-limited engines are deterministic) make the fitness less noisy.
+    pub games_per_pair: u32,
     pub crossover_rate: f64,
     pub mutation_rate: f64,
     /// Resign when the own score is at or below `-resign_score` centipawns for
@@ -127,6 +130,7 @@ impl Default for RrgaConfig {
             population: 10,
             generations: 40,
             depth: 3,
+            games_per_pair: 2,
             crossover_rate: 0.5,
             mutation_rate: 0.01,
             resign_score: 400,
@@ -187,6 +191,18 @@ impl RrgaConfig {
         }
         if self.depth == 0 {
             return bad("depth must be at least 1".into());
+        }
+        if self.games_per_pair == 0 || !self.games_per_pair.is_multiple_of(2) {
+            return bad(format!(
+                "games_per_pair must be even and positive (both colours), got {}",
+                self.games_per_pair
+            ));
+        }
+        if self.games_per_pair > 2 && self.openings.is_none() {
+            return bad(format!(
+                "games_per_pair = {} repeats the same two games without an opening book: set openings",
+                self.games_per_pair
+            ));
         }
         for (k, v) in [("crossover_rate", self.crossover_rate), ("mutation_rate", self.mutation_rate)] {
             if !(0.0..=1.0).contains(&v) {

@@ -271,7 +271,7 @@ pub fn run(cfg: &RrgaConfig, resume: bool) -> Result<RrgaOutcome, RrgaError> {
         }
         let mut base = ctx.base_match(&dir, "games", resume_games);
         resume_games = false;
-        base.games = 2;
+        base.games = cfg.games_per_pair;
         base.repeat = false; // one game per unit: every finished game is journaled on its own
         base.event = format!("evochess roundrobin-ga generation {g}");
         if let Some(o) = &cfg.openings {
@@ -307,7 +307,7 @@ pub fn run(cfg: &RrgaConfig, resume: bool) -> Result<RrgaOutcome, RrgaError> {
             record.best() + 1,
             record.points()[record.best()]
         );
-        let max_points = 2.0 * (cfg.population - 1) as f64;
+        let max_points = f64::from(cfg.games_per_pair) * (cfg.population - 1) as f64;
         let fitness: Vec<f64> = record.points()[..cfg.population - 1].iter().map(|p| p / max_points).collect();
         let mut rng = generation_rng(cfg.seed, 0, g as u64 + 1);
         let (next, blog) =
