@@ -265,7 +265,7 @@ mod tests {
     /// weight; after 1.e4: e5, c5; after 1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5: only O-O, as e1h1.
     fn tiny_book() -> Vec<u8> {
         let italian = play(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5"]);
-        let mut entries = vec![
+        let mut entries = [
             Entry { key: hash(&Chess::default()), raw_move: raw(12, 28), weight: 10 },
             Entry { key: hash(&Chess::default()), raw_move: raw(11, 27), weight: 5 },
             Entry { key: hash(&Chess::default()), raw_move: raw(6, 21), weight: 0 },

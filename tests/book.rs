@@ -34,7 +34,7 @@ fn write_book(name: &str) -> PathBuf {
     let italian = play(&ITALIAN);
     let castle = entry(&italian, "e1g1", 7);
     assert_eq!(castle.raw_move, (4 << 6) | 7, "castling is written king-takes-rook");
-    let mut entries = vec![
+    let mut entries = [
         entry(&start, "e2e4", 10),
         entry(&start, "d2d4", 5),
         Entry { key: hash(&start), raw_move: (12 << 6) | 36, weight: 1000 },
