@@ -4,6 +4,10 @@
 //! [`SearchListener`]; `stop`, `ponderhit` and `wait` control it. Every setter that changes
 //! search state waits for a running search to finish first.
 //!
+//! With a book loaded and `own_book` on, `go` may answer from the book instead (see
+//! [`Engine::book_move`]): the listener gets an `on_string` and the `on_bestmove` before `go`
+//! returns, and no search runs.
+//!
 //! CONTRACT (shared by the search and UCI work): signatures below are fixed; bodies are filled by
 //! the search implementation.
 
@@ -19,6 +23,7 @@ use shakmaty::{CastlingMode, Chess, Move, Position, fen::Fen, uci::UciMove};
 use thiserror::Error;
 
 use crate::{
+    book::{self, Book},
     limits::Limits,
     params::Params,
     search::{Searcher, hash},
@@ -90,6 +95,17 @@ pub enum EngineError {
     Params(#[from] crate::params::ParamError),
     #[error("{0}; keeping the {kept} MiB table", kept = .1)]
     Hash(crate::tt::TtAllocError, usize),
+    #[error("{0}; keeping the previous book")]
+    Book(#[from] crate::book::BookError),
+}
+
+/// A move `go` plays from the book, with its weight and the total weight of the position's
+/// playable book moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BookChoice {
+    pub mv: Move,
+    pub weight: u16,
+    pub total: u64,
 }
 
 /// Default transposition table size in MiB.
@@ -114,6 +130,10 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     ponder: Arc<AtomicBool>,
     threads: usize,
+    book: Option<Book>,
+    own_book: bool,
+    /// `ucinewgame`s so far: varies the book choices from game to game, reproducibly.
+    games: u64,
 }
 
 impl Engine {
@@ -131,6 +151,9 @@ impl Engine {
             stop: Arc::new(AtomicBool::new(false)),
             ponder: Arc::new(AtomicBool::new(false)),
             threads: 1,
+            book: None,
+            own_book: false,
+            games: 0,
         }
     }
 
@@ -189,9 +212,49 @@ impl Engine {
         self.searcher().tablebases_mut().probe_depth = depth.min(i32::MAX as u32) as i32;
     }
 
+    /// Loads the Polyglot book `go` plays from when [`Engine::set_own_book`] is on; "" unloads
+    /// it. Returns the number of entries (0 when unloaded).
+    ///
+    /// # Errors
+    /// [`EngineError::Book`] naming the file and the problem; the previous book is kept.
+    pub fn set_book_file(&mut self, path: &str) -> Result<usize, EngineError> {
+        self.book = if path.is_empty() { None } else { Some(Book::open(path)?) };
+        Ok(self.book.as_ref().map_or(0, Book::len))
+    }
+
+    /// `OwnBook`: whether `go` plays book moves.
+    pub fn set_own_book(&mut self, on: bool) {
+        self.own_book = on;
+    }
+
+    /// The move `go` with `limits` would play from the book now, if any.
+    ///
+    /// Only searches that end by themselves are answered from the book: `infinite`, `ponder`
+    /// and a `go` without limits wait for `stop`, and `mate` asks for a proof. `searchmoves`
+    /// restricts the book moves too. The weighted choice is drawn from the position key, the
+    /// game ply and the number of `ucinewgame`s so far ([`book::choice_seed`]), so a session
+    /// replays identically.
+    pub fn book_move(&self, limits: &Limits) -> Option<BookChoice> {
+        let book = self.book.as_ref().filter(|_| self.own_book)?;
+        if limits.infinite || limits.ponder || limits.is_unbounded() || limits.mate.is_some() {
+            return None;
+        }
+        let mut moves = book.moves(&self.pos);
+        if !limits.searchmoves.is_empty() {
+            moves.retain(|&(m, _)| {
+                let text = m.to_uci(CastlingMode::Standard).to_string();
+                limits.searchmoves.iter().any(|s| *s == text)
+            });
+        }
+        let ply = 2 * (self.pos.fullmoves().get() - 1) + u32::from(self.pos.turn().is_black());
+        let (mv, weight) = book::pick(&moves, book::choice_seed(hash(&self.pos), ply, self.games))?;
+        Some(BookChoice { mv, weight, total: book::total_weight(&moves) })
+    }
+
     /// `ucinewgame`: clears hash, history and killers.
     pub fn new_game(&mut self) {
         self.searcher().clear();
+        self.games += 1;
     }
 
     /// `position [fen F | startpos] moves ...`. `fen == None` is the start position.
@@ -229,11 +292,18 @@ impl Engine {
     }
 
     /// Starts searching the current position and returns at once. A search still running is
-    /// stopped first (it reports its own best move).
+    /// stopped first (it reports its own best move). A book move ([`Engine::book_move`]) is
+    /// reported at once instead of searching.
     pub fn go(&mut self, limits: Limits, mut listener: Box<dyn SearchListener>) {
         if self.handle.is_some() {
             self.stop();
             self.wait();
+        }
+        if let Some(choice) = self.book_move(&limits) {
+            let text = choice.mv.to_uci(CastlingMode::Standard);
+            listener.on_string(&format!("book move {text} weight {} of {}", choice.weight, choice.total));
+            listener.on_bestmove(&BestMove { best: Some(choice.mv), ponder: None });
+            return;
         }
         let mut searcher = self.searcher.take().expect("searcher is home when idle");
         self.stop.store(false, Ordering::Release);
@@ -294,5 +364,84 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
         self.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::{Entry, encode_move};
+
+    /// A book with e2e4 (weight 3) and d2d4 (1) for the start position.
+    fn engine_with_book() -> Engine {
+        let start = Chess::default();
+        let uci = |s: &str| s.parse::<UciMove>().unwrap().to_move(&start).unwrap();
+        let entry = |m: &str, weight| Entry { key: hash(&start), raw_move: encode_move(uci(m)).unwrap(), weight };
+        let bytes: Vec<u8> = [entry("e2e4", 3), entry("d2d4", 1)].iter().flat_map(|e| e.to_bytes()).collect();
+        // One file per call: tests run in parallel.
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = CALLS.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("evochess-engine-book-{}-{n}.bin", std::process::id()));
+        std::fs::write(&path, bytes).unwrap();
+        let mut engine = Engine::new();
+        assert_eq!(engine.set_book_file(path.to_str().unwrap()).unwrap(), 2);
+        std::fs::remove_file(&path).unwrap();
+        engine
+    }
+
+    fn played(choice: Option<BookChoice>) -> Option<String> {
+        choice.map(|c| c.mv.to_uci(CastlingMode::Standard).to_string())
+    }
+
+    #[test]
+    fn book_moves_need_own_book_and_a_self_ending_search() {
+        let mut engine = engine_with_book();
+        assert_eq!(engine.book_move(&Limits::depth(5)), None); // OwnBook is off
+        engine.set_own_book(true);
+        let choice = engine.book_move(&Limits::nodes(1000)).unwrap();
+        assert_eq!(choice.total, 4);
+        assert!(matches!(played(Some(choice)).as_deref(), Some("e2e4" | "d2d4")));
+        // Searches a GUI has to stop, and mate searches, are not answered from the book.
+        for limits in [
+            Limits { infinite: true, ..Limits::default() },
+            Limits { ponder: true, wtime: Some(1000), btime: Some(1000), ..Limits::default() },
+            Limits::default(),
+            Limits { mate: Some(2), ..Limits::default() },
+        ] {
+            assert_eq!(engine.book_move(&limits), None, "{limits:?}");
+        }
+        let only =
+            |moves: &[&str]| Limits { searchmoves: moves.iter().map(|s| s.to_string()).collect(), ..Limits::depth(3) };
+        assert_eq!(played(engine.book_move(&only(&["d2d4"]))).as_deref(), Some("d2d4"));
+        assert_eq!(engine.book_move(&only(&["c2c4"])), None);
+        engine.set_position(None, &["e2e4"]).unwrap();
+        assert_eq!(engine.book_move(&Limits::depth(3)), None); // out of book
+    }
+
+    #[test]
+    fn book_choices_are_reproducible_and_vary_between_games() {
+        let games = |engine: &mut Engine| -> Vec<String> {
+            engine.set_own_book(true);
+            (0..16)
+                .map(|_| {
+                    engine.new_game();
+                    played(engine.book_move(&Limits::depth(1))).unwrap()
+                })
+                .collect()
+        };
+        let first = games(&mut engine_with_book());
+        assert_eq!(first, games(&mut engine_with_book()));
+        assert!(first.iter().any(|m| m == "e2e4") && first.iter().any(|m| m == "d2d4"), "{first:?}");
+    }
+
+    #[test]
+    fn a_bad_book_file_keeps_the_previous_book() {
+        let mut engine = engine_with_book();
+        engine.set_own_book(true);
+        let e = engine.set_book_file("/no/such/book.bin").unwrap_err().to_string();
+        assert!(e.contains("/no/such/book.bin") && e.contains("keeping the previous book"), "{e}");
+        assert!(engine.book_move(&Limits::depth(1)).is_some());
+        assert_eq!(engine.set_book_file("").unwrap(), 0);
+        assert_eq!(engine.book_move(&Limits::depth(1)), None);
     }
 }

@@ -5,6 +5,7 @@
 //! [`params`] (see [`eval::params`] and [`search::params`]).
 
 pub mod bench;
+pub mod book;
 pub mod data;
 pub mod engine;
 pub mod eval;

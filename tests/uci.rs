@@ -54,13 +54,15 @@ fn handshake_lists_id_and_the_engine_options() {
         "option name SyzygyPath type string default <empty>",
         "option name SyzygyProbeDepth type spin default",
         "option name ParamsFile type string default <empty>",
+        "option name OwnBook type check default false",
+        "option name BookFile type string default <empty>",
     ] {
         assert!(lines.iter().any(|l| l.starts_with(expected)), "missing `{expected}` in {lines:?}");
     }
     assert!(lines.contains(&"option name ShowTunables type check default false".to_string()), "{lines:?}");
     // Only the engine options: parameters are listed in tuning mode only.
     let options = lines.iter().filter(|l| l.starts_with("option ")).count();
-    assert_eq!(options, 10, "{lines:?}");
+    assert_eq!(options, 12, "{lines:?}");
     // ... but set in any mode.
     let spec = Params::specs().next().unwrap();
     s.send(&format!("setoption name {} value {}", spec.name, spec.max));
@@ -70,7 +72,7 @@ fn handshake_lists_id_and_the_engine_options() {
     s.send("uci");
     let tuning = s.lines_until("uciok", REPLY);
     assert!(tuning.contains(&"option name ShowTunables type check default true".to_string()), "{tuning:?}");
-    assert_eq!(tuning.iter().filter(|l| l.starts_with("option ")).count(), 10 + Params::specs().count());
+    assert_eq!(tuning.iter().filter(|l| l.starts_with("option ")).count(), 12 + Params::specs().count());
     let line = format!("option name {} type spin default {} min {} max {}", spec.name, spec.max, spec.min, spec.max);
     assert!(tuning.contains(&line), "missing `{line}` (the current value is the default)");
     s.sync_quiet();

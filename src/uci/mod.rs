@@ -16,6 +16,8 @@
 //!   End of input lets them finish.
 //! * A `go` with a bad token is answered with the error and then searches with the limits that
 //!   were valid (depth 1 if none bound it), so a GUI always gets its `bestmove`.
+//! * With `OwnBook` on and a `BookFile` loaded, a `go` whose position is in the book is answered
+//!   at once (`info string book move ...`, then `bestmove`); see [`Engine::book_move`].
 
 pub mod command;
 pub mod options;
@@ -376,6 +378,14 @@ impl Session {
                 self.engine.set_params(params);
                 if !path.is_empty() {
                     self.out.line(InfoString(&format!("loaded parameters from {path}")));
+                }
+            }
+            OptionId::OwnBook => self.engine.set_own_book(value == OptionValue::Bool(true)),
+            OptionId::BookFile => {
+                let OptionValue::Text(path) = value else { unreachable!("string options parse to Text") };
+                let n = self.engine.set_book_file(&path)?;
+                if !path.is_empty() {
+                    self.out.line(InfoString(&format!("loaded book {path} ({n} entries)")));
                 }
             }
             OptionId::Param(id) => {

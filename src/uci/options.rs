@@ -35,6 +35,10 @@ pub enum OptionId {
     SyzygyPath,
     SyzygyProbeDepth,
     ParamsFile,
+    /// Whether `go` plays from the book.
+    OwnBook,
+    /// The Polyglot book file.
+    BookFile,
     /// Whether `uci` lists the parameters too.
     ShowTunables,
     /// A search or evaluation parameter.
@@ -86,7 +90,7 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = crate::engine::DEFAULT_MOVE_OVERHEAD_M
 pub const DEFAULT_SYZYGY_PROBE_DEPTH: i64 = 1;
 
 /// The engine options (not the parameters), in the order they are announced.
-fn engine_options() -> [OptionDecl; 10] {
+fn engine_options() -> [OptionDecl; 12] {
     use OptionType::*;
     let decl = |id, name, kind| OptionDecl { id, name, kind };
     [
@@ -103,6 +107,8 @@ fn engine_options() -> [OptionDecl; 10] {
             Spin { default: DEFAULT_SYZYGY_PROBE_DEPTH, min: 1, max: 100 },
         ),
         decl(OptionId::ParamsFile, "ParamsFile", String { default: "<empty>" }),
+        decl(OptionId::OwnBook, "OwnBook", Check { default: false }),
+        decl(OptionId::BookFile, "BookFile", String { default: "<empty>" }),
         decl(OptionId::ShowTunables, "ShowTunables", Check { default: false }),
     ]
 }
@@ -255,6 +261,8 @@ mod tests {
         assert!(text.contains(&"option name Clear Hash type button".to_string()));
         assert!(text.contains(&"option name Ponder type check default false".to_string()));
         assert!(text.contains(&"option name SyzygyPath type string default <empty>".to_string()));
+        assert!(text.contains(&"option name OwnBook type check default false".to_string()));
+        assert!(text.contains(&"option name BookFile type string default <empty>".to_string()));
     }
 
     #[test]
@@ -286,6 +294,8 @@ mod tests {
         assert_eq!(parse_setting("Clear Hash", None).unwrap().1, OptionValue::Press);
         assert_eq!(parse_setting("SyzygyPath", Some("<empty>")).unwrap().1, OptionValue::Text(String::new()));
         assert_eq!(parse_setting("SyzygyPath", Some("/a b/c")).unwrap().1, OptionValue::Text("/a b/c".into()));
+        assert_eq!(parse_setting("bookfile", Some("<empty>")).unwrap().1, OptionValue::Text(String::new()));
+        assert_eq!(parse_setting("OwnBook", Some("true")).unwrap().1, OptionValue::Bool(true));
         assert_eq!(parse_setting("Bogus", Some("1")), Err(OptionError::Unknown("Bogus".into())));
         let spec = Params::specs().next().unwrap();
         let err = parse_setting(spec.name, Some(&(i64::from(spec.max) + 1).to_string())).unwrap_err();

@@ -18,10 +18,13 @@ use std::{
 use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
 use rand::{Rng, SeedableRng, rngs::StdRng, seq::SliceRandom};
 use serde::{Deserialize, Serialize};
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, fen::Fen, uci::UciMove, zobrist::Zobrist64};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, fen::Fen, uci::UciMove};
 use thiserror::Error;
 
 use crate::xz;
+
+/// Polyglot books are read by the engine library, which also plays from them (`OwnBook`).
+pub use evochess::book::Book as PolyglotBook;
 
 /// Standard starting position FEN.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -44,6 +47,8 @@ pub enum OpeningsError {
     Xz { path: String, reason: String },
     #[error("openings option: {0}")]
     BadOption(String),
+    #[error(transparent)]
+    Book(#[from] evochess::book::BookError),
 }
 
 /// A start position and the moves played from it before the engines take over.
@@ -206,10 +211,8 @@ impl OpeningBook {
         let start = cfg.start - 1;
         let mut openings = match cfg.format {
             BookFormat::Polyglot => {
+                // An empty book is refused by `open`.
                 let book = PolyglotBook::open(&cfg.file)?;
-                if book.entries.is_empty() {
-                    return Err(OpeningsError::Empty(path));
-                }
                 return Ok(OpeningBook::Polyglot { book, plies: cfg.plies.unwrap_or(8), seed, start });
             }
             BookFormat::Epd => read_epd(&cfg.file)?,
@@ -253,7 +256,7 @@ impl OpeningBook {
             }
             OpeningBook::Polyglot { book, plies, seed, start } => {
                 let mut rng = StdRng::seed_from_u64(seed ^ (*start as u64 + index).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-                book.random_line(&mut rng, *plies)
+                random_line(book, &mut rng, *plies)
             }
         }
     }
@@ -411,114 +414,31 @@ pub fn read_pgn(path: &Path) -> Result<Vec<Opening>, OpeningsError> {
     Ok(out)
 }
 
-/// One Polyglot entry (16 bytes, big-endian: key, move, weight, learn).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BookEntry {
-    pub key: u64,
-    pub raw_move: u16,
-    pub weight: u16,
-}
-
-/// A Polyglot opening book held in memory (Debian's gnuchess book is 2.8 MB).
-#[derive(Debug)]
-pub struct PolyglotBook {
-    entries: Vec<BookEntry>,
-}
-
-impl PolyglotBook {
-    pub fn open(path: &Path) -> Result<PolyglotBook, OpeningsError> {
-        let p = path.display().to_string();
-        let bytes = fs::read(path).map_err(|source| OpeningsError::Io { path: p.clone(), source })?;
-        if bytes.len() % 16 != 0 {
-            return Err(OpeningsError::Parse {
-                path: p,
-                place: format!("size {}", bytes.len()),
-                reason: "not a Polyglot book (size is not a multiple of 16 bytes)".into(),
-            });
-        }
-        let entries: Vec<BookEntry> = bytes
-            .chunks_exact(16)
-            .map(|c| BookEntry {
-                key: u64::from_be_bytes(c[0..8].try_into().expect("8 bytes")),
-                raw_move: u16::from_be_bytes([c[8], c[9]]),
-                weight: u16::from_be_bytes([c[10], c[11]]),
+/// A weighted random walk of up to `plies` book moves from the start position (uniform among
+/// the book moves where all weights are 0).
+pub fn random_line(book: &PolyglotBook, rng: &mut impl Rng, plies: usize) -> Opening {
+    let mut pos = Chess::default();
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        let cands = book.moves(&pos);
+        let total: u64 = cands.iter().map(|(_, w)| u64::from(*w)).sum();
+        let pick = if total > 0 {
+            let mut r = rng.random_range(0..total);
+            cands.iter().find(|(_, w)| {
+                let hit = r < u64::from(*w);
+                r = r.saturating_sub(u64::from(*w));
+                hit
             })
-            .collect();
-        if entries.windows(2).any(|w| w[0].key > w[1].key) {
-            return Err(OpeningsError::Parse {
-                path: p,
-                place: "entries".into(),
-                reason: "not a Polyglot book (entries are not sorted by key)".into(),
-            });
-        }
-        Ok(PolyglotBook { entries })
+        } else if !cands.is_empty() {
+            cands.get(rng.random_range(0..cands.len()))
+        } else {
+            None
+        };
+        let Some((m, _)) = pick else { break };
+        moves.push(m.to_uci(CastlingMode::Standard).to_string());
+        pos.play_unchecked(*m);
     }
-
-    /// The Polyglot key of a position (shakmaty's Zobrist64 with legal en passant is exactly it).
-    pub fn key(pos: &Chess) -> u64 {
-        let Zobrist64(k) = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal);
-        k
-    }
-
-    /// Legal book moves of `pos` with their weights.
-    pub fn moves(&self, pos: &Chess) -> Vec<(Move, u16)> {
-        let key = Self::key(pos);
-        let first = self.entries.partition_point(|e| e.key < key);
-        self.entries[first..]
-            .iter()
-            .take_while(|e| e.key == key)
-            .filter_map(|e| decode_move(pos, e.raw_move).map(|m| (m, e.weight)))
-            .collect()
-    }
-
-    /// A weighted random walk of up to `plies` book moves from the start position.
-    pub fn random_line(&self, rng: &mut impl Rng, plies: usize) -> Opening {
-        let mut pos = Chess::default();
-        let mut moves = Vec::new();
-        for _ in 0..plies {
-            let cands = self.moves(&pos);
-            let total: u64 = cands.iter().map(|(_, w)| u64::from(*w)).sum();
-            let pick = if total > 0 {
-                let mut r = rng.random_range(0..total);
-                cands.iter().find(|(_, w)| {
-                    let hit = r < u64::from(*w);
-                    r = r.saturating_sub(u64::from(*w));
-                    hit
-                })
-            } else if !cands.is_empty() {
-                cands.get(rng.random_range(0..cands.len()))
-            } else {
-                None
-            };
-            let Some((m, _)) = pick else { break };
-            moves.push(m.to_uci(CastlingMode::Standard).to_string());
-            pos.play_unchecked(*m);
-        }
-        Opening { fen: None, moves }
-    }
-}
-
-/// Decodes a Polyglot move: to (bits 0-5), from (6-11), promotion (12-14: none, n, b, r, q).
-/// Castling is "king takes own rook" (e1h1), which shakmaty's `UciMove::to_move` accepts.
-fn decode_move(pos: &Chess, raw: u16) -> Option<Move> {
-    let to = u32::from(raw & 0x3f);
-    let from = u32::from((raw >> 6) & 0x3f);
-    let promo = (raw >> 12) & 0x7;
-    let sq = |i: u32| {
-        let file = (b'a' + (i % 8) as u8) as char;
-        let rank = (b'1' + (i / 8) as u8) as char;
-        format!("{file}{rank}")
-    };
-    let p = match promo {
-        0 => "",
-        1 => "n",
-        2 => "b",
-        3 => "r",
-        4 => "q",
-        _ => return None,
-    };
-    let uci: UciMove = format!("{}{}{p}", sq(from), sq(to)).parse().ok()?;
-    uci.to_move(pos).ok()
+    Opening { fen: None, moves }
 }
 
 impl fmt::Display for Opening {
@@ -534,26 +454,6 @@ impl fmt::Display for Opening {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn polyglot_key_matches_reference() {
-        assert_eq!(PolyglotBook::key(&Chess::default()), 0x463b96181691fc9c);
-        let mut p = Chess::default();
-        p.play_unchecked("e2e4".parse::<UciMove>().unwrap().to_move(&p).unwrap());
-        assert_eq!(PolyglotBook::key(&p), 0x823c9b50fd114196);
-    }
-
-    #[test]
-    fn decodes_polyglot_castling_and_promotion() {
-        let pos = parse_fen("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
-        // e1h1 = from 4, to 7
-        let m = decode_move(&pos, (4 << 6) | 7).unwrap();
-        assert_eq!(m.to_uci(CastlingMode::Standard).to_string(), "e1g1");
-        // b7a8=Q: from 49, to 56, promo 4
-        let m = decode_move(&pos, (4 << 12) | (49 << 6) | 56).unwrap();
-        assert_eq!(m.to_uci(CastlingMode::Standard).to_string(), "b7a8q");
-        assert!(decode_move(&pos, (12 << 6) | 28).is_none()); // e2e4: no pawn there
-    }
 
     #[test]
     fn epd_lines() {

@@ -14,7 +14,7 @@ use evochess::{eval::evaluate, params::EvalParams};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, fen::Fen};
 
-use crate::openings::{OpeningsError, PolyglotBook};
+use crate::openings::{PolyglotBook, random_line};
 
 #[derive(Args, Debug)]
 pub struct OpeningsArgs {
@@ -87,7 +87,7 @@ fn candidate(book: Option<&PolyglotBook>, rng: &mut StdRng, plies: usize) -> Opt
     let mut line = Vec::new();
     match book {
         Some(b) => {
-            let o = b.random_line(rng, plies);
+            let o = random_line(b, rng, plies);
             if o.moves.len() < plies {
                 return None;
             }
@@ -122,7 +122,7 @@ pub fn run(args: OpeningsArgs) -> anyhow::Result<()> {
         None => EvalParams::default(),
     };
     let book = match &args.book {
-        Some(p) => Some(PolyglotBook::open(p).map_err(|e: OpeningsError| anyhow::anyhow!(e))?),
+        Some(p) => Some(PolyglotBook::open(p)?),
         None => None,
     };
     let mut rng = StdRng::seed_from_u64(args.seed);
