@@ -282,7 +282,7 @@ pub fn run(cfg: &RrgaConfig, resume: bool) -> Result<RrgaOutcome, RrgaError> {
             what: format!("generation {g} round robin"),
             source: Box::new(source),
         })?;
-        let mut table = CrossTable::new(labels);
+        let mut table = CrossTable::new(labels).with_games_per_colour(cfg.games_per_pair as usize / 2);
         for e in journal_entries(&journal)? {
             for s in e.games {
                 table.add(s.white, s.black, s.points(s.white));

@@ -3,6 +3,8 @@
 //! Rows and columns are the players `1..N-1` and `const` (the reference player); a cell holds
 //! the row player's two results against the column player, first with white, then with black
 //! (`1`, `0`, `0.5`: "10.5" is a win with white and a draw with black); the diagonal is `+`.
+//! With more than one game per colour (`games_per_pair` > 2) a cell holds the points with white
+//! and with black summed, separated by a slash (`2.5/1`).
 //! Then the points and the place in lower-case Roman numerals, shared places as `iii-iv`.
 //!
 //! ```
@@ -16,23 +18,38 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 /// One generation's results: `cells[i][j] = [row i with white vs j, row i with black vs j]`,
-/// each the row player's points (1, 0.5, 0) or `None` if not played.
+/// each the row player's points (1, 0.5, 0; summed over the games with that colour) or `None`
+/// if not played.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CrossTable {
     pub labels: Vec<String>,
     pub cells: Vec<Vec<[Option<f64>; 2]>>,
+    /// Games recorded.
+    #[serde(default)]
+    pub played: usize,
+    /// Most games any player had with one colour against one opponent.
+    #[serde(default)]
+    pub per_colour: usize,
 }
 
 impl CrossTable {
     pub fn new(labels: Vec<String>) -> CrossTable {
         let n = labels.len();
-        CrossTable { labels, cells: vec![vec![[None, None]; n]; n] }
+        CrossTable { labels, cells: vec![vec![[None, None]; n]; n], played: 0, per_colour: 0 }
     }
 
     /// Records a game: `white` scored `white_points`.
     pub fn add(&mut self, white: usize, black: usize, white_points: f64) {
-        self.cells[white][black][0] = Some(white_points);
-        self.cells[black][white][1] = Some(1.0 - white_points);
+        let add = |cell: &mut Option<f64>, p: f64| *cell = Some(cell.unwrap_or(0.0) + p);
+        add(&mut self.cells[white][black][0], white_points);
+        add(&mut self.cells[black][white][1], 1.0 - white_points);
+        self.played += 1;
+    }
+
+    /// Sets how many games each colour of a pairing played, which decides the cell format.
+    pub fn with_games_per_colour(mut self, games: usize) -> CrossTable {
+        self.per_colour = games;
+        self
     }
 
     pub fn points(&self) -> Vec<f64> {
@@ -40,7 +57,7 @@ impl CrossTable {
     }
 
     pub fn games(&self) -> usize {
-        self.cells.iter().flat_map(|r| r.iter().flat_map(|c| c.iter().flatten())).count() / 2
+        self.played
     }
 
     /// The table as text, titled `ROUND <round>` (Table 6).
@@ -49,7 +66,8 @@ impl CrossTable {
         let points = self.points();
         let pl = places(&points);
         // Columns wide enough for the longest cell ("0.50.5") or label, plus a gap.
-        let widest = (0..n).flat_map(|i| (0..n).map(move |j| (i, j))).map(|(i, j)| cell_text(self.cells[i][j]).len());
+        let widest =
+            (0..n).flat_map(|i| (0..n).map(move |j| (i, j))).map(|(i, j)| self.cell_text(self.cells[i][j]).len());
         let w = widest.chain(self.labels.iter().map(String::len)).max().unwrap_or(1) + 2;
         let mut out = format!("ROUND {round}\n{:<w$}", "");
         for l in &self.labels {
@@ -59,7 +77,7 @@ impl CrossTable {
         for i in 0..n {
             let _ = write!(out, "{:<w$}", self.labels[i]);
             for j in 0..n {
-                let cell = if i == j { "+".to_string() } else { cell_text(self.cells[i][j]) };
+                let cell = if i == j { "+".to_string() } else { self.cell_text(self.cells[i][j]) };
                 let _ = write!(out, "{cell:>w$}");
             }
             let _ = writeln!(out, "{:>8}{:>9}", fmt_points(points[i]), place_text(pl[i]));
@@ -75,20 +93,21 @@ impl CrossTable {
         for (i, row) in self.cells.iter().enumerate() {
             let _ = write!(out, "{round},{}", self.labels[i]);
             for (j, c) in row.iter().enumerate() {
-                let _ = write!(out, ",{}", if i == j { "+".to_string() } else { cell_text(*c) });
+                let _ = write!(out, ",{}", if i == j { "+".to_string() } else { self.cell_text(*c) });
             }
             let _ = writeln!(out, ",{},{}", fmt_points(points[i]), place_text(pl[i]));
         }
         out
     }
+
+    fn cell_text(&self, c: [Option<f64>; 2]) -> String {
+        let parts = c.iter().map(|r| r.map_or("-".to_string(), fmt_points));
+        if self.per_colour > 1 { parts.collect::<Vec<_>>().join("/") } else { parts.collect() }
+    }
 }
 
 fn fmt_points(p: f64) -> String {
     if p.fract() == 0.0 { format!("{p:.0}") } else { format!("{p}") }
-}
-
-fn cell_text(c: [Option<f64>; 2]) -> String {
-    c.iter().map(|r| r.map_or("-".to_string(), fmt_points)).collect()
 }
 
 /// Each player's place range (1 = first) by points, ties sharing `(first, last)`.
@@ -162,6 +181,15 @@ mod tests {
         );
         assert!(t.csv(23).contains("23,2,11,+,0.50.5,3,i\n"), "{}", t.csv(23));
         assert_eq!(roman(14), "xiv");
+
+        // Four games a pair: points per colour are summed, the cell is "white/black".
+        let mut t = CrossTable::new(vec!["1".into(), "const".into()]).with_games_per_colour(2);
+        for (w, b, p) in [(0, 1, 1.0), (0, 1, 0.5), (1, 0, 0.0), (1, 0, 1.0)] {
+            t.add(w, b, p);
+        }
+        assert_eq!((t.points(), t.games()), (vec![2.5, 1.5], 4));
+        let row1 = t.text(1).lines().nth(2).unwrap().split_whitespace().map(String::from).collect::<Vec<_>>();
+        assert_eq!(row1, vec!["1", "+", "1.5/1", "2.5", "i"]);
         assert_eq!(place_text((5, 6)), "v-vi");
     }
 }
