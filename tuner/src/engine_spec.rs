@@ -16,7 +16,8 @@ use thiserror::Error;
 
 use crate::{
     tc::{SearchLimits, TcError, parse_movetime},
-    uci_client::{Timeouts, UciClient, UciError},
+    transport::{EngineError, Timeouts},
+    uci_client::UciClient,
 };
 
 /// A bad engine specification, found before any game is played.
@@ -195,7 +196,7 @@ impl EngineSpec {
     }
 
     /// Spawns the engine, sends its options and parameters, and syncs with `isready`.
-    pub fn start(&self, timeouts: Timeouts) -> Result<UciClient, UciError> {
+    pub fn start(&self, timeouts: Timeouts) -> Result<UciClient, EngineError> {
         let mut c = UciClient::spawn(&self.name, &self.cmd, &self.args, self.dir.as_deref(), timeouts)?;
         for (name, value) in &self.options {
             c.set_option(name, value)?;

@@ -31,7 +31,8 @@ use thiserror::Error;
 
 use crate::{
     engine_spec::{EngineSpec, SpecError},
-    uci_client::{Go, Timeouts, UciClient, UciError},
+    transport::{EngineError, Timeouts},
+    uci_client::{Go, UciClient},
 };
 
 /// Why a suite could not be read or solved.
@@ -46,7 +47,7 @@ pub enum SuiteError {
     #[error("suite {0} has no positions")]
     Empty(String),
     #[error(transparent)]
-    Engine(#[from] UciError),
+    Engine(#[from] EngineError),
     #[error(transparent)]
     Spec(#[from] SpecError),
     #[error("position {id}: engine `{engine}` played `{mv}`, which is not a legal move there")]

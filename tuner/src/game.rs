@@ -22,7 +22,8 @@ use crate::{
     adjudicate::{AdjudicationConfig, Adjudicator, side_name},
     openings::Opening,
     tc::{Clock, SearchLimits},
-    uci_client::{Go, Score, UciClient, UciError},
+    transport::EngineError,
+    uci_client::{Go, Score, UciClient},
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -232,16 +233,18 @@ pub fn play_game(white: &mut UciClient, black: &mut UciClient, setup: &GameSetup
     record
 }
 
-fn engine_failure(side: Color, e: &UciError, timed: bool) -> GameResult {
+fn engine_failure(side: Color, e: &EngineError, timed: bool) -> GameResult {
     let who = side_name(side);
     match e {
-        UciError::Timeout { what: "bestmove", .. } if timed => {
+        EngineError::Timeout { what: "bestmove", .. } if timed => {
             GameResult::loss(side, Termination::TimeForfeit, format!("{who} loses on time"))
         }
-        UciError::Timeout { what, .. } => {
+        EngineError::Timeout { what, .. } => {
             GameResult::loss(side, Termination::Stall, format!("{who}'s connection stalls (no {what})"))
         }
-        UciError::Disconnected { .. } => GameResult::loss(side, Termination::Disconnect, format!("{who} disconnects")),
+        EngineError::Disconnected { .. } => {
+            GameResult::loss(side, Termination::Disconnect, format!("{who} disconnects"))
+        }
         other => GameResult::loss(side, Termination::Disconnect, format!("{who}: {other}")),
     }
 }
@@ -369,7 +372,7 @@ mod tests {
     use super::*;
     use crate::{
         openings::parse_fen,
-        uci_client::{ScriptReply, ScriptTransport, Timeouts},
+        transport::{ScriptReply, ScriptTransport, Timeouts},
     };
 
     /// A scripted engine that plays the moves of `line` whose turn it is (by ply index).

@@ -21,5 +21,6 @@ pub mod search_evolve;
 pub mod space;
 pub mod stats;
 pub mod tc;
+pub mod transport;
 pub mod uci_client;
 pub mod xz;

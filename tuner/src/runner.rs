@@ -63,7 +63,8 @@ use crate::{
     results::{GameSummary, Journal, JournalError, MatchResults, Standings, UnitEntry},
     stats::{Sprt, SprtDecision},
     tc::SearchLimits,
-    uci_client::{Timeouts, UciClient, UciError},
+    transport::{EngineError, Timeouts},
+    uci_client::UciClient,
 };
 
 /// Who plays whom.
@@ -243,7 +244,7 @@ pub enum RunnerError {
     #[error(transparent)]
     Openings(#[from] OpeningsError),
     #[error(transparent)]
-    Engine(#[from] UciError),
+    Engine(#[from] EngineError),
     #[error(transparent)]
     Journal(#[from] JournalError),
     #[error("{0}")]
@@ -667,7 +668,7 @@ fn worker(ctx: &Context, schedule: &Schedule, results: &Sender<UnitDone>) {
 }
 
 /// Starts engine `i` if it is not running.
-fn ensure(ctx: &Context, engines: &mut HashMap<usize, UciClient>, i: usize) -> Result<(), UciError> {
+fn ensure(ctx: &Context, engines: &mut HashMap<usize, UciClient>, i: usize) -> Result<(), EngineError> {
     if let std::collections::hash_map::Entry::Vacant(e) = engines.entry(i) {
         let c = ctx.cfg.engines[i].start(ctx.cfg.timeouts())?;
         e.insert(c);
@@ -681,8 +682,8 @@ fn forfeit_record(
     opening: &crate::openings::Opening,
     w: usize,
     b: usize,
-    w_err: Option<UciError>,
-    b_err: Option<UciError>,
+    w_err: Option<EngineError>,
+    b_err: Option<EngineError>,
 ) -> GameRecord {
     let result = match (&w_err, &b_err) {
         (Some(_), Some(_)) => {
