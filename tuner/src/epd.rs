@@ -260,7 +260,7 @@ fn solve_one(
     let result = loop {
         attempt += 1;
         if engine.as_ref().is_none_or(|e| !e.is_healthy()) {
-            *engine = Some(spec.start(Timeouts::default())?);
+            *engine = Some(spec.start_uci(Timeouts::default())?);
         }
         let e = engine.as_mut().expect("started");
         let r = e.new_game().and_then(|()| e.position(Some(&p.fen), &[])).and_then(|()| e.go(go, deadline));

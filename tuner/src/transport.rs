@@ -189,6 +189,14 @@ pub enum EngineError {
     Disconnected { engine: String, what: &'static str },
     #[error("engine `{engine}` has no option `{option}` (it declares: {declared})")]
     UnknownOption { engine: String, option: String, declared: String },
+    /// An xboard engine answered one of our legal moves with `Illegal move`.
+    #[error("engine `{engine}` rejects a legal move: `{line}`")]
+    Rejected { engine: String, line: String },
+    #[error("engine `{engine}` cannot {what}")]
+    Unsupported { engine: String, what: String },
+    /// The game handed the client a move it cannot follow (a bug on our side, not the engine's).
+    #[error("engine `{engine}`: the client is out of step with the game ({detail})")]
+    OutOfStep { engine: String, detail: String },
 }
 
 /// Time limits for protocol round trips.
