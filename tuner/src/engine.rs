@@ -3,7 +3,7 @@
 //! quit), so every command that plays games takes either kind from the same
 //! [`crate::engine_spec::EngineSpec`].
 
-use std::{fmt, str::FromStr, time::Duration};
+use std::{str::FromStr, time::Duration};
 
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, uci::UciMove};
@@ -42,12 +42,6 @@ impl FromStr for Protocol {
     }
 }
 
-impl fmt::Display for Protocol {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.is_uci() { "uci" } else { "xboard" })
-    }
-}
-
 /// What an engine did with its turn.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reply {
@@ -82,13 +76,6 @@ impl EngineClient {
         match self {
             EngineClient::Uci(c) => c.label(),
             EngineClient::Xboard(c) => c.label(),
-        }
-    }
-
-    pub fn protocol(&self) -> Protocol {
-        match self {
-            EngineClient::Uci(_) => Protocol::Uci,
-            EngineClient::Xboard(_) => Protocol::Xboard,
         }
     }
 

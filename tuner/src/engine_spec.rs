@@ -213,7 +213,7 @@ impl EngineSpec {
         if self.limits.nodes.is_some() {
             return not("a node limit (nodes=)");
         }
-        if self.limits.movetime_ms.is_some_and(|ms| ms % 1000 != 0) {
+        if self.limits.movetime_ms.is_some_and(|ms| !ms.is_multiple_of(1000)) {
             return not("a time per move in fractions of a second (st= must be whole seconds)");
         }
         if self.params.is_some() {
@@ -250,7 +250,10 @@ impl EngineSpec {
     /// [`EngineError::Unsupported`] for an xboard engine, besides the engine's own failures.
     pub fn start_uci(&self, timeouts: Timeouts) -> Result<UciClient, EngineError> {
         if self.proto != Protocol::Uci {
-            return Err(EngineError::Unsupported { engine: self.name.clone(), what: "be used here: UCI only".into() });
+            return Err(EngineError::Unsupported {
+                engine: self.name.clone(),
+                what: "be driven by this command, which speaks UCI only (proto=xboard)".into(),
+            });
         }
         let mut c = UciClient::spawn(&self.name, &self.cmd, &self.args, self.dir.as_deref(), timeouts)?;
         for (name, value) in &self.options {

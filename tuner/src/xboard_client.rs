@@ -250,9 +250,13 @@ impl Features {
 /// clock is not sent as none), INC in seconds. `time`/`otim` carry the exact clock anyway.
 pub fn level_command(c: &ClockTc) -> String {
     let secs = c.base_ms.div_ceil(1000);
-    let base = if secs % 60 == 0 { format!("{}", secs / 60) } else { format!("{}:{:02}", secs / 60, secs % 60) };
-    let inc =
-        if c.inc_ms % 1000 == 0 { format!("{}", c.inc_ms / 1000) } else { format!("{}", c.inc_ms as f64 / 1000.0) };
+    let base =
+        if secs.is_multiple_of(60) { format!("{}", secs / 60) } else { format!("{}:{:02}", secs / 60, secs % 60) };
+    let inc = if c.inc_ms.is_multiple_of(1000) {
+        format!("{}", c.inc_ms / 1000)
+    } else {
+        format!("{}", c.inc_ms as f64 / 1000.0)
+    };
     format!("level {} {base} {inc}", c.moves.unwrap_or(0))
 }
 

@@ -313,7 +313,8 @@ fn options_reuse_and_spec_errors() {
     assert!(e.contains("`proto`") && e.contains("uci or xboard"), "{e}");
 }
 
-/// A two-game match of evochess against a Debian xboard engine through the `tuner` binary.
+/// A two-game match of evochess against a Debian xboard engine through the `tuner` binary: both
+/// games are played to an end without a forfeit.
 fn real_match(opponent: &str) {
     assert!(Path::new(opponent).exists(), "{opponent} not installed (Debian package)");
     let name = Path::new(opponent).file_name().unwrap().to_str().unwrap();
@@ -324,12 +325,15 @@ fn real_match(opponent: &str) {
         "-engine".into(),
         "name=evochess".into(),
         format!("cmd={}", engine_binary().display()),
+        // A node limit for the (debug-built) evochess and a wide margin for the opponent's
+        // clock: a loaded machine must not decide these games on time.
+        "nodes=20000".into(),
         "-engine".into(),
         format!("name={name}"),
         format!("cmd={opponent}"),
         "proto=xboard".into(),
-        "-each".into(),
         "tc=3+0.05".into(),
+        "timemargin=1000".into(),
         "-openings".into(),
         format!("file={}", repo().join("openings/gnuchess-8ply.epd").display()),
         "-maxmoves".into(),
