@@ -865,6 +865,19 @@ mod tests {
     }
 
     #[test]
+    fn opponents_speak_uci_unless_told_xboard() {
+        let v = verify(
+            "[[opponents]]\nname = \"glaurung\"\ncmd = \"/usr/games/glaurung\"\n\
+             [[opponents]]\nname = \"phalanx\"\ncmd = \"/usr/games/phalanx\"\nproto = \"xboard\"\n",
+        );
+        assert_eq!((v.opponents[0].proto, v.opponents[1].proto), (Protocol::Uci, Protocol::Xboard));
+        let text = "games = 300\ntc = \"300+0\"\nopenings = \"Cargo.toml\"\n\
+                    [[opponents]]\nname = \"x\"\ncmd = \"/x\"\nproto = \"winboard\"\n";
+        let err = toml::from_str::<VerifyConfig>(text).unwrap_err().to_string();
+        assert!(err.contains("winboard"), "{err}");
+    }
+
+    #[test]
     fn validate_names_the_bad_clock_before_any_stage_runs() {
         let v = verify("[[opponents]]\nname = \"toga2\"\ncmd = \"/usr/games/toga2\"\ntc = \"ten\"\n");
         let err = format!("{:#}", v.validate().unwrap_err());
