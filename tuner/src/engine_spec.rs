@@ -1,10 +1,12 @@
 //! Engine specifications in cutechess form: `name=X cmd=PATH dir=DIR arg=A args="A B"
-//! option.Name=value tc=40/60+0.6 st=0.5 nodes=N depth=D timemargin=MS params=FILE restart=on`.
+//! proto=uci|xboard option.Name=value tc=40/60+0.6 st=0.5 nodes=N depth=D timemargin=MS
+//! params=FILE restart=on`.
 //!
 //! [`EngineSpec::validate`] checks everything that can be checked before a game starts (the
 //! command exists and is executable, the directory exists, the TC parses, the params file loads
-//! and is in range); [`EngineSpec::start`] spawns the engine, checks each option name against the
-//! engine's declarations and syncs with `isready`.
+//! and is in range, an xboard engine is given only limits xboard can express);
+//! [`EngineSpec::start`] spawns the engine, checks each option name against the engine's
+//! declarations and syncs (`isready` for UCI, `ping` for xboard).
 
 use std::{
     env,
@@ -15,8 +17,11 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::{
+    engine::{EngineClient, Protocol},
     tc::{SearchLimits, TcError, parse_movetime},
-    uci_client::{Timeouts, UciClient, UciError},
+    transport::{EngineError, Timeouts},
+    uci_client::UciClient,
+    xboard_client::XboardClient,
 };
 
 /// A bad engine specification, found before any game is played.
@@ -44,6 +49,8 @@ pub enum SpecError {
     TcAndSt(String),
     #[error("engine name `{0}` is used twice")]
     DuplicateName(String),
+    #[error("engine `{name}` speaks xboard, which cannot take {what}")]
+    NotForXboard { name: String, what: &'static str },
 }
 
 /// How to run one engine and under which limits it plays.
@@ -53,6 +60,9 @@ pub struct EngineSpec {
     pub cmd: PathBuf,
     pub args: Vec<String>,
     pub dir: Option<PathBuf>,
+    /// Left out of the match fingerprint when UCI, so journals of earlier runs still resume.
+    #[serde(default, skip_serializing_if = "Protocol::is_uci")]
+    pub proto: Protocol,
     /// `setoption` pairs, in the order given.
     pub options: Vec<(String, String)>,
     pub limits: SearchLimits,
@@ -125,8 +135,7 @@ impl EngineSpec {
             "dir" => self.dir = Some(PathBuf::from(value)),
             "arg" => self.args.push(value.to_string()),
             "args" => self.args = value.split_whitespace().map(str::to_string).collect(),
-            "proto" if value == "uci" => {}
-            "proto" => return Err(bad(key, value, "only uci is supported")),
+            "proto" => self.proto = value.parse().map_err(|reason: String| bad(key, value, reason))?,
             "tc" if value == "inf" || value == "infinite" => self.limits.clock = None,
             "tc" => self.limits.clock = Some(value.parse()?),
             "st" => self.limits.movetime_ms = Some(parse_movetime(value)?),
@@ -172,6 +181,9 @@ impl EngineSpec {
         {
             return Err(SpecError::NoLimit(self.name.clone()));
         }
+        if self.proto == Protocol::Xboard {
+            self.check_xboard_limits()?;
+        }
         let cwd = env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
         if let Some(dir) = &self.dir {
             let abs = cwd.join(dir);
@@ -194,8 +206,55 @@ impl EngineSpec {
         Ok(())
     }
 
-    /// Spawns the engine, sends its options and parameters, and syncs with `isready`.
-    pub fn start(&self, timeouts: Timeouts) -> Result<UciClient, UciError> {
+    /// What xboard cannot express: a node limit, a fixed time per move in fractions of a second
+    /// (`st` takes whole seconds), evochess parameters (set through UCI options).
+    fn check_xboard_limits(&self) -> Result<(), SpecError> {
+        let not = |what| Err(SpecError::NotForXboard { name: self.name.clone(), what });
+        if self.limits.nodes.is_some() {
+            return not("a node limit (nodes=)");
+        }
+        if self.limits.movetime_ms.is_some_and(|ms| !ms.is_multiple_of(1000)) {
+            return not("a time per move in fractions of a second (st= must be whole seconds)");
+        }
+        if self.params.is_some() {
+            return not("a parameter file (params= sets UCI options)");
+        }
+        Ok(())
+    }
+
+    /// Spawns the engine in its protocol, sends its options (and, for UCI, its parameters),
+    /// and syncs.
+    pub fn start(&self, timeouts: Timeouts) -> Result<EngineClient, EngineError> {
+        match self.proto {
+            Protocol::Uci => self.start_uci(timeouts).map(EngineClient::Uci),
+            Protocol::Xboard => {
+                if self.params.is_some() {
+                    return Err(EngineError::Unsupported {
+                        engine: self.name.clone(),
+                        what: "take a parameter file: params= needs UCI".into(),
+                    });
+                }
+                let mut c = XboardClient::spawn(&self.name, &self.cmd, &self.args, self.dir.as_deref(), timeouts)?;
+                for (name, value) in &self.options {
+                    c.set_option(name, value)?;
+                }
+                c.ping()?;
+                Ok(EngineClient::Xboard(c))
+            }
+        }
+    }
+
+    /// Spawns a UCI engine, sends its options and parameters, and syncs with `isready`.
+    ///
+    /// # Errors
+    /// [`EngineError::Unsupported`] for an xboard engine, besides the engine's own failures.
+    pub fn start_uci(&self, timeouts: Timeouts) -> Result<UciClient, EngineError> {
+        if self.proto != Protocol::Uci {
+            return Err(EngineError::Unsupported {
+                engine: self.name.clone(),
+                what: "be driven by this command, which speaks UCI only (proto=xboard)".into(),
+            });
+        }
         let mut c = UciClient::spawn(&self.name, &self.cmd, &self.args, self.dir.as_deref(), timeouts)?;
         for (name, value) in &self.options {
             c.set_option(name, value)?;

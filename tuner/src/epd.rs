@@ -31,7 +31,8 @@ use thiserror::Error;
 
 use crate::{
     engine_spec::{EngineSpec, SpecError},
-    uci_client::{Go, Timeouts, UciClient, UciError},
+    transport::{EngineError, Timeouts},
+    uci_client::{Go, UciClient},
 };
 
 /// Why a suite could not be read or solved.
@@ -46,7 +47,7 @@ pub enum SuiteError {
     #[error("suite {0} has no positions")]
     Empty(String),
     #[error(transparent)]
-    Engine(#[from] UciError),
+    Engine(#[from] EngineError),
     #[error(transparent)]
     Spec(#[from] SpecError),
     #[error("position {id}: engine `{engine}` played `{mv}`, which is not a legal move there")]
@@ -259,7 +260,7 @@ fn solve_one(
     let result = loop {
         attempt += 1;
         if engine.as_ref().is_none_or(|e| !e.is_healthy()) {
-            *engine = Some(spec.start(Timeouts::default())?);
+            *engine = Some(spec.start_uci(Timeouts::default())?);
         }
         let e = engine.as_mut().expect("started");
         let r = e.new_game().and_then(|()| e.position(Some(&p.fen), &[])).and_then(|()| e.go(go, deadline));

@@ -1,9 +1,11 @@
-//! One game between two UCI clients: shakmaty position, hash history for repetitions, clocks,
-//! the rules of chess first and adjudication second.
+//! One game between two engines (UCI or xboard): shakmaty position, hash history for
+//! repetitions, clocks, the rules of chess first and adjudication second.
 //!
 //! A side that sends an illegal or unparsable move, crashes, stalls or oversteps its time loses,
-//! with the reason recorded in the [`GameResult`] (and the PGN `Termination` tag). The caller
-//! restarts unhealthy engines (see [`crate::uci_client::UciClient::is_healthy`]).
+//! with the reason recorded in the [`GameResult`] (and the PGN `Termination` tag); so does an
+//! xboard engine that rejects a legal move or makes a false claim (see [`crate::xboard_client`]).
+//! A resignation ends the game normally. The caller restarts engines that are no longer
+//! [`EngineClient::reusable`].
 
 use std::{
     sync::atomic::{AtomicBool, Ordering},
@@ -20,9 +22,11 @@ use std::sync::Arc;
 
 use crate::{
     adjudicate::{AdjudicationConfig, Adjudicator, side_name},
+    engine::{BadMove, EngineClient, Reply},
     openings::Opening,
     tc::{Clock, SearchLimits},
-    uci_client::{Go, Score, UciClient, UciError},
+    transport::EngineError,
+    uci_client::{Go, Score},
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -203,7 +207,7 @@ fn now_unix() -> u64 {
 
 /// Plays one game. Engine failures end the game with a loss for that side; this never panics
 /// on engine misbehaviour and every wait is bounded.
-pub fn play_game(white: &mut UciClient, black: &mut UciClient, setup: &GameSetup<'_>) -> GameRecord {
+pub fn play_game(white: &mut EngineClient, black: &mut EngineClient, setup: &GameSetup<'_>) -> GameRecord {
     let started_at = now_unix();
     let t0 = Instant::now();
     let mut record = GameRecord {
@@ -226,29 +230,38 @@ pub fn play_game(white: &mut UciClient, black: &mut UciClient, setup: &GameSetup
         duration_ms: 0,
     };
     let (pos, result) = run_moves(white, black, setup, &mut record);
+    let token = if result.termination == Termination::Aborted { "*" } else { result.outcome.pgn() };
+    for engine in [white, black] {
+        engine.end_game(token, &result.reason);
+    }
     record.result = result;
     record.final_fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
     record.duration_ms = t0.elapsed().as_millis() as u64;
     record
 }
 
-fn engine_failure(side: Color, e: &UciError, timed: bool) -> GameResult {
+fn engine_failure(side: Color, e: &EngineError, timed: bool) -> GameResult {
     let who = side_name(side);
     match e {
-        UciError::Timeout { what: "bestmove", .. } if timed => {
+        EngineError::Timeout { what: "bestmove" | "move", .. } if timed => {
             GameResult::loss(side, Termination::TimeForfeit, format!("{who} loses on time"))
         }
-        UciError::Timeout { what, .. } => {
+        EngineError::Timeout { what, .. } => {
             GameResult::loss(side, Termination::Stall, format!("{who}'s connection stalls (no {what})"))
         }
-        UciError::Disconnected { .. } => GameResult::loss(side, Termination::Disconnect, format!("{who} disconnects")),
+        EngineError::Disconnected { .. } => {
+            GameResult::loss(side, Termination::Disconnect, format!("{who} disconnects"))
+        }
+        EngineError::Rejected { line, .. } => {
+            GameResult::loss(side, Termination::IllegalMove, format!("{who} rejects a legal move: {line}"))
+        }
         other => GameResult::loss(side, Termination::Disconnect, format!("{who}: {other}")),
     }
 }
 
 fn run_moves(
-    white: &mut UciClient,
-    black: &mut UciClient,
+    white: &mut EngineClient,
+    black: &mut EngineClient,
     setup: &GameSetup<'_>,
     record: &mut GameRecord,
 ) -> (Chess, GameResult) {
@@ -282,14 +295,14 @@ fn run_moves(
         history.push(pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal));
     }
 
+    let limits = ByColor { white: setup.white_limits, black: setup.black_limits };
     for (side, engine) in [(Color::White, &mut *white), (Color::Black, &mut *black)] {
-        if let Err(e) = engine.new_game() {
+        if let Err(e) = engine.new_game(&start, limits.get(side)) {
             return (pos, engine_failure(side, &e, false));
         }
     }
 
     let fen = setup.opening.fen.as_deref();
-    let limits = ByColor { white: setup.white_limits, black: setup.black_limits };
     let mut clocks = ByColor { white: Clock::new(setup.white_limits), black: Clock::new(setup.black_limits) };
     let mut adjudicator = Adjudicator::new(setup.adjudication, setup.tablebase.clone());
     let mut plies = uci_moves.len() as u32;
@@ -302,7 +315,7 @@ fn run_moves(
             return (pos, GameResult::new(GameOutcome::Draw, Termination::Aborted, "match stopped"));
         }
         let side = pos.turn();
-        let engine: &mut UciClient = if side == Color::White { white } else { black };
+        let engine: &mut EngineClient = if side == Color::White { white } else { black };
         let own = *limits.get(side);
         // Clocks only for an engine that plays on one; it gets whichever clocks exist.
         let go = if own.clock.is_some() {
@@ -321,25 +334,28 @@ fn run_moves(
         };
         let deadline = clocks.get(side).deadline(setup.stall_timeout);
         let timed = !own.is_untimed();
-        let searched = engine.position(fen, &uci_moves).and_then(|()| engine.go(&go, deadline));
-        let found = match searched {
-            Ok(r) => r,
+        let who = side_name(side);
+        let (found, claims_draw) = match engine.think(fen, &uci_moves, &go, deadline) {
+            Ok(Reply::Move { found, claims_draw }) => (found, claims_draw),
+            Ok(Reply::Resign) => return (pos, GameResult::loss(side, Termination::Normal, format!("{who} resigns"))),
+            Ok(Reply::FalseClaim(claim)) => {
+                let reason = format!("{who} makes a false claim: {claim}");
+                return (pos, GameResult::loss(side, Termination::Adjudication, reason));
+            }
             Err(e) => return (pos, engine_failure(side, &e, timed)),
         };
         if !clocks.get_mut(side).spend(found.elapsed) {
-            let reason = format!("{} loses on time", side_name(side));
+            let reason = format!("{who} loses on time");
             return (pos, GameResult::loss(side, Termination::TimeForfeit, reason));
         }
-        let m = match found.bestmove.parse::<UciMove>() {
-            Ok(u) => match u.to_move(&pos) {
-                Ok(m) => m,
-                Err(_) => {
-                    let reason = format!("{} makes an illegal move: {}", side_name(side), found.bestmove);
-                    return (pos, GameResult::loss(side, Termination::IllegalMove, reason));
-                }
-            },
-            Err(_) => {
-                let reason = format!("{} sends an invalid move: {}", side_name(side), found.bestmove);
+        let m = match engine.parse_move(&pos, &found.bestmove) {
+            Ok(m) => m,
+            Err(BadMove::Illegal) => {
+                let reason = format!("{who} makes an illegal move: {}", found.bestmove);
+                return (pos, GameResult::loss(side, Termination::IllegalMove, reason));
+            }
+            Err(BadMove::Invalid) => {
+                let reason = format!("{who} sends an invalid move: {}", found.bestmove);
                 return (pos, GameResult::loss(side, Termination::IllegalMove, reason));
             }
         };
@@ -355,7 +371,12 @@ fn run_moves(
             score: found.score,
             depth: found.depth,
         });
-        if rules_result(&pos, &history).is_some() {
+        let ruled = rules_result(&pos, &history);
+        // A draw claim must be made true by the move it comes with (cutechess).
+        if claims_draw && ruled.as_ref().is_none_or(|r| r.outcome != GameOutcome::Draw) {
+            return (pos, GameResult::loss(side, Termination::Adjudication, format!("{who} makes a false draw claim")));
+        }
+        if ruled.is_some() {
             continue; // the rules decide before any adjudication
         }
         if let Some(r) = adjudicator.after_move(&pos, side, found.score, plies) {
@@ -369,11 +390,12 @@ mod tests {
     use super::*;
     use crate::{
         openings::parse_fen,
-        uci_client::{ScriptReply, ScriptTransport, Timeouts},
+        transport::{ScriptReply, ScriptTransport, Timeouts},
+        uci_client::UciClient,
     };
 
     /// A scripted engine that plays the moves of `line` whose turn it is (by ply index).
-    fn scripted(moves: Vec<&'static str>, score: i32) -> UciClient {
+    fn scripted(moves: Vec<&'static str>, score: i32) -> EngineClient {
         let mut ply = 0usize;
         let t = ScriptTransport::new(move |cmd| {
             let reply: Vec<String> = match cmd.split_whitespace().next() {
@@ -392,7 +414,7 @@ mod tests {
             ScriptReply::Lines(reply)
         });
         let to = Timeouts { start: Duration::from_millis(100), ping: Duration::from_millis(100), quit: Duration::ZERO };
-        UciClient::start("s", Box::new(t), to).unwrap()
+        EngineClient::Uci(UciClient::start("s", Box::new(t), to).unwrap())
     }
 
     fn play(line: Vec<&'static str>, opening: Opening, adj: AdjudicationConfig) -> GameRecord {

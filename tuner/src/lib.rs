@@ -1,9 +1,10 @@
-//! Genetic-algorithm tuner and UCI match runner for evochess.
+//! Genetic-algorithm tuner and UCI/xboard match runner for evochess.
 
 pub mod adjudicate;
 pub mod builtin;
 pub mod cli;
 pub mod coevolve;
+pub mod engine;
 pub mod engine_spec;
 pub mod epd;
 pub mod evolve;
@@ -21,5 +22,7 @@ pub mod search_evolve;
 pub mod space;
 pub mod stats;
 pub mod tc;
+pub mod transport;
 pub mod uci_client;
+pub mod xboard_client;
 pub mod xz;

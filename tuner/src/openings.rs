@@ -246,6 +246,15 @@ impl OpeningBook {
         self.len() == Some(0)
     }
 
+    /// Whether some opening starts from a FEN position rather than the standard start (an xboard
+    /// engine needs `setboard` for those). A Polyglot walk always starts from the standard start.
+    pub fn has_fen_starts(&self) -> bool {
+        match self {
+            OpeningBook::List { openings, .. } => openings.iter().any(|o| o.fen.is_some()),
+            OpeningBook::Startpos | OpeningBook::Polyglot { .. } => false,
+        }
+    }
+
     /// The opening for game pair `index` (wraps around a list).
     pub fn get(&self, index: u64) -> Opening {
         match self {

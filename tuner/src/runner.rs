@@ -1,4 +1,5 @@
-//! Plays matches, gauntlets and round robins of UCI engines with a pool of worker threads.
+//! Plays matches, gauntlets and round robins of UCI and xboard engines with a pool of worker
+//! threads.
 //!
 //! # Library API (what `tuner evolve` and other commands call)
 //!
@@ -16,8 +17,9 @@
 //! ```
 //!
 //! * [`play_match`] validates the configuration (engine paths, TCs, params files, openings,
-//!   tablebases), starts each engine once to check `uciok` and option names — so bad input is
-//!   reported before any game — then plays every unit and returns [`MatchResults`].
+//!   tablebases), starts each engine once to check its handshake (`uciok`, or xboard's features),
+//!   its option names and that it can play the book's start positions — so bad input is reported
+//!   before any game — then plays every unit and returns [`MatchResults`].
 //! * [`round_robin`] is the GA's helper: every engine against every other, returning the results
 //!   whose [`MatchResults::score_of`] gives per-pair scores.
 //! * A [`MatchObserver`] sees each finished game with the running [`Standings`] (the CLI uses it
@@ -56,6 +58,7 @@ use thiserror::Error;
 
 use crate::{
     adjudicate::{AdjudicationConfig, load_tablebase},
+    engine::EngineClient,
     engine_spec::{EngineSpec, SpecError},
     game::{GameOutcome, GameRecord, GameResult, GameSetup, Termination, play_game},
     openings::{OpeningBook, OpeningsConfig, OpeningsError},
@@ -63,7 +66,7 @@ use crate::{
     results::{GameSummary, Journal, JournalError, MatchResults, Standings, UnitEntry},
     stats::{Sprt, SprtDecision},
     tc::SearchLimits,
-    uci_client::{Timeouts, UciClient, UciError},
+    transport::{EngineError, Timeouts},
 };
 
 /// Who plays whom.
@@ -243,7 +246,7 @@ pub enum RunnerError {
     #[error(transparent)]
     Openings(#[from] OpeningsError),
     #[error(transparent)]
-    Engine(#[from] UciError),
+    Engine(#[from] EngineError),
     #[error(transparent)]
     Journal(#[from] JournalError),
     #[error("{0}")]
@@ -317,9 +320,20 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
         Some(p) => Some(load_tablebase(p).map_err(RunnerError::Config)?),
         None => None,
     };
-    // Start every engine once: a missing uciok or a bad option name is an error before any game.
+    // Start every engine once: a missing uciok or a bad option name is an error before any game,
+    // and so is a book of FEN positions for an xboard engine without `setboard`.
     for spec in &cfg.engines {
-        spec.start(cfg.timeouts())?.quit();
+        let c = spec.start(cfg.timeouts())?;
+        let fen_book = book.has_fen_starts();
+        let plays_from_fen = c.plays_from_fen();
+        c.quit();
+        if fen_book && !plays_from_fen {
+            return Err(RunnerError::Config(format!(
+                "engine `{}` has no xboard `setboard`, so it can play only openings from the standard start \
+                 position; the opening book has FEN start positions (use a PGN book or a Polyglot book)",
+                spec.name
+            )));
+        }
     }
 
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
@@ -602,7 +616,7 @@ impl Schedule {
 
 fn worker(ctx: &Context, schedule: &Schedule, results: &Sender<UnitDone>) {
     let cfg = &ctx.cfg;
-    let mut engines: HashMap<usize, UciClient> = HashMap::new();
+    let mut engines: HashMap<usize, EngineClient> = HashMap::new();
     let mut played_any = false;
     while let Some(unit) = schedule.take(cfg, &ctx.stop) {
         // Keep only this unit's engines running (a gauntlet worker would otherwise hold them all).
@@ -636,8 +650,9 @@ fn worker(ctx: &Context, schedule: &Schedule, results: &Sender<UnitDone>) {
                     };
                     let r = play_game(&mut wc, &mut bc, &setup);
                     for (i, c) in [(w, wc), (b, bc)] {
-                        // Crashed or stalled engines, and restart=on, get a fresh process next game.
-                        if c.is_healthy() && !cfg.engines[i].restart {
+                        // Crashed or stalled engines, restart=on and xboard's reuse=0 get a fresh
+                        // process next game.
+                        if c.reusable() && !cfg.engines[i].restart {
                             engines.insert(i, c);
                         } else {
                             c.quit();
@@ -667,7 +682,7 @@ fn worker(ctx: &Context, schedule: &Schedule, results: &Sender<UnitDone>) {
 }
 
 /// Starts engine `i` if it is not running.
-fn ensure(ctx: &Context, engines: &mut HashMap<usize, UciClient>, i: usize) -> Result<(), UciError> {
+fn ensure(ctx: &Context, engines: &mut HashMap<usize, EngineClient>, i: usize) -> Result<(), EngineError> {
     if let std::collections::hash_map::Entry::Vacant(e) = engines.entry(i) {
         let c = ctx.cfg.engines[i].start(ctx.cfg.timeouts())?;
         e.insert(c);
@@ -681,8 +696,8 @@ fn forfeit_record(
     opening: &crate::openings::Opening,
     w: usize,
     b: usize,
-    w_err: Option<UciError>,
-    b_err: Option<UciError>,
+    w_err: Option<EngineError>,
+    b_err: Option<EngineError>,
 ) -> GameRecord {
     let result = match (&w_err, &b_err) {
         (Some(_), Some(_)) => {

@@ -1,29 +1,16 @@
-//! The engine side of a game: a UCI client over a [`Transport`].
+//! The UCI side of a game: a client over a [`Conn`].
 //!
 //! Like cutechess's `uciengine`: `uci`/`uciok` at start, `isready`/`readyok` as the ping after
 //! `setoption` and `ucinewgame`, `position … moves …` then `go …`, and `quit` then kill at the end.
 //! Every wait has a deadline, so a silent, crashed or babbling engine never blocks the runner:
-//! the caller gets a [`UciError`] and decides (the runner restarts the engine).
-//!
-//! The transport is a seam (STYLE §12): [`ProcessTransport`] runs a real engine process (spawned
-//! directly, never through a shell), [`ScriptTransport`] answers from an in-memory closure so the
-//! game, clock and adjudication logic is tested without processes.
+//! the caller gets an [`EngineError`] and decides (the runner restarts the engine).
 
 use std::{
-    collections::VecDeque,
-    io::{self, BufRead, BufReader, Read, Write},
     path::Path,
-    process::{Child, ChildStdin, Command, Stdio},
-    thread,
     time::{Duration, Instant},
 };
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
-use thiserror::Error;
-
-/// Longest line kept from an engine; a longer one is split (an engine spewing bytes without a
-/// newline must not grow the runner's memory without bound).
-const MAX_LINE: u64 = 64 * 1024;
+use crate::transport::{Conn, EngineError, Timeouts, Transport};
 
 /// Something the engine printed, parsed (Carp/Rustic style: parse into an enum, act in one match).
 #[derive(Clone, Debug, PartialEq)]
@@ -172,175 +159,6 @@ fn parse_info<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Info {
     info
 }
 
-/// How an engine's lines reach the client and commands reach the engine.
-pub trait Transport: Send {
-    /// Writes one command line.
-    fn send(&mut self, line: &str) -> io::Result<()>;
-    /// The engine's output in batches of lines (all complete lines available at once, so a
-    /// burst of `info` lines costs one wake-up); disconnected once the engine is gone.
-    fn lines(&self) -> &Receiver<Vec<String>>;
-    /// Waits up to `grace` for the engine to exit on its own, then kills it.
-    fn shutdown(&mut self, grace: Duration);
-}
-
-/// A real engine process.
-pub struct ProcessTransport {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    rx: Receiver<Vec<String>>,
-}
-
-impl ProcessTransport {
-    /// Spawns `cmd args…` in `dir` with piped stdin/stdout. Not through a shell: arguments and
-    /// paths with spaces arrive as given.
-    pub fn spawn(cmd: &Path, args: &[String], dir: Option<&Path>, label: &str) -> io::Result<ProcessTransport> {
-        let mut command = Command::new(cmd);
-        command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-        if let Some(d) = dir {
-            command.current_dir(d);
-        }
-        let mut child = command.spawn()?;
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().expect("piped stdout");
-        let stderr = child.stderr.take().expect("piped stderr");
-        let (tx, rx) = unbounded();
-        let name = label.to_string();
-        thread::Builder::new().name(format!("{label}-stdout")).spawn(move || read_lines(stdout, &tx, &name))?;
-        let name = label.to_string();
-        thread::Builder::new().name(format!("{label}-stderr")).spawn(move || {
-            let mut r = BufReader::new(stderr);
-            let mut buf = Vec::new();
-            // Drained so a chatty engine never blocks on a full pipe; kept for debugging only.
-            while matches!((&mut r).take(MAX_LINE).read_until(b'\n', &mut buf), Ok(n) if n > 0) {
-                log::debug!("{name} stderr: {}", String::from_utf8_lossy(&buf).trim_end());
-                buf.clear();
-            }
-        })?;
-        Ok(ProcessTransport { child, stdin, rx })
-    }
-}
-
-fn read_lines(stdout: impl Read, tx: &Sender<Vec<String>>, name: &str) {
-    let mut r = BufReader::with_capacity(64 * 1024, stdout);
-    let mut buf = Vec::new();
-    loop {
-        let mut batch = Vec::new();
-        // One blocking read, then every further line already buffered.
-        loop {
-            buf.clear();
-            match (&mut r).take(MAX_LINE).read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => {
-                    let _ = tx.send(batch);
-                    return;
-                }
-                Ok(_) => {
-                    let line = String::from_utf8_lossy(&buf).trim_end_matches(['\r', '\n']).to_string();
-                    log::trace!("{name} > {line}");
-                    batch.push(line);
-                }
-            }
-            if !r.buffer().contains(&b'\n') {
-                break;
-            }
-        }
-        if tx.send(batch).is_err() {
-            return;
-        }
-    }
-}
-
-impl Transport for ProcessTransport {
-    fn send(&mut self, line: &str) -> io::Result<()> {
-        let stdin = self.stdin.as_mut().ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "stdin closed"))?;
-        stdin.write_all(line.as_bytes())?;
-        stdin.write_all(b"\n")?;
-        stdin.flush()
-    }
-
-    fn lines(&self) -> &Receiver<Vec<String>> {
-        &self.rx
-    }
-
-    fn shutdown(&mut self, grace: Duration) {
-        self.stdin = None; // EOF on stdin: most engines exit on it too.
-        let end = Instant::now() + grace;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(_)) => return,
-                Ok(None) if Instant::now() < end => thread::sleep(Duration::from_millis(5)),
-                _ => break,
-            }
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for ProcessTransport {
-    fn drop(&mut self) {
-        // Never leave a zombie or a runaway engine behind.
-        if matches!(self.child.try_wait(), Ok(None)) {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
-    }
-}
-
-/// What a scripted engine does after a command.
-pub enum ScriptReply {
-    Lines(Vec<String>),
-    /// The engine "crashes": its output closes.
-    Crash,
-}
-
-/// An in-memory engine: a closure answers each command synchronously.
-pub struct ScriptTransport {
-    script: Box<dyn FnMut(&str) -> ScriptReply + Send>,
-    tx: Option<Sender<Vec<String>>>,
-    rx: Receiver<Vec<String>>,
-}
-
-impl ScriptTransport {
-    pub fn new(script: impl FnMut(&str) -> ScriptReply + Send + 'static) -> ScriptTransport {
-        let (tx, rx) = unbounded();
-        ScriptTransport { script: Box::new(script), tx: Some(tx), rx }
-    }
-}
-
-impl Transport for ScriptTransport {
-    fn send(&mut self, line: &str) -> io::Result<()> {
-        let Some(tx) = &self.tx else { return Err(io::Error::new(io::ErrorKind::BrokenPipe, "engine gone")) };
-        match (self.script)(line) {
-            ScriptReply::Lines(lines) => {
-                let _ = tx.send(lines);
-            }
-            ScriptReply::Crash => self.tx = None,
-        }
-        Ok(())
-    }
-
-    fn lines(&self) -> &Receiver<Vec<String>> {
-        &self.rx
-    }
-
-    fn shutdown(&mut self, _grace: Duration) {
-        self.tx = None;
-    }
-}
-
-/// Why talking to an engine failed. Each names the engine.
-#[derive(Debug, Error)]
-pub enum UciError {
-    #[error("engine `{engine}`: cannot start `{cmd}`: {source}")]
-    Spawn { engine: String, cmd: String, source: io::Error },
-    #[error("engine `{engine}` did not answer `{what}` within {after:?}")]
-    Timeout { engine: String, what: &'static str, after: Duration },
-    #[error("engine `{engine}` disconnected (exited or crashed) while waiting for `{what}`")]
-    Disconnected { engine: String, what: &'static str },
-    #[error("engine `{engine}` has no option `{option}` (it declares: {declared})")]
-    UnknownOption { engine: String, option: String, declared: String },
-}
-
 /// What a finished search returned.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchResult {
@@ -351,23 +169,6 @@ pub struct SearchResult {
     pub score: Option<Score>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
-}
-
-/// Time limits for protocol round trips.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Timeouts {
-    /// `uci` → `uciok` (cutechess: 15 s for start-up).
-    pub start: Duration,
-    /// `isready` → `readyok`.
-    pub ping: Duration,
-    /// `quit` → process exit, before the kill.
-    pub quit: Duration,
-}
-
-impl Default for Timeouts {
-    fn default() -> Self {
-        Timeouts { start: Duration::from_secs(15), ping: Duration::from_secs(15), quit: Duration::from_secs(2) }
-    }
 }
 
 /// `go` parameters as sent.
@@ -411,16 +212,11 @@ impl Go {
 
 /// A UCI engine after `uciok`.
 pub struct UciClient {
-    label: String,
-    transport: Box<dyn Transport>,
+    conn: Conn,
     timeouts: Timeouts,
     /// `id name`, if the engine sent one.
     pub id_name: Option<String>,
     pub options: Vec<OptionDecl>,
-    /// False once the engine crashed or failed to answer: it must be restarted before reuse.
-    healthy: bool,
-    /// Lines received but not yet consumed.
-    pending: VecDeque<String>,
 }
 
 impl UciClient {
@@ -431,27 +227,18 @@ impl UciClient {
         args: &[String],
         dir: Option<&Path>,
         timeouts: Timeouts,
-    ) -> Result<UciClient, UciError> {
-        let t = ProcessTransport::spawn(cmd, args, dir, label).map_err(|source| UciError::Spawn {
-            engine: label.to_string(),
-            cmd: cmd.display().to_string(),
-            source,
-        })?;
-        UciClient::start(label, Box::new(t), timeouts)
+    ) -> Result<UciClient, EngineError> {
+        UciClient::handshake(Conn::spawn(label, cmd, args, dir)?, timeouts)
     }
 
     /// Sends `uci` and waits for `uciok`, collecting the id and option declarations.
-    pub fn start(label: &str, transport: Box<dyn Transport>, timeouts: Timeouts) -> Result<UciClient, UciError> {
-        let mut c = UciClient {
-            label: label.to_string(),
-            transport,
-            timeouts,
-            id_name: None,
-            options: Vec::new(),
-            healthy: true,
-            pending: VecDeque::new(),
-        };
-        c.send("uci", "uciok")?;
+    pub fn start(label: &str, transport: Box<dyn Transport>, timeouts: Timeouts) -> Result<UciClient, EngineError> {
+        UciClient::handshake(Conn::new(label, transport), timeouts)
+    }
+
+    fn handshake(conn: Conn, timeouts: Timeouts) -> Result<UciClient, EngineError> {
+        let mut c = UciClient { conn, timeouts, id_name: None, options: Vec::new() };
+        c.conn.send("uci", "uciok")?;
         let deadline = Instant::now() + timeouts.start;
         loop {
             match c.next_line(deadline, "uciok")? {
@@ -465,46 +252,16 @@ impl UciClient {
     }
 
     pub fn label(&self) -> &str {
-        &self.label
+        self.conn.label()
     }
 
+    /// False once the engine crashed or failed to answer: it must be restarted before reuse.
     pub fn is_healthy(&self) -> bool {
-        self.healthy
+        self.conn.is_healthy()
     }
 
-    fn send(&mut self, line: &str, what: &'static str) -> Result<(), UciError> {
-        log::trace!("{} < {line}", self.label);
-        self.transport.send(line).map_err(|_| {
-            self.healthy = false;
-            UciError::Disconnected { engine: self.label.clone(), what }
-        })
-    }
-
-    fn next_line(&mut self, deadline: Instant, what: &'static str) -> Result<EngineLine, UciError> {
-        loop {
-            if let Some(line) = self.pending.pop_front() {
-                return Ok(EngineLine::parse(&line));
-            }
-            self.fill(deadline, what)?;
-        }
-    }
-
-    fn fill(&mut self, deadline: Instant, what: &'static str) -> Result<(), UciError> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.transport.lines().recv_timeout(left) {
-            Ok(lines) => {
-                self.pending.extend(lines);
-                Ok(())
-            }
-            Err(RecvTimeoutError::Timeout) => {
-                self.healthy = false;
-                Err(UciError::Timeout { engine: self.label.clone(), what, after: left })
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                self.healthy = false;
-                Err(UciError::Disconnected { engine: self.label.clone(), what })
-            }
-        }
+    fn next_line(&mut self, deadline: Instant, what: &'static str) -> Result<EngineLine, EngineError> {
+        self.conn.next_line(deadline, what).map(|l| EngineLine::parse(&l))
     }
 
     /// Finds a declared option, case-insensitively (UCI option names are).
@@ -513,10 +270,10 @@ impl UciClient {
     }
 
     /// `setoption name N value V` for a declared option; names and values may contain spaces.
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), UciError> {
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         let Some(decl) = self.find_option(name) else {
-            return Err(UciError::UnknownOption {
-                engine: self.label.clone(),
+            return Err(EngineError::UnknownOption {
+                engine: self.label().to_string(),
                 option: name.to_string(),
                 declared: self.options.iter().map(|o| o.name.as_str()).collect::<Vec<_>>().join(", "),
             });
@@ -526,25 +283,25 @@ impl UciClient {
         } else {
             format!("setoption name {} value {value}", decl.name)
         };
-        self.send(&line, "setoption")
+        self.conn.send(&line, "setoption")
     }
 
     /// `isready` → `readyok`, discarding whatever comes before (a stale `bestmove` after `stop`).
-    pub fn ping(&mut self) -> Result<(), UciError> {
-        self.send("isready", "readyok")?;
+    pub fn ping(&mut self) -> Result<(), EngineError> {
+        self.conn.send("isready", "readyok")?;
         let deadline = Instant::now() + self.timeouts.ping;
         while self.next_line(deadline, "readyok")? != EngineLine::ReadyOk {}
         Ok(())
     }
 
     /// `ucinewgame` then the `isready` sync (cutechess and STYLE pitfall: sync before `go`).
-    pub fn new_game(&mut self) -> Result<(), UciError> {
-        self.send("ucinewgame", "ucinewgame")?;
+    pub fn new_game(&mut self) -> Result<(), EngineError> {
+        self.conn.send("ucinewgame", "ucinewgame")?;
         self.ping()
     }
 
     /// `position startpos|fen F [moves …]`.
-    pub fn position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), UciError> {
+    pub fn position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), EngineError> {
         let mut line = match fen {
             Some(f) => format!("position fen {f}"),
             None => "position startpos".to_string(),
@@ -556,15 +313,15 @@ impl UciClient {
                 line.push_str(m);
             }
         }
-        self.send(&line, "position")
+        self.conn.send(&line, "position")
     }
 
     /// Sends `go` and waits until `bestmove` or `deadline` after sending. On a timeout the engine
     /// is told to `stop` and given a short grace to answer so the next game starts clean; if it
     /// does not, it is marked unhealthy (restart).
-    pub fn go(&mut self, go: &Go, deadline: Duration) -> Result<SearchResult, UciError> {
+    pub fn go(&mut self, go: &Go, deadline: Duration) -> Result<SearchResult, EngineError> {
         let start = Instant::now();
-        self.send(&go.command(), "bestmove")?;
+        self.conn.send(&go.command(), "bestmove")?;
         let end = start + deadline;
         let mut score = None;
         let mut depth = None;
@@ -585,17 +342,17 @@ impl UciClient {
                         nodes = info.nodes.or(nodes);
                     }
                 }
-                Ok(other) => log::debug!("{}: ignoring `{other:?}` while searching", self.label),
-                Err(e @ UciError::Timeout { .. }) => {
-                    self.healthy = true; // give it a chance to answer `stop`
-                    let _ = self.send("stop", "bestmove");
+                Ok(other) => log::debug!("{}: ignoring `{other:?}` while searching", self.label()),
+                Err(e @ EngineError::Timeout { .. }) => {
+                    self.conn.set_healthy(true); // give it a chance to answer `stop`
+                    let _ = self.conn.send("stop", "bestmove");
                     let grace = Instant::now() + self.timeouts.ping.min(Duration::from_secs(1));
                     loop {
                         match self.next_line(grace, "bestmove") {
                             Ok(EngineLine::BestMove { .. }) => break,
                             Ok(_) => {}
                             Err(_) => {
-                                self.healthy = false;
+                                self.conn.set_healthy(false);
                                 break;
                             }
                         }
@@ -608,21 +365,15 @@ impl UciClient {
     }
 
     /// `quit`, then kill if the engine does not exit within the quit timeout.
-    pub fn quit(mut self) {
-        let _ = self.transport.send("quit");
-        self.transport.shutdown(self.timeouts.quit);
-    }
-}
-
-impl Drop for UciClient {
-    fn drop(&mut self) {
-        self.transport.shutdown(Duration::ZERO);
+    pub fn quit(self) {
+        self.conn.quit("quit", self.timeouts.quit);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transport::{ScriptReply, ScriptTransport};
 
     #[test]
     fn parses_engine_lines() {
@@ -717,7 +468,7 @@ mod tests {
     fn stall_times_out_and_marks_unhealthy() {
         let mut c = scripted(true);
         let e = c.go(&Go::default(), Duration::from_millis(30)).unwrap_err();
-        assert!(matches!(e, UciError::Timeout { what: "bestmove", .. }), "{e}");
+        assert!(matches!(e, EngineError::Timeout { what: "bestmove", .. }), "{e}");
         assert!(!c.is_healthy());
     }
 }

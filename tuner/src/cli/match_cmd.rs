@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! tuner match -engine name=a cmd=/usr/games/stockfish option.Hash=16 \
-//!             -engine name=b cmd=/usr/games/glaurung \
+//!             -engine name=b cmd=/usr/games/phalanx proto=xboard \
 //!             -each tc=10+0.1 timemargin=100 -openings file=book.epd order=random \
 //!             -rounds 50 -concurrency 2 -pgnout out.pgn -sprt elo0=0 elo1=10
 //! ```
@@ -28,9 +28,11 @@ use crate::{
 /// (`-engine`, `-concurrency`) work as in cutechess-cli.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// An engine: name=N cmd=PATH [dir=D] [arg=A]... [args="A B"] [option.NAME=VALUE]...
-    /// [tc=[MOVES/]SECS[+INC] | st=SECS] [nodes=N] [depth=N] [timemargin=MS] [params=FILE.toml]
-    /// [restart=on]. Repeat for each engine; in a gauntlet the first is the one tested.
+    /// An engine: name=N cmd=PATH [dir=D] [arg=A]... [args="A B"] [proto=uci|xboard]
+    /// [option.NAME=VALUE]... [tc=[MOVES/]SECS[+INC] | st=SECS] [nodes=N] [depth=N]
+    /// [timemargin=MS] [params=FILE.toml] [restart=on]. xboard engines take no nodes= or
+    /// params=, and st= in whole seconds. Repeat for each engine; in a gauntlet the first is the
+    /// one tested.
     #[arg(long = "engine", num_args = 1, action = ArgAction::Append, value_name = "KEY=VALUE...", required = true)]
     pub engine: Vec<String>,
     /// Settings applied to every engine (same keys as -engine; an engine's own win).

@@ -17,7 +17,8 @@ use super::{
 };
 use crate::{
     ga::par_map,
-    uci_client::{Go, Score, Timeouts, UciClient},
+    transport::Timeouts,
+    uci_client::{Go, Score, UciClient},
 };
 
 /// The `[mentor]` table of evolve.toml (or `--mentor CMD`).
@@ -99,7 +100,7 @@ pub fn label(positions: &[GmPosition], cfg: &MentorConfig, processes: usize) -> 
     let chunks: Vec<&[GmPosition]> = positions.chunks(positions.len().div_ceil(processes.max(1))).collect();
     let go = Go { depth: if cfg.nodes.is_none() { Some(cfg.depth) } else { None }, nodes: cfg.nodes, ..Go::default() };
     let parts = par_map(&chunks, chunks.len(), |chunk| -> Result<Vec<i32>, EvolveError> {
-        let mentor_err = |e: crate::uci_client::UciError| EvolveError::Mentor(e.to_string());
+        let mentor_err = |e: crate::transport::EngineError| EvolveError::Mentor(e.to_string());
         let mut engine =
             UciClient::spawn("mentor", Path::new(program), &args, None, Timeouts::default()).map_err(mentor_err)?;
         engine.new_game().map_err(mentor_err)?;

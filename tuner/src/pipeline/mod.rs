@@ -30,6 +30,7 @@ use crate::{
     adjudicate::{AdjudicationConfig, DrawRule, MaxMovesRule, ResignRule},
     cli::evolve_cmd::{self, EvolveArgs},
     coevolve::{Coevolution, CoevolveConfig, CoevolveOutcome, default_engine},
+    engine::Protocol,
     engine_spec::EngineSpec,
     epd::{self, PositionResult},
     evolve::{EvolveConfig, write_atomic},
@@ -99,7 +100,11 @@ fn merge(base: &mut toml::Table, over: &toml::Table) {
 pub struct Opponent {
     pub name: String,
     pub cmd: PathBuf,
-    /// UCI options, e.g. `{ Hash = "16" }`.
+    /// `"uci"` (the default) or `"xboard"`; an xboard opponent plays the matches only (the
+    /// suites are solved over UCI).
+    #[serde(default, skip_serializing_if = "Protocol::is_uci")]
+    pub proto: Protocol,
+    /// Engine options, e.g. `{ Hash = "16" }`.
     #[serde(default)]
     pub options: toml::Table,
     /// This match's games, clock and node limit, instead of `[verify]`'s.
@@ -110,7 +115,15 @@ pub struct Opponent {
 
 impl Opponent {
     fn new(name: &str, cmd: &str) -> Self {
-        Self { name: name.into(), cmd: cmd.into(), options: toml::Table::new(), games: None, tc: None, nodes: None }
+        Self {
+            name: name.into(),
+            cmd: cmd.into(),
+            proto: Protocol::Uci,
+            options: toml::Table::new(),
+            games: None,
+            tc: None,
+            nodes: None,
+        }
     }
 }
 
@@ -450,6 +463,7 @@ pub fn run(cfg: &PipelineConfig, resume: bool) -> anyhow::Result<PathBuf> {
             continue;
         }
         let mut spec = EngineSpec::new(&o.name, &o.cmd);
+        spec.proto = o.proto;
         for (k, val) in &o.options {
             let val = match val {
                 toml::Value::String(s) => s.clone(),
@@ -470,7 +484,7 @@ pub fn run(cfg: &PipelineConfig, resume: bool) -> anyhow::Result<PathBuf> {
     }
     let mut suite_rows = Vec::new();
     let conc = threads(cfg.concurrency);
-    for c in &contestants {
+    for c in contestants.iter().filter(|c| c.spec.proto.is_uci()) {
         let mut spec = c.spec.clone();
         spec.limits = SearchLimits {
             movetime_ms: v.epd_movetime.map(|s| (s * 1000.0).round().max(1.0) as u64),
@@ -848,6 +862,19 @@ mod tests {
         assert_eq!(v.opponent_plan(&v.opponents[0]), MatchPlan { games: 300, tc: Some("10+0.1".into()), nodes: None });
         assert_eq!(v.opponent_plan(&v.opponents[1]), v.base_plan());
         assert_eq!(v.opponent_plan(&v.opponents[0]).describe(), "10+0.1");
+    }
+
+    #[test]
+    fn opponents_speak_uci_unless_told_xboard() {
+        let v = verify(
+            "[[opponents]]\nname = \"glaurung\"\ncmd = \"/usr/games/glaurung\"\n\
+             [[opponents]]\nname = \"phalanx\"\ncmd = \"/usr/games/phalanx\"\nproto = \"xboard\"\n",
+        );
+        assert_eq!((v.opponents[0].proto, v.opponents[1].proto), (Protocol::Uci, Protocol::Xboard));
+        let text = "games = 300\ntc = \"300+0\"\nopenings = \"Cargo.toml\"\n\
+                    [[opponents]]\nname = \"x\"\ncmd = \"/x\"\nproto = \"winboard\"\n";
+        let err = toml::from_str::<VerifyConfig>(text).unwrap_err().to_string();
+        assert!(err.contains("winboard"), "{err}");
     }
 
     #[test]
