@@ -270,10 +270,10 @@ impl Standings {
         &self.terminations
     }
 
-    /// SPRT status of the first pairing, pentanomial when pairs exist.
+    /// SPRT status of the first pairing ([`Sprt::llr`] chooses pairs or games).
     pub fn sprt_status(&self, sprt: &Sprt) -> Option<SprtStatus> {
         let (wdl, penta) = self.pairs.values().next()?;
-        let llr = if penta.pairs() > 0 { sprt.llr_penta(penta) } else { sprt.llr_wdl(wdl) };
+        let llr = sprt.llr(wdl, penta);
         Some(SprtStatus {
             elo0: sprt.elo0,
             elo1: sprt.elo1,

@@ -21,7 +21,7 @@ use crate::{
     pgn_out::PgnFormat,
     results::{MatchResults, SprtStatus, Standings, rating_report},
     runner::{MatchConfig, MatchObserver, Tournament, play_match},
-    stats::Sprt,
+    stats::{Sprt, SprtModel},
 };
 
 /// Options shared by `match`, `gauntlet` and `roundrobin`. Single-dash spellings
@@ -103,9 +103,12 @@ pub struct MatchArgs {
     /// Continue the match recorded in the state file, without replaying finished games.
     #[arg(long)]
     pub resume: bool,
-    /// SPRT on the pentanomial LLR: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=logistic];
-    /// stops the match. The bounds are logistic Elo (fastchess's normalized and bayesian
-    /// models are refused by name).
+    /// SPRT: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=normalized|logistic|bayesian];
+    /// stops the match. As in fastchess the bounds are normalized Elo unless model= says
+    /// otherwise (before models existed they were logistic: resume such a match with
+    /// model=logistic). The LLR is over game pairs when there are pairs, over games otherwise,
+    /// with -report penta=false, and always for bayesian (BayesElo), which also hides the
+    /// pentanomial lines.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
     /// Draw adjudication: movenumber=N movecount=M score=CP.
@@ -151,19 +154,15 @@ fn secs_ms(s: f64, what: &str) -> anyhow::Result<u64> {
     Ok((s * 1000.0).round() as u64)
 }
 
+/// `-sprt elo0= elo1= [alpha=] [beta=] [model=]`; the model defaults to fastchess's, normalized.
 fn parse_sprt(tokens: &[String]) -> anyhow::Result<Sprt> {
     let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+    let mut model = SprtModel::Normalized;
     for t in tokens {
         let (k, v) = t.split_once('=').with_context(|| format!("-sprt: `{t}` is not key=value"))?;
         if k == "model" {
-            // fastchess's models; the LLR here is on logistic Elo (see stats::sprt).
-            match v.to_ascii_lowercase().as_str() {
-                "logistic" => continue,
-                "normalized" | "bayesian" => {
-                    bail!("-sprt model={v} is not supported: elo0/elo1 are logistic Elo (use model=logistic)")
-                }
-                _ => bail!("-sprt: unknown model `{v}` (fastchess has normalized, logistic, bayesian)"),
-            }
+            model = v.parse()?;
+            continue;
         }
         let x: f64 = v.parse().with_context(|| format!("-sprt: `{t}`: not a number"))?;
         match k {
@@ -175,7 +174,7 @@ fn parse_sprt(tokens: &[String]) -> anyhow::Result<Sprt> {
         }
     }
     let (Some(e0), Some(e1)) = (elo0, elo1) else { bail!("-sprt needs elo0= and elo1=") };
-    Sprt::new(e0, e1, alpha, beta).map_err(anyhow::Error::msg)
+    Ok(Sprt::new(e0, e1, alpha, beta)?.with_model(model))
 }
 
 /// A parsed `-pgnout`/`-epdout`.
@@ -263,7 +262,10 @@ pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchC
     cfg.adjudication.tb_pieces = args.tbpieces;
     cfg.adjudication.tb_ignore_50 = args.tbignore50;
     if !args.sprt.is_empty() {
-        cfg.sprt = Some(parse_sprt(&args.sprt)?);
+        let mut sprt = parse_sprt(&args.sprt)?;
+        // fastchess takes the LLR over games when pentanomial reports are off.
+        sprt.trinomial = !parse_report(&args.report)?;
+        cfg.sprt = Some(sprt);
     }
     cfg.stall_timeout_ms = secs_ms(args.stalltimeout, "-stalltimeout")?;
     cfg.start_timeout_ms = secs_ms(args.starttimeout, "-starttimeout")?;
@@ -484,7 +486,11 @@ pub fn run(args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
             .expect("valid template"),
     );
     bar.enable_steady_tick(Duration::from_millis(500));
-    let penta = parse_report(&args.report)?;
+    let mut penta = parse_report(&args.report)?;
+    if penta && cfg.sprt.is_some_and(|s| s.model == SprtModel::Bayesian) {
+        log::warn!("the bayesian SPRT model has no pentanomial form: pentanomial reports are off");
+        penta = false;
+    }
     let fastchess = parse_output_style(&args.output)?;
     let mut obs = CliObserver {
         bar,
@@ -539,12 +545,14 @@ mod tests {
     #[test]
     fn sprt_models() {
         let base = ["elo0=0", "elo1=5", "alpha=0.05", "beta=0.05"];
+        let with = |extra: &str| parse_sprt(&strings(&[&base[..], &[extra]].concat()));
+        // fastchess's default model is normalized.
         let plain = parse_sprt(&strings(&base)).unwrap();
-        let logistic = parse_sprt(&strings(&[&base[..], &["model=logistic"]].concat())).unwrap();
-        assert_eq!(plain, logistic);
-        let e = parse_sprt(&strings(&[&base[..], &["model=normalized"]].concat())).unwrap_err().to_string();
-        assert!(e.contains("model=normalized") && e.contains("logistic"), "{e}");
-        let e = parse_sprt(&strings(&[&base[..], &["model=trinomial"]].concat())).unwrap_err().to_string();
+        assert_eq!(plain.model, SprtModel::Normalized);
+        assert_eq!(with("model=normalized").unwrap(), plain);
+        assert_eq!(with("model=logistic").unwrap().model, SprtModel::Logistic);
+        assert_eq!(with("model=bayesian").unwrap().model, SprtModel::Bayesian);
+        let e = with("model=trinomial").unwrap_err().to_string();
         assert!(e.contains("unknown model `trinomial`"), "{e}");
     }
 
