@@ -13,15 +13,17 @@ use anyhow::{Context as _, bail};
 use clap::{ArgAction, Args};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::fastchess_out::{self, EngineLabel, Labels, book_label};
 use crate::{
     adjudicate::{DrawRule, MaxMovesRule, ResignRule},
     engine_spec::EngineSpec,
     game::GameRecord,
     openings::OpeningsConfig,
     pgn_out::PgnFormat,
-    results::{MatchResults, SprtStatus, Standings, rating_report},
+    results::{MatchResults, PairStats, SprtStatus, Standings, rating_report},
     runner::{MatchConfig, MatchObserver, Tournament, play_match},
     stats::{Sprt, SprtModel},
+    uci_client::Timeouts,
 };
 
 /// Options shared by `match`, `gauntlet` and `roundrobin`. Single-dash spellings
@@ -58,15 +60,18 @@ pub struct MatchArgs {
     /// Milliseconds to wait between games (fastchess).
     #[arg(long, value_name = "MS", default_value_t = 0)]
     pub wait: u64,
-    /// Rating report options (fastchess): penta=true|false shows or hides the pentanomial line.
+    /// Rating report options (fastchess): penta=false hides the pentanomial figures (Elo and
+    /// LOS are then over games, in fastchess format) and takes the SPRT's LLR over games.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub report: Vec<String>,
     /// Log to a file (fastchess): file=F [level=trace|debug|info|warn|error|fatal] [engine=B]
     /// [realtime=B] [append=B]; level=trace records every line sent to and read from the engines.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub log: Vec<String>,
-    /// Output style: format=cutechess (the default) or format=fastchess, which adds fastchess's
-    /// `LLR: x (lower, upper) [elo0, elo1]` line to every rating report.
+    /// Output style: format=cutechess (the default) or format=fastchess, whose rating reports
+    /// are fastchess's blocks (`Results of A vs B ...:`, `Elo:`, `LOS:`, `Games:`,
+    /// `Ptnml(0-2):`, `LLR:`). fastchess format starts each engine once more, before the
+    /// match, to read its Threads and Hash for the block's header.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub output: Vec<String>,
     /// Accepted for cutechess compatibility: crashed or stalled engines are always restarted.
@@ -327,10 +332,10 @@ struct CliObserver {
     planned: u64,
     sprt: Option<Sprt>,
     quiet: bool,
-    /// Show the `Ptnml(0-2)` line (`-report penta=`).
+    /// Pentanomial figures in reports (`-report penta=`, off for the bayesian SPRT model).
     penta: bool,
-    /// Add fastchess's `LLR:` line to reports (`-output format=fastchess`).
-    fastchess: bool,
+    /// fastchess's report blocks instead of cutechess's (`-output format=fastchess`).
+    fastchess: Option<Labels>,
 }
 
 impl CliObserver {
@@ -363,12 +368,8 @@ impl MatchObserver for CliObserver {
         }
         if self.interval > 0 && s.games / self.interval > self.reported / self.interval && s.games < self.planned {
             self.reported = s.games;
-            let mut text = shown_report(&s.report(self.sprt.as_ref()), self.penta);
-            if self.fastchess
-                && let Some(st) = self.sprt.as_ref().and_then(|sp| s.sprt_status(sp))
-            {
-                text.push_str(&fastchess_llr(&st));
-            }
+            let sprt = self.sprt.as_ref().and_then(|sp| s.sprt_status(sp));
+            let text = report_text(&s.pair_stats(), sprt.as_ref(), self.penta, self.fastchess.as_ref());
             self.say(text.trim_end());
         }
         let t = &s.totals()[0];
@@ -431,7 +432,7 @@ pub fn log_target(tokens: &[String]) -> anyhow::Result<Option<(std::fs::File, lo
     Ok(Some((file, level)))
 }
 
-/// `-output format=cutechess|fastchess`: whether fastchess's lines are added.
+/// `-output format=cutechess|fastchess`: whether fastchess's report blocks are printed.
 fn parse_output_style(tokens: &[String]) -> anyhow::Result<bool> {
     let mut fastchess = false;
     for t in tokens {
@@ -444,14 +445,43 @@ fn parse_output_style(tokens: &[String]) -> anyhow::Result<bool> {
     Ok(fastchess)
 }
 
-/// fastchess's SPRT line: `LLR: 2.95 (-2.94, 2.94) [0.00, 5.00]`.
-fn fastchess_llr(st: &SprtStatus) -> String {
-    format!("LLR: {:.2} ({:.2}, {:.2}) [{:.2}, {:.2}]\n", st.llr, st.lower, st.upper, st.elo0, st.elo1)
+/// A rating report: fastchess's blocks with `labels`, else cutechess's report (without its
+/// `Ptnml(0-2)` lines unless `penta`).
+fn report_text(pairs: &[PairStats], sprt: Option<&SprtStatus>, penta: bool, labels: Option<&Labels>) -> String {
+    match labels {
+        // SPRT needs a single pairing, so its line goes into that pairing's block.
+        Some(l) => pairs.iter().filter(|p| p.games > 0).map(|p| fastchess_out::block(p, l, penta, sprt)).collect(),
+        None => rating_report(pairs, sprt)
+            .lines()
+            .filter(|l| penta || !l.starts_with("Ptnml(0-2)"))
+            .map(|l| format!("{l}\n"))
+            .collect(),
+    }
 }
 
-/// A rating report without its `Ptnml(0-2)` lines unless `penta`.
-fn shown_report(report: &str, penta: bool) -> String {
-    report.lines().filter(|l| penta || !l.starts_with("Ptnml(0-2)")).map(|l| format!("{l}\n")).collect()
+/// The header labels of fastchess's blocks. The engines' Threads and Hash values are only
+/// known from their option declarations, so each is started once to read them.
+fn fastchess_labels(cfg: &MatchConfig) -> Labels {
+    let timeouts = Timeouts {
+        start: Duration::from_millis(cfg.start_timeout_ms),
+        ping: Duration::from_millis(cfg.ping_timeout_ms),
+        quit: Duration::from_millis(cfg.quit_timeout_ms),
+    };
+    let engines = cfg
+        .engines
+        .iter()
+        .map(|spec| {
+            // An engine that fails here fails again, with the full error, when the match starts.
+            let declared = spec.start(timeouts).ok().map(|c| {
+                let options = c.options.clone();
+                c.quit();
+                options
+            });
+            EngineLabel::new(spec, declared.as_deref())
+        })
+        .collect();
+    let book = cfg.openings.as_ref().map(|o| book_label(&o.file.to_string_lossy())).unwrap_or_default();
+    Labels { engines, book }
 }
 
 /// Prints the end-of-match summary.
@@ -491,7 +521,7 @@ pub fn run(args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
         log::warn!("the bayesian SPRT model has no pentanomial form: pentanomial reports are off");
         penta = false;
     }
-    let fastchess = parse_output_style(&args.output)?;
+    let fastchess = parse_output_style(&args.output)?.then(|| fastchess_labels(&cfg));
     let mut obs = CliObserver {
         bar,
         interval: args.ratinginterval,
@@ -506,10 +536,7 @@ pub fn run(args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
         obs.say(&format!("Random seed: {} (repeat with -srand {0})", cfg.seed));
     }
     let results = play_match(&cfg, &mut obs)?;
-    let mut report = shown_report(&rating_report(&results.pairs, results.sprt.as_ref()), penta);
-    if fastchess && let Some(st) = &results.sprt {
-        report.push_str(&fastchess_llr(st));
-    }
+    let report = report_text(&results.pairs, results.sprt.as_ref(), penta, obs.fastchess.as_ref());
     print_summary(&results, &report);
     // The last line of cutechess-cli and fastchess alike; scripts wait for it.
     println!("Finished match");
@@ -525,18 +552,7 @@ mod tests {
     }
 
     #[test]
-    fn fastchess_llr_line() {
-        let st = SprtStatus {
-            elo0: 0.0,
-            elo1: 5.0,
-            alpha: 0.05,
-            beta: 0.05,
-            llr: 2.951,
-            lower: -2.944_438_979,
-            upper: 2.944_438_979,
-            decision: crate::stats::sprt::SprtDecision::AcceptH1,
-        };
-        assert_eq!(fastchess_llr(&st), "LLR: 2.95 (-2.94, 2.94) [0.00, 5.00]\n");
+    fn output_styles() {
         assert!(parse_output_style(&strings(&["format=fastchess"])).unwrap());
         assert!(!parse_output_style(&strings(&["format=cutechess"])).unwrap());
         assert!(parse_output_style(&strings(&["format=json"])).unwrap_err().to_string().contains("format=json"));
@@ -578,6 +594,5 @@ mod tests {
         }
         // EPD output has no notation.
         assert!(parse_output("-epdout", &strings(&["file=a.epd", "notation=san"]), false).is_err());
-        assert!(!shown_report("Score\nPtnml(0-2): [1]\nElo\n", false).contains("Ptnml"));
     }
 }

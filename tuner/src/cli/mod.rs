@@ -5,6 +5,7 @@
 pub mod coevolve_cmd;
 pub mod epd_cmd;
 pub mod evolve_cmd;
+pub mod fastchess_out;
 pub mod match_cmd;
 pub mod openings_cmd;
 pub mod pipeline_cmd;
