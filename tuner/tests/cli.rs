@@ -68,6 +68,27 @@ fn bad_input_gives_a_clear_error_and_nonzero_exit() {
     }
 }
 
+/// An unknown single-dash option is reported as typed (`-foo`, not the `--foo` it would be
+/// rewritten to), with clap's usage-error status, before anything runs.
+#[test]
+fn unknown_single_dash_option_is_named_as_typed() {
+    let fake = format!("cmd={FAKE}");
+    for (args, typed) in [
+        (&["match", "-foo"][..], "-foo"),
+        (&["gauntlet", "-engine", &fake, "depth=1", "-engine", &fake, "name=b", "-concurency", "2"], "-concurency"),
+    ] {
+        let out = tuner(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(&format!("unknown option `{typed}`")) && !err.contains(&format!("-{typed}")), "{err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    // A double-dash one is clap's to report, also as typed.
+    let out = tuner(&["match", "--foo"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'--foo'"), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 /// Acceptance 3: kill -9 during a 40-game match, then --resume: exactly 40 games, none twice.
 #[test]
 fn kill_minus_nine_then_resume_gives_exactly_40_games() {
