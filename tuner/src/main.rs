@@ -44,7 +44,15 @@ enum Command {
 /// with a backtrace (anyhow's `Debug`, what `main() -> Result` prints, adds one when
 /// RUST_BACKTRACE is set).
 fn main() -> ExitCode {
-    let cli = Cli::parse_from(cli::cutechess_style_args(std::env::args_os()));
+    let args = match cli::cutechess_style_args(std::env::args_os()) {
+        Ok(args) => args,
+        Err(e) => {
+            // Exit status 2, as clap's own usage errors.
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let cli = Cli::parse_from(args);
     // `-log file=F level=L` (fastchess) sends the log, engine I/O included at trace, to F.
     let log = match &cli.command {
         Command::Match(a) | Command::Gauntlet(a) | Command::Roundrobin(a) => a.log.as_slice(),

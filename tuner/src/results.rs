@@ -93,6 +93,14 @@ pub struct SprtStatus {
     pub decision: SprtDecision,
 }
 
+impl SprtStatus {
+    /// How far the LLR has gone towards the bound on its side, signed, ±1 at the bounds
+    /// (fastchess's `getFraction`, printed as `LLR: 1.23 (41.8%)`).
+    pub fn fraction(&self) -> f64 {
+        if self.llr >= 0.0 { self.llr / self.upper } else { -self.llr / self.lower }
+    }
+}
+
 /// The results file the GA reads.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MatchResults {
@@ -270,10 +278,10 @@ impl Standings {
         &self.terminations
     }
 
-    /// SPRT status of the first pairing, pentanomial when pairs exist.
+    /// SPRT status of the first pairing ([`Sprt::llr`] chooses pairs or games).
     pub fn sprt_status(&self, sprt: &Sprt) -> Option<SprtStatus> {
         let (wdl, penta) = self.pairs.values().next()?;
-        let llr = if penta.pairs() > 0 { sprt.llr_penta(penta) } else { sprt.llr_wdl(wdl) };
+        let llr = sprt.llr(wdl, penta);
         Some(SprtStatus {
             elo0: sprt.elo0,
             elo1: sprt.elo1,
@@ -475,6 +483,27 @@ mod tests {
         let report = s.report(None);
         assert!(report.contains("Score of a vs b: 3 - 2 - 1"), "{report}");
         assert!(report.contains("Ptnml(0-2): [1, 0, 0, 1, 1]"), "{report}");
+    }
+
+    /// fastchess's `getFraction`, on bounds of different sizes.
+    #[test]
+    fn sprt_fraction_of_the_bound_on_its_side() {
+        // α = 0.05, β = 0.1: lower ln(0.1/0.95) = −2.251292, upper ln(0.9/0.05) = 2.890372.
+        let sprt = Sprt::new(0.0, 5.0, 0.05, 0.1).unwrap();
+        let at = |llr: f64| SprtStatus {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.1,
+            llr,
+            lower: sprt.lower(),
+            upper: sprt.upper(),
+            decision: sprt.decision(llr),
+        };
+        assert!((at(-2.251_291_799).fraction() + 1.0).abs() < 1e-9);
+        assert!((at(2.890_371_758).fraction() - 1.0).abs() < 1e-9);
+        assert!((at(-1.125_645_899).fraction() + 0.5).abs() < 1e-9);
+        assert_eq!(at(0.0).fraction(), 0.0);
     }
 
     #[test]

@@ -68,6 +68,27 @@ fn bad_input_gives_a_clear_error_and_nonzero_exit() {
     }
 }
 
+/// An unknown single-dash option is reported as typed (`-foo`, not the `--foo` it would be
+/// rewritten to), with clap's usage-error status, before anything runs.
+#[test]
+fn unknown_single_dash_option_is_named_as_typed() {
+    let fake = format!("cmd={FAKE}");
+    for (args, typed) in [
+        (&["match", "-foo"][..], "-foo"),
+        (&["gauntlet", "-engine", &fake, "depth=1", "-engine", &fake, "name=b", "-concurency", "2"], "-concurency"),
+    ] {
+        let out = tuner(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(&format!("unknown option `{typed}`")) && !err.contains(&format!("-{typed}")), "{err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    // A double-dash one is clap's to report, also as typed.
+    let out = tuner(&["match", "--foo"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'--foo'"), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 /// Acceptance 3: kill -9 during a 40-game match, then --resume: exactly 40 games, none twice.
 #[test]
 fn kill_minus_nine_then_resume_gives_exactly_40_games() {
@@ -386,6 +407,156 @@ fn fastchess_pairing_and_report_flags() {
         assert!(!bad.status.success() && err.contains(needle), "{needle}: {err}");
     }
     fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Searches `text` for `pattern`, a regular expression of the subset the parsers below use:
+/// literal characters, `\`-escaped literals and capture groups `([class]+)` (one character class
+/// of single characters and ranges, repeated). Returns the groups of the first match.
+fn re_search(pattern: &str, text: &str) -> Option<Vec<String>> {
+    enum Tok {
+        Lit(char),
+        Group(Vec<(char, char)>),
+    }
+    let mut toks = Vec::new();
+    let mut it = pattern.chars().peekable();
+    while let Some(c) = it.next() {
+        match c {
+            '\\' => toks.push(Tok::Lit(it.next().expect("escaped character"))),
+            '(' => {
+                assert_eq!(it.next(), Some('['), "groups are ([class]+)");
+                let mut class = Vec::new();
+                while let Some(c) = it.next().filter(|&c| c != ']') {
+                    if it.peek() == Some(&'-') && {
+                        let mut ahead = it.clone();
+                        ahead.next();
+                        ahead.peek().is_some_and(|&n| n != ']')
+                    } {
+                        it.next();
+                        class.push((c, it.next().unwrap()));
+                    } else {
+                        class.push((c, c));
+                    }
+                }
+                assert_eq!((it.next(), it.next()), (Some('+'), Some(')')), "groups are ([class]+)");
+                toks.push(Tok::Group(class));
+            }
+            _ => toks.push(Tok::Lit(c)),
+        }
+    }
+    // Backtracking match of toks[i..] at text[j..], collecting the groups.
+    fn at(toks: &[Tok], s: &[char], j: usize, groups: &mut Vec<String>) -> bool {
+        match toks.first() {
+            None => true,
+            Some(Tok::Lit(c)) => s.get(j) == Some(c) && at(&toks[1..], s, j + 1, groups),
+            Some(Tok::Group(class)) => {
+                let n = s[j..].iter().take_while(|c| class.iter().any(|(a, b)| (a..=b).contains(c))).count();
+                (1..=n).rev().any(|k| {
+                    groups.push(s[j..j + k].iter().collect());
+                    let ok = at(&toks[1..], s, j + k, groups);
+                    if !ok {
+                        groups.pop();
+                    }
+                    ok
+                })
+            }
+        }
+    }
+    let chars: Vec<char> = text.chars().collect();
+    (0..=chars.len()).find_map(|j| {
+        let mut groups = Vec::new();
+        at(&toks, &chars, j, &mut groups).then_some(groups)
+    })
+}
+
+/// fishtest's worker reads fastchess's block with these two regexes (official-stockfish/fishtest
+/// `worker/games.py`, `parse_fastchess_output`: `pattern_WLD`, `pattern_ptnml`) and waits for
+/// `Finished match`; OpenBench's (`Client/worker.py`, `run_and_parse_runner` and
+/// `MatchRunner.update_results`) takes `Finished game` lines apart by whitespace and `:`.
+const FISHTEST_WLD: &str = r"Games: ([0-9]+), Wins: ([0-9]+), Losses: ([0-9]+), Draws: ([0-9]+), Points: ([0-9.]+) \(";
+const FISHTEST_PTNML: &str = r"Ptnml\(0-2\): \[([0-9]+), ([0-9]+), ([0-9]+), ([0-9]+), ([0-9]+)\]";
+
+#[test]
+fn the_regex_subset_matches_like_python_re() {
+    let line = "Games: 680, Wins: 248, Losses: 266, Draws: 166, Points: 331.0 (48.68 %)";
+    assert_eq!(re_search(FISHTEST_WLD, line).unwrap(), ["680", "248", "266", "166", "331.0"]);
+    let line = "x Ptnml(0-2): [43, 61, 144, 55, 37], WL/DD Ratio: 4.76";
+    assert_eq!(re_search(FISHTEST_PTNML, line).unwrap(), ["43", "61", "144", "55", "37"]);
+    assert_eq!(re_search(FISHTEST_PTNML, "Ptnml(0-2): [43, 61, 144, 55]"), None);
+    assert_eq!(re_search(FISHTEST_WLD, "Games: 6, Wins: 2, Losses: 2, Draws: 2, Points: 3.0"), None);
+    assert_eq!(re_search(r"a([0-9.]+)\.x", "a1.5.x").unwrap(), ["1.5"]);
+}
+
+/// `-output format=fastchess`: every rating report is fastchess's block, shaped as
+/// output_fastchess.hpp prints it, readable by fishtest's and OpenBench's parsers; the header
+/// shows the engines' Threads/Hash as they declared them (the fake engine has no Threads).
+#[test]
+fn fastchess_blocks_read_by_fishtest_and_openbench() {
+    let fake = format!("cmd={FAKE}");
+    let book = format!("file={}", repo().join("openings/gnuchess-8ply.epd").display());
+    let run = |extra: &[&str]| {
+        let mut args = vec!["match", "-engine", "name=a", &fake, "arg=--seed", "arg=5", "-engine", "name=b", &fake];
+        args.extend(["option.Hash=32", "-each", "depth=1", "-maxmoves", "12", "-openings", &book]);
+        args.extend(["-games", "2", "-rounds", "6", "-ratinginterval", "4", "-output", "format=fastchess"]);
+        args.extend(extra);
+        let out = tuner(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let stdout = run(&["-sprt", "elo0=0", "elo1=5"]);
+    let lines: Vec<&str> = stdout.lines().collect();
+    let rule = "-".repeat(50);
+    let starts: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].starts_with("Results of ")).collect();
+    assert_eq!(starts.len(), 3, "after games 4 and 8, and at the end: {stdout}");
+    for &i in &starts {
+        assert_eq!(lines[i - 1], rule);
+        assert_eq!(lines[i], "Results of a vs b (1 plies, NULL, 16MB - 32MB, gnuchess-8ply.epd):");
+        let block = &lines[i..i + 7];
+        let prefixes = ["Results of ", "Elo: ", "LOS: ", "Games: ", "Ptnml(0-2): ", "LLR: ", "----------"];
+        for (l, p) in block.iter().zip(prefixes) {
+            assert!(l.starts_with(p), "{l:?} should start with {p:?}: {stdout}");
+        }
+        assert!(
+            re_search(r"Elo: ([-0-9.naif]+) \+/- ([-0-9.naif]+), nElo: ([-0-9.naif]+) \+/- ([-0-9.naif]+)", block[1])
+                .is_some(),
+            "{}",
+            block[1]
+        );
+        assert!(block[2].contains(" %, DrawRatio: ") && block[2].contains(" %, PairsRatio: "), "{}", block[2]);
+        let wld = re_search(FISHTEST_WLD, block[3]).expect("fishtest's pattern_WLD");
+        let ptnml = re_search(FISHTEST_PTNML, block[4]).expect("fishtest's pattern_ptnml");
+        let n = |v: &str| v.parse::<u64>().unwrap();
+        // fishtest's own checks on what it parsed.
+        let games = n(&wld[0]);
+        assert_eq!(games, n(&wld[1]) + n(&wld[2]) + n(&wld[3]));
+        assert_eq!(games, 2 * ptnml.iter().map(|v| n(v)).sum::<u64>());
+        assert!(block[4].contains("], WL/DD Ratio: "), "{}", block[4]);
+        let llr = re_search(r"LLR: ([-0-9.]+) \(([-0-9.]+)%\) \(-2.94, 2.94\) \[0.00, 5.00\]", block[5]);
+        assert!(llr.is_some_and(|g| g[0].parse::<f64>().is_ok() && g[1].parse::<f64>().is_ok()), "{}", block[5]);
+    }
+    let totals = re_search(FISHTEST_WLD, lines[starts[2] + 3]).unwrap();
+    assert_eq!(totals[0], "12");
+    // OpenBench: `Finished game N (A vs B): RESULT {reason}`.
+    let finished: Vec<&str> = lines.iter().copied().filter(|l| l.contains("Finished game")).collect();
+    assert_eq!(finished.len(), 12, "{stdout}");
+    for l in finished {
+        let tokens: Vec<&str> = l.split_whitespace().collect();
+        assert!(tokens[2].parse::<u32>().is_ok() && ["1-0", "0-1", "1/2-1/2"].contains(&tokens[6]), "{l}");
+        assert!(l.split(':').nth(1).is_some(), "{l}");
+    }
+    assert_eq!(lines.last(), Some(&"Finished match"));
+
+    // Without pentanomial reports: figures over games, no PairsRatio and no Ptnml line.
+    let stdout = run(&["-report", "penta=false"]);
+    let los: Vec<&str> = stdout.lines().filter(|l| l.starts_with("LOS: ")).collect();
+    assert_eq!(los.len(), 3, "{stdout}");
+    assert!(
+        los.iter()
+            .all(|l| re_search(r"LOS: ([-0-9.naif]+) %, DrawRatio: ([0-9.]+) %", l).is_some()
+                && !l.contains("PairsRatio")),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("Ptnml") && !stdout.contains("LLR"), "{stdout}");
+    assert!(re_search(FISHTEST_WLD, &stdout).is_some(), "{stdout}");
 }
 
 /// `-rounds 4000000000 -sprt ...`: the schedule is computed unit by unit, so the match runs under

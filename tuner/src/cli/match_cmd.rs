@@ -13,15 +13,18 @@ use anyhow::{Context as _, bail};
 use clap::{ArgAction, Args};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::fastchess_out::{self, EngineLabel, Labels, book_label};
 use crate::{
     adjudicate::{DrawRule, MaxMovesRule, ResignRule},
+    engine::EngineClient,
     engine_spec::EngineSpec,
     game::GameRecord,
     openings::OpeningsConfig,
     pgn_out::PgnFormat,
-    results::{MatchResults, SprtStatus, Standings, rating_report},
+    results::{MatchResults, PairStats, SprtStatus, Standings, rating_report},
     runner::{MatchConfig, MatchObserver, Tournament, play_match},
-    stats::Sprt,
+    stats::{Sprt, SprtModel},
+    transport::Timeouts,
 };
 
 /// Options shared by `match`, `gauntlet` and `roundrobin`. Single-dash spellings
@@ -60,15 +63,18 @@ pub struct MatchArgs {
     /// Milliseconds to wait between games (fastchess).
     #[arg(long, value_name = "MS", default_value_t = 0)]
     pub wait: u64,
-    /// Rating report options (fastchess): penta=true|false shows or hides the pentanomial line.
+    /// Rating report options (fastchess): penta=false hides the pentanomial figures (Elo and
+    /// LOS are then over games, in fastchess format) and takes the SPRT's LLR over games.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub report: Vec<String>,
     /// Log to a file (fastchess): file=F [level=trace|debug|info|warn|error|fatal] [engine=B]
     /// [realtime=B] [append=B]; level=trace records every line sent to and read from the engines.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub log: Vec<String>,
-    /// Output style: format=cutechess (the default) or format=fastchess, which adds fastchess's
-    /// `LLR: x (lower, upper) [elo0, elo1]` line to every rating report.
+    /// Output style: format=cutechess (the default) or format=fastchess, whose rating reports
+    /// are fastchess's blocks (`Results of A vs B ...:`, `Elo:`, `LOS:`, `Games:`,
+    /// `Ptnml(0-2):`, `LLR:`). fastchess format starts each engine once more, before the
+    /// match, to read its Threads and Hash for the block's header.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub output: Vec<String>,
     /// Accepted for cutechess compatibility: crashed or stalled engines are always restarted.
@@ -105,9 +111,12 @@ pub struct MatchArgs {
     /// Continue the match recorded in the state file, without replaying finished games.
     #[arg(long)]
     pub resume: bool,
-    /// SPRT on the pentanomial LLR: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=logistic];
-    /// stops the match. The bounds are logistic Elo (fastchess's normalized and bayesian
-    /// models are refused by name).
+    /// SPRT: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] [model=normalized|logistic|bayesian];
+    /// stops the match. As in fastchess the bounds are normalized Elo unless model= says
+    /// otherwise (before models existed they were logistic: resume such a match with
+    /// model=logistic). The LLR is over game pairs when there are pairs, over games otherwise,
+    /// with -report penta=false, and always for bayesian (BayesElo), which also hides the
+    /// pentanomial lines.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
     /// Draw adjudication: movenumber=N movecount=M score=CP.
@@ -153,19 +162,15 @@ fn secs_ms(s: f64, what: &str) -> anyhow::Result<u64> {
     Ok((s * 1000.0).round() as u64)
 }
 
+/// `-sprt elo0= elo1= [alpha=] [beta=] [model=]`; the model defaults to fastchess's, normalized.
 fn parse_sprt(tokens: &[String]) -> anyhow::Result<Sprt> {
     let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+    let mut model = SprtModel::Normalized;
     for t in tokens {
         let (k, v) = t.split_once('=').with_context(|| format!("-sprt: `{t}` is not key=value"))?;
         if k == "model" {
-            // fastchess's models; the LLR here is on logistic Elo (see stats::sprt).
-            match v.to_ascii_lowercase().as_str() {
-                "logistic" => continue,
-                "normalized" | "bayesian" => {
-                    bail!("-sprt model={v} is not supported: elo0/elo1 are logistic Elo (use model=logistic)")
-                }
-                _ => bail!("-sprt: unknown model `{v}` (fastchess has normalized, logistic, bayesian)"),
-            }
+            model = v.parse()?;
+            continue;
         }
         let x: f64 = v.parse().with_context(|| format!("-sprt: `{t}`: not a number"))?;
         match k {
@@ -177,7 +182,7 @@ fn parse_sprt(tokens: &[String]) -> anyhow::Result<Sprt> {
         }
     }
     let (Some(e0), Some(e1)) = (elo0, elo1) else { bail!("-sprt needs elo0= and elo1=") };
-    Sprt::new(e0, e1, alpha, beta).map_err(anyhow::Error::msg)
+    Ok(Sprt::new(e0, e1, alpha, beta)?.with_model(model))
 }
 
 /// A parsed `-pgnout`/`-epdout`.
@@ -265,7 +270,10 @@ pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchC
     cfg.adjudication.tb_pieces = args.tbpieces;
     cfg.adjudication.tb_ignore_50 = args.tbignore50;
     if !args.sprt.is_empty() {
-        cfg.sprt = Some(parse_sprt(&args.sprt)?);
+        let mut sprt = parse_sprt(&args.sprt)?;
+        // fastchess takes the LLR over games when pentanomial reports are off.
+        sprt.trinomial = !parse_report(&args.report)?;
+        cfg.sprt = Some(sprt);
     }
     cfg.stall_timeout_ms = secs_ms(args.stalltimeout, "-stalltimeout")?;
     cfg.start_timeout_ms = secs_ms(args.starttimeout, "-starttimeout")?;
@@ -327,10 +335,10 @@ struct CliObserver {
     planned: u64,
     sprt: Option<Sprt>,
     quiet: bool,
-    /// Show the `Ptnml(0-2)` line (`-report penta=`).
+    /// Pentanomial figures in reports (`-report penta=`, off for the bayesian SPRT model).
     penta: bool,
-    /// Add fastchess's `LLR:` line to reports (`-output format=fastchess`).
-    fastchess: bool,
+    /// fastchess's report blocks instead of cutechess's (`-output format=fastchess`).
+    fastchess: Option<Labels>,
 }
 
 impl CliObserver {
@@ -363,12 +371,8 @@ impl MatchObserver for CliObserver {
         }
         if self.interval > 0 && s.games / self.interval > self.reported / self.interval && s.games < self.planned {
             self.reported = s.games;
-            let mut text = shown_report(&s.report(self.sprt.as_ref()), self.penta);
-            if self.fastchess
-                && let Some(st) = self.sprt.as_ref().and_then(|sp| s.sprt_status(sp))
-            {
-                text.push_str(&fastchess_llr(&st));
-            }
+            let sprt = self.sprt.as_ref().and_then(|sp| s.sprt_status(sp));
+            let text = report_text(&s.pair_stats(), sprt.as_ref(), self.penta, self.fastchess.as_ref());
             self.say(text.trim_end());
         }
         let t = &s.totals()[0];
@@ -431,7 +435,7 @@ pub fn log_target(tokens: &[String]) -> anyhow::Result<Option<(std::fs::File, lo
     Ok(Some((file, level)))
 }
 
-/// `-output format=cutechess|fastchess`: whether fastchess's lines are added.
+/// `-output format=cutechess|fastchess`: whether fastchess's report blocks are printed.
 fn parse_output_style(tokens: &[String]) -> anyhow::Result<bool> {
     let mut fastchess = false;
     for t in tokens {
@@ -444,14 +448,47 @@ fn parse_output_style(tokens: &[String]) -> anyhow::Result<bool> {
     Ok(fastchess)
 }
 
-/// fastchess's SPRT line: `LLR: 2.95 (-2.94, 2.94) [0.00, 5.00]`.
-fn fastchess_llr(st: &SprtStatus) -> String {
-    format!("LLR: {:.2} ({:.2}, {:.2}) [{:.2}, {:.2}]\n", st.llr, st.lower, st.upper, st.elo0, st.elo1)
+/// A rating report: fastchess's blocks with `labels`, else cutechess's report (without its
+/// `Ptnml(0-2)` lines unless `penta`).
+fn report_text(pairs: &[PairStats], sprt: Option<&SprtStatus>, penta: bool, labels: Option<&Labels>) -> String {
+    match labels {
+        // SPRT needs a single pairing, so its line goes into that pairing's block.
+        Some(l) => pairs.iter().filter(|p| p.games > 0).map(|p| fastchess_out::block(p, l, penta, sprt)).collect(),
+        None => rating_report(pairs, sprt)
+            .lines()
+            .filter(|l| penta || !l.starts_with("Ptnml(0-2)"))
+            .map(|l| format!("{l}\n"))
+            .collect(),
+    }
 }
 
-/// A rating report without its `Ptnml(0-2)` lines unless `penta`.
-fn shown_report(report: &str, penta: bool) -> String {
-    report.lines().filter(|l| penta || !l.starts_with("Ptnml(0-2)")).map(|l| format!("{l}\n")).collect()
+/// The header labels of fastchess's blocks. The engines' Threads and Hash values are only
+/// known from their option declarations, so each is started once to read them.
+fn fastchess_labels(cfg: &MatchConfig) -> Labels {
+    let timeouts = Timeouts {
+        start: Duration::from_millis(cfg.start_timeout_ms),
+        ping: Duration::from_millis(cfg.ping_timeout_ms),
+        quit: Duration::from_millis(cfg.quit_timeout_ms),
+    };
+    let engines = cfg
+        .engines
+        .iter()
+        .map(|spec| {
+            // An engine that fails here fails again, with the full error, when the match starts.
+            let declared = spec.start(timeouts).ok().and_then(|c| {
+                // xboard engines declare no Threads/Hash defaults: the header shows NULL.
+                let options = match &c {
+                    EngineClient::Uci(u) => Some(u.options.clone()),
+                    EngineClient::Xboard(_) => None,
+                };
+                c.quit();
+                options
+            });
+            EngineLabel::new(spec, declared.as_deref())
+        })
+        .collect();
+    let book = cfg.openings.as_ref().map(|o| book_label(&o.file.to_string_lossy())).unwrap_or_default();
+    Labels { engines, book }
 }
 
 /// Prints the end-of-match summary.
@@ -486,8 +523,12 @@ pub fn run(args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
             .expect("valid template"),
     );
     bar.enable_steady_tick(Duration::from_millis(500));
-    let penta = parse_report(&args.report)?;
-    let fastchess = parse_output_style(&args.output)?;
+    let mut penta = parse_report(&args.report)?;
+    if penta && cfg.sprt.is_some_and(|s| s.model == SprtModel::Bayesian) {
+        log::warn!("the bayesian SPRT model has no pentanomial form: pentanomial reports are off");
+        penta = false;
+    }
+    let fastchess = parse_output_style(&args.output)?.then(|| fastchess_labels(&cfg));
     let mut obs = CliObserver {
         bar,
         interval: args.ratinginterval,
@@ -502,10 +543,7 @@ pub fn run(args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
         obs.say(&format!("Random seed: {} (repeat with -srand {0})", cfg.seed));
     }
     let results = play_match(&cfg, &mut obs)?;
-    let mut report = shown_report(&rating_report(&results.pairs, results.sprt.as_ref()), penta);
-    if fastchess && let Some(st) = &results.sprt {
-        report.push_str(&fastchess_llr(st));
-    }
+    let report = report_text(&results.pairs, results.sprt.as_ref(), penta, obs.fastchess.as_ref());
     print_summary(&results, &report);
     // The last line of cutechess-cli and fastchess alike; scripts wait for it.
     println!("Finished match");
@@ -521,18 +559,7 @@ mod tests {
     }
 
     #[test]
-    fn fastchess_llr_line() {
-        let st = SprtStatus {
-            elo0: 0.0,
-            elo1: 5.0,
-            alpha: 0.05,
-            beta: 0.05,
-            llr: 2.951,
-            lower: -2.944_438_979,
-            upper: 2.944_438_979,
-            decision: crate::stats::sprt::SprtDecision::AcceptH1,
-        };
-        assert_eq!(fastchess_llr(&st), "LLR: 2.95 (-2.94, 2.94) [0.00, 5.00]\n");
+    fn output_styles() {
         assert!(parse_output_style(&strings(&["format=fastchess"])).unwrap());
         assert!(!parse_output_style(&strings(&["format=cutechess"])).unwrap());
         assert!(parse_output_style(&strings(&["format=json"])).unwrap_err().to_string().contains("format=json"));
@@ -541,12 +568,14 @@ mod tests {
     #[test]
     fn sprt_models() {
         let base = ["elo0=0", "elo1=5", "alpha=0.05", "beta=0.05"];
+        let with = |extra: &str| parse_sprt(&strings(&[&base[..], &[extra]].concat()));
+        // fastchess's default model is normalized.
         let plain = parse_sprt(&strings(&base)).unwrap();
-        let logistic = parse_sprt(&strings(&[&base[..], &["model=logistic"]].concat())).unwrap();
-        assert_eq!(plain, logistic);
-        let e = parse_sprt(&strings(&[&base[..], &["model=normalized"]].concat())).unwrap_err().to_string();
-        assert!(e.contains("model=normalized") && e.contains("logistic"), "{e}");
-        let e = parse_sprt(&strings(&[&base[..], &["model=trinomial"]].concat())).unwrap_err().to_string();
+        assert_eq!(plain.model, SprtModel::Normalized);
+        assert_eq!(with("model=normalized").unwrap(), plain);
+        assert_eq!(with("model=logistic").unwrap().model, SprtModel::Logistic);
+        assert_eq!(with("model=bayesian").unwrap().model, SprtModel::Bayesian);
+        let e = with("model=trinomial").unwrap_err().to_string();
         assert!(e.contains("unknown model `trinomial`"), "{e}");
     }
 
@@ -572,6 +601,5 @@ mod tests {
         }
         // EPD output has no notation.
         assert!(parse_output("-epdout", &strings(&["file=a.epd", "notation=san"]), false).is_err());
-        assert!(!shown_report("Score\nPtnml(0-2): [1]\nElo\n", false).contains("Ptnml"));
     }
 }

@@ -5,6 +5,7 @@
 pub mod coevolve_cmd;
 pub mod epd_cmd;
 pub mod evolve_cmd;
+pub mod fastchess_out;
 pub mod match_cmd;
 pub mod openings_cmd;
 pub mod pipeline_cmd;
@@ -13,6 +14,9 @@ pub mod rrga_cmd;
 pub mod search_evolve_cmd;
 
 use std::{ffi::OsString, path::Path};
+
+use clap::Args as _;
+use thiserror::Error;
 
 /// The closing lines of a GA command: where its best parameter file is and how to use it.
 pub fn best_file_text(what: &str, path: &Path) -> String {
@@ -51,29 +55,47 @@ fn is_option(s: &str) -> bool {
             && s[1..].chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
+/// A single-dash word that is not one of the runner's options, named as it was typed.
+#[derive(Debug, Error, PartialEq)]
+#[error("unknown option `{option}` for `tuner {subcommand}` (see `tuner {subcommand} --help`)")]
+pub struct UnknownOption {
+    pub option: String,
+    pub subcommand: String,
+}
+
 /// Lets `tuner match -engine … -concurrency 2` work like cutechess-cli: for the runner's
 /// subcommands, a single-dash word option (`-engine`) is rewritten to its long form
 /// (`--engine`); other subcommands and values (`-5`, `arg=-v`) are left alone. The tokens after
 /// each `--engine` are joined into one argument (separated by [`ENGINE_TOKEN_SEP`]) so every
 /// engine stays a group: clap's derive cannot yet collect repeated multi-value options as groups.
-pub fn cutechess_style_args(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+///
+/// # Errors
+///
+/// A single-dash word that is not an option of the subcommand: rewritten, clap would report it
+/// as `--word`, which the user never typed.
+pub fn cutechess_style_args(args: impl IntoIterator<Item = OsString>) -> Result<Vec<OsString>, UnknownOption> {
     let args: Vec<OsString> = args.into_iter().collect();
-    let runner_cmd = args.get(1).and_then(|a| a.to_str()).is_some_and(|a| CUTECHESS_STYLE.contains(&a));
-    if !runner_cmd {
-        return args;
-    }
+    let Some(subcommand) = args.get(1).and_then(|a| a.to_str()).filter(|a| CUTECHESS_STYLE.contains(a)) else {
+        return Ok(args);
+    };
+    let options = match_cmd::MatchArgs::augment_args(clap::Command::new("match"));
+    let known = |name: &str| name == "help" || options.get_arguments().any(|a| a.get_long() == Some(name));
     let mut out: Vec<OsString> = Vec::new();
     let mut engine_group: Option<Vec<String>> = None;
-    for (i, a) in args.into_iter().enumerate() {
+    for (i, a) in args.iter().enumerate() {
         let Some(s) = a.to_str().map(str::to_string) else {
-            out.push(a);
+            out.push(a.clone());
             continue;
         };
         if i > 1 && is_option(&s) {
             if let Some(g) = engine_group.take() {
                 out.push(g.join(&ENGINE_TOKEN_SEP.to_string()).into());
             }
-            let long = if s.starts_with("--") { s } else { format!("-{s}") };
+            let long = match s.strip_prefix("--") {
+                Some(_) => s,
+                None if known(&s[1..]) => format!("-{s}"),
+                None => return Err(UnknownOption { option: s, subcommand: subcommand.to_string() }),
+            };
             if long == "--engine" {
                 engine_group = Some(Vec::new());
             }
@@ -87,7 +109,7 @@ pub fn cutechess_style_args(args: impl IntoIterator<Item = OsString>) -> Vec<OsS
     if let Some(g) = engine_group {
         out.push(g.join(&ENGINE_TOKEN_SEP.to_string()).into());
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -107,7 +129,11 @@ mod tests {
     }
 
     fn conv(v: &[&str]) -> Vec<String> {
-        cutechess_style_args(v.iter().map(OsString::from)).into_iter().map(|s| s.into_string().unwrap()).collect()
+        cutechess_style_args(v.iter().map(OsString::from))
+            .unwrap()
+            .into_iter()
+            .map(|s| s.into_string().unwrap())
+            .collect()
     }
 
     #[test]
@@ -126,5 +152,16 @@ mod tests {
             conv(&["tuner", "match", "-tbignore50", "-draw", "score=-10", "-wait", "-0.5"]),
             vec!["tuner", "match", "--tbignore50", "--draw", "score=-10", "--wait", "-0.5"]
         );
+    }
+
+    #[test]
+    fn an_unknown_single_dash_option_is_named_as_typed() {
+        let err = |v: &[&str]| cutechess_style_args(v.iter().map(OsString::from)).unwrap_err();
+        let e = err(&["tuner", "match", "-engine", "cmd=x", "-foo", "1"]);
+        assert_eq!(e, UnknownOption { option: "-foo".into(), subcommand: "match".into() });
+        assert_eq!(e.to_string(), "unknown option `-foo` for `tuner match` (see `tuner match --help`)");
+        assert_eq!(err(&["tuner", "roundrobin", "-concurency", "2"]).option, "-concurency");
+        // Double-dash spellings are left to clap, which names them as typed; -help is known.
+        assert_eq!(conv(&["tuner", "match", "--foo", "-help"]), vec!["tuner", "match", "--foo", "--help"]);
     }
 }

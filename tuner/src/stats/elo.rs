@@ -10,6 +10,12 @@
 //! taken over pairs, so the error is σ_pair/√N_pairs, and LOS = Φ((μ − ½)/(σ_pair/√N_pairs)).
 //! Pairs are correlated through their shared opening, which the trinomial model ignores and
 //! overestimates the error for (Van den Bergh, "Pentanomial" notes, fishtest).
+//!
+//! [`FastchessElo`] is what fastchess's report prints (`elo_wdl.cpp`, `elo_pentanomial.cpp`):
+//! the same Elo and interval, normalized Elo nElo = (μ − ½)/σ · 800/ln 10 (σ per game; per pair
+//! σ_pair·√2) with its interval mapped the same way, and LOS = Φ((μ − ½)/(σ/√N)) over games or
+//! pairs. Its formulas are applied as written, so degenerate samples (no losses, no variance)
+//! give the infinities and NaNs fastchess prints.
 
 use serde::{Deserialize, Serialize};
 
@@ -65,6 +71,40 @@ pub struct EloEstimate {
     pub score: f64,
 }
 
+/// fastchess's estimates, computed as its `EloWDL`/`EloPentanomial` do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FastchessElo {
+    pub elo: f64,
+    pub error: f64,
+    pub nelo: f64,
+    pub nelo_error: f64,
+    /// Likelihood of superiority, in [0, 1].
+    pub los: f64,
+}
+
+impl FastchessElo {
+    /// From class counts over `scores`. nElo's σ is √(`var_factor`·variance of a unit): 2 for
+    /// pairs, whose per-game score varies half as much as two lone games', 1 for games.
+    fn of(counts: &[u64], scores: &[f64], var_factor: f64) -> FastchessElo {
+        let n: f64 = counts.iter().sum::<u64>() as f64;
+        let p: Vec<f64> = counts.iter().map(|&c| c as f64 / n).collect();
+        let mu: f64 = p.iter().zip(scores).map(|(p, s)| p * s).sum();
+        let var: f64 = p.iter().zip(scores).map(|(p, s)| p * (s - mu).powi(2)).sum();
+        let var_per_unit = var / n;
+        let (upper, lower) = (mu + Z95 * var_per_unit.sqrt(), mu - Z95 * var_per_unit.sqrt());
+        // Not elo_from_score: fastchess's bare formula, NaN outside [0, 1].
+        let elo = |s: f64| -400.0 * (1.0 / s - 1.0).log10();
+        let nelo = |s: f64| (s - 0.5) / (var_factor * var).sqrt() * (800.0 / std::f64::consts::LN_10);
+        FastchessElo {
+            elo: elo(mu),
+            error: (elo(upper) - elo(lower)) / 2.0,
+            nelo: nelo(mu),
+            nelo_error: (nelo(upper) - nelo(lower)) / 2.0,
+            los: (1.0 - erf(-(mu - 0.5) / (2.0 * var_per_unit).sqrt())) / 2.0,
+        }
+    }
+}
+
 fn interval_half_width(mu: f64, stderr: f64) -> f64 {
     (elo_from_score(mu + Z95 * stderr) - elo_from_score(mu - Z95 * stderr)) / 2.0
 }
@@ -95,6 +135,11 @@ impl Wdl {
 
     pub fn draw_ratio(&self) -> f64 {
         self.draws as f64 / self.games() as f64
+    }
+
+    /// fastchess's estimates over games (`EloWDL`). NaN without games.
+    pub fn fastchess(&self) -> FastchessElo {
+        FastchessElo::of(&[self.losses, self.draws, self.wins], &[0.0, 0.5, 1.0], 1.0)
     }
 
     /// Trinomial estimate (cutechess). `None` without games.
@@ -151,6 +196,11 @@ impl Penta {
     /// Counts per pair score 0, ¼, ½, ¾, 1 (per game).
     pub fn buckets(&self) -> [u64; 5] {
         [self.ll, self.ld, self.dd + self.wl, self.wd, self.ww]
+    }
+
+    /// fastchess's estimates over game pairs (`EloPentanomial`). NaN without pairs.
+    pub fn fastchess(&self) -> FastchessElo {
+        FastchessElo::of(&self.buckets(), &[0.0, 0.25, 0.5, 0.75, 1.0], 2.0)
     }
 
     /// Pentanomial estimate (fastchess). `None` without pairs.

@@ -5,7 +5,7 @@ pub mod elo;
 pub mod sprt;
 
 pub use elo::{EloEstimate, Penta, Wdl};
-pub use sprt::{Sprt, SprtDecision};
+pub use sprt::{Sprt, SprtDecision, SprtError, SprtModel};
 
 /// The error function, |error| < 1.2e-7 everywhere (Numerical Recipes in C, 2nd ed., §6.2,
 /// `erfcc`: Chebyshev fit of erfc). Rust's std has no `erf`.
