@@ -21,7 +21,7 @@
 //! journal, so no finished game is replayed or lost, and breeds deterministically from the
 //! checkpoint: generation `g`'s RNG is [`generation_rng`]`(seed, 0, g)`.
 //!
-//! The output (`params/evolved/coevolved.toml`) is the last generation's top scorer, the
+//! The output (`<out_dir>/coevolved.toml` unless `output` names a file) is the last generation's top scorer, the
 //! paper's "best of best".
 
 use std::{
@@ -85,7 +85,8 @@ pub struct CoevolveConfig {
     pub seed: u64,
     /// Per-generation files, charts and the checkpoint.
     pub out_dir: PathBuf,
-    /// The best of the last generation, as a complete parameter file.
+    /// The best of the last generation, as a complete parameter file (empty: under `out_dir`,
+    /// `<out_dir>/coevolved.toml`, so a run never writes into the repository by default).
     pub output: PathBuf,
     /// GA settings; keys not given keep the coevolution defaults (not `tuner evolve`'s).
     #[serde(deserialize_with = "ga_over_coevolve_defaults")]
@@ -137,7 +138,7 @@ impl Default for CoevolveConfig {
             maxmoves: None,
             seed: 1,
             out_dir: PathBuf::from("coevolve-out"),
-            output: PathBuf::from("params/evolved/coevolved.toml"),
+            output: PathBuf::new(),
             ga: coevolve_ga_defaults(),
         }
     }
@@ -413,7 +414,10 @@ pub struct Coevolution {
 
 impl Coevolution {
     /// Validates the configuration and reads the search space.
-    pub fn new(cfg: CoevolveConfig) -> Result<Self, CoevolveError> {
+    pub fn new(mut cfg: CoevolveConfig) -> Result<Self, CoevolveError> {
+        if cfg.output.as_os_str().is_empty() {
+            cfg.output = cfg.out_dir.join("coevolved.toml");
+        }
         let space_text = crate::builtin::read_text(&cfg.space).map_err(|e| CoevolveError::io(&cfg.space, e))?;
         let space = SearchSpace::parse(&space_text)?;
         cfg.ga.validate(space.layout())?;

@@ -2,10 +2,11 @@
 //!
 //! Per generation `g` (files under `<out>/gen-NNN/`):
 //! 1. every individual's parameters go to `<out>/params/<id>-<name>.toml`;
-//! 2. a quick tournament ranks the population; each game is an engine-process match of one
-//!    game (the pivot has black) played by [`runner::play_match`], capped at the current max
-//!    moves with Belmonte's material rule; each finished game is appended to `games.journal`
-//!    (the runner's [`Journal`], fsynced) and to `games.pgn`;
+//! 2. a quick tournament ranks the population; each comparison is an engine-process match
+//!    played by [`runner::play_match`]: one game with the pivot as black, or a colour-swapped pair
+//!    ([`super::Comparison`]), capped at the current max moves with Belmonte's material rule;
+//!    each finished comparison is appended to `games.journal` (the runner's [`Journal`], fsynced)
+//!    and its games to `games.pgn`;
 //! 3. the survivor policy builds generation `g + 1`, and `<out>/state.json` is replaced
 //!    atomically.
 //!

@@ -58,7 +58,8 @@ pub struct SearchEvolveConfig {
     pub threads: usize,
     pub seed: u64,
     pub out_dir: PathBuf,
-    /// The evolved parameter file: the `params` file with the evolved search section.
+    /// The evolved parameter file: the `params` file with the evolved search section (empty:
+    /// `<out_dir>/search-evolved.toml`, so a run never writes into the repository by default).
     pub output: PathBuf,
     /// GA settings; keys not given keep the search-evolution defaults.
     #[serde(deserialize_with = "ga_over_search_defaults")]
@@ -92,7 +93,7 @@ impl Default for SearchEvolveConfig {
             threads: 0,
             seed: 1,
             out_dir: PathBuf::from("search-evolve-out"),
-            output: PathBuf::from("params/evolved/search-evolved.toml"),
+            output: PathBuf::new(),
             ga: search_ga_defaults(),
         }
     }
@@ -171,7 +172,10 @@ pub struct SearchEvolution {
 }
 
 impl SearchEvolution {
-    pub fn new(cfg: SearchEvolveConfig) -> Result<Self, SearchEvolveError> {
+    pub fn new(mut cfg: SearchEvolveConfig) -> Result<Self, SearchEvolveError> {
+        if cfg.output.as_os_str().is_empty() {
+            cfg.output = cfg.out_dir.join("search-evolved.toml");
+        }
         let space_text = crate::builtin::read_text(&cfg.space)
             .map_err(|e| SearchEvolveError::Config(format!("search space {}: {e}", cfg.space.display())))?;
         let space = SearchSpace::parse(&space_text)?;
