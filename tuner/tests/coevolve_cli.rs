@@ -28,18 +28,18 @@ fn population(dir: &Path, n: usize) -> PathBuf {
 /// A config for fast node-limited games.
 fn config(dir: &Path, organisms: usize, generations: usize, nodes: u64) -> PathBuf {
     let pop = population(dir, organisms);
+    // No `output`: the best organism must land under out_dir (`out/coevolved.toml`).
     let cfg = dir.join("coevolve.toml");
     std::fs::write(
         &cfg,
         format!(
             "population_dir = {pop:?}\nspace = {:?}\nengine = {:?}\nnodes = {nodes}\ntc = \"60+1\"\nconcurrency = 1\n\
              openings = {:?}\nopenings_per_pair = 1\nmaxmoves = \"60\"\nresign = \"movecount=3 score=600\"\n\
-             out_dir = {:?}\noutput = {:?}\n[ga]\ngenerations = {generations}\n",
+             out_dir = {:?}\n[ga]\ngenerations = {generations}\n",
             manifest().join("../params/evolve-space.toml"),
             engine_binary(),
             manifest().join("../openings/gnuchess-8ply.epd"),
             dir.join("out"),
-            dir.join("coevolved.toml"),
         ),
     )
     .unwrap();
@@ -52,9 +52,9 @@ fn coevolution_plays_round_robins_and_writes_the_best() {
     let cfg = config(&dir, 3, 2, 300);
     let out = tuner_ok(&["coevolve", "--config", cfg.to_str().unwrap()]);
     assert!(text(&out.stdout).contains("best of the last"), "{}", text(&out.stdout));
-    let shown = std::path::absolute(dir.join("coevolved.toml")).unwrap();
+    let shown = std::path::absolute(dir.join("out/coevolved.toml")).unwrap();
     assert!(text(&out.stdout).contains(&format!("evochess --params {}", shown.display())), "{}", text(&out.stdout));
-    let best = Params::load(dir.join("coevolved.toml")).unwrap();
+    let best = Params::load(dir.join("out/coevolved.toml")).unwrap();
     // The evaluation chromosome keeps the space's fixed pawn value and tied keys.
     assert_eq!(best.eval.pawn_mg, 100);
     assert_eq!(best.eval.knight_mg, best.eval.knight_eg);
@@ -139,5 +139,5 @@ fn kill_9_mid_generation_then_resume_neither_replays_nor_loses_games() {
     assert_eq!(games_in(&dir.join("out/gen-001/games.pgn")), 12);
     let csv = std::fs::read_to_string(dir.join("out/generations.csv")).unwrap();
     assert_eq!(csv.lines().count(), 3, "{csv}");
-    Params::load(dir.join("coevolved.toml")).unwrap();
+    Params::load(dir.join("out/coevolved.toml")).unwrap();
 }
