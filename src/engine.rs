@@ -241,10 +241,7 @@ impl Engine {
         }
         let mut moves = book.moves(&self.pos);
         if !limits.searchmoves.is_empty() {
-            moves.retain(|&(m, _)| {
-                let text = m.to_uci(CastlingMode::Standard).to_string();
-                limits.searchmoves.iter().any(|s| *s == text)
-            });
+            moves.retain(|&(m, _)| limits.searchmoves.contains(&m.to_uci(CastlingMode::Standard).to_string()));
         }
         let ply = 2 * (self.pos.fullmoves().get() - 1) + u32::from(self.pos.turn().is_black());
         let (mv, weight) = book::pick(&moves, book::choice_seed(hash(&self.pos), ply, self.games))?;
