@@ -88,8 +88,7 @@ impl FastchessElo {
     fn of(counts: &[u64], scores: &[f64], var_factor: f64) -> FastchessElo {
         let n: f64 = counts.iter().sum::<u64>() as f64;
         let p: Vec<f64> = counts.iter().map(|&c| c as f64 / n).collect();
-        let mu: f64 = p.iter().zip(scores).map(|(p, s)| p * s).sum();
-        let var: f64 = p.iter().zip(scores).map(|(p, s)| p * (s - mu).powi(2)).sum();
+        let (mu, var) = mean_variance(&p, scores);
         let var_per_unit = var / n;
         let (upper, lower) = (mu + Z95 * var_per_unit.sqrt(), mu - Z95 * var_per_unit.sqrt());
         // Not elo_from_score: fastchess's bare formula, NaN outside [0, 1].
@@ -103,6 +102,13 @@ impl FastchessElo {
             los: (1.0 - erf(-(mu - 0.5) / (2.0 * var_per_unit).sqrt())) / 2.0,
         }
     }
+}
+
+/// Mean and variance of a score distribution: probability `p[i]` of score `scores[i]`.
+pub(crate) fn mean_variance(p: &[f64], scores: &[f64]) -> (f64, f64) {
+    let mu: f64 = p.iter().zip(scores).map(|(p, s)| p * s).sum();
+    let var: f64 = p.iter().zip(scores).map(|(p, s)| p * (s - mu).powi(2)).sum();
+    (mu, var)
 }
 
 fn interval_half_width(mu: f64, stderr: f64) -> f64 {
@@ -211,8 +217,7 @@ impl Penta {
         }
         let scores = [0.0, 0.25, 0.5, 0.75, 1.0];
         let p: Vec<f64> = self.buckets().iter().map(|&c| c as f64 / n).collect();
-        let mu: f64 = p.iter().zip(scores).map(|(p, s)| p * s).sum();
-        let var: f64 = p.iter().zip(scores).map(|(p, s)| p * (s - mu).powi(2)).sum();
+        let (mu, var) = mean_variance(&p, &scores);
         let stderr = (var / n).sqrt();
         let los = if stderr == 0.0 {
             if mu > 0.5 {

@@ -29,7 +29,7 @@ use std::{fmt, str::FromStr};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::elo::{Penta, Wdl, score_from_elo};
+use super::elo::{Penta, Wdl, mean_variance, score_from_elo};
 
 /// 800/ln 10: Elo per unit of normalized t (the slope of the logistic curve at ½, doubled).
 const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
@@ -280,8 +280,8 @@ pub fn mle_t(probs: &[f64], scores: &[f64], mu_ref: f64, t: f64) -> Vec<f64> {
 fn mle_t_from(probs: &[f64], scores: &[f64], mu_ref: f64, t: f64, start: &[f64]) -> Option<Vec<f64>> {
     let mut p = start.to_vec();
     for _ in 0..10 {
-        let mu: f64 = p.iter().zip(scores).map(|(p, a)| p * a).sum();
-        let sigma = p.iter().zip(scores).map(|(p, a)| p * (a - mu) * (a - mu)).sum::<f64>().sqrt();
+        let (mu, var) = mean_variance(&p, scores);
+        let sigma = var.sqrt();
         let phi: Vec<f64> =
             scores.iter().map(|a| a - mu_ref - 0.5 * t * sigma * (1.0 + ((a - mu) / sigma).powi(2))).collect();
         if !(phi.iter().any(|&x| x < 0.0) && phi.iter().any(|&x| x > 0.0)) {
