@@ -113,9 +113,9 @@ impl Worker<'_> {
         let key = *self.keys.last().expect("current key");
         let halfmoves = pos.halfmoves();
 
-        // Draws: 50-move rule, repetition, dead positions.
-        if halfmoves >= 100 || self.is_repetition(halfmoves) {
-            return DRAW;
+        // Draws: 50-move rule (unless mated), repetition, dead positions.
+        if self.is_repetition(halfmoves) || (halfmoves >= 100 && Self::fifty_move_draw(pos, in_check)) {
+            return self.draw_score();
         }
         if pos.board().occupied().count() <= 4 && pos.is_insufficient_material() {
             return DRAW;

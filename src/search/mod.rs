@@ -252,6 +252,7 @@ impl Searcher {
             stopped: false,
             stack: vec![Frame::default(); MAX_PLY + 4],
             keys: Vec::with_capacity(game_history.len() + MAX_PLY + 8),
+            root_index: game_history.len(),
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             lmr: &lmr,
@@ -306,6 +307,15 @@ pub fn solve_nodes(pos: &Chess, params: &Params, targets: &[Move], avoid: &[Move
     s.solve(pos, targets, avoid, node_cap)
 }
 
+/// The score of a line drawn by repetition or the 50-move rule: zero give or take one, varied
+/// by the node count so that the search does not settle into the first repetition it sees when
+/// a draw is one of several equal options (Stockfish's `VALUE_DRAW - 1 + (nodes & 2)`).
+/// Deterministic: the same search counts the same nodes.
+#[inline]
+pub fn draw_score(nodes: u64) -> i32 {
+    DRAW - 1 + (nodes & 2) as i32
+}
+
 /// LMR table in quarter plies, `[depth][move number]`.
 fn lmr_table(p: &SearchParams) -> [[i32; 64]; 64] {
     let mut t = [[0; 64]; 64];
@@ -340,6 +350,8 @@ pub(crate) struct Worker<'a> {
     pub stack: Vec<Frame>,
     /// Keys of the game and of the current search path; the last is the current node's.
     pub keys: Vec<u64>,
+    /// Index of the root position's key in `keys` (positions before it are the game's).
+    pub root_index: usize,
     pub pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pub pv_len: [usize; MAX_PLY + 1],
     pub lmr: &'a [[i32; 64]; 64],
@@ -382,21 +394,44 @@ impl Worker<'_> {
         }
     }
 
-    /// Is the current node (key on top of `keys`) a repetition? Looks back through positions
-    /// with the same side to move, as far as the halfmove clock allows.
+    /// Is the current node (key on top of `keys`) a draw by repetition? Looks back through
+    /// positions with the same side to move, as far as the halfmove clock allows. A repeat of a
+    /// position inside the search counts at once (whoever could repeat once can repeat again),
+    /// but a position that only occurred before the root must have occurred twice there: the
+    /// game is not drawn until the third occurrence, and the side to move may deviate.
     #[inline]
     pub fn is_repetition(&self, halfmoves: u32) -> bool {
         let n = self.keys.len();
         let key = self.keys[n - 1];
         let limit = (halfmoves as usize).min(n - 1);
+        let mut before_root = 0;
         let mut i = 4;
         while i <= limit {
-            if self.keys[n - 1 - i] == key {
-                return true;
+            let j = n - 1 - i;
+            if self.keys[j] == key {
+                if j > self.root_index {
+                    return true;
+                }
+                before_root += 1;
+                if before_root == 2 {
+                    return true;
+                }
             }
             i += 2;
         }
         false
+    }
+
+    /// The score of a drawn line at this node (see [`draw_score`]).
+    #[inline]
+    pub fn draw_score(&self) -> i32 {
+        draw_score(self.nodes)
+    }
+
+    /// The 50-move rule draws unless the move that reached the 100th half-move mated.
+    #[inline]
+    pub fn fifty_move_draw(pos: &Chess, in_check: bool) -> bool {
+        pos.halfmoves() >= 100 && !(in_check && pos.legal_moves().is_empty())
     }
 
     /// Legal TT move for `pos`, if the entry has one.
@@ -781,4 +816,15 @@ pub fn legal_prefix(root: &Chess, pv: &[Move]) -> Vec<Move> {
         out.push(m);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draw_score_jitters_by_one_around_zero() {
+        let scores: Vec<i32> = (0..8).map(draw_score).collect();
+        assert_eq!(scores, [-1, -1, 1, 1, -1, -1, 1, 1]);
+    }
 }

@@ -195,6 +195,7 @@ impl QuiescenceProbe {
             stopped: false,
             stack: std::mem::take(&mut self.stack),
             keys: std::mem::take(&mut self.keys),
+            root_index: 0,
             pv: std::mem::take(&mut self.pv),
             pv_len: [0; MAX_PLY + 1],
             lmr: &self.lmr,

@@ -23,8 +23,10 @@ impl Worker<'_> {
         }
         let key = *self.keys.last().expect("current key");
         let halfmoves = pos.halfmoves();
-        if halfmoves >= 100 || (halfmoves >= 4 && self.is_repetition(halfmoves)) {
-            return DRAW;
+        if (halfmoves >= 4 && self.is_repetition(halfmoves))
+            || (halfmoves >= 100 && Self::fifty_move_draw(pos, in_check))
+        {
+            return self.draw_score();
         }
         debug_assert_eq!(in_check, pos.is_check());
         if ply >= MAX_PLY - 2 {

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# SPRT of an engine change against the previous main, the field's way (fishtest/OpenBench): our
+# own runner, colour-swapped pairs from the UHO book, Hash 16, concurrency 2, fishtest-style
+# adjudication. Timed games are only valid with nothing else heavy on the machine; node limits
+# (LIMIT=nodes=N) are not affected by load but miss any speed change.
+#
+#   bench/sprt.sh NEW_ENGINE OLD_ENGINE [LIMIT] [OUTDIR] [ELO0] [ELO1] [MAXGAMES]
+#       LIMIT: tc=5+0.05 (default) or nodes=N; ELO0/ELO1: normalized Elo bounds (default 0 5)
+#
+# Prints the runner's rating and SPRT lines; the games and the resume journal go to OUTDIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+new="$1"
+old="$2"
+limit="${3:-tc=5+0.05}"
+out="${4:-runs/sprt}"
+elo0="${5:-0}"
+elo1="${6:-5}"
+games="${7:-20000}"
+data="${EVOCHESS_DATA:-../shared/data}"
+tuner="${TUNER:-target/release/tuner}"
+mkdir -p "$out"
+resume=()
+[ -f "$out/games.pgn.state.jsonl" ] && resume=(--resume)
+"$tuner" match \
+    --engine name=new cmd="$new" \
+    --engine name=old cmd="$old" \
+    --each "$limit" option.Hash=16 timemargin=100 \
+    --openings file="$data/openings/UHO_4060_v4.epd.xz" order=random \
+    --srand 20261123 --games "$games" --concurrency 2 \
+    --pgnout "$out/games.pgn" --results "$out/results.json" \
+    --draw movenumber=40 movecount=8 score=10 --resign movecount=3 score=1000 twosided=true \
+    --tb "$data/syzygy" \
+    --sprt elo0="$elo0" elo1="$elo1" "${resume[@]}"
