@@ -104,6 +104,13 @@ pub const fn pawn_attacks(c: Color, b: u64) -> u64 {
     sideways(fwd(c, b))
 }
 
+/// Squares attacked by two of the pawns `b` of colour `c` at once.
+#[inline(always)]
+pub const fn pawn_double_attacks(c: Color, b: u64) -> u64 {
+    let f = fwd(c, b);
+    ((f << 1) & !FILE_A) & ((f >> 1) & !FILE_H)
+}
+
 /// Sum over `b` of the relative rank index (0 = own back rank), with three popcounts.
 #[inline(always)]
 pub const fn rel_rank_sum(c: Color, b: u64) -> i32 {
@@ -154,5 +161,9 @@ mod tests {
         assert_eq!(rel_rank_sum(Color::Black, b), 6 + 1);
         assert_eq!(pawn_attacks(Color::White, 1 << Square::A2.to_usize()), 1 << Square::B3.to_usize());
         assert_eq!(ranks_above(6), 0xff00_0000_0000_0000);
+        let duo = (1 << Square::C3.to_usize()) | (1 << Square::E3.to_usize());
+        assert_eq!(pawn_double_attacks(Color::White, duo), 1 << Square::D4.to_usize());
+        assert_eq!(pawn_double_attacks(Color::Black, duo), 1 << Square::D2.to_usize());
+        assert_eq!(pawn_double_attacks(Color::White, 1 << Square::A2.to_usize()), 0);
     }
 }

@@ -1,7 +1,8 @@
 //! King safety: pawn shelter and enemy pawn cover on the king's and adjacent files, enemy
-//! pressure on the king zone (David Fig. 3), castling done / missed (Aksenov Table 3).
+//! pressure on the king zone (David Fig. 3), castling done / missed (Aksenov Table 3), and king
+//! danger in attack units (Ethereal 12).
 
-use shakmaty::Color;
+use shakmaty::{Bitboard, Color, attacks};
 
 use super::{
     Ctx, EvalParams, S,
@@ -55,4 +56,50 @@ pub(super) fn shelter(ctx: &Ctx, p: &EvalParams, us: Color) -> i32 {
         }
     }
     -(penalty * ctx.enemy_phase[u] / 12)
+}
+
+/// King danger of `us` in attack units (after Ethereal 12): the enemy's king attackers by
+/// weight, its attacks on the king zone, weak zone squares, safe checks by piece, less for our
+/// pawns in the zone and a lot less without an enemy queen. Quadratic in the middlegame, so a
+/// lone attacker costs little and a coordinated attack a lot. Counted only with two attackers,
+/// or one with an enemy queen on the board. Needs both sides' piece terms done first.
+#[inline(always)]
+pub(super) fn danger(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+    let (u, t) = (us as usize, !us as usize);
+    let enemy_queens = ctx.queens[t];
+    let needed = if enemy_queens != 0 { 1 } else { 2 };
+    if ctx.king_attackers[t] < needed {
+        return S::ZERO;
+    }
+    let zone = ctx.king_zone[u];
+    let ksq = ctx.king[u];
+    let occ = Bitboard(ctx.occ);
+    // Squares they attack that we defend at most once, and then only by the king or queen.
+    let weak = ctx.attacked[t] & !ctx.attacked2[u] & (!ctx.attacked[u] | ctx.att_queen[u] | ctx.att_king[u]);
+    // Where an enemy piece can check without being taken (or where we are outnumbered).
+    let their_pieces = ctx.pawns[t] | ctx.knights[t] | ctx.bishops[t] | ctx.rooks[t] | ctx.queens[t] | ctx.kings[t];
+    let safe = !their_pieces & (!ctx.attacked[u] | (weak & ctx.attacked2[t]));
+    let knight_checks = attacks::knight_attacks(ksq).0 & safe & ctx.att_knight[t];
+    let diagonal = attacks::bishop_attacks(ksq, occ).0;
+    let straight = attacks::rook_attacks(ksq, occ).0;
+    let bishop_checks = diagonal & safe & ctx.att_bishop[t];
+    let rook_checks = straight & safe & ctx.att_rook[t];
+    let queen_checks = (diagonal | straight) & safe & ctx.att_queen[t];
+    let count = |b: u64| b.count_ones() as i32;
+    // Attacks on the zone, normalised to a full nine-square zone (smaller on the edge).
+    let zone_attacks = 9 * ctx.pressure[t] / count(zone).max(1);
+    let units = ctx.king_attack_weight[t]
+        + p.ks_attack_value * zone_attacks
+        + p.ks_weak_squares * count(weak & zone)
+        - p.ks_friendly_pawns * count(ctx.pawns[u] & zone & !weak)
+        - if enemy_queens == 0 { p.ks_no_enemy_queen } else { 0 }
+        + p.ks_safe_knight_check * count(knight_checks)
+        + p.ks_safe_bishop_check * count(bishop_checks)
+        + p.ks_safe_rook_check * count(rook_checks)
+        + p.ks_safe_queen_check * count(queen_checks)
+        + p.ks_adjustment;
+    if units <= 0 {
+        return S::ZERO;
+    }
+    S::new(-units * units / p.ks_mg_divisor.max(1), -units / p.ks_eg_divisor.max(1))
 }

@@ -12,7 +12,8 @@
 //! Terms, one group per file, each a pure function of (position, params): [`material`],
 //! [`psqt`] (file + rank profiles per piece), [`pawns`] (David Fig. 3 pawn terms and Aksenov's
 //! pawn terms), [`pieces`] (mobility, outposts, rook terms), [`king`] (shelter, pressure,
-//! castling), plus a tempo bonus. All bitboard set operations: no allocation, no move generation.
+//! castling, attack units), [`threats`] (attacked and poorly defended pieces), plus a tempo
+//! bonus. All bitboard set operations: no allocation, no move generation.
 
 pub mod bits;
 pub mod king;
@@ -23,13 +24,14 @@ pub mod pieces;
 pub mod psqt;
 mod psqt_profiles;
 pub mod score;
+pub mod threats;
 #[cfg(test)]
 pub(crate) mod tests;
 
 use shakmaty::{Board, Chess, Color, Position, Square, attacks};
 
 use self::{
-    bits::{fill_fwd, pawn_attacks},
+    bits::{fill_fwd, pawn_attacks, pawn_double_attacks},
     psqt::{Profiles, PsqtSource},
 };
 pub use self::{params::EvalParams, psqt::PsqtTable, score::S};
@@ -113,6 +115,18 @@ pub(crate) struct Ctx {
     mob_area: [u64; 2],
     /// Every square each side attacks (pawns and king at start; pieces add theirs).
     attacked: [u64; 2],
+    /// Squares each side attacks at least twice (pawns and king at start; pieces add theirs).
+    attacked2: [u64; 2],
+    /// Squares attacked by each side's king, knights, bishops, rooks and queens.
+    att_king: [u64; 2],
+    att_knight: [u64; 2],
+    att_bishop: [u64; 2],
+    att_rook: [u64; 2],
+    att_queen: [u64; 2],
+    /// Pieces of each side that attack the enemy king zone, and the sum of their king-attack
+    /// weights (set by the piece terms).
+    king_attackers: [i32; 2],
+    king_attack_weight: [i32; 2],
     /// Passed pawns (set by the pawn terms).
     passed: [u64; 2],
     /// Isolated or backward pawns (set by the pawn terms).
@@ -136,6 +150,7 @@ impl Ctx {
         // A `Chess` always has both kings; fall back to a fixed square rather than panic.
         let king = [Color::Black, Color::White].map(|c| b.king_of(c).unwrap_or(Square::A1));
         let pawn_att = [pawn_attacks(Color::Black, pawns[0]), pawn_attacks(Color::White, pawns[1])];
+        let pawn_att2 = [pawn_double_attacks(Color::Black, pawns[0]), pawn_double_attacks(Color::White, pawns[1])];
         let pawn_span = [fill_fwd(Color::Black, pawn_att[0]), fill_fwd(Color::White, pawn_att[1])];
         let king_att = king.map(|k| attacks::king_attacks(k).0);
         let king_zone = [king_att[0] | kings[0], king_att[1] | kings[1]];
@@ -154,6 +169,14 @@ impl Ctx {
             king_zone,
             mob_area: [!by[0] & !pawn_att[1], !by[1] & !pawn_att[0]],
             attacked: [pawn_att[0] | king_att[0], pawn_att[1] | king_att[1]],
+            attacked2: [pawn_att2[0] | (pawn_att[0] & king_att[0]), pawn_att2[1] | (pawn_att[1] & king_att[1])],
+            att_king: king_att,
+            att_knight: [0; 2],
+            att_bishop: [0; 2],
+            att_rook: [0; 2],
+            att_queen: [0; 2],
+            king_attackers: [0; 2],
+            king_attack_weight: [0; 2],
             passed: [0; 2],
             weak_pawns: [0; 2],
             pressure: [0; 2],
@@ -222,6 +245,8 @@ pub(crate) fn breakdown<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P) ->
     s -= pieces::score(&mut ctx, p, Black);
     s += pawns::far_pawns(&ctx, p, White) - pawns::far_pawns(&ctx, p, Black);
     s += king::score(&ctx, p, White) - king::score(&ctx, p, Black);
+    s += threats::score(&ctx, p, White) - threats::score(&ctx, p, Black);
+    s += king::danger(&ctx, p, White) - king::danger(&ctx, p, Black);
     Breakdown {
         s,
         shelter: king::shelter(&ctx, p, White) - king::shelter(&ctx, p, Black),

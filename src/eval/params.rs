@@ -395,5 +395,71 @@ crate::declare_params! {
         bishop_outpost: 12, [0, 100];
         /// Bonus for the side to move
         tempo: 15, [0, 100];
+        /// Threat: per own pawn not defended by a pawn and poorly defended against attacks, middlegame (Ethereal 12)
+        threat_weak_pawn_mg: 8, [0, 200];
+        /// Threat: per own pawn not defended by a pawn and poorly defended against attacks, endgame
+        threat_weak_pawn_eg: 28, [0, 200];
+        /// Threat: per own knight or bishop attacked by an enemy pawn, middlegame
+        threat_minor_by_pawn_mg: 41, [0, 200];
+        /// Threat: per own knight or bishop attacked by an enemy pawn, endgame
+        threat_minor_by_pawn_eg: 62, [0, 200];
+        /// Threat: per own knight or bishop attacked by an enemy knight or bishop, middlegame
+        threat_minor_by_minor_mg: 19, [0, 200];
+        /// Threat: per own knight or bishop attacked by an enemy knight or bishop, endgame
+        threat_minor_by_minor_eg: 34, [0, 200];
+        /// Threat: per poorly defended own knight or bishop attacked by an enemy rook or queen, middlegame
+        threat_minor_by_major_mg: 22, [0, 200];
+        /// Threat: per poorly defended own knight or bishop attacked by an enemy rook or queen, endgame
+        threat_minor_by_major_eg: 41, [0, 200];
+        /// Threat: per own rook attacked by an enemy pawn, knight or bishop, middlegame
+        threat_rook_by_lesser_mg: 36, [0, 200];
+        /// Threat: per own rook attacked by an enemy pawn, knight or bishop, endgame
+        threat_rook_by_lesser_eg: 21, [0, 200];
+        /// Threat: per poorly defended own knight or bishop attacked by the enemy king, middlegame
+        threat_minor_by_king_mg: 32, [0, 200];
+        /// Threat: per poorly defended own knight or bishop attacked by the enemy king, endgame
+        threat_minor_by_king_eg: 16, [0, 200];
+        /// Threat: per poorly defended own rook attacked by the enemy king, middlegame
+        threat_rook_by_king_mg: 25, [0, 200];
+        /// Threat: per poorly defended own rook attacked by the enemy king, endgame
+        threat_rook_by_king_eg: 13, [0, 200];
+        /// Threat: per own queen attacked by any enemy piece, middlegame
+        threat_queen_mg: 37, [0, 200];
+        /// Threat: per own queen attacked by any enemy piece, endgame
+        threat_queen_eg: 5, [0, 200];
+        /// Threat: per enemy piece a safe pawn push (single, or double from the start) would attack, middlegame
+        threat_pawn_push_mg: 11, [0, 200];
+        /// Threat: per enemy piece a safe pawn push (single, or double from the start) would attack, endgame
+        threat_pawn_push_eg: 24, [0, 200];
+        /// King danger: attack units per enemy knight reaching our king zone (Ethereal 12)
+        ks_weight_knight: 16, [0, 100];
+        /// King danger: attack units per enemy bishop reaching our king zone
+        ks_weight_bishop: 6, [0, 100];
+        /// King danger: attack units per enemy rook reaching our king zone
+        ks_weight_rook: 10, [0, 100];
+        /// King danger: attack units per enemy queen reaching our king zone
+        ks_weight_queen: 8, [0, 100];
+        /// King danger: attack units per enemy attack on the king zone (normalised to a nine-square zone)
+        ks_attack_value: 44, [0, 200];
+        /// King danger: attack units per zone square they attack that we defend at most once, by king or queen only
+        ks_weak_squares: 38, [0, 200];
+        /// King danger: attack units taken off per own pawn in the zone on a square that is not weak
+        ks_friendly_pawns: 22, [0, 200];
+        /// King danger: attack units taken off when the enemy has no queen
+        ks_no_enemy_queen: 276, [0, 1000];
+        /// King danger: attack units per safe knight check
+        ks_safe_knight_check: 123, [0, 300];
+        /// King danger: attack units per safe bishop check
+        ks_safe_bishop_check: 51, [0, 300];
+        /// King danger: attack units per safe rook check
+        ks_safe_rook_check: 94, [0, 300];
+        /// King danger: attack units per safe queen check
+        ks_safe_queen_check: 95, [0, 300];
+        /// King danger: constant attack units added (negative: a margin before any penalty)
+        ks_adjustment: -18, [-300, 300];
+        /// King danger: middlegame penalty = units^2 / this (centipawns)
+        ks_mg_divisor: 960, [100, 5000];
+        /// King danger: endgame penalty = units / this (centipawns)
+        ks_eg_divisor: 27, [1, 200];
     }
 }

@@ -1,7 +1,8 @@
 //! Knights, bishops, rooks and queens: mobility (attack sets masked, no move generation),
 //! centrality, outposts, rook files, the seventh rank, connected rooks, rooks and passed pawns,
 //! rooks aimed at the enemy king, back-rank minors (David Fig. 3, Aksenov Table 3). Also records
-//! each side's attack map and its pressure on the enemy king zone for the later terms.
+//! each side's attack maps (all, twice, per piece kind), its pressure on the enemy king zone and
+//! its king attackers for the later terms.
 
 use shakmaty::{Bitboard, Color, attacks};
 
@@ -21,7 +22,6 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
     let outposts = rel(us, OUTPOST_ZONE) & !ctx.pawn_span[t];
     let support = ctx.pawn_att[u];
     let back_rank = rel(us, RANK_1);
-    let mut attacked = 0u64;
     let mut pressure = 0u32;
     let mut s = S::ZERO;
 
@@ -31,7 +31,8 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
         let (mut mob, mut high, mut centre, mut outpost) = (0, 0, 0, 0);
         for sq in Bitboard(knights) {
             let a = attacks::knight_attacks(sq).0;
-            attacked |= a;
+            ctx.att_knight[u] |= a;
+            record_attacks(ctx, u, a, enemy_zone, p.ks_weight_knight);
             pressure += (a & enemy_zone).count_ones();
             let m = (a & area).count_ones() as i32;
             mob += m;
@@ -56,7 +57,8 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
         let mut mob = 0;
         for sq in Bitboard(bishops) {
             let a = attacks::bishop_attacks(sq, Bitboard(occ)).0;
-            attacked |= a;
+            ctx.att_bishop[u] |= a;
+            record_attacks(ctx, u, a, enemy_zone, p.ks_weight_bishop);
             pressure += (a & enemy_zone).count_ones();
             mob += (a & area).count_ones() as i32;
         }
@@ -81,7 +83,8 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
         let (mut seventh, mut column, mut kfile, mut kadj, mut kadj_abgh) = (0, 0, 0, 0, 0);
         for sq in Bitboard(rooks) {
             let a = attacks::rook_attacks(sq, Bitboard(occ)).0;
-            attacked |= a;
+            ctx.att_rook[u] |= a;
+            record_attacks(ctx, u, a, enemy_zone, p.ks_weight_rook);
             pressure += (a & enemy_zone).count_ones();
             mob += (a & area).count_ones() as i32;
             connected += (a & rooks).count_ones() as i32;
@@ -126,14 +129,26 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
         let mut mob = 0;
         for sq in Bitboard(queens) {
             let a = attacks::queen_attacks(sq, Bitboard(occ)).0;
-            attacked |= a;
+            ctx.att_queen[u] |= a;
+            record_attacks(ctx, u, a, enemy_zone, p.ks_weight_queen);
             pressure += (a & enemy_zone).count_ones();
             mob += (a & area).count_ones() as i32;
         }
         s += S::new(p.queen_mobility, p.queen_mobility) * mob;
     }
 
-    ctx.attacked[u] |= attacked;
     ctx.pressure[u] = pressure as i32;
     s
+}
+
+/// Adds one piece's attacks `a` to the attack maps of side `u`, and counts the piece as a king
+/// attacker (with its weight) if it reaches the enemy king zone.
+#[inline(always)]
+fn record_attacks(ctx: &mut Ctx, u: usize, a: u64, enemy_zone: u64, weight: i32) {
+    ctx.attacked2[u] |= ctx.attacked[u] & a;
+    ctx.attacked[u] |= a;
+    if a & enemy_zone != 0 {
+        ctx.king_attackers[u] += 1;
+        ctx.king_attack_weight[u] += weight;
+    }
 }

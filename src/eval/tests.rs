@@ -321,6 +321,41 @@ fn king_terms() {
     assert_eq!(delta_by(fen, "king_no_enemy_pawn_adj", 3), (0, 0, 4));
 }
 
+#[test]
+fn threat_terms() {
+    // The e4 knight is attacked by the d5 pawn.
+    let fen = "4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "threat_minor_by_pawn_mg"), (-1, 0));
+    assert_eq!(delta(fen, "threat_minor_by_pawn_eg"), (0, -1));
+    assert_eq!(delta(fen, "threat_minor_by_minor_mg"), (0, 0));
+    // The a1 rook hits the queen; the queen is no lesser piece, so the rook is not threatened.
+    let fen = "4k3/8/8/8/8/8/8/r2QK3 w - - 0 1";
+    assert_eq!(delta(fen, "threat_queen_mg"), (-1, 0));
+    assert_eq!(delta(fen, "threat_rook_by_lesser_mg"), (0, 0));
+    // d3 would attack the c4 knight, and d3 is safe; the d2 pawn is attacked but defended by the king.
+    let fen = "4k3/8/8/8/2n5/8/3P4/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "threat_pawn_push_mg"), (1, 0));
+    assert_eq!(delta(fen, "threat_weak_pawn_eg"), (0, 0));
+    // Undefended, the pawn is weak.
+    assert_eq!(delta("4k3/8/8/8/2n5/8/3P4/6K1 w - - 0 1", "threat_weak_pawn_eg"), (0, -1));
+}
+
+#[test]
+fn king_danger_terms() {
+    // A lone rook near the king, and no queen: no danger counted.
+    assert_eq!(delta("6k1/8/8/8/8/8/8/4K2R w - - 0 1", "ks_attack_value"), (0, 0));
+    // A queen on h1 hits h7 and h8 (3 of 9 normalised zone attacks) and has safe checks on g1,
+    // g2, d5 and a8: units 8 + 44*3 + 38*2 (weak h7, h8) + 95*4 - 18 = 578, i.e. 578^2/960 = 348
+    // and 578/27 = 21. One more unit per zone attack gives 581: 351 and 21; one more per safe
+    // check 582: 352 and 21.
+    let fen = "6k1/8/8/8/8/8/8/4K2Q w - - 0 1";
+    assert_eq!(delta_by(fen, "ks_attack_value", 1), (3, 0, 0));
+    assert_eq!(delta_by(fen, "ks_safe_queen_check", 1), (4, 0, 0));
+    // The same attack on the other side of the board scores the same for black.
+    let mirrored = "4k2q/8/8/8/8/8/8/6K1 b - - 0 1";
+    assert_eq!(parts(mirrored, &EvalParams::default()).s, -parts(fen, &EvalParams::default()).s);
+}
+
 /// End to end through `evaluate`: phase 0 makes the score the endgame half exactly, the start
 /// position (phase 24) the middlegame half; the sign follows the side to move.
 #[test]

@@ -1,0 +1,54 @@
+//! Threats (after Ethereal 12's `evaluateThreats`): pieces attacked by cheaper pieces or left
+//! poorly defended, and safe pawn pushes that would attack an enemy piece. A static evaluation
+//! that ignores them trusts positions where a piece is about to be lost; quiescence only sees
+//! the captures of the side to move, and only down to its stand-pat.
+
+use shakmaty::Color;
+
+use super::{
+    Ctx, EvalParams, S,
+    bits::{fwd, pawn_attacks, rel},
+};
+
+/// Relative rank 3 (white's view): a pawn that gets there may still push two squares.
+const RANK_3: u64 = 0x0000_0000_00ff_0000;
+
+/// Threat terms against the pieces of `us` (negative) and by its pawn pushes (positive). Needs
+/// both sides' piece terms done first (the attack maps are complete).
+#[inline(always)]
+pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+    let (u, t) = (us as usize, !us as usize);
+    let minors = ctx.knights[u] | ctx.bishops[u];
+    let rooks = ctx.rooks[u];
+    let by_pawns = ctx.pawn_att[t];
+    let by_minors = ctx.att_knight[t] | ctx.att_bishop[t];
+    let by_majors = ctx.att_rook[t] | ctx.att_queen[t];
+    // Attacked and undefended, or attacked twice, defended once and not by a pawn.
+    let poorly_defended = (ctx.attacked[t] & !ctx.attacked[u])
+        | (ctx.attacked2[t] & !ctx.attacked2[u] & !ctx.pawn_att[u]);
+    let weak_minors = minors & poorly_defended;
+
+    let count = |b: u64| b.count_ones() as i32;
+    let mut s = S::ZERO;
+    s -= S::new(p.threat_weak_pawn_mg, p.threat_weak_pawn_eg) * count(ctx.pawns[u] & !by_pawns & poorly_defended);
+    s -= S::new(p.threat_minor_by_pawn_mg, p.threat_minor_by_pawn_eg) * count(minors & by_pawns);
+    s -= S::new(p.threat_minor_by_minor_mg, p.threat_minor_by_minor_eg) * count(minors & by_minors);
+    s -= S::new(p.threat_minor_by_major_mg, p.threat_minor_by_major_eg) * count(weak_minors & by_majors);
+    s -= S::new(p.threat_rook_by_lesser_mg, p.threat_rook_by_lesser_eg) * count(rooks & (by_pawns | by_minors));
+    s -= S::new(p.threat_minor_by_king_mg, p.threat_minor_by_king_eg) * count(weak_minors & ctx.att_king[t]);
+    s -= S::new(p.threat_rook_by_king_mg, p.threat_rook_by_king_eg)
+        * count(rooks & poorly_defended & ctx.att_king[t]);
+    s -= S::new(p.threat_queen_mg, p.threat_queen_eg) * count(ctx.queens[u] & ctx.attacked[t]);
+
+    // Enemy pieces that one of our pawn pushes (single, or double from the start) would attack,
+    // where the pushed pawn is not lost at once: not onto a square an enemy pawn attacks, and
+    // onto one we defend or they do not attack.
+    let empty = !ctx.occ;
+    let single = fwd(us, ctx.pawns[u]) & empty;
+    let double = fwd(us, single & !by_pawns & rel(us, RANK_3)) & empty;
+    let safe_pushes = (single | double) & !by_pawns & (ctx.attacked[u] | !ctx.attacked[t]);
+    let enemy_pieces = ctx.knights[t] | ctx.bishops[t] | ctx.rooks[t] | ctx.queens[t];
+    let push_threats = pawn_attacks(us, safe_pushes) & enemy_pieces & !ctx.pawn_att[u];
+    s += S::new(p.threat_pawn_push_mg, p.threat_pawn_push_eg) * count(push_threats);
+    s
+}
