@@ -112,6 +112,10 @@ impl Worker<'_> {
         }
         let key = *self.keys.last().expect("current key");
         let halfmoves = pos.halfmoves();
+        // Set while the singular-extension test searches this node without its TT move: the
+        // result is about the other moves only, so it neither uses nor fills the table, and
+        // no pruning before the moves applies.
+        let excluded = self.stack[ply].excluded;
 
         // Draws: 50-move rule (unless mated), repetition, dead positions.
         if self.is_repetition(halfmoves) || (halfmoves >= 100 && Self::fifty_move_draw(pos, in_check)) {
@@ -137,6 +141,7 @@ impl Worker<'_> {
         let d_plies = depth / ONE_PLY;
         if let Some(h) = hit
             && !pv_node
+            && excluded.is_none()
             && h.depth >= d_plies
         {
             let s = from_tt(h.score, ply);
@@ -153,6 +158,7 @@ impl Worker<'_> {
 
         // Tablebases (WDL, exact right after a zeroing move).
         if ply > 0
+            && excluded.is_none()
             && d_plies >= self.tb.probe_depth
             && let Some(wdl) = self.tb.probe_wdl(pos)
         {
@@ -202,7 +208,7 @@ impl Worker<'_> {
         let sp = self.sp;
         let mut mate_threat = false;
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility pruning: far above beta at low depth, a quiet move will not
             // bring us back under it.
             let margin = sp.rfp_margin * d_plies - if improving { sp.rfp_improving_margin } else { 0 };
@@ -329,6 +335,9 @@ impl Worker<'_> {
         let orig_alpha = alpha;
 
         while let Some(m) = picker.next(pos, self.hist) {
+            if Some(m) == excluded {
+                continue;
+            }
             move_count += 1;
             let quiet = !is_noisy(m);
             let prunable = best_score > -TB_WIN_IN_MAX && has_non_pawn_material(pos, stm);
@@ -381,6 +390,35 @@ impl Worker<'_> {
                 }
                 if mate_threat {
                     ext += sp.mate_threat_extension;
+                }
+                // Singular extension: the TT move's lower bound is well above what every other
+                // move reaches at half depth, so the line hangs on this move: search it a ply
+                // deeper. If the others also reach beta, several moves refute the parent's
+                // move and the node fails high at once (multi-cut).
+                if Some(m) == tt_move
+                    && excluded.is_none()
+                    && sp.singular_min_depth > 0
+                    && d_plies >= sp.singular_min_depth
+                    && let Some(h) = hit
+                    && matches!(h.bound, TtBound::Lower | TtBound::Exact)
+                    && h.depth >= d_plies - sp.singular_tt_depth_margin
+                {
+                    let tt_score = from_tt(h.score, ply);
+                    if tt_score.abs() < TB_WIN_IN_MAX {
+                        let singular_beta = tt_score - sp.singular_margin * d_plies;
+                        let singular_depth = (depth - ONE_PLY) / 2;
+                        self.stack[ply].excluded = Some(m);
+                        let s = self.negamax(pos, singular_beta - 1, singular_beta, singular_depth, ply, cut_node, in_check);
+                        self.stack[ply].excluded = None;
+                        if self.stopped {
+                            return 0;
+                        }
+                        if s < singular_beta {
+                            ext = ONE_PLY;
+                        } else if singular_beta >= beta {
+                            return singular_beta;
+                        }
+                    }
                 }
             }
             let new_depth = depth - ONE_PLY + ext.min(ONE_PLY);
@@ -455,6 +493,10 @@ impl Worker<'_> {
         }
 
         if move_count == 0 {
+            // With a move excluded, none other was searched: the excluded one stays (fail low).
+            if excluded.is_some() {
+                return alpha;
+            }
             // No legal move (pruning never removes every move: it needs a searched one first).
             return if in_check { mated_in(ply) } else { DRAW };
         }
@@ -477,6 +519,9 @@ impl Worker<'_> {
             }
         }
 
+        if excluded.is_some() {
+            return best_score;
+        }
         let bound = if best_score >= beta {
             TtBound::Lower
         } else if best_score > orig_alpha && pv_node {

@@ -87,11 +87,13 @@ pub(crate) struct Frame {
     pub capture_to: Option<shakmaty::Square>,
     /// The move played from this ply was a null move.
     pub null: bool,
+    /// A move this node must not search (the singular-extension test searches all the others).
+    pub excluded: Option<Move>,
 }
 
 impl Default for Frame {
     fn default() -> Self {
-        Frame { static_eval: -INFINITE, piece_to: None, capture_to: None, null: false }
+        Frame { static_eval: -INFINITE, piece_to: None, capture_to: None, null: false, excluded: None }
     }
 }
 

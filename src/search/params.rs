@@ -99,6 +99,12 @@ crate::declare_params! {
         history_bonus_sub: 250, [0, 1024];
         /// History bonus: maximum
         history_bonus_max: 2400, [128, 8192];
+        /// Singular extension: minimum depth in plies (0 = off)
+        singular_min_depth: 8, [0, 16];
+        /// Singular extension: the TT entry may be this many plies shallower than the node
+        singular_tt_depth_margin: 3, [0, 8];
+        /// Singular extension: the other moves must fail below the TT score minus this per ply (centipawns)
+        singular_margin: 2, [0, 20];
         /// Time: assumed moves to go when the GUI gives none
         tm_moves_to_go: 30, [8, 80];
         /// Time: share of the increment budgeted per move (percent)
