@@ -6,6 +6,7 @@
 #
 #   bench/sprt.sh NEW_ENGINE OLD_ENGINE [LIMIT] [OUTDIR] [ELO0] [ELO1] [MAXGAMES]
 #       LIMIT: tc=5+0.05 (default) or nodes=N; ELO0/ELO1: normalized Elo bounds (default 0 5)
+#   NEW_OPTS / OLD_OPTS: extra engine settings for one side, e.g. NEW_OPTS="option.singular_min_depth=0"
 #
 # Prints the runner's rating and SPRT lines; the games and the resume journal go to OUTDIR.
 set -euo pipefail
@@ -23,8 +24,8 @@ mkdir -p "$out"
 resume=()
 [ -f "$out/games.pgn.state.jsonl" ] && resume=(--resume)
 "$tuner" match \
-    --engine name=new cmd="$new" \
-    --engine name=old cmd="$old" \
+    --engine name=new cmd="$new" ${NEW_OPTS:-} \
+    --engine name=old cmd="$old" ${OLD_OPTS:-} \
     --each "$limit" option.Hash=16 timemargin=100 \
     --openings file="$data/openings/UHO_4060_v4.epd.xz" order=random \
     --srand 20261123 --games "$games" --concurrency 2 \
