@@ -21,6 +21,9 @@ pub const FAR_ZONE: u64 = 0x00ff_ff00_0000_0000;
 /// a1, b1, c1, g1, h1 (white's view): squares a castled king stands on.
 pub const CASTLED_SQUARES: u64 = 0b1100_0111;
 
+/// Dark squares (a1 is dark).
+pub const DARK_SQUARES: u64 = 0xaa55_aa55_aa55_aa55;
+
 /// Masks of the ranks whose index has bit 0, 1 or 2 set (to sum ranks with three popcounts).
 const RANK_BIT: [u64; 3] = [0xff00_ff00_ff00_ff00, 0xffff_0000_ffff_0000, 0xffff_ffff_0000_0000];
 

@@ -31,7 +31,7 @@ pub(crate) mod tests;
 use shakmaty::{Board, Chess, Color, Position, Square, attacks};
 
 use self::{
-    bits::{fill_fwd, pawn_attacks, pawn_double_attacks},
+    bits::{DARK_SQUARES, fill_fwd, pawn_attacks, pawn_double_attacks},
     psqt::{Profiles, PsqtSource},
 };
 pub use self::{params::EvalParams, psqt::PsqtTable, score::S};
@@ -196,13 +196,41 @@ pub(crate) struct Breakdown {
     /// Tempo bonus, white's view.
     pub tempo: i32,
     pub phase: i32,
+    /// Share of the endgame half kept, in percent (drawish endings keep less).
+    pub eg_scale: i32,
 }
 
 impl Breakdown {
     #[inline(always)]
     pub fn total(&self) -> i32 {
-        (self.s.mg() * self.phase + self.s.eg() * (24 - self.phase)) / 24 + self.shelter + self.tempo
+        let eg = self.s.eg() * self.eg_scale / 100;
+        (self.s.mg() * self.phase + eg * (24 - self.phase)) / 24 + self.shelter + self.tempo
     }
+}
+
+/// How much of the endgame score the side ahead (by the sign of `eg`) can expect to convert, in
+/// percent: opposite-coloured bishops with nothing but pawns beside them draw often, and a side
+/// without pawns at most a minor piece ahead rarely wins.
+#[inline(always)]
+fn endgame_scale(ctx: &Ctx, p: &EvalParams, eg: i32) -> i32 {
+    let strong = usize::from(eg > 0);
+    let weak = 1 - strong;
+    let pieces = |c: usize| {
+        ctx.knights[c].count_ones() + ctx.bishops[c].count_ones() + 2 * ctx.rooks[c].count_ones()
+            + 4 * ctx.queens[c].count_ones()
+    };
+    let only_bishops = ctx.knights[0] | ctx.knights[1] | ctx.rooks[0] | ctx.rooks[1] | ctx.queens[0] | ctx.queens[1] == 0;
+    if only_bishops
+        && ctx.bishops[0].count_ones() == 1
+        && ctx.bishops[1].count_ones() == 1
+        && (ctx.bishops[0] & DARK_SQUARES == 0) != (ctx.bishops[1] & DARK_SQUARES == 0)
+    {
+        return p.scale_opposite_bishops;
+    }
+    if ctx.pawns[strong] == 0 && pieces(strong) <= pieces(weak) + 1 {
+        return p.scale_pawnless_minor_ahead;
+    }
+    100
 }
 
 /// [`eval_white`] compiled with the POPCNT instruction when the CPU has it: the evaluation is
@@ -244,6 +272,7 @@ pub(crate) fn breakdown<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P) ->
     s += pieces::score(&mut ctx, p, White);
     s -= pieces::score(&mut ctx, p, Black);
     s += pawns::far_pawns(&ctx, p, White) - pawns::far_pawns(&ctx, p, Black);
+    s += pawns::passer_path(&ctx, p, White) - pawns::passer_path(&ctx, p, Black);
     s += king::score(&ctx, p, White) - king::score(&ctx, p, Black);
     s += threats::score(&ctx, p, White) - threats::score(&ctx, p, Black);
     s += king::danger(&ctx, p, White) - king::danger(&ctx, p, Black);
@@ -252,5 +281,6 @@ pub(crate) fn breakdown<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P) ->
         shelter: king::shelter(&ctx, p, White) - king::shelter(&ctx, p, Black),
         tempo: if pos.turn() == White { p.tempo } else { -p.tempo },
         phase: board_phase(board),
+        eg_scale: endgame_scale(&ctx, p, s.eg()),
     }
 }

@@ -461,5 +461,21 @@ crate::declare_params! {
         ks_mg_divisor: 960, [100, 5000];
         /// King danger: endgame penalty = units / this (centipawns)
         ks_eg_divisor: 27, [1, 200];
+        /// Passed pawn whose square in front is occupied: penalty per unit of its rank factor, middlegame
+        passed_blocked_mg: 2, [0, 50];
+        /// Passed pawn whose square in front is occupied: penalty per unit of its rank factor, endgame
+        passed_blocked_eg: 4, [0, 50];
+        /// Passed pawn that can advance one square safely: bonus per unit of its rank factor, middlegame
+        passed_safe_push_mg: 1, [0, 50];
+        /// Passed pawn that can advance one square safely: bonus per unit of its rank factor, endgame
+        passed_safe_push_eg: 3, [0, 50];
+        /// Passed pawn whose path to promotion no enemy piece occupies or attacks: endgame bonus per unit of its rank factor
+        passed_free_path_eg: 6, [0, 50];
+        /// Endgame scale (percent of the endgame score kept) with opposite-coloured bishops and nothing else but pawns
+        scale_opposite_bishops: 50, [0, 100];
+        /// Endgame scale (percent) when the side ahead has no pawns and at most a minor piece more (N, B = 1, R = 2, Q = 4)
+        scale_pawnless_minor_ahead: 25, [0, 100];
+        /// Passed pawn: endgame penalty per square of our king's distance to its front square, times the rank weight [0,0,0,1,1,2,2,0]
+        passed_own_king_dist: 3, [0, 50];
     }
 }

@@ -77,6 +77,46 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
     s
 }
 
+/// Passed pawns of `us` by what stands in their way (after Ethereal's passed-pawn terms):
+/// blocked, free to advance one square, a path to promotion the enemy neither occupies nor
+/// attacks, and our king's distance from the square in front. Each term grows with the
+/// passer's rank factor (or, for the king, its distance weight). Needs both sides' complete
+/// attack maps.
+#[inline(always)]
+pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+    let (u, t) = (us as usize, !us as usize);
+    let passed = ctx.passed[u];
+    if passed == 0 {
+        return S::ZERO;
+    }
+    let their_pieces = ctx.pawns[t] | ctx.knights[t] | ctx.bishops[t] | ctx.rooks[t] | ctx.queens[t] | ctx.kings[t];
+    let own_king = ctx.king[u];
+    let (mut blocked, mut safe_push, mut free_path, mut king_dist) = (0, 0, 0, 0);
+    for sq in shakmaty::Bitboard(passed) {
+        let r = rel_rank(us, sq);
+        let factor = PASSED_FACTOR[r];
+        let bit = 1u64 << sq.to_usize();
+        let stop = fwd(us, bit);
+        let path = fill_fwd(us, stop);
+        if stop & ctx.occ != 0 {
+            blocked += factor;
+        } else if stop & ctx.attacked[t] & !ctx.attacked[u] == 0 {
+            safe_push += factor;
+        }
+        if path & (their_pieces | ctx.attacked[t]) == 0 {
+            free_path += factor;
+        }
+        if stop != 0 {
+            let stop_sq = Square::new(stop.trailing_zeros());
+            king_dist += KING_DIST_WEIGHT[r] * own_king.distance(stop_sq) as i32;
+        }
+    }
+    S::new(p.passed_blocked_mg, p.passed_blocked_eg) * -blocked
+        + S::new(p.passed_safe_push_mg, p.passed_safe_push_eg) * safe_push
+        + S::new(0, p.passed_free_path_eg) * free_path
+        - S::new(0, p.passed_own_king_dist) * king_dist
+}
+
 /// Pawns of `us` on relative ranks 6-7 that no enemy piece attacks (Aksenov's "far pawn");
 /// needs the complete attack map of the enemy.
 #[inline(always)]

@@ -20,6 +20,8 @@ const BUILTIN: &[&str] = &[
     "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
     "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
     "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+    // Opposite-coloured bishops, white a pawn up.
+    "4k3/5p2/3b4/8/4P3/3B1P2/8/4K3 w - - 0 1",
 ];
 
 /// WAC.001-060 and the perft suite, compiled in from the repository's fixtures (tests/data).
@@ -173,6 +175,10 @@ fn material_only_sanity() {
     for (i, s) in EvalParams::specs().iter().enumerate() {
         if s.name.starts_with("pst_") {
             p.set_unchecked(i, 0);
+        }
+        // Endgame scales are factors: 100 % leaves the material alone.
+        if s.name.starts_with("scale_") {
+            p.set_unchecked(i, 100);
         }
     }
     assert_eq!(evaluate(&Chess::default(), &p), 0);
@@ -338,6 +344,38 @@ fn threat_terms() {
     assert_eq!(delta(fen, "threat_weak_pawn_eg"), (0, 0));
     // Undefended, the pawn is weak.
     assert_eq!(delta("4k3/8/8/8/2n5/8/3P4/6K1 w - - 0 1", "threat_weak_pawn_eg"), (0, -1));
+}
+
+#[test]
+fn endgame_scales() {
+    let p = EvalParams::default();
+    // Opposite-coloured bishops: half the endgame score; same-coloured: all of it.
+    assert_eq!(parts("4k3/5p2/3b4/8/4P3/3B1P2/8/4K3 w - - 0 1", &p).eg_scale, 50);
+    assert_eq!(parts("4k3/5p2/4b3/8/4P3/3B1P2/8/4K3 w - - 0 1", &p).eg_scale, 100);
+    // A lone knight cannot win; a rook against a bishop rarely; a rook against nothing can.
+    assert_eq!(parts("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1", &p).eg_scale, 25);
+    assert_eq!(parts("4k3/8/3b4/8/8/8/8/R3K3 w - - 0 1", &p).eg_scale, 25);
+    assert_eq!(parts("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", &p).eg_scale, 100);
+    // With pawns the side ahead keeps its score.
+    assert_eq!(parts("4k3/8/8/8/8/8/P7/1N2K3 w - - 0 1", &p).eg_scale, 100);
+    // Mirrored for black.
+    assert_eq!(parts("1n2k3/8/8/8/8/8/8/4K3 w - - 0 1", &p).eg_scale, 25);
+}
+
+#[test]
+fn passed_pawn_path_terms() {
+    // The e6 passer: e7 free and safe, the path e7-e8 unattacked, our king on e1 six squares
+    // from e7 (weight 2 on the sixth rank), rank factor 7.
+    let fen = "k7/8/4P3/8/8/8/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "passed_safe_push_eg"), (0, 7));
+    assert_eq!(delta(fen, "passed_free_path_eg"), (0, 7));
+    assert_eq!(delta(fen, "passed_own_king_dist"), (0, -12));
+    assert_eq!(delta(fen, "passed_blocked_eg"), (0, 0));
+    // Blocked by the black king on e7: no free push, no free path.
+    let fen = "8/4k3/4P3/8/8/8/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "passed_blocked_eg"), (0, -7));
+    assert_eq!(delta(fen, "passed_safe_push_eg"), (0, 0));
+    assert_eq!(delta(fen, "passed_free_path_eg"), (0, 0));
 }
 
 #[test]
