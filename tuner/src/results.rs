@@ -386,6 +386,17 @@ pub fn journal_seed(path: &Path) -> Option<u64> {
     config.get("seed")?.as_u64()
 }
 
+/// Every unit recorded in a runner journal (header line skipped; a torn last line ignored).
+pub fn journal_units(path: &Path) -> io::Result<Vec<UnitEntry>> {
+    let text = fs::read_to_string(path)?;
+    Ok(text
+        .split_inclusive('\n')
+        .skip(1)
+        .take_while(|l| l.ends_with('\n'))
+        .map_while(|l| serde_json::from_str::<UnitEntry>(l).ok())
+        .collect())
+}
+
 /// One finished unit in the journal.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct UnitEntry {

@@ -141,7 +141,14 @@ fn next_generation_keeps_elites_and_names_newcomers() {
     let pop: Vec<Individual> = ranked(n)
         .into_iter()
         .enumerate()
-        .map(|(i, values)| Individual { id: i as u64 + 1, name: format!("Old{i}"), values, origin: "random".into() })
+        .map(|(i, values)| Individual {
+            id: i as u64 + 1,
+            name: format!("Old{i}"),
+            values,
+            origin: "random".into(),
+            points: 0.0,
+            games: 0,
+        })
         .collect();
     let mut next_id = n as u64;
     let next = next_generation(&pop, &mut next_id, &mut rng(9));

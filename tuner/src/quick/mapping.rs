@@ -5,7 +5,13 @@
 //! moved to the nearest factor that fits every piece into its declared parameter range (pawn
 //! [50, 200], knight/bishop [100, 2000], rook [200, 3000], queen [400, 5000], the intersection of
 //! the `_mg` and `_eg` ranges). The ratios are then exact up to rounding. Only when no single
-//! factor fits (e.g. a knight worth 25 pawns, beyond 2000/50) is each value clamped on its own.
+//! factor fits (e.g. a queen worth less than 2 pawns, below 400/200) does the factor become the
+//! largest that keeps every piece under its maximum, and the pieces then under their minimum are
+//! raised to it: the factor stays continuous in the genome and the other ratios stay exact. (It
+//! was `100 / pawn`, so a queen allele just under 2 pawns played as 4 pawns while one just over 2
+//! played as 2: the search was rewarded for leaving the playable region, where the alleles drift.)
+//!
+//! [`playable`] is the genome that plays as it reads: the values the engine gets, in genome units.
 //! Both `_mg` and `_eg` keys get the same value; every other parameter keeps its default.
 //!
 //! ```
@@ -35,8 +41,21 @@ pub fn centipawns(values: &Values) -> [i32; 5] {
     let lo = (0..5).map(|i| f64::from(k[i].2) / v[i]).fold(f64::NEG_INFINITY, f64::max);
     let hi = (0..5).map(|i| f64::from(k[i].3) / v[i]).fold(f64::INFINITY, f64::min);
     let want = 100.0 / v[0];
-    let s = if lo <= hi { want.clamp(lo, hi) } else { want };
+    let s = if lo <= hi { want.clamp(lo, hi) } else { hi };
     std::array::from_fn(|i| ((v[i] * s).round() as i32).clamp(k[i].2, k[i].3))
+}
+
+/// The genome repaired to what it plays: the engine's values ([`centipawns`]) over the pawn,
+/// times the pawn allele, within the allele range. Outside the playable ratios (a queen under 2
+/// pawns, ...) every allele value plays the same, so nothing selects it and it drifts; repaired,
+/// the genome and the reported ratios are the engine's. Idempotent up to rounding.
+pub fn playable(values: &Values) -> Values {
+    let cp = centipawns(values);
+    let pawn = f64::from(values[0]);
+    std::array::from_fn(|i| {
+        let v = (pawn * f64::from(cp[i]) / f64::from(cp[0])).round() as i32;
+        v.clamp(super::operators::VALUE_MIN, super::operators::VALUE_MAX)
+    })
 }
 
 /// Engine defaults with the five piece values set from `values`.
@@ -59,12 +78,39 @@ mod tests {
         assert_eq!(centipawns(&[1000, 3834, 3781, 5525, 7343]), [100, 383, 378, 553, 734]);
         // Knight worth 21 pawns: the pawn drops below 100 so that the knight fits under 2000.
         assert_eq!(centipawns(&[800, 17000, 2000, 3000, 6000]), [94, 2000, 235, 353, 706]);
-        // No single factor fits (a knight of 21 pawns but a queen of one): each value is clamped.
-        assert_eq!(centipawns(&[800, 17000, 800, 800, 800]), [100, 2000, 100, 200, 400]);
-        assert_eq!(centipawns(&[17000, 800, 800, 800, 800]), [100, 100, 100, 200, 400]);
+        // No single factor fits (a knight of 21 pawns but a queen of one): the largest factor
+        // under every maximum, then the small pieces raised to their minimum.
+        assert_eq!(centipawns(&[800, 17000, 800, 800, 800]), [94, 2000, 100, 200, 400]);
+        assert_eq!(centipawns(&[17000, 800, 800, 800, 800]), [200, 100, 100, 200, 400]);
         for v in [[800; 5], [17000; 5], [9000, 800, 17000, 4000, 12000]] {
             let p = piece_params(&v);
             assert!(Params::default().with_toml(&p.to_toml()).is_ok(), "{v:?}");
+        }
+    }
+
+    #[test]
+    fn the_factor_is_continuous_where_the_ratios_stop_fitting() {
+        // Queen / pawn = 2 is the last ratio that fits (400 / 200); just under it the queen used to
+        // jump to 4 pawns.
+        assert_eq!(centipawns(&[1000, 3000, 3000, 5000, 2000]), [200, 600, 600, 1000, 400]);
+        assert_eq!(centipawns(&[1000, 3000, 3000, 5000, 1990]), [200, 600, 600, 1000, 400]);
+        assert_eq!(centipawns(&[1000, 3000, 3000, 5000, 1000]), [200, 600, 600, 1000, 400]);
+    }
+
+    #[test]
+    fn playable_genomes_read_as_they_play() {
+        let sane = [1000, 3000, 3000, 5000, 9000];
+        assert_eq!(playable(&sane), sane);
+        // A queen of 0.5 pawns plays as 2 pawns, and now reads so; the other ratios are kept.
+        let r = playable(&[2000, 6000, 6000, 10000, 1000]);
+        assert_eq!(r, [2000, 6000, 6000, 10000, 4000]);
+        assert_eq!(playable(&r), r, "idempotent");
+        for v in [[800, 17000, 800, 800, 800], [17000, 800, 800, 800, 800], [9000, 800, 17000, 4000, 12000]] {
+            let r = playable(&v);
+            let again = playable(&r);
+            for i in 0..5 {
+                assert!((again[i] - r[i]).abs() <= 20, "{v:?}: {r:?} -> {again:?}");
+            }
         }
     }
 }

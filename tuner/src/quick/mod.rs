@@ -59,12 +59,32 @@ pub enum Comparison {
 }
 
 impl Comparison {
-    pub fn games(self) -> usize {
+    /// Games per comparison with `pairs` colour-swapped pairs (pivot-black always plays one).
+    pub fn games(self, pairs: u32) -> usize {
         match self {
             Comparison::PivotBlack => 1,
-            Comparison::ColourPair => 2,
+            Comparison::ColourPair => 2 * pairs as usize,
         }
     }
+}
+
+/// How a generation is ranked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RankingMode {
+    /// Belmonte's quick tournament: quick-sort with games between members as comparisons.
+    #[default]
+    QuickTournament,
+    /// Every member plays `pairs` colour-swapped pairs against a fixed reference player each
+    /// generation; members are ranked by their score against it accumulated over every
+    /// generation they lived (Laplace-smoothed), so a survivor's estimate keeps sharpening and
+    /// one lucky pair cannot carry a newcomer past a member with a long record. Quick-sort inside
+    /// a population of unsound values is intransitive (BENCHMARKS.md), a fixed opponent is not.
+    Reference,
+    /// Every member plays every other `pairs` colour-swapped pairs; members are ranked by their
+    /// points (ties by their life record). Each member's rank rests on 2(N-1) games instead of
+    /// the one comparison that places it in a half of the quick-sort.
+    RoundRobin,
 }
 
 /// `tuner quick` settings (params/quick.toml); every key is optional.
@@ -88,8 +108,21 @@ pub struct QuickConfig {
     pub max_moves: u32,
     /// Optional dynamic cap; generation 0 uses `max_moves`.
     pub dynamic_cap: Option<DynamicCap>,
-    /// One game per comparison with the pivot black (the paper) or a colour-swapped pair.
+    /// One game per comparison with the pivot black (the paper) or colour-swapped pairs.
     pub comparison: Comparison,
+    /// Colour-swapped game pairs per comparison (`colour-pair`) or per member against the
+    /// reference (`ranking = "reference"`); more than one needs `openings`, since node-limited
+    /// games from one start position repeat.
+    pub pairs: u32,
+    /// The quick tournament (the paper) or scores against a fixed reference player.
+    pub ranking: RankingMode,
+    /// Repair every new genome to what it plays ([`mapping::playable`]): outside the ratios the
+    /// engine's parameter ranges hold (a queen under 2 pawns, ...) alleles are not selected and
+    /// drift, and the reported values stop being the played ones. The paper has no ranges: off.
+    pub repair: bool,
+    /// The reference player's parameter file (`ranking = "reference"`); without one it is the
+    /// engine with its built-in defaults.
+    pub reference: Option<PathBuf>,
     /// Optional opening book (EPD/PGN): each game starts from a random line of it; by default
     /// every game starts from the initial position, as in the paper.
     pub openings: Option<PathBuf>,
@@ -113,6 +146,10 @@ impl Default for QuickConfig {
             max_moves: 150,
             dynamic_cap: None,
             comparison: Comparison::PivotBlack,
+            pairs: 1,
+            repair: false,
+            ranking: RankingMode::QuickTournament,
+            reference: None,
             openings: None,
             out_dir: PathBuf::from("quick-out"),
         }
@@ -180,6 +217,23 @@ impl QuickConfig {
         {
             return bad(format!("dynamic_cap: need 0 < min <= max and factor > 0, got {d:?}"));
         }
+        if self.pairs == 0 {
+            return bad("pairs must be at least 1".into());
+        }
+        if self.pairs > 1 && self.ranking == RankingMode::QuickTournament && self.comparison == Comparison::PivotBlack {
+            return bad("pairs > 1 needs comparison = \"colour-pair\" or ranking = \"reference\"".into());
+        }
+        if self.pairs > 1 && self.openings.is_none() {
+            return bad("pairs > 1 needs `openings` (games from one start position repeat)".into());
+        }
+        if let Some(r) = &self.reference {
+            if self.ranking != RankingMode::Reference {
+                return bad("`reference` is only used with ranking = \"reference\"".into());
+            }
+            if !r.is_file() {
+                return bad(format!("reference file `{}` does not exist", r.display()));
+            }
+        }
         if let Some(o) = &self.openings
             && !o.is_file()
             && crate::builtin::builtin(o).is_none()
@@ -211,5 +265,16 @@ mod tests {
         assert!(c.validate().unwrap_err().to_string().contains("exactly one"));
         let e = toml::from_str::<QuickConfig>("popsize = 3").unwrap_err().to_string();
         assert!(e.contains("popsize"), "{e}");
+        let c = QuickConfig { pairs: 0, ..QuickConfig::default() };
+        assert!(c.validate().unwrap_err().to_string().contains("pairs"));
+        // Several pairs: not with one pivot-black game, and only from a book.
+        let c = QuickConfig { pairs: 2, ..QuickConfig::default() };
+        assert!(c.validate().unwrap_err().to_string().contains("colour-pair"));
+        let c = QuickConfig { pairs: 2, ranking: RankingMode::Reference, ..QuickConfig::default() };
+        assert!(c.validate().unwrap_err().to_string().contains("openings"));
+        let c = QuickConfig { reference: Some("Cargo.toml".into()), ..QuickConfig::default() };
+        assert!(c.validate().unwrap_err().to_string().contains("reference"));
+        let e = toml::from_str::<QuickConfig>("ranking = \"gauntlet\"").unwrap_err().to_string();
+        assert!(e.contains("gauntlet"), "{e}");
     }
 }

@@ -32,8 +32,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use super::{
-    QuickConfig, QuickError,
-    mapping::piece_params,
+    QuickConfig, QuickError, RankingMode,
+    mapping::{piece_params, playable},
     names::unique_name,
     operators::{Fate, Values, random_values, survivors},
     report,
@@ -51,6 +51,9 @@ use crate::{
     runner::{self, MatchConfig, MatchObserver, Tournament},
 };
 
+/// Engine name of the reference player in games and PGN.
+pub const REFERENCE: &str = "reference";
+
 /// One member of the population.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Individual {
@@ -62,6 +65,42 @@ pub struct Individual {
     pub values: Values,
     /// How it entered this generation: `random`, `elite`, `kept`, `mutant of X`, `offspring of X+Y`.
     pub origin: String,
+    /// Points and games over its whole life with `ranking = "reference"` (against the
+    /// reference) or `"round-robin"` (against the population); elites and kept members carry
+    /// them into the next generation.
+    #[serde(default)]
+    pub points: f64,
+    #[serde(default)]
+    pub games: u32,
+}
+
+impl Individual {
+    /// Score against the reference, Laplace-smoothed: `(points + 1) / (games + 2)`, so a
+    /// newcomer's first pair weighs less than a survivor's long record.
+    pub fn reference_score(&self) -> f64 {
+        (self.points + 1.0) / (f64::from(self.games) + 2.0)
+    }
+}
+
+/// Members ranked by [`Individual::reference_score`], worst first; ties go to the longer record
+/// (a better estimate), then to the lower id.
+pub fn reference_order(pop: &[Individual]) -> Vec<usize> {
+    by_points(pop, &vec![0.0; pop.len()])
+}
+
+/// Members ranked by `points` (this generation's round robin), worst first; ties as in
+/// [`reference_order`].
+pub fn by_points(pop: &[Individual], points: &[f64]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..pop.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (x, y) = (&pop[a], &pop[b]);
+        points[a]
+            .total_cmp(&points[b])
+            .then(x.reference_score().total_cmp(&y.reference_score()))
+            .then(x.games.cmp(&y.games))
+            .then(y.id.cmp(&x.id))
+    });
+    order
 }
 
 /// What one generation produced.
@@ -142,7 +181,7 @@ fn new_individual(
 ) -> Individual {
     let name = unique_name(taken.iter().map(String::as_str), rng);
     *next_id += 1;
-    Individual { id: *next_id, name, values, origin }
+    Individual { id: *next_id, name, values, origin, points: 0.0, games: 0 }
 }
 
 /// Generation 0: random individuals with random names.
@@ -153,6 +192,7 @@ fn initial_state(cfg: &QuickConfig) -> State {
     for _ in 0..cfg.population {
         let taken: Vec<String> = population.iter().map(|i| i.name.clone()).collect();
         let values = random_values(&mut rng);
+        let values = if cfg.repair { playable(&values) } else { values };
         population.push(new_individual(values, "random".into(), &mut next_id, &taken, &mut rng));
     }
     State { fingerprint: fingerprint(cfg), generation: 0, next_id, cap: cfg.max_moves, population, history: Vec::new() }
@@ -243,7 +283,13 @@ pub fn run(cfg: &QuickConfig, resume: bool) -> Result<QuickOutcome, QuickError> 
         log::info!("{}", report::generation_line(&record));
         let mut rng = generation_rng(cfg.seed, 0, state.generation as u64 + 1);
         let mut next_id = state.next_id;
-        let population = next_generation(&record.ranked, &mut next_id, &mut rng);
+        let mut population = next_generation(&record.ranked, &mut next_id, &mut rng);
+        if cfg.repair {
+            // Only the newcomers: survivors keep their genome (and record) exactly.
+            for ind in population.iter_mut().filter(|i| i.id > state.next_id) {
+                ind.values = playable(&ind.values);
+            }
+        }
         let cap = cfg.dynamic_cap.as_ref().map_or(cfg.max_moves, |d| d.next(record.mean_moves));
         let mut history = state.history.clone();
         history.push(GenerationRecord { seconds: t0.elapsed().as_secs_f64(), ..record });
@@ -270,7 +316,18 @@ fn params_path(cfg: &QuickConfig, ind: &Individual) -> PathBuf {
     cfg.out_dir.join("params").join(format!("{}-{}.toml", ind.id, ind.name))
 }
 
-/// Plays (or replays from the journal) one generation's quick tournament.
+fn engine_spec(cfg: &QuickConfig, engine: &Path, name: &str, params: Option<PathBuf>) -> EngineSpec {
+    let mut spec = EngineSpec::new(name, engine).with_limits(cfg.limits());
+    if let Some(p) = params {
+        spec = spec.with_params(p);
+    }
+    for (k, v) in &cfg.engine_options {
+        spec = spec.with_option(k, v);
+    }
+    spec
+}
+
+/// Plays (or replays from its journal) one generation and ranks it.
 fn play_generation(
     cfg: &QuickConfig,
     engine: &Path,
@@ -278,23 +335,118 @@ fn play_generation(
     resume: bool,
 ) -> Result<GenerationRecord, QuickError> {
     let g = state.generation;
-    let pop = &state.population;
-    let n = pop.len();
     let dir = cfg.out_dir.join(format!("gen-{g:03}"));
     std::fs::create_dir_all(&dir).map_err(|e| QuickError::io(&dir, e))?;
-    let specs: Vec<EngineSpec> = pop
+    let specs: Vec<EngineSpec> = state
+        .population
         .iter()
         .map(|ind| {
             let path = params_path(cfg, ind);
             write_atomic(&path, piece_params(&ind.values).to_toml().as_bytes())
                 .map_err(|e| QuickError::io(&path, e))?;
-            let mut spec = EngineSpec::new(&ind.name, engine).with_limits(cfg.limits()).with_params(path);
-            for (k, v) in &cfg.engine_options {
-                spec = spec.with_option(k, v);
-            }
-            Ok(spec)
+            Ok(engine_spec(cfg, engine, &ind.name, Some(path)))
         })
         .collect::<Result<_, QuickError>>()?;
+    let (ranked, comparisons, games) = match cfg.ranking {
+        RankingMode::QuickTournament => play_quick_tournament(cfg, state, &dir, &specs, resume)?,
+        RankingMode::Reference | RankingMode::RoundRobin => play_runner(cfg, engine, state, &dir, specs, resume)?,
+    };
+    let count = |o: GameOutcome| games.iter().filter(|s| s.outcome == o).count();
+    let capped = games.iter().filter(|s| s.plies >= 2 * state.cap).count();
+    let mean_moves = games.iter().map(|s| f64::from(s.plies) / 2.0).sum::<f64>() / games.len().max(1) as f64;
+    Ok(GenerationRecord {
+        generation: g,
+        cap: state.cap,
+        comparisons,
+        games: games.len(),
+        draws: count(GameOutcome::Draw),
+        white_wins: count(GameOutcome::WhiteWins),
+        black_wins: count(GameOutcome::BlackWins),
+        capped,
+        mean_moves,
+        ranked,
+        seconds: 0.0,
+    })
+}
+
+fn openings(cfg: &QuickConfig) -> Result<Option<OpeningsConfig>, QuickError> {
+    cfg.openings
+        .as_ref()
+        .map(|f| {
+            OpeningsConfig::parse(&[format!("file={}", f.display()), "order=random".into()])
+                .map_err(|e| QuickError::Config(e.to_string()))
+        })
+        .transpose()
+}
+
+/// `ranking = "reference"` (a gauntlet, the reference as engine 0 against every member) or
+/// `"round-robin"`, played by the runner in one match (its journal makes `--resume` replay
+/// nothing; engine processes are reused across games); then every member's life record grows
+/// by this generation's games and the population is ordered.
+fn play_runner(
+    cfg: &QuickConfig,
+    engine: &Path,
+    state: &State,
+    dir: &Path,
+    specs: Vec<EngineSpec>,
+    resume: bool,
+) -> Result<(Vec<Individual>, usize, Vec<GameSummary>), QuickError> {
+    let g = state.generation;
+    let gauntlet = cfg.ranking == RankingMode::Reference;
+    // Index of member 0 among the match's engines.
+    let first = usize::from(gauntlet);
+    let mut engines = Vec::new();
+    if gauntlet {
+        engines.push(engine_spec(cfg, engine, REFERENCE, cfg.reference.clone()));
+    }
+    engines.extend(specs);
+    let tournament = if gauntlet { Tournament::Gauntlet } else { Tournament::RoundRobin };
+    let mut m = MatchConfig::new(engines, tournament);
+    m.games = 2 * cfg.pairs;
+    m.repeat = true;
+    m.concurrency = cfg.concurrency.max(1);
+    m.adjudication.maxmoves = Some(MaxMovesRule { moves: state.cap, result: MaxMovesResult::Material });
+    m.openings = openings(cfg)?;
+    m.seed = mix64(cfg.seed ^ mix64(g as u64));
+    m.event = format!("evochess quick generation {g}");
+    let journal = dir.join("games.journal");
+    m.resume = resume && journal.exists();
+    m.state = Some(journal.clone());
+    m.pgn_out = Some(dir.join("games.pgn"));
+    let results = runner::play_match(&m, &mut crate::runner::NoObserver).map_err(|source| QuickError::Game {
+        white: if gauntlet { REFERENCE.into() } else { "round robin".into() },
+        black: "the population".into(),
+        source: Box::new(source),
+    })?;
+    let mut pop = state.population.clone();
+    let mut now = vec![0.0; pop.len()];
+    for (i, ind) in pop.iter_mut().enumerate() {
+        let t = &results.totals[i + first];
+        now[i] = t.points;
+        ind.points += t.points;
+        ind.games += t.games as u32;
+    }
+    let games: Vec<GameSummary> = crate::results::journal_units(&journal)
+        .map_err(|e| QuickError::io(&journal, e))?
+        .into_iter()
+        .flat_map(|u| u.games)
+        .collect();
+    let order = if gauntlet { reference_order(&pop) } else { by_points(&pop, &now) };
+    let ranked = order.into_iter().map(|i| pop[i].clone()).collect();
+    Ok((ranked, results.pairs.len(), games))
+}
+
+/// Plays (or replays from the journal) one generation's quick tournament.
+fn play_quick_tournament(
+    cfg: &QuickConfig,
+    state: &State,
+    dir: &Path,
+    specs: &[EngineSpec],
+    resume: bool,
+) -> Result<(Vec<Individual>, usize, Vec<GameSummary>), QuickError> {
+    let g = state.generation;
+    let pop = &state.population;
+    let n = pop.len();
 
     let journal_path = dir.join("games.journal");
     let fp = serde_json::to_string(&(fingerprint(cfg), g, state.cap, pop)).expect("serialises");
@@ -323,15 +475,9 @@ fn play_generation(
     let failed = AtomicBool::new(false);
     let failure: Mutex<Option<QuickError>> = Mutex::new(None);
     let maxmoves = MaxMovesRule { moves: state.cap, result: MaxMovesResult::Material };
-    let openings = match &cfg.openings {
-        Some(f) => Some(
-            OpeningsConfig::parse(&[format!("file={}", f.display()), "order=random".into()])
-                .map_err(|e| QuickError::Config(e.to_string()))?,
-        ),
-        None => None,
-    };
+    let openings = openings(cfg)?;
 
-    let per_comparison = cfg.comparison.games();
+    let per_comparison = cfg.comparison.games(cfg.pairs);
     // `compare(pivot, other)`: how `other` did; `other` has white in the first (or only) game.
     let compare = |pivot: usize, other: usize| -> Ordering {
         let unit = (other * n + pivot) as u64;
@@ -344,7 +490,7 @@ fn play_generation(
         let mut m = MatchConfig::new(vec![specs[other].clone(), specs[pivot].clone()], Tournament::Match);
         // A pair repeats its opening with colours swapped.
         m.games = per_comparison as u32;
-        m.repeat = per_comparison == 2;
+        m.repeat = per_comparison >= 2;
         m.adjudication.maxmoves = Some(maxmoves);
         m.openings = openings.clone();
         m.seed = mix64(cfg.seed ^ mix64(g as u64) ^ mix64(pop[other].id << 32 | pop[pivot].id));
@@ -417,24 +563,9 @@ fn play_generation(
     if replayed > 0 {
         log::info!("generation {g}: {replayed} games replayed from {}", journal_path.display());
     }
-    let games: Vec<&GameSummary> = seen.values().flatten().collect();
-    let count = |o: GameOutcome| games.iter().filter(|s| s.outcome == o).count();
-    let capped = games.iter().filter(|s| s.plies >= 2 * state.cap).count();
-    let mean_moves = games.iter().map(|s| f64::from(s.plies) / 2.0).sum::<f64>() / games.len().max(1) as f64;
+    let games: Vec<GameSummary> = seen.into_values().flatten().collect();
     debug_assert_eq!(games.len(), ranking.games * per_comparison);
-    Ok(GenerationRecord {
-        generation: g,
-        cap: state.cap,
-        comparisons: ranking.games,
-        games: games.len(),
-        draws: count(GameOutcome::Draw),
-        white_wins: count(GameOutcome::WhiteWins),
-        black_wins: count(GameOutcome::BlackWins),
-        capped,
-        mean_moves,
-        ranked: ranking.order.iter().map(|&i| pop[i].clone()).collect(),
-        seconds: 0.0,
-    })
+    Ok((ranking.order.iter().map(|&i| pop[i].clone()).collect(), ranking.games, games))
 }
 
 #[cfg(test)]
@@ -444,6 +575,51 @@ mod tests {
 
     fn game(white: usize, black: usize, outcome: GameOutcome, plies: u32) -> GameSummary {
         GameSummary { white, black, outcome, termination: Termination::Normal, reason: String::new(), plies }
+    }
+
+    fn member(id: u64, points: f64, games: u32) -> Individual {
+        Individual { id, name: format!("m{id}"), values: [1000; 5], origin: "random".into(), points, games }
+    }
+
+    #[test]
+    fn reference_ranking_weighs_long_records_over_one_lucky_pair() {
+        let pop = [
+            member(1, 2.0, 2),   // one pair, 2-0: (2+1)/4 = 0.75
+            member(2, 30.0, 40), // twenty pairs at 75 %: 31/42 = 0.738
+            member(3, 0.0, 2),   // 1/4 = 0.25
+            member(4, 10.0, 20), // 11/22 = 0.5
+            member(5, 1.0, 2),   // 2/4 = 0.5, shorter record than 4
+            member(6, 0.0, 0),   // unplayed: 0.5, the shortest record
+        ];
+        let order: Vec<u64> = reference_order(&pop).iter().map(|&i| pop[i].id).collect();
+        assert_eq!(order, vec![3, 6, 5, 4, 2, 1]);
+        // A newcomer's perfect first pair no longer beats a survivor's 90 % over 40 games.
+        let pop = [member(1, 4.0, 4), member(2, 36.0, 40)];
+        assert_eq!(reference_order(&pop), vec![0, 1]);
+    }
+
+    #[test]
+    fn round_robin_ranks_by_points_then_by_record() {
+        let pop = [member(1, 9.0, 10), member(2, 1.0, 10), member(3, 5.0, 10), member(4, 0.0, 0)];
+        // Points decide; 2 and 4 tie on 3 points and 4's empty record (0.5) beats 2's 1/10.
+        assert_eq!(by_points(&pop, &[5.0, 3.0, 7.0, 3.0]), vec![1, 3, 0, 2]);
+    }
+
+    #[test]
+    fn survivors_carry_their_record_and_newcomers_start_empty() {
+        use rand::SeedableRng;
+        let ranked: Vec<Individual> = (1..=10).map(|i| member(i, i as f64, 10)).collect();
+        let mut next_id = 10;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let next = next_generation(&ranked, &mut next_id, &mut rng);
+        for (old, new) in ranked.iter().zip(&next) {
+            if new.id == old.id {
+                assert_eq!((new.points, new.games), (old.points, old.games));
+            } else {
+                assert!(new.id > 10 && new.points == 0.0 && new.games == 0, "{new:?}");
+            }
+        }
+        assert!(next[8..].iter().zip(&ranked[8..]).all(|(n, o)| n.id == o.id), "the top two are elites");
     }
 
     #[test]

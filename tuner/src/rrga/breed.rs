@@ -54,7 +54,18 @@ pub fn crossover_points(len: usize, rng: &mut impl Rng) -> (usize, usize) {
     (c.index(0).min(c.index(1)), c.index(0).max(c.index(1)))
 }
 
-/// The next evolving population (same size as `pop`) from its fitness values.
+/// How the next population is bred: the thesis uses roulette selection without elitism.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Breeding {
+    pub selection: Selection,
+    pub crossover_rate: f64,
+    pub mutation_rate: f64,
+    /// The best `elitism` organisms (by fitness, lowest index on ties) are copied unchanged over
+    /// the first slots of the next population.
+    pub elitism: usize,
+}
+
+/// The next evolving population (same size as `pop`) by the thesis's operators.
 ///
 /// # Panics
 /// If `pop` is empty or `fitness` has another length.
@@ -66,9 +77,26 @@ pub fn next_population(
     mutation_rate: f64,
     rng: &mut impl Rng,
 ) -> (Vec<Vec<f64>>, BreedLog) {
+    let thesis = Breeding { selection: Selection::Roulette, crossover_rate, mutation_rate, elitism: 0 };
+    next_population_with(pop, fitness, genes, &thesis, rng)
+}
+
+/// The next evolving population with any selection and elitism (see [`Breeding`]).
+///
+/// # Panics
+/// If `pop` is empty, `fitness` has another length, or `elitism` exceeds the population.
+pub fn next_population_with(
+    pop: &[Vec<f64>],
+    fitness: &[f64],
+    genes: &[NumericGene],
+    b: &Breeding,
+    rng: &mut impl Rng,
+) -> (Vec<Vec<f64>>, BreedLog) {
     assert!(!pop.is_empty() && pop.len() == fitness.len(), "population and fitness differ");
+    assert!(b.elitism <= pop.len(), "more elites than organisms");
+    let (crossover_rate, mutation_rate) = (b.crossover_rate, b.mutation_rate);
     let n = pop.len();
-    let wheel = Selection::Roulette.prepare(fitness);
+    let wheel = b.selection.prepare(fitness);
     let selected: Vec<usize> = (0..n).map(|_| wheel.pick(rng)).collect();
     let mut next: Vec<Vec<f64>> = selected.iter().map(|&i| pop[i].clone()).collect();
 
@@ -94,5 +122,41 @@ pub fn next_population(
         pairs.push((i, j, a));
     }
     let mutations = next.iter_mut().map(|x| random_reset(x, genes, mutation_rate, rng)).sum();
+    let mut best: Vec<usize> = (0..n).collect();
+    best.sort_by(|&a, &b| fitness[b].total_cmp(&fitness[a]).then(a.cmp(&b)));
+    for (slot, &e) in best.iter().take(b.elitism).enumerate() {
+        next[slot] = pop[e].clone();
+    }
     (next, BreedLog { selected, pairs, cuts, mutations })
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{SeedableRng, rngs::StdRng};
+
+    use super::*;
+
+    #[test]
+    fn elites_survive_unchanged_and_the_thesis_has_none() {
+        let g = vec![NumericGene { min: 0.0, max: 100.0, step: Some(1.0) }; 3];
+        let pop: Vec<Vec<f64>> = (0..6).map(|i| vec![f64::from(i) * 10.0; 3]).collect();
+        let fitness = [0.1, 0.9, 0.3, 0.9, 0.5, 0.2];
+        let b = Breeding {
+            selection: Selection::Tournament { size: 2 },
+            crossover_rate: 1.0,
+            mutation_rate: 1.0,
+            elitism: 2,
+        };
+        for seed in 0..20 {
+            let (next, _) = next_population_with(&pop, &fitness, &g, &b, &mut StdRng::seed_from_u64(seed));
+            // The two best (tied at 0.9: organisms 1 and 3) land in slots 0 and 1.
+            assert_eq!((&next[0], &next[1]), (&pop[1], &pop[3]), "seed {seed}");
+        }
+        // Everything mutated, no elitism: organism 1 survives intact only by chance.
+        let b = Breeding { elitism: 0, ..b };
+        let kept = (0..20)
+            .filter(|&s| next_population_with(&pop, &fitness, &g, &b, &mut StdRng::seed_from_u64(s)).0[0] == pop[1])
+            .count();
+        assert!(kept < 5, "{kept}");
+    }
 }

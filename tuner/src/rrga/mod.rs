@@ -27,7 +27,7 @@ use std::{
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::{runner::RunnerError, space::SpaceError};
+use crate::{ga::operators::Selection, runner::RunnerError, space::SpaceError};
 
 /// The reference player of the thesis (Appendix A, column `const`): Table 3's recommended piece
 /// values and the middle of every other range (7 for [0, 15], 3 for [0, 5]).
@@ -72,11 +72,20 @@ pub struct VerifyConfig {
     /// Which individual of the initial population is the "random" opponent (1-based; the
     /// thesis took individual 6 of the first generation).
     pub random_individual: usize,
+    /// Also play `games` against each of this many fresh random individuals (their own RNG
+    /// stream, not ancestors of the best): one random individual is a sample of one, and the
+    /// thesis's individual 6 may be weak or strong by chance.
+    pub fresh_random: usize,
 }
 
 impl Default for VerifyConfig {
     fn default() -> Self {
-        VerifyConfig { games: 100, openings: Some(PathBuf::from("openings/gnuchess-8ply.epd")), random_individual: 6 }
+        VerifyConfig {
+            games: 100,
+            openings: Some(PathBuf::from("openings/gnuchess-8ply.epd")),
+            random_individual: 6,
+            fresh_random: 0,
+        }
     }
 }
 
@@ -101,6 +110,12 @@ pub struct RrgaConfig {
     pub games_per_pair: u32,
     pub crossover_rate: f64,
     pub mutation_rate: f64,
+    /// Parent selection: the thesis's roulette wheel, or `{ kind = "rank" }` /
+    /// `{ kind = "tournament", size = N }`. With every player scoring 40-60 % of its games, the
+    /// roulette's chances differ by about ±15 % (see BENCHMARKS.md), so selection barely acts.
+    pub selection: Selection,
+    /// Best players copied unchanged into the next generation (the thesis: 0).
+    pub elitism: usize,
     /// Resign when the own score is at or below `-resign_score` centipawns for
     /// `resign_movecount` consecutive moves.
     pub resign_score: i32,
@@ -133,6 +148,8 @@ impl Default for RrgaConfig {
             games_per_pair: 2,
             crossover_rate: 0.5,
             mutation_rate: 0.01,
+            selection: Selection::Roulette,
+            elitism: 0,
             resign_score: 400,
             resign_movecount: 2,
             max_moves: None,
@@ -209,6 +226,21 @@ impl RrgaConfig {
                 return bad(format!("{k} = {v} is not a probability in [0, 1]"));
             }
         }
+        if self.elitism >= self.population - 1 {
+            return bad(format!(
+                "elitism = {} must leave room for offspring among the {} evolving players",
+                self.elitism,
+                self.population - 1
+            ));
+        }
+        if let Selection::Tournament { size: 0 } = self.selection {
+            return bad("selection: a tournament needs size >= 1".into());
+        }
+        if let Selection::Rank { pressure } = self.selection
+            && !(1.0..=2.0).contains(&pressure)
+        {
+            return bad(format!("selection: rank pressure must be in [1, 2], got {pressure}"));
+        }
         if self.resign_score <= 0 || self.resign_movecount == 0 {
             return bad("resign_score and resign_movecount must be positive".into());
         }
@@ -249,5 +281,12 @@ mod tests {
         assert!(c.validate().unwrap_err().to_string().contains("even"));
         let e = toml::from_str::<RrgaConfig>("[verify]\ngame = 3").unwrap_err().to_string();
         assert!(e.contains("game"), "{e}");
+        let c = RrgaConfig { elitism: 9, ..RrgaConfig::default() };
+        assert!(c.validate().unwrap_err().to_string().contains("elitism"));
+        let c = RrgaConfig { selection: Selection::Tournament { size: 0 }, ..RrgaConfig::default() };
+        assert!(c.validate().unwrap_err().to_string().contains("tournament"));
+        let c: RrgaConfig = toml::from_str("elitism = 1\nselection = { kind = \"tournament\", size = 3 }").unwrap();
+        assert_eq!((c.elitism, c.selection.clone()), (1, Selection::Tournament { size: 3 }));
+        assert!(c.validate().is_ok());
     }
 }

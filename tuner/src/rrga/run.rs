@@ -17,7 +17,12 @@ use std::{
 use evochess::params::Params;
 use serde::{Deserialize, Serialize};
 
-use super::{RrgaConfig, RrgaError, breed::next_population, report, table::CrossTable};
+use super::{
+    RrgaConfig, RrgaError,
+    breed::{Breeding, next_population_with},
+    report,
+    table::CrossTable,
+};
 use crate::{
     adjudicate::{MaxMovesResult, MaxMovesRule, ResignRule},
     engine_spec::EngineSpec,
@@ -175,15 +180,8 @@ fn save_state(path: &Path, s: &State) -> Result<(), RrgaError> {
         .map_err(|e| RrgaError::io(path, e))
 }
 
-/// Every unit recorded in a runner journal (header line skipped; a torn last line ignored).
 fn journal_entries(path: &Path) -> Result<Vec<UnitEntry>, RrgaError> {
-    let text = std::fs::read_to_string(path).map_err(|e| RrgaError::io(path, e))?;
-    Ok(text
-        .split_inclusive('\n')
-        .skip(1)
-        .take_while(|l| l.ends_with('\n'))
-        .map_while(|l| serde_json::from_str::<UnitEntry>(l).ok())
-        .collect())
+    crate::results::journal_units(path).map_err(|e| RrgaError::io(path, e))
 }
 
 struct Ctx<'a> {
@@ -310,8 +308,13 @@ pub fn run(cfg: &RrgaConfig, resume: bool) -> Result<RrgaOutcome, RrgaError> {
         let max_points = f64::from(cfg.games_per_pair) * (cfg.population - 1) as f64;
         let fitness: Vec<f64> = record.points()[..cfg.population - 1].iter().map(|p| p / max_points).collect();
         let mut rng = generation_rng(cfg.seed, 0, g as u64 + 1);
-        let (next, blog) =
-            next_population(&state.population, &fitness, &genes, cfg.crossover_rate, cfg.mutation_rate, &mut rng);
+        let breeding = Breeding {
+            selection: cfg.selection.clone(),
+            crossover_rate: cfg.crossover_rate,
+            mutation_rate: cfg.mutation_rate,
+            elitism: cfg.elitism,
+        };
+        let (next, blog) = next_population_with(&state.population, &fitness, &genes, &breeding, &mut rng);
         log::debug!("generation {g} breeding: {blog:?}");
         let mut history = state.history.clone();
         history.push(record);
@@ -332,10 +335,15 @@ pub fn run(cfg: &RrgaConfig, resume: bool) -> Result<RrgaOutcome, RrgaError> {
         let dir = cfg.out_dir.join("verify");
         std::fs::create_dir_all(&dir).map_err(|e| RrgaError::io(&dir, e))?;
         let random = state.initial[cfg.verify.random_individual - 1].clone();
-        let opponents = [
+        let mut opponents = vec![
             (format!("random{}", cfg.verify.random_individual), random),
             ("material".to_string(), material_only(&space, &best_genome)),
         ];
+        // Stream 1: apart from the initial population's (stream 0) and the breeding's.
+        let mut rng = generation_rng(cfg.seed, 1, 0);
+        for i in 1..=cfg.verify.fresh_random {
+            opponents.push((format!("fresh{i}"), genes.iter().map(|g| random_gene(g, &mut rng)).collect()));
+        }
         for (name, genome) in opponents {
             let a = ctx.spec("best", &best_genome, &dir.join("best.toml"))?;
             let b = ctx.spec(&name, &genome, &dir.join(format!("{name}.toml")))?;
@@ -382,12 +390,13 @@ fn verification(name: &str, r: &MatchResults) -> Verification {
 
 /// The §6.3 summary beside the thesis's 20-game results.
 pub fn verification_text(v: &[Verification]) -> String {
-    let paper = [("random", "12-8, 4 draws"), ("material", "13-7, 4 draws")];
+    let paper = ["thesis (20 games): 12-8, 4 draws", "thesis (20 games): 13-7, 4 draws"];
     let mut out = String::from("verification (best player of the last generation, games from both colours)\n");
-    for (x, (_, p)) in v.iter().zip(paper) {
+    let pct = |points: f64, games: u64| if games > 0 { 100.0 * points / games as f64 } else { f64::NAN };
+    for (i, x) in v.iter().enumerate() {
         let _ = writeln!(
             out,
-            "best vs {:<10} {}-{} in {} games (+{} ={} -{}), score {:.1}%   thesis (20 games): {p}",
+            "best vs {:<10} {}-{} in {} games (+{} ={} -{}), score {:.1}%   {}",
             x.opponent,
             x.points,
             x.opponent_points,
@@ -395,7 +404,18 @@ pub fn verification_text(v: &[Verification]) -> String {
             x.wins,
             x.draws,
             x.losses,
-            if x.games > 0 { 100.0 * x.points / x.games as f64 } else { f64::NAN }
+            pct(x.points, x.games),
+            paper.get(i).copied().unwrap_or("")
+        );
+    }
+    let fresh: Vec<&Verification> = v.iter().skip(paper.len()).collect();
+    if !fresh.is_empty() {
+        let (points, games) = fresh.iter().fold((0.0, 0), |(p, g), x| (p + x.points, g + x.games));
+        let _ = writeln!(
+            out,
+            "best vs {} fresh random individuals: {points}/{games}, score {:.1}%",
+            fresh.len(),
+            pct(points, games)
         );
     }
     out
