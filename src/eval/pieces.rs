@@ -8,7 +8,7 @@ use shakmaty::{Bitboard, Color, attacks};
 
 use super::{
     Ctx, EvalParams, S,
-    bits::{CENTRALITY, FILE_CENTRALITY, OUTPOST_ZONE, RANK_1, file_mask, file_of, fill_fwd, fwd, rel, rel_rank},
+    bits::{CENTRALITY, DARK_SQUARES, FILE_CENTRALITY, OUTPOST_ZONE, RANK_1, file_mask, file_of, fill_fwd, fwd, rel, rel_rank},
 };
 
 /// Piece terms of `us`. Needs both sides' pawn terms (passed and weak pawns) done first.
@@ -28,7 +28,7 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
     // Knights.
     let knights = ctx.knights[u];
     if knights != 0 {
-        let (mut mob, mut high, mut centre, mut outpost) = (0, 0, 0, 0);
+        let (mut mob, mut high, mut centre, mut outpost, mut cramped) = (0, 0, 0, 0, 0);
         for sq in Bitboard(knights) {
             let a = attacks::knight_attacks(sq).0;
             ctx.att_knight[u] |= a;
@@ -36,6 +36,7 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
             pressure += (a & enemy_zone).count_ones();
             let m = (a & area).count_ones() as i32;
             mob += m;
+            cramped += cramp(m);
             high += i32::from(m > 5);
             centre += CENTRALITY[sq.to_usize()];
             let bit = 1u64 << sq.to_usize();
@@ -48,19 +49,24 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
             + S::new(p.knight_mobility_high, p.knight_mobility_high) * high
             + S::new(p.knight_sq_mult, p.knight_sq_mult) * centre
             + S::new(p.knight_outpost_mult, p.knight_outpost_mult) * outpost
-            - S::new(p.knight_first_rank, 0) * first;
+            - S::new(p.knight_first_rank, 0) * first
+            - S::new(p.low_mobility_knight, p.low_mobility_knight) * cramped;
     }
 
     // Bishops.
     let bishops = ctx.bishops[u];
     if bishops != 0 {
-        let mut mob = 0;
+        let (mut mob, mut cramped, mut colour_pawns) = (0, 0, 0);
         for sq in Bitboard(bishops) {
             let a = attacks::bishop_attacks(sq, Bitboard(occ)).0;
             ctx.att_bishop[u] |= a;
             record_attacks(ctx, u, a, enemy_zone, p.ks_weight_bishop);
             pressure += (a & enemy_zone).count_ones();
-            mob += (a & area).count_ones() as i32;
+            let m = (a & area).count_ones() as i32;
+            mob += m;
+            cramped += cramp(m);
+            let colour = if (1u64 << sq.to_usize()) & DARK_SQUARES != 0 { DARK_SQUARES } else { !DARK_SQUARES };
+            colour_pawns += (ctx.pawns[u] & colour).count_ones() as i32;
         }
         let outpost = (bishops & outposts & support).count_ones() as i32;
         let first = (bishops & back_rank).count_ones() as i32;
@@ -68,7 +74,9 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
         s += S::new(p.bishop_mobility, p.bishop_mobility) * mob
             + S::new(p.bishop_outpost, p.bishop_outpost) * outpost
             + S::new(p.bishop_pair, p.bishop_pair) * pair
-            - S::new(p.bishop_first_rank, 0) * first;
+            - S::new(p.bishop_first_rank, 0) * first
+            - S::new(p.low_mobility_bishop, p.low_mobility_bishop) * cramped
+            - S::new(p.bishop_colour_pawns_mg, p.bishop_colour_pawns_eg) * colour_pawns;
     }
 
     // Rooks.
@@ -80,13 +88,15 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
         let seventh_target =
             ctx.pawns[t] & rel(us, 0x00ff_0000_0000_0000) != 0 || ctx.kings[t] & rel(us, 0xff00_0000_0000_0000) != 0;
         let (mut mob, mut connected, mut supports, mut open, mut semi, mut weak) = (0, 0, 0, 0, 0, 0);
-        let (mut seventh, mut column, mut kfile, mut kadj, mut kadj_abgh) = (0, 0, 0, 0, 0);
+        let (mut seventh, mut column, mut kfile, mut kadj, mut kadj_abgh, mut cramped) = (0, 0, 0, 0, 0, 0);
         for sq in Bitboard(rooks) {
             let a = attacks::rook_attacks(sq, Bitboard(occ)).0;
             ctx.att_rook[u] |= a;
             record_attacks(ctx, u, a, enemy_zone, p.ks_weight_rook);
             pressure += (a & enemy_zone).count_ones();
-            mob += (a & area).count_ones() as i32;
+            let m = (a & area).count_ones() as i32;
+            mob += m;
+            cramped += cramp(m);
             connected += (a & rooks).count_ones() as i32;
             supports += (a & ctx.passed[u]).count_ones() as i32;
             let f = file_of(sq);
@@ -120,25 +130,36 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
             + S::new(p.rook_attack_king_file, 0) * kfile
             + S::new(p.rook_attack_king_adj_file, 0) * kadj
             + S::new(p.rook_attack_king_adj_file_abgh, 0) * kadj_abgh
-            + S::new(p.rook_behind_passed_pawn, p.rook_behind_passed_pawn) * behind_passed;
+            + S::new(p.rook_behind_passed_pawn, p.rook_behind_passed_pawn) * behind_passed
+            - S::new(p.low_mobility_rook, p.low_mobility_rook) * cramped;
     }
 
     // Queens.
     let queens = ctx.queens[u];
     if queens != 0 {
-        let mut mob = 0;
+        let (mut mob, mut cramped) = (0, 0);
         for sq in Bitboard(queens) {
             let a = attacks::queen_attacks(sq, Bitboard(occ)).0;
             ctx.att_queen[u] |= a;
             record_attacks(ctx, u, a, enemy_zone, p.ks_weight_queen);
             pressure += (a & enemy_zone).count_ones();
-            mob += (a & area).count_ones() as i32;
+            let m = (a & area).count_ones() as i32;
+            mob += m;
+            cramped += cramp(m);
         }
-        s += S::new(p.queen_mobility, p.queen_mobility) * mob;
+        s += S::new(p.queen_mobility, p.queen_mobility) * mob
+            - S::new(p.low_mobility_queen, p.low_mobility_queen) * cramped;
     }
 
     ctx.pressure[u] = pressure as i32;
     s
+}
+
+/// How far a piece's move count `m` falls short of three: a linear mobility bonus undervalues a
+/// piece that is trapped or nearly so, which is worth much less than its few squares say.
+#[inline(always)]
+fn cramp(m: i32) -> i32 {
+    (3 - m).max(0)
 }
 
 /// Adds one piece's attacks `a` to the attack maps of side `u`, and counts the piece as a king

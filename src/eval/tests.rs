@@ -347,6 +347,20 @@ fn threat_terms() {
 }
 
 #[test]
+fn low_mobility_and_bad_bishop_terms() {
+    // The a1 knight has two moves (b3, c2): one short of three.
+    assert_eq!(delta("4k3/8/8/8/8/8/8/N3K3 w - - 0 1", "low_mobility_knight"), (-1, -1));
+    assert_eq!(delta("4k3/8/8/8/4N3/8/8/4K3 w - - 0 1", "low_mobility_knight"), (0, 0));
+    // A rook boxed in by its own king and pawns: h1 with the king on g1, pawns g2, h2.
+    assert_eq!(delta("4k3/8/8/8/8/8/6PP/6KR w - - 0 1", "low_mobility_rook"), (-3, -3));
+    // The dark-squared c1 bishop and the b2 pawn (dark) share a colour; a2 is light.
+    let fen = "4k3/8/8/8/8/8/PP6/2B1K3 w - - 0 1";
+    assert_eq!(delta(fen, "bishop_colour_pawns_mg"), (-1, 0));
+    assert_eq!(delta(fen, "bishop_colour_pawns_eg"), (0, -1));
+    assert_eq!(delta(fen, "low_mobility_bishop"), (0, 0));
+}
+
+#[test]
 fn endgame_scales() {
     let p = EvalParams::default();
     // Opposite-coloured bishops: half the endgame score; same-coloured: all of it.
