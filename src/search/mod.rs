@@ -239,7 +239,7 @@ impl Searcher {
         let mut worker = Worker {
             sp: &self.params.search,
             ev: &self.evaluator,
-            tt: &mut self.tt,
+            tt: &self.tt,
             hist: &mut self.hist,
             tb: &self.tb,
             stop,
@@ -336,7 +336,7 @@ fn lmr_table(p: &SearchParams) -> [[i32; 64]; 64] {
 pub(crate) struct Worker<'a> {
     pub sp: &'a SearchParams,
     pub ev: &'a Evaluator,
-    pub tt: &'a mut TranspositionTable,
+    pub tt: &'a TranspositionTable,
     pub hist: &'a mut History,
     pub tb: &'a Tablebases,
     stop: &'a AtomicBool,

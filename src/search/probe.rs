@@ -180,7 +180,7 @@ impl QuiescenceProbe {
         let mut worker = Worker {
             sp: &self.params,
             ev,
-            tt: &mut self.tt,
+            tt: &self.tt,
             hist: &mut self.hist,
             tb: &self.tb,
             stop: &self.stop,
