@@ -312,7 +312,7 @@ impl Session {
                 let (depth, params, out) =
                     (depth.unwrap_or(crate::bench::DEFAULT_DEPTH), self.engine.params().clone(), self.out.clone());
                 self.start_job("bench", move |stop| {
-                    if let Some(result) = crate::bench::run_until(depth, &params, stop) {
+                    if let Some(result) = crate::bench::run_until(depth, &params, 1, stop) {
                         out.line(result);
                     }
                 });
