@@ -5,6 +5,10 @@
 //! behaviour changes it. `tests/bench.rs` pins it and commits that change the search say
 //! `Bench: N` (Stockfish `tests/signature.sh`). The printed line has the OpenBench form
 //! `N nodes M nps`.
+//!
+//! With more than one search thread ([`run_threads`]) the node count is not reproducible (the
+//! threads race through the shared table) and is no signature: the run measures speed, the
+//! elapsed time being the time to reach `depth` in every position.
 
 use std::{
     sync::atomic::{AtomicBool, Ordering},
@@ -103,14 +107,20 @@ pub fn positions() -> Vec<Chess> {
         .collect()
 }
 
-/// Searches every bench position to `depth` with `params` from a cleared state.
+/// Searches every bench position to `depth` with `params` from a cleared state, one thread.
 pub fn run(depth: u32, params: &Params) -> BenchResult {
-    run_until(depth, params, &AtomicBool::new(false)).expect("never stopped")
+    run_threads(depth, params, 1)
 }
 
-/// [`run`], abandoned (`None`) once `stop` is set: the search reads the flag as it goes.
-pub fn run_until(depth: u32, params: &Params, stop: &AtomicBool) -> Option<BenchResult> {
+/// [`run`] with `threads` search threads (Lazy SMP).
+pub fn run_threads(depth: u32, params: &Params, threads: usize) -> BenchResult {
+    run_until(depth, params, threads, &AtomicBool::new(false)).expect("never stopped")
+}
+
+/// [`run_threads`], abandoned (`None`) once `stop` is set: the search reads the flag as it goes.
+pub fn run_until(depth: u32, params: &Params, threads: usize, stop: &AtomicBool) -> Option<BenchResult> {
     let mut searcher = Searcher::new(params.clone(), BENCH_HASH_MB);
+    searcher.set_threads(threads);
     let limits = Limits::depth(depth);
     let mut nodes = 0;
     let start = Instant::now();
@@ -133,8 +143,9 @@ mod tests {
 
     #[test]
     fn a_stopped_bench_gives_no_result() {
-        assert!(run_until(3, &Params::default(), &AtomicBool::new(true)).is_none());
-        let r = run_until(3, &Params::default(), &AtomicBool::new(false)).unwrap();
+        assert!(run_until(3, &Params::default(), 1, &AtomicBool::new(true)).is_none());
+        assert!(run_until(3, &Params::default(), 2, &AtomicBool::new(true)).is_none());
+        let r = run_until(3, &Params::default(), 1, &AtomicBool::new(false)).unwrap();
         assert_eq!(r.nodes, run(3, &Params::default()).nodes);
     }
 

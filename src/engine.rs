@@ -186,9 +186,15 @@ impl Engine {
         self.searcher().clear_hash();
     }
 
-    /// Accepted for GUI compatibility; the search is single-threaded.
+    /// Search threads (Lazy SMP): the main search thread plus `threads - 1` helpers, at least 1.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+        let threads = self.threads;
+        self.searcher().set_threads(threads);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     pub fn set_move_overhead_ms(&mut self, ms: u64) {
@@ -344,6 +350,7 @@ impl Engine {
                 Err(_) => {
                     let mut s = Box::new(Searcher::new(self.params.clone(), DEFAULT_HASH_MB));
                     s.set_move_overhead_ms(DEFAULT_MOVE_OVERHEAD_MS);
+                    s.set_threads(self.threads);
                     self.searcher = Some(s);
                 }
             }

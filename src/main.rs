@@ -54,6 +54,10 @@ enum Command {
     Bench {
         /// Search depth [default: the bench's standard depth].
         depth: Option<u32>,
+        /// Search threads (Lazy SMP). With more than 1 the node count varies from run to run
+        /// and is no signature: compare the times.
+        #[arg(default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
     },
     /// Count the leaves of the legal move tree, per root move and in total.
     Perft {
@@ -130,8 +134,8 @@ fn run(command: Option<Command>, params: Params, tune: bool) -> anyhow::Result<(
             engine.set_params(params);
             uci::run(engine, BufReader::new(std::io::stdin()), Out::stdout(), tune);
         }
-        Some(Command::Bench { depth }) => {
-            let result = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH), &params);
+        Some(Command::Bench { depth, threads }) => {
+            let result = bench::run_threads(depth.unwrap_or(bench::DEFAULT_DEPTH), &params, threads as usize);
             say!("{:.3} seconds", result.elapsed.as_secs_f64());
             say!("{result}");
         }

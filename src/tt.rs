@@ -1,4 +1,4 @@
-//! Transposition table.
+//! Transposition table, shared by the threads of a search without locks.
 //!
 //! Contract (after Stockfish `tt.h` and Carp `tt.rs`):
 //!
@@ -8,24 +8,37 @@
 //!   bucket by the low 32 bits, so two positions collide only if they share both.
 //! * Collisions are therefore possible, if rare: every move read back is checked for legality
 //!   by the caller before it is played ([`decode_move`] plus `is_legal`).
-//! * Entry layout (12 bytes):
+//! * Entry layout: a 32-bit key word and a 64-bit data word, each an atomic:
 //!
 //!   ```text
-//!   key32 | move16 | score16 | eval16 | depth8 | gen6:bound2
+//!   key word:  key32 ^ fold(data)          fold(d) = low32(d) ^ high32(d)
+//!   data word: move16 | score16 << 16 | eval16 << 32 | depth8 << 48 | gen6:bound2 << 56
+//!   bucket:    [key word; 5] | pad 4 | [data word; 5]      (64 bytes)
 //!   ```
 //!
 //!   `move16` = from (6 bits) | to (6 bits) << 6 | promotion role (3 bits) << 12, castling
-//!   encoded king-to-rook; 0 is "no move".
+//!   encoded king-to-rook; 0 is "no move". An all-zero entry is empty (bound 0).
+//! * Threads (Lazy SMP): every thread probes and stores through `&self`. Words are read and
+//!   written with relaxed atomic loads and stores, so there is no data race and no lock. Two
+//!   threads writing one entry at once can leave the key word of one and the data word of the
+//!   other: the key word is stored XOR-folded with its own data ("lockless hashing", Hyatt and
+//!   Mann), so such a torn entry fails the key check of both positions (unless the two data
+//!   words fold alike, which is as likely as a key collision). The replacement decision may read
+//!   an entry that changes under it; the worst outcome is a less useful slot being replaced.
 //! * Aging: [`TranspositionTable::new_search`] bumps a 6-bit generation. Replacement prefers the
 //!   same key, then the entry with the lowest `depth - 8 * age`, so stale deep entries from
 //!   earlier searches give way.
 //! * Mate and TB scores are stored relative to the storing node ([`crate::score::to_tt`]).
-//! * The table is owned by one search thread; no locking.
+//! * `new_search`, `clear` and `resize` take `&mut self`: they run between searches, when no
+//!   thread holds the table.
 //! * Allocation is fallible ([`TranspositionTable::try_new`], [`TranspositionTable::resize`]):
 //!   a size the system refuses is an error and the old table stays. Fresh memory comes zeroed
 //!   from the allocator (`calloc`, i.e. untouched pages for large tables), not written up front.
 
-use std::alloc::Layout;
+use std::{
+    alloc::Layout,
+    sync::atomic::{AtomicU32, AtomicU64, Ordering},
+};
 
 use shakmaty::{Chess, Move, Position, Role, Square};
 use thiserror::Error;
@@ -55,8 +68,8 @@ impl TtBound {
     }
 }
 
-#[derive(Clone, Copy, Default)]
-#[repr(C)]
+/// One entry as read from (or about to be written to) a bucket.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 struct Entry {
     key: u32,
     mv: u16,
@@ -66,10 +79,63 @@ struct Entry {
     gen_bound: u8,
 }
 
-#[derive(Clone, Copy, Default)]
+impl Entry {
+    #[inline]
+    fn data(self) -> u64 {
+        u64::from(self.mv)
+            | u64::from(self.score as u16) << 16
+            | u64::from(self.eval as u16) << 32
+            | u64::from(self.depth) << 48
+            | u64::from(self.gen_bound) << 56
+    }
+
+    #[inline]
+    fn from_words(key_word: u32, data: u64) -> Entry {
+        Entry {
+            key: key_word ^ fold(data),
+            mv: data as u16,
+            score: (data >> 16) as u16 as i16,
+            eval: (data >> 32) as u16 as i16,
+            depth: (data >> 48) as u8,
+            gen_bound: (data >> 56) as u8,
+        }
+    }
+
+    #[inline]
+    fn is_used(self) -> bool {
+        self.gen_bound & 3 != 0
+    }
+}
+
+/// The 32 bits of a data word that its key word is XORed with.
+#[inline]
+fn fold(data: u64) -> u32 {
+    (data as u32) ^ ((data >> 32) as u32)
+}
+
+#[derive(Default)]
 #[repr(C, align(64))]
 struct Bucket {
-    entries: [Entry; BUCKET_ENTRIES],
+    keys: [AtomicU32; BUCKET_ENTRIES],
+    data: [AtomicU64; BUCKET_ENTRIES],
+}
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
+impl Bucket {
+    #[inline]
+    fn load(&self, i: usize) -> Entry {
+        // Data first, then key: any interleaving with a writer is caught by the key check.
+        let data = self.data[i].load(Ordering::Relaxed);
+        Entry::from_words(self.keys[i].load(Ordering::Relaxed), data)
+    }
+
+    #[inline]
+    fn save(&self, i: usize, e: Entry) {
+        let data = e.data();
+        self.data[i].store(data, Ordering::Relaxed);
+        self.keys[i].store(e.key ^ fold(data), Ordering::Relaxed);
+    }
 }
 
 /// A probe hit: the stored data (score still node-relative).
@@ -100,7 +166,7 @@ fn zeroed_buckets(count: usize) -> Option<Vec<Bucket>> {
         return None;
     }
     // SAFETY: `ptr` comes from the global allocator with the layout of `[Bucket; count]`, and
-    // all-zero bytes are a valid `Bucket` (integer fields only; equal to `Bucket::default()`).
+    // all-zero bytes are a valid `Bucket` (atomic integers only; equal to `Bucket::default()`).
     Some(unsafe { Vec::from_raw_parts(ptr, count, count) })
 }
 
@@ -136,7 +202,7 @@ impl TranspositionTable {
     /// A cleared table of `count` buckets (at least one): small tables that are cleared often,
     /// such as the tuner's per-position quiescence probes.
     pub fn with_buckets(count: usize) -> TranspositionTable {
-        TranspositionTable { buckets: vec![Bucket::default(); count.max(1)], generation: 0 }
+        TranspositionTable { buckets: (0..count.max(1)).map(|_| Bucket::default()).collect(), generation: 0 }
     }
 
     /// Size in MiB (as requested, rounded down to whole buckets).
@@ -155,7 +221,9 @@ impl TranspositionTable {
 
     /// Empties every entry.
     pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
+        for b in &mut self.buckets {
+            *b = Bucket::default();
+        }
         self.generation = 0;
     }
 
@@ -187,7 +255,7 @@ impl TranspositionTable {
     pub fn probe(&self, key: u64) -> Option<TtHit> {
         let key32 = key as u32;
         let bucket = &self.buckets[self.index(key)];
-        bucket.entries.iter().find(|e| e.key == key32 && e.gen_bound & 3 != 0).map(|e| TtHit {
+        (0..BUCKET_ENTRIES).map(|i| bucket.load(i)).find(|e| e.key == key32 && e.is_used()).map(|e| TtHit {
             mv: e.mv,
             score: i32::from(e.score),
             eval: i32::from(e.eval),
@@ -200,16 +268,18 @@ impl TranspositionTable {
     /// of the same position.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub fn store(&mut self, key: u64, mv: u16, score: i32, eval: i32, depth: i32, bound: TtBound, pv: bool) {
+    pub fn store(&self, key: u64, mv: u16, score: i32, eval: i32, depth: i32, bound: TtBound, pv: bool) {
         let key32 = key as u32;
         let generation = self.generation;
-        let index = self.index(key);
-        let bucket = &mut self.buckets[index];
+        let bucket = &self.buckets[self.index(key)];
         let mut slot = 0;
+        let mut old = Entry::default();
         let mut worst = i32::MAX;
-        for (i, e) in bucket.entries.iter().enumerate() {
-            if e.key == key32 || e.gen_bound & 3 == 0 {
+        for i in 0..BUCKET_ENTRIES {
+            let e = bucket.load(i);
+            if e.key == key32 || !e.is_used() {
                 slot = i;
+                old = e;
                 break;
             }
             let age = i32::from(generation.wrapping_sub(e.gen_bound & GEN_MASK) / GEN_STEP);
@@ -217,30 +287,33 @@ impl TranspositionTable {
             if value < worst {
                 worst = value;
                 slot = i;
+                old = e;
             }
         }
-        let e = &mut bucket.entries[slot];
-        let same = e.key == key32 && e.gen_bound & 3 != 0;
+        let same = old.key == key32 && old.is_used();
         // Keep a deeper same-position result unless the new one is exact or the old one is stale.
         if same
             && bound != TtBound::Exact
-            && i32::from(e.depth) > depth + 2 + i32::from(pv) * 2
-            && e.gen_bound & GEN_MASK == generation
+            && i32::from(old.depth) > depth + 2 + i32::from(pv) * 2
+            && old.gen_bound & GEN_MASK == generation
         {
-            if e.mv == 0 {
-                e.mv = mv;
+            if old.mv == 0 && mv != 0 {
+                bucket.save(slot, Entry { mv, ..old });
             }
             return;
         }
         let keep_move = same && mv == 0;
-        e.key = key32;
-        if !keep_move {
-            e.mv = mv;
-        }
-        e.score = score.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
-        e.eval = eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
-        e.depth = depth.clamp(0, 255) as u8;
-        e.gen_bound = generation | bound as u8;
+        bucket.save(
+            slot,
+            Entry {
+                key: key32,
+                mv: if keep_move { old.mv } else { mv },
+                score: score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+                eval: eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+                depth: depth.clamp(0, 255) as u8,
+                gen_bound: generation | bound as u8,
+            },
+        );
     }
 
     /// Permille of entries written during the current search, sampled from the first 1000.
@@ -248,12 +321,13 @@ impl TranspositionTable {
         let mut used: u32 = 0;
         let mut seen = 0;
         'outer: for b in &self.buckets {
-            for e in &b.entries {
+            for i in 0..BUCKET_ENTRIES {
                 if seen == 1000 {
                     break 'outer;
                 }
                 seen += 1;
-                if e.gen_bound & 3 != 0 && e.gen_bound & GEN_MASK == self.generation {
+                let e = b.load(i);
+                if e.is_used() && e.gen_bound & GEN_MASK == self.generation {
                     used += 1;
                 }
             }
@@ -365,8 +439,91 @@ mod tests {
     #[test]
     fn zeroed_memory_is_an_empty_table() {
         let tt = TranspositionTable::try_new(1).unwrap();
-        assert!(tt.buckets.iter().flat_map(|b| b.entries).all(|e| e.key == 0 && e.gen_bound == 0 && e.mv == 0));
+        assert!(tt.buckets.iter().all(|b| (0..BUCKET_ENTRIES).all(|i| b.load(i) == Entry::default())));
         assert!(tt.probe(0).is_none());
         assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn entries_round_trip_through_the_packed_words() {
+        let e = Entry { key: 0xdead_beef, mv: 0x7abc, score: -32000, eval: 1234, depth: 200, gen_bound: 0xfb };
+        let b = Bucket::default();
+        b.save(3, e);
+        assert_eq!(b.load(3), e);
+        assert_eq!(b.load(2), Entry::default());
+    }
+
+    /// The key word of one write with the data word of another (two threads storing into one
+    /// slot at once) is rejected by the probe of either position.
+    #[test]
+    fn a_torn_entry_fails_the_key_check() {
+        let mut tt = TranspositionTable::with_buckets(1);
+        let (a, b) = (0x0000_0000_1111_1111u64, 0x0000_0000_2222_2222u64);
+        tt.store(a, 11, 100, 10, 5, TtBound::Exact, false);
+        let key_word_a = tt.buckets[0].keys[0].load(Ordering::Relaxed);
+        tt.clear();
+        tt.store(b, 22, -100, -10, 7, TtBound::Lower, false);
+        assert_eq!(tt.probe(b).unwrap().mv, 22);
+        // Now the slot holds a's key word and b's data word.
+        tt.buckets[0].keys[0].store(key_word_a, Ordering::Relaxed);
+        assert!(tt.probe(a).is_none());
+        assert!(tt.probe(b).is_none());
+    }
+
+    /// What a thread stores for `key`: every field is derived from the key, so a hit whose
+    /// fields do not match its key is a torn or foreign entry.
+    fn payload(key: u64) -> (u16, i32, i32, i32) {
+        let mv = (key >> 40) as u16 | 1;
+        let score = i32::from((key >> 8) as i16);
+        let eval = i32::from((key >> 24) as i16);
+        (mv, score, eval, (key % 64) as i32)
+    }
+
+    /// Several threads store and probe at once into a small table (so that they fight over the
+    /// same buckets): every hit is one some thread stored for exactly that key, never a mix.
+    #[test]
+    fn threads_store_and_probe_concurrently() {
+        const THREADS: u64 = 4;
+        const KEYS: u64 = 20_000;
+        let tt = TranspositionTable::with_buckets(64);
+        let key = |thread: u64, i: u64| {
+            // splitmix64 of (thread, i): spread over all buckets and all 32-bit key words.
+            let mut z = (thread << 32 | i).wrapping_add(0x9e37_79b9_7f4a_7c15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let hits: u64 = std::thread::scope(|s| {
+            let workers: Vec<_> = (0..THREADS)
+                .map(|t| {
+                    let tt = &tt;
+                    s.spawn(move || {
+                        let mut hits = 0;
+                        for round in 0..3 {
+                            for i in 0..KEYS {
+                                let k = key(t, i);
+                                let (mv, score, eval, depth) = payload(k);
+                                tt.store(k, mv, score, eval, depth, TtBound::Exact, round == 0);
+                                // Probe another thread's key as well as our own.
+                                for probe_key in [k, key((t + 1) % THREADS, i)] {
+                                    if let Some(h) = tt.probe(probe_key) {
+                                        let (mv, score, eval, depth) = payload(probe_key);
+                                        assert_eq!((h.mv, h.score, h.eval, h.depth), (mv, score, eval, depth));
+                                        assert_eq!(h.bound, TtBound::Exact);
+                                        hits += 1;
+                                    }
+                                }
+                            }
+                        }
+                        hits
+                    })
+                })
+                .collect();
+            workers.into_iter().map(|w| w.join().unwrap()).sum()
+        });
+        assert!(hits > 0);
+        // Each thread's last store is still there unless someone replaced it since.
+        let own = (0..THREADS).filter(|&t| tt.probe(key(t, KEYS - 1)).is_some()).count();
+        assert!(own > 0);
     }
 }

@@ -21,6 +21,16 @@ fn bench_is_reproducible() {
     assert!(a.nodes > 0);
 }
 
+/// One bench thread is the plain bench; more threads search the same positions to the same
+/// depth (their node count is not reproducible, so only its sanity is checked).
+#[test]
+fn bench_with_threads() {
+    let one = bench::run_threads(4, &Params::default(), 1);
+    assert_eq!(one.nodes, bench::run(4, &Params::default()).nodes);
+    let two = bench::run_threads(4, &Params::default(), 2);
+    assert!(two.nodes > 0);
+}
+
 /// Run by hand, never in CI (`.ci/run` skips `manual::`).
 mod manual {
     use super::*;

@@ -147,15 +147,13 @@ fn a_position_seen_once_before_the_root_is_not_yet_a_draw() {
     e.set_position(Some("7k/8/8/8/8/Q7/8/K7 w - - 0 1"), &["a1b1", "h8g8", "b1a1"]).unwrap();
     let log = go(&mut e, Limits::depth(6));
     let last = log.infos.last().unwrap();
-    let lost = matches!(last.score, ScoreReport::Cp(s) if s < -500) || matches!(last.score, ScoreReport::Mate(m) if m < 0);
+    let lost =
+        matches!(last.score, ScoreReport::Cp(s) if s < -500) || matches!(last.score, ScoreReport::Mate(m) if m < 0);
     assert!(lost, "{:?} {:?}", last.score, last.pv);
 
     // One more round trip makes Kh8 the third occurrence: now it is a draw, and Black takes it.
-    e.set_position(
-        Some("7k/8/8/8/8/Q7/8/K7 w - - 0 1"),
-        &["a1b1", "h8g8", "b1a1", "g8h8", "a1b1", "h8g8", "b1a1"],
-    )
-    .unwrap();
+    e.set_position(Some("7k/8/8/8/8/Q7/8/K7 w - - 0 1"), &["a1b1", "h8g8", "b1a1", "g8h8", "a1b1", "h8g8", "b1a1"])
+        .unwrap();
     let log = go(&mut e, Limits::depth(6));
     let last = log.infos.last().unwrap();
     assert_eq!(log.best[0].best, Some(uci(e.position(), "g8h8")));
@@ -298,6 +296,76 @@ fn syzygy_wins_are_reported() {
     }
     assert!(e.set_syzygy_path("/no/such/dir").is_err());
     assert_eq!(e.set_syzygy_path("<empty>").unwrap(), 0);
+}
+
+/// Lazy SMP through the engine: with helpers the move is still legal, the PVs too, MultiPV
+/// lines are complete, tablebases are used, a node limit is reached before stopping (the count
+/// includes the helpers), and `stop` ends an infinite search.
+#[test]
+fn helper_threads_keep_every_search_feature() {
+    let mut e = Engine::new();
+    e.set_threads(3);
+    assert_eq!(e.threads(), 3);
+    e.set_position(None, &["e2e4", "e7e5"]).unwrap();
+    let log = go(&mut e, Limits::depth(7));
+    assert_eq!(log.best.len(), 1);
+    assert!(log.best[0].best.is_some_and(|m| e.position().is_legal(m)));
+    assert_eq!(log.infos.last().unwrap().depth, 7);
+    check_pvs_legal(e.position(), &log);
+
+    e.set_multipv(3);
+    let log = go(&mut e, Limits::depth(5));
+    let last_depth = log.infos.last().unwrap().depth;
+    let lines: Vec<_> = log.infos.iter().filter(|i| i.depth == last_depth).map(|i| i.multipv).collect();
+    assert_eq!(lines, vec![1, 2, 3]);
+    check_pvs_legal(e.position(), &log);
+    e.set_multipv(1);
+
+    // The main thread stops when all threads together reached the budget.
+    let mut searcher = Searcher::new(Params::default(), 4);
+    searcher.set_threads(3);
+    let best =
+        searcher.search(e.position(), &[], &Limits::nodes(50_000), &AtomicBool::new(false), &mut Collector::default());
+    assert!(best.best.is_some_and(|m| e.position().is_legal(m)));
+    assert!(searcher.last_nodes() >= 50_000, "{}", searcher.last_nodes());
+
+    let c = Collector::default();
+    e.go(Limits { infinite: true, ..Limits::default() }, Box::new(c.clone()));
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(c.0.lock().unwrap().best.is_empty(), "no bestmove before stop in infinite mode");
+    e.stop();
+    e.wait();
+    assert_eq!(c.0.lock().unwrap().best.len(), 1);
+
+    e.set_syzygy_path(fixture("syzygy").to_str().unwrap()).unwrap();
+    e.set_position(Some("8/8/8/4k3/8/8/8/3QK3 w - - 0 1"), &[]).unwrap();
+    let log = go(&mut e, Limits::depth(8));
+    let last = log.infos.last().unwrap();
+    assert!(last.tbhits > 0);
+    assert!(
+        matches!(last.score, ScoreReport::Cp(cp) if cp >= 10_000)
+            || matches!(last.score, ScoreReport::Mate(n) if n > 0)
+    );
+    check_pvs_legal(e.position(), &log);
+}
+
+/// Back at one thread the search is exactly what a fresh single-threaded engine does: helper
+/// state never leaks into the main thread's search.
+#[test]
+fn one_thread_after_helpers_is_deterministic() {
+    let run = |e: &mut Engine| {
+        e.new_game();
+        e.set_position(None, &["d2d4", "g8f6"]).unwrap();
+        let log = go(e, Limits::nodes(40_000));
+        let last = log.infos.last().unwrap().clone();
+        (last.nodes, last.pv, log.best[0].clone())
+    };
+    let fresh = run(&mut Engine::new());
+    let mut e = Engine::new();
+    e.set_threads(2);
+    let _ = run(&mut e);
+    e.set_threads(1);
+    assert_eq!(run(&mut e), fresh);
 }
 
 /// All 35 tables of the data set load, and a 4-piece ending is probed and scored as a win.

@@ -548,3 +548,63 @@ fn long_perft_and_bench_do_not_block_the_loop() {
         }
     }
 }
+
+/// Lazy SMP over the protocol: `Threads 2` is accepted, a depth search answers one legal move
+/// (with the node counts of both threads), `isready` and `stop` are answered during an infinite
+/// two-thread search, and out-of-range thread counts are refused naming the option.
+#[test]
+fn two_threads_search_stop_and_reject_bad_counts() {
+    let mut s = Session::start();
+    s.send("setoption name Threads value 2");
+    s.sync_quiet();
+    let (infos, best) = search(&mut s, "position startpos moves e2e4", "go depth 8");
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    assert!(is_legal_from(after_e4, &best), "{best}");
+    let parsed: Vec<_> = infos.iter().filter_map(|l| parse_info(l)).collect();
+    assert_eq!(parsed.last().and_then(|i| i.depth), Some(8), "{infos:?}");
+    assert_eq!(parsed.last().unwrap().pv.first(), Some(&best));
+    let nodes: Vec<u64> = parsed.iter().filter_map(|i| i.nodes).collect();
+    assert!(nodes.windows(2).all(|w| w[0] <= w[1]), "node counts only grow: {nodes:?}");
+    // Exactly one bestmove: nothing else arrives before `readyok`.
+    let rest = s.sync();
+    assert!(rest.iter().all(|l| !l.starts_with("bestmove")), "{rest:?}");
+
+    s.send("position startpos");
+    s.send("go infinite");
+    s.expect_silence("bestmove", Duration::from_millis(300));
+    s.send("isready");
+    s.expect_line("readyok", Duration::from_secs(5));
+    s.send("stop");
+    let (_, best) = s.read_until_bestmove(Duration::from_secs(5));
+    assert!(is_legal_from(START, best_of(&best)), "{best}");
+    s.sync_quiet();
+
+    for bad in ["0", "300", "-1"] {
+        let e = s.expect_error(&format!("setoption name Threads value {bad}"));
+        assert!(e.contains("Threads") && e.contains(bad), "{e}");
+    }
+    // Still two threads and working; back to one.
+    let (_, best) = search(&mut s, "position startpos", "go nodes 20000");
+    assert!(is_legal_from(START, &best), "{best}");
+    s.send("setoption name threads value 1");
+    s.sync_quiet();
+    let (_, best) = search(&mut s, "position startpos", "go depth 4");
+    assert!(is_legal_from(START, &best), "{best}");
+    assert!(s.quit().success());
+}
+
+/// Pondering with helpers: no bestmove before `ponderhit`, then one, as with one thread.
+#[test]
+fn ponder_with_two_threads() {
+    let mut s = Session::start();
+    s.send("setoption name Ponder value true");
+    s.send("setoption name Threads value 2");
+    s.sync_quiet();
+    s.send("position startpos moves e2e4");
+    s.send("go ponder wtime 2000 btime 2000");
+    s.expect_silence("bestmove", Duration::from_millis(400));
+    s.send("ponderhit");
+    let (_, best) = s.read_until_bestmove(Duration::from_secs(5));
+    assert!(is_legal_from("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", best_of(&best)), "{best}");
+    s.sync_quiet();
+}

@@ -1,10 +1,20 @@
 //! Search: iterative deepening with aspiration windows over a PVS alpha-beta
 //! ([`alphabeta`]) and quiescence ([`qsearch`]), root move bookkeeping, limits and reporting.
 //!
-//! [`Searcher`] is the synchronous, thread-free entry point: it owns the transposition table,
-//! the move-ordering history and the tablebases, and [`Searcher::search`] runs one search to
+//! [`Searcher`] is the synchronous entry point: it owns the transposition table, the
+//! move-ordering histories and the tablebases, and [`Searcher::search`] runs one search to
 //! completion in the calling thread, reporting through a [`SearchListener`]. The engine facade
 //! runs it on its own thread; the tuner calls it (or [`solve_nodes`]) directly.
+//!
+//! Threads (Lazy SMP): with [`Searcher::set_threads`] above 1, the calling thread runs the main
+//! worker and `threads - 1` helper workers run beside it in a [`std::thread::scope`]. Every
+//! worker searches the same root with its own history, stack and root moves; they share only
+//! the lock-free transposition table (see [`crate::tt`]), through which helpers pass on what
+//! they find. Helpers skip some depths (Stockfish 9's skip table) so that they do not all
+//! search the same tree, have no time limit and report nothing; the main worker alone decides
+//! the move, watches the clock and the node limit, and raises the helpers' stop flag when it
+//! returns. Reported node counts are those of all workers (helpers publish theirs every 1024
+//! nodes). With one thread no helper exists and the search is exactly deterministic.
 //!
 //! Positions are copy-made (`Chess` is cloned, then `play_unchecked`), and the Zobrist key is
 //! updated incrementally where shakmaty can, recomputed otherwise. After the per-search set-up
@@ -18,7 +28,7 @@ pub mod probe;
 pub mod qsearch;
 
 use std::{
-    sync::atomic::{AtomicBool, Ordering},
+    sync::atomic::{AtomicBool, AtomicU64, Ordering},
     time::Instant,
 };
 
@@ -27,7 +37,7 @@ use shakmaty::{Chess, EnPassantMode, Move, Position, uci::UciMove, zobrist::Zobr
 pub use self::epd::{EpdEntry, EpdError, EpdResult, parse_epd, parse_epd_line, solve_epd_suite};
 use self::history::{History, PieceTo};
 use crate::{
-    engine::{BestMove, Bound, SearchInfo, SearchListener},
+    engine::{BestMove, Bound, SEARCH_STACK_BYTES, SearchInfo, SearchListener},
     eval::Evaluator,
     limits::Limits,
     params::{Params, SearchParams},
@@ -132,6 +142,10 @@ pub struct Searcher {
     evaluator: Evaluator,
     tt: TranspositionTable,
     hist: Box<History>,
+    /// One history per helper thread (`threads - 1`), kept between searches like `hist`. Boxed
+    /// like `hist`: a `History` (1.3 MiB) is built in place, not on the stack, and stays put.
+    #[allow(clippy::vec_box)]
+    helper_hists: Vec<Box<History>>,
     tb: Tablebases,
     multipv: u32,
     move_overhead_ms: u64,
@@ -148,6 +162,7 @@ impl Searcher {
             params,
             tt: TranspositionTable::new(hash_mb),
             hist: Box::new(History::new()),
+            helper_hists: Vec::new(),
             tb: Tablebases::default(),
             multipv: 1,
             move_overhead_ms: 10,
@@ -184,6 +199,19 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.hist.clear();
+        for h in &mut self.helper_hists {
+            h.clear();
+        }
+    }
+
+    /// Search threads, at least 1: the main one plus `threads - 1` helpers. A helper's history
+    /// starts empty; those of the remaining helpers are kept.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.helper_hists.resize_with(threads.max(1) - 1, || Box::new(History::new()));
+    }
+
+    pub fn threads(&self) -> usize {
+        self.helper_hists.len() + 1
     }
 
     pub fn set_multipv(&mut self, lines: u32) {
@@ -234,38 +262,59 @@ impl Searcher {
         let tm = TimeManager::starting_at(start, limits, pos.turn(), self.move_overhead_ms, &self.params.search);
         self.tt.new_search();
         self.hist.clear_killers();
-        self.best_changes.clear();
+        for h in &mut self.helper_hists {
+            h.clear_killers();
+        }
         let lmr = lmr_table(&self.params.search);
-        let mut worker = Worker {
+        let helpers_stop = AtomicBool::new(false);
+        let helper_counts = HelperCounts::default();
+        let shared = Shared {
             sp: &self.params.search,
             ev: &self.evaluator,
-            tt: &mut self.tt,
-            hist: &mut self.hist,
+            tt: &self.tt,
             tb: &self.tb,
-            stop,
-            ponder,
-            pondering: ponder.is_some_and(|p| p.load(Ordering::Acquire)),
-            tm,
-            start,
-            node_limit: limits.nodes.unwrap_or(u64::MAX),
-            nodes: 0,
-            tbhits: 0,
-            seldepth: 0,
-            stopped: false,
-            stack: vec![Frame::default(); MAX_PLY + 4],
-            keys: Vec::with_capacity(game_history.len() + MAX_PLY + 8),
-            root_index: game_history.len(),
-            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
             lmr: &lmr,
-            root_moves: Vec::new(),
-            root_depth: 0,
-            pv_idx: 0,
-            best_changes: &mut self.best_changes,
+            stop,
+            helpers_stop: &helpers_stop,
+            helper_counts: &helper_counts,
         };
-        worker.keys.extend_from_slice(game_history);
-        let best = worker.iterate(pos, limits, self.multipv, listener);
-        self.last_nodes = worker.nodes;
+        // Helpers search with no limit but `stop` and the main worker's end, and no TB filter.
+        let helper_limits = Limits { searchmoves: limits.searchmoves.clone(), ..Limits::default() };
+        let mut buffers = Buffers::new();
+        buffers.best_changes = std::mem::take(&mut self.best_changes);
+        buffers.best_changes.clear();
+        let (multipv, hist, helper_hists) = (self.multipv, &mut self.hist, &mut self.helper_hists);
+        let (best, main_nodes, best_changes) = std::thread::scope(|scope| {
+            // Raised when the main worker returns, even by a panic, so that the scope can end.
+            let _release = RaiseOnDrop(&helpers_stop);
+            for (i, hist) in helper_hists.iter_mut().enumerate() {
+                let (shared, helper_limits) = (&shared, &helper_limits);
+                let spawned = std::thread::Builder::new()
+                    .name(format!("helper {}", i + 1))
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        let helper_tm = TimeManager::starting_at(start, helper_limits, pos.turn(), 0, shared.sp);
+                        let mut helper = Worker::new(shared, hist, helper_tm, start, u64::MAX, Buffers::new());
+                        helper.id = i + 1;
+                        helper.set_game_history(game_history);
+                        helper.iterate(pos, helper_limits, 1, &mut NullListener);
+                        helper.publish_counts();
+                    });
+                if let Err(e) = spawned {
+                    log::warn!("cannot start search helper {}: {e}; searching with {} threads", i + 1, i + 1);
+                    break;
+                }
+            }
+            let mut worker = Worker::new(&shared, hist, tm, start, limits.nodes.unwrap_or(u64::MAX), buffers);
+            worker.ponder = ponder;
+            worker.pondering = ponder.is_some_and(|p| p.load(Ordering::Acquire));
+            worker.set_game_history(game_history);
+            let best = worker.iterate(pos, limits, multipv, listener);
+            (best, worker.nodes, worker.into_buffers().best_changes)
+        });
+        // The helpers have joined: every node they searched is counted.
+        self.best_changes = best_changes;
+        self.last_nodes = main_nodes + helper_counts.nodes.load(Ordering::Relaxed);
         listener.on_bestmove(&best);
         best
     }
@@ -332,20 +381,72 @@ fn lmr_table(p: &SearchParams) -> [[i32; 64]; 64] {
     t
 }
 
-/// The state of one running search.
+/// Nodes and tablebase hits of the helper threads of one search, published as they go.
+#[derive(Default)]
+pub(crate) struct HelperCounts {
+    pub nodes: AtomicU64,
+    pub tbhits: AtomicU64,
+}
+
+/// Raises a flag when dropped.
+struct RaiseOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for RaiseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Release);
+    }
+}
+
+/// What the workers (threads) of one search share: read-only state, the table and the flags.
+pub(crate) struct Shared<'a> {
+    pub sp: &'a SearchParams,
+    pub ev: &'a Evaluator,
+    pub tt: &'a TranspositionTable,
+    pub tb: &'a Tablebases,
+    pub lmr: &'a [[i32; 64]; 64],
+    /// The `stop` command: every worker stops.
+    pub stop: &'a AtomicBool,
+    /// Raised by the main worker when it returns: the helpers stop.
+    pub helpers_stop: &'a AtomicBool,
+    pub helper_counts: &'a HelperCounts,
+}
+
+/// Stockfish 9's helper depth schedule: helper `i` skips `depth` when
+/// `(depth + game ply + PHASE[j]) / SIZE[j]` is odd, with `j = i % 20`.
+const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// Whether helper `id` (1..) leaves iteration `depth` to the others. Depth 1 is never skipped.
+fn helper_skips(id: usize, depth: i32, game_ply: i32) -> bool {
+    let j = id % 20;
+    depth > 1 && (depth + game_ply + SKIP_PHASE[j]) / SKIP_SIZE[j] % 2 != 0
+}
+
+/// The state of one running search thread.
 pub(crate) struct Worker<'a> {
     pub sp: &'a SearchParams,
     pub ev: &'a Evaluator,
-    pub tt: &'a mut TranspositionTable,
+    pub tt: &'a TranspositionTable,
     pub hist: &'a mut History,
     pub tb: &'a Tablebases,
     stop: &'a AtomicBool,
+    /// See [`Shared::helpers_stop`]: raised by the main worker, obeyed by the helpers.
+    helpers_stop: &'a AtomicBool,
+    helper_counts: &'a HelperCounts,
+    /// 0 for the main worker, 1.. for helpers.
+    id: usize,
     ponder: Option<&'a AtomicBool>,
     pondering: bool,
     tm: TimeManager,
     start: Instant,
+    /// Main worker: nodes of all workers together at which to stop.
     node_limit: u64,
+    /// This worker's own nodes.
     pub nodes: u64,
+    /// Main worker: the helpers' nodes as last read (every 1024 nodes), 0 without helpers.
+    helper_nodes: u64,
+    /// Helper: nodes and TB hits already added to `helper_counts`.
+    published: (u64, u64),
     pub tbhits: u64,
     pub seldepth: usize,
     pub stopped: bool,
@@ -360,19 +461,99 @@ pub(crate) struct Worker<'a> {
     pub root_moves: Vec<RootMove>,
     pub root_depth: i32,
     pub pv_idx: usize,
-    best_changes: &'a mut Vec<(u64, Move)>,
+    /// Root best-move changes `(nodes, move)` (main worker).
+    best_changes: Vec<(u64, Move)>,
+}
+
+/// The allocations of a worker, kept to be reused by the next one ([`probe`]).
+pub(crate) struct Buffers {
+    stack: Vec<Frame>,
+    keys: Vec<u64>,
+    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    best_changes: Vec<(u64, Move)>,
+}
+
+impl Buffers {
+    pub fn new() -> Buffers {
+        Buffers {
+            stack: vec![Frame::default(); MAX_PLY + 4],
+            keys: Vec::with_capacity(MAX_PLY + 8),
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            best_changes: Vec::new(),
+        }
+    }
+}
+
+impl<'a> Worker<'a> {
+    /// A main worker (id 0, not pondering) over `buffers`, with no root moves yet.
+    pub fn new(
+        shared: &Shared<'a>,
+        hist: &'a mut History,
+        tm: TimeManager,
+        start: Instant,
+        node_limit: u64,
+        buffers: Buffers,
+    ) -> Worker<'a> {
+        let Buffers { stack, keys, pv, best_changes } = buffers;
+        Worker {
+            sp: shared.sp,
+            ev: shared.ev,
+            tt: shared.tt,
+            hist,
+            tb: shared.tb,
+            stop: shared.stop,
+            helpers_stop: shared.helpers_stop,
+            helper_counts: shared.helper_counts,
+            id: 0,
+            ponder: None,
+            pondering: false,
+            tm,
+            start,
+            node_limit,
+            nodes: 0,
+            helper_nodes: 0,
+            published: (0, 0),
+            tbhits: 0,
+            seldepth: 0,
+            stopped: false,
+            stack,
+            keys,
+            root_index: 0,
+            pv,
+            pv_len: [0; MAX_PLY + 1],
+            lmr: shared.lmr,
+            root_moves: Vec::new(),
+            root_depth: 0,
+            pv_idx: 0,
+            best_changes,
+        }
+    }
+
+    /// The allocations, for the next worker.
+    pub fn into_buffers(self) -> Buffers {
+        Buffers { stack: self.stack, keys: self.keys, pv: self.pv, best_changes: self.best_changes }
+    }
+
+    /// Sets the keys of the game before the root (oldest first), with room for the search path.
+    pub fn set_game_history(&mut self, game_history: &[u64]) {
+        self.keys.clear();
+        self.keys.reserve(game_history.len() + MAX_PLY + 8);
+        self.keys.extend_from_slice(game_history);
+        self.root_index = game_history.len();
+    }
 }
 
 impl Worker<'_> {
-    /// Counts a node and decides whether the search must stop. Node limits are exact; the
-    /// clock and the stop flag are polled every 1024 nodes.
+    /// Counts a node and decides whether the search must stop. Node limits are exact with one
+    /// thread (with helpers, their share is read every 1024 nodes); the clock and the stop
+    /// flags are polled every 1024 nodes.
     #[inline]
     pub fn tick(&mut self) -> bool {
         self.nodes += 1;
         if self.stopped {
             return true;
         }
-        if self.nodes >= self.node_limit {
+        if self.nodes + self.helper_nodes >= self.node_limit {
             self.stopped = true;
         } else if self.nodes & 1023 == 0 {
             self.poll();
@@ -385,6 +566,14 @@ impl Worker<'_> {
             self.stopped = true;
             return;
         }
+        if self.id != 0 {
+            self.publish_counts();
+            if self.helpers_stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+            return;
+        }
+        self.helper_nodes = self.helper_counts.nodes.load(Ordering::Relaxed);
         if self.pondering && !self.ponder.is_some_and(|p| p.load(Ordering::Acquire)) {
             // ponderhit: our clock starts now.
             self.pondering = false;
@@ -452,22 +641,41 @@ impl Worker<'_> {
         self.pv_len[ply] = child_len;
     }
 
+    /// Helper: adds the nodes and TB hits searched since the last call to the shared counts.
+    fn publish_counts(&mut self) {
+        let (nodes, tbhits) = self.published;
+        self.helper_counts.nodes.fetch_add(self.nodes - nodes, Ordering::Relaxed);
+        self.helper_counts.tbhits.fetch_add(self.tbhits - tbhits, Ordering::Relaxed);
+        self.published = (self.nodes, self.tbhits);
+    }
+
+    /// Main worker: nodes of all workers so far.
+    fn total_nodes(&self) -> u64 {
+        self.nodes + self.helper_counts.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Main worker: TB hits of all workers so far.
+    fn total_tbhits(&self) -> u64 {
+        self.tbhits + self.helper_counts.tbhits.load(Ordering::Relaxed)
+    }
+
     fn elapsed_ms(&self) -> u64 {
         self.start.elapsed().as_millis() as u64
     }
 
     fn info(&self, rm: &RootMove, depth: i32, multipv: usize, score: i32, bound: Bound, root: &Chess) -> SearchInfo {
         let ms = self.elapsed_ms();
+        let nodes = self.total_nodes();
         SearchInfo {
             depth: depth.max(0) as u32,
             seldepth: rm.seldepth.max(depth.max(1) as usize) as u32,
             multipv: multipv as u32,
             score: score::report(score),
             bound,
-            nodes: self.nodes,
-            nps: self.nodes * 1000 / ms.max(1),
+            nodes,
+            nps: nodes * 1000 / ms.max(1),
             hashfull: self.tt.hashfull(),
-            tbhits: self.tbhits,
+            tbhits: self.total_tbhits(),
             time_ms: ms,
             pv: legal_prefix(root, &rm.pv),
         }
@@ -493,7 +701,10 @@ impl Worker<'_> {
             }
         }
         let mut root_tb_wdl = None;
-        if let Some(rt) = self.tb.probe_root(pos) {
+        // Helpers leave the DTZ probe to the main worker (its moves are what is played).
+        if self.id == 0
+            && let Some(rt) = self.tb.probe_root(pos)
+        {
             self.tbhits += 1;
             let kept: Vec<Move> = allowed.iter().copied().filter(|m| rt.moves.contains(m)).collect();
             if !kept.is_empty() {
@@ -512,7 +723,7 @@ impl Worker<'_> {
                 nodes: 0,
                 nps: 0,
                 hashfull: self.tt.hashfull(),
-                tbhits: self.tbhits,
+                tbhits: self.total_tbhits(),
                 time_ms: self.elapsed_ms(),
                 pv: Vec::new(),
             });
@@ -548,8 +759,12 @@ impl Worker<'_> {
         let mut last_reported: Option<(Move, i32)> = None;
         let mut instability = 0u64;
         let mut prev_best = None;
+        let game_ply = self.root_index as i32;
 
         for depth in 1..=max_depth {
+            if self.id != 0 && helper_skips(self.id, depth, game_ply) {
+                continue;
+            }
             self.root_depth = depth;
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
@@ -640,9 +855,13 @@ impl Worker<'_> {
                     break;
                 }
             }
-            if self.nodes >= self.node_limit {
+            if self.total_nodes() >= self.node_limit {
                 break;
             }
+        }
+        if self.id == 0 {
+            // The move is decided: the helpers may stop (they are not waited for in `infinite`).
+            self.helpers_stop.store(true, Ordering::Release);
         }
 
         // The final line, when the last iteration was cut short after finding a new best.
@@ -693,7 +912,7 @@ impl Worker<'_> {
     }
 
     fn note_best(&mut self, m: Move) {
-        if self.best_changes.last().is_none_or(|&(_, b)| b != m) {
+        if self.id == 0 && self.best_changes.last().is_none_or(|&(_, b)| b != m) {
             self.best_changes.push((self.nodes, m));
         }
     }

@@ -14,16 +14,10 @@ use std::{sync::atomic::AtomicBool, time::Instant};
 
 use shakmaty::{Chess, Move, Position};
 
-use super::{Frame, Worker, hash, hash_after, history::History, lmr_table};
+use super::{Buffers, HelperCounts, Shared, Worker, hash, hash_after, history::History, lmr_table};
 use crate::{
-    eval::Evaluator,
-    limits::Limits,
-    params::SearchParams,
-    score::{INFINITE, MAX_PLY},
-    see::gain,
-    tb::Tablebases,
-    timeman::TimeManager,
-    tt::TranspositionTable,
+    eval::Evaluator, limits::Limits, params::SearchParams, score::INFINITE, see::gain, tb::Tablebases,
+    timeman::TimeManager, tt::TranspositionTable,
 };
 
 /// Buckets of the probe's table: enough for one root's quiescence trees, cheap to clear.
@@ -69,10 +63,11 @@ pub struct QuiescenceProbe {
     hist: Box<History>,
     tb: Tablebases,
     stop: AtomicBool,
-    stack: Vec<Frame>,
-    keys: Vec<u64>,
-    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
-    best_changes: Vec<(u64, Move)>,
+    /// Never raised: the probe has no helpers.
+    helpers_stop: AtomicBool,
+    helper_counts: HelperCounts,
+    /// Taken by each worker and given back: no allocation per root.
+    buffers: Option<Buffers>,
     /// Nodes searched by the last [`QuiescenceProbe::choose`] or [`QuiescenceProbe::score`].
     pub nodes: u64,
 }
@@ -87,10 +82,9 @@ impl QuiescenceProbe {
             hist: Box::new(History::new()),
             tb: Tablebases::default(),
             stop: AtomicBool::new(false),
-            stack: vec![Frame::default(); MAX_PLY + 4],
-            keys: Vec::with_capacity(MAX_PLY + 8),
-            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
-            best_changes: Vec::new(),
+            helpers_stop: AtomicBool::new(false),
+            helper_counts: HelperCounts::default(),
+            buffers: Some(Buffers::new()),
             nodes: 0,
         }
     }
@@ -173,42 +167,27 @@ impl QuiescenceProbe {
         f: impl FnOnce(&mut Worker) -> R,
     ) -> R {
         self.tt.clear();
-        self.keys.clear();
-        self.keys.push(root_key);
         let start = Instant::now();
         let limits = Limits::nodes(PROBE_NODE_LIMIT);
-        let mut worker = Worker {
+        let shared = Shared {
             sp: &self.params,
             ev,
-            tt: &mut self.tt,
-            hist: &mut self.hist,
+            tt: &self.tt,
             tb: &self.tb,
-            stop: &self.stop,
-            ponder: None,
-            pondering: false,
-            tm: TimeManager::starting_at(start, &limits, stm, 0, &self.params),
-            start,
-            node_limit: PROBE_NODE_LIMIT,
-            nodes: 0,
-            tbhits: 0,
-            seldepth: 0,
-            stopped: false,
-            stack: std::mem::take(&mut self.stack),
-            keys: std::mem::take(&mut self.keys),
-            root_index: 0,
-            pv: std::mem::take(&mut self.pv),
-            pv_len: [0; MAX_PLY + 1],
             lmr: &self.lmr,
-            root_moves: Vec::new(),
-            root_depth: 1,
-            pv_idx: 0,
-            best_changes: &mut self.best_changes,
+            stop: &self.stop,
+            helpers_stop: &self.helpers_stop,
+            helper_counts: &self.helper_counts,
         };
+        let tm = TimeManager::starting_at(start, &limits, stm, 0, &self.params);
+        let buffers = self.buffers.take().unwrap_or_else(Buffers::new);
+        let mut worker = Worker::new(&shared, &mut self.hist, tm, start, PROBE_NODE_LIMIT, buffers);
+        worker.root_depth = 1;
+        worker.set_game_history(&[]);
+        worker.keys.push(root_key);
         let result = f(&mut worker);
         self.nodes = worker.nodes;
-        self.stack = std::mem::take(&mut worker.stack);
-        self.keys = std::mem::take(&mut worker.keys);
-        self.pv = std::mem::take(&mut worker.pv);
+        self.buffers = Some(worker.into_buffers());
         result
     }
 }

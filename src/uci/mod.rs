@@ -129,8 +129,10 @@ impl SearchListener for UciListener {
     }
 
     fn on_bestmove(&mut self, best: &BestMove) {
-        self.out.line(BestMoveLine(best));
+        // Marked before the line goes out: a GUI that has read `bestmove` may send the next
+        // command at once, and the search thread can be preempted between the two steps.
         self.done.store(true, Ordering::Release);
+        self.out.line(BestMoveLine(best));
     }
 }
 
@@ -312,7 +314,7 @@ impl Session {
                 let (depth, params, out) =
                     (depth.unwrap_or(crate::bench::DEFAULT_DEPTH), self.engine.params().clone(), self.out.clone());
                 self.start_job("bench", move |stop| {
-                    if let Some(result) = crate::bench::run_until(depth, &params, stop) {
+                    if let Some(result) = crate::bench::run_until(depth, &params, 1, stop) {
                         out.line(result);
                     }
                 });

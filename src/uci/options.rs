@@ -81,9 +81,8 @@ pub enum OptionError {
 
 /// Largest transposition table accepted, in MiB.
 pub const MAX_HASH_MB: i64 = 65536;
-/// Search threads: the search is single-threaded, so the option exists (GUIs and the tuner set
-/// it) but only 1 is accepted.
-pub const MAX_THREADS: i64 = 1;
+/// Most search threads accepted (Lazy SMP: one main thread and up to 255 helpers).
+pub const MAX_THREADS: i64 = 256;
 pub const DEFAULT_HASH_MB: i64 = crate::engine::DEFAULT_HASH_MB as i64;
 pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = crate::engine::DEFAULT_MOVE_OVERHEAD_MS as i64;
 /// Announced default; the loop sets it on the engine at start-up.
@@ -288,7 +287,13 @@ mod tests {
             Err(OptionError::NotInteger { name: "Hash", value: "lots".into() })
         );
         assert_eq!(parse_setting("Hash", None), Err(OptionError::MissingValue { name: "Hash" }));
-        assert!(matches!(parse_setting("Threads", Some("2")), Err(OptionError::OutOfRange { .. })));
+        assert_eq!(parse_setting("Threads", Some("2")).unwrap().1, OptionValue::Int(2));
+        assert_eq!(parse_setting("threads", Some("256")).unwrap().1, OptionValue::Int(256));
+        for bad in [0, 300] {
+            let err = parse_setting("Threads", Some(&bad.to_string())).unwrap_err();
+            assert_eq!(err, OptionError::OutOfRange { name: "Threads", value: bad, min: 1, max: MAX_THREADS });
+            assert!(err.to_string().contains("Threads"), "{err}");
+        }
         assert_eq!(parse_setting("ponder", Some("TRUE")).unwrap().1, OptionValue::Bool(true));
         assert!(matches!(parse_setting("Ponder", Some("yes")), Err(OptionError::NotBool { .. })));
         assert_eq!(parse_setting("Clear Hash", None).unwrap().1, OptionValue::Press);
