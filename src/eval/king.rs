@@ -88,9 +88,7 @@ pub(super) fn danger(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     let count = |b: u64| b.count_ones() as i32;
     // Attacks on the zone, normalised to a full nine-square zone (smaller on the edge).
     let zone_attacks = 9 * ctx.pressure[t] / count(zone).max(1);
-    let units = ctx.king_attack_weight[t]
-        + p.ks_attack_value * zone_attacks
-        + p.ks_weak_squares * count(weak & zone)
+    let units = ctx.king_attack_weight[t] + p.ks_attack_value * zone_attacks + p.ks_weak_squares * count(weak & zone)
         - p.ks_friendly_pawns * count(ctx.pawns[u] & zone & !weak)
         - if enemy_queens == 0 { p.ks_no_enemy_queen } else { 0 }
         + p.ks_safe_knight_check * count(knight_checks)

@@ -24,9 +24,9 @@ pub mod pieces;
 pub mod psqt;
 mod psqt_profiles;
 pub mod score;
-pub mod threats;
 #[cfg(test)]
 pub(crate) mod tests;
+pub mod threats;
 
 use shakmaty::{Board, Chess, Color, Position, Square, attacks};
 
@@ -216,10 +216,13 @@ fn endgame_scale(ctx: &Ctx, p: &EvalParams, eg: i32) -> i32 {
     let strong = usize::from(eg > 0);
     let weak = 1 - strong;
     let pieces = |c: usize| {
-        ctx.knights[c].count_ones() + ctx.bishops[c].count_ones() + 2 * ctx.rooks[c].count_ones()
+        ctx.knights[c].count_ones()
+            + ctx.bishops[c].count_ones()
+            + 2 * ctx.rooks[c].count_ones()
             + 4 * ctx.queens[c].count_ones()
     };
-    let only_bishops = ctx.knights[0] | ctx.knights[1] | ctx.rooks[0] | ctx.rooks[1] | ctx.queens[0] | ctx.queens[1] == 0;
+    let only_bishops =
+        ctx.knights[0] | ctx.knights[1] | ctx.rooks[0] | ctx.rooks[1] | ctx.queens[0] | ctx.queens[1] == 0;
     if only_bishops
         && ctx.bishops[0].count_ones() == 1
         && ctx.bishops[1].count_ones() == 1

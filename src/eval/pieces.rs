@@ -8,7 +8,10 @@ use shakmaty::{Bitboard, Color, attacks};
 
 use super::{
     Ctx, EvalParams, S,
-    bits::{CENTRALITY, DARK_SQUARES, FILE_CENTRALITY, OUTPOST_ZONE, RANK_1, file_mask, file_of, fill_fwd, fwd, rel, rel_rank},
+    bits::{
+        CENTRALITY, DARK_SQUARES, FILE_CENTRALITY, OUTPOST_ZONE, RANK_1, file_mask, file_of, fill_fwd, fwd, rel,
+        rel_rank,
+    },
 };
 
 /// Piece terms of `us`. Needs both sides' pawn terms (passed and weak pawns) done first.

@@ -24,8 +24,8 @@ pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     let by_minors = ctx.att_knight[t] | ctx.att_bishop[t];
     let by_majors = ctx.att_rook[t] | ctx.att_queen[t];
     // Attacked and undefended, or attacked twice, defended once and not by a pawn.
-    let poorly_defended = (ctx.attacked[t] & !ctx.attacked[u])
-        | (ctx.attacked2[t] & !ctx.attacked2[u] & !ctx.pawn_att[u]);
+    let poorly_defended =
+        (ctx.attacked[t] & !ctx.attacked[u]) | (ctx.attacked2[t] & !ctx.attacked2[u] & !ctx.pawn_att[u]);
     let weak_minors = minors & poorly_defended;
 
     let count = |b: u64| b.count_ones() as i32;
@@ -36,8 +36,7 @@ pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     s -= S::new(p.threat_minor_by_major_mg, p.threat_minor_by_major_eg) * count(weak_minors & by_majors);
     s -= S::new(p.threat_rook_by_lesser_mg, p.threat_rook_by_lesser_eg) * count(rooks & (by_pawns | by_minors));
     s -= S::new(p.threat_minor_by_king_mg, p.threat_minor_by_king_eg) * count(weak_minors & ctx.att_king[t]);
-    s -= S::new(p.threat_rook_by_king_mg, p.threat_rook_by_king_eg)
-        * count(rooks & poorly_defended & ctx.att_king[t]);
+    s -= S::new(p.threat_rook_by_king_mg, p.threat_rook_by_king_eg) * count(rooks & poorly_defended & ctx.att_king[t]);
     s -= S::new(p.threat_queen_mg, p.threat_queen_eg) * count(ctx.queens[u] & ctx.attacked[t]);
 
     // Enemy pieces that one of our pawn pushes (single, or double from the start) would attack,

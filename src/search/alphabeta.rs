@@ -408,7 +408,15 @@ impl Worker<'_> {
                         let singular_beta = tt_score - sp.singular_margin * d_plies;
                         let singular_depth = (depth - ONE_PLY) / 2;
                         self.stack[ply].excluded = Some(m);
-                        let s = self.negamax(pos, singular_beta - 1, singular_beta, singular_depth, ply, cut_node, in_check);
+                        let s = self.negamax(
+                            pos,
+                            singular_beta - 1,
+                            singular_beta,
+                            singular_depth,
+                            ply,
+                            cut_node,
+                            in_check,
+                        );
                         self.stack[ply].excluded = None;
                         if self.stopped {
                             return 0;
