@@ -815,6 +815,10 @@ impl Worker<'_> {
                 if self.stopped {
                     break;
                 }
+                // A later line can score above an earlier one (each line is its own search,
+                // with its own pruning): keep the finished lines ordered best first, as
+                // Stockfish does, so `multipv 1` is always the best line and the move played.
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             }
             let completed = !self.stopped;
             if completed || self.root_moves[0].updated {
