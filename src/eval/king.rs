@@ -77,8 +77,7 @@ pub(super) fn danger(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     // Squares they attack that we defend at most once, and then only by the king or queen.
     let weak = ctx.attacked[t] & !ctx.attacked2[u] & (!ctx.attacked[u] | ctx.att_queen[u] | ctx.att_king[u]);
     // Where an enemy piece can check without being taken (or where we are outnumbered).
-    let their_pieces = ctx.pawns[t] | ctx.knights[t] | ctx.bishops[t] | ctx.rooks[t] | ctx.queens[t] | ctx.kings[t];
-    let safe = !their_pieces & (!ctx.attacked[u] | (weak & ctx.attacked2[t]));
+    let safe = !ctx.occupied_by[t] & (!ctx.attacked[u] | (weak & ctx.attacked2[t]));
     let knight_checks = attacks::knight_attacks(ksq).0 & safe & ctx.att_knight[t];
     let diagonal = attacks::bishop_attacks(ksq, occ).0;
     let straight = attacks::rook_attacks(ksq, occ).0;

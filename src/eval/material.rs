@@ -32,10 +32,16 @@ pub fn value(p: &EvalParams, role: Role) -> S {
 /// safety by how much attacking force the opponent has left.
 #[inline(always)]
 pub(super) fn side_phase(board: &Board, c: Color) -> i32 {
+    non_pawn_units(board, c).min(12)
+}
+
+/// `c`'s non-pawn material in phase units (N, B = 1, R = 2, Q = 4), uncapped.
+#[inline(always)]
+pub(super) fn non_pawn_units(board: &Board, c: Color) -> i32 {
     let us = board.by_color(c).0;
     let n = (board.knights().0 & us).count_ones()
         + (board.bishops().0 & us).count_ones()
         + 2 * (board.rooks().0 & us).count_ones()
         + 4 * (board.queens().0 & us).count_ones();
-    (n as i32).min(12)
+    n as i32
 }

@@ -98,6 +98,8 @@ fn relative(pos: &Chess, white: i32) -> i32 {
 /// `Color as usize` (black 0, white 1).
 pub(crate) struct Ctx {
     occ: u64,
+    /// Every piece of each side.
+    occupied_by: [u64; 2],
     pawns: [u64; 2],
     knights: [u64; 2],
     bishops: [u64; 2],
@@ -157,6 +159,7 @@ impl Ctx {
         let castles = pos.castles();
         Ctx {
             occ: by[0] | by[1],
+            occupied_by: by,
             pawns,
             knights: split(b.knights().0),
             bishops: split(b.bishops().0),
@@ -212,15 +215,8 @@ impl Breakdown {
 /// percent: opposite-coloured bishops with nothing but pawns beside them draw often, and a side
 /// without pawns at most a minor piece ahead rarely wins.
 #[inline(always)]
-fn endgame_scale(ctx: &Ctx, p: &EvalParams, eg: i32) -> i32 {
-    let strong = usize::from(eg > 0);
-    let weak = 1 - strong;
-    let pieces = |c: usize| {
-        ctx.knights[c].count_ones()
-            + ctx.bishops[c].count_ones()
-            + 2 * ctx.rooks[c].count_ones()
-            + 4 * ctx.queens[c].count_ones()
-    };
+fn endgame_scale(ctx: &Ctx, board: &Board, p: &EvalParams, eg: i32) -> i32 {
+    let strong = if eg > 0 { Color::White } else { Color::Black };
     let only_bishops =
         ctx.knights[0] | ctx.knights[1] | ctx.rooks[0] | ctx.rooks[1] | ctx.queens[0] | ctx.queens[1] == 0;
     if only_bishops
@@ -230,7 +226,9 @@ fn endgame_scale(ctx: &Ctx, p: &EvalParams, eg: i32) -> i32 {
     {
         return p.scale_opposite_bishops;
     }
-    if ctx.pawns[strong] == 0 && pieces(strong) <= pieces(weak) + 1 {
+    if ctx.pawns[strong as usize] == 0
+        && material::non_pawn_units(board, strong) <= material::non_pawn_units(board, !strong) + 1
+    {
         return p.scale_pawnless_minor_ahead;
     }
     100
@@ -284,6 +282,6 @@ pub(crate) fn breakdown<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P) ->
         shelter: king::shelter(&ctx, p, White) - king::shelter(&ctx, p, Black),
         tempo: if pos.turn() == White { p.tempo } else { -p.tempo },
         phase: board_phase(board),
-        eg_scale: endgame_scale(&ctx, p, s.eg()),
+        eg_scale: endgame_scale(&ctx, board, p, s.eg()),
     }
 }

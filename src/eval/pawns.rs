@@ -89,7 +89,6 @@ pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     if passed == 0 {
         return S::ZERO;
     }
-    let their_pieces = ctx.pawns[t] | ctx.knights[t] | ctx.bishops[t] | ctx.rooks[t] | ctx.queens[t] | ctx.kings[t];
     let own_king = ctx.king[u];
     let (mut blocked, mut safe_push, mut free_path, mut king_dist) = (0, 0, 0, 0);
     for sq in shakmaty::Bitboard(passed) {
@@ -103,7 +102,7 @@ pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         } else if stop & ctx.attacked[t] & !ctx.attacked[u] == 0 {
             safe_push += factor;
         }
-        if path & (their_pieces | ctx.attacked[t]) == 0 {
+        if path & (ctx.occupied_by[t] | ctx.attacked[t]) == 0 {
             free_path += factor;
         }
         if stop != 0 {
