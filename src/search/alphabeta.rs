@@ -348,6 +348,47 @@ impl Worker<'_> {
                         picker.skip_quiets = true;
                         continue;
                     }
+                    // History pruning (after Ethereal 12), decided before the child is made and
+                    // only for quiets the picker did not single out (TT move, killers, counter).
+                    let singled_out = Some(m) == tt_move
+                        || Some(m) == killers[0]
+                        || Some(m) == killers[1]
+                        || Some(m) == counter;
+                    if !singled_out {
+                        let lmr_depth = d_plies - self.lmr[d_plies.min(63) as usize][move_count.min(63)] / ONE_PLY;
+                        let pt = PieceTo::new(stm, m);
+                        let followed = self.hist.continuation(prev1, pt);
+                        let followed2 = self.hist.continuation(prev2, pt);
+                        let hist = self.hist.butterfly(stm, m) + followed + followed2;
+                        // Far below alpha, and nothing in the history says this move is the
+                        // exception: no later quiet will be either.
+                        let hist_limit = if improving {
+                            sp.history_futility_limit_improving
+                        } else {
+                            sp.history_futility_limit
+                        };
+                        if sp.history_futility_depth > 0
+                            && lmr_depth <= sp.history_futility_depth
+                            && eval + sp.history_futility_margin * d_plies <= alpha
+                            && hist < hist_limit
+                        {
+                            picker.skip_quiets = true;
+                            continue;
+                        }
+                        // Near the leaves, a quiet that has done badly after the opponent's
+                        // last move (or after our own previous one) is not tried.
+                        let prune_depth = sp.history_prune_depth - i32::from(improving);
+                        if sp.history_prune_depth > 0 && lmr_depth <= prune_depth {
+                            let (cm_limit, fu_limit) = if improving {
+                                (sp.countermove_prune_limit_improving, sp.followup_prune_limit_improving)
+                            } else {
+                                (sp.countermove_prune_limit, sp.followup_prune_limit)
+                            };
+                            if followed < cm_limit || followed2 < fu_limit {
+                                continue;
+                            }
+                        }
+                    }
                 } else if sp.see_depth > 0
                     && d_plies <= sp.see_depth
                     && !see_ge(pos, m, -sp.see_capture_margin * d_plies * d_plies)
