@@ -5,7 +5,7 @@
 use evochess::{bench, params::Params};
 
 /// Node count of `bench::run(bench::DEFAULT_DEPTH, &Params::default())`.
-const EXPECTED_NODES: u64 = 5_065_176;
+const EXPECTED_NODES: u64 = 5_715_539;
 
 #[test]
 fn bench_signature() {

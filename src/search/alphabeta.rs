@@ -297,6 +297,51 @@ impl Worker<'_> {
             }
         }
 
+        // ProbCut: a good capture that beats beta by a margin in a search four plies
+        // shallower (checked first by quiescence) will very likely beat beta at full depth.
+        // Skipped when the TT already holds a near-depth result under the raised bound.
+        if !pv_node
+            && !in_check
+            && excluded.is_none()
+            && sp.probcut_depth > 0
+            && d_plies >= sp.probcut_depth
+            && beta.abs() < TB_WIN_IN_MAX
+        {
+            let raised_beta = (beta + sp.probcut_margin).min(TB_WIN_IN_MAX - 1);
+            let tt_says_no = hit.is_some_and(|h| {
+                h.depth >= d_plies - 3
+                    && matches!(h.bound, TtBound::Upper | TtBound::Exact)
+                    && from_tt(h.score, ply) < raised_beta
+            });
+            if !tt_says_no {
+                let mut picker = MovePicker::new_qsearch(false, tt_move, prev1);
+                while let Some(m) = picker.next(pos, self.hist) {
+                    if !see_ge(pos, m, raised_beta - static_eval) {
+                        continue;
+                    }
+                    let mut child = pos.clone();
+                    child.play_unchecked(m);
+                    let child_key = hash_after(pos, key, m, &child);
+                    let child_check = child.is_check();
+                    self.stack[ply].piece_to = Some(PieceTo::new(stm, m));
+                    self.stack[ply].capture_to = m.is_capture().then(|| m.to());
+                    self.keys.push(child_key);
+                    let mut s = -self.qsearch(&child, -raised_beta, -raised_beta + 1, ply + 1, child_check);
+                    if s >= raised_beta {
+                        let probe_depth = depth - 4 * ONE_PLY;
+                        s = -self.negamax(&child, -raised_beta, -raised_beta + 1, probe_depth, ply + 1, !cut_node, child_check);
+                    }
+                    self.keys.pop();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if s >= raised_beta {
+                        return s;
+                    }
+                }
+            }
+        }
+
         // Internal iterative reduction: without a TT move this node was not searched before;
         // search it shallower rather than spend full depth on poor move ordering.
         if tt_move.is_none() && sp.iir_min_depth > 0 && d_plies >= sp.iir_min_depth && (pv_node || cut_node) {

@@ -100,7 +100,7 @@ crate::declare_params! {
         /// History bonus: maximum
         history_bonus_max: 2400, [128, 8192];
         /// History futility pruning: largest reduced depth in plies (0 = off)
-        history_futility_depth: 8, [0, 16];
+        history_futility_depth: 0, [0, 16];
         /// History futility pruning: margin per ply of depth (centipawns)
         history_futility_margin: 65, [0, 300];
         /// History futility pruning: quiets with a history below this are skipped (not improving)
@@ -108,7 +108,7 @@ crate::declare_params! {
         /// History futility pruning: the same limit when the static eval improves
         history_futility_limit_improving: 6000, [-16384, 49152];
         /// Continuation-history pruning: largest reduced depth in plies (one less when improving; 0 = off)
-        history_prune_depth: 3, [0, 8];
+        history_prune_depth: 0, [0, 8];
         /// Continuation-history pruning: 1-ply continuation history limit (not improving)
         countermove_prune_limit: 0, [-16384, 16384];
         /// Continuation-history pruning: 1-ply limit when improving
@@ -117,6 +117,10 @@ crate::declare_params! {
         followup_prune_limit: -2000, [-16384, 16384];
         /// Continuation-history pruning: 2-ply limit when improving
         followup_prune_limit_improving: -4000, [-16384, 16384];
+        /// ProbCut: minimum depth in plies (0 = off)
+        probcut_depth: 0, [0, 16];
+        /// ProbCut: how far above beta the shallow search must land (centipawns)
+        probcut_margin: 100, [0, 500];
         /// Singular extension: minimum depth in plies (0 = off)
         singular_min_depth: 8, [0, 16];
         /// Singular extension: the TT entry may be this many plies shallower than the node
