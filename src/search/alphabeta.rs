@@ -329,7 +329,15 @@ impl Worker<'_> {
                     let mut s = -self.qsearch(&child, -raised_beta, -raised_beta + 1, ply + 1, child_check);
                     if s >= raised_beta {
                         let probe_depth = depth - 4 * ONE_PLY;
-                        s = -self.negamax(&child, -raised_beta, -raised_beta + 1, probe_depth, ply + 1, !cut_node, child_check);
+                        s = -self.negamax(
+                            &child,
+                            -raised_beta,
+                            -raised_beta + 1,
+                            probe_depth,
+                            ply + 1,
+                            !cut_node,
+                            child_check,
+                        );
                     }
                     self.keys.pop();
                     if self.stopped {
@@ -395,10 +403,8 @@ impl Worker<'_> {
                     }
                     // History pruning (after Ethereal 12), decided before the child is made and
                     // only for quiets the picker did not single out (TT move, killers, counter).
-                    let singled_out = Some(m) == tt_move
-                        || Some(m) == killers[0]
-                        || Some(m) == killers[1]
-                        || Some(m) == counter;
+                    let singled_out =
+                        Some(m) == tt_move || Some(m) == killers[0] || Some(m) == killers[1] || Some(m) == counter;
                     if !singled_out {
                         let lmr_depth = d_plies - self.lmr[d_plies.min(63) as usize][move_count.min(63)] / ONE_PLY;
                         let pt = PieceTo::new(stm, m);
@@ -407,11 +413,8 @@ impl Worker<'_> {
                         let hist = self.hist.butterfly(stm, m) + followed + followed2;
                         // Far below alpha, and nothing in the history says this move is the
                         // exception: no later quiet will be either.
-                        let hist_limit = if improving {
-                            sp.history_futility_limit_improving
-                        } else {
-                            sp.history_futility_limit
-                        };
+                        let hist_limit =
+                            if improving { sp.history_futility_limit_improving } else { sp.history_futility_limit };
                         if sp.history_futility_depth > 0
                             && lmr_depth <= sp.history_futility_depth
                             && eval + sp.history_futility_margin * d_plies <= alpha
