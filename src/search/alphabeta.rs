@@ -405,7 +405,8 @@ impl Worker<'_> {
                     // only for quiets the picker did not single out (TT move, killers, counter).
                     let singled_out =
                         Some(m) == tt_move || Some(m) == killers[0] || Some(m) == killers[1] || Some(m) == counter;
-                    if !singled_out {
+                    let history_pruning = sp.history_futility_depth > 0 || sp.history_prune_depth > 0;
+                    if history_pruning && !singled_out {
                         let lmr_depth = d_plies - self.lmr[d_plies.min(63) as usize][move_count.min(63)] / ONE_PLY;
                         let pt = PieceTo::new(stm, m);
                         let followed = self.hist.continuation(prev1, pt);

@@ -282,3 +282,17 @@ fn evolve_space_file_is_davids_35_parameters() {
     let knight = space.genes.iter().find(|g| g.name == "knight_value").unwrap();
     assert_eq!(knight.keys.len(), 2);
 }
+
+#[test]
+fn hand_set_others_space_has_the_papers_genes_inside_the_hand_set_evaluation() {
+    let paper = SearchSpace::load(repo().join("params/evolve-space.toml")).unwrap();
+    let hybrid = SearchSpace::load(repo().join("params/evolve-space-hand-set-others.toml")).unwrap();
+    assert_eq!(hybrid.genes, paper.genes, "the same 35 parameters, fields and ranges");
+    assert_eq!(hybrid.layout().len(), 224);
+    let base = hybrid.base();
+    let default = Params::default();
+    assert_eq!((base.eval.pawn_mg, base.eval.pawn_eg), (100, 100));
+    assert_eq!(base.eval.tempo, default.eval.tempo, "terms outside David's 35 keep their hand-set values");
+    assert_eq!(base.eval.ks_attack_value, default.eval.ks_attack_value);
+    assert_eq!(base.search, default.search);
+}
