@@ -89,6 +89,19 @@ fn null_move(pos: &Chess) -> Option<Chess> {
 impl Worker<'_> {
     /// Searches `pos` (whose key is on top of `keys`) at `ply` to `depth` quarter plies.
     #[allow(clippy::too_many_arguments)]
+    /// Plays `m` for a side search (multi-cut, ProbCut): records it in this ply's frame and
+    /// pushes the child's key; the caller pops the key. Returns the child and whether it is check.
+    #[inline]
+    fn enter_child(&mut self, pos: &Chess, key: u64, m: Move, ply: usize) -> (Chess, bool) {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        self.stack[ply].piece_to = Some(PieceTo::new(pos.turn(), m));
+        self.stack[ply].capture_to = m.is_capture().then(|| m.to());
+        self.keys.push(hash_after(pos, key, m, &child));
+        let check = child.is_check();
+        (child, check)
+    }
+
     pub(crate) fn negamax(
         &mut self,
         pos: &Chess,
@@ -275,13 +288,7 @@ impl Worker<'_> {
                     && let Some(m) = picker.next(pos, self.hist)
                 {
                     tried += 1;
-                    let mut child = pos.clone();
-                    child.play_unchecked(m);
-                    let child_key = hash_after(pos, key, m, &child);
-                    let child_check = child.is_check();
-                    self.stack[ply].piece_to = Some(PieceTo::new(stm, m));
-                    self.stack[ply].capture_to = m.is_capture().then(|| m.to());
-                    self.keys.push(child_key);
+                    let (child, child_check) = self.enter_child(pos, key, m, ply);
                     let s = -self.negamax(&child, -beta, -beta + 1, mc_depth, ply + 1, false, child_check);
                     self.keys.pop();
                     if self.stopped {
@@ -319,13 +326,7 @@ impl Worker<'_> {
                     if !see_ge(pos, m, raised_beta - static_eval) {
                         continue;
                     }
-                    let mut child = pos.clone();
-                    child.play_unchecked(m);
-                    let child_key = hash_after(pos, key, m, &child);
-                    let child_check = child.is_check();
-                    self.stack[ply].piece_to = Some(PieceTo::new(stm, m));
-                    self.stack[ply].capture_to = m.is_capture().then(|| m.to());
-                    self.keys.push(child_key);
+                    let (child, child_check) = self.enter_child(pos, key, m, ply);
                     let mut s = -self.qsearch(&child, -raised_beta, -raised_beta + 1, ply + 1, child_check);
                     if s >= raised_beta {
                         let probe_depth = depth - 4 * ONE_PLY;
