@@ -14,6 +14,7 @@ const FILES: &[(&str, &str)] = &[
     ("params/evolve.toml", include_str!("../../params/evolve.toml")),
     ("params/evolve-space.toml", include_str!("../../params/evolve-space.toml")),
     ("params/evolve-full-space.toml", include_str!("../../params/evolve-full-space.toml")),
+    ("params/evolve-space-hand-set-others.toml", include_str!("../../params/evolve-space-hand-set-others.toml")),
     ("params/coevolve.toml", include_str!("../../params/coevolve.toml")),
     ("params/search-evolve.toml", include_str!("../../params/search-evolve.toml")),
     ("params/search-space.toml", include_str!("../../params/search-space.toml")),
@@ -23,6 +24,7 @@ const FILES: &[(&str, &str)] = &[
     ("params/pipeline-smoke.toml", include_str!("../../params/pipeline-smoke.toml")),
     ("params/pipeline-medium.toml", include_str!("../../params/pipeline-medium.toml")),
     ("params/pipeline-full.toml", include_str!("../../params/pipeline-full.toml")),
+    ("params/pipeline-evol-star.toml", include_str!("../../params/pipeline-evol-star.toml")),
     ("openings/gnuchess-8ply.epd", include_str!("../../openings/gnuchess-8ply.epd")),
 ];
 

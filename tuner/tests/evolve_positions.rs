@@ -165,3 +165,24 @@ fn cache_is_reused_only_for_the_same_inputs() {
     std::fs::write(&cache, "{").unwrap();
     assert_eq!(positions::load_or_extract(&[fixture()], &cfg(3, 2, 1), &cache).unwrap(), first);
 }
+
+/// The key follows the games' content, not their path or modification time: a data directory
+/// copied or re-synced between sessions keeps its caches, and with them the run fingerprints
+/// that let `--resume` continue a checkpointed run.
+#[test]
+fn cache_key_follows_content_not_path_or_mtime() {
+    let dir = scratch("key");
+    let copy = dir.join("copy.pgn");
+    std::fs::copy(fixture(), &copy).unwrap();
+    let settings = cfg(3, 2, 1);
+    let original = positions::cache_key(&[fixture()], &settings);
+    assert_eq!(positions::cache_key(std::slice::from_ref(&copy), &settings), original, "another path");
+    let file = std::fs::File::options().write(true).open(&copy).unwrap();
+    file.set_modified(std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000)).unwrap();
+    drop(file);
+    assert_eq!(positions::cache_key(std::slice::from_ref(&copy), &settings), original, "another mtime");
+    let mut text = std::fs::read(&copy).unwrap();
+    text.extend_from_slice(b"\n");
+    std::fs::write(&copy, &text).unwrap();
+    assert_ne!(positions::cache_key(std::slice::from_ref(&copy), &settings), original, "other content");
+}

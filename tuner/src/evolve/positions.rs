@@ -335,24 +335,27 @@ pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, 
 
 /// FNV-1a, a fixed hash for cache keys and fingerprints.
 pub fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    fnv1a_bytes(text.as_bytes())
 }
 
-/// Identifies the extraction inputs: each file's path, size and modification time, and the settings.
+/// [`fnv1a`] of raw bytes.
+pub fn fnv1a_bytes(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Identifies the extraction inputs: each file's size and content hash, and the settings. Not
+/// the path or the modification time: a data directory that is copied or re-synced between
+/// sessions must keep its caches and, through the run fingerprint, its checkpoints resumable.
 pub fn cache_key(paths: &[PathBuf], cfg: &PositionsConfig) -> String {
-    let mut desc = format!("v1 train={} test={} seed={} min_ply={}", cfg.train, cfg.test, cfg.seed, cfg.min_ply);
+    let mut desc = format!("v2 train={} test={} seed={} min_ply={}", cfg.train, cfg.test, cfg.seed, cfg.min_ply);
     // Only a non-default value changes the key, so existing caches stay valid.
     if cfg.positions_per_game != 1 {
         desc.push_str(&format!(" per_game={}", cfg.positions_per_game));
     }
     for p in paths {
-        let meta = std::fs::metadata(p).ok();
-        let len = meta.as_ref().map_or(0, |m| m.len());
-        let mtime = meta
-            .and_then(|m| m.modified().ok())
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .map_or(0, |d| d.as_secs());
-        desc.push_str(&format!(" {}:{len}:{mtime}", p.display()));
+        // An unreadable file fails the extraction right after, with its own message.
+        let bytes = std::fs::read(p).unwrap_or_default();
+        desc.push_str(&format!(" {}:{:016x}", bytes.len(), fnv1a_bytes(&bytes)));
     }
     format!("{:016x}", fnv1a(&desc))
 }

@@ -66,10 +66,11 @@ impl Evolution<'_> {
             Some(c) => {
                 let bad = |reason: String| EvolveError::Checkpoint { path: ckpt_path.display().to_string(), reason };
                 if c.fingerprint != self.fingerprint {
-                    return Err(bad(
-                        "it was written with a different config, search space or position set; resume with the same ones"
-                            .into(),
-                    ));
+                    return Err(bad(format!(
+                        "it was written with a different config, search space or position set (fingerprint {}, \
+                         this run's {}); resume with the same ones",
+                        c.fingerprint, self.fingerprint
+                    )));
                 }
                 if c.run != run || c.population.len() != c.fitness.len() || c.population.len() != c.metric.len() {
                     return Err(bad(format!("inconsistent checkpoint (run {}, expected {run})", c.run)));

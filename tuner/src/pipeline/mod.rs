@@ -827,6 +827,38 @@ mod tests {
         toml::from_str(&text).unwrap()
     }
 
+    /// Every shipped pipeline config parses, stage by stage, with the keys the pipeline adds:
+    /// a typo in a later stage must not wait hours of evolution to surface.
+    #[test]
+    fn shipped_pipeline_configs_parse_in_every_stage() {
+        for name in ["smoke", "medium", "full", "evol-star"] {
+            let path = PathBuf::from(format!("params/pipeline-{name}.toml"));
+            assert!(crate::builtin::builtin(&path).is_some(), "{} is not built in", path.display());
+            let cfg = PipelineConfig::load(&path).unwrap();
+            let with = |mut table: toml::Table, keys: &[&str]| {
+                for key in keys {
+                    table.insert((*key).into(), "x".into());
+                }
+                toml::to_string(&table).unwrap()
+            };
+            let evolve = cfg.evolve.merged_with_parallelism("threads", 1).unwrap();
+            EvolveConfig::parse(&with(evolve, &["out_dir", "evolved_dir"])).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let co = cfg.coevolve.merged_with_parallelism("concurrency", 1).unwrap();
+            CoevolveConfig::parse(&with(co, &["population_dir", "out_dir", "output", "engine"]))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let se = cfg.search_evolve.merged_with_parallelism("threads", 1).unwrap();
+            SearchEvolveConfig::parse(&with(se, &["params", "out_dir", "output"]))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            cfg.verify.adjudication().unwrap_or_else(|e| panic!("{name}: {e}"));
+            let v = &cfg.verify;
+            let plans =
+                [v.base_plan(), v.internal_plan()].into_iter().chain(v.opponents.iter().map(|o| v.opponent_plan(o)));
+            for plan in plans {
+                plan.limits(v.timemargin_ms).unwrap_or_else(|e| panic!("{name}: {e}"));
+            }
+        }
+    }
+
     #[test]
     fn pipeline_concurrency_outranks_the_stage_files_and_the_flag_outranks_all() {
         let dir = std::env::temp_dir().join(format!("evochess-pipeline-conc-{}", std::process::id()));
