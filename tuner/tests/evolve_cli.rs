@@ -222,6 +222,43 @@ fn mentor_mode_scores_positions_once_and_minimises_the_error() {
     assert!(err.contains("/no/such/engine"), "{err}");
 }
 
+/// `loss = "winprob"` minimises the winning-chance error (its own CSV column), and `--score`
+/// with a mentor adds each file's error against the mentor to the line.
+#[test]
+fn mentor_winprob_loss_and_score_with_a_mentor() {
+    let dir = scratch("evolve", "mentor-winprob");
+    let cfg = small_config(&dir, 8, 4, 3, 2);
+    let mentor = format!("{} --score 40", env!("CARGO_BIN_EXE_fake-engine"));
+    let mut config = std::fs::read_to_string(&cfg).unwrap();
+    config.push_str(&format!("[mentor]\ncommand = {mentor:?}\ndepth = 2\nloss = \"winprob\"\n"));
+    std::fs::write(&cfg, config).unwrap();
+    let pgn = manifest().join("tests/data/evolve_small.pgn");
+    let (cfg_s, pgn_s) = (cfg.to_str().unwrap(), pgn.to_str().unwrap());
+    tuner_ok(&["evolve", "--pgn", pgn_s, "--config", cfg_s]);
+    let csv = std::fs::read_to_string(dir.join("out/run-1/generations.csv")).unwrap();
+    assert!(csv.starts_with("generation,best_winprob_mse,"), "{csv}");
+    let best: Vec<f64> = csv.lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse().unwrap()).collect();
+    assert!(best.iter().all(|e| (0.0..=1.0).contains(e)), "{best:?}");
+    assert!(best.windows(2).all(|w| w[1] <= w[0]), "elitism keeps the smallest error: {best:?}");
+
+    let default = manifest().join("../params/default.toml");
+    let out = tuner_ok(&["evolve", "--score", default.to_str().unwrap(), "--pgn", pgn_s, "--config", cfg_s]);
+    let line = text(&out.stdout);
+    let error: f64 = line
+        .split("mentor winprob_mse ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no mentor error in `{line}`"))
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(line.contains("matched ") && (0.0..1.0).contains(&error), "{line}");
+    // The absolute loss reports centipawns under its own name.
+    let abs = std::fs::read_to_string(&cfg).unwrap().replace("\"winprob\"", "\"abs\"");
+    std::fs::write(&cfg, abs).unwrap();
+    let out = tuner_ok(&["evolve", "--score", default.to_str().unwrap(), "--pgn", pgn_s, "--config", cfg_s]);
+    assert!(text(&out.stdout).contains("mentor mean_abs_error "), "{}", text(&out.stdout));
+}
+
 /// Mentor mode with Debian's Stockfish: real scores differ between positions (the mate-in-one
 /// position saturates at the cap), are cached, and the run reduces the error.
 #[test]

@@ -80,7 +80,8 @@ pub struct EvolveArgs {
     /// Score parameter files instead of evolving: every position the config extracts from
     /// --pgn (train and test as one set) is searched as a run would, and one line per file
     /// says how many GM moves it matched. Repeat for several files.
-    #[arg(long, value_name = "PARAMS.toml", conflicts_with_all = ["bench", "resume", "mentor"])]
+    /// With a mentor, each line also gives the file's mean error against the mentor.
+    #[arg(long, value_name = "PARAMS.toml", conflicts_with_all = ["bench", "resume"])]
     pub score: Vec<PathBuf>,
     /// Mentor-assisted evolution: a UCI engine command (e.g. "stockfish") scores every position
     /// once (cached); fitness = -mean |organism eval - mentor score|.
@@ -177,10 +178,16 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
             let objective = Objective::Mentor {
                 train: parse(&set.train, &labels.train)?,
                 test: parse(&set.test, &labels.test)?,
-                cap: m.cap,
+                measure: mentor::ErrorMeasure::of(m),
                 search: cfg.fitness.search,
             };
-            (objective, labels.key)
+            // The loss changes the fitness, not the labels; `abs` adds nothing, so that
+            // existing runs keep their fingerprint.
+            let loss_key = match m.loss {
+                mentor::MentorLoss::Abs => String::new(),
+                mentor::MentorLoss::Winprob => format!(" winprob/{}", m.winprob_scale),
+            };
+            (objective, format!("{}{loss_key}", labels.key))
         }
     };
     log::info!("positions expanded in {:.2}s", prepare_started.elapsed().as_secs_f64());
@@ -296,7 +303,8 @@ fn prepare_set(set: &positions::PositionSet, threads: usize) -> anyhow::Result<(
 }
 
 /// `--score`: GM moves matched by each parameter file on every position the config extracts
-/// (train and test together), with the configured fitness search.
+/// (train and test together), with the configured fitness search; with a mentor, also the
+/// file's mean error against the mentor's labels (labelled once, cached in the output directory).
 fn score_files(files: &[PathBuf], pgn: &[PathBuf], cfg: &EvolveConfig) -> anyhow::Result<()> {
     // Load every file first: a bad one fails before the positions are read.
     let organisms: Vec<Params> = files
@@ -308,13 +316,39 @@ fn score_files(files: &[PathBuf], pgn: &[PathBuf], cfg: &EvolveConfig) -> anyhow
     let search = cfg.fitness.search;
     let (train, test) = prepare_set(&set, threads)?;
     let n = train.len() + test.len();
+    let labelled = match &cfg.mentor {
+        None => None,
+        Some(m) => {
+            let mut set = set.clone();
+            set.key = positions::cache_key(pgn, &cfg.positions);
+            let processes = if m.processes == 0 { threads } else { m.processes };
+            let labels = mentor::load_or_label(&set, m, &mentor::default_cache(&cfg.out_dir), processes)?;
+            let positions = set
+                .train
+                .iter()
+                .chain(&set.test)
+                .zip(labels.train.iter().chain(&labels.test))
+                .map(|(p, &score)| p.parse().map(|(pos, _)| (pos, score)).map_err(|e| anyhow::anyhow!("position: {e}")))
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            Some((positions, mentor::ErrorMeasure::of(m)))
+        }
+    };
     log::info!("scoring {} file(s) on {n} positions from {} games ({search:?} search)", files.len(), set.stats.games);
     for (file, params) in files.iter().zip(&organisms) {
         let matched = [&train, &test]
             .iter()
             .map(|set| fitness::count_solved_par(set, &params.eval, search, threads))
             .sum::<u32>();
-        println!("{}: matched {matched} of {n} ({:.1}%)", file.display(), 100.0 * f64::from(matched) / n.max(1) as f64);
+        let mut line = format!(
+            "{}: matched {matched} of {n} ({:.1}%)",
+            file.display(),
+            100.0 * f64::from(matched) / n.max(1) as f64
+        );
+        if let Some((positions, measure)) = &labelled {
+            let error = mentor::mean_error_par(positions, &params.eval, measure, search, threads);
+            line.push_str(&format!(", mentor {} {error:.6}", measure.metric_name()));
+        }
+        println!("{line}");
     }
     Ok(())
 }

@@ -1,7 +1,10 @@
 //! Mentor-assisted evolution (David et al.'s earlier work, cited in §III): a UCI engine scores
-//! every position once (cached), and an organism's fitness is minus the mean absolute
-//! difference between its evaluation (static, or its quiescence score with the default
-//! `[fitness] search = "qsearch"`) and the mentor's score.
+//! every position once (cached), and an organism's fitness is minus its mean error against the
+//! mentor: the absolute difference between its evaluation (static, or its quiescence score with
+//! the default `[fitness] search = "qsearch"`) and the mentor's score, or with
+//! `loss = "winprob"` the squared difference of the two scores' winning chances (Texel's loss
+//! with the mentor's score as the target), where a pawn in a level position weighs more than a
+//! pawn on top of a won one.
 
 use std::path::{Path, PathBuf};
 
@@ -35,11 +38,78 @@ pub struct MentorConfig {
     pub cap: i32,
     /// Engine processes labelling in parallel; 0 = the fitness thread count.
     pub processes: usize,
+    /// How an organism's score is compared with the mentor's.
+    pub loss: MentorLoss,
+    /// Centipawns that turn a score into winning chances with `loss = "winprob"`:
+    /// p = 1 / (1 + 10^(-score / scale)), so `scale` cp ahead is about a 91 % chance.
+    pub winprob_scale: f64,
 }
 
 impl Default for MentorConfig {
     fn default() -> Self {
-        Self { command: String::new(), depth: 10, nodes: None, cap: 1500, processes: 0 }
+        Self {
+            command: String::new(),
+            depth: 10,
+            nodes: None,
+            cap: 1500,
+            processes: 0,
+            loss: MentorLoss::Abs,
+            winprob_scale: 400.0,
+        }
+    }
+}
+
+/// `[mentor] loss`: the error of one position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MentorLoss {
+    /// |organism − mentor| in clamped centipawns.
+    #[default]
+    Abs,
+    /// (p(organism) − p(mentor))², p the winning chance of a score.
+    Winprob,
+}
+
+/// How the fitness compares scores: [`MentorConfig`]'s `cap`, `loss` and `winprob_scale`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ErrorMeasure {
+    pub cap: i32,
+    pub loss: MentorLoss,
+    pub winprob_scale: f64,
+}
+
+impl ErrorMeasure {
+    pub fn of(cfg: &MentorConfig) -> Self {
+        Self { cap: cfg.cap, loss: cfg.loss, winprob_scale: cfg.winprob_scale }
+    }
+
+    /// The error of an organism's score `value` against the mentor's `target` (clamped).
+    pub fn error(&self, value: i32, target: i32) -> f64 {
+        let value = value.clamp(-self.cap, self.cap);
+        match self.loss {
+            MentorLoss::Abs => f64::from((value - target).abs()),
+            MentorLoss::Winprob => (self.winprob(value) - self.winprob(target)).powi(2),
+        }
+    }
+
+    fn winprob(&self, cp: i32) -> f64 {
+        1.0 / (1.0 + 10f64.powf(-f64::from(cp) / self.winprob_scale))
+    }
+
+    /// Column name of the metric in generations.csv.
+    pub fn metric_name(&self) -> &'static str {
+        match self.loss {
+            MentorLoss::Abs => "mean_abs_error",
+            MentorLoss::Winprob => "winprob_mse",
+        }
+    }
+
+    /// Axis label of the metric.
+    pub fn metric_label(&self) -> String {
+        match self.loss {
+            MentorLoss::Abs => "mean |evaluation - mentor| (cp)".into(),
+            MentorLoss::Winprob => format!("mean squared winning-chance error (scale {} cp)", self.winprob_scale),
+        }
     }
 }
 
@@ -131,24 +201,28 @@ pub fn clamp_score(score: Score, cap: i32) -> i32 {
     }
 }
 
-/// Mean of |clamped organism evaluation − mentor score| over `positions`. The organism's
-/// evaluation is its static one, or with `qsearch` its quiescence score (captures resolved,
-/// as the mentor's search resolves them).
-pub fn mean_abs_error(positions: &[(Chess, i32)], params: &EvalParams, cap: i32, search: FitnessSearch) -> f64 {
+/// Mean error ([`ErrorMeasure::error`]) of the organism's evaluation over `positions`: its
+/// static one, or with `qsearch` its quiescence score (captures resolved, as the mentor's
+/// search resolves them).
+pub fn mean_error(
+    positions: &[(Chess, i32)],
+    params: &EvalParams,
+    measure: &ErrorMeasure,
+    search: FitnessSearch,
+) -> f64 {
     if positions.is_empty() {
         return 0.0;
     }
     let mut scorer = Scorer::new(params, search);
-    let total: i64 =
-        positions.iter().map(|(pos, target)| i64::from((scorer.value(pos).clamp(-cap, cap) - target).abs())).sum();
-    total as f64 / positions.len() as f64
+    let total: f64 = positions.iter().map(|(pos, target)| measure.error(scorer.value(pos), *target)).sum();
+    total / positions.len() as f64
 }
 
-/// [`mean_abs_error`] split over `threads`.
-pub fn mean_abs_error_par(
+/// [`mean_error`] split over `threads`.
+pub fn mean_error_par(
     positions: &[(Chess, i32)],
     params: &EvalParams,
-    cap: i32,
+    measure: &ErrorMeasure,
     search: FitnessSearch,
     threads: usize,
 ) -> f64 {
@@ -156,7 +230,7 @@ pub fn mean_abs_error_par(
         return 0.0;
     }
     let chunks: Vec<&[(Chess, i32)]> = positions.chunks(positions.len().div_ceil(threads.max(1) * 4).max(1)).collect();
-    let sums = par_map(&chunks, threads, |c| mean_abs_error(c, params, cap, search) * c.len() as f64);
+    let sums = par_map(&chunks, threads, |c| mean_error(c, params, measure, search) * c.len() as f64);
     sums.into_iter().sum::<f64>() / positions.len() as f64
 }
 
@@ -178,10 +252,11 @@ mod tests {
         let p = EvalParams::default();
         let e = evochess::eval::Evaluator::new(&p).evaluate(&pos);
         let labelled = vec![(pos.clone(), e + 10), (pos.clone(), e - 30), (pos, e)];
-        assert_eq!(mean_abs_error(&labelled, &p, 1500, FitnessSearch::Static), 40.0 / 3.0);
-        assert_eq!(mean_abs_error_par(&labelled, &p, 1500, FitnessSearch::Static, 2), 40.0 / 3.0);
+        let abs = ErrorMeasure::of(&MentorConfig::default());
+        assert_eq!(mean_error(&labelled, &p, &abs, FitnessSearch::Static), 40.0 / 3.0);
+        assert_eq!(mean_error_par(&labelled, &p, &abs, FitnessSearch::Static, 2), 40.0 / 3.0);
         // The start position is quiet: its quiescence score is the static evaluation.
-        assert_eq!(mean_abs_error(&labelled, &p, 1500, FitnessSearch::Qsearch), 40.0 / 3.0);
+        assert_eq!(mean_error(&labelled, &p, &abs, FitnessSearch::Qsearch), 40.0 / 3.0);
     }
 
     #[test]
@@ -196,8 +271,26 @@ mod tests {
             .unwrap();
         let p = EvalParams::default();
         let labelled = vec![(pos, 150)];
-        let q = mean_abs_error(&labelled, &p, 1500, FitnessSearch::Qsearch);
-        let s = mean_abs_error(&labelled, &p, 1500, FitnessSearch::Static);
+        let abs = ErrorMeasure::of(&MentorConfig::default());
+        let q = mean_error(&labelled, &p, &abs, FitnessSearch::Qsearch);
+        let s = mean_error(&labelled, &p, &abs, FitnessSearch::Static);
         assert!(q < 150.0 && s > 900.0, "qsearch error {q}, static error {s}");
+    }
+
+    /// Winning chances: 0 cp is an even game, `scale` cp ahead 10:1, and the same 100 cp
+    /// error costs more in a level position than on top of a won one (unlike `abs`).
+    #[test]
+    fn winprob_loss_weighs_level_positions_more() {
+        let m = ErrorMeasure { cap: 1500, loss: MentorLoss::Winprob, winprob_scale: 400.0 };
+        assert_eq!(m.error(0, 0), 0.0);
+        assert!((m.winprob(400) - 10.0 / 11.0).abs() < 1e-12);
+        assert!((m.winprob(-400) - 1.0 / 11.0).abs() < 1e-12);
+        let level = m.error(100, 0);
+        let won = m.error(900, 800);
+        assert!(level > 4.0 * won, "level {level}, won {won}");
+        // The organism's score is clamped like the mentor's.
+        assert_eq!(m.error(5000, 1500), 0.0);
+        let abs = ErrorMeasure { loss: MentorLoss::Abs, ..m };
+        assert_eq!(abs.error(100, 0), abs.error(900, 800));
     }
 }

@@ -135,8 +135,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 pub enum Objective {
     /// David et al.: GM moves found by a 1-ply search; fitness = correct².
     GmMoves { train: Vec<Prepared>, test: Vec<Prepared>, search: FitnessSearch },
-    /// Mentor-assisted: fitness = −mean |clamped static evaluation − mentor score|.
-    Mentor { train: Vec<(shakmaty::Chess, i32)>, test: Vec<(shakmaty::Chess, i32)>, cap: i32, search: FitnessSearch },
+    /// Mentor-assisted: fitness = −mean error of the organism's score against the mentor's.
+    Mentor {
+        train: Vec<(shakmaty::Chess, i32)>,
+        test: Vec<(shakmaty::Chess, i32)>,
+        measure: mentor::ErrorMeasure,
+        search: FitnessSearch,
+    },
 }
 
 impl Objective {
@@ -144,7 +149,7 @@ impl Objective {
     pub fn metric_name(&self) -> &'static str {
         match self {
             Objective::GmMoves { .. } => "correct",
-            Objective::Mentor { .. } => "mean_abs_error",
+            Objective::Mentor { measure, .. } => measure.metric_name(),
         }
     }
 
@@ -158,7 +163,7 @@ impl Objective {
             Objective::GmMoves { train, test, .. } => {
                 format!("positions solved (train of {}, test of {})", train.len(), test.len())
             }
-            Objective::Mentor { .. } => "mean |evaluation - mentor| (cp)".to_string(),
+            Objective::Mentor { measure, .. } => measure.metric_label(),
         }
     }
 
@@ -176,8 +181,8 @@ impl Objective {
                 let solved = fitness::count_solved(train, params, *search);
                 (fitness::gm_fitness(solved), f64::from(solved))
             }
-            Objective::Mentor { train, cap, search, .. } => {
-                let err = mentor::mean_abs_error(train, params, *cap, *search);
+            Objective::Mentor { train, measure, search, .. } => {
+                let err = mentor::mean_error(train, params, measure, *search);
                 (-err, err)
             }
         }
@@ -189,8 +194,8 @@ impl Objective {
             Objective::GmMoves { test, search, .. } => {
                 f64::from(fitness::count_solved_par(test, params, *search, threads))
             }
-            Objective::Mentor { test, cap, search, .. } => {
-                mentor::mean_abs_error_par(test, params, *cap, *search, threads)
+            Objective::Mentor { test, measure, search, .. } => {
+                mentor::mean_error_par(test, params, measure, *search, threads)
             }
         }
     }

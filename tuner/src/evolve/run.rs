@@ -116,10 +116,10 @@ impl Evolution<'_> {
                         seconds: started.elapsed().as_secs_f64(),
                     };
                     log::info!(
-                        "run {run} gen {generation}: best {} mean {:.1} test {} ({:.2}s)",
-                        stats.best_metric,
-                        stats.mean_metric,
-                        stats.test_metric,
+                        "run {run} gen {generation}: best {} mean {} test {} ({:.2}s)",
+                        readable(stats.best_metric),
+                        readable(stats.mean_metric),
+                        readable(stats.test_metric),
                         stats.seconds
                     );
                     history.push(stats);
@@ -211,4 +211,26 @@ impl Evolution<'_> {
 pub fn best_index(scores: &[(f64, f64)]) -> usize {
     let fitness: Vec<f64> = scores.iter().map(|s| s.0).collect();
     elite_indices(&fitness, 1)[0]
+}
+
+/// A metric with four significant digits: counts of solved positions and centipawn errors read
+/// as before, and a winning-chance error such as 0.0226 keeps its digits.
+fn readable(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() || x.abs() >= 1000.0 {
+        return format!("{x:.0}");
+    }
+    let decimals = (3 - x.abs().log10().floor() as i32).max(0) as usize;
+    format!("{x:.decimals$}")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn metrics_keep_four_significant_digits() {
+        assert_eq!(super::readable(1767.0), "1767");
+        assert_eq!(super::readable(1318.94), "1319");
+        assert_eq!(super::readable(211.54), "211.5");
+        assert_eq!(super::readable(0.022644), "0.02264");
+        assert_eq!(super::readable(0.0), "0");
+    }
 }
