@@ -351,3 +351,32 @@ fn runs_from_any_directory_with_the_built_in_defaults() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("matched"), "{}", text(&out.stdout));
 }
+
+/// `--init FILE` starts from that file: with unmutated copies the whole first generation is its
+/// genome, so the result keeps its values (to the gene's resolution), and a checkpoint written
+/// from random values is not resumed as if it were seeded.
+#[test]
+fn init_starts_every_run_from_a_parameter_file() {
+    let dir = scratch("evolve", "init");
+    let cfg = small_config(&dir, 6, 1, 3, 2);
+    let mut config = std::fs::read_to_string(&cfg).unwrap();
+    let seed_file = dir.join("seed.toml");
+    std::fs::write(&seed_file, "[eval]\nknight_mg = 777\nknight_eg = 777\nqueen_mg = 1500\nqueen_eg = 1500\n").unwrap();
+    config.push_str(&format!("[init]\nfile = {seed_file:?}\nmutation_rate = 0.0\n"));
+    std::fs::write(&cfg, config).unwrap();
+    let pgn = manifest().join("tests/data/evolve_small.pgn");
+    let (cfg_s, pgn_s) = (cfg.to_str().unwrap(), pgn.to_str().unwrap());
+    tuner_ok(&["evolve", "--pgn", pgn_s, "--config", cfg_s]);
+    let evolved = Params::load(dir.join("evolved/run-1.toml")).unwrap();
+    // 11 bits over 100..=2000: one step is under a centipawn.
+    assert!((evolved.eval.knight_mg - 777).abs() <= 1, "knight {}", evolved.eval.knight_mg);
+    assert!((evolved.eval.queen_mg - 1500).abs() <= 1, "queen {}", evolved.eval.queen_mg);
+    // Same output directory, random start: another run, refused.
+    let random = std::fs::read_to_string(&cfg).unwrap().split("[init]").next().unwrap().to_string();
+    std::fs::write(&cfg, random).unwrap();
+    let err = tuner_err(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--resume", "--generations", "2"]);
+    assert!(err.contains("different config"), "{err}");
+    // A missing file is named.
+    let err = tuner_err(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--init", "/no/such/seed.toml", "--force"]);
+    assert!(err.contains("/no/such/seed.toml"), "{err}");
+}

@@ -168,6 +168,7 @@ fn evolution<'a>(space: &'a SearchSpace, ga: &'a GaConfig, objective: &'a Object
         threads,
         fingerprint: "test".into(),
         progress: false,
+        init: None,
     }
 }
 

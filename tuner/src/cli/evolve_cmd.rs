@@ -90,6 +90,10 @@ pub struct EvolveArgs {
     /// Mentor search depth per position.
     #[arg(long, value_name = "N")]
     pub mentor_depth: Option<u32>,
+    /// Start every run from this parameter file (its genome and mutants of it) instead of
+    /// random values; `[init]` in the config sets the mutants' rate.
+    #[arg(long, value_name = "PARAMS.toml")]
+    pub init: Option<PathBuf>,
     /// Measure fitness speed instead of evolving: 1-ply positions/s of one random population
     /// on the training set, with 1 thread and with --threads (default all cores).
     #[arg(long)]
@@ -113,6 +117,12 @@ impl EvolveArgs {
         }
         if let Some(cmd) = &self.mentor {
             cfg.mentor.get_or_insert_with(Default::default).command = cmd.clone();
+        }
+        if let Some(file) = &self.init {
+            match &mut cfg.init {
+                Some(i) => i.file = file.clone(),
+                None => cfg.init = Some(crate::evolve::InitConfig::new(file.clone())),
+            }
         }
         if let Some(d) = self.mentor_depth {
             cfg.mentor.as_mut().ok_or_else(|| anyhow::anyhow!("--mentor-depth needs --mentor"))?.depth = d;
@@ -199,10 +209,24 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
     // extended with --resume --generations N.
     let mut ga = cfg.ga.clone();
     ga.generations = 0;
+    let init = match &cfg.init {
+        None => None,
+        Some(i) => {
+            let text = crate::builtin::read_text(&i.file)
+                .with_context(|| format!("[init] file: cannot read {}", i.file.display()))?;
+            let params = Params::load(&i.file).with_context(|| format!("[init] file {}", i.file.display()))?;
+            if !(0.0..=1.0).contains(&i.mutation_rate) {
+                bail!("[init] mutation_rate must be in 0..=1 (got {})", i.mutation_rate);
+            }
+            Some((space.genome_of(&params), i.mutation_rate, fnv1a(&text)))
+        }
+    };
+    // Absent `[init]` adds nothing, so that existing runs keep their fingerprint.
+    let init_key = init.as_ref().map_or(String::new(), |(_, rate, hash)| format!(" init={hash:016x}/{rate}"));
     let fingerprint = format!(
         "{:016x}",
         fnv1a(&format!(
-            "{space_text}\n{}\n{}\nseed={}{mentor_key}{}",
+            "{space_text}\n{}\n{}\nseed={}{mentor_key}{}{init_key}",
             serde_json::to_string(&ga)?,
             set.key,
             cfg.seed,
@@ -218,6 +242,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
         threads,
         fingerprint,
         progress: true,
+        init: init.map(|(genome, rate, _)| (genome, rate)),
     };
     log::info!(
         "evolving {} genes ({} loci) with {threads} threads: population {}, {} generations, {} run(s)",

@@ -52,6 +52,31 @@ pub struct EvolveConfig {
     pub ga: GaConfig,
     /// Mentor-assisted evolution instead of GM moves, when present.
     pub mentor: Option<mentor::MentorConfig>,
+    /// Start from a parameter file instead of random values (the paper starts from random).
+    pub init: Option<InitConfig>,
+}
+
+/// `[init]`: the first generation is `file`'s genome (the nearest one the space can encode)
+/// and `population - 1` copies of it mutated with the configured operator at `mutation_rate`,
+/// so that a run refines a known evaluation rather than rediscovering one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InitConfig {
+    pub file: PathBuf,
+    /// Per bit or per gene, as `[ga] mutation_rate`.
+    #[serde(default = "InitConfig::default_mutation_rate")]
+    pub mutation_rate: f64,
+}
+
+impl InitConfig {
+    /// `file` with the default mutation rate.
+    pub fn new(file: PathBuf) -> Self {
+        Self { file, mutation_rate: Self::default_mutation_rate() }
+    }
+
+    fn default_mutation_rate() -> f64 {
+        0.05
+    }
 }
 
 impl Default for EvolveConfig {
@@ -67,6 +92,7 @@ impl Default for EvolveConfig {
             fitness: FitnessConfig::default(),
             ga: GaConfig::default(),
             mentor: None,
+            init: None,
         }
     }
 }

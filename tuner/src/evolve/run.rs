@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{EvolveError, Objective, checkpoint::Checkpoint, report, report::GenerationStats};
 use crate::{
-    ga::{GaConfig, Genome, breed, generation_rng, operators::elite_indices, par_map, random_genome},
+    ga::{GaConfig, Genome, breed, generation_rng, mutate, operators::elite_indices, par_map, random_genome},
     space::SearchSpace,
 };
 
@@ -33,6 +33,9 @@ pub struct Evolution<'a> {
     pub fingerprint: String,
     /// Draw a progress bar on stderr (hidden anyway when stderr is not a terminal).
     pub progress: bool,
+    /// First-generation seed genome and the mutation rate of its copies (`[init]`); `None`
+    /// draws random genomes, as the paper does.
+    pub init: Option<(Genome, f64)>,
 }
 
 /// The end of one run.
@@ -84,7 +87,18 @@ impl Evolution<'_> {
             }
             None => {
                 let mut rng = generation_rng(self.seed, run as u64, 0);
-                let pop: Vec<Genome> = (0..self.ga.population).map(|_| random_genome(layout, &mut rng)).collect();
+                let pop: Vec<Genome> = match &self.init {
+                    None => (0..self.ga.population).map(|_| random_genome(layout, &mut rng)).collect(),
+                    Some((seed, rate)) => (0..self.ga.population)
+                        .map(|i| {
+                            let mut g = seed.clone();
+                            if i > 0 {
+                                mutate(&mut g, &self.ga.mutation, *rate, layout, &mut rng);
+                            }
+                            g
+                        })
+                        .collect(),
+                };
                 (pop, 0, Vec::new(), None)
             }
         };

@@ -386,6 +386,7 @@ pub fn run(cfg: &PipelineConfig, resume: bool) -> anyhow::Result<PathBuf> {
         score: Vec::new(),
         mentor: None,
         mentor_depth: None,
+        init: None,
         bench: false,
     })?;
     timings.0.push(("evolve", t.elapsed()));
