@@ -30,7 +30,7 @@ pub fn write_csv(path: &Path, metric: &str, history: &[GenerationStats]) -> io::
     for h in history {
         let _ = writeln!(
             out,
-            "{},{},{:.3},{},{},{:.3},{:.3}",
+            "{},{},{:.6},{},{},{:.6},{:.3}",
             h.generation, h.best_metric, h.mean_metric, h.test_metric, h.best_fitness, h.mean_fitness, h.seconds
         );
     }
