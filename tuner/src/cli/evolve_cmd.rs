@@ -177,17 +177,9 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
         Some(m) => {
             let processes = if m.processes == 0 { threads } else { m.processes };
             let labels = mentor::load_or_label(&set, m, &mentor::default_cache(&cfg.out_dir), processes)?;
-            let parse = |list: &[positions::GmPosition], scores: &[i32]| -> anyhow::Result<Vec<_>> {
-                list.iter()
-                    .zip(scores)
-                    .map(|(p, &s)| {
-                        p.parse().map(|(pos, _)| (pos, s)).map_err(|e| anyhow::anyhow!("position cache: {e}"))
-                    })
-                    .collect()
-            };
             let objective = Objective::Mentor {
-                train: parse(&set.train, &labels.train)?,
-                test: parse(&set.test, &labels.test)?,
+                train: with_labels(&set.train, &labels.train)?,
+                test: with_labels(&set.test, &labels.test)?,
                 measure: mentor::ErrorMeasure::of(m),
                 search: cfg.fitness.search,
             };
@@ -327,6 +319,14 @@ fn prepare_set(set: &positions::PositionSet, threads: usize) -> anyhow::Result<(
     Ok((train, test))
 }
 
+/// Positions paired with the mentor's scores.
+fn with_labels(list: &[positions::GmPosition], scores: &[i32]) -> anyhow::Result<Vec<(shakmaty::Chess, i32)>> {
+    list.iter()
+        .zip(scores)
+        .map(|(p, &s)| p.parse().map(|(pos, _)| (pos, s)).map_err(|e| anyhow::anyhow!("position cache: {e}")))
+        .collect()
+}
+
 /// `--score`: GM moves matched by each parameter file on every position the config extracts
 /// (train and test together), with the configured fitness search; with a mentor, also the
 /// file's mean error against the mentor's labels (labelled once, cached in the output directory).
@@ -348,13 +348,8 @@ fn score_files(files: &[PathBuf], pgn: &[PathBuf], cfg: &EvolveConfig) -> anyhow
             set.key = positions::cache_key(pgn, &cfg.positions);
             let processes = if m.processes == 0 { threads } else { m.processes };
             let labels = mentor::load_or_label(&set, m, &mentor::default_cache(&cfg.out_dir), processes)?;
-            let positions = set
-                .train
-                .iter()
-                .chain(&set.test)
-                .zip(labels.train.iter().chain(&labels.test))
-                .map(|(p, &score)| p.parse().map(|(pos, _)| (pos, score)).map_err(|e| anyhow::anyhow!("position: {e}")))
-                .collect::<anyhow::Result<Vec<_>>>()?;
+            let mut positions = with_labels(&set.train, &labels.train)?;
+            positions.extend(with_labels(&set.test, &labels.test)?);
             Some((positions, mentor::ErrorMeasure::of(m)))
         }
     };
