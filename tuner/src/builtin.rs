@@ -14,6 +14,8 @@ const FILES: &[(&str, &str)] = &[
     ("params/evolve.toml", include_str!("../../params/evolve.toml")),
     ("params/evolve-space.toml", include_str!("../../params/evolve-space.toml")),
     ("params/evolve-full-space.toml", include_str!("../../params/evolve-full-space.toml")),
+    ("params/evolve-full-space-integer.toml", include_str!("../../params/evolve-full-space-integer.toml")),
+    ("params/evolve-full-mentor.toml", include_str!("../../params/evolve-full-mentor.toml")),
     ("params/evolve-space-hand-set-others.toml", include_str!("../../params/evolve-space-hand-set-others.toml")),
     ("params/coevolve.toml", include_str!("../../params/coevolve.toml")),
     ("params/search-evolve.toml", include_str!("../../params/search-evolve.toml")),

@@ -297,3 +297,20 @@ fn hand_set_others_space_has_the_papers_genes_inside_the_hand_set_evaluation() {
     assert_eq!(base.eval.ks_attack_value, default.eval.ks_attack_value);
     assert_eq!(base.search, default.search);
 }
+
+/// The shipped evolve configs load, their spaces parse and their GA operators suit the space's
+/// encoding (gaussian mutation needs integer genes), and the integer full space has exactly
+/// the genes of the gray-coded one.
+#[test]
+fn shipped_evolve_configs_fit_their_spaces() {
+    for name in ["params/evolve.toml", "params/evolve-full-mentor.toml"] {
+        let cfg = EvolveConfig::load(&repo().join(name)).unwrap();
+        let space = SearchSpace::load(repo().join(&cfg.space)).unwrap();
+        cfg.ga.validate(space.layout()).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    let gray = SearchSpace::load(repo().join("params/evolve-full-space.toml")).unwrap();
+    let integer = SearchSpace::load(repo().join("params/evolve-full-space-integer.toml")).unwrap();
+    let names = |s: &SearchSpace| s.genes.iter().map(|g| (g.name.clone(), g.min, g.max)).collect::<Vec<_>>();
+    assert_eq!(names(&integer), names(&gray));
+    assert_eq!(integer.base(), gray.base());
+}
