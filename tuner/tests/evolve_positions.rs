@@ -186,3 +186,35 @@ fn cache_key_follows_content_not_path_or_mtime() {
     std::fs::write(&copy, &text).unwrap();
     assert_ne!(positions::cache_key(std::slice::from_ref(&copy), &settings), original, "other content");
 }
+
+/// `sample = "any"` takes drawn games too and either side to move; `quiet = true` keeps only
+/// positions without check and without a capture that wins material at once.
+#[test]
+fn mentor_sampling_takes_draws_both_sides_and_quiet_positions() {
+    let any = PositionsConfig { sample: positions::Sample::Any, positions_per_game: 50, ..cfg(500, 0, 1) };
+    let set = positions::extract(&[fixture()], &any).unwrap();
+    assert_eq!(set.stats.draws, 0, "drawn games are used");
+    assert_eq!(set.stats.used, 6, "the five decisive games and the draw");
+    let turns: Vec<Color> = set.train.iter().map(|p| p.parse().unwrap().0.turn()).collect();
+    assert!(turns.contains(&Color::White) && turns.contains(&Color::Black));
+    let winners =
+        positions::extract(&[fixture()], &PositionsConfig { sample: positions::Sample::Winner, ..any.clone() })
+            .unwrap();
+    assert!(set.train.len() > winners.train.len());
+
+    let quiet = positions::extract(&[fixture()], &PositionsConfig { quiet: true, ..any.clone() }).unwrap();
+    assert!(!quiet.train.is_empty() && quiet.train.len() < set.train.len(), "some positions are not quiet");
+    for p in &quiet.train {
+        let (pos, _) = p.parse().unwrap();
+        assert!(!pos.is_check(), "{}", p.fen);
+        let wins_material = pos
+            .legal_moves()
+            .iter()
+            .any(|&m| (m.is_capture() || m.is_promotion()) && evochess::see::see_ge(&pos, m, 1));
+        assert!(!wins_material, "{}", p.fen);
+    }
+    // The settings are part of the cache key.
+    let key = |c: &PositionsConfig| positions::cache_key(&[fixture()], c);
+    assert_ne!(key(&any), key(&PositionsConfig { sample: positions::Sample::Winner, ..any.clone() }));
+    assert_ne!(key(&any), key(&PositionsConfig { quiet: true, ..any.clone() }));
+}

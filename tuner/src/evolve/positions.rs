@@ -1,5 +1,8 @@
 //! Training positions from GM games, as in David et al. §III-B: one random position per
 //! decisive game, taken only where the side to move went on to win, with the move played.
+//! A mentor set wants another sample (`sample = "any"`: either side to move, drawn games too;
+//! `quiet = true`: no check and no capture that wins material at once), because the winner's
+//! positions often stand a piece down mid-exchange or mid-sacrifice and still score well.
 //!
 //! Games without a result, drawn games, games with illegal SAN, a bad `[FEN]` or a
 //! non-standard `[Variant]` are skipped and counted, never fatal. `.xz` files are decompressed
@@ -71,13 +74,38 @@ pub struct PositionsConfig {
     /// Positions taken from each decisive game (distinct, at random; the paper: 1). A game's
     /// positions all go to the same side of the train/test split.
     pub positions_per_game: usize,
+    /// Which positions of a game may be taken (the paper: the winner's, in decisive games).
+    pub sample: Sample,
+    /// Only positions without check and without a capture or promotion that wins material at
+    /// once (static exchange evaluation above zero).
+    pub quiet: bool,
     /// Cache file; default `<out_dir>/positions.json`.
     pub cache: Option<PathBuf>,
 }
 
+/// `[positions] sample`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Sample {
+    /// Decisive games, the eventual winner to move (David et al.).
+    #[default]
+    Winner,
+    /// Every finished game, drawn ones too, either side to move.
+    Any,
+}
+
 impl Default for PositionsConfig {
     fn default() -> Self {
-        Self { train: 5000, test: 5000, seed: 1, min_ply: 0, positions_per_game: 1, cache: None }
+        Self {
+            train: 5000,
+            test: 5000,
+            seed: 1,
+            min_ply: 0,
+            positions_per_game: 1,
+            sample: Sample::Winner,
+            quiet: false,
+            cache: None,
+        }
     }
 }
 
@@ -129,9 +157,22 @@ struct Movetext {
     candidates: Vec<(Chess, Move)>,
 }
 
-/// Collects, for one game, every position where the eventual winner was to move.
+/// Collects, for one game, every position the sample allows: where the eventual winner was
+/// to move, or with [`Sample::Any`] every position of a finished game.
 struct WinnerPositions {
     min_ply: usize,
+    sample: Sample,
+    quiet: bool,
+}
+
+/// No check, and no capture or promotion of the side to move that wins material by SEE.
+fn is_quiet(pos: &Chess) -> bool {
+    if pos.is_check() {
+        return false;
+    }
+    let mut noisy = shakmaty::MoveList::new();
+    evochess::movepick::gen_noisy(pos, &mut noisy);
+    !noisy.iter().any(|&m| evochess::see::see_ge(pos, m, 1))
 }
 
 /// `Some(Some(winner))`, `Some(None)` for a draw, `None` for unknown (`*` or garbage).
@@ -177,7 +218,7 @@ impl Visitor for WinnerPositions {
         }
         // A result tag decides early: no need to replay draws and unfinished games.
         match tags.result {
-            Some(None) => return ControlFlow::Break(Err(Skip::Draw)),
+            Some(None) if self.sample == Sample::Winner => return ControlFlow::Break(Err(Skip::Draw)),
             None if tags.result_tag_seen => return ControlFlow::Break(Err(Skip::NoResult)),
             _ => {}
         }
@@ -204,10 +245,10 @@ impl Visitor for WinnerPositions {
         // The result is only known from the tag here; without one, keep every position and
         // filter at the end with the movetext result.
         let keep = match mt.tag_result {
-            Some(Some(winner)) => winner == mt.pos.turn(),
+            Some(Some(winner)) if self.sample == Sample::Winner => winner == mt.pos.turn(),
             _ => true,
         };
-        if keep && mt.ply >= self.min_ply {
+        if keep && mt.ply >= self.min_ply && (!self.quiet || is_quiet(&mt.pos)) {
             mt.candidates.push((mt.pos.clone(), m));
         }
         mt.pos.play_unchecked(m);
@@ -226,6 +267,7 @@ impl Visitor for WinnerPositions {
 
     fn end_game(&mut self, mt: Movetext) -> Self::Output {
         let winner = match mt.tag_result.or(mt.text_result) {
+            Some(_) if self.sample == Sample::Any => return Ok(mt.candidates),
             Some(Some(w)) => w,
             Some(None) => return Err(Skip::Draw),
             None => return Err(Skip::NoResult),
@@ -260,7 +302,7 @@ pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, 
     // Positions by game, and their total.
     let mut found: Vec<Vec<GmPosition>> = Vec::new();
     let mut count = 0;
-    let mut visitor = WinnerPositions { min_ply: cfg.min_ply };
+    let mut visitor = WinnerPositions { min_ply: cfg.min_ply, sample: cfg.sample, quiet: cfg.quiet };
     for path in paths {
         if count >= wanted {
             break;
@@ -351,6 +393,12 @@ pub fn cache_key(paths: &[PathBuf], cfg: &PositionsConfig) -> String {
     // Only a non-default value changes the key, so existing caches stay valid.
     if cfg.positions_per_game != 1 {
         desc.push_str(&format!(" per_game={}", cfg.positions_per_game));
+    }
+    if cfg.sample != Sample::Winner {
+        desc.push_str(&format!(" sample={:?}", cfg.sample));
+    }
+    if cfg.quiet {
+        desc.push_str(" quiet");
     }
     for p in paths {
         // An unreadable file fails the extraction right after, with its own message.
