@@ -1,8 +1,8 @@
 //! Training positions from GM games, as in David et al. §III-B: one random position per
 //! decisive game, taken only where the side to move went on to win, with the move played.
-//! A mentor set wants another sample (`sample = "any"`: either side to move, drawn games too;
-//! `quiet = true`: no check and no capture that wins material at once), because the winner's
-//! positions often stand a piece down mid-exchange or mid-sacrifice and still score well.
+//! Other samples for mentor sets: `sample = "any"` (either side to move, drawn games too) and
+//! `quiet = true` (no check and no capture that wins material at once). BENCHMARKS.md has how
+//! an evaluation fitted on each played.
 //!
 //! Games without a result, drawn games, games with illegal SAN, a bad `[FEN]` or a
 //! non-standard `[Variant]` are skipped and counted, never fatal. `.xz` files are decompressed
@@ -159,7 +159,7 @@ struct Movetext {
 
 /// Collects, for one game, every position the sample allows: where the eventual winner was
 /// to move, or with [`Sample::Any`] every position of a finished game.
-struct WinnerPositions {
+struct GamePositions {
     min_ply: usize,
     sample: Sample,
     quiet: bool,
@@ -185,7 +185,7 @@ fn parse_result(value: &[u8]) -> Option<Option<Color>> {
     }
 }
 
-impl Visitor for WinnerPositions {
+impl Visitor for GamePositions {
     type Tags = Tags;
     type Movetext = Movetext;
     type Output = Result<Vec<(Chess, Move)>, Skip>;
@@ -290,8 +290,8 @@ fn open_games(path: &Path) -> Result<Box<dyn Read>, PositionsError> {
 }
 
 /// Reads games from `paths` in order until `train + test` positions are found, picks
-/// `positions_per_game` random winner-to-move positions per decisive game (seeded per game
-/// index), then shuffles the games and splits them, so that no game feeds both sets. If the
+/// `positions_per_game` random positions per game among those the sample allows (seeded per
+/// game index), then shuffles the games and splits them, so that no game feeds both sets. If the
 /// files hold fewer positions, the split keeps the train:test ratio.
 pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, PositionsError> {
     if cfg.positions_per_game == 0 {
@@ -302,7 +302,7 @@ pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, 
     // Positions by game, and their total.
     let mut found: Vec<Vec<GmPosition>> = Vec::new();
     let mut count = 0;
-    let mut visitor = WinnerPositions { min_ply: cfg.min_ply, sample: cfg.sample, quiet: cfg.quiet };
+    let mut visitor = GamePositions { min_ply: cfg.min_ply, sample: cfg.sample, quiet: cfg.quiet };
     for path in paths {
         if count >= wanted {
             break;
