@@ -87,8 +87,6 @@ fn null_move(pos: &Chess) -> Option<Chess> {
 }
 
 impl Worker<'_> {
-    /// Searches `pos` (whose key is on top of `keys`) at `ply` to `depth` quarter plies.
-    #[allow(clippy::too_many_arguments)]
     /// Plays `m` for a side search (multi-cut, ProbCut): records it in this ply's frame and
     /// pushes the child's key; the caller pops the key. Returns the child and whether it is check.
     #[inline]
@@ -102,6 +100,8 @@ impl Worker<'_> {
         (child, check)
     }
 
+    /// Searches `pos` (whose key is on top of `keys`) at `ply` to `depth` quarter plies.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn negamax(
         &mut self,
         pos: &Chess,

@@ -204,17 +204,18 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
     let init = match &cfg.init {
         None => None,
         Some(i) => {
-            let text = crate::builtin::read_text(&i.file)
-                .with_context(|| format!("[init] file: cannot read {}", i.file.display()))?;
             let params = Params::load(&i.file).with_context(|| format!("[init] file {}", i.file.display()))?;
             if !(0.0..=1.0).contains(&i.mutation_rate) {
                 bail!("[init] mutation_rate must be in 0..=1 (got {})", i.mutation_rate);
             }
-            Some((space.genome_of(&params), i.mutation_rate, fnv1a(&text)))
+            Some((space.genome_of(&params), i.mutation_rate))
         }
     };
-    // Absent `[init]` adds nothing, so that existing runs keep their fingerprint.
-    let init_key = init.as_ref().map_or(String::new(), |(_, rate, hash)| format!(" init={hash:016x}/{rate}"));
+    // The seed genome, not the file's text, decides the run. Absent `[init]` adds nothing, so
+    // that existing runs keep their fingerprint.
+    let init_key = init
+        .as_ref()
+        .map_or(String::new(), |(genome, rate)| format!(" init={:016x}/{rate}", fnv1a(&format!("{:?}", genome.key()))));
     let fingerprint = format!(
         "{:016x}",
         fnv1a(&format!(
@@ -234,7 +235,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
         threads,
         fingerprint,
         progress: true,
-        init: init.map(|(genome, rate, _)| (genome, rate)),
+        init,
     };
     log::info!(
         "evolving {} genes ({} loci) with {threads} threads: population {}, {} generations, {} run(s)",
@@ -336,7 +337,7 @@ fn score_files(files: &[PathBuf], pgn: &[PathBuf], cfg: &EvolveConfig) -> anyhow
         .iter()
         .map(|f| Params::load(f).with_context(|| format!("cannot load parameter file {}", f.display())))
         .collect::<anyhow::Result<_>>()?;
-    let set = positions::extract(pgn, &cfg.positions)?;
+    let mut set = positions::extract(pgn, &cfg.positions)?;
     let threads = threads(cfg.threads);
     let search = cfg.fitness.search;
     let (train, test) = prepare_set(&set, threads)?;
@@ -344,7 +345,7 @@ fn score_files(files: &[PathBuf], pgn: &[PathBuf], cfg: &EvolveConfig) -> anyhow
     let labelled = match &cfg.mentor {
         None => None,
         Some(m) => {
-            let mut set = set.clone();
+            // The mentor's label cache is keyed by the position set's key.
             set.key = positions::cache_key(pgn, &cfg.positions);
             let processes = if m.processes == 0 { threads } else { m.processes };
             let labels = mentor::load_or_label(&set, m, &mentor::default_cache(&cfg.out_dir), processes)?;
