@@ -189,7 +189,8 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
                 mentor::MentorLoss::Abs => String::new(),
                 mentor::MentorLoss::Winprob => format!(" winprob/{}", m.winprob_scale),
             };
-            (objective, format!("{}{loss_key}", labels.key))
+            let scale_key = if m.fit_scale { " fit-scale" } else { "" };
+            (objective, format!("{}{loss_key}{scale_key}", labels.key))
         }
     };
     log::info!("positions expanded in {:.2}s", prepare_started.elapsed().as_secs_f64());
@@ -366,8 +367,11 @@ fn score_files(files: &[PathBuf], pgn: &[PathBuf], cfg: &EvolveConfig) -> anyhow
             100.0 * f64::from(matched) / n.max(1) as f64
         );
         if let Some((positions, measure)) = &labelled {
-            let error = mentor::mean_error_par(positions, &params.eval, measure, search, threads);
+            let (error, scale) = mentor::mean_error_par(positions, &params.eval, measure, search, threads);
             line.push_str(&format!(", mentor {} {error:.6}", measure.metric_name()));
+            if measure.fit_scale {
+                line.push_str(&format!(" at scale {scale:.3}"));
+            }
         }
         println!("{line}");
     }

@@ -43,6 +43,11 @@ pub struct MentorConfig {
     /// Centipawns that turn a score into winning chances with `loss = "winprob"`:
     /// p = 1 / (1 + 10^(-score / scale)), so `scale` cp ahead is about a 91 % chance.
     pub winprob_scale: f64,
+    /// Compare k × the organism's score with the mentor's, k fitted per organism and set
+    /// (Texel's K): the mentor's centipawns need not be ours (Stockfish 15.1 reports a pawn
+    /// as about 50 of our centipawns, which drags every piece value towards the fixed pawn),
+    /// so only the ratios of the organism's values are measured and its unit stays the pawn.
+    pub fit_scale: bool,
 }
 
 impl Default for MentorConfig {
@@ -55,6 +60,7 @@ impl Default for MentorConfig {
             processes: 0,
             loss: MentorLoss::Abs,
             winprob_scale: 400.0,
+            fit_scale: false,
         }
     }
 }
@@ -70,30 +76,79 @@ pub enum MentorLoss {
     Winprob,
 }
 
-/// How the fitness compares scores: [`MentorConfig`]'s `cap`, `loss` and `winprob_scale`.
+/// How the fitness compares scores: [`MentorConfig`]'s `cap`, `loss`, `winprob_scale` and
+/// `fit_scale`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ErrorMeasure {
     pub cap: i32,
     pub loss: MentorLoss,
     pub winprob_scale: f64,
+    pub fit_scale: bool,
 }
+
+/// Range of the fitted scale k: a factor of 4 either way covers any engine's centipawns.
+const SCALE_RANGE: (f64, f64) = (0.25, 4.0);
 
 impl ErrorMeasure {
     pub fn of(cfg: &MentorConfig) -> Self {
-        Self { cap: cfg.cap, loss: cfg.loss, winprob_scale: cfg.winprob_scale }
+        Self { cap: cfg.cap, loss: cfg.loss, winprob_scale: cfg.winprob_scale, fit_scale: cfg.fit_scale }
     }
 
     /// The error of an organism's score `value` against the mentor's `target` (clamped).
     pub fn error(&self, value: i32, target: i32) -> f64 {
-        let value = value.clamp(-self.cap, self.cap);
+        self.scaled_error(f64::from(value), target)
+    }
+
+    fn scaled_error(&self, value: f64, target: i32) -> f64 {
+        let cap = f64::from(self.cap);
+        let value = value.clamp(-cap, cap);
         match self.loss {
-            MentorLoss::Abs => f64::from((value - target).abs()),
-            MentorLoss::Winprob => (self.winprob(value) - self.winprob(target)).powi(2),
+            MentorLoss::Abs => (value - f64::from(target)).abs(),
+            MentorLoss::Winprob => (self.winprob(value) - self.winprob(f64::from(target))).powi(2),
         }
     }
 
-    fn winprob(&self, cp: i32) -> f64 {
-        1.0 / (1.0 + 10f64.powf(-f64::from(cp) / self.winprob_scale))
+    fn winprob(&self, cp: f64) -> f64 {
+        1.0 / (1.0 + 10f64.powf(-cp / self.winprob_scale))
+    }
+
+    /// Mean error of `values` (the organism's scores) against `targets` and the scale it was
+    /// measured at: 1, or with `fit_scale` the k in [1/4, 4] that minimises the mean error of
+    /// k × value (golden-section search on log k; the error is unimodal in k in practice).
+    pub fn fit(&self, values: &[i32], targets: &[i32]) -> (f64, f64) {
+        if values.is_empty() {
+            return (0.0, 1.0);
+        }
+        let mean_at = |k: f64| {
+            values.iter().zip(targets).map(|(&v, &t)| self.scaled_error(k * f64::from(v), t)).sum::<f64>()
+                / values.len() as f64
+        };
+        if !self.fit_scale {
+            return (mean_at(1.0), 1.0);
+        }
+        let ratio = (5f64.sqrt() - 1.0) / 2.0;
+        let (mut lo, mut hi) = (SCALE_RANGE.0.ln(), SCALE_RANGE.1.ln());
+        let mut a = hi - ratio * (hi - lo);
+        let mut b = lo + ratio * (hi - lo);
+        let (mut fa, mut fb) = (mean_at(a.exp()), mean_at(b.exp()));
+        // 40 steps shrink the interval by 0.618^40: k is exact to far below a centipawn.
+        for _ in 0..40 {
+            if fa <= fb {
+                hi = b;
+                b = a;
+                fb = fa;
+                a = hi - ratio * (hi - lo);
+                fa = mean_at(a.exp());
+            } else {
+                lo = a;
+                a = b;
+                fa = fb;
+                b = lo + ratio * (hi - lo);
+                fb = mean_at(b.exp());
+            }
+        }
+        let k = ((lo + hi) / 2.0).exp();
+        (mean_at(k), k)
     }
 
     /// Column name of the metric in generations.csv.
@@ -201,37 +256,37 @@ pub fn clamp_score(score: Score, cap: i32) -> i32 {
     }
 }
 
-/// Mean error ([`ErrorMeasure::error`]) of the organism's evaluation over `positions`: its
-/// static one, or with `qsearch` its quiescence score (captures resolved, as the mentor's
-/// search resolves them).
+/// The organism's scores of `positions`: its static evaluation, or with `qsearch` its
+/// quiescence score (captures resolved, as the mentor's search resolves them).
+fn values(positions: &[(Chess, i32)], params: &EvalParams, search: FitnessSearch) -> Vec<i32> {
+    let mut scorer = Scorer::new(params, search);
+    positions.iter().map(|(pos, _)| scorer.value(pos)).collect()
+}
+
+/// Mean error ([`ErrorMeasure::fit`]) of the organism's scores over `positions`, and the
+/// scale it was measured at.
 pub fn mean_error(
     positions: &[(Chess, i32)],
     params: &EvalParams,
     measure: &ErrorMeasure,
     search: FitnessSearch,
-) -> f64 {
-    if positions.is_empty() {
-        return 0.0;
-    }
-    let mut scorer = Scorer::new(params, search);
-    let total: f64 = positions.iter().map(|(pos, target)| measure.error(scorer.value(pos), *target)).sum();
-    total / positions.len() as f64
+) -> (f64, f64) {
+    let targets: Vec<i32> = positions.iter().map(|(_, t)| *t).collect();
+    measure.fit(&values(positions, params, search), &targets)
 }
 
-/// [`mean_error`] split over `threads`.
+/// [`mean_error`] with the scores computed over `threads`.
 pub fn mean_error_par(
     positions: &[(Chess, i32)],
     params: &EvalParams,
     measure: &ErrorMeasure,
     search: FitnessSearch,
     threads: usize,
-) -> f64 {
-    if positions.is_empty() {
-        return 0.0;
-    }
+) -> (f64, f64) {
     let chunks: Vec<&[(Chess, i32)]> = positions.chunks(positions.len().div_ceil(threads.max(1) * 4).max(1)).collect();
-    let sums = par_map(&chunks, threads, |c| mean_error(c, params, measure, search) * c.len() as f64);
-    sums.into_iter().sum::<f64>() / positions.len() as f64
+    let values: Vec<i32> = par_map(&chunks, threads, |c| values(c, params, search)).into_iter().flatten().collect();
+    let targets: Vec<i32> = positions.iter().map(|(_, t)| *t).collect();
+    measure.fit(&values, &targets)
 }
 
 #[cfg(test)]
@@ -253,10 +308,10 @@ mod tests {
         let e = evochess::eval::Evaluator::new(&p).evaluate(&pos);
         let labelled = vec![(pos.clone(), e + 10), (pos.clone(), e - 30), (pos, e)];
         let abs = ErrorMeasure::of(&MentorConfig::default());
-        assert_eq!(mean_error(&labelled, &p, &abs, FitnessSearch::Static), 40.0 / 3.0);
-        assert_eq!(mean_error_par(&labelled, &p, &abs, FitnessSearch::Static, 2), 40.0 / 3.0);
+        assert_eq!(mean_error(&labelled, &p, &abs, FitnessSearch::Static), (40.0 / 3.0, 1.0));
+        assert_eq!(mean_error_par(&labelled, &p, &abs, FitnessSearch::Static, 2), (40.0 / 3.0, 1.0));
         // The start position is quiet: its quiescence score is the static evaluation.
-        assert_eq!(mean_error(&labelled, &p, &abs, FitnessSearch::Qsearch), 40.0 / 3.0);
+        assert_eq!(mean_error(&labelled, &p, &abs, FitnessSearch::Qsearch), (40.0 / 3.0, 1.0));
     }
 
     #[test]
@@ -272,8 +327,8 @@ mod tests {
         let p = EvalParams::default();
         let labelled = vec![(pos, 150)];
         let abs = ErrorMeasure::of(&MentorConfig::default());
-        let q = mean_error(&labelled, &p, &abs, FitnessSearch::Qsearch);
-        let s = mean_error(&labelled, &p, &abs, FitnessSearch::Static);
+        let (q, _) = mean_error(&labelled, &p, &abs, FitnessSearch::Qsearch);
+        let (s, _) = mean_error(&labelled, &p, &abs, FitnessSearch::Static);
         assert!(q < 150.0 && s > 900.0, "qsearch error {q}, static error {s}");
     }
 
@@ -281,10 +336,10 @@ mod tests {
     /// error costs more in a level position than on top of a won one (unlike `abs`).
     #[test]
     fn winprob_loss_weighs_level_positions_more() {
-        let m = ErrorMeasure { cap: 1500, loss: MentorLoss::Winprob, winprob_scale: 400.0 };
+        let m = ErrorMeasure { cap: 1500, loss: MentorLoss::Winprob, winprob_scale: 400.0, fit_scale: false };
         assert_eq!(m.error(0, 0), 0.0);
-        assert!((m.winprob(400) - 10.0 / 11.0).abs() < 1e-12);
-        assert!((m.winprob(-400) - 1.0 / 11.0).abs() < 1e-12);
+        assert!((m.winprob(400.0) - 10.0 / 11.0).abs() < 1e-12);
+        assert!((m.winprob(-400.0) - 1.0 / 11.0).abs() < 1e-12);
         let level = m.error(100, 0);
         let won = m.error(900, 800);
         assert!(level > 4.0 * won, "level {level}, won {won}");
@@ -292,5 +347,26 @@ mod tests {
         assert_eq!(m.error(5000, 1500), 0.0);
         let abs = ErrorMeasure { loss: MentorLoss::Abs, ..m };
         assert_eq!(abs.error(100, 0), abs.error(900, 800));
+    }
+
+    /// A mentor whose centipawns are half ours: with `fit_scale` the organism that matches it
+    /// up to that factor has no error at k = 1/2, while without it the error is large and an
+    /// organism with every value halved would win.
+    #[test]
+    fn fitted_scale_measures_ratios_not_units() {
+        let values = [-600, -200, 0, 100, 300, 900];
+        let mentor: Vec<i32> = values.iter().map(|v| v / 2).collect();
+        for loss in [MentorLoss::Abs, MentorLoss::Winprob] {
+            let fixed = ErrorMeasure { cap: 1500, loss, winprob_scale: 400.0, fit_scale: false };
+            let (err, k) = fixed.fit(&values, &mentor);
+            assert!(err > 0.0 && k == 1.0, "{loss:?}: unfitted error {err}");
+            let fitted = ErrorMeasure { fit_scale: true, ..fixed };
+            let (err, k) = fitted.fit(&values, &mentor);
+            assert!(err < 1e-6 && (k - 0.5).abs() < 1e-3, "{loss:?}: error {err} at k {k}");
+            // Halving the organism's values does not help once the scale is fitted.
+            let halved: Vec<i32> = values.iter().map(|v| v / 2).collect();
+            let (err_halved, k_halved) = fitted.fit(&halved, &mentor);
+            assert!(err_halved < 1e-6 && (k_halved - 1.0).abs() < 1e-3);
+        }
     }
 }

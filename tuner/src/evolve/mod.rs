@@ -208,7 +208,7 @@ impl Objective {
                 (fitness::gm_fitness(solved), f64::from(solved))
             }
             Objective::Mentor { train, measure, search, .. } => {
-                let err = mentor::mean_error(train, params, measure, *search);
+                let (err, _scale) = mentor::mean_error(train, params, measure, *search);
                 (-err, err)
             }
         }
@@ -221,7 +221,7 @@ impl Objective {
                 f64::from(fitness::count_solved_par(test, params, *search, threads))
             }
             Objective::Mentor { test, measure, search, .. } => {
-                mentor::mean_error_par(test, params, measure, *search, threads)
+                mentor::mean_error_par(test, params, measure, *search, threads).0
             }
         }
     }
