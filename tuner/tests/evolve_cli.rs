@@ -257,6 +257,25 @@ fn mentor_winprob_loss_and_score_with_a_mentor() {
     std::fs::write(&cfg, abs).unwrap();
     let out = tuner_ok(&["evolve", "--score", default.to_str().unwrap(), "--pgn", pgn_s, "--config", cfg_s]);
     assert!(text(&out.stdout).contains("mentor mean_abs_error "), "{}", text(&out.stdout));
+    // A fitted scale is reported with the error; positions walked off the games have no GM
+    // move to match, so only the mentor's error is given.
+    let fitted = std::fs::read_to_string(&cfg).unwrap().replace("[mentor]\n", "[mentor]\nfit_scale = true\n");
+    std::fs::write(&cfg, fitted.replace("[positions]\n", "[positions]\nrandom_plies = 1\n")).unwrap();
+    let out = tuner_ok(&["evolve", "--score", default.to_str().unwrap(), "--pgn", pgn_s, "--config", cfg_s]);
+    let line = text(&out.stdout);
+    assert!(line.contains(" at scale ") && !line.contains("matched"), "{line}");
+}
+
+/// Positions walked off the games by random moves carry no GM move: without a mentor the
+/// config is refused, naming the key.
+#[test]
+fn random_plies_need_a_mentor() {
+    let dir = scratch("evolve", "random-plies");
+    let cfg = small_config(&dir, 8, 2, 3, 2);
+    let config = std::fs::read_to_string(&cfg).unwrap().replace("[positions]\n", "[positions]\nrandom_plies = 1\n");
+    std::fs::write(&cfg, config).unwrap();
+    let pgn = manifest().join("tests/data/evolve_small.pgn");
+    assert_fails_with(&["evolve", "--pgn", pgn.to_str().unwrap(), "--config", cfg.to_str().unwrap()], "random_plies");
 }
 
 /// Mentor mode with Debian's Stockfish: real scores differ between positions (the mate-in-one

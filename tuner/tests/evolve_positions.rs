@@ -218,3 +218,29 @@ fn mentor_sampling_takes_draws_both_sides_and_quiet_positions() {
     assert_ne!(key(&any), key(&PositionsConfig { sample: positions::Sample::Winner, ..any.clone() }));
     assert_ne!(key(&any), key(&PositionsConfig { quiet: true, ..any.clone() }));
 }
+
+/// `random_plies` walks the chosen share of positions off the game by legal random moves (each
+/// stored move legal in its position), seeded so the set is reproducible, and is in the key.
+#[test]
+fn random_plies_walk_positions_off_the_game() {
+    let base = PositionsConfig { sample: positions::Sample::Any, positions_per_game: 20, ..cfg(100, 0, 1) };
+    let games = positions::extract(&[fixture()], &base).unwrap();
+    let walked_cfg = PositionsConfig { random_plies: 2, ..base.clone() };
+    let walked = positions::extract(&[fixture()], &walked_cfg).unwrap();
+    assert_eq!(walked.train.len(), games.train.len());
+    for p in &walked.train {
+        p.parse().unwrap_or_else(|e| panic!("{e}"));
+    }
+    let moved = games.train.iter().zip(&walked.train).filter(|(g, w)| g.fen != w.fen).count();
+    assert!(moved > games.train.len() * 9 / 10, "{moved} of {} positions moved", games.train.len());
+    assert_eq!(walked, positions::extract(&[fixture()], &walked_cfg).unwrap(), "seeded");
+
+    let half = positions::extract(&[fixture()], &PositionsConfig { random_share: 0.5, ..walked_cfg.clone() }).unwrap();
+    let kept = games.train.iter().zip(&half.train).filter(|(g, h)| g == h).count();
+    assert!(kept > 0 && kept < half.train.len(), "{kept} of {} kept", half.train.len());
+
+    let key = |c: &PositionsConfig| positions::cache_key(&[fixture()], c);
+    assert_ne!(key(&base), key(&walked_cfg));
+    let bad = positions::extract(&[fixture()], &PositionsConfig { random_share: 1.5, ..walked_cfg }).unwrap_err();
+    assert!(bad.to_string().contains("random_share"), "{bad}");
+}

@@ -138,6 +138,9 @@ impl EvolveArgs {
         if cfg.positions.train == 0 {
             bail!("positions.train must be at least 1");
         }
+        if cfg.positions.random_plies > 0 && cfg.mentor.is_none() {
+            bail!("positions.random_plies needs a [mentor]: the moves of positions off the game are not GM moves");
+        }
         Ok(cfg)
     }
 }
@@ -357,15 +360,17 @@ fn score_files(files: &[PathBuf], pgn: &[PathBuf], cfg: &EvolveConfig) -> anyhow
     };
     log::info!("scoring {} file(s) on {n} positions from {} games ({search:?} search)", files.len(), set.stats.games);
     for (file, params) in files.iter().zip(&organisms) {
-        let matched = [&train, &test]
-            .iter()
-            .map(|set| fitness::count_solved_par(set, &params.eval, search, threads))
-            .sum::<u32>();
-        let mut line = format!(
-            "{}: matched {matched} of {n} ({:.1}%)",
-            file.display(),
-            100.0 * f64::from(matched) / n.max(1) as f64
-        );
+        let mut line = format!("{}: ", file.display());
+        // Positions walked off the game by random moves have no GM move to match.
+        if cfg.positions.random_plies == 0 {
+            let matched = [&train, &test]
+                .iter()
+                .map(|set| fitness::count_solved_par(set, &params.eval, search, threads))
+                .sum::<u32>();
+            line.push_str(&format!("matched {matched} of {n} ({:.1}%)", 100.0 * f64::from(matched) / n.max(1) as f64));
+        } else {
+            line.push_str(&format!("{n} positions"));
+        }
         if let Some((positions, measure)) = &labelled {
             let (error, scale) = mentor::mean_error_par(positions, &params.eval, measure, search, threads);
             line.push_str(&format!(", mentor {} {error:.6}", measure.metric_name()));

@@ -1,8 +1,9 @@
 //! Training positions from GM games, as in David et al. §III-B: one random position per
 //! decisive game, taken only where the side to move went on to win, with the move played.
-//! Other samples for mentor sets: `sample = "any"` (either side to move, drawn games too) and
-//! `quiet = true` (no check and no capture that wins material at once). BENCHMARKS.md has how
-//! an evaluation fitted on each played.
+//! Other samples for mentor sets: `sample = "any"` (either side to move, drawn games too),
+//! `quiet = true` (no check and no capture that wins material at once) and `random_plies`
+//! (positions pushed off the game by random moves, so the set holds the lost material that GM
+//! games lack). BENCHMARKS.md has how an evaluation fitted on each played.
 //!
 //! Games without a result, drawn games, games with illegal SAN, a bad `[FEN]` or a
 //! non-standard `[Variant]` are skipped and counted, never fatal. `.xz` files are decompressed
@@ -79,6 +80,13 @@ pub struct PositionsConfig {
     /// Only positions without check and without a capture or promotion that wins material at
     /// once (static exchange evaluation above zero).
     pub quiet: bool,
+    /// Mentor sets only: from a `random_share` of the positions taken, this many random legal
+    /// moves are played, and the stored move is a random one too (not a GM move). GMs rarely
+    /// leave a piece hanging or play on a piece down, so an evaluation fitted on their positions
+    /// alone learns that material matters little; a search meets such positions all the time.
+    pub random_plies: usize,
+    /// Share of the positions that get `random_plies` (0..=1).
+    pub random_share: f64,
     /// Cache file; default `<out_dir>/positions.json`.
     pub cache: Option<PathBuf>,
 }
@@ -104,6 +112,8 @@ impl Default for PositionsConfig {
             positions_per_game: 1,
             sample: Sample::Winner,
             quiet: false,
+            random_plies: 0,
+            random_share: 1.0,
             cache: None,
         }
     }
@@ -297,6 +307,12 @@ pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, 
     if cfg.positions_per_game == 0 {
         return Err(PositionsError::Config("positions.positions_per_game must be at least 1".into()));
     }
+    if !(0.0..=1.0).contains(&cfg.random_share) {
+        return Err(PositionsError::Config(format!(
+            "positions.random_share must be between 0 and 1, not {}",
+            cfg.random_share
+        )));
+    }
     let wanted = cfg.train + cfg.test;
     let mut stats = ExtractStats::default();
     // Positions by game, and their total.
@@ -334,8 +350,13 @@ pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, 
                         .into_iter()
                         .map(|i| {
                             let (pos, m) = &candidates[i];
+                            let (pos, m) = if cfg.random_plies > 0 && rng.random_bool(cfg.random_share) {
+                                random_walk(pos, m, cfg.random_plies, &mut rng)
+                            } else {
+                                (pos.clone(), *m)
+                            };
                             GmPosition {
-                                fen: Fen::from_position(pos, EnPassantMode::Legal).to_string(),
+                                fen: Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
                                 uci: m.to_uci(CastlingMode::Standard).to_string(),
                             }
                         })
@@ -375,6 +396,30 @@ pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, 
     Ok(PositionSet { key: String::new(), stats, train, test })
 }
 
+/// `plies` random legal moves from `pos`, then a random legal move of the position reached.
+/// The walk stops early where the next position would have no legal move (mate, stalemate), so
+/// the result always has one; if `pos`'s own moves all end the game, it is `(pos, gm_move)`.
+fn random_walk(pos: &Chess, gm_move: &Move, plies: usize, rng: &mut StdRng) -> (Chess, Move) {
+    let mut pos = pos.clone();
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        let m = &moves[rng.random_range(0..moves.len())];
+        let next = pos.clone().play(*m).expect("legal move");
+        if next.legal_moves().is_empty() {
+            break;
+        }
+        pos = next;
+    }
+    let moves = pos.legal_moves();
+    match moves.len() {
+        0 => (pos, *gm_move),
+        n => {
+            let m = moves[rng.random_range(0..n)];
+            (pos, m)
+        }
+    }
+}
+
 /// FNV-1a, a fixed hash for cache keys and fingerprints.
 pub fn fnv1a(text: &str) -> u64 {
     fnv1a_bytes(text.as_bytes())
@@ -399,6 +444,9 @@ pub fn cache_key(paths: &[PathBuf], cfg: &PositionsConfig) -> String {
     }
     if cfg.quiet {
         desc.push_str(" quiet");
+    }
+    if cfg.random_plies > 0 {
+        desc.push_str(&format!(" random_plies={} share={}", cfg.random_plies, cfg.random_share));
     }
     for p in paths {
         // An unreadable file fails the extraction right after, with its own message.
