@@ -398,7 +398,7 @@ pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, 
 
 /// `plies` random legal moves from `pos`, then a random legal move of the position reached.
 /// The walk stops early where the next position would have no legal move (mate, stalemate), so
-/// the result always has one; if `pos`'s own moves all end the game, it is `(pos, gm_move)`.
+/// the position reached always has one (`gm_move` is only the answer for a `pos` without any).
 fn random_walk(pos: &Chess, gm_move: &Move, plies: usize, rng: &mut StdRng) -> (Chess, Move) {
     let mut pos = pos.clone();
     for _ in 0..plies {
