@@ -140,8 +140,17 @@ impl Prepared {
         self.solved_with(&mut Scorer::new(params, search))
     }
 
+    /// [`Self::solved`] with a prepared scorer. The quiescence root stops as soon as the GM
+    /// move is out ([`QuiescenceProbe::chooses`]): most positions are not solved, and the
+    /// children searched after that cannot change the answer.
     pub fn solved_with(&self, scorer: &mut Scorer) -> bool {
-        self.choice_with(scorer) == self.target
+        if let Some(i) = self.forced {
+            return i == self.target;
+        }
+        match &mut scorer.probe {
+            Some(probe) => probe.chooses(&scorer.eval, self.root_key, &self.children, &self.stalemates, self.target),
+            None => self.choice_with(scorer) == self.target,
+        }
     }
 
     /// Children to evaluate per organism (the cost of one position).
