@@ -278,6 +278,39 @@ fn random_plies_need_a_mentor() {
     assert_fails_with(&["evolve", "--pgn", pgn.to_str().unwrap(), "--config", cfg.to_str().unwrap()], "random_plies");
 }
 
+/// `target = "result"`: Texel's tuning on the games' results, no engine needed. Positions of
+/// both sides and drawn games give labels of every kind; the run minimises the winning-chance
+/// error, `--score` reports it, and the centipawn loss is refused, naming the key.
+#[test]
+fn game_results_as_the_target() {
+    let dir = scratch("evolve", "results");
+    let cfg = small_config(&dir, 8, 4, 6, 3);
+    let mut config = std::fs::read_to_string(&cfg).unwrap().replace("[positions]\n", "[positions]\nsample = \"any\"\n");
+    config.push_str("[mentor]\ntarget = \"result\"\nloss = \"winprob\"\n");
+    std::fs::write(&cfg, &config).unwrap();
+    let pgn = manifest().join("tests/data/evolve_small.pgn");
+    let (cfg_s, pgn_s) = (cfg.to_str().unwrap(), pgn.to_str().unwrap());
+    tuner_ok(&["evolve", "--pgn", pgn_s, "--config", cfg_s]);
+    let csv = std::fs::read_to_string(dir.join("out/run-1/generations.csv")).unwrap();
+    assert!(csv.starts_with("generation,best_winprob_mse,"), "{csv}");
+    let best: Vec<f64> = csv.lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse().unwrap()).collect();
+    assert!(best.iter().all(|e| (0.0..=1.0).contains(e)), "{best:?}");
+    assert!(best.windows(2).all(|w| w[1] <= w[0]), "elitism keeps the smallest error: {best:?}");
+    let set: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/positions.json")).unwrap()).unwrap();
+    let outcomes: Vec<i64> = ["train", "test"]
+        .iter()
+        .flat_map(|s| set[s].as_array().unwrap().iter().map(|p| p["outcome"].as_i64().unwrap()))
+        .collect();
+    assert!(outcomes.contains(&1) && outcomes.contains(&-1), "{outcomes:?}");
+
+    let default = manifest().join("../params/default.toml");
+    let out = tuner_ok(&["evolve", "--score", default.to_str().unwrap(), "--pgn", pgn_s, "--config", cfg_s]);
+    assert!(text(&out.stdout).contains("mentor winprob_mse "), "{}", text(&out.stdout));
+    std::fs::write(&cfg, config.replace("\"winprob\"", "\"abs\"")).unwrap();
+    assert_fails_with(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--force"], "mentor.loss");
+}
+
 /// Mentor mode with Debian's Stockfish: real scores differ between positions (the mate-in-one
 /// position saturates at the cap), are cached, and the run reduces the error.
 #[test]

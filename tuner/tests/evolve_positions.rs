@@ -30,6 +30,7 @@ fn skips_are_counted_and_winners_are_to_move() {
     );
     assert_eq!((set.train.len(), set.test.len()), (3, 2));
     let all: Vec<_> = set.train.iter().chain(&set.test).collect();
+    assert!(all.iter().all(|p| p.outcome == Some(1)), "the winner is to move");
     let mut black_wins = 0;
     for p in &all {
         let (pos, m) = p.parse().unwrap();
@@ -129,7 +130,9 @@ fn xz_input_matches_plain() {
     assert!(status.success());
     let plain = positions::extract(&[fixture()], &cfg(30, 20, 1)).unwrap();
     assert_eq!(plain.stats.games, 10);
-    assert_eq!(positions::extract(std::slice::from_ref(&xz), &cfg(30, 20, 1)).unwrap(), plain);
+    // The same positions; the key follows the file's bytes, so it differs.
+    let from_xz = positions::extract(std::slice::from_ref(&xz), &cfg(30, 20, 1)).unwrap();
+    assert_eq!((&from_xz.stats, &from_xz.train, &from_xz.test), (&plain.stats, &plain.train, &plain.test));
     // Stopping early is no error.
     assert_eq!(positions::extract(&[xz], &cfg(1, 0, 1)).unwrap().stats.used, 1);
     // A corrupt .xz is a clear error.
@@ -175,16 +178,18 @@ fn cache_key_follows_content_not_path_or_mtime() {
     let copy = dir.join("copy.pgn");
     std::fs::copy(fixture(), &copy).unwrap();
     let settings = cfg(3, 2, 1);
-    let original = positions::cache_key(&[fixture()], &settings);
-    assert_eq!(positions::cache_key(std::slice::from_ref(&copy), &settings), original, "another path");
+    let original = positions::cache_key(&[fixture()], &settings).unwrap();
+    assert_eq!(positions::cache_key(std::slice::from_ref(&copy), &settings).unwrap(), original, "another path");
     let file = std::fs::File::options().write(true).open(&copy).unwrap();
     file.set_modified(std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000)).unwrap();
     drop(file);
-    assert_eq!(positions::cache_key(std::slice::from_ref(&copy), &settings), original, "another mtime");
+    assert_eq!(positions::cache_key(std::slice::from_ref(&copy), &settings).unwrap(), original, "another mtime");
     let mut text = std::fs::read(&copy).unwrap();
     text.extend_from_slice(b"\n");
     std::fs::write(&copy, &text).unwrap();
-    assert_ne!(positions::cache_key(std::slice::from_ref(&copy), &settings), original, "other content");
+    assert_ne!(positions::cache_key(std::slice::from_ref(&copy), &settings).unwrap(), original, "other content");
+    // An extracted set carries the same key.
+    assert_eq!(positions::extract(&[fixture()], &settings).unwrap().key, original);
 }
 
 /// `sample = "any"` takes drawn games too and either side to move; `quiet = true` keeps only
@@ -196,6 +201,9 @@ fn mentor_sampling_takes_draws_both_sides_and_quiet_positions() {
     assert_eq!(set.stats.draws, 0, "drawn games are used");
     assert_eq!(set.stats.used, 6, "the five decisive games and the draw");
     let turns: Vec<Color> = set.train.iter().map(|p| p.parse().unwrap().0.turn()).collect();
+    // Each position carries the game's result for its side to move, draws included.
+    let outcomes: Vec<i8> = set.train.iter().map(|p| p.outcome.unwrap()).collect();
+    assert!(outcomes.contains(&1) && outcomes.contains(&0) && outcomes.contains(&-1), "{outcomes:?}");
     assert!(turns.contains(&Color::White) && turns.contains(&Color::Black));
     let winners =
         positions::extract(&[fixture()], &PositionsConfig { sample: positions::Sample::Winner, ..any.clone() })
@@ -214,7 +222,7 @@ fn mentor_sampling_takes_draws_both_sides_and_quiet_positions() {
         assert!(!wins_material, "{}", p.fen);
     }
     // The settings are part of the cache key.
-    let key = |c: &PositionsConfig| positions::cache_key(&[fixture()], c);
+    let key = |c: &PositionsConfig| positions::cache_key(&[fixture()], c).unwrap();
     assert_ne!(key(&any), key(&PositionsConfig { sample: positions::Sample::Winner, ..any.clone() }));
     assert_ne!(key(&any), key(&PositionsConfig { quiet: true, ..any.clone() }));
 }
@@ -231,6 +239,8 @@ fn random_plies_walk_positions_off_the_game() {
     for p in &walked.train {
         p.parse().unwrap_or_else(|e| panic!("{e}"));
     }
+    // The game's result says nothing about a position reached by random moves.
+    assert!(walked.train.iter().all(|p| p.outcome.is_none()));
     let moved = games.train.iter().zip(&walked.train).filter(|(g, w)| g.fen != w.fen).count();
     assert!(moved > games.train.len() * 9 / 10, "{moved} of {} positions moved", games.train.len());
     assert_eq!(walked, positions::extract(&[fixture()], &walked_cfg).unwrap(), "seeded");
@@ -239,7 +249,7 @@ fn random_plies_walk_positions_off_the_game() {
     let kept = games.train.iter().zip(&half.train).filter(|(g, h)| g == h).count();
     assert!(kept > 0 && kept < half.train.len(), "{kept} of {} kept", half.train.len());
 
-    let key = |c: &PositionsConfig| positions::cache_key(&[fixture()], c);
+    let key = |c: &PositionsConfig| positions::cache_key(&[fixture()], c).unwrap();
     assert_ne!(key(&base), key(&walked_cfg));
     let bad = positions::extract(&[fixture()], &PositionsConfig { random_share: 1.5, ..walked_cfg }).unwrap_err();
     assert!(bad.to_string().contains("random_share"), "{bad}");

@@ -127,10 +127,13 @@ impl EvolveArgs {
         if let Some(d) = self.mentor_depth {
             cfg.mentor.as_mut().ok_or_else(|| anyhow::anyhow!("--mentor-depth needs --mentor"))?.depth = d;
         }
-        if let Some(m) = &cfg.mentor
-            && m.command.trim().is_empty()
-        {
-            bail!("mentor.command is empty");
+        if let Some(m) = &cfg.mentor {
+            m.validate().map_err(anyhow::Error::msg)?;
+            if m.target == mentor::MentorTarget::Result && cfg.positions.random_plies > 0 {
+                bail!(
+                    "mentor.target = \"result\" cannot use positions.random_plies: a walked position's result is not the game's"
+                );
+            }
         }
         if cfg.runs == 0 {
             bail!("runs must be at least 1");
@@ -341,7 +344,7 @@ fn score_files(files: &[PathBuf], pgn: &[PathBuf], cfg: &EvolveConfig) -> anyhow
         .iter()
         .map(|f| Params::load(f).with_context(|| format!("cannot load parameter file {}", f.display())))
         .collect::<anyhow::Result<_>>()?;
-    let mut set = positions::extract(pgn, &cfg.positions)?;
+    let set = positions::extract(pgn, &cfg.positions)?;
     let threads = threads(cfg.threads);
     let search = cfg.fitness.search;
     let (train, test) = prepare_set(&set, threads)?;
@@ -350,7 +353,6 @@ fn score_files(files: &[PathBuf], pgn: &[PathBuf], cfg: &EvolveConfig) -> anyhow
         None => None,
         Some(m) => {
             // The mentor's label cache is keyed by the position set's key.
-            set.key = positions::cache_key(pgn, &cfg.positions);
             let processes = if m.processes == 0 { threads } else { m.processes };
             let labels = mentor::load_or_label(&set, m, &mentor::default_cache(&cfg.out_dir), processes)?;
             let mut positions = with_labels(&set.train, &labels.train)?;

@@ -5,6 +5,10 @@
 //! `loss = "winprob"` the squared difference of the two scores' winning chances (Texel's loss
 //! with the mentor's score as the target), where a pawn in a level position weighs more than a
 //! pawn on top of a won one.
+//!
+//! With `target = "result"` there is no engine: each position's label is the game's result for
+//! the side to move (won, drawn, lost as +cap, 0, -cap, i.e. winning chances of about 1, 1/2
+//! and 0), so the winning-chance loss is Texel's tuning on game results.
 
 use std::path::{Path, PathBuf};
 
@@ -28,7 +32,9 @@ use crate::{
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct MentorConfig {
-    /// Engine command line, split on whitespace: program then arguments.
+    /// Where the labels come from: the engine's scores or the games' results.
+    pub target: MentorTarget,
+    /// Engine command line, split on whitespace: program then arguments (`target = "engine"`).
     pub command: String,
     /// Search depth per position (used when `nodes` is not set).
     pub depth: u32,
@@ -53,6 +59,7 @@ pub struct MentorConfig {
 impl Default for MentorConfig {
     fn default() -> Self {
         Self {
+            target: MentorTarget::Engine,
             command: String::new(),
             depth: 10,
             nodes: None,
@@ -61,6 +68,31 @@ impl Default for MentorConfig {
             loss: MentorLoss::Abs,
             winprob_scale: 400.0,
             fit_scale: false,
+        }
+    }
+}
+
+/// `[mentor] target`: what an organism's score is compared with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MentorTarget {
+    /// The mentor engine's score of the position.
+    #[default]
+    Engine,
+    /// The game's result for the side to move (Texel's target); needs `loss = "winprob"`.
+    Result,
+}
+
+impl MentorConfig {
+    /// Checks that the table describes a usable mentor; the message names the key.
+    pub fn validate(&self) -> Result<(), String> {
+        match self.target {
+            MentorTarget::Engine if self.command.trim().is_empty() => Err("mentor.command is empty".into()),
+            MentorTarget::Result if self.loss != MentorLoss::Winprob => Err(
+                "mentor.target = \"result\" needs mentor.loss = \"winprob\": a result is a winning chance, not centipawns"
+                    .into(),
+            ),
+            _ => Ok(()),
         }
     }
 }
@@ -96,15 +128,24 @@ impl ErrorMeasure {
 
     /// The error of an organism's score `value` against the mentor's `target` (clamped).
     pub fn error(&self, value: i32, target: i32) -> f64 {
-        self.scaled_error(f64::from(value), target)
+        self.error_against(f64::from(value), self.target_value(target))
     }
 
-    fn scaled_error(&self, value: f64, target: i32) -> f64 {
+    /// What a mentor score is compared in: centipawns, or its winning chance.
+    fn target_value(&self, target: i32) -> f64 {
+        match self.loss {
+            MentorLoss::Abs => f64::from(target),
+            MentorLoss::Winprob => self.winprob(f64::from(target)),
+        }
+    }
+
+    /// The error of `value` (centipawns, clamped here) against a [`Self::target_value`].
+    fn error_against(&self, value: f64, target: f64) -> f64 {
         let cap = f64::from(self.cap);
         let value = value.clamp(-cap, cap);
         match self.loss {
-            MentorLoss::Abs => (value - f64::from(target)).abs(),
-            MentorLoss::Winprob => (self.winprob(value) - self.winprob(f64::from(target))).powi(2),
+            MentorLoss::Abs => (value - target).abs(),
+            MentorLoss::Winprob => (self.winprob(value) - target).powi(2),
         }
     }
 
@@ -115,12 +156,14 @@ impl ErrorMeasure {
     /// Mean error of `values` (the organism's scores) against `targets` and the scale it was
     /// measured at: 1, or with `fit_scale` the k in [1/4, 4] that minimises the mean error of
     /// k × value (golden-section search on log k; the error is unimodal in k in practice).
-    pub fn fit(&self, values: &[i32], targets: &[i32]) -> (f64, f64) {
+    pub fn fit(&self, values: &[i32], targets: impl IntoIterator<Item = i32>) -> (f64, f64) {
         if values.is_empty() {
             return (0.0, 1.0);
         }
+        // The targets do not depend on k: converted once, not on each of the ~42 evaluations.
+        let targets: Vec<f64> = targets.into_iter().map(|t| self.target_value(t)).collect();
         let mean_at = |k: f64| {
-            values.iter().zip(targets).map(|(&v, &t)| self.scaled_error(k * f64::from(v), t)).sum::<f64>()
+            values.iter().zip(&targets).map(|(&v, &t)| self.error_against(k * f64::from(v), t)).sum::<f64>()
                 / values.len() as f64
         };
         if !self.fit_scale {
@@ -177,7 +220,11 @@ pub struct Labels {
 }
 
 fn labels_key(set: &PositionSet, cfg: &MentorConfig) -> String {
-    format!("{:016x}", fnv1a(&format!("{} {} {} {:?} {}", set.key, cfg.command, cfg.depth, cfg.nodes, cfg.cap)))
+    let desc = match cfg.target {
+        MentorTarget::Engine => format!("{} {} {} {:?} {}", set.key, cfg.command, cfg.depth, cfg.nodes, cfg.cap),
+        MentorTarget::Result => format!("{} results {}", set.key, cfg.cap),
+    };
+    format!("{:016x}", fnv1a(&desc))
 }
 
 /// Cached labels when `cache` holds them for these positions and this mentor, else labels
@@ -195,6 +242,14 @@ pub fn load_or_label(
     {
         log::info!("mentor: {} + {} scores from cache {}", labels.train.len(), labels.test.len(), cache.display());
         return Ok(labels);
+    }
+    if cfg.target == MentorTarget::Result {
+        // Read from the positions: nothing to compute, nothing to cache.
+        return Ok(Labels {
+            key,
+            train: result_labels(&set.train, cfg.cap)?,
+            test: result_labels(&set.test, cfg.cap)?,
+        });
     }
     let started = std::time::Instant::now();
     let labels = Labels { key, train: label(&set.train, cfg, processes)?, test: label(&set.test, cfg, processes)? };
@@ -247,6 +302,21 @@ pub fn label(positions: &[GmPosition], cfg: &MentorConfig, processes: usize) -> 
     Ok(all)
 }
 
+/// The games' results as labels: +cap won, 0 drawn, -cap lost (side to move's view).
+pub fn result_labels(positions: &[GmPosition], cap: i32) -> Result<Vec<i32>, EvolveError> {
+    positions
+        .iter()
+        .map(|p| match p.outcome {
+            Some(o) => Ok(i32::from(o.signum()) * cap),
+            None => Err(EvolveError::Mentor(format!(
+                "position `{}` has no game result (walked off the game by positions.random_plies, or a position \
+                 cache written by an older tuner: delete it)",
+                p.fen
+            ))),
+        })
+        .collect()
+}
+
 /// A UCI score (side to move's view) as clamped centipawns; mates are ±cap.
 pub fn clamp_score(score: Score, cap: i32) -> i32 {
     match score {
@@ -271,8 +341,7 @@ pub fn mean_error(
     measure: &ErrorMeasure,
     search: FitnessSearch,
 ) -> (f64, f64) {
-    let targets: Vec<i32> = positions.iter().map(|(_, t)| *t).collect();
-    measure.fit(&values(positions, params, search), &targets)
+    measure.fit(&values(positions, params, search), positions.iter().map(|(_, t)| *t))
 }
 
 /// [`mean_error`] with the scores computed over `threads`.
@@ -285,13 +354,29 @@ pub fn mean_error_par(
 ) -> (f64, f64) {
     let chunks: Vec<&[(Chess, i32)]> = positions.chunks(positions.len().div_ceil(threads.max(1) * 4).max(1)).collect();
     let values: Vec<i32> = par_map(&chunks, threads, |c| values(c, params, search)).into_iter().flatten().collect();
-    let targets: Vec<i32> = positions.iter().map(|(_, t)| *t).collect();
-    measure.fit(&values, &targets)
+    measure.fit(&values, positions.iter().map(|(_, t)| *t))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Game results become ±cap and 0, which the winning-chance loss reads as about 1, 0 and
+    /// 1/2; a position without a result is an error naming it.
+    #[test]
+    fn results_label_wins_draws_and_losses() {
+        let at = |outcome| GmPosition { fen: "8/8/8/8/8/8/8/K6k w - - 0 1".into(), uci: "a1a2".into(), outcome };
+        let labels = result_labels(&[at(Some(1)), at(Some(0)), at(Some(-1))], 1500).unwrap();
+        assert_eq!(labels, vec![1500, 0, -1500]);
+        let m = ErrorMeasure { cap: 1500, loss: MentorLoss::Winprob, winprob_scale: 400.0, fit_scale: false };
+        assert!(m.error(5000, 1500) < 1e-12 && (m.error(0, -1500) - 0.25).abs() < 1e-3);
+        let err = result_labels(&[at(Some(1)), at(None)], 1500).unwrap_err().to_string();
+        assert!(err.contains("8/8/8/8/8/8/8/K6k w - - 0 1") && err.contains("no game result"), "{err}");
+        let bad = MentorConfig { target: MentorTarget::Result, ..MentorConfig::default() };
+        assert!(bad.validate().unwrap_err().contains("mentor.loss"));
+        assert!(MentorConfig { loss: MentorLoss::Winprob, ..bad }.validate().is_ok());
+        assert!(MentorConfig::default().validate().unwrap_err().contains("mentor.command"));
+    }
 
     #[test]
     fn scores_are_clamped_and_mates_saturate() {
@@ -358,14 +443,14 @@ mod tests {
         let mentor: Vec<i32> = values.iter().map(|v| v / 2).collect();
         for loss in [MentorLoss::Abs, MentorLoss::Winprob] {
             let fixed = ErrorMeasure { cap: 1500, loss, winprob_scale: 400.0, fit_scale: false };
-            let (err, k) = fixed.fit(&values, &mentor);
+            let (err, k) = fixed.fit(&values, mentor.iter().copied());
             assert!(err > 0.0 && k == 1.0, "{loss:?}: unfitted error {err}");
             let fitted = ErrorMeasure { fit_scale: true, ..fixed };
-            let (err, k) = fitted.fit(&values, &mentor);
+            let (err, k) = fitted.fit(&values, mentor.iter().copied());
             assert!(err < 1e-6 && (k - 0.5).abs() < 1e-3, "{loss:?}: error {err} at k {k}");
             // Halving the organism's values does not help once the scale is fitted.
             let halved: Vec<i32> = values.iter().map(|v| v / 2).collect();
-            let (err_halved, k_halved) = fitted.fit(&halved, &mentor);
+            let (err_halved, k_halved) = fitted.fit(&halved, mentor.iter().copied());
             assert!(err_halved < 1e-6 && (k_halved - 1.0).abs() < 1e-3);
         }
     }

@@ -11,8 +11,7 @@
 //! The extracted set is cached as JSON so reruns start instantly.
 
 use std::{
-    fs::File,
-    io::{self, BufReader, Read},
+    io::{self, Read},
     ops::ControlFlow,
     path::{Path, PathBuf},
 };
@@ -25,11 +24,17 @@ use thiserror::Error;
 
 use crate::ga::mix64;
 
-/// One training example as stored: the position (FEN) and the move the winner played (UCI).
+/// One training example as stored: the position (FEN), the move played (UCI) and how the game
+/// ended for the side to move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GmPosition {
     pub fen: String,
     pub uci: String,
+    /// The game's result for the side to move: 1 won, 0 drawn, -1 lost. `None` in caches
+    /// written before results were kept, and for positions walked off the game by random moves
+    /// (the game's result says nothing about them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<i8>,
 }
 
 impl GmPosition {
@@ -198,7 +203,8 @@ fn parse_result(value: &[u8]) -> Option<Option<Color>> {
 impl Visitor for GamePositions {
     type Tags = Tags;
     type Movetext = Movetext;
-    type Output = Result<Vec<(Chess, Move)>, Skip>;
+    /// The candidates and the game's winner (`None`: drawn).
+    type Output = Result<(Vec<(Chess, Move)>, Option<Color>), Skip>;
 
     fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
         ControlFlow::Continue(Tags::default())
@@ -277,33 +283,48 @@ impl Visitor for GamePositions {
 
     fn end_game(&mut self, mt: Movetext) -> Self::Output {
         let winner = match mt.tag_result.or(mt.text_result) {
-            Some(_) if self.sample == Sample::Any => return Ok(mt.candidates),
+            Some(winner) if self.sample == Sample::Any => return Ok((mt.candidates, winner)),
             Some(Some(w)) => w,
             Some(None) => return Err(Skip::Draw),
             None => return Err(Skip::NoResult),
         };
-        Ok(mt.candidates.into_iter().filter(|(p, _)| p.turn() == winner).collect())
+        Ok((mt.candidates.into_iter().filter(|(p, _)| p.turn() == winner).collect(), Some(winner)))
     }
 }
 
+/// Each input file's bytes, read once: they feed both the cache key and the games.
+fn read_inputs(paths: &[PathBuf]) -> Result<Vec<(&Path, Vec<u8>)>, PositionsError> {
+    paths
+        .iter()
+        .map(|p| {
+            let bytes =
+                std::fs::read(p).map_err(|source| PositionsError::Io { path: p.display().to_string(), source })?;
+            Ok((p.as_path(), bytes))
+        })
+        .collect()
+}
+
 /// A PGN file's text, decompressed first when it is a `.xz` file.
-fn open_games(path: &Path) -> Result<Box<dyn Read>, PositionsError> {
-    let shown = || path.display().to_string();
-    // Open first so a missing file is reported as such, not as an xz failure.
-    let file = File::open(path).map_err(|source| PositionsError::Io { path: shown(), source })?;
+fn open_games<'a>(path: &Path, bytes: &'a [u8]) -> Result<Box<dyn Read + 'a>, PositionsError> {
     if !crate::xz::is_xz(path) {
-        return Ok(Box::new(BufReader::new(file)));
+        return Ok(Box::new(bytes));
     }
-    let data = crate::xz::decompress(&mut BufReader::new(file))
-        .map_err(|reason| PositionsError::Xz { path: shown(), reason })?;
+    let data = crate::xz::decompress(&mut &bytes[..])
+        .map_err(|reason| PositionsError::Xz { path: path.display().to_string(), reason })?;
     Ok(Box::new(io::Cursor::new(data)))
 }
 
 /// Reads games from `paths` in order until `train + test` positions are found, picks
 /// `positions_per_game` random positions per game among those the sample allows (seeded per
 /// game index), then shuffles the games and splits them, so that no game feeds both sets. If the
-/// files hold fewer positions, the split keeps the train:test ratio.
+/// files hold fewer positions, the split keeps the train:test ratio. The set's key is
+/// [`cache_key`]'s.
 pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, PositionsError> {
+    let files = read_inputs(paths)?;
+    extract_from(&files, cfg, key_of(&files, cfg))
+}
+
+fn extract_from(files: &[(&Path, Vec<u8>)], cfg: &PositionsConfig, key: String) -> Result<PositionSet, PositionsError> {
     if cfg.positions_per_game == 0 {
         return Err(PositionsError::Config("positions.positions_per_game must be at least 1".into()));
     }
@@ -319,11 +340,11 @@ pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, 
     let mut found: Vec<Vec<GmPosition>> = Vec::new();
     let mut count = 0;
     let mut visitor = GamePositions { min_ply: cfg.min_ply, sample: cfg.sample, quiet: cfg.quiet };
-    for path in paths {
+    for (path, bytes) in files {
         if count >= wanted {
             break;
         }
-        let mut reader = Reader::new(open_games(path)?);
+        let mut reader = Reader::new(open_games(path, bytes)?);
         loop {
             if count >= wanted {
                 break;
@@ -335,8 +356,8 @@ pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, 
             let index = stats.games as u64;
             stats.games += 1;
             match game {
-                Ok(candidates) if candidates.is_empty() => stats.too_short += 1,
-                Ok(candidates) => {
+                Ok((candidates, _)) if candidates.is_empty() => stats.too_short += 1,
+                Ok((candidates, winner)) => {
                     let mut rng = StdRng::seed_from_u64(mix64(mix64(cfg.seed) ^ index));
                     let picks: Vec<usize> = if cfg.positions_per_game == 1 {
                         vec![rng.random_range(0..candidates.len())]
@@ -350,14 +371,22 @@ pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, 
                         .into_iter()
                         .map(|i| {
                             let (pos, m) = &candidates[i];
-                            let (pos, m) = if cfg.random_plies > 0 && rng.random_bool(cfg.random_share) {
+                            let walked = cfg.random_plies > 0 && rng.random_bool(cfg.random_share);
+                            let (pos, m) = if walked {
                                 random_walk(pos, m, cfg.random_plies, &mut rng)
                             } else {
                                 (pos.clone(), *m)
                             };
+                            let outcome = match winner {
+                                _ if walked => None,
+                                Some(w) if w == pos.turn() => Some(1),
+                                Some(_) => Some(-1),
+                                None => Some(0),
+                            };
                             GmPosition {
                                 fen: Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
                                 uci: m.to_uci(CastlingMode::Standard).to_string(),
+                                outcome,
                             }
                         })
                         .collect();
@@ -373,7 +402,7 @@ pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, 
         }
     }
     if found.is_empty() {
-        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        let names: Vec<String> = files.iter().map(|(p, _)| p.display().to_string()).collect();
         return Err(PositionsError::Empty(names.join(", ")));
     }
     found.shuffle(&mut StdRng::seed_from_u64(mix64(cfg.seed ^ 0x5eed)));
@@ -393,7 +422,7 @@ pub fn extract(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<PositionSet, 
         train.extend(game.into_iter().take(room));
     }
     let test: Vec<GmPosition> = games.flatten().take(cfg.test).collect();
-    Ok(PositionSet { key: String::new(), stats, train, test })
+    Ok(PositionSet { key, stats, train, test })
 }
 
 /// `plies` random legal moves from `pos`, then a random legal move of the position reached.
@@ -433,7 +462,11 @@ pub fn fnv1a_bytes(bytes: &[u8]) -> u64 {
 /// Identifies the extraction inputs: each file's size and content hash, and the settings. Not
 /// the path or the modification time: a data directory that is copied or re-synced between
 /// sessions must keep its caches and, through the run fingerprint, its checkpoints resumable.
-pub fn cache_key(paths: &[PathBuf], cfg: &PositionsConfig) -> String {
+pub fn cache_key(paths: &[PathBuf], cfg: &PositionsConfig) -> Result<String, PositionsError> {
+    Ok(key_of(&read_inputs(paths)?, cfg))
+}
+
+fn key_of(files: &[(&Path, Vec<u8>)], cfg: &PositionsConfig) -> String {
     let mut desc = format!("v2 train={} test={} seed={} min_ply={}", cfg.train, cfg.test, cfg.seed, cfg.min_ply);
     // Only a non-default value changes the key, so existing caches stay valid.
     if cfg.positions_per_game != 1 {
@@ -448,9 +481,7 @@ pub fn cache_key(paths: &[PathBuf], cfg: &PositionsConfig) -> String {
     if cfg.random_plies > 0 {
         desc.push_str(&format!(" random_plies={} share={}", cfg.random_plies, cfg.random_share));
     }
-    for p in paths {
-        // An unreadable file fails the extraction right after, with its own message.
-        let bytes = std::fs::read(p).unwrap_or_default();
+    for (_, bytes) in files {
         desc.push_str(&format!(" {}:{:016x}", bytes.len(), fnv1a_bytes(&bytes)));
     }
     format!("{:016x}", fnv1a(&desc))
@@ -458,7 +489,8 @@ pub fn cache_key(paths: &[PathBuf], cfg: &PositionsConfig) -> String {
 
 /// The cached set when `cache` holds one with the same key, else a fresh extraction, saved there.
 pub fn load_or_extract(paths: &[PathBuf], cfg: &PositionsConfig, cache: &Path) -> Result<PositionSet, PositionsError> {
-    let key = cache_key(paths, cfg);
+    let files = read_inputs(paths)?;
+    let key = key_of(&files, cfg);
     if let Ok(text) = std::fs::read_to_string(cache) {
         match serde_json::from_str::<PositionSet>(&text) {
             Ok(set) if set.key == key => {
@@ -474,8 +506,7 @@ pub fn load_or_extract(paths: &[PathBuf], cfg: &PositionsConfig, cache: &Path) -
             Err(e) => log::warn!("positions: ignoring unreadable cache {}: {e}", cache.display()),
         }
     }
-    let mut set = extract(paths, cfg)?;
-    set.key = key;
+    let set = extract_from(&files, cfg, key)?;
     let s = &set.stats;
     log::info!(
         "positions: {} train + {} test from {} games ({} used; skipped {} draws, {} without result, {} illegal SAN, {} unsupported, {} too short)",
