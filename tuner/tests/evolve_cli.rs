@@ -199,6 +199,16 @@ fn kill_9_then_resume_gives_the_uninterrupted_result() {
     assert_eq!(table(dir.join("out/run-1/generations.csv")), table(reference_out.join("run-1/generations.csv")));
 }
 
+/// Run 1's best error per generation, from the `best_<metric>` column of its generations.csv,
+/// checked never to rise (elitism keeps the smallest error).
+fn best_errors(dir: &Path, metric: &str) -> Vec<f64> {
+    let csv = std::fs::read_to_string(dir.join("out/run-1/generations.csv")).unwrap();
+    assert!(csv.starts_with(&format!("generation,best_{metric},")), "{csv}");
+    let best: Vec<f64> = csv.lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse().unwrap()).collect();
+    assert!(best.windows(2).all(|w| w[1] <= w[0]), "elitism keeps the smallest error: {best:?}");
+    best
+}
+
 #[test]
 fn mentor_mode_scores_positions_once_and_minimises_the_error() {
     let dir = scratch("evolve", "mentor");
@@ -211,10 +221,7 @@ fn mentor_mode_scores_positions_once_and_minimises_the_error() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("out/mentor-labels.json")).unwrap()).unwrap();
     assert_eq!(labels["train"], serde_json::json!([40, 40, 40]));
     assert_eq!(labels["test"], serde_json::json!([40, 40]));
-    let csv = std::fs::read_to_string(dir.join("out/run-1/generations.csv")).unwrap();
-    assert!(csv.starts_with("generation,best_mean_abs_error,"), "{csv}");
-    let best: Vec<f64> = csv.lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse().unwrap()).collect();
-    assert!(best.windows(2).all(|w| w[1] <= w[0]), "elitism keeps the smallest error: {best:?}");
+    best_errors(&dir, "mean_abs_error");
     Params::load(dir.join("evolved/run-1.toml")).unwrap();
     // A mentor that cannot start is a clear error.
     let _ = std::fs::remove_dir_all(dir.join("out"));
@@ -235,11 +242,8 @@ fn mentor_winprob_loss_and_score_with_a_mentor() {
     let pgn = manifest().join("tests/data/evolve_small.pgn");
     let (cfg_s, pgn_s) = (cfg.to_str().unwrap(), pgn.to_str().unwrap());
     tuner_ok(&["evolve", "--pgn", pgn_s, "--config", cfg_s]);
-    let csv = std::fs::read_to_string(dir.join("out/run-1/generations.csv")).unwrap();
-    assert!(csv.starts_with("generation,best_winprob_mse,"), "{csv}");
-    let best: Vec<f64> = csv.lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse().unwrap()).collect();
+    let best = best_errors(&dir, "winprob_mse");
     assert!(best.iter().all(|e| (0.0..=1.0).contains(e)), "{best:?}");
-    assert!(best.windows(2).all(|w| w[1] <= w[0]), "elitism keeps the smallest error: {best:?}");
 
     let default = manifest().join("../params/default.toml");
     let out = tuner_ok(&["evolve", "--score", default.to_str().unwrap(), "--pgn", pgn_s, "--config", cfg_s]);
@@ -291,11 +295,8 @@ fn game_results_as_the_target() {
     let pgn = manifest().join("tests/data/evolve_small.pgn");
     let (cfg_s, pgn_s) = (cfg.to_str().unwrap(), pgn.to_str().unwrap());
     tuner_ok(&["evolve", "--pgn", pgn_s, "--config", cfg_s]);
-    let csv = std::fs::read_to_string(dir.join("out/run-1/generations.csv")).unwrap();
-    assert!(csv.starts_with("generation,best_winprob_mse,"), "{csv}");
-    let best: Vec<f64> = csv.lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse().unwrap()).collect();
+    let best = best_errors(&dir, "winprob_mse");
     assert!(best.iter().all(|e| (0.0..=1.0).contains(e)), "{best:?}");
-    assert!(best.windows(2).all(|w| w[1] <= w[0]), "elitism keeps the smallest error: {best:?}");
     let set: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("out/positions.json")).unwrap()).unwrap();
     let outcomes: Vec<i64> = ["train", "test"]

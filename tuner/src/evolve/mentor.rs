@@ -236,20 +236,20 @@ pub fn load_or_label(
     processes: usize,
 ) -> Result<Labels, EvolveError> {
     let key = labels_key(set, cfg);
+    if cfg.target == MentorTarget::Result {
+        // Read from the positions: nothing to compute, so no cache to read or write.
+        return Ok(Labels {
+            key,
+            train: result_labels(&set.train, cfg.cap)?,
+            test: result_labels(&set.test, cfg.cap)?,
+        });
+    }
     if let Ok(text) = std::fs::read_to_string(cache)
         && let Ok(labels) = serde_json::from_str::<Labels>(&text)
         && labels.key == key
     {
         log::info!("mentor: {} + {} scores from cache {}", labels.train.len(), labels.test.len(), cache.display());
         return Ok(labels);
-    }
-    if cfg.target == MentorTarget::Result {
-        // Read from the positions: nothing to compute, nothing to cache.
-        return Ok(Labels {
-            key,
-            train: result_labels(&set.train, cfg.cap)?,
-            test: result_labels(&set.test, cfg.cap)?,
-        });
     }
     let started = std::time::Instant::now();
     let labels = Labels { key, train: label(&set.train, cfg, processes)?, test: label(&set.test, cfg, processes)? };
