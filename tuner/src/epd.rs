@@ -99,12 +99,17 @@ fn operand<'a>(line: &'a str, code: &str) -> Option<&'a str> {
 type StsPoints = Vec<(Move, u32)>;
 
 /// Parses an STS `c0` operand (`f5=10, Be5+=2`); `None` when the operand is not of that form
-/// (many suites use `c0` for a free-text source).
+/// (many suites use `c0` for free text, such as Arasan's `"Gaw Paw Sicilian: http://...?tid=18253"`,
+/// so an operand is STS points only when every item is SAN `=` number).
 fn parse_points(entry: &EpdEntry, c0: &str) -> Option<Result<StsPoints, (String, String)>> {
     let items: Vec<&str> = c0.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
-    let pairs: Vec<(&str, u32)> = items
+    let pairs: Vec<(&str, SanPlus, u32)> = items
         .iter()
-        .map(|it| it.rsplit_once('=').and_then(|(m, p)| Some((m.trim(), p.trim().parse().ok()?))))
+        .map(|it| {
+            let (san, points) = it.rsplit_once('=')?;
+            let san = san.trim();
+            Some((san, san.parse::<SanPlus>().ok()?, points.trim().parse().ok()?))
+        })
         .collect::<Option<_>>()?;
     if pairs.is_empty() {
         return None;
@@ -112,12 +117,8 @@ fn parse_points(entry: &EpdEntry, c0: &str) -> Option<Result<StsPoints, (String,
     Some(
         pairs
             .into_iter()
-            .map(|(san, pts)| {
-                san.parse::<SanPlus>()
-                    .map_err(|e| e.to_string())
-                    .and_then(|s| s.san.to_move(&entry.pos).map_err(|e| e.to_string()))
-                    .map(|m| (m, pts))
-                    .map_err(|reason| (san.to_string(), reason))
+            .map(|(text, san, points)| {
+                san.san.to_move(&entry.pos).map(|m| (m, points)).map_err(|e| (text.to_string(), e.to_string()))
             })
             .collect(),
     )
@@ -377,6 +378,10 @@ mod tests {
         assert_eq!(pts.iter().map(|p| p.1).collect::<Vec<_>>(), vec![10, 2, 3, 2]);
         let line =
             r#"r1bq1r1k/p1pnbpp1/1p2p3/6p1/3PB3/5N2/PPPQ1PPP/2KR3R w - - bm g4; id "a.1"; c0 "Polgar-Berkes, 2003";"#;
+        let e = parse_epd_line(line, 1).unwrap();
+        assert!(parse_points(&e, operand(line, "c0").unwrap()).is_none());
+        // Arasan 2024 line 84: free text that happens to end in `=<number>`.
+        let line = r#"rnb1kb1r/pp1p1ppp/1q2p3/8/3NP1n1/2N1B3/PPP2PPP/R2QKB1R w KQkq - bm Qxg4; id "arasan2024.84"; c0 "Gaw Paw Sicilian: http://rybkaforum.net/cgi-bin/rybkaforum/topic_show.pl?tid=18253";"#;
         let e = parse_epd_line(line, 1).unwrap();
         assert!(parse_points(&e, operand(line, "c0").unwrap()).is_none());
         let bad = r#"1kr5/3n4/q3p2p/p2n2p1/PppB1P2/5BP1/1P2Q2P/3R2K1 w - - bm f5; c0 "f5=10, Qh8=2";"#;
