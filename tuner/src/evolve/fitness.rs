@@ -144,12 +144,11 @@ impl Prepared {
     /// move is out ([`QuiescenceProbe::chooses`]): most positions are not solved, and the
     /// children searched after that cannot change the answer.
     pub fn solved_with(&self, scorer: &mut Scorer) -> bool {
-        if let Some(i) = self.forced {
-            return i == self.target;
-        }
-        match &mut scorer.probe {
-            Some(probe) => probe.chooses(&scorer.eval, self.root_key, &self.children, &self.stalemates, self.target),
-            None => self.choice_with(scorer) == self.target,
+        match (self.forced, &mut scorer.probe) {
+            (None, Some(probe)) => {
+                probe.chooses(&scorer.eval, self.root_key, &self.children, &self.stalemates, self.target)
+            }
+            _ => self.choice_with(scorer) == self.target,
         }
     }
 
