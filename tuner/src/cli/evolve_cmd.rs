@@ -188,6 +188,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
                 test: with_labels(&set.test, &labels.test)?,
                 measure: mentor::ErrorMeasure::of(m),
                 search: cfg.fitness.search,
+                prior: mentor::Prior::of(m),
             };
             // The loss changes the fitness, not the labels; `abs` adds nothing, so that
             // existing runs keep their fingerprint.
@@ -196,7 +197,8 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
                 mentor::MentorLoss::Winprob => format!(" winprob/{}", m.winprob_scale),
             };
             let scale_key = if m.fit_scale { " fit-scale" } else { "" };
-            (objective, format!("{}{loss_key}{scale_key}", labels.key))
+            let prior_key = mentor::Prior::of(m).key();
+            (objective, format!("{}{loss_key}{scale_key}{prior_key}", labels.key))
         }
     };
     log::info!("positions expanded in {:.2}s", prepare_started.elapsed().as_secs_f64());

@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use evochess::params::EvalParams;
+use evochess::params::{EvalParams, ParamSection};
 use serde::{Deserialize, Serialize};
 use shakmaty::Chess;
 
@@ -54,6 +54,14 @@ pub struct MentorConfig {
     /// as about 50 of our centipawns, which drags every piece value towards the fixed pawn),
     /// so only the ratios of the organism's values are measured and its unit stays the pawn.
     pub fit_scale: bool,
+    /// Ridge prior: the fitness is lowered by `l2` × the mean of (value / 100)² over the
+    /// evaluation parameters whose names start with one of `l2_keys`. From random values, a
+    /// term the positions hardly constrain (a piece-square offset that cancels between the two
+    /// sides) keeps its random start; the prior pulls it to 0 unless the data pays for it.
+    /// 0 = off.
+    pub l2: f64,
+    /// Name prefixes of the parameters under the prior.
+    pub l2_keys: Vec<String>,
 }
 
 impl Default for MentorConfig {
@@ -68,6 +76,8 @@ impl Default for MentorConfig {
             loss: MentorLoss::Abs,
             winprob_scale: 400.0,
             fit_scale: false,
+            l2: 0.0,
+            l2_keys: vec!["pst_".into()],
         }
     }
 }
@@ -92,8 +102,54 @@ impl MentorConfig {
                 "mentor.target = \"result\" needs mentor.loss = \"winprob\": a result is a winning chance, not centipawns"
                     .into(),
             ),
-            _ => Ok(()),
+            _ if !(self.l2.is_finite() && self.l2 >= 0.0) => {
+                Err(format!("mentor.l2 must be a number >= 0 (got {})", self.l2))
+            }
+            _ => {
+                if self.l2 > 0.0
+                    && let Some(k) = self.l2_keys.iter().find(|k| !EvalParams::specs().iter().any(|s| s.name.starts_with(k.as_str())))
+                {
+                    return Err(format!("mentor.l2_keys: no evaluation parameter starts with `{k}`"));
+                }
+                Ok(())
+            }
         }
+    }
+}
+
+/// The ridge prior of [`MentorConfig::l2`] over the parameters that `l2_keys` names.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Prior {
+    weight: f64,
+    indices: Vec<usize>,
+}
+
+impl Prior {
+    pub fn of(cfg: &MentorConfig) -> Self {
+        if cfg.l2 <= 0.0 {
+            return Self::default();
+        }
+        let indices = EvalParams::specs()
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| cfg.l2_keys.iter().any(|k| s.name.starts_with(k.as_str())))
+            .map(|(i, _)| i)
+            .collect();
+        Self { weight: cfg.l2, indices }
+    }
+
+    /// What the prior takes off the fitness of `params`.
+    pub fn penalty(&self, params: &EvalParams) -> f64 {
+        if self.indices.is_empty() {
+            return 0.0;
+        }
+        let sum: f64 = self.indices.iter().map(|&i| (f64::from(params.get(i)) / 100.0).powi(2)).sum();
+        self.weight * sum / self.indices.len() as f64
+    }
+
+    /// Its part of a run's fingerprint: empty when off, so runs without it keep theirs.
+    pub fn key(&self) -> String {
+        if self.indices.is_empty() { String::new() } else { format!(" l2={}/{:?}", self.weight, self.indices) }
     }
 }
 
@@ -376,6 +432,35 @@ mod tests {
         assert!(bad.validate().unwrap_err().contains("mentor.loss"));
         assert!(MentorConfig { loss: MentorLoss::Winprob, ..bad }.validate().is_ok());
         assert!(MentorConfig::default().validate().unwrap_err().contains("mentor.command"));
+    }
+
+    /// The prior is the weighted mean squared pawn of the named parameters, nothing when off,
+    /// and a prefix that names no parameter (or a negative weight) is refused by name.
+    #[test]
+    fn the_ridge_prior_weighs_the_named_parameters_only() {
+        let cfg = |l2: f64, keys: &[&str]| MentorConfig {
+            command: "stockfish".into(),
+            l2,
+            l2_keys: keys.iter().map(|k| k.to_string()).collect(),
+            ..MentorConfig::default()
+        };
+        let mut params = EvalParams::default();
+        assert_eq!(Prior::of(&cfg(0.0, &["pst_"])).penalty(&params), 0.0);
+        assert_eq!(Prior::of(&cfg(0.0, &["pst_"])).key(), "");
+        let on = cfg(0.5, &["knight_mg", "bishop_mg"]);
+        assert!(on.validate().is_ok());
+        params.knight_mg = 300;
+        params.bishop_mg = 100;
+        // 0.5 × ((3² + 1²) / 2) = 2.5; the queen is not under the prior.
+        assert!((Prior::of(&on).penalty(&params) - 2.5).abs() < 1e-12);
+        params.queen_mg = 2000;
+        assert!((Prior::of(&on).penalty(&params) - 2.5).abs() < 1e-12);
+        assert!(Prior::of(&on).key().contains("l2=0.5"));
+        let err = cfg(0.5, &["pst_", "no_such_"]).validate().unwrap_err();
+        assert!(err.contains("l2_keys") && err.contains("no_such_"), "{err}");
+        assert!(cfg(-1.0, &["pst_"]).validate().unwrap_err().contains("mentor.l2"));
+        // Off, an unknown prefix costs nothing and is not an error.
+        assert!(cfg(0.0, &["no_such_"]).validate().is_ok());
     }
 
     #[test]

@@ -167,6 +167,8 @@ pub enum Objective {
         test: Vec<(shakmaty::Chess, i32)>,
         measure: mentor::ErrorMeasure,
         search: FitnessSearch,
+        /// Lowers the fitness (not the reported error) of unlikely values.
+        prior: mentor::Prior,
     },
 }
 
@@ -207,9 +209,9 @@ impl Objective {
                 let solved = fitness::count_solved(train, params, *search);
                 (fitness::gm_fitness(solved), f64::from(solved))
             }
-            Objective::Mentor { train, measure, search, .. } => {
+            Objective::Mentor { train, measure, search, prior, .. } => {
                 let (err, _scale) = mentor::mean_error(train, params, measure, *search);
-                (-err, err)
+                (-err - prior.penalty(params), err)
             }
         }
     }
