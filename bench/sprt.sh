@@ -5,7 +5,8 @@
 # (LIMIT=nodes=N) are not affected by load but miss any speed change.
 #
 #   bench/sprt.sh NEW_ENGINE OLD_ENGINE [LIMIT] [OUTDIR] [ELO0] [ELO1] [MAXGAMES]
-#       LIMIT: tc=5+0.05 (default) or nodes=N; ELO0/ELO1: normalized Elo bounds (default 0 5)
+#       LIMIT: tc=5+0.05 (default) or nodes=N; ELO0/ELO1: normalized Elo bounds (default 0 5);
+#       ELO0=off: no SPRT, a fixed match of MAXGAMES games (the Elo and its interval are the report)
 #   NEW_OPTS / OLD_OPTS: extra engine settings for one side, e.g. NEW_OPTS="option.singular_min_depth=0"
 #
 # Prints the runner's rating and SPRT lines; the games and the resume journal go to OUTDIR.
@@ -23,6 +24,8 @@ tuner="${TUNER:-target/release/tuner}"
 mkdir -p "$out"
 resume=()
 [ -f "$out/games.pgn.state.jsonl" ] && resume=(--resume)
+sprt=(--sprt elo0="$elo0" elo1="$elo1")
+[ "$elo0" = off ] && sprt=(--ratinginterval 20)
 "$tuner" match \
     --engine name=new cmd="$new" ${NEW_OPTS:-} \
     --engine name=old cmd="$old" ${OLD_OPTS:-} \
@@ -32,4 +35,4 @@ resume=()
     --pgnout "$out/games.pgn" --results "$out/results.json" \
     --draw movenumber=40 movecount=8 score=10 --resign movecount=3 score=1000 twosided=true \
     --tb "$data/syzygy" \
-    --sprt elo0="$elo0" elo1="$elo1" "${resume[@]}"
+    "${sprt[@]}" "${resume[@]}"
