@@ -174,6 +174,21 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
     let space = SearchSpace::parse(&space_text).with_context(|| format!("in {}", cfg.space.display()))?;
     cfg.ga.validate(space.layout())?;
     let threads = threads(cfg.threads);
+    // Before the positions and labels: a bad [init] fails at once.
+    let init_params = match &cfg.init {
+        None => None,
+        Some(i) => {
+            let params = Params::load(&i.file).with_context(|| format!("[init] file {}", i.file.display()))?;
+            if !(0.0..=1.0).contains(&i.mutation_rate) {
+                bail!("[init] mutation_rate must be in 0..=1 (got {})", i.mutation_rate);
+            }
+            Some(params)
+        }
+    };
+    let prior = match &cfg.mentor {
+        Some(m) => mentor::Prior::of(m, init_params.as_ref().map(|p| &p.eval)).map_err(anyhow::Error::msg)?,
+        None => mentor::Prior::default(),
+    };
 
     let cache = cfg.positions.cache.clone().unwrap_or_else(|| cfg.out_dir.join("positions.json"));
     let set = positions::load_or_extract(&args.pgn, &cfg.positions, &cache)?;
@@ -183,12 +198,13 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
         Some(m) => {
             let processes = if m.processes == 0 { threads } else { m.processes };
             let labels = mentor::load_or_label(&set, m, &mentor::default_cache(&cfg.out_dir), processes)?;
+            let prior_key = prior.key();
             let objective = Objective::Mentor {
                 train: with_labels(&set.train, &labels.train)?,
                 test: with_labels(&set.test, &labels.test)?,
                 measure: mentor::ErrorMeasure::of(m),
                 search: cfg.fitness.search,
-                prior: mentor::Prior::of(m),
+                prior,
             };
             // The loss changes the fitness, not the labels; `abs` adds nothing, so that
             // existing runs keep their fingerprint.
@@ -197,7 +213,6 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
                 mentor::MentorLoss::Winprob => format!(" winprob/{}", m.winprob_scale),
             };
             let scale_key = if m.fit_scale { " fit-scale" } else { "" };
-            let prior_key = mentor::Prior::of(m).key();
             (objective, format!("{}{loss_key}{scale_key}{prior_key}", labels.key))
         }
     };
@@ -210,16 +225,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
     // extended with --resume --generations N.
     let mut ga = cfg.ga.clone();
     ga.generations = 0;
-    let init = match &cfg.init {
-        None => None,
-        Some(i) => {
-            let params = Params::load(&i.file).with_context(|| format!("[init] file {}", i.file.display()))?;
-            if !(0.0..=1.0).contains(&i.mutation_rate) {
-                bail!("[init] mutation_rate must be in 0..=1 (got {})", i.mutation_rate);
-            }
-            Some((space.genome_of(&params), i.mutation_rate))
-        }
-    };
+    let init = cfg.init.as_ref().zip(init_params.as_ref()).map(|(i, p)| (space.genome_of(p), i.mutation_rate));
     // The seed genome, not the file's text, decides the run. Absent `[init]` adds nothing, so
     // that existing runs keep their fingerprint.
     let init_key = init

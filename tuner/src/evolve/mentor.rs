@@ -62,6 +62,18 @@ pub struct MentorConfig {
     pub l2: f64,
     /// Name prefixes of the parameters under the prior.
     pub l2_keys: Vec<String>,
+    /// Where the prior pulls: `zero`, or `init`, the `[init]` file's values (a trust region:
+    /// a refinement of a known evaluation moves a term only as far as the data pays for).
+    pub l2_centre: PriorCentre,
+}
+
+/// `[mentor] l2_centre`: the values the ridge prior pulls towards.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PriorCentre {
+    #[default]
+    Zero,
+    Init,
 }
 
 impl Default for MentorConfig {
@@ -78,6 +90,7 @@ impl Default for MentorConfig {
             fit_scale: false,
             l2: 0.0,
             l2_keys: vec!["pst_".into()],
+            l2_centre: PriorCentre::Zero,
         }
     }
 }
@@ -121,35 +134,55 @@ impl MentorConfig {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Prior {
     weight: f64,
-    indices: Vec<usize>,
+    /// The parameters under the prior, each with the value it is pulled towards.
+    terms: Vec<(usize, i32)>,
 }
 
 impl Prior {
-    pub fn of(cfg: &MentorConfig) -> Self {
+    /// The prior of `cfg`; `init` is the `[init]` file's evaluation, the centre when
+    /// `l2_centre = "init"` (an error names the missing table).
+    pub fn of(cfg: &MentorConfig, init: Option<&EvalParams>) -> Result<Self, String> {
         if cfg.l2 <= 0.0 {
-            return Self::default();
+            return Ok(Self::default());
         }
-        let indices = EvalParams::specs()
+        let centre = match (cfg.l2_centre, init) {
+            (PriorCentre::Zero, _) => None,
+            (PriorCentre::Init, Some(p)) => Some(p),
+            (PriorCentre::Init, None) => {
+                return Err("mentor.l2_centre = \"init\" needs an [init] file (or --init FILE)".into());
+            }
+        };
+        let terms = EvalParams::specs()
             .iter()
             .enumerate()
             .filter(|(_, s)| cfg.l2_keys.iter().any(|k| s.name.starts_with(k.as_str())))
-            .map(|(i, _)| i)
+            .map(|(i, _)| (i, centre.map_or(0, |p| p.get(i))))
             .collect();
-        Self { weight: cfg.l2, indices }
+        Ok(Self { weight: cfg.l2, terms })
     }
 
     /// What the prior takes off the fitness of `params`.
     pub fn penalty(&self, params: &EvalParams) -> f64 {
-        if self.indices.is_empty() {
+        if self.terms.is_empty() {
             return 0.0;
         }
-        let sum: f64 = self.indices.iter().map(|&i| (f64::from(params.get(i)) / 100.0).powi(2)).sum();
-        self.weight * sum / self.indices.len() as f64
+        let sum: f64 = self.terms.iter().map(|&(i, c)| (f64::from(params.get(i) - c) / 100.0).powi(2)).sum();
+        self.weight * sum / self.terms.len() as f64
     }
 
-    /// Its part of a run's fingerprint: empty when off, so runs without it keep theirs.
+    /// Its part of a run's fingerprint: empty when off, so runs without it keep theirs (and a
+    /// prior centred on zero keeps the key it had before centres existed).
     pub fn key(&self) -> String {
-        if self.indices.is_empty() { String::new() } else { format!(" l2={}/{:?}", self.weight, self.indices) }
+        if self.terms.is_empty() {
+            return String::new();
+        }
+        let indices: Vec<usize> = self.terms.iter().map(|&(i, _)| i).collect();
+        let mut key = format!(" l2={}/{indices:?}", self.weight);
+        if self.terms.iter().any(|&(_, c)| c != 0) {
+            let centre: Vec<i32> = self.terms.iter().map(|&(_, c)| c).collect();
+            key.push_str(&format!(" centre={centre:?}"));
+        }
+        key
     }
 }
 
@@ -444,18 +477,30 @@ mod tests {
             l2_keys: keys.iter().map(|k| k.to_string()).collect(),
             ..MentorConfig::default()
         };
+        let prior = |c: &MentorConfig| Prior::of(c, None).unwrap();
         let mut params = EvalParams::default();
-        assert_eq!(Prior::of(&cfg(0.0, &["pst_"])).penalty(&params), 0.0);
-        assert_eq!(Prior::of(&cfg(0.0, &["pst_"])).key(), "");
+        assert_eq!(prior(&cfg(0.0, &["pst_"])).penalty(&params), 0.0);
+        assert_eq!(prior(&cfg(0.0, &["pst_"])).key(), "");
         let on = cfg(0.5, &["knight_mg", "bishop_mg"]);
         assert!(on.validate().is_ok());
         params.knight_mg = 300;
         params.bishop_mg = 100;
         // 0.5 × ((3² + 1²) / 2) = 2.5; the queen is not under the prior.
-        assert!((Prior::of(&on).penalty(&params) - 2.5).abs() < 1e-12);
+        assert!((prior(&on).penalty(&params) - 2.5).abs() < 1e-12);
         params.queen_mg = 2000;
-        assert!((Prior::of(&on).penalty(&params) - 2.5).abs() < 1e-12);
-        assert!(Prior::of(&on).key().contains("l2=0.5"));
+        assert!((prior(&on).penalty(&params) - 2.5).abs() < 1e-12);
+        assert!(prior(&on).key().contains("l2=0.5") && !prior(&on).key().contains("centre"));
+        // Centred on the [init] file: only the distance from it costs, 0.5 × ((0² + 2²) / 2) = 1.
+        let around = MentorConfig { l2_centre: PriorCentre::Init, ..on.clone() };
+        let mut start = EvalParams::default();
+        start.knight_mg = 300;
+        start.bishop_mg = 300;
+        let centred = Prior::of(&around, Some(&start)).unwrap();
+        assert!((centred.penalty(&params) - 1.0).abs() < 1e-12);
+        assert_eq!(centred.penalty(&start), 0.0);
+        assert!(centred.key().contains("centre=[300, 300]"), "{}", centred.key());
+        let err = Prior::of(&around, None).unwrap_err();
+        assert!(err.contains("l2_centre") && err.contains("[init]"), "{err}");
         let err = cfg(0.5, &["pst_", "no_such_"]).validate().unwrap_err();
         assert!(err.contains("l2_keys") && err.contains("no_such_"), "{err}");
         assert!(cfg(-1.0, &["pst_"]).validate().unwrap_err().contains("mentor.l2"));
