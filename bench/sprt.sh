@@ -9,6 +9,7 @@
 #       ELO0=off: no SPRT, a fixed match of MAXGAMES games (the Elo and its interval are the report)
 #   NEW_OPTS / OLD_OPTS: extra engine settings for one side, e.g. NEW_OPTS="option.singular_min_depth=0"
 #   CONCURRENCY: games at once (default 2; 1 when an engine searches with more than one thread)
+#   SRAND: the opening order's seed (default 20261123; another seed gives other openings)
 #
 # Prints the runner's rating and SPRT lines; the games and the resume journal go to OUTDIR.
 set -euo pipefail
@@ -32,7 +33,7 @@ sprt=(--sprt elo0="$elo0" elo1="$elo1")
     --engine name=old cmd="$old" ${OLD_OPTS:-} \
     --each "$limit" option.Hash=16 timemargin=100 \
     --openings file="$data/openings/UHO_4060_v4.epd.xz" order=random \
-    --srand 20261123 --games "$games" --concurrency "${CONCURRENCY:-2}" \
+    --srand "${SRAND:-20261123}" --games "$games" --concurrency "${CONCURRENCY:-2}" \
     --pgnout "$out/games.pgn" --results "$out/results.json" \
     --draw movenumber=40 movecount=8 score=10 --resign movecount=3 score=1000 twosided=true \
     --tb "$data/syzygy" \
