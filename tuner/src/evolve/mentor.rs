@@ -54,11 +54,11 @@ pub struct MentorConfig {
     /// as about 50 of our centipawns, which drags every piece value towards the fixed pawn),
     /// so only the ratios of the organism's values are measured and its unit stays the pawn.
     pub fit_scale: bool,
-    /// Ridge prior: the fitness is lowered by `l2` × the mean of (value / 100)² over the
-    /// evaluation parameters whose names start with one of `l2_keys`. From random values, a
-    /// term the positions hardly constrain (a piece-square offset that cancels between the two
-    /// sides) keeps its random start; the prior pulls it to 0 unless the data pays for it.
-    /// 0 = off.
+    /// Ridge prior: the fitness is lowered by `l2` × the mean of ((value − centre) / 100)² over
+    /// the evaluation parameters whose names start with one of `l2_keys` (`l2_centre` says
+    /// what the centre is). From random values, a term the positions hardly constrain (a
+    /// piece-square offset that cancels between the two sides) keeps its random start; the
+    /// prior pulls it to the centre unless the data pays for it. 0 = off.
     pub l2: f64,
     /// Name prefixes of the parameters under the prior.
     pub l2_keys: Vec<String>,
@@ -467,8 +467,8 @@ mod tests {
         assert!(MentorConfig::default().validate().unwrap_err().contains("mentor.command"));
     }
 
-    /// The prior is the weighted mean squared pawn of the named parameters, nothing when off,
-    /// and a prefix that names no parameter (or a negative weight) is refused by name.
+    /// The prior is the weighted mean squared pawn of the named parameters' distance from the
+    /// centre (zero or the [init] values), nothing when off, and a prefix that names no parameter (or a negative weight) is refused by name.
     #[test]
     fn the_ridge_prior_weighs_the_named_parameters_only() {
         let cfg = |l2: f64, keys: &[&str]| MentorConfig {
