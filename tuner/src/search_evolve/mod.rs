@@ -192,16 +192,16 @@ impl SearchEvolution {
         if cfg.suites.is_empty() {
             return Err(SearchEvolveError::Config("no training suites".into()));
         }
-        let (base, params_text) = match &cfg.params {
+        let base = match &cfg.params {
             Some(p) => {
                 let text = std::fs::read_to_string(p)
                     .map_err(|e| SearchEvolveError::Params { path: p.display().to_string(), reason: e.to_string() })?;
                 let params = Params::default()
                     .with_toml(&text)
                     .map_err(|e| SearchEvolveError::Params { path: p.display().to_string(), reason: e.to_string() })?;
-                (space.with_fixed(&params), text)
+                space.with_fixed(&params)
             }
-            None => (space.with_fixed(&Params::default()), String::new()),
+            None => space.with_fixed(&Params::default()),
         };
         let mut train = load_suites(&cfg.suites, &[])?;
         if cfg.max_positions > 0 {
@@ -211,10 +211,13 @@ impl SearchEvolution {
         let mut ga = cfg.ga.clone();
         ga.generations = 0;
         let fens: String = train.iter().map(|p| p.fen.as_str()).collect::<Vec<_>>().join("\n");
+        // The values, not a file's text: without a file the base is the compiled-in defaults,
+        // which change when a tuned evaluation replaces them.
+        let base_text = base.to_toml();
         let fingerprint = format!(
             "{:016x}",
             fnv1a(&format!(
-                "{space_text}\n{params_text}\n{}\ncap={} seed={}\n{fens}\nheld={}",
+                "{space_text}\n{base_text}\n{}\ncap={} seed={}\n{fens}\nheld={}",
                 serde_json::to_string(&ga).expect("ga serialises"),
                 cfg.node_cap,
                 cfg.seed,
