@@ -347,11 +347,25 @@ impl Params {
 mod tests {
     use super::*;
 
+    /// The comment that opens `params/default.toml`: where its values come from.
+    const DEFAULT_TOML_HEADER: &str = "\
+# evochess's defaults, generated from the declarations in src/eval/params.rs and src/search/params.rs
+# (`UPDATE_DEFAULT_TOML=1 cargo test -p evochess --lib default_toml`).
+# The evaluation is the tuner's output: the hand-set evaluation (params/hand-set.toml) refined by
+# `tuner evolve --pgn ../shared/data/games/gm2600_classical.pgn.xz
+# --pgn ../shared/data/games/gm2600_fast.pgn.xz --config params/evolve-full-mentor-refine.toml`:
+# Stockfish 15.1 depth-8 scores of 25,000 GM positions as the mentor, 300 generations of 100,
+# inside a ridge prior centred on the hand-set values (params/evolved/full-mentor-refine.toml).
+# It beats the hand-set evaluation in games: BENCHMARKS.md, issue 10 acceptance 5.
+# The search section is set by hand.
+
+";
+
     /// `params/default.toml` is generated from the declaration; regenerate it with
     /// `UPDATE_DEFAULT_TOML=1 cargo test -p evochess --lib default_toml`.
     #[test]
     fn default_toml_matches_declaration() {
-        let generated = Params::default().to_toml();
+        let generated = format!("{DEFAULT_TOML_HEADER}{}", Params::default().to_toml());
         if std::env::var_os("UPDATE_DEFAULT_TOML").is_some() {
             std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/params/default.toml"), &generated).unwrap();
             return;

@@ -84,9 +84,19 @@ fn parts(fen: &str, p: &EvalParams) -> Breakdown {
     breakdown(&pos(fen), p, &Profiles::new(p))
 }
 
-/// Change of (mg, eg, shelter) from white's view when `name` grows by `step`.
+/// The hand-set weights (params/hand-set.toml). The hand calculations below use them: the
+/// defaults are the tuner's and move whenever it is run again.
+fn hand_set() -> EvalParams {
+    crate::Params::default()
+        .with_toml(include_str!("../../params/hand-set.toml"))
+        .expect("params/hand-set.toml loads")
+        .eval
+}
+
+/// Change of (mg, eg, shelter) from white's view when `name` grows by `step`, from the
+/// hand-set weights.
 fn delta_by(fen: &str, name: &str, step: i32) -> (i32, i32, i32) {
-    let base = EvalParams::default();
+    let base = hand_set();
     let mut changed = base.clone();
     set(&mut changed, name, get(&base, name) + step);
     let (a, b) = (parts(fen, &base), parts(fen, &changed));
@@ -185,9 +195,9 @@ fn material_only_sanity() {
     // White is a knight up; phase = 3 minors + ... : check the taper by hand.
     let q = pos("4k3/8/8/8/8/8/8/1N2K3 b - - 0 1");
     assert_eq!(phase(&q), 1);
-    assert_eq!(evaluate(&q, &p), -((320 + 300 * 23) / 24));
+    assert_eq!(evaluate(&q, &p), -((p.knight_mg + p.knight_eg * 23) / 24));
     let r = pos("4k3/pppppppp/8/8/8/8/PPPPPPP1/4K3 w - - 0 1");
-    assert_eq!(evaluate(&r, &p), -120);
+    assert_eq!(evaluate(&r, &p), -p.pawn_eg);
     // The full evaluation still calls an extra queen winning.
     let full = EvalParams::default();
     assert!(evaluate(&pos("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), &full) > 700);
@@ -363,17 +373,19 @@ fn low_mobility_and_bad_bishop_terms() {
 #[test]
 fn endgame_scales() {
     let p = EvalParams::default();
-    // Opposite-coloured bishops: half the endgame score; same-coloured: all of it.
-    assert_eq!(parts("4k3/5p2/3b4/8/4P3/3B1P2/8/4K3 w - - 0 1", &p).eg_scale, 50);
+    let (opposite, minor) = (p.scale_opposite_bishops, p.scale_pawnless_minor_ahead);
+    assert!(opposite < 100 && minor < 100, "the scales shrink");
+    // Opposite-coloured bishops: the scale's share of the endgame score; same-coloured: all of it.
+    assert_eq!(parts("4k3/5p2/3b4/8/4P3/3B1P2/8/4K3 w - - 0 1", &p).eg_scale, opposite);
     assert_eq!(parts("4k3/5p2/4b3/8/4P3/3B1P2/8/4K3 w - - 0 1", &p).eg_scale, 100);
     // A lone knight cannot win; a rook against a bishop rarely; a rook against nothing can.
-    assert_eq!(parts("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1", &p).eg_scale, 25);
-    assert_eq!(parts("4k3/8/3b4/8/8/8/8/R3K3 w - - 0 1", &p).eg_scale, 25);
+    assert_eq!(parts("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1", &p).eg_scale, minor);
+    assert_eq!(parts("4k3/8/3b4/8/8/8/8/R3K3 w - - 0 1", &p).eg_scale, minor);
     assert_eq!(parts("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", &p).eg_scale, 100);
     // With pawns the side ahead keeps its score.
     assert_eq!(parts("4k3/8/8/8/8/8/P7/1N2K3 w - - 0 1", &p).eg_scale, 100);
     // Mirrored for black.
-    assert_eq!(parts("1n2k3/8/8/8/8/8/8/4K3 w - - 0 1", &p).eg_scale, 25);
+    assert_eq!(parts("1n2k3/8/8/8/8/8/8/4K3 w - - 0 1", &p).eg_scale, minor);
 }
 
 #[test]

@@ -8,7 +8,8 @@
 //! ```toml
 //! encoding = "gray"            # gray | binary (bit fields) | integer | real (one number per gene)
 //! others = "default"           # "zero": evaluation parameters not listed here are set to 0;
-//!                              # "evolve": each becomes a gene over its declared range
+//!                              # "evolve": each becomes a gene over its declared range;
+//!                              # "hand-set": they keep params/hand-set.toml's values
 //!
 //! [fixed]                      # applied to the defaults before any gene
 //! pawn_mg = 100
@@ -41,6 +42,14 @@ use crate::ga::{
     Genome,
     encoding::{BinaryGene, BitCoding, Layout, NumericGene},
 };
+
+/// The hand-set evaluation, compiled in so that `others = "hand-set"` needs no path.
+const HAND_SET_TOML: &str = include_str!("../../params/hand-set.toml");
+
+/// The defaults with `params/hand-set.toml` applied.
+pub fn hand_set() -> Params {
+    Params::default().with_toml(HAND_SET_TOML).expect("params/hand-set.toml is checked by the space tests")
+}
 
 /// How the whole chromosome is encoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -86,6 +95,11 @@ pub enum Others {
     /// Keep the engine defaults.
     #[default]
     Default,
+    /// Keep the hand-set evaluation (`params/hand-set.toml`, the defaults before the tuner's
+    /// refinement replaced them): a run that evolves a few terms inside it, such as EVOL*'s
+    /// pipeline, means the same thing whatever the defaults become.
+    #[serde(rename = "hand-set")]
+    HandSet,
     /// Set to 0 (or the value nearest 0 in the declared range), so that only the space's terms
     /// act: David et al.'s program has just its 35 parameters.
     Zero,
@@ -288,10 +302,14 @@ impl SearchSpace {
         &self.layout
     }
 
-    /// What every organism starts from: engine defaults, unlisted evaluation parameters zeroed
-    /// if `others = "zero"`, then the `[fixed]` values.
+    /// What every organism starts from: engine defaults (with the hand-set evaluation if
+    /// `others = "hand-set"`; the search section stays the default), unlisted evaluation parameters zeroed if `others = "zero"`, then
+    /// the `[fixed]` values.
     pub fn base(&self) -> Params {
         let mut p = Params::default();
+        if self.others == Others::HandSet {
+            p.eval = hand_set().eval;
+        }
         if self.others == Others::Zero {
             let listed: HashSet<ParamId> =
                 self.genes.iter().flat_map(|g| g.keys.iter().copied()).chain(self.fixed.iter().map(|f| f.0)).collect();
@@ -433,6 +451,10 @@ bits = 6
         let b = zero.base();
         assert_eq!((b.eval.bishop_mg, b.eval.pawn_mg), (100, 100), "clamped to the declared minimum; fixed kept");
         assert_eq!(b.search, Params::default().search, "only evaluation parameters are zeroed");
+        let hand = SearchSpace::parse(&format!("others = \"hand-set\"\n{TWO_PIECES}")).unwrap().base();
+        assert_eq!(hand.eval.rook_mg, 480, "params/hand-set.toml's value, not the tuned default");
+        assert_ne!(hand.eval, Params::default().eval);
+        assert_eq!(hand.search, Params::default().search);
         let real = TWO_PIECES.replace("\"gray\"", "\"real\"").replace("bits = 11", "").replace("bits = 6", "");
         let s = SearchSpace::parse(&real).unwrap();
         assert_eq!(s.apply(&s.genome_of(&p), &s.base()).eval.knight_mg, 333);

@@ -291,11 +291,12 @@ fn hand_set_others_space_has_the_papers_genes_inside_the_hand_set_evaluation() {
     assert_eq!(hybrid.genes, paper.genes, "the same 35 parameters, fields and ranges");
     assert_eq!(hybrid.layout().len(), 224);
     let base = hybrid.base();
-    let default = Params::default();
+    let hand_set = tuner::space::hand_set();
     assert_eq!((base.eval.pawn_mg, base.eval.pawn_eg), (100, 100));
-    assert_eq!(base.eval.tempo, default.eval.tempo, "terms outside David's 35 keep their hand-set values");
-    assert_eq!(base.eval.ks_attack_value, default.eval.ks_attack_value);
-    assert_eq!(base.search, default.search);
+    assert_eq!(base.eval.tempo, hand_set.eval.tempo, "terms outside David's 35 keep their hand-set values");
+    assert_eq!(base.eval.ks_attack_value, hand_set.eval.ks_attack_value);
+    assert_ne!(base.eval.ks_attack_value, Params::default().eval.ks_attack_value, "not the tuned defaults");
+    assert_eq!(base.search, Params::default().search);
 }
 
 /// The shipped evolve configs load, their spaces parse and their GA operators suit the space's
