@@ -476,8 +476,8 @@ crate::declare_params! {
         passed_safe_push_eg: 5, [0, 50];
         /// Passed pawn whose path to promotion no enemy piece occupies or attacks: endgame bonus per unit of its rank factor
         passed_free_path_eg: 11, [0, 50];
-        // The trapped-piece and bad-bishop terms default to 0: hand-set at 12/12/10/8 and 2/5 they
-        // scored +7 ± 24 Elo over 590 games (SPRT inconclusive), so they wait for the tuner.
+        // The trapped-piece and bad-bishop terms are 0 in the hand-set evaluation (at 12/12/10/8
+        // and 2/5 they scored +7 ± 24 Elo over 590 games, SPRT inconclusive); the values are the tuner's.
         /// Penalty per move a knight has fewer than three (move targets as for mobility)
         low_mobility_knight: 6, [0, 100];
         /// Penalty per move a bishop has fewer than three
