@@ -5,6 +5,8 @@
 # Each opponent runs on one thread with its own book off (Glaurung's idle second thread spins).
 #
 #   bench/gauntlet.sh [GAMES] [TC] [OUTDIR] [OPPONENT...]    OPPONENT: glaurung toga2 ethereal-chess
+#   START=N: begin at opening N of the suite (1-based), e.g. START=51 plays a second 100-game half
+#   on new openings (a finished match cannot be extended to more games)
 #
 # TUNER and EVOCHESS name the binaries to use (default: target/release, built first).
 set -euo pipefail
@@ -34,7 +36,7 @@ done
 mkdir -p "$out"
 "$tuner" gauntlet "${engines[@]}" \
     --each tc="$tc" option.Hash=16 \
-    --openings file=openings/gnuchess-8ply.epd order=sequential \
+    --openings file=openings/gnuchess-8ply.epd order=sequential ${START:+start=$START} \
     --games "$games" --concurrency 2 \
     --pgnout "$out/games.pgn" --results "$out/results.json" \
     --draw movenumber=40 movecount=8 score=10 --resign movecount=3 score=1000 twosided=true \
