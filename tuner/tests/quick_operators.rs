@@ -2,7 +2,7 @@
 
 use rand::{SeedableRng, rngs::StdRng};
 use tuner::quick::{
-    operators::{Fate, Values, crossover, mutate, select_parent, survivors, tier},
+    operators::{Fate, MutationStep, Values, crossover, mutate, select_parent, survivors, tier},
     run::{Individual, next_generation},
 };
 
@@ -41,7 +41,7 @@ fn survivor_proportions_are_20_60_20_and_20_40_40() {
     let mut parent_counts = [0usize; 5];
     let plans = 20_000;
     for seed in 0..plans {
-        let plan = survivors(&pop, &mut rng(seed));
+        let plan = survivors(&pop, MutationStep::default(), &mut rng(seed));
         assert_eq!(plan.len(), n);
         for (rank, (fate, values)) in plan.iter().enumerate() {
             if rank < 2 {
@@ -96,7 +96,7 @@ fn mutation_rate_and_sigma() {
     let mut r = rng(4);
     let (mut changed, mut total, mut sq) = (0usize, 0usize, 0.0);
     for _ in 0..20_000 {
-        let m = mutate(&base, &mut r);
+        let m = mutate(&base, MutationStep::default(), &mut r);
         for v in m {
             total += 1;
             if v != 8000 {
@@ -109,8 +109,20 @@ fn mutation_rate_and_sigma() {
     let sd = (sq / changed as f64).sqrt();
     assert!((rate - 0.4).abs() < 0.01, "rate {rate}");
     assert!((sd - 400.0).abs() < 10.0, "sd {sd}");
+    // A configured step: rate 1, sigma 1,200.
+    let step = MutationStep { rate: 1.0, sigma: 1200.0 };
+    let (mut moved, mut sq) = (0usize, 0.0);
+    for _ in 0..20_000 {
+        for v in mutate(&base, step, &mut r) {
+            moved += usize::from(v != 8000);
+            sq += f64::from(v - 8000).powi(2);
+        }
+    }
+    let sd = (sq / 100_000.0).sqrt();
+    assert!(moved > 99_800, "every allele moves: {moved}");
+    assert!((sd - 1200.0).abs() < 25.0, "sd {sd}");
     // Clamped into range at the edges.
-    let edge = mutate(&[800, 17000, 800, 17000, 800], &mut rng(5));
+    let edge = mutate(&[800, 17000, 800, 17000, 800], MutationStep::default(), &mut rng(5));
     assert!(edge.iter().all(|v| (800..=17000).contains(v)));
 }
 
@@ -151,7 +163,7 @@ fn next_generation_keeps_elites_and_names_newcomers() {
         })
         .collect();
     let mut next_id = n as u64;
-    let next = next_generation(&pop, &mut next_id, &mut rng(9));
+    let next = next_generation(&pop, MutationStep::default(), &mut next_id, &mut rng(9));
     assert_eq!(next.len(), n);
     let names: std::collections::HashSet<&str> = next.iter().map(|i| i.name.as_str()).collect();
     assert_eq!(names.len(), n, "names must be unique");

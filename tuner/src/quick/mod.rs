@@ -128,6 +128,8 @@ pub struct QuickConfig {
     pub openings: Option<PathBuf>,
     /// Checkpoint, journals, PGN, CSV, SVG, parameter files.
     pub out_dir: PathBuf,
+    /// Mutation probability per allele and noise (the paper's 0.4 and N(0, 400)).
+    pub mutation: operators::MutationStep,
 }
 
 impl Default for QuickConfig {
@@ -152,6 +154,7 @@ impl Default for QuickConfig {
             reference: None,
             openings: None,
             out_dir: PathBuf::from("quick-out"),
+            mutation: operators::MutationStep::default(),
         }
     }
 }
@@ -217,6 +220,13 @@ impl QuickConfig {
         {
             return bad(format!("dynamic_cap: need 0 < min <= max and factor > 0, got {d:?}"));
         }
+        let m = self.mutation;
+        if !((0.0..=1.0).contains(&m.rate) && m.sigma >= 0.0 && m.sigma.is_finite()) {
+            return bad(format!(
+                "mutation: need rate in [0, 1] and a finite sigma >= 0, got rate {} sigma {}",
+                m.rate, m.sigma
+            ));
+        }
         if self.pairs == 0 {
             return bad("pairs must be at least 1".into());
         }
@@ -274,6 +284,12 @@ mod tests {
         assert!(c.validate().unwrap_err().to_string().contains("openings"));
         let c = QuickConfig { reference: Some("Cargo.toml".into()), ..QuickConfig::default() };
         assert!(c.validate().unwrap_err().to_string().contains("reference"));
+        let c = QuickConfig { mutation: operators::MutationStep { rate: 1.5, sigma: 400.0 }, ..QuickConfig::default() };
+        assert!(c.validate().unwrap_err().to_string().contains("mutation"));
+        let e = toml::from_str::<QuickConfig>("[mutation]\nsigma = 900\nsize = 2").unwrap_err().to_string();
+        assert!(e.contains("size"), "{e}");
+        let c: QuickConfig = toml::from_str("[mutation]\nsigma = 900").unwrap();
+        assert_eq!((c.mutation.rate, c.mutation.sigma), (0.4, 900.0));
         let e = toml::from_str::<QuickConfig>("ranking = \"gauntlet\"").unwrap_err().to_string();
         assert!(e.contains("gauntlet"), "{e}");
     }

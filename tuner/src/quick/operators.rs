@@ -7,7 +7,7 @@
 //! * Crossover: per allele, a random parent's value with probability 2/3, otherwise the parents'
 //!   mean ([`crate::ga::operators::multi_parent_mean`]).
 //! * Mutation: each allele gets N(0, 400) noise with probability 0.4, clamped into [800, 17000]
-//!   ([`crate::ga::operators::gaussian`]).
+//!   ([`crate::ga::operators::gaussian`]); both configurable ([`MutationStep`]).
 //! * Survivors: the top 20% stay, the bottom 20% are replaced by random newcomers; each of the
 //!   middle 60% stays unchanged (20%), becomes a mutant of a random non-bottom individual (40%)
 //!   or an offspring (40%). "20%" of N is `round(0.2 N)` (2 of 12).
@@ -25,6 +25,22 @@ pub const VALUE_MAX: i32 = 17000;
 /// Mutation: per-allele probability and noise standard deviation (§II-D2).
 pub const MUTATION_RATE: f64 = 0.4;
 pub const MUTATION_SIGMA: f64 = 400.0;
+
+/// The mutation operator's settings (`[mutation]` in params/quick.toml); the paper's by default.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MutationStep {
+    /// Probability that an allele is mutated.
+    pub rate: f64,
+    /// Standard deviation of the noise, in raw allele units (the range is [800, 17000]).
+    pub sigma: f64,
+}
+
+impl Default for MutationStep {
+    fn default() -> Self {
+        MutationStep { rate: MUTATION_RATE, sigma: MUTATION_SIGMA }
+    }
+}
 
 /// The five piece values of one individual.
 pub type Values = [i32; 5];
@@ -76,12 +92,12 @@ pub fn crossover(parents: &[Values], rng: &mut impl Rng) -> Values {
     std::array::from_fn(|i| child[i] as i32)
 }
 
-/// A mutated copy: each allele gets N(0, 400) with probability 0.4, clamped into range.
-pub fn mutate(values: &Values, rng: &mut impl Rng) -> Values {
+/// A mutated copy: each allele gets N(0, sigma) with probability `rate`, clamped into range.
+pub fn mutate(values: &Values, step: MutationStep, rng: &mut impl Rng) -> Values {
     let mut x: Vec<f64> = values.iter().map(|&v| f64::from(v)).collect();
     let g = gene();
     // The library's sigma is a share of the gene's range.
-    operators::gaussian(&mut x, &[g; 5], MUTATION_RATE, MUTATION_SIGMA / (g.max - g.min), rng);
+    operators::gaussian(&mut x, &[g; 5], step.rate, step.sigma / (g.max - g.min), rng);
     std::array::from_fn(|i| x[i] as i32)
 }
 
@@ -103,7 +119,7 @@ pub enum Fate {
 
 /// The survivor plan for a population ranked worst first: one [`Fate`] per rank, and the values
 /// each rank holds next generation.
-pub fn survivors(ranked: &[Values], rng: &mut impl Rng) -> Vec<(Fate, Values)> {
+pub fn survivors(ranked: &[Values], step: MutationStep, rng: &mut impl Rng) -> Vec<(Fate, Values)> {
     let n = ranked.len();
     let t = tier(n);
     (0..n)
@@ -118,7 +134,7 @@ pub fn survivors(ranked: &[Values], rng: &mut impl Rng) -> Vec<(Fate, Values)> {
                     (Fate::Kept, ranked[rank])
                 } else if r < 0.6 {
                     let of = rng.random_range(t..n);
-                    (Fate::Mutant { of }, mutate(&ranked[of], rng))
+                    (Fate::Mutant { of }, mutate(&ranked[of], step, rng))
                 } else {
                     let (child, parents) = offspring(ranked, rng);
                     (Fate::Offspring { parents }, child)

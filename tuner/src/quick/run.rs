@@ -35,7 +35,7 @@ use super::{
     QuickConfig, QuickError, RankingMode,
     mapping::{piece_params, playable},
     names::unique_name,
-    operators::{Fate, Values, random_values, survivors},
+    operators::{Fate, MutationStep, Values, random_values, survivors},
     report,
     tournament::quick_tournament,
 };
@@ -199,9 +199,14 @@ fn initial_state(cfg: &QuickConfig) -> State {
 }
 
 /// Builds the next generation from a ranking (worst first) by Belmonte's survivor policy.
-pub fn next_generation(ranked: &[Individual], next_id: &mut u64, rng: &mut impl Rng) -> Vec<Individual> {
+pub fn next_generation(
+    ranked: &[Individual],
+    step: MutationStep,
+    next_id: &mut u64,
+    rng: &mut impl Rng,
+) -> Vec<Individual> {
     let values: Vec<Values> = ranked.iter().map(|i| i.values).collect();
-    let plan = survivors(&values, rng);
+    let plan = survivors(&values, step, rng);
     let mut taken: Vec<String> = ranked.iter().map(|i| i.name.clone()).collect();
     let mut out = Vec::with_capacity(ranked.len());
     for (rank, (fate, v)) in plan.into_iter().enumerate() {
@@ -283,7 +288,7 @@ pub fn run(cfg: &QuickConfig, resume: bool) -> Result<QuickOutcome, QuickError> 
         log::info!("{}", report::generation_line(&record));
         let mut rng = generation_rng(cfg.seed, 0, state.generation as u64 + 1);
         let mut next_id = state.next_id;
-        let mut population = next_generation(&record.ranked, &mut next_id, &mut rng);
+        let mut population = next_generation(&record.ranked, cfg.mutation, &mut next_id, &mut rng);
         if cfg.repair {
             // Only the newcomers: survivors keep their genome (and record) exactly.
             for ind in population.iter_mut().filter(|i| i.id > state.next_id) {
@@ -611,7 +616,7 @@ mod tests {
         let ranked: Vec<Individual> = (1..=10).map(|i| member(i, i as f64, 10)).collect();
         let mut next_id = 10;
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-        let next = next_generation(&ranked, &mut next_id, &mut rng);
+        let next = next_generation(&ranked, MutationStep::default(), &mut next_id, &mut rng);
         for (old, new) in ranked.iter().zip(&next) {
             if new.id == old.id {
                 assert_eq!((new.points, new.games), (old.points, old.games));
