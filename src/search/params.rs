@@ -28,8 +28,7 @@ crate::declare_params! {
         futility_margin_2: 227, [0, 1023];
         /// Futility margin at depth 3 (centipawns)
         futility_margin_3: 400, [0, 1023];
-        /// Use multi-cut pruning at expected cut nodes (0/1; off: the singular search's multi-cut
-        /// return does its job, and David's version lost 36 Elo here, BENCHMARKS.md)
+        /// Use multi-cut pruning at expected cut nodes (0/1; off by default: it cost 36 Elo, BENCHMARKS.md)
         multicut_use: 0, [0, 1];
         /// Multi-cut depth reduction of the probing searches in plies
         multicut_reduction: 4, [0, 7];
