@@ -249,11 +249,12 @@ fn solve_nodes_is_deterministic_and_finds_tactics() {
     let p = pos("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
     let target = uci(&p, "g3g6");
     let params = Params::default();
-    let a = solve_nodes(&p, &params, &[target], &[], 500_000);
-    let b = solve_nodes(&p, &params, &[target], &[], 500_000);
+    let budget = 500_000;
+    let a = solve_nodes(&p, &params, &[target], &[], budget);
+    let b = solve_nodes(&p, &params, &[target], &[], budget);
     assert_eq!(a, b);
     assert!(a.solved_at.is_some(), "{a:?}");
-    assert!(a.cost(500_000) <= a.nodes);
+    assert!(a.cost(budget) <= a.nodes);
     // Easy capture of a hanging queen is solved almost at once.
     let p = pos("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1");
     let r = solve_nodes(&p, &params, &[uci(&p, "d2d5")], &[], 100_000);
