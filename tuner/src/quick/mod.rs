@@ -227,6 +227,12 @@ impl QuickConfig {
                 m.rate, m.sigma
             ));
         }
+        if !(m.sigma_decay > 0.0 && m.sigma_decay <= 1.0 && m.sigma_min >= 0.0 && m.sigma_min.is_finite()) {
+            return bad(format!(
+                "mutation: need sigma_decay in (0, 1] and a finite sigma_min >= 0, got sigma_decay {} sigma_min {}",
+                m.sigma_decay, m.sigma_min
+            ));
+        }
         if self.pairs == 0 {
             return bad("pairs must be at least 1".into());
         }
@@ -284,8 +290,13 @@ mod tests {
         assert!(c.validate().unwrap_err().to_string().contains("openings"));
         let c = QuickConfig { reference: Some("Cargo.toml".into()), ..QuickConfig::default() };
         assert!(c.validate().unwrap_err().to_string().contains("reference"));
-        let c = QuickConfig { mutation: operators::MutationStep { rate: 1.5, sigma: 400.0 }, ..QuickConfig::default() };
+        let c = QuickConfig {
+            mutation: operators::MutationStep { rate: 1.5, ..operators::MutationStep::default() },
+            ..QuickConfig::default()
+        };
         assert!(c.validate().unwrap_err().to_string().contains("mutation"));
+        let c: QuickConfig = toml::from_str("[mutation]\nsigma_decay = 1.2").unwrap();
+        assert!(c.validate().unwrap_err().to_string().contains("sigma_decay 1.2"));
         let e = toml::from_str::<QuickConfig>("[mutation]\nsigma = 900\nsize = 2").unwrap_err().to_string();
         assert!(e.contains("size"), "{e}");
         let c: QuickConfig = toml::from_str("[mutation]\nsigma = 900").unwrap();

@@ -34,11 +34,36 @@ pub struct MutationStep {
     pub rate: f64,
     /// Standard deviation of the noise, in raw allele units (the range is [800, 17000]).
     pub sigma: f64,
+    /// Factor applied to `sigma` once per generation (1 = the paper's constant step): a large
+    /// early step explores, a shrinking one lets the ratios settle instead of wandering.
+    #[serde(skip_serializing_if = "is_one")]
+    pub sigma_decay: f64,
+    /// The shrinking step never goes below this.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub sigma_min: f64,
+}
+
+// The paper's values are left out of the serialised form, so run fingerprints written before
+// the step could shrink still match.
+fn is_one(x: &f64) -> bool {
+    *x == 1.0
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 impl Default for MutationStep {
     fn default() -> Self {
-        MutationStep { rate: MUTATION_RATE, sigma: MUTATION_SIGMA }
+        MutationStep { rate: MUTATION_RATE, sigma: MUTATION_SIGMA, sigma_decay: 1.0, sigma_min: 0.0 }
+    }
+}
+
+impl MutationStep {
+    /// The step that makes generation `generation` (0 = the random one).
+    pub fn at(self, generation: usize) -> MutationStep {
+        let shrunk = self.sigma * self.sigma_decay.powi(generation.min(i32::MAX as usize) as i32);
+        MutationStep { sigma: shrunk.max(self.sigma_min.min(self.sigma)), ..self }
     }
 }
 
@@ -172,5 +197,20 @@ mod tests {
             seen_mean |= c[4] == 11336;
         }
         assert!(seen_mean);
+    }
+
+    #[test]
+    fn the_mutation_step_shrinks_per_generation_down_to_its_floor() {
+        let paper = MutationStep::default();
+        assert_eq!(paper.at(0), paper);
+        assert_eq!(paper.at(49).sigma, 400.0);
+        let shrinking = MutationStep { sigma: 1200.0, sigma_decay: 0.5, sigma_min: 200.0, ..paper };
+        let sigmas: Vec<f64> = (0..5).map(|g| shrinking.at(g).sigma).collect();
+        assert_eq!(sigmas, [1200.0, 600.0, 300.0, 200.0, 200.0]);
+        assert_eq!(shrinking.at(3).rate, paper.rate);
+        // A floor above the starting step does not raise it.
+        assert_eq!(MutationStep { sigma_min: 5000.0, ..shrinking }.at(1).sigma, 1200.0);
+        // The paper's values keep the serialised form (and so old run fingerprints) unchanged.
+        assert_eq!(serde_json::to_string(&paper).unwrap(), r#"{"rate":0.4,"sigma":400.0}"#);
     }
 }

@@ -288,7 +288,8 @@ pub fn run(cfg: &QuickConfig, resume: bool) -> Result<QuickOutcome, QuickError> 
         log::info!("{}", report::generation_line(&record));
         let mut rng = generation_rng(cfg.seed, 0, state.generation as u64 + 1);
         let mut next_id = state.next_id;
-        let mut population = next_generation(&record.ranked, cfg.mutation, &mut next_id, &mut rng);
+        let mut population =
+            next_generation(&record.ranked, cfg.mutation.at(state.generation + 1), &mut next_id, &mut rng);
         if cfg.repair {
             // Only the newcomers: survivors keep their genome (and record) exactly.
             for ind in population.iter_mut().filter(|i| i.id > state.next_id) {
