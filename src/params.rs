@@ -314,6 +314,16 @@ impl Params {
 
     /// The full parameter file: every key with its doc and range as a comment.
     pub fn to_toml(&self) -> String {
+        self.write_toml(true)
+    }
+
+    /// Every key and value, without comments: what run fingerprints hash, so that editing a
+    /// parameter's doc line does not orphan the tuner's checkpoints.
+    pub fn values_toml(&self) -> String {
+        self.write_toml(false)
+    }
+
+    fn write_toml(&self, docs: bool) -> String {
         let mut out = String::new();
         let mut section = "";
         for (i, spec) in Self::specs().enumerate() {
@@ -324,7 +334,9 @@ impl Params {
                 }
                 let _ = writeln!(out, "[{section}]");
             }
-            let _ = writeln!(out, "# {} [{}, {}]", spec.doc, spec.min, spec.max);
+            if docs {
+                let _ = writeln!(out, "# {} [{}, {}]", spec.doc, spec.min, spec.max);
+            }
             let _ = writeln!(out, "{} = {}", spec.name, self.get(ParamId(i)));
         }
         out
@@ -396,6 +408,16 @@ mod tests {
         assert_eq!(e, ParamError::OutOfRange { key: "search.null_move_use".into(), value: 5, min: 0, max: 1 });
         assert!(matches!(p.with_toml("[engine]\nx = 1\n"), Err(ParamError::UnknownSection(_))));
         assert!(matches!(p.with_toml("[eval\n"), Err(ParamError::Syntax { line: 1, .. })));
+    }
+
+    #[test]
+    fn values_toml_is_the_file_without_comments() {
+        let p = Params::default();
+        let values = p.values_toml();
+        assert!(!values.contains('#'));
+        let stripped: String = p.to_toml().lines().filter(|l| !l.starts_with('#')).map(|l| format!("{l}\n")).collect();
+        assert_eq!(values, stripped);
+        assert_eq!(p.with_toml(&values).unwrap(), p);
     }
 
     #[test]

@@ -233,7 +233,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
         .map_or(String::new(), |(genome, rate)| format!(" init={:016x}/{rate}", fnv1a(&format!("{:?}", genome.key()))));
     // The base values too: `others = "default"` reads the compiled-in defaults, which change
     // when a tuned evaluation replaces them, and a run must not resume on another base.
-    let base_key = format!(" base={:016x}", fnv1a(&space.base().to_toml()));
+    let base_key = format!(" base={:016x}", fnv1a(&space.base().values_toml()));
     let fingerprint = format!(
         "{:016x}",
         fnv1a(&format!(

@@ -213,7 +213,7 @@ impl SearchEvolution {
         let fens: String = train.iter().map(|p| p.fen.as_str()).collect::<Vec<_>>().join("\n");
         // The values, not a file's text: without a file the base is the compiled-in defaults,
         // which change when a tuned evaluation replaces them.
-        let base_text = base.to_toml();
+        let base_text = base.values_toml();
         let fingerprint = format!(
             "{:016x}",
             fnv1a(&format!(
