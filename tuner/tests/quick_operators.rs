@@ -110,7 +110,7 @@ fn mutation_rate_and_sigma() {
     assert!((rate - 0.4).abs() < 0.01, "rate {rate}");
     assert!((sd - 400.0).abs() < 10.0, "sd {sd}");
     // A configured step: rate 1, sigma 1,200.
-    let step = MutationStep { rate: 1.0, sigma: 1200.0 };
+    let step = MutationStep { rate: 1.0, sigma: 1200.0, ..MutationStep::default() };
     let (mut moved, mut sq) = (0usize, 0.0);
     for _ in 0..20_000 {
         for v in mutate(&base, step, &mut r) {
