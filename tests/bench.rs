@@ -5,7 +5,7 @@
 use evochess::{bench, params::Params};
 
 /// Node count of `bench::run(bench::DEFAULT_DEPTH, &Params::default())`.
-const EXPECTED_NODES: u64 = 4_815_620;
+const EXPECTED_NODES: u64 = 4_977_478;
 
 #[test]
 fn bench_signature() {

@@ -6,7 +6,7 @@
 //! Depths are in quarter plies ([`ONE_PLY`] = 4); the TT stores whole plies. Fail-soft.
 
 use arrayvec_free::SmallList;
-use shakmaty::{Bitboard, Chess, Color, FromSetup, Move, Position, Role, Setup};
+use shakmaty::{Bitboard, Chess, Color, FromSetup, Move, Position, Role, Setup, attacks};
 
 use super::{Frame, ONE_PLY, Worker, hash, hash_after, history::PieceTo, key_after};
 use crate::{
@@ -53,6 +53,36 @@ mod arrayvec_free {
 pub(crate) fn has_non_pawn_material(pos: &Chess, color: Color) -> bool {
     let b = pos.board();
     (b.by_color(color) & !(b.pawns() | b.kings())).any()
+}
+
+/// Whether a quiet move (no capture, castle or promotion) checks the opponent's king, by a
+/// direct attack from its destination or by uncovering a slider. Cheaper than making the
+/// move, so move-count pruning can spare checks before the child exists.
+fn quiet_gives_check(pos: &Chess, m: Move) -> bool {
+    let Move::Normal { role, from, to, .. } = m else {
+        return false;
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(!us) else {
+        return false;
+    };
+    let occupied = (board.occupied() ^ from) | to;
+    let direct = match role {
+        Role::Pawn => attacks::pawn_attacks(us, to),
+        Role::Knight => attacks::knight_attacks(to),
+        Role::Bishop => attacks::bishop_attacks(to, occupied),
+        Role::Rook => attacks::rook_attacks(to, occupied),
+        Role::Queen => attacks::queen_attacks(to, occupied),
+        Role::King => Bitboard(0),
+    };
+    if direct.contains(king) {
+        return true;
+    }
+    let ours = board.by_color(us) ^ from;
+    let discovered = (attacks::bishop_attacks(king, occupied) & board.bishops_and_queens())
+        | (attacks::rook_attacks(king, occupied) & board.rooks_and_queens());
+    !(discovered & ours).is_empty()
 }
 
 /// A pawn move to the 6th or 7th rank with no enemy pawn ahead on its own or a neighbouring file.
@@ -382,6 +412,7 @@ impl Worker<'_> {
         let mut best_score = -INFINITE;
         let mut best_move = None;
         let mut move_count = 0usize;
+        let mut quiets_seen = 0usize;
         let mut quiets_tried = SmallList::<64>::new();
         let mut captures_tried = SmallList::<32>::new();
         let lmp_limit = (sp.lmp_base + d_plies * d_plies) as usize / if improving { 1 } else { 2 };
@@ -394,11 +425,16 @@ impl Worker<'_> {
             }
             move_count += 1;
             let quiet = !is_noisy(m);
+            quiets_seen += usize::from(quiet);
             let prunable = best_score > -TB_WIN_IN_MAX && has_non_pawn_material(pos, stm);
             if prunable && !in_check {
-                if quiet {
-                    // Late move pruning.
-                    if sp.lmp_depth > 0 && d_plies <= sp.lmp_depth && move_count > lmp_limit {
+                // A quiet check is often the point of a sacrifice: move counts and history do
+                // not prune it (futility and SEE below still may; once quiets are skipped,
+                // later ones are not tried at all).
+                if quiet && !quiet_gives_check(pos, m) {
+                    // Late move pruning, counted on quiets: good captures tried first do not use
+                    // up the quiet moves' allowance.
+                    if sp.lmp_depth > 0 && d_plies <= sp.lmp_depth && quiets_seen > lmp_limit {
                         picker.skip_quiets = true;
                         continue;
                     }
@@ -439,7 +475,8 @@ impl Worker<'_> {
                             }
                         }
                     }
-                } else if sp.see_depth > 0
+                } else if !quiet
+                    && sp.see_depth > 0
                     && d_plies <= sp.see_depth
                     && !see_ge(pos, m, -sp.see_capture_margin * d_plies * d_plies)
                 {
@@ -630,5 +667,46 @@ impl Worker<'_> {
         };
         self.tt.store(key, encode_move(best_move), to_tt(best_score, ply), static_eval, d_plies, bound, pv_node);
         best_score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen, uci::UciMove};
+
+    use super::quiet_gives_check;
+
+    #[test]
+    fn quiet_checks_match_making_the_move() {
+        let cases = [
+            // WAC.001 after Qg6 and a quiet reply: Qh7 mates; Rae1 does not check.
+            ("2rr3k/pp3pp1/1nnqbNQp/3pN3/2pP4/2P5/PPB4P/R4RK1 w - - 0 1", "g6h7", true),
+            ("2rr3k/pp3pp1/1nnqbNQp/3pN3/2pP4/2P5/PPB4P/R4RK1 w - - 0 1", "a1e1", false),
+            // Direct checks, and near misses, by each piece type.
+            ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a8", true),
+            ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a7", false),
+            ("4k3/8/8/8/6N1/8/8/4K3 w - - 0 1", "g4f6", true),
+            ("4k3/8/8/4N3/8/8/8/4K3 w - - 0 1", "e5f7", false),
+            ("4k3/8/8/8/8/8/8/1B2K3 w - - 0 1", "b1g6", true),
+            ("4k3/8/8/8/8/8/8/1B2K3 w - - 0 1", "b1a2", false),
+            ("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1", "d6d7", true),
+            ("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1", "d5d6", false),
+            ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "d1a4", true),
+            // Discovered checks: the knight uncovers the rook, the king uncovers the bishop.
+            ("4k3/8/8/8/4N3/8/8/4RK2 w - - 0 1", "e4c5", true),
+            ("7k/8/8/8/8/8/1K6/B7 w - - 0 1", "b2a2", true),
+            ("4k3/8/8/8/4N3/8/P7/4RK2 w - - 0 1", "a2a3", false),
+            // Black to move.
+            ("4k3/8/8/8/8/r7/8/6K1 b - - 0 1", "a3g3", true),
+            ("4k3/8/8/8/8/r7/8/6K1 b - - 0 1", "a3a2", false),
+        ];
+        for (fen, uci, expected) in cases {
+            let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+            let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            assert_eq!(child.is_check(), expected, "the case itself is wrong: {fen} {uci}");
+            assert_eq!(quiet_gives_check(&pos, m), expected, "{fen} {uci}");
+        }
     }
 }
