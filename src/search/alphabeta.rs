@@ -68,15 +68,8 @@ fn quiet_gives_check(pos: &Chess, m: Move) -> bool {
         return false;
     };
     let occupied = (board.occupied() ^ from) | to;
-    let direct = match role {
-        Role::Pawn => attacks::pawn_attacks(us, to),
-        Role::Knight => attacks::knight_attacks(to),
-        Role::Bishop => attacks::bishop_attacks(to, occupied),
-        Role::Rook => attacks::rook_attacks(to, occupied),
-        Role::Queen => attacks::queen_attacks(to, occupied),
-        Role::King => Bitboard(0),
-    };
-    if direct.contains(king) {
+    // A king never checks directly (kings cannot stand side by side).
+    if attacks::attacks(to, role.of(us), occupied).contains(king) {
         return true;
     }
     let ours = board.by_color(us) ^ from;
