@@ -184,3 +184,27 @@ fn colour_pairs_play_both_colours_per_comparison() {
     );
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `anchor = true`: the reference joins every round robin as a non-breeding member, so a
+/// generation of N members plays (N+1)N/2 pairings, the reference in N of them, and it never
+/// appears among the ranked individuals.
+#[test]
+fn the_anchor_plays_every_member_and_never_breeds() {
+    let engine = engine_binary();
+    let dir = scratch("quick", "anchor");
+    let cfg = config(&dir, &engine, "a");
+    let mut text_cfg = fs::read_to_string(&cfg).unwrap();
+    text_cfg = text_cfg.replace("generations = 2\n", "generations = 2\nranking = \"round-robin\"\nanchor = true\n");
+    fs::write(&cfg, text_cfg).unwrap();
+    tuner_ok(&["quick", "--config", cfg.to_str().unwrap()]);
+    let out = dir.join("a");
+    for g in 0..2 {
+        let pgn = fs::read_to_string(out.join(format!("gen-{g:03}/games.pgn"))).unwrap();
+        assert_eq!(pgn.matches("[Event ").count(), 7 * 6, "generation {g}: 21 pairings of 2 games");
+        let by_reference = pgn.matches("[White \"reference\"]").count() + pgn.matches("[Black \"reference\"]").count();
+        assert_eq!(by_reference, 2 * 6, "generation {g}: one pair against each of the 6 members");
+    }
+    let individuals = fs::read_to_string(out.join("individuals.csv")).unwrap();
+    assert!(!individuals.contains("reference"), "{individuals}");
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -120,9 +120,16 @@ pub struct QuickConfig {
     /// engine's parameter ranges hold (a queen under 2 pawns, ...) alleles are not selected and
     /// drift, and the reported values stop being the played ones. The paper has no ranges: off.
     pub repair: bool,
-    /// The reference player's parameter file (`ranking = "reference"`); without one it is the
-    /// engine with its built-in defaults.
+    /// The reference player's parameter file (`ranking = "reference"`, or `anchor`); without one
+    /// it is the engine with its built-in defaults.
     pub reference: Option<PathBuf>,
+    /// With `ranking = "round-robin"`: the reference player joins every generation's round robin
+    /// as a member that is ranked with nobody and never breeds. Inside a population that shares
+    /// one over-valued piece set nothing punishes it (the pawn drifts down against every piece,
+    /// BENCHMARKS.md); a fixed player with sound values does, while the games between members
+    /// still give a gradient where every member loses to it. Off in the paper.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub anchor: bool,
     /// Optional opening book (EPD/PGN): each game starts from a random line of it; by default
     /// every game starts from the initial position, as in the paper.
     pub openings: Option<PathBuf>,
@@ -152,6 +159,7 @@ impl Default for QuickConfig {
             repair: false,
             ranking: RankingMode::QuickTournament,
             reference: None,
+            anchor: false,
             openings: None,
             out_dir: PathBuf::from("quick-out"),
             mutation: operators::MutationStep::default(),
@@ -242,9 +250,12 @@ impl QuickConfig {
         if self.pairs > 1 && self.openings.is_none() {
             return bad("pairs > 1 needs `openings` (games from one start position repeat)".into());
         }
+        if self.anchor && self.ranking != RankingMode::RoundRobin {
+            return bad("`anchor` is only used with ranking = \"round-robin\"".into());
+        }
         if let Some(r) = &self.reference {
-            if self.ranking != RankingMode::Reference {
-                return bad("`reference` is only used with ranking = \"reference\"".into());
+            if self.ranking != RankingMode::Reference && !self.anchor {
+                return bad("`reference` is only used with ranking = \"reference\" or `anchor = true`".into());
             }
             if !r.is_file() {
                 return bad(format!("reference file `{}` does not exist", r.display()));
@@ -290,6 +301,12 @@ mod tests {
         assert!(c.validate().unwrap_err().to_string().contains("openings"));
         let c = QuickConfig { reference: Some("Cargo.toml".into()), ..QuickConfig::default() };
         assert!(c.validate().unwrap_err().to_string().contains("reference"));
+        let c = QuickConfig { anchor: true, ..QuickConfig::default() };
+        assert!(c.validate().unwrap_err().to_string().contains("`anchor`"));
+        let c = QuickConfig { anchor: true, ranking: RankingMode::RoundRobin, ..QuickConfig::default() };
+        c.validate().unwrap();
+        let c = QuickConfig { reference: Some("no-such.toml".into()), ..c };
+        assert!(c.validate().unwrap_err().to_string().contains("no-such.toml"));
         let c = QuickConfig {
             mutation: operators::MutationStep { rate: 1.5, ..operators::MutationStep::default() },
             ..QuickConfig::default()

@@ -399,10 +399,12 @@ fn play_runner(
 ) -> Result<(Vec<Individual>, usize, Vec<GameSummary>), QuickError> {
     let g = state.generation;
     let gauntlet = cfg.ranking == RankingMode::Reference;
-    // Index of member 0 among the match's engines.
-    let first = usize::from(gauntlet);
+    // The reference plays as engine 0: against every member (gauntlet) or as the round robin's
+    // non-breeding anchor. Index of member 0 among the match's engines:
+    let with_reference = gauntlet || cfg.anchor;
+    let first = usize::from(with_reference);
     let mut engines = Vec::new();
-    if gauntlet {
+    if with_reference {
         engines.push(engine_spec(cfg, engine, REFERENCE, cfg.reference.clone()));
     }
     engines.extend(specs);
@@ -424,6 +426,10 @@ fn play_runner(
         black: "the population".into(),
         source: Box::new(source),
     })?;
+    if cfg.anchor {
+        let t = &results.totals[0];
+        log::info!("generation {g}: the anchor scored {} of {} games", t.points, t.games);
+    }
     let mut pop = state.population.clone();
     let mut now = vec![0.0; pop.len()];
     for (i, ind) in pop.iter_mut().enumerate() {
