@@ -130,6 +130,13 @@ pub struct QuickConfig {
     /// still give a gradient where every member loses to it. Off in the paper.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub anchor: bool,
+    /// Fixes the pawn's allele at this value, so that only knight, bishop, rook and queen evolve,
+    /// as ratios over it. The engine plays the ratios only (the pawn is always 100 cp), so with
+    /// five free alleles the common scale is a direction no game can select: it drifts, and
+    /// with it the ratios the allele range allows (a pawn allele of 2,400 caps the queen at
+    /// 17,000 / 2,400 = 7 pawns; BENCHMARKS.md). Unset in the paper: five free alleles.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pawn_allele: Option<i32>,
     /// Optional opening book (EPD/PGN): each game starts from a random line of it; by default
     /// every game starts from the initial position, as in the paper.
     pub openings: Option<PathBuf>,
@@ -160,6 +167,7 @@ impl Default for QuickConfig {
             ranking: RankingMode::QuickTournament,
             reference: None,
             anchor: false,
+            pawn_allele: None,
             openings: None,
             out_dir: PathBuf::from("quick-out"),
             mutation: operators::MutationStep::default(),
@@ -253,6 +261,15 @@ impl QuickConfig {
         if self.anchor && self.ranking != RankingMode::RoundRobin {
             return bad("`anchor` is only used with ranking = \"round-robin\"".into());
         }
+        if let Some(p) = self.pawn_allele
+            && !(operators::VALUE_MIN..=operators::VALUE_MAX).contains(&p)
+        {
+            return bad(format!(
+                "pawn_allele = {p} is outside the allele range [{}, {}]",
+                operators::VALUE_MIN,
+                operators::VALUE_MAX
+            ));
+        }
         if let Some(r) = &self.reference {
             if self.ranking != RankingMode::Reference && !self.anchor {
                 return bad("`reference` is only used with ranking = \"reference\" or `anchor = true`".into());
@@ -307,6 +324,9 @@ mod tests {
         c.validate().unwrap();
         let c = QuickConfig { reference: Some("no-such.toml".into()), ..c };
         assert!(c.validate().unwrap_err().to_string().contains("no-such.toml"));
+        let c = QuickConfig { pawn_allele: Some(500), ..QuickConfig::default() };
+        assert!(c.validate().unwrap_err().to_string().contains("pawn_allele = 500"));
+        QuickConfig { pawn_allele: Some(1500), ..QuickConfig::default() }.validate().unwrap();
         let c = QuickConfig {
             mutation: operators::MutationStep { rate: 1.5, ..operators::MutationStep::default() },
             ..QuickConfig::default()

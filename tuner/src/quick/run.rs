@@ -184,6 +184,15 @@ fn new_individual(
     Individual { id: *next_id, name, values, origin, points: 0.0, games: 0 }
 }
 
+/// A new genome as the config asks: the pawn's allele fixed (`pawn_allele`), then repaired to
+/// what it plays (`repair`). Without either, the paper's genome unchanged.
+fn shape(cfg: &QuickConfig, mut values: Values) -> Values {
+    if let Some(p) = cfg.pawn_allele {
+        values[0] = p;
+    }
+    if cfg.repair { playable(&values) } else { values }
+}
+
 /// Generation 0: random individuals with random names.
 fn initial_state(cfg: &QuickConfig) -> State {
     let mut rng = generation_rng(cfg.seed, 0, 0);
@@ -191,8 +200,7 @@ fn initial_state(cfg: &QuickConfig) -> State {
     let mut population: Vec<Individual> = Vec::new();
     for _ in 0..cfg.population {
         let taken: Vec<String> = population.iter().map(|i| i.name.clone()).collect();
-        let values = random_values(&mut rng);
-        let values = if cfg.repair { playable(&values) } else { values };
+        let values = shape(cfg, random_values(&mut rng));
         population.push(new_individual(values, "random".into(), &mut next_id, &taken, &mut rng));
     }
     State { fingerprint: fingerprint(cfg), generation: 0, next_id, cap: cfg.max_moves, population, history: Vec::new() }
@@ -290,11 +298,9 @@ pub fn run(cfg: &QuickConfig, resume: bool) -> Result<QuickOutcome, QuickError> 
         let mut next_id = state.next_id;
         let mut population =
             next_generation(&record.ranked, cfg.mutation.at(state.generation + 1), &mut next_id, &mut rng);
-        if cfg.repair {
-            // Only the newcomers: survivors keep their genome (and record) exactly.
-            for ind in population.iter_mut().filter(|i| i.id > state.next_id) {
-                ind.values = playable(&ind.values);
-            }
+        // Only the newcomers: survivors keep their genome (and record) exactly.
+        for ind in population.iter_mut().filter(|i| i.id > state.next_id) {
+            ind.values = shape(cfg, ind.values);
         }
         let cap = cfg.dynamic_cap.as_ref().map_or(cfg.max_moves, |d| d.next(record.mean_moves));
         let mut history = state.history.clone();
@@ -632,6 +638,19 @@ mod tests {
             }
         }
         assert!(next[8..].iter().zip(&ranked[8..]).all(|(n, o)| n.id == o.id), "the top two are elites");
+    }
+
+    #[test]
+    fn a_fixed_pawn_allele_leaves_the_other_four_to_evolve() {
+        let paper = QuickConfig::default();
+        assert_eq!(shape(&paper, [4000, 900, 12000, 5000, 16000]), [4000, 900, 12000, 5000, 16000]);
+        let fixed = QuickConfig { pawn_allele: Some(1500), ..QuickConfig::default() };
+        assert_eq!(shape(&fixed, [4000, 4500, 4400, 7500, 13500]), [1500, 4500, 4400, 7500, 13500]);
+        // With repair the ratios are then made playable around the fixed pawn.
+        let both = QuickConfig { repair: true, ..fixed };
+        let v = shape(&both, [9000, 900, 900, 900, 900]);
+        assert_eq!(v[0], 1500);
+        assert_eq!(playable(&v), v);
     }
 
     #[test]
