@@ -126,8 +126,9 @@ pub struct QuickConfig {
     /// With `ranking = "round-robin"`: the reference player joins every generation's round robin
     /// as a member that is ranked with nobody and never breeds. Inside a population that shares
     /// one over-valued piece set nothing punishes it (the pawn drifts down against every piece,
-    /// BENCHMARKS.md); a fixed player with sound values does, while the games between members
-    /// still give a gradient where every member loses to it. Off in the paper.
+    /// BENCHMARKS.md); a fixed player with sound values is meant to, while the games between
+    /// members still give a gradient where every member loses to it (measured in BENCHMARKS.md:
+    /// it narrows the drift, it does not stop it). Off in the paper.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub anchor: bool,
     /// Fixes the pawn's allele at this value, so that only knight, bishop, rook and queen evolve,
