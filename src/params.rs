@@ -239,6 +239,17 @@ impl Params {
         Ok(())
     }
 
+    /// Sets every evaluation parameter for which `keep` is false to 0, or to the nearest value
+    /// its range allows (a divisor's minimum): an evaluation made of the kept terms only, with
+    /// the search section untouched.
+    pub fn zero_eval_except(&mut self, keep: impl Fn(ParamId) -> bool) {
+        for (i, spec) in Self::specs().enumerate() {
+            if spec.section == "eval" && !keep(ParamId(i)) {
+                self.set(ParamId(i), i64::from(0.clamp(spec.min, spec.max))).expect("clamped into range");
+            }
+        }
+    }
+
     /// Sets a parameter by name (`knight_mg` or `eval.knight_mg`).
     pub fn set_by_name(&mut self, name: &str, value: i64) -> Result<(), ParamError> {
         let (id, _) = Self::find(name).ok_or_else(|| ParamError::UnknownKey(name.to_string()))?;

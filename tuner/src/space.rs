@@ -313,12 +313,7 @@ impl SearchSpace {
         if self.others == Others::Zero {
             let listed: HashSet<ParamId> =
                 self.genes.iter().flat_map(|g| g.keys.iter().copied()).chain(self.fixed.iter().map(|f| f.0)).collect();
-            for (i, spec) in Params::specs().enumerate() {
-                let id = ParamId(i);
-                if spec.section == "eval" && !listed.contains(&id) {
-                    p.set(id, i64::from(0.clamp(spec.min, spec.max))).expect("clamped into range");
-                }
-            }
+            p.zero_eval_except(|id| listed.contains(&id));
         }
         self.with_fixed(&p)
     }

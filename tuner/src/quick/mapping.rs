@@ -12,16 +12,21 @@
 //! played as 2: the search was rewarded for leaving the playable region, where the alleles drift.)
 //!
 //! [`playable`] is the genome that plays as it reads: the values the engine gets, in genome units.
-//! Both `_mg` and `_eg` keys get the same value; every other parameter keeps its default.
+//! Both `_mg` and `_eg` keys get the same value; every other parameter keeps its default, or,
+//! with `evaluation = "material"`, every other evaluation term is 0.
 //!
 //! ```
-//! use tuner::quick::mapping::piece_params;
-//! let p = piece_params(&[2000, 6000, 6200, 10000, 17000]);
+//! use tuner::quick::{Evaluation, mapping::piece_params};
+//! let p = piece_params(&[2000, 6000, 6200, 10000, 17000], Evaluation::Engine);
 //! assert_eq!((p.eval.pawn_mg, p.eval.knight_mg, p.eval.rook_eg), (100, 300, 500));
+//! assert_ne!(p.eval.bishop_mobility, 0);
+//! let m = piece_params(&[2000, 6000, 6200, 10000, 17000], Evaluation::Material);
+//! assert_eq!((m.eval.knight_mg, m.eval.bishop_mobility, &m.search), (300, 0, &p.search));
 //! ```
 
 use evochess::params::{ParamId, Params};
 
+use super::Evaluation;
 use super::operators::{PIECES, Values};
 
 /// Each piece's `(mg, eg)` keys and the range both allow.
@@ -58,9 +63,21 @@ pub fn playable(values: &Values) -> Values {
     })
 }
 
-/// Engine defaults with the five piece values set from `values`.
-pub fn piece_params(values: &Values) -> Params {
+/// What every player starts from: the engine's defaults, with every evaluation term but the
+/// ten piece values set to 0 for [`Evaluation::Material`]. The reference player without a file
+/// is this with the default piece values.
+pub fn base_params(evaluation: Evaluation) -> Params {
     let mut p = Params::default();
+    if evaluation == Evaluation::Material {
+        let material: Vec<ParamId> = keys().iter().flat_map(|&(mg, eg, _, _)| [mg, eg]).collect();
+        p.zero_eval_except(|id| material.contains(&id));
+    }
+    p
+}
+
+/// [`base_params`] with the five piece values set from `values`.
+pub fn piece_params(values: &Values, evaluation: Evaluation) -> Params {
+    let mut p = base_params(evaluation);
     for ((mg, eg, _, _), cp) in keys().into_iter().zip(centipawns(values)) {
         // In range by construction (clamped to both keys' declared ranges).
         p.set(mg, cp.into()).expect("material value in range");
@@ -83,9 +100,30 @@ mod tests {
         assert_eq!(centipawns(&[800, 17000, 800, 800, 800]), [94, 2000, 100, 200, 400]);
         assert_eq!(centipawns(&[17000, 800, 800, 800, 800]), [200, 100, 100, 200, 400]);
         for v in [[800; 5], [17000; 5], [9000, 800, 17000, 4000, 12000]] {
-            let p = piece_params(&v);
+            let p = piece_params(&v, Evaluation::Engine);
             assert!(Params::default().with_toml(&p.to_toml()).is_ok(), "{v:?}");
         }
+    }
+
+    #[test]
+    fn material_evaluation_keeps_only_the_piece_values() {
+        let engine = base_params(Evaluation::Engine);
+        assert_eq!(engine, Params::default());
+        let material = base_params(Evaluation::Material);
+        assert_eq!(material.search, engine.search);
+        let mut kept = Vec::new();
+        for (i, spec) in Params::specs().enumerate().filter(|(_, s)| s.section == "eval") {
+            let v = material.get(ParamId(i));
+            if v == engine.get(ParamId(i)) && v != 0.clamp(spec.min, spec.max) {
+                kept.push(spec.name);
+            } else {
+                assert_eq!(v, 0.clamp(spec.min, spec.max), "{}", spec.name);
+            }
+        }
+        kept.sort_unstable();
+        let mut want: Vec<String> = PIECES.iter().flat_map(|p| [format!("{p}_eg"), format!("{p}_mg")]).collect();
+        want.sort_unstable();
+        assert_eq!(kept, want);
     }
 
     #[test]

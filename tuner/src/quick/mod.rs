@@ -87,6 +87,27 @@ pub enum RankingMode {
     RoundRobin,
 }
 
+/// The evaluation the evolved piece values play in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Evaluation {
+    /// The engine's whole evaluation at its defaults (square tables, mobility, king safety,
+    /// pawn structure, ...), the piece values replaced.
+    #[default]
+    Engine,
+    /// The piece values alone: every other evaluation term is 0 (the search is the engine's).
+    /// Belmonte's program scores material only (its §V proposes positional terms as future
+    /// work). In the full evaluation the other terms carry much of a pawn's worth, so the
+    /// pieces' common scale against the pawn decides few games and drifts (BENCHMARKS.md).
+    Material,
+}
+
+impl Evaluation {
+    fn is_engine(&self) -> bool {
+        *self == Evaluation::Engine
+    }
+}
+
 /// `tuner quick` settings (params/quick.toml); every key is optional.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -138,6 +159,10 @@ pub struct QuickConfig {
     /// 17,000 / 2,400 = 7 pawns; BENCHMARKS.md). Unset in the paper: five free alleles.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pawn_allele: Option<i32>,
+    /// The evaluation the piece values play in: the engine's whole one or material only. Left
+    /// out of the serialised form at its default, so older run fingerprints stay valid.
+    #[serde(skip_serializing_if = "Evaluation::is_engine")]
+    pub evaluation: Evaluation,
     /// Optional opening book (EPD/PGN): each game starts from a random line of it; by default
     /// every game starts from the initial position, as in the paper.
     pub openings: Option<PathBuf>,
@@ -169,6 +194,7 @@ impl Default for QuickConfig {
             reference: None,
             anchor: false,
             pawn_allele: None,
+            evaluation: Evaluation::Engine,
             openings: None,
             out_dir: PathBuf::from("quick-out"),
             mutation: operators::MutationStep::default(),
@@ -341,5 +367,9 @@ mod tests {
         assert_eq!((c.mutation.rate, c.mutation.sigma), (0.4, 900.0));
         let e = toml::from_str::<QuickConfig>("ranking = \"gauntlet\"").unwrap_err().to_string();
         assert!(e.contains("gauntlet"), "{e}");
+        let e = toml::from_str::<QuickConfig>("evaluation = \"pst\"").unwrap_err().to_string();
+        assert!(e.contains("pst"), "{e}");
+        let c: QuickConfig = toml::from_str("evaluation = \"material\"").unwrap();
+        assert_eq!(c.evaluation, Evaluation::Material);
     }
 }

@@ -32,8 +32,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use super::{
-    QuickConfig, QuickError, RankingMode,
-    mapping::{piece_params, playable},
+    Evaluation, QuickConfig, QuickError, RankingMode,
+    mapping::{base_params, piece_params, playable},
     names::unique_name,
     operators::{Fate, MutationStep, Values, random_values, survivors},
     report,
@@ -315,7 +315,7 @@ pub fn run(cfg: &QuickConfig, resume: bool) -> Result<QuickOutcome, QuickError> 
     let best_file = match elite.first() {
         Some(best) => {
             let path = cfg.out_dir.join("best.toml");
-            let text = format!("# quick: {} (id {})\n{}", best.name, best.id, piece_params(&best.values).to_toml());
+            let text = format!("# quick: {} (id {})\n{}", best.name, best.id, piece_params(&best.values, cfg.evaluation).to_toml());
             write_atomic(&path, text.as_bytes()).map_err(|e| QuickError::io(&path, e))?;
             Some(path)
         }
@@ -339,6 +339,25 @@ fn engine_spec(cfg: &QuickConfig, engine: &Path, name: &str, params: Option<Path
     spec
 }
 
+/// The reference player's parameter file. With `evaluation = "material"` it plays in the same
+/// material-only evaluation as the members: its file's values (or the default piece values)
+/// over [`base_params`], written next to the members' files.
+fn reference_params(cfg: &QuickConfig) -> Result<Option<PathBuf>, QuickError> {
+    if cfg.evaluation == Evaluation::Engine {
+        return Ok(cfg.reference.clone());
+    }
+    let text = match &cfg.reference {
+        Some(r) => std::fs::read_to_string(r).map_err(|e| QuickError::io(r, e))?,
+        None => String::new(),
+    };
+    let params = base_params(cfg.evaluation).with_toml(&text).map_err(|e| {
+        QuickError::Config(format!("reference `{}`: {e}", cfg.reference.as_deref().unwrap_or(Path::new("")).display()))
+    })?;
+    let path = cfg.out_dir.join("params").join("reference.toml");
+    write_atomic(&path, params.to_toml().as_bytes()).map_err(|e| QuickError::io(&path, e))?;
+    Ok(Some(path))
+}
+
 /// Plays (or replays from its journal) one generation and ranks it.
 fn play_generation(
     cfg: &QuickConfig,
@@ -354,7 +373,7 @@ fn play_generation(
         .iter()
         .map(|ind| {
             let path = params_path(cfg, ind);
-            write_atomic(&path, piece_params(&ind.values).to_toml().as_bytes())
+            write_atomic(&path, piece_params(&ind.values, cfg.evaluation).to_toml().as_bytes())
                 .map_err(|e| QuickError::io(&path, e))?;
             Ok(engine_spec(cfg, engine, &ind.name, Some(path)))
         })
@@ -411,7 +430,7 @@ fn play_runner(
     let first = usize::from(with_reference);
     let mut engines = Vec::new();
     if with_reference {
-        engines.push(engine_spec(cfg, engine, REFERENCE, cfg.reference.clone()));
+        engines.push(engine_spec(cfg, engine, REFERENCE, reference_params(cfg)?));
     }
     engines.extend(specs);
     let tournament = if gauntlet { Tournament::Gauntlet } else { Tournament::RoundRobin };
