@@ -315,7 +315,12 @@ pub fn run(cfg: &QuickConfig, resume: bool) -> Result<QuickOutcome, QuickError> 
     let best_file = match elite.first() {
         Some(best) => {
             let path = cfg.out_dir.join("best.toml");
-            let text = format!("# quick: {} (id {})\n{}", best.name, best.id, piece_params(&best.values, cfg.evaluation).to_toml());
+            let text = format!(
+                "# quick: {} (id {})\n{}",
+                best.name,
+                best.id,
+                piece_params(&best.values, cfg.evaluation).to_toml()
+            );
             write_atomic(&path, text.as_bytes()).map_err(|e| QuickError::io(&path, e))?;
             Some(path)
         }
