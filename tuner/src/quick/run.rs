@@ -624,6 +624,28 @@ mod tests {
     }
 
     #[test]
+    fn a_material_reference_plays_in_the_members_evaluation() {
+        let dir = std::env::temp_dir().join(format!("evochess-quick-reference-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("params")).unwrap();
+        let engine = QuickConfig { out_dir: dir.clone(), ..QuickConfig::default() };
+        assert_eq!(reference_params(&engine).unwrap(), None, "the engine's defaults, no file");
+        let material = QuickConfig { evaluation: Evaluation::Material, ..engine };
+        let path = reference_params(&material).unwrap().unwrap();
+        assert_eq!(evochess::params::Params::load(&path).unwrap(), base_params(Evaluation::Material));
+        // A reference file's values go over the material-only base; its other keys stay 0.
+        let file = dir.join("ref.toml");
+        std::fs::write(&file, "[eval]\nknight_mg = 400\n").unwrap();
+        let path =
+            reference_params(&QuickConfig { reference: Some(file.clone()), ..material.clone() }).unwrap().unwrap();
+        let p = evochess::params::Params::load(&path).unwrap();
+        assert_eq!((p.eval.knight_mg, p.eval.bishop_mobility), (400, 0));
+        std::fs::write(&file, "[eval]\nknight_mg = 1\n").unwrap();
+        let e = reference_params(&QuickConfig { reference: Some(file), ..material }).unwrap_err().to_string();
+        assert!(e.contains("ref.toml") && e.contains("knight_mg"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn reference_ranking_weighs_long_records_over_one_lucky_pair() {
         let pop = [
             member(1, 2.0, 2),   // one pair, 2-0: (2+1)/4 = 0.75
