@@ -299,6 +299,11 @@ impl Params {
     /// but a regular file (a FIFO would block, `/dev/zero` would never end) and
     /// [`ParamError::TooLarge`] past [`MAX_PARAMS_FILE_BYTES`].
     pub fn load(path: impl AsRef<Path>) -> Result<Params, ParamError> {
+        Params::default().with_file(path)
+    }
+
+    /// A copy of `self` overridden by the file at `path`; errors as [`Params::load`].
+    pub fn with_file(&self, path: impl AsRef<Path>) -> Result<Params, ParamError> {
         let path = path.as_ref();
         let shown = || path.display().to_string();
         let io = |e: std::io::Error| ParamError::Io { path: shown(), reason: e.to_string() };
@@ -320,7 +325,7 @@ impl Params {
             path: shown(),
             reason: format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
         })?;
-        Params::default().with_toml(&text).map_err(|e| ParamError::InFile { path: shown(), source: Box::new(e) })
+        self.with_toml(&text).map_err(|e| ParamError::InFile { path: shown(), source: Box::new(e) })
     }
 
     /// The full parameter file: every key with its doc and range as a comment.

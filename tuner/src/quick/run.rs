@@ -351,13 +351,11 @@ fn reference_params(cfg: &QuickConfig) -> Result<Option<PathBuf>, QuickError> {
     if cfg.evaluation == Evaluation::Engine {
         return Ok(cfg.reference.clone());
     }
-    let text = match &cfg.reference {
-        Some(r) => std::fs::read_to_string(r).map_err(|e| QuickError::io(r, e))?,
-        None => String::new(),
+    let base = base_params(cfg.evaluation);
+    let params = match &cfg.reference {
+        Some(r) => base.with_file(r).map_err(|e| QuickError::Config(format!("reference: {e}")))?,
+        None => base,
     };
-    let params = base_params(cfg.evaluation).with_toml(&text).map_err(|e| {
-        QuickError::Config(format!("reference `{}`: {e}", cfg.reference.as_deref().unwrap_or(Path::new("")).display()))
-    })?;
     let path = cfg.out_dir.join("params").join("reference.toml");
     write_atomic(&path, params.to_toml().as_bytes()).map_err(|e| QuickError::io(&path, e))?;
     Ok(Some(path))
