@@ -19,3 +19,9 @@ pub fn resolve_data_path(path: &std::path::Path) -> PathBuf {
         _ => path.to_path_buf(),
     }
 }
+
+/// `evochess` next to the running executable (where cargo puts both binaries).
+pub fn default_engine() -> PathBuf {
+    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("tuner"));
+    exe.with_file_name(format!("evochess{}", std::env::consts::EXE_SUFFIX))
+}

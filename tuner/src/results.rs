@@ -8,10 +8,12 @@
 
 use std::{
     collections::{BTreeMap, HashSet},
-    fs::{self, File, OpenOptions},
+    fs::{self, File},
     io::{self, Read, Seek, SeekFrom, Write},
     path::{Path, PathBuf},
 };
+
+use crate::files::{open_exclusive, write_atomic};
 
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
@@ -138,34 +140,6 @@ impl MatchResults {
         let text = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
         write_atomic(path, text.as_bytes())
     }
-}
-
-/// Opens `path` for reading and writing (created if missing, never truncated here) under an
-/// exclusive advisory lock, held while the handle lives: a second tuner process given the same
-/// output gets an error instead of interleaving its games with the first's.
-pub fn open_exclusive(path: &Path) -> io::Result<File> {
-    let f = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path)?;
-    match f.try_lock() {
-        Ok(()) => Ok(f),
-        Err(fs::TryLockError::WouldBlock) => Err(io::Error::new(
-            io::ErrorKind::ResourceBusy,
-            "in use by another running tuner (it holds the file's lock); wait for it or choose another file",
-        )),
-        Err(fs::TryLockError::Error(e)) => Err(e),
-    }
-}
-
-/// Locks an output directory for one run (`<dir>/.tuner.lock`, held while the returned file
-/// lives): a second GA run on the same directory is refused before it writes anything.
-pub fn lock_out_dir(dir: &Path) -> io::Result<File> {
-    open_exclusive(&dir.join(".tuner.lock"))
-}
-
-/// Writes via a temporary file and a rename, so readers never see half a file.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let tmp = path.with_extension("tmp");
-    fs::write(&tmp, bytes)?;
-    fs::rename(&tmp, path)
 }
 
 /// Running standings of a match.
@@ -529,7 +503,7 @@ mod tests {
         j.append(&e).unwrap();
         drop(j);
         // Simulate a kill in the middle of the next append.
-        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        let mut f = fs::OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"{\"unit\":4,\"gam").unwrap();
         drop(f);
         assert!(matches!(Journal::open(&path, "other", true), Err(JournalError::Mismatch(_))));

@@ -34,7 +34,7 @@
 //! however many rounds are asked for. Each worker keeps its engine processes between games and
 //! restarts any that crashed, stalled or asked for `restart=on`. Results come back over a channel
 //! to this thread, which alone writes PGN/EPD/journal, so files are never interleaved. Those files
-//! are held under an exclusive advisory lock ([`crate::results::open_exclusive`]): a second
+//! are held under an exclusive advisory lock ([`crate::files::open_exclusive`]): a second
 //! process given the same output is refused before it changes anything.
 
 use std::{
@@ -539,7 +539,7 @@ fn open_output(
         return Err(short("is missing".into(), recorded));
     }
     // Locked first: a second process on the same file is refused before it cuts anything.
-    let mut f = crate::results::open_exclusive(path).map_err(err)?;
+    let mut f = crate::files::open_exclusive(path).map_err(err)?;
     if resume && let Some(recorded) = keep {
         let len = f.metadata().map_err(err)?.len();
         if len < recorded {

@@ -307,8 +307,8 @@ fn genomes_survive_json() {
 #[test]
 fn par_map_order_does_not_depend_on_threads() {
     let items: Vec<u64> = (0..1000).collect();
-    let one = par_map(&items, 1, |&x| tuner::ga::mix64(x));
-    let four = par_map(&items, 4, |&x| tuner::ga::mix64(x));
+    let one = par_map(&items, 1, |&x| tuner::hash::mix64(x));
+    let four = par_map(&items, 4, |&x| tuner::hash::mix64(x));
     assert_eq!(one, four);
-    assert_eq!(one[7], tuner::ga::mix64(7));
+    assert_eq!(one[7], tuner::hash::mix64(7));
 }

@@ -14,7 +14,7 @@ use clap::Args;
 use crate::{
     engine_spec::EngineSpec,
     epd::{self, PositionResult},
-    results::write_atomic,
+    files::write_atomic,
 };
 
 /// Solve counts (bm/am) and STS points of one engine on EPD suites.

@@ -10,12 +10,12 @@ use crate::{
     evolve::{
         EvolveConfig, Objective,
         fitness::{self, FitnessSearch, Prepared},
-        mentor,
-        positions::{self, fnv1a},
+        mentor, positions,
         run::{Evolution, run_dir},
-        write_atomic,
     },
+    files::write_atomic,
     ga::threads,
+    hash::fnv1a,
     space::SearchSpace,
 };
 

@@ -39,12 +39,14 @@ use thiserror::Error;
 use crate::{
     adjudicate::{DrawRule, MaxMovesRule, ResignRule},
     engine_spec::EngineSpec,
-    evolve::{positions::fnv1a, report, write_atomic},
+    evolve::report,
+    files::write_atomic,
     ga::{
         GaConfig, GaError, Genome, breed, generation_rng,
         operators::{Selection, elite_indices},
         random_genome, threads,
     },
+    hash::fnv1a,
     openings::{BookFormat, OpeningsConfig, Order},
     results::MatchResults,
     runner::{MatchConfig, MatchObserver, RunnerError, Tournament, round_robin},
@@ -105,20 +107,8 @@ pub fn coevolve_ga_defaults() -> GaConfig {
     }
 }
 
-/// Reads a `[ga]` table over `defaults`, so a partial table keeps the command's own defaults.
-pub fn ga_overlay<'de, D: Deserializer<'de>>(d: D, defaults: GaConfig) -> Result<GaConfig, D::Error> {
-    use serde::de::Error;
-    let user = toml::Table::deserialize(d)?;
-    let mut table = match toml::Value::try_from(defaults).map_err(D::Error::custom)? {
-        toml::Value::Table(t) => t,
-        _ => return Err(D::Error::custom("GA defaults are not a table")),
-    };
-    table.extend(user);
-    toml::Value::Table(table).try_into().map_err(D::Error::custom)
-}
-
 fn ga_over_coevolve_defaults<'de, D: Deserializer<'de>>(d: D) -> Result<GaConfig, D::Error> {
-    ga_overlay(d, coevolve_ga_defaults())
+    crate::ga::overlay_defaults(d, coevolve_ga_defaults())
 }
 
 impl Default for CoevolveConfig {
@@ -157,7 +147,7 @@ impl CoevolveConfig {
 
     /// The engine binary to run.
     pub fn engine_path(&self) -> PathBuf {
-        self.engine.clone().unwrap_or_else(default_engine)
+        self.engine.clone().unwrap_or_else(crate::paths::default_engine)
     }
 
     /// Limits of every organism's engine.
@@ -210,12 +200,6 @@ impl CoevolveConfig {
         m.event = "evochess coevolution".into();
         Ok(m)
     }
-}
-
-/// `evochess` next to the running executable (where cargo puts both binaries).
-pub fn default_engine() -> PathBuf {
-    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("tuner"));
-    exe.with_file_name(format!("evochess{}", std::env::consts::EXE_SUFFIX))
 }
 
 #[derive(Debug, Error)]
@@ -470,7 +454,7 @@ impl Coevolution {
     pub fn run(&self, resume: bool) -> Result<CoevolveOutcome, CoevolveError> {
         let out = &self.cfg.out_dir;
         std::fs::create_dir_all(out).map_err(|e| CoevolveError::io(out, e))?;
-        let _lock = crate::results::lock_out_dir(out).map_err(|e| CoevolveError::io(out, e))?;
+        let _lock = crate::files::lock_out_dir(out).map_err(|e| CoevolveError::io(out, e))?;
         let ckpt_path = out.join("checkpoint.json");
         let (initial, initial_origins) = self.initial_population()?;
         let fingerprint = self.fingerprint(&initial);
@@ -598,7 +582,7 @@ impl Coevolution {
         }
         let mut m = self.base.clone();
         // Fresh openings every generation, reproducibly.
-        m.seed = crate::ga::mix64(self.cfg.seed ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        m.seed = crate::hash::mix64(self.cfg.seed ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         m.pgn_out = Some(dir.join("games.pgn"));
         m.state = Some(dir.join("games.state.jsonl"));
         m.results_out = Some(dir.join("results.json"));

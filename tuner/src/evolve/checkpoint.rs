@@ -6,7 +6,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{EvolveError, report::GenerationStats, write_atomic};
+use super::{EvolveError, report::GenerationStats};
+use crate::files::write_atomic;
 use crate::ga::Genome;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

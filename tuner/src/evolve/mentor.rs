@@ -19,11 +19,12 @@ use shakmaty::Chess;
 use super::{
     EvolveError,
     fitness::{FitnessSearch, Scorer},
-    positions::{GmPosition, PositionSet, fnv1a},
-    write_atomic,
+    positions::{GmPosition, PositionSet},
 };
 use crate::{
+    files::write_atomic,
     ga::par_map,
+    hash::fnv1a,
     transport::Timeouts,
     uci_client::{Go, Score, UciClient},
 };

@@ -14,7 +14,7 @@ pub mod report;
 pub mod run;
 
 use std::{
-    io::{self, Write},
+    io,
     path::{Path, PathBuf},
 };
 
@@ -138,23 +138,6 @@ impl EvolveError {
     pub fn io(path: &Path, source: io::Error) -> Self {
         EvolveError::Io { path: path.display().to_string(), source }
     }
-}
-
-/// Writes `bytes` to `path` via a temporary file and a rename, so a crash (or `kill -9`)
-/// leaves either the old or the new file, never a torn one.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, path)
 }
 
 /// What an organism is measured against.

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Move, Position, fen::Fen, uci::UciMove};
 use thiserror::Error;
 
-use crate::ga::mix64;
+use crate::hash::{fnv1a, fnv1a_bytes, mix64};
 
 /// One training example as stored: the position (FEN), the move played (UCI) and how the game
 /// ended for the side to move.
@@ -449,16 +449,6 @@ fn random_walk(pos: &Chess, gm_move: &Move, plies: usize, rng: &mut StdRng) -> (
     }
 }
 
-/// FNV-1a, a fixed hash for cache keys and fingerprints.
-pub fn fnv1a(text: &str) -> u64 {
-    fnv1a_bytes(text.as_bytes())
-}
-
-/// [`fnv1a`] of raw bytes.
-pub fn fnv1a_bytes(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-}
-
 /// Identifies the extraction inputs: each file's size and content hash, and the settings. Not
 /// the path or the modification time: a data directory that is copied or re-synced between
 /// sessions must keep its caches and, through the run fingerprint, its checkpoints resumable.
@@ -521,7 +511,7 @@ pub fn load_or_extract(paths: &[PathBuf], cfg: &PositionsConfig, cache: &Path) -
         s.too_short
     );
     let json = serde_json::to_string(&set).expect("position sets serialise");
-    crate::evolve::write_atomic(cache, json.as_bytes())
+    crate::files::write_atomic(cache, json.as_bytes())
         .map_err(|e| PositionsError::Cache { path: cache.display().to_string(), reason: e.to_string() })?;
     Ok(set)
 }

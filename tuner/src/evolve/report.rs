@@ -6,7 +6,7 @@ use std::{fmt::Write as _, io, path::Path};
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::write_atomic;
+use crate::files::write_atomic;
 
 /// One generation's summary. `metric` is the objective's readable measure (correct GM moves,
 /// or mean absolute error against the mentor); `fitness` is what selection saw.

@@ -30,8 +30,10 @@ use std::{
 };
 
 use rand::{Rng, SeedableRng, rngs::StdRng};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 use thiserror::Error;
+
+use crate::hash::mix64;
 
 use self::{
     encoding::Layout,
@@ -126,6 +128,18 @@ impl Default for GaConfig {
             mutation_rate: 0.005,
         }
     }
+}
+
+/// Reads a `[ga]` table over `defaults`, so a partial table keeps the command's own defaults.
+pub fn overlay_defaults<'de, D: Deserializer<'de>>(d: D, defaults: GaConfig) -> Result<GaConfig, D::Error> {
+    use serde::de::Error;
+    let user = toml::Table::deserialize(d)?;
+    let mut table = match toml::Value::try_from(defaults).map_err(D::Error::custom)? {
+        toml::Value::Table(t) => t,
+        _ => return Err(D::Error::custom("GA defaults are not a table")),
+    };
+    table.extend(user);
+    toml::Value::Table(table).try_into().map_err(D::Error::custom)
 }
 
 /// A GA configuration that cannot work with the given search space.
@@ -313,14 +327,6 @@ pub fn mutate(genome: &mut Genome, op: &Mutation, rate: f64, layout: &Layout, rn
         }
         _ => {}
     }
-}
-
-/// SplitMix64 finaliser: a fixed, well-mixed hash (std's hashers are not stable across releases).
-pub fn mix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// The RNG of one generation of one run: a pure function of its coordinates, so resuming from

@@ -18,7 +18,7 @@ use super::{
     run::{GenerationRecord, Individual},
     tournament::{belmonte_estimate, expected_games},
 };
-use crate::evolve::write_atomic;
+use crate::files::write_atomic;
 
 /// Belmonte's best normalised individual (R2, Table 3.5).
 pub const PAPER_BEST: [f64; 5] = [1.0, 3.834, 3.781, 5.525, 7.343];

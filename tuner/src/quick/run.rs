@@ -42,9 +42,10 @@ use super::{
 use crate::{
     adjudicate::{MaxMovesResult, MaxMovesRule},
     engine_spec::EngineSpec,
-    evolve::write_atomic,
-    ga::{generation_rng, mix64},
+    files::write_atomic,
+    ga::generation_rng,
     game::{GameOutcome, GameRecord},
+    hash::mix64,
     openings::OpeningsConfig,
     pgn_out::game_to_pgn,
     results::{GameSummary, Journal, Standings, UnitEntry},
@@ -271,7 +272,7 @@ pub fn run(cfg: &QuickConfig, resume: bool) -> Result<QuickOutcome, QuickError> 
     probe.validate().map_err(|e| QuickError::Config(e.to_string()))?;
     let engine = probe.cmd.clone();
     std::fs::create_dir_all(&cfg.out_dir).map_err(|e| QuickError::io(&cfg.out_dir, e))?;
-    let _lock = crate::results::lock_out_dir(&cfg.out_dir).map_err(|e| QuickError::io(&cfg.out_dir, e))?;
+    let _lock = crate::files::lock_out_dir(&cfg.out_dir).map_err(|e| QuickError::io(&cfg.out_dir, e))?;
     let spath = state_path(cfg);
     let mut state = if resume {
         let s = load_state(&spath)?

@@ -30,7 +30,7 @@ use std::{
 
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
-use crate::ga::mix64;
+use crate::hash::mix64;
 
 /// One split: `pivot` played the other `size - 1` members of its subset.
 #[derive(Clone, Debug, PartialEq, Eq)]

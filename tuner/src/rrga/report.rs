@@ -11,7 +11,7 @@ use std::{fmt::Write as _, io, path::Path};
 use plotters::prelude::*;
 
 use super::run::GenerationRecord;
-use crate::{evolve::write_atomic, space::SearchSpace};
+use crate::{files::write_atomic, space::SearchSpace};
 
 pub fn reference_csv(history: &[GenerationRecord]) -> String {
     let mut out = String::from("generation,points,place_first,place_last,players\n");

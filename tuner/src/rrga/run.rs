@@ -26,7 +26,7 @@ use super::{
 use crate::{
     adjudicate::{MaxMovesResult, MaxMovesRule, ResignRule},
     engine_spec::EngineSpec,
-    evolve::write_atomic,
+    files::write_atomic,
     ga::{Genome, encoding::Layout, generation_rng, operators::random_gene},
     openings::OpeningsConfig,
     results::{MatchResults, UnitEntry},
@@ -233,7 +233,7 @@ pub fn run(cfg: &RrgaConfig, resume: bool) -> Result<RrgaOutcome, RrgaError> {
     probe.validate().map_err(|e| RrgaError::Config(e.to_string()))?;
     let ctx = Ctx { cfg, space: &space, engine: probe.cmd.clone() };
     std::fs::create_dir_all(&cfg.out_dir).map_err(|e| RrgaError::io(&cfg.out_dir, e))?;
-    let _lock = crate::results::lock_out_dir(&cfg.out_dir).map_err(|e| RrgaError::io(&cfg.out_dir, e))?;
+    let _lock = crate::files::lock_out_dir(&cfg.out_dir).map_err(|e| RrgaError::io(&cfg.out_dir, e))?;
     let spath = cfg.out_dir.join("state.json");
     let fp = fingerprint(cfg, &space_text);
     let mut state = if resume {

@@ -32,8 +32,10 @@ use thiserror::Error;
 
 use crate::{
     epd::{SuiteError, SuitePosition, load_suites},
-    evolve::{EvolveError, checkpoint::Checkpoint, positions::fnv1a, report, report::GenerationStats, write_atomic},
+    evolve::{EvolveError, checkpoint::Checkpoint, report, report::GenerationStats},
+    files::write_atomic,
     ga::{GaConfig, GaError, Genome, breed, generation_rng, operators::elite_indices, par_map, random_genome, threads},
+    hash::fnv1a,
     space::{SearchSpace, SpaceError},
 };
 
@@ -73,7 +75,7 @@ pub fn search_ga_defaults() -> GaConfig {
 }
 
 fn ga_over_search_defaults<'de, D: Deserializer<'de>>(d: D) -> Result<GaConfig, D::Error> {
-    crate::coevolve::ga_overlay(d, search_ga_defaults())
+    crate::ga::overlay_defaults(d, search_ga_defaults())
 }
 
 /// A file of the shared data directory (`tests/wac.epd`), or its conventional path.
