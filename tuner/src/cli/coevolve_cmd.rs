@@ -7,6 +7,7 @@ use anyhow::bail;
 use crate::{
     cli::set_given,
     coevolve::{Coevolution, CoevolveConfig},
+    ga::run_dir::Start,
 };
 
 /// Coevolve evaluation functions by round robins between evochess processes.
@@ -51,6 +52,9 @@ pub struct CoevolveArgs {
     /// Continue from the checkpoint and the unfinished generation's game journal.
     #[arg(long)]
     pub resume: bool,
+    /// Discard the run in --out (its checkpoint and first journal) and start over.
+    #[arg(long, conflicts_with = "resume")]
+    pub force: bool,
 }
 
 impl CoevolveArgs {
@@ -91,7 +95,7 @@ impl CoevolveArgs {
 pub fn run(args: CoevolveArgs) -> anyhow::Result<()> {
     let cfg = args.config()?;
     let co = Coevolution::new(cfg)?;
-    let outcome = co.run(args.resume)?;
+    let outcome = co.run(Start::from_flags(args.resume, args.force))?;
     let last = outcome.history.last().expect("at least one generation");
     let b = &last.organisms[last.best];
     println!(

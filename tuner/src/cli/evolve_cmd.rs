@@ -14,7 +14,10 @@ use crate::{
         run::{Evolution, run_dir},
     },
     files::write_atomic,
-    ga::threads,
+    ga::{
+        run_dir::{RunDir, Start},
+        threads,
+    },
     hash::fnv1a,
     space::SearchSpace,
 };
@@ -74,8 +77,9 @@ pub struct EvolveArgs {
     /// Continue runs from their checkpoints (finished runs are only reported again).
     #[arg(long)]
     pub resume: bool,
-    /// Replace existing result files (run-N.toml) of a new run.
-    #[arg(long)]
+    /// Start over: discard the runs' checkpoints in --out and replace existing result files
+    /// (run-N.toml).
+    #[arg(long, conflicts_with = "resume")]
     pub force: bool,
     /// Score parameter files instead of evolving: every position the config extracts from
     /// --pgn (train and test as one set) is searched as a run would, and one line per file
@@ -169,6 +173,13 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
             }
         }
     }
+    // Lock the runs and apply --resume/--force before the positions are read.
+    let start = Start::from_flags(args.resume, args.force);
+    let run_dirs: Vec<(PathBuf, Vec<PathBuf>)> = runs
+        .clone()
+        .map(|run| (run_dir(&cfg.out_dir, run), vec![run_dir(&cfg.out_dir, run).join("checkpoint.json")]))
+        .collect();
+    let _held = if args.bench { Vec::new() } else { RunDir::open_all(&run_dirs, start)? };
     let space_text = crate::builtin::read_text(&cfg.space)
         .with_context(|| format!("cannot read search space {}", cfg.space.display()))?;
     let space = SearchSpace::parse(&space_text).with_context(|| format!("in {}", cfg.space.display()))?;

@@ -23,6 +23,9 @@ pub struct PipelineArgs {
     /// Continue every stage from its checkpoints and journals.
     #[arg(long)]
     pub resume: bool,
+    /// Discard every stage's checkpoints and start over.
+    #[arg(long, conflicts_with = "resume")]
+    pub force: bool,
 }
 
 pub fn run(args: PipelineArgs) -> anyhow::Result<()> {
@@ -37,7 +40,7 @@ pub fn run(args: PipelineArgs) -> anyhow::Result<()> {
         cfg.force_concurrency(c);
     }
     let started = std::time::Instant::now();
-    let report = pipeline::run(&cfg, args.resume)?;
+    let report = pipeline::run(&cfg, args.resume, args.force)?;
     println!("pipeline finished in {:.1} s; report: {}", started.elapsed().as_secs_f64(), report.display());
     print!("{}", super::best_file_text("EVOL* parameters", &cfg.out_dir.join("params/evol-star.toml")));
     Ok(())

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use crate::{
     cli::set_given,
+    ga::run_dir::Start,
     quick::{QuickConfig, report, run},
 };
 
@@ -41,6 +42,9 @@ pub struct QuickArgs {
     /// Continue from <out>/state.json; finished games are not replayed.
     #[arg(long)]
     pub resume: bool,
+    /// Discard the run in --out (its checkpoint) and start over.
+    #[arg(long, conflicts_with = "resume")]
+    pub force: bool,
 }
 
 impl QuickArgs {
@@ -63,7 +67,7 @@ impl QuickArgs {
 
 pub fn run(args: QuickArgs) -> anyhow::Result<()> {
     let cfg = args.config()?;
-    let outcome = run::run(&cfg, args.resume)?;
+    let outcome = run::run(&cfg, Start::from_flags(args.resume, args.force))?;
     print!("{}", report::summary(&outcome.history));
     println!("reports in {}", cfg.out_dir.display());
     if let Some(best) = &outcome.best_file {

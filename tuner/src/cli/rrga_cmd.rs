@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use crate::{
     cli::set_given,
+    ga::run_dir::Start,
     rrga::{RrgaConfig, run},
 };
 
@@ -41,6 +42,9 @@ pub struct RrgaArgs {
     /// Continue from <out>/state.json; finished games are not replayed.
     #[arg(long)]
     pub resume: bool,
+    /// Discard the run in --out (its checkpoint) and start over.
+    #[arg(long, conflicts_with = "resume")]
+    pub force: bool,
 }
 
 impl RrgaArgs {
@@ -63,7 +67,7 @@ impl RrgaArgs {
 
 pub fn run(args: RrgaArgs) -> anyhow::Result<()> {
     let cfg = args.config()?;
-    let o = run::run(&cfg, args.resume)?;
+    let o = run::run(&cfg, Start::from_flags(args.resume, args.force))?;
     if let Some(last) = o.history.last() {
         print!("{}", last.table.text(last.generation + 1));
     }

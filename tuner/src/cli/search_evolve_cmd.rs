@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use crate::{
     cli::set_given,
+    ga::run_dir::Start,
     search_evolve::{SearchEvolution, SearchEvolveConfig},
 };
 
@@ -49,6 +50,9 @@ pub struct SearchEvolveArgs {
     /// Continue from the checkpoint.
     #[arg(long)]
     pub resume: bool,
+    /// Discard the run in --out (its checkpoint) and start over.
+    #[arg(long, conflicts_with = "resume")]
+    pub force: bool,
 }
 
 impl SearchEvolveArgs {
@@ -83,7 +87,7 @@ pub fn run(args: SearchEvolveArgs) -> anyhow::Result<()> {
         evo.cfg.ga.population,
         evo.cfg.ga.generations
     );
-    let s = evo.run(args.resume)?;
+    let s = evo.run(Start::from_flags(args.resume, args.force))?;
     let row = |label: &str, c: &(crate::search_evolve::NodeCount, crate::search_evolve::NodeCount)| {
         println!(
             "{label:<28} training {:>12} nodes ({}/{} solved)   held out {:>12} nodes ({}/{} solved)",

@@ -44,7 +44,9 @@ use crate::{
     ga::{
         GaConfig, GaError, Genome, breed, generation_rng,
         operators::{Selection, elite_indices},
-        random_genome, threads,
+        random_genome,
+        run_dir::{RunDir, RunDirError, Start},
+        threads,
     },
     hash::fnv1a,
     openings::{BookFormat, OpeningsConfig, Order},
@@ -218,8 +220,8 @@ pub enum CoevolveError {
     Params { path: String, reason: String },
     #[error("checkpoint {path}: {reason}")]
     Checkpoint { path: String, reason: String },
-    #[error("{dir} already holds a checkpoint; pass --resume to continue it, or remove the directory to start over")]
-    ExistingRun { dir: String },
+    #[error(transparent)]
+    RunDir(#[from] RunDirError),
 }
 
 impl CoevolveError {
@@ -451,11 +453,13 @@ impl Coevolution {
     }
 
     /// Runs (or continues, with `resume`) the coevolution and writes the output file.
-    pub fn run(&self, resume: bool) -> Result<CoevolveOutcome, CoevolveError> {
+    pub fn run(&self, start: Start) -> Result<CoevolveOutcome, CoevolveError> {
         let out = &self.cfg.out_dir;
-        std::fs::create_dir_all(out).map_err(|e| CoevolveError::io(out, e))?;
-        let _lock = crate::files::lock_out_dir(out).map_err(|e| CoevolveError::io(out, e))?;
         let ckpt_path = out.join("checkpoint.json");
+        // A run killed in its first generation has a journal of games but no checkpoint yet.
+        let state = [ckpt_path.clone(), gen_dir(out, 0).join("games.state.jsonl")];
+        let _held = RunDir::open(out, &state, start)?;
+        let resume = start.resumes();
         let (initial, initial_origins) = self.initial_population()?;
         let fingerprint = self.fingerprint(&initial);
         let layout = self.space.layout();
@@ -466,7 +470,6 @@ impl Coevolution {
         ga.validate(layout)?;
 
         let (mut pop, mut origins, mut generation, mut history) = match load_checkpoint(&ckpt_path)? {
-            Some(_) if !resume => return Err(CoevolveError::ExistingRun { dir: out.display().to_string() }),
             Some(c) => {
                 let bad = |reason: String| CoevolveError::Checkpoint { path: ckpt_path.display().to_string(), reason };
                 if c.fingerprint != fingerprint {

@@ -128,10 +128,12 @@ pub enum EvolveError {
     Positions(#[from] positions::PositionsError),
     #[error("checkpoint {path}: {reason}")]
     Checkpoint { path: String, reason: String },
-    #[error("{dir} already holds a checkpoint; pass --resume to continue it, or remove the directory to start over")]
+    #[error("{dir} already holds a checkpoint; pass --resume to continue it, or --force to discard it and start over")]
     ExistingRun { dir: String },
     #[error("mentor: {0}")]
     Mentor(String),
+    #[error(transparent)]
+    RunDir(#[from] crate::ga::run_dir::RunDirError),
 }
 
 impl EvolveError {

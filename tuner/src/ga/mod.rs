@@ -23,6 +23,7 @@
 
 pub mod encoding;
 pub mod operators;
+pub mod run_dir;
 
 use std::{
     sync::atomic::{AtomicUsize, Ordering},

@@ -35,6 +35,7 @@ use crate::{
     epd::{self, PositionResult},
     evolve::EvolveConfig,
     files::write_atomic,
+    ga::run_dir::Start,
     ga::threads,
     openings::OpeningsConfig,
     paths::default_engine,
@@ -344,7 +345,7 @@ struct MatchRow {
 }
 
 /// Runs the pipeline; returns the report path.
-pub fn run(cfg: &PipelineConfig, resume: bool) -> anyhow::Result<PathBuf> {
+pub fn run(cfg: &PipelineConfig, resume: bool, force: bool) -> anyhow::Result<PathBuf> {
     let t_all = Instant::now();
     let out = &cfg.out_dir;
     std::fs::create_dir_all(out.join("params")).with_context(|| format!("cannot create {}", out.display()))?;
@@ -383,8 +384,7 @@ pub fn run(cfg: &PipelineConfig, resume: bool) -> anyhow::Result<PathBuf> {
         out: None,
         evolved_dir: None,
         resume,
-        // The pipeline owns its output directory; a rerun without --resume replaces its files.
-        force: true,
+        force,
         score: Vec::new(),
         mentor: None,
         mentor_depth: None,
@@ -393,7 +393,12 @@ pub fn run(cfg: &PipelineConfig, resume: bool) -> anyhow::Result<PathBuf> {
     })?;
     timings.0.push(("evolve", t.elapsed()));
 
-    // 2. coevolve
+    // 2. coevolve. Under --resume a stage not reached yet has nothing to resume and starts.
+    let stage_start = match (resume, force) {
+        (true, _) => Start::ResumeOrFresh,
+        (false, true) => Start::Force,
+        (false, false) => Start::Fresh,
+    };
     let t = Instant::now();
     let mut co_table = cfg.coevolve.merged_with_parallelism("concurrency", cfg.concurrency)?;
     co_table.insert("population_dir".into(), out.join("evolved").display().to_string().into());
@@ -404,7 +409,7 @@ pub fn run(cfg: &PipelineConfig, resume: bool) -> anyhow::Result<PathBuf> {
     let co_cfg = CoevolveConfig::parse(&co_text).context("[coevolve]")?;
     write_atomic(&out.join("coevolve.toml"), co_text.as_bytes())?;
     log::info!("pipeline: coevolve");
-    let co = Coevolution::new(co_cfg)?.run(resume)?;
+    let co = Coevolution::new(co_cfg)?.run(stage_start)?;
     timings.0.push(("coevolve", t.elapsed()));
 
     // 3. search-evolve
@@ -418,7 +423,7 @@ pub fn run(cfg: &PipelineConfig, resume: bool) -> anyhow::Result<PathBuf> {
     write_atomic(&out.join("search-evolve.toml"), se_text.as_bytes())?;
     log::info!("pipeline: search-evolve");
     let se = SearchEvolution::new(se_cfg)?;
-    let se_summary = se.run(resume)?;
+    let se_summary = se.run(stage_start)?;
     timings.0.push(("search-evolve", t.elapsed()));
 
     // 4. verification

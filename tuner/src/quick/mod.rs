@@ -221,6 +221,8 @@ pub enum QuickError {
     },
     #[error(transparent)]
     Journal(#[from] crate::results::JournalError),
+    #[error(transparent)]
+    RunDir(#[from] crate::ga::run_dir::RunDirError),
 }
 
 impl QuickError {

@@ -43,7 +43,10 @@ use crate::{
     adjudicate::{MaxMovesResult, MaxMovesRule},
     engine_spec::EngineSpec,
     files::write_atomic,
-    ga::generation_rng,
+    ga::{
+        generation_rng,
+        run_dir::{RunDir, Start},
+    },
     game::{GameOutcome, GameRecord},
     hash::mix64,
     openings::OpeningsConfig,
@@ -266,14 +269,14 @@ pub fn comparison_order(other: usize, games: &[GameSummary]) -> Ordering {
 ///
 /// # Errors
 /// Bad config, missing engine, unreadable checkpoint, a game the runner could not play, I/O.
-pub fn run(cfg: &QuickConfig, resume: bool) -> Result<QuickOutcome, QuickError> {
+pub fn run(cfg: &QuickConfig, start: Start) -> Result<QuickOutcome, QuickError> {
     cfg.validate()?;
     let mut probe = EngineSpec::new("engine", &cfg.engine).with_limits(cfg.limits());
     probe.validate().map_err(|e| QuickError::Config(e.to_string()))?;
     let engine = probe.cmd.clone();
-    std::fs::create_dir_all(&cfg.out_dir).map_err(|e| QuickError::io(&cfg.out_dir, e))?;
-    let _lock = crate::files::lock_out_dir(&cfg.out_dir).map_err(|e| QuickError::io(&cfg.out_dir, e))?;
     let spath = state_path(cfg);
+    let _held = RunDir::open(&cfg.out_dir, std::slice::from_ref(&spath), start)?;
+    let resume = start.resumes() && spath.exists();
     let mut state = if resume {
         let s = load_state(&spath)?
             .ok_or_else(|| QuickError::Config(format!("--resume: no checkpoint at {}", spath.display())))?;

@@ -170,6 +170,8 @@ pub enum RrgaError {
     Config(String),
     #[error(transparent)]
     Space(#[from] SpaceError),
+    #[error(transparent)]
+    RunDir(#[from] crate::ga::run_dir::RunDirError),
     #[error("{path}: {reason}")]
     Io { path: String, reason: String },
     #[error("checkpoint {path}: {reason}")]

@@ -27,7 +27,13 @@ use crate::{
     adjudicate::{MaxMovesResult, MaxMovesRule, ResignRule},
     engine_spec::EngineSpec,
     files::write_atomic,
-    ga::{Genome, encoding::Layout, generation_rng, operators::random_gene},
+    ga::{
+        Genome,
+        encoding::Layout,
+        generation_rng,
+        operators::random_gene,
+        run_dir::{RunDir, Start},
+    },
     openings::OpeningsConfig,
     results::{MatchResults, UnitEntry},
     runner::{self, MatchConfig, NoObserver, Tournament},
@@ -222,7 +228,7 @@ impl Ctx<'_> {
 ///
 /// # Errors
 /// Bad config or space, missing engine, unreadable checkpoint, a match the runner refused, I/O.
-pub fn run(cfg: &RrgaConfig, resume: bool) -> Result<RrgaOutcome, RrgaError> {
+pub fn run(cfg: &RrgaConfig, start: Start) -> Result<RrgaOutcome, RrgaError> {
     cfg.validate()?;
     let space_text = crate::builtin::read_text(&cfg.space).map_err(|e| RrgaError::io(&cfg.space, e))?;
     let space = SearchSpace::parse(&space_text)?;
@@ -232,9 +238,9 @@ pub fn run(cfg: &RrgaConfig, resume: bool) -> Result<RrgaOutcome, RrgaError> {
         EngineSpec::new("engine", &cfg.engine).with_limits(SearchLimits { depth: Some(1), ..Default::default() });
     probe.validate().map_err(|e| RrgaError::Config(e.to_string()))?;
     let ctx = Ctx { cfg, space: &space, engine: probe.cmd.clone() };
-    std::fs::create_dir_all(&cfg.out_dir).map_err(|e| RrgaError::io(&cfg.out_dir, e))?;
-    let _lock = crate::files::lock_out_dir(&cfg.out_dir).map_err(|e| RrgaError::io(&cfg.out_dir, e))?;
     let spath = cfg.out_dir.join("state.json");
+    let _held = RunDir::open(&cfg.out_dir, std::slice::from_ref(&spath), start)?;
+    let resume = start.resumes() && spath.exists();
     let fp = fingerprint(cfg, &space_text);
     let mut state = if resume {
         let s = load_state(&spath)?

@@ -34,7 +34,13 @@ use crate::{
     epd::{SuiteError, SuitePosition, load_suites},
     evolve::{EvolveError, checkpoint::Checkpoint, report, report::GenerationStats},
     files::write_atomic,
-    ga::{GaConfig, GaError, Genome, breed, generation_rng, operators::elite_indices, par_map, random_genome, threads},
+    ga::{
+        GaConfig, GaError, Genome, breed, generation_rng,
+        operators::elite_indices,
+        par_map, random_genome,
+        run_dir::{RunDir, Start},
+        threads,
+    },
     hash::fnv1a,
     space::{SearchSpace, SpaceError},
 };
@@ -276,13 +282,13 @@ impl SearchEvolution {
         (self.cfg.node_cap * c.positions as u64).saturating_sub(c.nodes) as f64
     }
 
-    /// Runs (or, with `resume`, continues) the evolution; writes the output file and summary.
-    pub fn run(&self, resume: bool) -> Result<SearchEvolveSummary, SearchEvolveError> {
+    /// Runs (or continues, as `start` says) the evolution; writes the output file and summary.
+    pub fn run(&self, start: Start) -> Result<SearchEvolveSummary, SearchEvolveError> {
         let layout = self.space.layout();
         let out = &self.cfg.out_dir;
         let ckpt_path = out.join("checkpoint.json");
+        let _held = RunDir::open(out, std::slice::from_ref(&ckpt_path), start).map_err(EvolveError::from)?;
         let (mut pop, mut generation, mut history, mut scores) = match Checkpoint::load(&ckpt_path)? {
-            Some(_) if !resume => return Err(EvolveError::ExistingRun { dir: out.display().to_string() }.into()),
             Some(c) => {
                 let bad = |reason: &str| EvolveError::Checkpoint {
                     path: ckpt_path.display().to_string(),

@@ -1,0 +1,135 @@
+//! One start policy for every evolution command's output directory: a directory that holds a
+//! run is continued only with `--resume` and replaced only with `--force`; `--resume` with
+//! nothing to resume is an error (a mistyped directory must not silently start hours of new
+//! work); and a second tuner on the same directory is refused by a lock held for the whole run.
+
+use std::{
+    fs::File,
+    io,
+    path::{Path, PathBuf},
+};
+
+use thiserror::Error;
+
+use crate::files::lock_out_dir;
+
+/// How a run treats what its output directory already holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Start {
+    /// A new run; refused where one exists.
+    #[default]
+    Fresh,
+    /// Continue the existing run; refused where there is none.
+    Resume,
+    /// Continue where there is a run, start one where there is none (the pipeline's stages
+    /// under `tuner pipeline --resume`: a stage not reached yet has nothing to resume).
+    ResumeOrFresh,
+    /// Discard the existing run's state and start over.
+    Force,
+}
+
+impl Start {
+    /// From a command's `--resume` and `--force` flags (clap keeps them exclusive).
+    pub fn from_flags(resume: bool, force: bool) -> Start {
+        match (resume, force) {
+            (true, _) => Start::Resume,
+            (false, true) => Start::Force,
+            (false, false) => Start::Fresh,
+        }
+    }
+
+    /// Whether an existing checkpoint is to be continued.
+    pub fn resumes(self) -> bool {
+        matches!(self, Start::Resume | Start::ResumeOrFresh)
+    }
+}
+
+#[derive(Debug, Error)]
+pub enum RunDirError {
+    #[error(
+        "{dir} already holds a run ({state}); pass --resume to continue it, or --force to discard it and start over"
+    )]
+    Existing { dir: String, state: String },
+    #[error("--resume: {dir} holds no run to resume (no checkpoint {state}); start without --resume")]
+    NothingToResume { dir: String, state: String },
+    #[error("{dir}: {source}")]
+    Io { dir: String, source: io::Error },
+}
+
+/// An output directory held by one run: locked while this value lives.
+#[derive(Debug)]
+pub struct RunDir {
+    pub dir: PathBuf,
+    _lock: File,
+}
+
+impl RunDir {
+    /// Locks `dir` and applies `start` to the run whose state is `state` (its checkpoint
+    /// files; a run exists where any of them does). With [`Start::Force`] they are removed, so
+    /// the command starts over as if the directory were new.
+    pub fn open(dir: &Path, state: &[PathBuf], start: Start) -> Result<RunDir, RunDirError> {
+        let mut held = RunDir::open_all(&[(dir.to_path_buf(), state.to_vec())], start)?;
+        Ok(held.pop().expect("one directory"))
+    }
+
+    /// [`RunDir::open`] for the independent runs of one command (`tuner evolve --runs N`, each
+    /// in its own directory so that processes can share the runs out): every directory is
+    /// locked, then the policy applies to the runs as a whole, so `--resume` continues the
+    /// started runs and starts the others, and a fresh start is refused if any run exists.
+    pub fn open_all(runs: &[(PathBuf, Vec<PathBuf>)], start: Start) -> Result<Vec<RunDir>, RunDirError> {
+        let mut held = Vec::new();
+        for (dir, _) in runs {
+            let lock =
+                lock_out_dir(dir).map_err(|source| RunDirError::Io { dir: dir.display().to_string(), source })?;
+            held.push(RunDir { dir: dir.clone(), _lock: lock });
+        }
+        let existing = runs.iter().flat_map(|(d, s)| s.iter().map(move |p| (d, p))).find(|(_, p)| p.exists());
+        let first = runs.first().map(|(d, s)| (d, s.first()));
+        let shown = |d: &Path| d.display().to_string();
+        match (start, existing, first) {
+            (Start::Fresh, Some((dir, state)), _) => {
+                return Err(RunDirError::Existing { dir: shown(dir), state: shown(state) });
+            }
+            (Start::Resume, None, Some((dir, state))) => {
+                let state = state.map_or_else(String::new, |p| shown(p));
+                return Err(RunDirError::NothingToResume { dir: shown(dir), state });
+            }
+            (Start::Force, Some(_), _) => {
+                for (dir, state) in runs {
+                    for p in state.iter().filter(|p| p.exists()) {
+                        std::fs::remove_file(p).map_err(|source| RunDirError::Io { dir: shown(dir), source })?;
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(held)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_policy_for_existing_missing_and_locked_runs() {
+        let dir = std::env::temp_dir().join(format!("evochess-run-dir-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let state = vec![dir.join("checkpoint.json")];
+        let e = RunDir::open(&dir, &state, Start::Resume).unwrap_err().to_string();
+        assert!(e.contains("--resume") && e.contains("no checkpoint"), "{e}");
+        let held = RunDir::open(&dir, &state, Start::Fresh).unwrap();
+        let e = RunDir::open(&dir, &state, Start::Fresh).unwrap_err().to_string();
+        assert!(e.contains("another running tuner"), "{e}");
+        drop(held);
+        std::fs::write(&state[0], "{}").unwrap();
+        let e = RunDir::open(&dir, &state, Start::Fresh).unwrap_err().to_string();
+        assert!(e.contains("--resume") && e.contains("--force") && e.contains("checkpoint.json"), "{e}");
+        RunDir::open(&dir, &state, Start::Resume).unwrap();
+        RunDir::open(&dir, &state, Start::ResumeOrFresh).unwrap();
+        RunDir::open(&dir, &state, Start::Force).unwrap();
+        assert!(!state[0].exists(), "--force discards the old state");
+        RunDir::open(&dir, &state, Start::ResumeOrFresh).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
