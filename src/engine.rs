@@ -247,7 +247,7 @@ impl Engine {
         }
         let mut moves = book.moves(&self.pos);
         if !limits.searchmoves.is_empty() {
-            moves.retain(|&(m, _)| limits.searchmoves.contains(&m.to_uci(CastlingMode::Standard).to_string()));
+            moves.retain(|(m, _)| limits.searchmoves.contains(m));
         }
         let ply = 2 * (self.pos.fullmoves().get() - 1) + u32::from(self.pos.turn().is_black());
         let (mv, weight) = book::pick(&moves, book::choice_seed(hash(&self.pos), ply, self.games))?;
@@ -376,11 +376,15 @@ mod tests {
     use super::*;
     use crate::book::{Entry, encode_move};
 
+    /// A move of the start position, from UCI notation.
+    fn start_move(uci: &str) -> Move {
+        uci.parse::<UciMove>().unwrap().to_move(&Chess::default()).unwrap()
+    }
+
     /// A book with e2e4 (weight 3) and d2d4 (1) for the start position.
     fn engine_with_book() -> Engine {
-        let start = Chess::default();
-        let uci = |s: &str| s.parse::<UciMove>().unwrap().to_move(&start).unwrap();
-        let entry = |m: &str, weight| Entry { key: hash(&start), raw_move: encode_move(uci(m)).unwrap(), weight };
+        let key = hash(&Chess::default());
+        let entry = |m: &str, weight| Entry { key, raw_move: encode_move(start_move(m)).unwrap(), weight };
         let bytes: Vec<u8> = [entry("e2e4", 3), entry("d2d4", 1)].iter().flat_map(|e| e.to_bytes()).collect();
         // One file per call: tests run in parallel.
         static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -415,7 +419,7 @@ mod tests {
             assert_eq!(engine.book_move(&limits), None, "{limits:?}");
         }
         let only =
-            |moves: &[&str]| Limits { searchmoves: moves.iter().map(|s| s.to_string()).collect(), ..Limits::depth(3) };
+            |moves: &[&str]| Limits { searchmoves: moves.iter().map(|s| start_move(s)).collect(), ..Limits::depth(3) };
         assert_eq!(played(engine.book_move(&only(&["d2d4"]))).as_deref(), Some("d2d4"));
         assert_eq!(engine.book_move(&only(&["c2c4"])), None);
         engine.set_position(None, &["e2e4"]).unwrap();

@@ -1,6 +1,9 @@
-//! What a `go` command asks for. Parsed by the UCI layer, consumed by the time manager and search.
+//! What a `go` command asks for. Built by the UCI layer (see [`crate::uci::command::GoCommand`]),
+//! consumed by the time manager and search.
 
 use std::time::Duration;
+
+use shakmaty::Move;
 
 /// Search limits of one `go`. Times are in milliseconds as UCI sends them; negative clock
 /// values (a GUI that overstepped) are kept as sent and clamped by the time manager.
@@ -19,8 +22,10 @@ pub struct Limits {
     pub infinite: bool,
     /// `go ponder`: search on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
-    /// Restrict the root to these moves (UCI notation, resolved against the position by the engine).
-    pub searchmoves: Vec<String>,
+    /// Restrict the root to these moves; empty means all. The UCI loop resolves `go searchmoves`
+    /// against the position (and reports bad entries); the search ignores any move that is not
+    /// legal at the root, and repeats.
+    pub searchmoves: Vec<Move>,
 }
 
 impl Limits {

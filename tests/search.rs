@@ -170,7 +170,8 @@ fn mate_on_the_hundredth_half_move_beats_the_fifty_move_rule() {
     assert_eq!(log.infos.last().unwrap().score, ScoreReport::Mate(1));
     // Any other move draws by the rule, whatever the material.
     e.set_position(Some("7k/8/6K1/8/8/8/8/1Q6 w - - 99 150"), &[]).unwrap();
-    let log = go(&mut e, Limits { depth: Some(4), searchmoves: vec!["b1b2".into()], ..Limits::default() });
+    let only_qb2 = vec![uci(e.position(), "b1b2")];
+    let log = go(&mut e, Limits { depth: Some(4), searchmoves: only_qb2, ..Limits::default() });
     assert!(matches!(log.infos.last().unwrap().score, ScoreReport::Cp(-1..=1)));
 }
 
@@ -226,7 +227,8 @@ fn searchmoves_and_multipv() {
     let lines: Vec<_> = log.infos.iter().filter(|i| i.depth == last_depth).map(|i| i.multipv).collect();
     assert_eq!(lines, vec![1, 2, 3]);
     e.set_multipv(1);
-    let log = go(&mut e, Limits { depth: Some(4), searchmoves: vec!["a2a3".into()], ..Limits::default() });
+    let only_a3 = vec![uci(e.position(), "a2a3")];
+    let log = go(&mut e, Limits { depth: Some(4), searchmoves: only_a3, ..Limits::default() });
     assert_eq!(log.best[0].best, Some(uci(e.position(), "a2a3")));
 }
 

@@ -32,7 +32,7 @@ use std::{
     time::Instant,
 };
 
-use shakmaty::{Chess, EnPassantMode, Move, Position, uci::UciMove, zobrist::Zobrist64};
+use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
 
 pub use self::epd::{EpdEntry, EpdError, EpdResult, parse_epd, parse_epd_line, solve_epd_suite};
 use self::history::{History, PieceTo};
@@ -686,19 +686,14 @@ impl Worker<'_> {
         let root_key = hash(pos);
         self.keys.push(root_key);
         let legal = pos.legal_moves();
-        let mut allowed: Vec<Move> = legal.iter().copied().collect();
-        if !limits.searchmoves.is_empty() {
-            let mut chosen = Vec::new();
-            for s in &limits.searchmoves {
-                match s.parse::<UciMove>().ok().and_then(|u| u.to_move(pos).ok()) {
-                    Some(m) if !chosen.contains(&m) => chosen.push(m),
-                    Some(_) => {}
-                    None => listener.on_string(&format!("ignoring searchmoves entry `{s}`: not a legal move")),
-                }
+        let mut allowed = Vec::new();
+        for &m in &limits.searchmoves {
+            if legal.contains(&m) && !allowed.contains(&m) {
+                allowed.push(m);
             }
-            if !chosen.is_empty() {
-                allowed = chosen;
-            }
+        }
+        if allowed.is_empty() {
+            allowed.extend(legal.iter().copied());
         }
         let mut root_tb_wdl = None;
         // Helpers leave the DTZ probe to the main worker (its moves are what is played).

@@ -34,7 +34,7 @@ pub enum UciCommand {
         fen: Option<String>,
         moves: Vec<String>,
     },
-    Go(Limits),
+    Go(GoCommand),
     Stop,
     PonderHit,
     Quit,
@@ -50,6 +50,22 @@ pub enum UciCommand {
     Perft {
         depth: u32,
     },
+}
+
+/// A parsed `go`. The parser knows no position, so `searchmoves` stays in UCI notation here;
+/// the loop resolves it into [`Limits::searchmoves`] against the current position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoCommand {
+    /// Every limit but the root moves (`limits.searchmoves` is empty).
+    pub limits: Limits,
+    /// `searchmoves` as sent.
+    pub searchmoves: Vec<String>,
+}
+
+impl From<Limits> for GoCommand {
+    fn from(limits: Limits) -> GoCommand {
+        GoCommand { limits, searchmoves: Vec::new() }
+    }
 }
 
 /// Why a line is not a valid command. Every variant names the offending text.
@@ -72,7 +88,7 @@ pub enum ParseCommandError {
     /// A `go` with bad tokens: the first error, and the limits that were valid (bounded by
     /// [`bound_after_error`]), which the loop still searches so the GUI gets a `bestmove`.
     #[error("{error}")]
-    Go { error: Box<ParseCommandError>, limits: Limits },
+    Go { error: Box<ParseCommandError>, go: Box<GoCommand> },
 }
 
 /// Depth of the search run for a `go` whose errors left nothing to bound it.
@@ -241,9 +257,10 @@ const GO_KEYWORDS: &[&str] = &[
 
 /// `go` tokens -> limits. A bad token is skipped (with the value after it, unless that is a
 /// keyword) and parsing goes on; the first error comes back with what was valid.
-fn parse_go(args: &[&str]) -> Result<Limits, ParseCommandError> {
+fn parse_go(args: &[&str]) -> Result<GoCommand, ParseCommandError> {
     const CMD: &str = "go";
     let mut limits = Limits::default();
+    let mut searchmoves = Vec::new();
     let mut first_error: Option<ParseCommandError> = None;
     let mut i = 0;
     // Each keyword's value slot; a keyword given twice is an error rather than "last one wins".
@@ -270,7 +287,7 @@ fn parse_go(args: &[&str]) -> Result<Limits, ParseCommandError> {
             if key == "searchmoves" {
                 let start = i;
                 while i < args.len() && !GO_KEYWORDS.contains(&args[i]) {
-                    limits.searchmoves.push(args[i].to_string());
+                    searchmoves.push(args[i].to_string());
                     i += 1;
                 }
                 if i == start {
@@ -313,10 +330,10 @@ fn parse_go(args: &[&str]) -> Result<Limits, ParseCommandError> {
         }
     }
     match first_error {
-        None => Ok(limits),
+        None => Ok(GoCommand { limits, searchmoves }),
         Some(error) => {
             bound_after_error(&mut limits);
-            Err(ParseCommandError::Go { error: Box::new(error), limits })
+            Err(ParseCommandError::Go { error: Box::new(error), go: Box::new(GoCommand { limits, searchmoves }) })
         }
     }
 }
@@ -346,7 +363,7 @@ impl fmt::Display for UciCommand {
                 }
                 Ok(())
             }
-            UciCommand::Go(l) => {
+            UciCommand::Go(GoCommand { limits: l, searchmoves }) => {
                 f.write_str("go")?;
                 let nums: [(&str, Option<i64>); 9] = [
                     ("wtime", l.wtime),
@@ -370,8 +387,8 @@ impl fmt::Display for UciCommand {
                 if l.ponder {
                     f.write_str(" ponder")?;
                 }
-                if !l.searchmoves.is_empty() {
-                    write!(f, " searchmoves {}", l.searchmoves.join(" "))?;
+                if !searchmoves.is_empty() {
+                    write!(f, " searchmoves {}", searchmoves.join(" "))?;
                 }
                 Ok(())
             }
@@ -492,9 +509,12 @@ mod tests {
 
     #[test]
     fn go_limits() {
-        let Ok(UciCommand::Go(l)) = parse("go wtime 1000 btime -20 winc 10 binc 0 movestogo 5") else { panic!() };
+        let limits = |line: &str| match parse(line) {
+            Ok(UciCommand::Go(GoCommand { limits, searchmoves })) if searchmoves.is_empty() => limits,
+            other => panic!("`{line}`: {other:?}"),
+        };
         assert_eq!(
-            l,
+            limits("go wtime 1000 btime -20 winc 10 binc 0 movestogo 5"),
             Limits {
                 wtime: Some(1000),
                 btime: Some(-20),
@@ -504,22 +524,22 @@ mod tests {
                 ..Limits::default()
             }
         );
-        assert_eq!(parse("go"), Ok(UciCommand::Go(Limits::default())));
-        assert_eq!(parse("go depth 5"), Ok(UciCommand::Go(Limits::depth(5))));
-        assert_eq!(parse("go nodes 10000"), Ok(UciCommand::Go(Limits::nodes(10000))));
-        let Ok(UciCommand::Go(l)) = parse("go movetime 100 mate 3 infinite ponder") else { panic!() };
+        assert_eq!(parse("go"), Ok(UciCommand::Go(Limits::default().into())));
+        assert_eq!(parse("go depth 5"), Ok(UciCommand::Go(Limits::depth(5).into())));
+        assert_eq!(parse("go nodes 10000"), Ok(UciCommand::Go(Limits::nodes(10000).into())));
+        let l = limits("go movetime 100 mate 3 infinite ponder");
         assert_eq!((l.movetime, l.mate, l.infinite, l.ponder), (Some(100), Some(3), true, true));
-        let Ok(UciCommand::Go(l)) = parse("go searchmoves e2e4 d2d4 depth 3") else { panic!() };
-        assert_eq!(l.searchmoves, vec!["e2e4".to_string(), "d2d4".to_string()]);
-        assert_eq!(l.depth, Some(3));
-        let Ok(UciCommand::Go(l)) = parse("go wtime 500") else { panic!() };
+        let Ok(UciCommand::Go(go)) = parse("go searchmoves e2e4 d2d4 depth 3") else { panic!() };
+        assert_eq!(go.searchmoves, vec!["e2e4".to_string(), "d2d4".to_string()]);
+        assert_eq!(go.limits, Limits::depth(3));
+        let l = limits("go wtime 500");
         assert_eq!((l.wtime, l.btime), (Some(500), None));
     }
 
     /// The first error of a bad `go` and the limits searched anyway.
     fn bad_go(line: &str) -> (ParseCommandError, Limits) {
         match parse(line) {
-            Err(ParseCommandError::Go { error, limits }) => (*error, limits),
+            Err(ParseCommandError::Go { error, go }) => (*error, go.limits),
             other => panic!("`{line}`: {other:?}"),
         }
     }

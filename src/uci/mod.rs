@@ -37,7 +37,7 @@ use crossbeam_channel::{Receiver, Sender};
 use shakmaty::{Chess, Move, Position};
 
 use self::{
-    command::UciCommand,
+    command::{GoCommand, UciCommand},
     options::{OptionId, OptionValue},
     out::{BestMoveLine, BoardDiagram, EvalLine, Id, InfoLine, InfoString, Out, UciMoveText},
 };
@@ -229,9 +229,9 @@ impl Session {
                 self.execute(cmd)
             }
             Err(command::ParseCommandError::Empty) => Flow::Continue,
-            Err(command::ParseCommandError::Go { error, limits }) => {
+            Err(command::ParseCommandError::Go { error, go }) => {
                 self.out.error(format_args!("{error}; searching with the valid limits"));
-                self.execute(UciCommand::Go(limits))
+                self.execute(UciCommand::Go(*go))
             }
             Err(e) => {
                 self.out.error(e);
@@ -285,9 +285,9 @@ impl Session {
                     self.out.error(e);
                 }
             }
-            UciCommand::Go(limits) => {
+            UciCommand::Go(go) => {
                 self.settle("go");
-                self.go(limits);
+                self.go(go);
             }
             UciCommand::Stop => {
                 if let Some(job) = self.job.take() {
@@ -335,14 +335,15 @@ impl Session {
         }
     }
 
-    fn go(&mut self, mut limits: Limits) {
+    fn go(&mut self, go: GoCommand) {
         // Bad moves are dropped (with an error) and the rest searched: a GUI waits for `bestmove`.
-        let (legal, errors) = check_searchmoves(self.engine.position(), &limits.searchmoves);
+        let GoCommand { mut limits, searchmoves } = go;
+        let (legal, errors) = resolve_searchmoves(self.engine.position(), &searchmoves);
         for e in &errors {
             self.out.error(e);
         }
+        limits.searchmoves = legal;
         if !errors.is_empty() {
-            limits.searchmoves = legal;
             command::bound_after_error(&mut limits);
         }
         let done = Arc::new(AtomicBool::new(false));
@@ -406,17 +407,17 @@ fn is_open_ended(limits: &Limits) -> bool {
     limits.infinite || limits.ponder || limits.is_unbounded()
 }
 
-/// Splits `go searchmoves` into the legal moves and an error for each other one.
-fn check_searchmoves(pos: &Chess, moves: &[String]) -> (Vec<String>, Vec<String>) {
+/// Resolves `go searchmoves` against `pos`: the legal moves, and an error for each other entry.
+fn resolve_searchmoves(pos: &Chess, moves: &[String]) -> (Vec<Move>, Vec<String>) {
     let mut legal = Vec::new();
     let mut errors = Vec::new();
     for m in moves {
         match m.parse::<shakmaty::uci::UciMove>() {
             Err(e) => errors.push(format!("searchmoves: invalid move `{}`: {e}; ignored", command::quote(m))),
-            Ok(uci) if uci.to_move(pos).is_err() => {
-                errors.push(format!("searchmoves: illegal move `{m}` in this position; ignored"))
-            }
-            Ok(_) => legal.push(m.clone()),
+            Ok(uci) => match uci.to_move(pos) {
+                Ok(mv) => legal.push(mv),
+                Err(_) => errors.push(format!("searchmoves: illegal move `{m}` in this position; ignored")),
+            },
         }
     }
     (legal, errors)
@@ -525,12 +526,13 @@ mod tests {
     }
 
     #[test]
-    fn searchmoves_are_checked() {
+    fn searchmoves_are_resolved() {
         let pos = Chess::default();
-        let (legal, errors) = check_searchmoves(&pos, &["e2e4".into(), "g1f3".into()]);
-        assert_eq!((legal.len(), errors.len()), (2, 0));
-        let (legal, errors) = check_searchmoves(&pos, &["e2e5".into(), "d2d4".into(), "zz".into()]);
-        assert_eq!(legal, vec!["d2d4".to_string()]);
+        let mv = |s: &str| s.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&pos).unwrap();
+        let (legal, errors) = resolve_searchmoves(&pos, &["e2e4".into(), "g1f3".into()]);
+        assert_eq!((legal, errors.len()), (vec![mv("e2e4"), mv("g1f3")], 0));
+        let (legal, errors) = resolve_searchmoves(&pos, &["e2e5".into(), "d2d4".into(), "zz".into()]);
+        assert_eq!(legal, vec![mv("d2d4")]);
         assert!(errors[0].contains("e2e5") && errors[1].contains("zz"), "{errors:?}");
     }
 
