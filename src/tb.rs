@@ -32,8 +32,9 @@ pub struct Tablebases {
 /// Outcome of the root DTZ probe.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RootTb {
-    /// WDL of the root for the side to move (`-2..=2` as in [`Wdl`]).
-    pub wdl: i32,
+    /// WDL of the root for the side to move. It comes from DTZ and the halfmove clock, so where
+    /// DTZ is rounded it may be `MaybeWin` or `MaybeLoss`.
+    pub wdl: AmbiguousWdl,
     /// The moves the search may choose from (all keep the root's result).
     pub moves: Vec<Move>,
 }
@@ -87,8 +88,8 @@ impl Tablebases {
             return None;
         }
         let tb = self.tb.as_ref()?;
-        let wdl = ambiguous_sign(tb.probe_wdl(pos).ok()?);
-        if wdl != 0 {
+        let wdl = tb.probe_wdl(pos).ok()?;
+        if wdl != AmbiguousWdl::Draw {
             let (best, _) = tb.best_move(pos).ok()??;
             return Some(RootTb { wdl, moves: vec![best] });
         }
@@ -96,23 +97,13 @@ impl Tablebases {
         for m in pos.legal_moves() {
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let child_wdl = if child.is_checkmate() { -2 } else { ambiguous_sign(tb.probe_wdl(&child).ok()?) };
-            if -child_wdl >= 0 {
+            let child_wdl = if child.is_checkmate() { AmbiguousWdl::Loss } else { tb.probe_wdl(&child).ok()? };
+            // Keeps the draw: the opponent wins nothing, not even a cursed or maybe-win.
+            if child_wdl <= AmbiguousWdl::Draw {
                 moves.push(m);
             }
         }
         (!moves.is_empty()).then_some(RootTb { wdl, moves })
-    }
-}
-
-/// Maps a (possibly ambiguous) WDL to -2 (loss), -1 (blessed loss), 0, 1 (cursed win), 2 (win).
-fn ambiguous_sign(w: AmbiguousWdl) -> i32 {
-    match w {
-        AmbiguousWdl::Loss => -2,
-        AmbiguousWdl::MaybeLoss | AmbiguousWdl::BlessedLoss => -1,
-        AmbiguousWdl::Draw => 0,
-        AmbiguousWdl::CursedWin | AmbiguousWdl::MaybeWin => 1,
-        AmbiguousWdl::Win => 2,
     }
 }
 

@@ -7,6 +7,7 @@
 
 use arrayvec_free::SmallList;
 use shakmaty::{Bitboard, Chess, Color, FromSetup, Move, Position, Role, Setup, attacks};
+use shakmaty_syzygy::Wdl;
 
 use super::{Frame, ONE_PLY, Worker, hash, hash_after, history::PieceTo, key_after};
 use crate::{
@@ -199,10 +200,11 @@ impl Worker<'_> {
             && let Some(wdl) = self.tb.probe_wdl(pos)
         {
             self.tbhits += 1;
-            let (s, bound) = match wdl as i32 {
-                2 => (tb_win_in(ply), TtBound::Lower),
-                -2 => (-tb_win_in(ply), TtBound::Upper),
-                v => (v, TtBound::Exact), // draws, cursed wins and blessed losses score near 0
+            let (s, bound) = match wdl {
+                Wdl::Win => (tb_win_in(ply), TtBound::Lower),
+                Wdl::Loss => (-tb_win_in(ply), TtBound::Upper),
+                // The 50-move rule draws these: they score -1, 0 or 1, keeping their order.
+                Wdl::BlessedLoss | Wdl::Draw | Wdl::CursedWin => (wdl.signum(), TtBound::Exact),
             };
             let cut = match bound {
                 TtBound::Exact => true,

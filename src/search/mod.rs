@@ -33,6 +33,7 @@ use std::{
 };
 
 use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
+use shakmaty_syzygy::AmbiguousWdl;
 
 pub use self::epd::{EpdEntry, EpdError, EpdResult, parse_epd, parse_epd_line, solve_epd_suite};
 use self::history::{History, PieceTo};
@@ -901,11 +902,13 @@ impl Worker<'_> {
 
     /// Reported score: a root in the tablebases is known to be won, drawn or lost whatever
     /// the search has seen so far (mates found by the search are kept).
-    fn adjust(&self, score: i32, root_wdl: Option<i32>) -> i32 {
+    fn adjust(&self, score: i32, root_wdl: Option<AmbiguousWdl>) -> i32 {
         match root_wdl {
-            Some(2) if score < MATE_IN_MAX => score::tb_win_in(1).max(score),
-            Some(-2) if score > -MATE_IN_MAX => (-score::tb_win_in(1)).min(score),
-            Some(-1..=1) if !is_mate(score) => DRAW,
+            Some(AmbiguousWdl::Win) if score < MATE_IN_MAX => score::tb_win_in(1).max(score),
+            Some(AmbiguousWdl::Loss) if score > -MATE_IN_MAX => (-score::tb_win_in(1)).min(score),
+            // A win or loss here is a mate the search found; every other result is (or may
+            // be) drawn by the 50-move rule.
+            Some(_) if !is_mate(score) => DRAW,
             _ => score,
         }
     }
