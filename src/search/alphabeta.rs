@@ -20,6 +20,14 @@ use crate::{
     tt::{TtBound, encode_move},
 };
 
+/// From this halfmove clock on, no TT cutoff: a stored score does not know that the 50-move
+/// rule is near on this path (Stockfish's `rule50_count() < 90`).
+const TT_CUTOFF_MAX_HALFMOVES: u32 = 90;
+
+/// Plies added to the depth a tablebase result is stored with: it is exact whatever the depth,
+/// so it should outlive searched entries in the table (Stockfish's `depth + 6`).
+const TB_STORE_EXTRA_DEPTH: i32 = 6;
+
 /// Fixed-capacity move lists without allocation (the picker's array type is shakmaty's).
 mod arrayvec_free {
     use shakmaty::Move;
@@ -188,7 +196,7 @@ impl Worker<'_> {
                 TtBound::Upper => s <= alpha,
                 TtBound::None => false,
             };
-            if cutoff && halfmoves < 90 {
+            if cutoff && halfmoves < TT_CUTOFF_MAX_HALFMOVES {
                 return s;
             }
         }
@@ -212,7 +220,15 @@ impl Worker<'_> {
                 _ => s <= alpha,
             };
             if cut {
-                self.tt.store(key, 0, to_tt(s, ply), -INFINITE, (d_plies + 6).min(MAX_PLY as i32), bound, pv_node);
+                self.tt.store(
+                    key,
+                    0,
+                    to_tt(s, ply),
+                    -INFINITE,
+                    (d_plies + TB_STORE_EXTRA_DEPTH).min(MAX_PLY as i32),
+                    bound,
+                    pv_node,
+                );
                 return s;
             }
             if pv_node && bound == TtBound::Lower {
@@ -258,7 +274,7 @@ impl Worker<'_> {
             if sp.null_move_use == 1
                 && d_plies >= sp.null_move_min_depth
                 && eval >= beta
-                && static_eval >= beta - 20 * d_plies
+                && static_eval >= beta - sp.null_move_static_margin * d_plies
                 && ply >= 1
                 && !self.stack[ply - 1].null
                 && !is_decisive(beta)
@@ -273,7 +289,7 @@ impl Worker<'_> {
                     r += d_plies / sp.null_move_depth_divisor;
                 }
                 if sp.null_move_eval_divisor > 0 {
-                    r += ((eval - beta) / sp.null_move_eval_divisor).min(3);
+                    r += ((eval - beta) / sp.null_move_eval_divisor).min(sp.null_move_eval_reduction_max);
                 }
                 self.stack[ply].piece_to = None;
                 self.stack[ply].capture_to = None;

@@ -55,6 +55,10 @@ crate::declare_params! {
         null_move_eval_divisor: 200, [0, 1000];
         /// Null move: minimum depth in plies
         null_move_min_depth: 2, [1, 8];
+        /// Null move: only when the static eval is at least beta minus this per ply of depth (centipawns)
+        null_move_static_margin: 20, [0, 100];
+        /// Null move: most plies of extra reduction from the eval above beta (see null_move_eval_divisor)
+        null_move_eval_reduction_max: 3, [0, 7];
         /// Late move reductions: constant term (hundredths of a ply)
         lmr_base: 75, [0, 300];
         /// Late move reductions: divisor of ln(depth)*ln(moves) (hundredths)
