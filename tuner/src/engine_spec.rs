@@ -262,6 +262,7 @@ impl EngineSpec {
         if let Some(p) = &self.params {
             if c.find_option("ParamsFile").is_some() {
                 c.set_option("ParamsFile", &p.display().to_string())?;
+                c.ping_refusing_errors()?;
             } else {
                 // Not evochess's file option: send each key as its own option (the contract
                 // makes every parameter a UCI spin option named by its key).

@@ -192,6 +192,9 @@ pub enum EngineError {
     /// An xboard engine answered one of our legal moves with `Illegal move`.
     #[error("engine `{engine}` rejects a legal move: `{line}`")]
     Rejected { engine: String, line: String },
+    /// A UCI engine answered a setting with `info string error ...`.
+    #[error("engine `{engine}` refused its settings: {message}")]
+    Refused { engine: String, message: String },
     #[error("engine `{engine}` cannot {what}")]
     Unsupported { engine: String, what: String },
     /// The game handed the client a move it cannot follow (a bug on our side, not the engine's).

@@ -294,6 +294,28 @@ impl UciClient {
         Ok(())
     }
 
+    /// [`UciClient::ping`] that fails on an `info string error ...` line before `readyok`: the
+    /// engine refused what it was just told (a parameter file it cannot load). Playing on with
+    /// its defaults instead would pass an untuned engine off as the tuned one.
+    pub fn ping_refusing_errors(&mut self) -> Result<(), EngineError> {
+        self.conn.send("isready", "readyok")?;
+        let deadline = Instant::now() + self.timeouts.ping;
+        let mut refused = None;
+        loop {
+            match self.next_line(deadline, "readyok")? {
+                EngineLine::ReadyOk => break,
+                EngineLine::Info(Info { string: Some(s), .. }) if refused.is_none() && s.starts_with("error") => {
+                    refused = Some(s);
+                }
+                _ => {}
+            }
+        }
+        match refused {
+            Some(s) => Err(EngineError::Refused { engine: self.label().to_string(), message: s }),
+            None => Ok(()),
+        }
+    }
+
     /// `ucinewgame` then the `isready` sync (cutechess and STYLE pitfall: sync before `go`).
     pub fn new_game(&mut self) -> Result<(), EngineError> {
         self.conn.send("ucinewgame", "ucinewgame")?;

@@ -335,6 +335,11 @@ fn params_file_goes_through_the_params_file_option() {
     run(&cfg);
     let text = fs::read_to_string(&log).unwrap();
     assert!(text.contains(&format!("setoption name ParamsFile value {}\n", params.display())), "{text}");
+    // An engine that cannot load the file (another build's parameters) stops the match with its
+    // message, instead of playing on with its defaults as if it were the tuned engine.
+    let refusing = fake("a", &["--params-option", "--refuse-params"]).with_params(&params);
+    let e = play_match(&base(vec![refusing, fake("b", &[])], 1), &mut Collect::default()).unwrap_err().to_string();
+    assert!(e.contains("refused its settings") && e.contains("from_a_newer_build"), "{e}");
     // An engine without the ParamsFile option gets one option per key, which must exist.
     let b = fake("b", &[]).with_params(&params);
     let e = play_match(&base(vec![fake("a", &[]), b], 1), &mut Collect::default()).unwrap_err().to_string();

@@ -4,7 +4,7 @@
 //! ```text
 //! fake-engine [--seed N] [--crash-after N] [--stall-after N] [--illegal-after N]
 //!             [--invalid-after N] [--slow-after N --slow-ms MS] [--garbage] [--no-uciok]
-//!             [--no-score] [--score CP] [--params-option] [--log FILE]
+//!             [--no-score] [--score CP] [--params-option [--refuse-params]] [--log FILE]
 //! ```
 //! "after N" counts `go` commands since the process started, so a restarted engine behaves
 //! again for N moves. `--log` appends every command received (to check what the runner sent).
@@ -30,6 +30,9 @@ struct Behaviour {
     no_uciok: bool,
     no_score: bool,
     params_option: bool,
+    /// Answer `setoption name ParamsFile` with `info string error ...`, as an engine does with
+    /// a parameter file it cannot load.
+    refuse_params: bool,
     score: i32,
     log: Option<String>,
 }
@@ -51,9 +54,10 @@ fn parse_args() -> Behaviour {
             "--slow-ms" => b.slow_ms = num(i),
             "--score" => b.score = val(i).parse().unwrap_or_else(|_| die("--score: bad number")),
             "--log" => b.log = Some(val(i)),
-            "--garbage" | "--no-uciok" | "--no-score" | "--params-option" => {
+            "--garbage" | "--no-uciok" | "--no-score" | "--params-option" | "--refuse-params" => {
                 match args[i].as_str() {
                     "--garbage" => b.garbage = true,
+                    "--refuse-params" => b.refuse_params = true,
                     "--no-uciok" => b.no_uciok = true,
                     "--params-option" => b.params_option = true,
                     _ => b.no_score = true,
@@ -181,6 +185,9 @@ fn main() {
                 let _ = writeln!(out, "bestmove {mv}");
             }
             "quit" => return,
+            "setoption" if b.refuse_params && cmd.contains("name ParamsFile") => {
+                let _ = writeln!(out, "info string error: ParamsFile: unknown parameter `search.from_a_newer_build`");
+            }
             _ => {} // ucinewgame, setoption, stop: nothing to do
         }
         let _ = out.flush();
