@@ -2,6 +2,7 @@
 
 pub mod adjudicate;
 pub mod builtin;
+pub mod chart;
 pub mod cli;
 pub mod coevolve;
 pub mod engine;

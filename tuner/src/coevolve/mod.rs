@@ -39,7 +39,6 @@ use thiserror::Error;
 use crate::{
     adjudicate::{DrawRule, MaxMovesRule, ResignRule},
     engine_spec::EngineSpec,
-    evolve::report,
     files::write_atomic,
     ga::{
         GaConfig, GaError, Genome, breed, generation_rng,
@@ -746,13 +745,13 @@ pub fn generations_csv(history: &[CoevolveGeneration]) -> String {
 
 /// Best, mean and worst score (percent) per generation.
 pub fn render_svg(history: &[CoevolveGeneration]) -> Result<String, String> {
-    let line = |label: &str, color, f: fn(&CoevolveGeneration) -> f64| report::Series {
+    let line = |label: &str, color, f: fn(&CoevolveGeneration) -> f64| crate::chart::Series {
         label: label.to_string(),
         color,
         points: history.iter().map(|g| (g.generation, 100.0 * f(g))).collect(),
     };
     let n = history.first().map_or(0, |g| g.organisms.len());
-    report::render_lines_svg(
+    crate::chart::render_lines_svg(
         &format!("coevolution: round-robin score of {n} organisms per generation"),
         "generation",
         "score in the generation's round robin (%)",

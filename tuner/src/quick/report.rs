@@ -11,14 +11,17 @@
 
 use std::{fmt::Write as _, io, path::Path};
 
-use plotters::prelude::*;
+use plotters::style::RGBColor;
 
 use super::{
     operators::{PIECES, normalised, tier},
     run::{GenerationRecord, Individual},
     tournament::{belmonte_estimate, expected_games},
 };
-use crate::files::write_atomic;
+use crate::{
+    chart::{Series, render_lines_svg},
+    files::write_atomic,
+};
 
 /// Belmonte's best normalised individual (R2, Table 3.5).
 pub const PAPER_BEST: [f64; 5] = [1.0, 3.834, 3.781, 5.525, 7.343];
@@ -152,51 +155,9 @@ const COLOURS: [RGBColor; 5] = [
     RGBColor(200, 30, 30),
 ];
 
-/// A labelled, coloured series of (generation, value) points.
-type Series = (String, RGBColor, Vec<(usize, f64)>);
-
-/// A line chart of several series over generations.
-fn line_chart(title: &str, y_label: &str, series: &[Series]) -> Result<String, String> {
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (800, 500)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let last = series.iter().flat_map(|s| s.2.iter().map(|p| p.0)).max().unwrap_or(1).max(1);
-        let ys = series.iter().flat_map(|s| s.2.iter().map(|p| p.1)).filter(|v| v.is_finite());
-        let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
-        let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
-        let pad = ((hi - lo) * 0.05).max(0.5);
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 20))
-            .margin(15)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
-            .build_cartesian_2d(0..last, (lo - pad).max(0.0)..hi + pad)
-            .map_err(|e| e.to_string())?;
-        chart.configure_mesh().x_desc("generation").y_desc(y_label).draw().map_err(|e| e.to_string())?;
-        for (label, color, points) in series {
-            let color = *color;
-            chart
-                .draw_series(LineSeries::new(points.iter().copied(), color.stroke_width(2)))
-                .map_err(|e| e.to_string())?
-                .label(label.as_str())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
-    }
-    Ok(svg)
-}
-
 fn piece_series(history: &[GenerationRecord], f: impl Fn(&GenerationRecord) -> [f64; 5]) -> Vec<Series> {
     (0..5)
-        .map(|p| (PIECES[p].to_string(), COLOURS[p], history.iter().map(|h| (h.generation, f(h)[p])).collect()))
+        .map(|p| Series::new(PIECES[p], COLOURS[p], history.iter().map(|h| (h.generation, f(h)[p])).collect()))
         .collect()
 }
 
@@ -258,35 +219,38 @@ pub fn write_all(dir: &Path, history: &[GenerationRecord]) -> io::Result<()> {
     let charts = [
         (
             "values.svg",
-            line_chart(
+            render_lines_svg(
                 "piece values, population mean without the bottom 20%",
+                "generation",
                 "value",
                 &piece_series(history, corrected_mean),
             ),
         ),
         (
             "normalised.svg",
-            line_chart(
+            render_lines_svg(
                 "piece values over the pawn, mean without the bottom 20%",
+                "generation",
                 "pawns",
                 &piece_series(history, |h| normalised(&corrected_mean(h))),
             ),
         ),
         (
             "games.svg",
-            line_chart(
+            render_lines_svg(
                 "comparisons, games and draws per generation",
+                "generation",
                 "count",
                 &[
-                    (
-                        "comparisons".into(),
+                    Series::new(
+                        "comparisons",
                         COLOURS[2],
                         history.iter().map(|h| (h.generation, h.comparisons as f64)).collect(),
                     ),
-                    ("games".into(), COLOURS[1], history.iter().map(|h| (h.generation, h.games as f64)).collect()),
-                    ("draws".into(), COLOURS[4], history.iter().map(|h| (h.generation, h.draws as f64)).collect()),
-                    (
-                        "N log2 N - N".into(),
+                    Series::new("games", COLOURS[1], history.iter().map(|h| (h.generation, h.games as f64)).collect()),
+                    Series::new("draws", COLOURS[4], history.iter().map(|h| (h.generation, h.draws as f64)).collect()),
+                    Series::new(
+                        "N log2 N - N",
                         COLOURS[0],
                         history.iter().map(|h| (h.generation, belmonte_estimate(h.ranked.len()))).collect(),
                     ),

@@ -463,7 +463,7 @@ impl SearchEvolution {
 /// Fig. 4: total nodes (millions) per generation for the best organism and the population
 /// average, and the best organism on the held-out suites.
 pub fn render_svg(history: &[GenerationStats], train: usize, held: usize) -> Result<String, String> {
-    let line = |label: String, color, f: fn(&GenerationStats) -> f64| report::Series {
+    let line = |label: String, color, f: fn(&GenerationStats) -> f64| crate::chart::Series {
         label,
         color,
         points: history.iter().map(|h| (h.generation, f(h) / 1e6)).collect(),
@@ -477,7 +477,7 @@ pub fn render_svg(history: &[GenerationStats], train: usize, held: usize) -> Res
             h.test_metric
         }));
     }
-    report::render_lines_svg(
+    crate::chart::render_lines_svg(
         "search evolution: total nodes to solve the suite",
         "generation",
         "total node count (millions)",
