@@ -201,7 +201,7 @@ fn runs_are_elitist_deterministic_and_resumable() {
     assert!(matches!(err, EvolveError::ExistingRun { .. }), "{err}");
     let resumed = evolution(&space, &ga, &objective, 2).run(1, &dir.join("resumed"), true).unwrap();
     assert_eq!(resumed.best, a.best);
-    let strip = |h: &[tuner::evolve::report::GenerationStats]| {
+    let strip = |h: &[tuner::ga::report::GenerationStats]| {
         h.iter().map(|g| (g.generation, g.best_metric, g.mean_metric, g.test_metric)).collect::<Vec<_>>()
     };
     assert_eq!(strip(&resumed.history), strip(&a.history));

@@ -6,11 +6,9 @@
 //! * [`run`]: the generation loop of one run, with checkpoint/resume ([`checkpoint`]) and the
 //!   per-generation CSV and SVG chart ([`report`]).
 
-pub mod checkpoint;
 pub mod fitness;
 pub mod mentor;
 pub mod positions;
-pub mod report;
 pub mod run;
 
 use std::{
@@ -134,6 +132,12 @@ pub enum EvolveError {
     Mentor(String),
     #[error(transparent)]
     RunDir(#[from] crate::ga::run_dir::RunDirError),
+}
+
+impl From<crate::ga::checkpoint::CheckpointError> for EvolveError {
+    fn from(e: crate::ga::checkpoint::CheckpointError) -> Self {
+        EvolveError::Checkpoint { path: e.path, reason: e.reason }
+    }
 }
 
 impl EvolveError {

@@ -8,15 +8,19 @@
 use std::{
     collections::HashMap,
     path::{Path, PathBuf},
-    time::Instant,
 };
 
 use evochess::params::Params;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{EvolveError, Objective, checkpoint::Checkpoint, report, report::GenerationStats};
+use super::{EvolveError, Objective};
 use crate::{
-    ga::{GaConfig, Genome, breed, generation_rng, mutate, operators::elite_indices, par_map, random_genome},
+    ga::{
+        GaConfig, Genome,
+        driver::{Driver, Problem},
+        mutate, par_map, random_genome,
+        report::{self, GenerationStats},
+    },
     space::SearchSpace,
 };
 
@@ -54,6 +58,62 @@ pub fn run_dir(out_dir: &Path, run: usize) -> PathBuf {
     out_dir.join(format!("run-{run}"))
 }
 
+/// One run of an [`Evolution`] as the driver's problem.
+struct RunProblem<'e, 'a> {
+    evolution: &'e Evolution<'a>,
+    run: usize,
+    dir: &'e Path,
+}
+
+impl Problem for RunProblem<'_, '_> {
+    type Score = (f64, f64);
+    type Error = EvolveError;
+
+    fn evaluate(
+        &self,
+        generation: usize,
+        pop: &[Genome],
+        known: &HashMap<Vec<u64>, (f64, f64)>,
+        history: &[GenerationStats],
+    ) -> Result<Vec<(f64, f64)>, EvolveError> {
+        Ok(self.evolution.evaluate(pop, known, self.run, generation, history))
+    }
+
+    fn fitness(&self, score: &(f64, f64)) -> f64 {
+        score.0
+    }
+
+    fn metric(&self, score: &(f64, f64)) -> f64 {
+        score.1
+    }
+
+    fn restore(&self, fitness: f64, metric: f64) -> ((f64, f64), bool) {
+        ((fitness, metric), true)
+    }
+
+    fn test(&self, best: &Genome) -> f64 {
+        let e = self.evolution;
+        e.objective.test(&e.space.apply(best, &e.base).eval, e.threads)
+    }
+
+    fn evaluated(&self, _: &[Genome], _: &[(f64, f64)], _: usize, stats: &GenerationStats) -> Result<(), EvolveError> {
+        log::info!(
+            "run {} gen {}: best {} mean {} test {} ({:.2}s)",
+            self.run,
+            stats.generation,
+            readable(stats.best_metric),
+            readable(stats.mean_metric),
+            readable(stats.test_metric),
+            stats.seconds
+        );
+        Ok(())
+    }
+
+    fn report(&self, history: &[GenerationStats]) -> Result<(), EvolveError> {
+        self.evolution.write_reports(self.run, self.dir, history)
+    }
+}
+
 impl Evolution<'_> {
     /// Runs (or, with `resume`, continues) run number `run`, writing `checkpoint.json`,
     /// `generations.csv` and `fitness.svg` into `dir` after every generation.
@@ -63,116 +123,42 @@ impl Evolution<'_> {
     pub fn run(&self, run: usize, dir: &Path, resume: bool) -> Result<RunOutcome, EvolveError> {
         let layout = self.space.layout();
         self.ga.validate(layout)?;
-        let ckpt_path = dir.join("checkpoint.json");
-        let (mut pop, mut generation, mut history, mut scores) = match Checkpoint::load(&ckpt_path)? {
-            Some(_) if !resume => return Err(EvolveError::ExistingRun { dir: dir.display().to_string() }),
-            Some(c) => {
-                let bad = |reason: String| EvolveError::Checkpoint { path: ckpt_path.display().to_string(), reason };
-                if c.fingerprint != self.fingerprint {
-                    return Err(bad(format!(
-                        "it was written with a different config, search space or position set (fingerprint {}, \
-                         this run's {}); resume with the same ones",
-                        c.fingerprint, self.fingerprint
-                    )));
-                }
-                if c.run != run || c.population.len() != c.fitness.len() || c.population.len() != c.metric.len() {
-                    return Err(bad(format!("inconsistent checkpoint (run {}, expected {run})", c.run)));
-                }
-                if let Some(i) = c.population.iter().position(|g| !g.fits(layout)) {
-                    return Err(bad(format!("genome {i} does not fit the search space")));
-                }
-                log::info!("run {run}: resuming after generation {}", c.generation);
-                let scores: Vec<(f64, f64)> = c.fitness.into_iter().zip(c.metric).collect();
-                (c.population, c.generation, c.history, Some(scores))
-            }
-            None => {
-                let mut rng = generation_rng(self.seed, run as u64, 0);
-                let pop: Vec<Genome> = match &self.init {
-                    None => (0..self.ga.population).map(|_| random_genome(layout, &mut rng)).collect(),
-                    Some((seed, rate)) => (0..self.ga.population)
-                        .map(|i| {
-                            let mut g = seed.clone();
-                            if i > 0 {
-                                mutate(&mut g, &self.ga.mutation, *rate, layout, &mut rng);
-                            }
-                            g
-                        })
-                        .collect(),
-                };
-                (pop, 0, Vec::new(), None)
-            }
-        };
-        // Fitness of the previous generation's genomes, reused for identical children (elites,
-        // unrecombined copies): the objective is a pure function of the genome.
-        let mut memo: HashMap<Vec<u64>, (f64, f64)> = HashMap::new();
-        let mut test_memo: HashMap<Vec<u64>, f64> = HashMap::new();
-        loop {
-            let evaluated = match scores.take() {
-                Some(s) => s,
-                None => {
-                    let started = Instant::now();
-                    let s = self.evaluate(&pop, &memo, run, generation, &history);
-                    let best = best_index(&s);
-                    let key = pop[best].key();
-                    let test = match test_memo.get(&key) {
-                        Some(&t) => t,
-                        None => self.objective.test(&self.space.apply(&pop[best], &self.base).eval, self.threads),
-                    };
-                    test_memo = HashMap::from([(key, test)]);
-                    let n = s.len() as f64;
-                    let stats = GenerationStats {
-                        generation,
-                        best_metric: s[best].1,
-                        mean_metric: s.iter().map(|x| x.1).sum::<f64>() / n,
-                        test_metric: test,
-                        best_fitness: s[best].0,
-                        mean_fitness: s.iter().map(|x| x.0).sum::<f64>() / n,
-                        seconds: started.elapsed().as_secs_f64(),
-                    };
-                    log::info!(
-                        "run {run} gen {generation}: best {} mean {} test {} ({:.2}s)",
-                        readable(stats.best_metric),
-                        readable(stats.mean_metric),
-                        readable(stats.test_metric),
-                        stats.seconds
-                    );
-                    history.push(stats);
-                    let ckpt = Checkpoint {
-                        fingerprint: self.fingerprint.clone(),
-                        run,
-                        generation,
-                        population: pop.clone(),
-                        fitness: s.iter().map(|x| x.0).collect(),
-                        metric: s.iter().map(|x| x.1).collect(),
-                        history: history.clone(),
-                    };
-                    ckpt.save(&ckpt_path)?;
-                    self.write_reports(run, dir, &history)?;
-                    s
-                }
-            };
-            memo = pop.iter().map(Genome::key).zip(evaluated.iter().copied()).collect();
-            if generation + 1 >= self.ga.generations {
-                let best = best_index(&evaluated);
-                let genome = pop[best].clone();
-                let params = self.space.apply(&genome, &self.base);
-                let last = history.last().cloned();
-                // Reports are rewritten so a run finished before a crash still has them.
-                self.write_reports(run, dir, &history)?;
-                return Ok(RunOutcome {
-                    run,
-                    best: genome,
-                    params,
-                    train_metric: evaluated[best].1,
-                    test_metric: last.map_or(f64::NAN, |h| h.test_metric),
-                    history,
-                });
-            }
-            let fitness: Vec<f64> = evaluated.iter().map(|x| x.0).collect();
-            let mut rng = generation_rng(self.seed, run as u64, generation as u64 + 1);
-            pop = breed(&pop, &fitness, self.ga, layout, &mut rng)?;
-            generation += 1;
+        let checkpoint = dir.join("checkpoint.json");
+        if !resume && checkpoint.exists() {
+            return Err(EvolveError::ExistingRun { dir: dir.display().to_string() });
         }
+        let driver = Driver {
+            ga: self.ga,
+            layout,
+            seed: self.seed,
+            run,
+            fingerprint: &self.fingerprint,
+            checkpoint,
+            mismatch: "a different config, search space or position set",
+        };
+        let problem = RunProblem { evolution: self, run, dir };
+        let finished = driver.run(&problem, resume, |rng| match &self.init {
+            None => (0..self.ga.population).map(|_| random_genome(layout, rng)).collect(),
+            Some((seed, rate)) => (0..self.ga.population)
+                .map(|i| {
+                    let mut g = seed.clone();
+                    if i > 0 {
+                        mutate(&mut g, &self.ga.mutation, *rate, layout, rng);
+                    }
+                    g
+                })
+                .collect(),
+        })?;
+        let best = finished.best(|s| s.0);
+        let genome = finished.population[best].clone();
+        Ok(RunOutcome {
+            run,
+            params: self.space.apply(&genome, &self.base),
+            best: genome,
+            train_metric: finished.scores[best].1,
+            test_metric: finished.history.last().map_or(f64::NAN, |h| h.test_metric),
+            history: finished.history,
+        })
     }
 
     /// `(fitness, metric)` of every organism, in parallel, reusing `memo` for known genomes.
@@ -219,12 +205,6 @@ impl Evolution<'_> {
             format!("run {run}: best and average of {} organisms, {train} training positions", self.ga.population);
         report::write_svg(&svg, &title, &self.objective.metric_label(), history).map_err(|e| EvolveError::io(&svg, e))
     }
-}
-
-/// Index of the fittest organism (lowest index on ties, so elites stay first).
-pub fn best_index(scores: &[(f64, f64)]) -> usize {
-    let fitness: Vec<f64> = scores.iter().map(|s| s.0).collect();
-    elite_indices(&fitness, 1)[0]
 }
 
 /// A metric with four significant digits: counts of solved positions and centipawn errors read

@@ -21,8 +21,11 @@
 //! assert_eq!(next[0], pop[9]); // elitism keeps the best unchanged
 //! ```
 
+pub mod checkpoint;
+pub mod driver;
 pub mod encoding;
 pub mod operators;
+pub mod report;
 pub mod run_dir;
 
 use std::{

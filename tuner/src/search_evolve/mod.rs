@@ -20,9 +20,9 @@
 //! random best, the final best and `params/default.toml`'s search section on both suite sets).
 
 use std::{
+    cell::RefCell,
     collections::HashMap,
     path::{Path, PathBuf},
-    time::Instant,
 };
 
 use evochess::{params::Params, search::solve_nodes};
@@ -32,13 +32,14 @@ use thiserror::Error;
 
 use crate::{
     epd::{SuiteError, SuitePosition, load_suites},
-    evolve::{EvolveError, checkpoint::Checkpoint, report, report::GenerationStats},
     files::write_atomic,
     ga::{
-        GaConfig, GaError, Genome, breed, generation_rng,
-        operators::elite_indices,
+        GaConfig, GaError, Genome,
+        checkpoint::CheckpointError,
+        driver::{Driver, Problem},
         par_map, random_genome,
-        run_dir::{RunDir, Start},
+        report::{self, GenerationStats},
+        run_dir::{RunDir, RunDirError, Start},
         threads,
     },
     hash::fnv1a,
@@ -130,9 +131,19 @@ pub enum SearchEvolveError {
     #[error(transparent)]
     Suite(#[from] SuiteError),
     #[error(transparent)]
-    Evolve(#[from] EvolveError),
+    Checkpoint(#[from] CheckpointError),
+    #[error(transparent)]
+    RunDir(#[from] RunDirError),
+    #[error("{path}: {source}")]
+    Io { path: String, source: std::io::Error },
     #[error("parameter file {path}: {reason}")]
     Params { path: String, reason: String },
+}
+
+impl SearchEvolveError {
+    fn io(path: &Path, source: std::io::Error) -> Self {
+        SearchEvolveError::Io { path: path.display().to_string(), source }
+    }
 }
 
 /// Node totals of one parameter set on a list of positions.
@@ -286,100 +297,23 @@ impl SearchEvolution {
     pub fn run(&self, start: Start) -> Result<SearchEvolveSummary, SearchEvolveError> {
         let layout = self.space.layout();
         let out = &self.cfg.out_dir;
-        let ckpt_path = out.join("checkpoint.json");
-        let _held = RunDir::open(out, std::slice::from_ref(&ckpt_path), start).map_err(EvolveError::from)?;
-        let (mut pop, mut generation, mut history, mut scores) = match Checkpoint::load(&ckpt_path)? {
-            Some(c) => {
-                let bad = |reason: &str| EvolveError::Checkpoint {
-                    path: ckpt_path.display().to_string(),
-                    reason: reason.to_string(),
-                };
-                if c.fingerprint != self.fingerprint {
-                    return Err(bad(
-                        "written with a different config, space, parameter file or suite; resume with the same ones",
-                    )
-                    .into());
-                }
-                if c.population.len() != c.metric.len() || c.population.iter().any(|g| !g.fits(layout)) {
-                    return Err(bad("inconsistent checkpoint").into());
-                }
-                log::info!("resuming after generation {}", c.generation);
-                let counts: Vec<NodeCount> = c
-                    .metric
-                    .iter()
-                    .map(|&m| NodeCount { nodes: m as u64, solved: 0, positions: self.train.len() })
-                    .collect();
-                (c.population, c.generation, c.history, Some(counts))
-            }
-            None => {
-                let mut rng = generation_rng(self.cfg.seed, 0, 0);
-                let pop: Vec<Genome> = (0..self.cfg.ga.population).map(|_| random_genome(layout, &mut rng)).collect();
-                (pop, 0, Vec::new(), None)
-            }
+        let checkpoint = out.join("checkpoint.json");
+        let _held = RunDir::open(out, std::slice::from_ref(&checkpoint), start)?;
+        let driver = Driver {
+            ga: &self.cfg.ga,
+            layout,
+            seed: self.cfg.seed,
+            run: 0,
+            fingerprint: &self.fingerprint,
+            checkpoint,
+            mismatch: "a different config, space, parameter file or suite",
         };
-        let mut memo: HashMap<Vec<u64>, NodeCount> = HashMap::new();
-        let mut held_memo: HashMap<Vec<u64>, NodeCount> = HashMap::new();
-        loop {
-            let (counts, fresh) = match scores.take() {
-                Some(s) => (s, false),
-                None => {
-                    let started = Instant::now();
-                    let s = self.evaluate(&pop, &memo);
-                    let fitness: Vec<f64> = s.iter().map(|c| self.fitness(c)).collect();
-                    let best = elite_indices(&fitness, 1)[0];
-                    let held = self.held_count(&pop[best], &mut held_memo);
-                    let n = s.len() as f64;
-                    let stats = GenerationStats {
-                        generation,
-                        best_metric: s[best].nodes as f64,
-                        mean_metric: s.iter().map(|c| c.nodes as f64).sum::<f64>() / n,
-                        test_metric: held.nodes as f64,
-                        best_fitness: fitness[best],
-                        mean_fitness: fitness.iter().sum::<f64>() / n,
-                        seconds: started.elapsed().as_secs_f64(),
-                    };
-                    log::info!(
-                        "gen {generation}: best {} nodes ({} of {} solved), mean {:.0}, held {} ({:.1}s)",
-                        s[best].nodes,
-                        s[best].solved,
-                        s[best].positions,
-                        stats.mean_metric,
-                        held.nodes,
-                        stats.seconds
-                    );
-                    history.push(stats);
-                    if generation == 0 {
-                        let initial = InitialBest { genome: pop[best].clone(), train: s[best], held };
-                        let path = out.join("initial-best.json");
-                        let json = serde_json::to_string(&initial).expect("serialises");
-                        write_atomic(&path, json.as_bytes()).map_err(|e| EvolveError::io(&path, e))?;
-                    }
-                    Checkpoint {
-                        fingerprint: self.fingerprint.clone(),
-                        run: 0,
-                        generation,
-                        population: pop.clone(),
-                        fitness,
-                        metric: s.iter().map(|c| c.nodes as f64).collect(),
-                        history: history.clone(),
-                    }
-                    .save(&ckpt_path)?;
-                    self.write_reports(&history)?;
-                    (s, true)
-                }
-            };
-            // A resumed checkpoint keeps node totals only, so its organisms are not memoised.
-            memo =
-                if fresh { pop.iter().map(Genome::key).zip(counts.iter().copied()).collect() } else { HashMap::new() };
-            let fitness: Vec<f64> = counts.iter().map(|c| self.fitness(c)).collect();
-            if generation + 1 >= self.cfg.ga.generations {
-                let best = elite_indices(&fitness, 1)[0];
-                return self.finish(&pop[best], &history);
-            }
-            let mut rng = generation_rng(self.cfg.seed, 0, generation as u64 + 1);
-            pop = breed(&pop, &fitness, &self.cfg.ga, layout, &mut rng)?;
-            generation += 1;
-        }
+        let problem = NodeProblem { evolution: self, held: RefCell::new(HashMap::new()) };
+        let finished = driver.run(&problem, start.resumes(), |rng| {
+            (0..self.cfg.ga.population).map(|_| random_genome(layout, rng)).collect()
+        })?;
+        let best = finished.best(|c| self.fitness(c));
+        self.finish(&finished.population[best], &finished.history)
     }
 
     fn held_count(&self, genome: &Genome, memo: &mut HashMap<Vec<u64>, NodeCount>) -> NodeCount {
@@ -392,11 +326,11 @@ impl SearchEvolution {
     fn write_reports(&self, history: &[GenerationStats]) -> Result<(), SearchEvolveError> {
         let out = &self.cfg.out_dir;
         let csv = out.join("generations.csv");
-        report::write_csv(&csv, "nodes", history).map_err(|e| EvolveError::io(&csv, e))?;
+        report::write_csv(&csv, "nodes", history).map_err(|e| SearchEvolveError::io(&csv, e))?;
         let svg = out.join("nodes.svg");
         let text = render_svg(history, self.train.len(), self.held.len())
-            .map_err(|e| EvolveError::io(&svg, std::io::Error::other(e)))?;
-        write_atomic(&svg, text.as_bytes()).map_err(|e| EvolveError::io(&svg, e))?;
+            .map_err(|e| SearchEvolveError::io(&svg, std::io::Error::other(e)))?;
+        write_atomic(&svg, text.as_bytes()).map_err(|e| SearchEvolveError::io(&svg, e))?;
         Ok(())
     }
 
@@ -413,9 +347,8 @@ impl SearchEvolution {
         };
         let path = self.cfg.out_dir.join("initial-best.json");
         let initial: InitialBest =
-            std::fs::read_to_string(&path).map_err(|e| EvolveError::io(&path, e)).and_then(|t| {
-                serde_json::from_str(&t)
-                    .map_err(|e| EvolveError::Checkpoint { path: path.display().to_string(), reason: e.to_string() })
+            std::fs::read_to_string(&path).map_err(|e| SearchEvolveError::io(&path, e)).and_then(|t| {
+                serde_json::from_str(&t).map_err(|e| SearchEvolveError::io(&path, std::io::Error::other(e)))
             })?;
         let initial_best = (initial.train, initial.held);
         let final_best = both(&params);
@@ -435,7 +368,7 @@ impl SearchEvolution {
         };
         let path = self.cfg.out_dir.join("summary.json");
         let json = serde_json::to_string_pretty(&summary).expect("summary serialises");
-        write_atomic(&path, json.as_bytes()).map_err(|e| EvolveError::io(&path, e))?;
+        write_atomic(&path, json.as_bytes()).map_err(|e| SearchEvolveError::io(&path, e))?;
         let header = format!(
             "# Search section evolved by `tuner search-evolve` (David et al. 2014 IV): {} generations of {},\n\
              # node cap {} per position. Training: {} nodes, {} of {} solved; held out: {} nodes, {} of {} solved.\n\
@@ -455,8 +388,82 @@ impl SearchEvolution {
             self.space.describe(best)
         );
         let text = format!("{header}{}", params.to_toml());
-        write_atomic(&self.cfg.output, text.as_bytes()).map_err(|e| EvolveError::io(&self.cfg.output, e))?;
+        write_atomic(&self.cfg.output, text.as_bytes()).map_err(|e| SearchEvolveError::io(&self.cfg.output, e))?;
         Ok(summary)
+    }
+}
+
+/// A search evolution as the driver's problem: node totals on the training suites, the
+/// held-out suites for each generation's best.
+struct NodeProblem<'e> {
+    evolution: &'e SearchEvolution,
+    /// Held-out totals by genome: the best is measured once however long it stays best.
+    held: RefCell<HashMap<Vec<u64>, NodeCount>>,
+}
+
+impl Problem for NodeProblem<'_> {
+    type Score = NodeCount;
+    type Error = SearchEvolveError;
+
+    fn evaluate(
+        &self,
+        _: usize,
+        pop: &[Genome],
+        known: &HashMap<Vec<u64>, NodeCount>,
+        _: &[GenerationStats],
+    ) -> Result<Vec<NodeCount>, SearchEvolveError> {
+        Ok(self.evolution.evaluate(pop, known))
+    }
+
+    fn fitness(&self, c: &NodeCount) -> f64 {
+        self.evolution.fitness(c)
+    }
+
+    fn metric(&self, c: &NodeCount) -> f64 {
+        c.nodes as f64
+    }
+
+    /// A checkpoint keeps node totals only (not the solved counts), so its organisms are
+    /// counted again rather than reused.
+    fn restore(&self, _: f64, metric: f64) -> (NodeCount, bool) {
+        (NodeCount { nodes: metric as u64, solved: 0, positions: self.evolution.train.len() }, false)
+    }
+
+    fn test(&self, best: &Genome) -> f64 {
+        self.evolution.held_count(best, &mut self.held.borrow_mut()).nodes as f64
+    }
+
+    fn evaluated(
+        &self,
+        pop: &[Genome],
+        counts: &[NodeCount],
+        best: usize,
+        stats: &GenerationStats,
+    ) -> Result<(), SearchEvolveError> {
+        let e = self.evolution;
+        let held = e.held_count(&pop[best], &mut self.held.borrow_mut());
+        let c = counts[best];
+        log::info!(
+            "gen {}: best {} nodes ({} of {} solved), mean {:.0}, held {} ({:.1}s)",
+            stats.generation,
+            c.nodes,
+            c.solved,
+            c.positions,
+            stats.mean_metric,
+            held.nodes,
+            stats.seconds
+        );
+        if stats.generation == 0 {
+            let initial = InitialBest { genome: pop[best].clone(), train: c, held };
+            let path = e.cfg.out_dir.join("initial-best.json");
+            let json = serde_json::to_string(&initial).expect("serialises");
+            write_atomic(&path, json.as_bytes()).map_err(|err| SearchEvolveError::io(&path, err))?;
+        }
+        Ok(())
+    }
+
+    fn report(&self, history: &[GenerationStats]) -> Result<(), SearchEvolveError> {
+        self.evolution.write_reports(history)
     }
 }
 

@@ -6,9 +6,24 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{EvolveError, report::GenerationStats};
+use thiserror::Error;
+
+use super::{Genome, report::GenerationStats};
 use crate::files::write_atomic;
-use crate::ga::Genome;
+
+/// A checkpoint that cannot be written or read back.
+#[derive(Debug, Error)]
+#[error("checkpoint {path}: {reason}")]
+pub struct CheckpointError {
+    pub path: String,
+    pub reason: String,
+}
+
+impl CheckpointError {
+    fn new(path: &Path, reason: impl ToString) -> Self {
+        CheckpointError { path: path.display().to_string(), reason: reason.to_string() }
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Checkpoint {
@@ -25,20 +40,18 @@ pub struct Checkpoint {
 }
 
 impl Checkpoint {
-    pub fn save(&self, path: &Path) -> Result<(), EvolveError> {
+    pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
         let json = serde_json::to_string(self).expect("checkpoints serialise");
-        write_atomic(path, json.as_bytes()).map_err(|e| EvolveError::io(path, e))
+        write_atomic(path, json.as_bytes()).map_err(|e| CheckpointError::new(path, e))
     }
 
     /// `None` when there is no checkpoint file.
-    pub fn load(path: &Path) -> Result<Option<Self>, EvolveError> {
+    pub fn load(path: &Path) -> Result<Option<Self>, CheckpointError> {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(EvolveError::io(path, e)),
+            Err(e) => return Err(CheckpointError::new(path, e)),
         };
-        serde_json::from_str(&text)
-            .map(Some)
-            .map_err(|e| EvolveError::Checkpoint { path: path.display().to_string(), reason: e.to_string() })
+        serde_json::from_str(&text).map(Some).map_err(|e| CheckpointError::new(path, e))
     }
 }
