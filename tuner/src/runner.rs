@@ -372,6 +372,15 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
     // Results are rewritten after every unit: find out now, not after hours of games, that the
     // path cannot be written.
     if let Some(path) = &cfg.results_out {
+        // As cutechess does with its outputs: a directory that does not exist is a mistyped
+        // path, not one to create.
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
+            let source = std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("directory {} does not exist", dir.display()),
+            );
+            return Err(RunnerError::Output { path: path.display().to_string(), source });
+        }
         build_results(&cfg, &standings, stopped_early, t0, cpu0)
             .write_json(path)
             .map_err(|source| RunnerError::Output { path: path.display().to_string(), source })?;

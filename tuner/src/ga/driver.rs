@@ -194,3 +194,128 @@ impl Driver<'_> {
         if self.run == 0 { String::new() } else { format!("run {}: ", self.run) }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+    use crate::ga::{
+        encoding::{BinaryGene, BitCoding},
+        random_genome,
+    };
+
+    /// OneMax: fitness = the number of set bits; counts its evaluations.
+    struct OneMax {
+        evaluated: Cell<usize>,
+    }
+
+    impl Problem for OneMax {
+        type Score = f64;
+        type Error = CheckpointErrorOrGa;
+
+        fn evaluate(
+            &self,
+            _: usize,
+            pop: &[Genome],
+            known: &HashMap<Vec<u64>, f64>,
+            _: &[GenerationStats],
+        ) -> Result<Vec<f64>, Self::Error> {
+            Ok(pop
+                .iter()
+                .map(|g| {
+                    known.get(&g.key()).copied().unwrap_or_else(|| {
+                        self.evaluated.set(self.evaluated.get() + 1);
+                        match g {
+                            Genome::Bits(b) => b.iter().filter(|&&x| x).count() as f64,
+                            Genome::Numbers(_) => 0.0,
+                        }
+                    })
+                })
+                .collect())
+        }
+        fn fitness(&self, s: &f64) -> f64 {
+            *s
+        }
+        fn metric(&self, s: &f64) -> f64 {
+            *s
+        }
+        fn restore(&self, fitness: f64, _: f64) -> (f64, bool) {
+            (fitness, true)
+        }
+        fn test(&self, _: &Genome) -> f64 {
+            0.0
+        }
+        fn evaluated(&self, _: &[Genome], _: &[f64], _: usize, _: &GenerationStats) -> Result<(), Self::Error> {
+            Ok(())
+        }
+        fn report(&self, _: &[GenerationStats]) -> Result<(), Self::Error> {
+            Ok(())
+        }
+    }
+
+    #[derive(Debug)]
+    struct CheckpointErrorOrGa(String);
+    impl From<CheckpointError> for CheckpointErrorOrGa {
+        fn from(e: CheckpointError) -> Self {
+            CheckpointErrorOrGa(e.to_string())
+        }
+    }
+    impl From<crate::ga::GaError> for CheckpointErrorOrGa {
+        fn from(e: crate::ga::GaError) -> Self {
+            CheckpointErrorOrGa(e.to_string())
+        }
+    }
+
+    fn finish(dir: &std::path::Path, generations: usize, resume: bool, fingerprint: &str) -> Finished<f64> {
+        let layout =
+            Layout::Bits { coding: BitCoding::Binary, genes: vec![BinaryGene { min: 0, max: 255, bits: 8 }; 4] };
+        let ga = GaConfig { population: 12, generations, mutation_rate: 0.02, ..GaConfig::default() };
+        let driver = Driver {
+            ga: &ga,
+            layout: &layout,
+            seed: 5,
+            run: 1,
+            fingerprint,
+            checkpoint: dir.join("checkpoint.json"),
+            mismatch: "other inputs",
+        };
+        let problem = OneMax { evaluated: Cell::new(0) };
+        driver.run(&problem, resume, |rng| (0..ga.population).map(|_| random_genome(&layout, rng)).collect()).unwrap()
+    }
+
+    #[test]
+    fn a_run_stopped_and_resumed_ends_as_an_uninterrupted_one() {
+        let root = std::env::temp_dir().join(format!("evochess-driver-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("a")).unwrap();
+        std::fs::create_dir_all(root.join("b")).unwrap();
+        let whole = finish(&root.join("a"), 12, false, "x");
+        assert_eq!(whole.history.len(), 12);
+        // Elitism: the best never gets worse.
+        assert!(whole.history.windows(2).all(|w| w[1].best_fitness >= w[0].best_fitness));
+        // Stopped after 5 generations (the checkpoint is all that survives), then continued to 12.
+        finish(&root.join("b"), 5, false, "x");
+        let resumed = finish(&root.join("b"), 12, true, "x");
+        assert_eq!(resumed.population, whole.population);
+        assert_eq!(resumed.scores, whole.scores);
+        let strip = |h: &[GenerationStats]| h.iter().map(|s| (s.best_fitness, s.mean_fitness)).collect::<Vec<_>>();
+        assert_eq!(strip(&resumed.history), strip(&whole.history));
+        // Other inputs are refused by their fingerprint.
+        let layout =
+            Layout::Bits { coding: BitCoding::Binary, genes: vec![BinaryGene { min: 0, max: 255, bits: 8 }; 4] };
+        let ga = GaConfig { population: 12, generations: 13, ..GaConfig::default() };
+        let driver = Driver {
+            ga: &ga,
+            layout: &layout,
+            seed: 5,
+            run: 1,
+            fingerprint: "y",
+            checkpoint: root.join("b/checkpoint.json"),
+            mismatch: "other inputs",
+        };
+        let e = driver.run(&OneMax { evaluated: Cell::new(0) }, true, |_| Vec::new()).err().unwrap();
+        assert!(e.0.contains("other inputs") && e.0.contains("fingerprint"), "{}", e.0);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}
