@@ -9,16 +9,15 @@ use crate::{
     cli::set_given,
     evolve::{
         EvolveConfig, Objective,
-        fitness::{self, FitnessSearch, Prepared},
+        fitness::{self, FitnessSearch},
         mentor, positions,
-        run::{Evolution, run_dir},
+        run::run_dir,
+        runs::{self, prepare_set, with_labels},
     },
-    files::write_atomic,
     ga::{
         run_dir::{RunDir, Start},
         threads,
     },
-    hash::fnv1a,
     space::SearchSpace,
 };
 
@@ -131,23 +130,7 @@ impl EvolveArgs {
         if let Some(d) = self.mentor_depth {
             cfg.mentor.as_mut().ok_or_else(|| anyhow::anyhow!("--mentor-depth needs --mentor"))?.depth = d;
         }
-        if let Some(m) = &cfg.mentor {
-            m.validate().map_err(anyhow::Error::msg)?;
-            if m.target == mentor::MentorTarget::Result && cfg.positions.random_plies > 0 {
-                bail!(
-                    "mentor.target = \"result\" cannot use positions.random_plies: a walked position's result is not the game's"
-                );
-            }
-        }
-        if cfg.runs == 0 {
-            bail!("runs must be at least 1");
-        }
-        if cfg.positions.train == 0 {
-            bail!("positions.train must be at least 1");
-        }
-        if cfg.positions.random_plies > 0 && cfg.mentor.is_none() {
-            bail!("positions.random_plies needs a [mentor]: the moves of positions off the game are not GM moves");
-        }
+        cfg.validate()?;
         Ok(cfg)
     }
 }
@@ -175,186 +158,35 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
     }
     // Lock the runs and apply --resume/--force before the positions are read.
     let start = Start::from_flags(args.resume, args.force);
-    let run_dirs: Vec<(PathBuf, Vec<PathBuf>)> = runs
-        .clone()
-        .map(|run| (run_dir(&cfg.out_dir, run), vec![run_dir(&cfg.out_dir, run).join("checkpoint.json")]))
-        .collect();
-    let _held = if args.bench { Vec::new() } else { RunDir::open_all(&run_dirs, start)? };
-    let space_text = crate::builtin::read_text(&cfg.space)
-        .with_context(|| format!("cannot read search space {}", cfg.space.display()))?;
-    let space = SearchSpace::parse(&space_text).with_context(|| format!("in {}", cfg.space.display()))?;
-    cfg.ga.validate(space.layout())?;
-    let threads = threads(cfg.threads);
-    // Before the positions and labels: a bad [init] fails at once.
-    let init_params = match &cfg.init {
-        None => None,
-        Some(i) => {
-            let params = Params::load(&i.file).with_context(|| format!("[init] file {}", i.file.display()))?;
-            if !(0.0..=1.0).contains(&i.mutation_rate) {
-                bail!("[init] mutation_rate must be in 0..=1 (got {})", i.mutation_rate);
-            }
-            Some(params)
-        }
-    };
-    let prior = match &cfg.mentor {
-        Some(m) => mentor::Prior::of(m, init_params.as_ref().map(|p| &p.eval)).map_err(anyhow::Error::msg)?,
-        None => mentor::Prior::default(),
-    };
-
-    let cache = cfg.positions.cache.clone().unwrap_or_else(|| cfg.out_dir.join("positions.json"));
-    let set = positions::load_or_extract(&args.pgn, &cfg.positions, &cache)?;
-    let prepare_started = std::time::Instant::now();
-    let (objective, mentor_key) = match &cfg.mentor {
-        None => (gm_objective(&set, cfg.fitness.search, threads)?, String::new()),
-        Some(m) => {
-            let processes = if m.processes == 0 { threads } else { m.processes };
-            let labels = mentor::load_or_label(&set, m, &mentor::default_cache(&cfg.out_dir), processes)?;
-            let prior_key = prior.key();
-            let objective = Objective::Mentor {
-                train: with_labels(&set.train, &labels.train)?,
-                test: with_labels(&set.test, &labels.test)?,
-                measure: mentor::ErrorMeasure::of(m),
-                search: cfg.fitness.search,
-                prior,
-            };
-            // The loss changes the fitness, not the labels; `abs` adds nothing, so that
-            // existing runs keep their fingerprint.
-            let loss_key = match m.loss {
-                mentor::MentorLoss::Abs => String::new(),
-                mentor::MentorLoss::Winprob => format!(" winprob/{}", m.winprob_scale),
-            };
-            let scale_key = if m.fit_scale { " fit-scale" } else { "" };
-            (objective, format!("{}{loss_key}{scale_key}{prior_key}", labels.key))
-        }
-    };
-    log::info!("positions expanded in {:.2}s", prepare_started.elapsed().as_secs_f64());
+    let _held =
+        if args.bench { Vec::new() } else { RunDir::open_all(&runs::run_state(&cfg.out_dir, runs.clone()), start)? };
+    let setup = runs::prepare(&cfg, &args.pgn)?;
     if args.bench {
-        return bench(&space, &cfg, &objective, threads);
+        return bench(&setup.space, &cfg, &setup.objective, setup.threads);
     }
-
-    // Everything that determines a run except the generation count, so a finished run can be
-    // extended with --resume --generations N.
-    let mut ga = cfg.ga.clone();
-    ga.generations = 0;
-    let init = cfg.init.as_ref().zip(init_params.as_ref()).map(|(i, p)| (space.genome_of(p), i.mutation_rate));
-    // The seed genome, not the file's text, decides the run. Absent `[init]` adds nothing, so
-    // that existing runs keep their fingerprint.
-    let init_key = init
-        .as_ref()
-        .map_or(String::new(), |(genome, rate)| format!(" init={:016x}/{rate}", fnv1a(&format!("{:?}", genome.key()))));
-    // The base values too: `others = "default"` reads the compiled-in defaults, which change
-    // when a tuned evaluation replaces them, and a run must not resume on another base.
-    let base_key = format!(" base={:016x}", fnv1a(&space.base().values_toml()));
-    let fingerprint = format!(
-        "{:016x}",
-        fnv1a(&format!(
-            "{space_text}\n{}\n{}\nseed={}{mentor_key}{}{init_key}{base_key}",
-            serde_json::to_string(&ga)?,
-            set.key,
-            cfg.seed,
-            fitness_fingerprint(&cfg)
-        ))
-    );
-    let evolution = Evolution {
-        space: &space,
-        ga: &cfg.ga,
-        objective: &objective,
-        base: space.base(),
-        seed: cfg.seed,
-        threads,
-        fingerprint,
-        progress: true,
-        init,
-    };
-    log::info!(
-        "evolving {} genes ({} loci) with {threads} threads: population {}, {} generations, {} run(s)",
-        space.genes.len(),
-        space.layout().len(),
-        cfg.ga.population,
-        cfg.ga.generations,
-        cfg.runs
-    );
-    // The run with the highest training fitness: the one to name at the end.
-    let mut best: Option<(f64, PathBuf)> = None;
-    for run in runs {
-        let dir = run_dir(&cfg.out_dir, run);
-        let outcome = evolution.run(run, &dir, args.resume)?;
-        let path = evolved_dir.join(format!("run-{run}.toml"));
-        let fitness = outcome.history.last().map_or(f64::NEG_INFINITY, |h| h.best_fitness);
-        if best.as_ref().is_none_or(|(f, _)| fitness > *f) {
-            best = Some((fitness, path.clone()));
-        }
-        let (n_train, n_test) = objective.sizes();
-        let pct =
-            |m: f64, test: bool| objective.accuracy(m, test).map_or(String::new(), |a| format!(" ({:.1}%)", a * 100.0));
-        let header = format!(
-            "# Evolved by `tuner evolve`: run {run}, seed {}, {} generations of {}.\n\
-             # Train: {} {} of {n_train}{}; test: {} of {n_test}{}.\n# Genes: {}\n\n",
-            cfg.seed,
-            outcome.history.len(),
-            cfg.ga.population,
-            outcome.train_metric,
-            objective.metric_name(),
-            pct(outcome.train_metric, false),
-            outcome.test_metric,
-            pct(outcome.test_metric, true),
-            space.describe(&outcome.best),
-        );
-        let text = format!("{header}{}", outcome.params.to_toml());
-        // The file must load in the engine exactly as evolved.
-        debug_assert_eq!(Params::default().with_toml(&text).ok().as_ref(), Some(&outcome.params));
-        write_atomic(&path, text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+    let objective = &setup.objective;
+    let pct = |m: f64, test: bool| runs::percent(objective, m, test);
+    let done = runs::run_all(&cfg, &setup, runs, args.resume, |r| {
+        let o = &r.outcome;
         println!(
-            "run {run}: train {} {}{}, test {}{}, {} -> {}",
-            outcome.train_metric,
+            "run {}: train {} {}{}, test {}{}, {} -> {}",
+            o.run,
+            o.train_metric,
             objective.metric_name(),
-            pct(outcome.train_metric, false),
-            outcome.test_metric,
-            pct(outcome.test_metric, true),
-            dir.display(),
-            path.display()
+            pct(o.train_metric, false),
+            o.test_metric,
+            pct(o.test_metric, true),
+            run_dir(&cfg.out_dir, o.run).display(),
+            r.file.display()
         );
-    }
-    if let Some((_, path)) = best {
-        print!("{}", super::best_file_text("best parameters (highest training fitness)", &path));
+    })?;
+    // The run with the highest training fitness: the one to name at the end.
+    let fitness = |r: &runs::RunFile| r.outcome.history.last().map_or(f64::NEG_INFINITY, |h| h.best_fitness);
+    let best = done.iter().reduce(|a, b| if fitness(b) > fitness(a) { b } else { a });
+    if let Some(best) = best {
+        print!("{}", super::best_file_text("best parameters (highest training fitness)", &best.file));
     }
     Ok(())
-}
-
-/// The fitness settings in the run fingerprint. The static fitness adds nothing, so that
-/// checkpoints written before the quiescence fitness existed (all static) still resume.
-fn fitness_fingerprint(cfg: &EvolveConfig) -> String {
-    match cfg.fitness.search {
-        FitnessSearch::Qsearch => "\nfitness=qsearch".into(),
-        FitnessSearch::Static => String::new(),
-    }
-}
-
-/// Expands the GM positions for the 1-ply fitness.
-pub fn gm_objective(set: &positions::PositionSet, search: FitnessSearch, threads: usize) -> anyhow::Result<Objective> {
-    let (train, test) = prepare_set(set, threads)?;
-    Ok(Objective::GmMoves { train, test, search })
-}
-
-/// The train and test positions of `set`, expanded into their children.
-fn prepare_set(set: &positions::PositionSet, threads: usize) -> anyhow::Result<(Vec<Prepared>, Vec<Prepared>)> {
-    let parse = |list: &[positions::GmPosition]| -> anyhow::Result<Vec<_>> {
-        list.iter().map(|p| p.parse().map_err(|e| anyhow::anyhow!("position cache: {e}"))).collect()
-    };
-    let (train, dropped_train) = fitness::prepare_all(&parse(&set.train)?, threads);
-    let (test, dropped_test) = fitness::prepare_all(&parse(&set.test)?, threads);
-    if dropped_train + dropped_test > 0 {
-        bail!("{} cached positions have an illegal move; delete the cache", dropped_train + dropped_test);
-    }
-    Ok((train, test))
-}
-
-/// Positions paired with the mentor's scores.
-fn with_labels(list: &[positions::GmPosition], scores: &[i32]) -> anyhow::Result<Vec<(shakmaty::Chess, i32)>> {
-    list.iter()
-        .zip(scores)
-        .map(|(p, &s)| p.parse().map(|(pos, _)| (pos, s)).map_err(|e| anyhow::anyhow!("position cache: {e}")))
-        .collect()
 }
 
 /// `--score`: GM moves matched by each parameter file on every position the config extracts

@@ -10,6 +10,7 @@ pub mod fitness;
 pub mod mentor;
 pub mod positions;
 pub mod run;
+pub mod runs;
 
 use std::{
     io,
@@ -104,6 +105,31 @@ impl EvolveConfig {
     /// Directory of the runs' result files.
     pub fn evolved_dir(&self) -> PathBuf {
         self.evolved_dir.clone().unwrap_or_else(|| self.out_dir.join("evolved"))
+    }
+
+    /// The checks no single key can make: a bad combination fails before any work.
+    pub fn validate(&self) -> Result<(), EvolveError> {
+        let bad = |m: &str| Err(EvolveError::Config(m.to_string()));
+        if let Some(m) = &self.mentor {
+            m.validate().map_err(EvolveError::Config)?;
+            if m.target == mentor::MentorTarget::Result && self.positions.random_plies > 0 {
+                return bad(
+                    "mentor.target = \"result\" cannot use positions.random_plies: a walked position's result is not the game's",
+                );
+            }
+        }
+        if self.runs == 0 {
+            return bad("runs must be at least 1");
+        }
+        if self.positions.train == 0 {
+            return bad("positions.train must be at least 1");
+        }
+        if self.positions.random_plies > 0 && self.mentor.is_none() {
+            return bad(
+                "positions.random_plies needs a [mentor]: the moves of positions off the game are not GM moves",
+            );
+        }
+        Ok(())
     }
 
     pub fn load(path: &Path) -> Result<Self, EvolveError> {

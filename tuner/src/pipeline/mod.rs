@@ -28,14 +28,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     adjudicate::{AdjudicationConfig, DrawRule, MaxMovesRule, ResignRule},
-    cli::evolve_cmd::{self, EvolveArgs},
     coevolve::{Coevolution, CoevolveConfig, CoevolveOutcome},
     engine::Protocol,
     engine_spec::EngineSpec,
     epd::{self, PositionResult},
-    evolve::EvolveConfig,
+    evolve::{self, EvolveConfig},
     files::write_atomic,
-    ga::run_dir::Start,
+    ga::run_dir::{RunDir, Start},
     ga::threads,
     openings::OpeningsConfig,
     paths::default_engine,
@@ -356,6 +355,13 @@ pub fn run(cfg: &PipelineConfig, resume: bool, force: bool) -> anyhow::Result<Pa
     cfg.verify.validate()?;
     let mut timings = Timings::default();
 
+    // Under --resume a stage not reached yet has nothing to resume and starts.
+    let stage_start = match (resume, force) {
+        (true, _) => Start::ResumeOrFresh,
+        (false, true) => Start::Force,
+        (false, false) => Start::Fresh,
+    };
+
     // 1. evolve xN
     let t = Instant::now();
     let mut evolve_table = cfg.evolve.merged_with_parallelism("threads", cfg.concurrency)?;
@@ -366,39 +372,18 @@ pub fn run(cfg: &PipelineConfig, resume: bool, force: bool) -> anyhow::Result<Pa
     let evolve_cfg = EvolveConfig::parse(&evolve_text).context("[evolve]")?;
     write_atomic(&evolve_cfg_path, evolve_text.as_bytes())?;
     log::info!("pipeline: evolve x{}", evolve_cfg.runs);
-    evolve_cmd::run(EvolveArgs {
-        pgn: cfg.pgn.iter().map(|p| crate::paths::resolve_data_path(p)).collect(),
-        config: Some(evolve_cfg_path),
-        runs: None,
-        seed: None,
-        only_run: None,
-        generations: None,
-        population: None,
-        threads: None,
-        space: None,
-        train: None,
-        test: None,
-        min_ply: None,
-        positions_per_game: None,
-        fitness_search: None,
-        out: None,
-        evolved_dir: None,
-        resume,
-        force,
-        score: Vec::new(),
-        mentor: None,
-        mentor_depth: None,
-        init: None,
-        bench: false,
+    evolve_cfg.validate()?;
+    let runs = 1..=evolve_cfg.runs;
+    let _held = RunDir::open_all(&evolve::runs::run_state(&evolve_cfg.out_dir, runs.clone()), stage_start)?;
+    let pgn: Vec<PathBuf> = cfg.pgn.iter().map(|p| crate::paths::resolve_data_path(p)).collect();
+    let setup = evolve::runs::prepare(&evolve_cfg, &pgn)?;
+    evolve::runs::run_all(&evolve_cfg, &setup, runs, stage_start.resumes(), |r| {
+        log::info!("pipeline: evolve run {} -> {}", r.outcome.run, r.file.display());
     })?;
+    drop(_held);
     timings.0.push(("evolve", t.elapsed()));
 
-    // 2. coevolve. Under --resume a stage not reached yet has nothing to resume and starts.
-    let stage_start = match (resume, force) {
-        (true, _) => Start::ResumeOrFresh,
-        (false, true) => Start::Force,
-        (false, false) => Start::Fresh,
-    };
+    // 2. coevolve
     let t = Instant::now();
     let mut co_table = cfg.coevolve.merged_with_parallelism("concurrency", cfg.concurrency)?;
     co_table.insert("population_dir".into(), out.join("evolved").display().to_string().into());
