@@ -103,6 +103,9 @@ opponents = [{{ name = "ghost", cmd = "/no/such/engine" }}]
     ] {
         assert!(report.contains(needle), "report lacks `{needle}`:\n{report}");
     }
+    // One row per evolve run, from the runs' results: training and test counts with shares.
+    let row = report.lines().find(|l| l.starts_with("| 1 | ")).unwrap_or_default();
+    assert_eq!(row.matches("%)").count(), 2, "evolve run 1's row: {row}\n{report}");
     for svg in ["fig2-evolution-run1.svg", "coevolution.svg", "fig4-search-nodes.svg"] {
         assert!(std::fs::read_to_string(o.join(svg)).unwrap().contains("<svg"), "{svg}");
         assert!(report.contains(&format!("]({svg})")), "{svg} not linked");

@@ -377,7 +377,7 @@ pub fn run(cfg: &PipelineConfig, resume: bool, force: bool) -> anyhow::Result<Pa
     let _held = RunDir::open_all(&evolve::runs::run_state(&evolve_cfg.out_dir, runs.clone()), stage_start)?;
     let pgn: Vec<PathBuf> = cfg.pgn.iter().map(|p| crate::paths::resolve_data_path(p)).collect();
     let setup = evolve::runs::prepare(&evolve_cfg, &pgn)?;
-    evolve::runs::run_all(&evolve_cfg, &setup, runs, stage_start.resumes(), |r| {
+    let evolved = evolve::runs::run_all(&evolve_cfg, &setup, runs, stage_start.resumes(), |r| {
         log::info!("pipeline: evolve run {} -> {}", r.outcome.run, r.file.display());
     })?;
     drop(_held);
@@ -525,7 +525,7 @@ pub fn run(cfg: &PipelineConfig, resume: bool, force: bool) -> anyhow::Result<Pa
     timings.0.push(("total", t_all.elapsed()));
 
     let space = SearchSpace::load(&evolve_cfg.space)?;
-    let report = Report { cfg, evolve_cfg: &evolve_cfg, space: &space, co: &co, se: &se_summary };
+    let report = Report { cfg, evolve_cfg: &evolve_cfg, evolved: &evolved, space: &space, co: &co, se: &se_summary };
     let text = report.render(&suite_rows, &match_rows, &skipped, &timings)?;
     let path = out.join("report.md");
     write_atomic(&path, text.as_bytes())?;
@@ -599,6 +599,8 @@ fn paper(table: &[(&str, i32)], name: &str) -> String {
 struct Report<'a> {
     cfg: &'a PipelineConfig,
     evolve_cfg: &'a EvolveConfig,
+    /// The evolve runs, finished now or before a `--resume`.
+    evolved: &'a [evolve::runs::RunFile],
     space: &'a SearchSpace,
     co: &'a CoevolveOutcome,
     se: &'a SearchEvolveSummary,
@@ -610,14 +612,6 @@ fn copy_chart(out: &Path, src: &Path, name: &str) -> String {
         Ok(_) => format!("![{name}]({name})\n"),
         Err(e) => format!("(chart {} missing: {e})\n", src.display()),
     }
-}
-
-fn csv_rows(path: &Path) -> Vec<Vec<String>> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .map(|l| l.split(',').map(str::to_string).collect())
-        .collect()
 }
 
 impl Report<'_> {
@@ -652,19 +646,15 @@ impl Report<'_> {
         )?;
         w.push_str(&copy_chart(out, &out.join("evolve/run-1/fitness.svg"), "fig2-evolution-run1.svg"));
         writeln!(w, "\n| run | best: positions solved (train) | test set |\n|---|---|---|")?;
-        for run in 1..=ev.runs {
-            let rows = csv_rows(&out.join(format!("evolve/run-{run}/generations.csv")));
-            if let Some(last) = rows.last().filter(|_| rows.len() > 1) {
-                let pct = |x: &str, n: usize| {
-                    x.parse::<f64>().map_or(x.to_string(), |v| format!("{v} ({:.1}%)", 100.0 * v / n.max(1) as f64))
-                };
-                writeln!(
-                    w,
-                    "| {run} | {} | {} |",
-                    pct(&last[1], ev.positions.train),
-                    pct(&last[3], ev.positions.test)
-                )?;
-            }
+        for r in self.evolved {
+            let pct = |v: f64, n: usize| format!("{v} ({:.1}%)", 100.0 * v / n.max(1) as f64);
+            writeln!(
+                w,
+                "| {} | {} | {} |",
+                r.outcome.run,
+                pct(r.outcome.train_metric, ev.positions.train),
+                pct(r.outcome.test_metric, ev.positions.test)
+            )?;
         }
 
         // Fig. 3
