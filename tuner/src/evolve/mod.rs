@@ -3,8 +3,10 @@
 //!
 //! * [`positions`]: one winner-to-move position per decisive game, train/test split, cached.
 //! * [`fitness`]: the 1-ply GM-move fitness (correct moves, squared).
-//! * [`run`]: the generation loop of one run, with checkpoint/resume ([`checkpoint`]) and the
-//!   per-generation CSV and SVG chart ([`report`]).
+//! * [`run`]: one run as a [`crate::ga::driver::Problem`] (the driver owns the generation loop,
+//!   checkpoint/resume and the per-generation CSV and chart, [`crate::ga::report`]).
+//! * [`runs`]: the configured runs end to end (positions, objective, fingerprint, result files),
+//!   for the command line and the pipeline.
 
 pub mod fitness;
 pub mod mentor;

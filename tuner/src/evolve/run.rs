@@ -2,7 +2,7 @@
 //!
 //! The result depends only on the seed, the run number, the config and the inputs: fitness
 //! is a pure function of genome and positions, evaluated by [`par_map`] (order-preserving),
-//! and generation `g`'s RNG is [`generation_rng`]`(seed, run, g)`. A run killed at any point
+//! and generation `g`'s RNG is [`crate::ga::generation_rng`]`(seed, run, g)`. A run killed at any point
 //! and resumed from its last checkpoint therefore ends with the same organism.
 
 use std::{

@@ -8,6 +8,14 @@
 //! serialising RNG state, and [`par_map`] evaluates fitness in parallel with results in input
 //! order, whatever the thread count.
 //!
+//! A command is built from these parts: [`run_dir::RunDir`] locks its output and applies the one
+//! start policy (`--resume`, `--force`); [`driver::Driver`] runs the generations of a
+//! [`driver::Problem`] (checkpoints, resume, fingerprint, memoised scores, reports through
+//! [`report`] and [`crate::chart`]). A new fitness or optimiser is a `Problem`: `tuner evolve`'s
+//! is GM-move matching or a mentor's error (`evolve::run`), `tuner search-evolve`'s node totals on
+//! a suite (`search_evolve`). `coevolve`, `quick` and `roundrobin-ga` (games as fitness, their own
+//! survivor rules) use the start policy and charts but still run their own loops.
+//!
 //! ```
 //! use rand::SeedableRng;
 //! use tuner::ga::{GaConfig, Genome, breed, encoding::{BinaryGene, BitCoding, Layout}, random_genome};
