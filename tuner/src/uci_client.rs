@@ -288,30 +288,31 @@ impl UciClient {
 
     /// `isready` → `readyok`, discarding whatever comes before (a stale `bestmove` after `stop`).
     pub fn ping(&mut self) -> Result<(), EngineError> {
+        self.sync().map(|_| ())
+    }
+
+    /// `isready` → `readyok`; the first `info string error ...` seen on the way, if any.
+    fn sync(&mut self) -> Result<Option<String>, EngineError> {
         self.conn.send("isready", "readyok")?;
         let deadline = Instant::now() + self.timeouts.ping;
-        while self.next_line(deadline, "readyok")? != EngineLine::ReadyOk {}
-        Ok(())
+        let mut error = None;
+        loop {
+            match self.next_line(deadline, "readyok")? {
+                EngineLine::ReadyOk => return Ok(error),
+                EngineLine::Info(Info { string: Some(s), .. }) if error.is_none() && s.starts_with("error") => {
+                    error = Some(s);
+                }
+                _ => {}
+            }
+        }
     }
 
     /// [`UciClient::ping`] that fails on an `info string error ...` line before `readyok`: the
     /// engine refused what it was just told (a parameter file it cannot load). Playing on with
     /// its defaults instead would pass an untuned engine off as the tuned one.
     pub fn ping_refusing_errors(&mut self) -> Result<(), EngineError> {
-        self.conn.send("isready", "readyok")?;
-        let deadline = Instant::now() + self.timeouts.ping;
-        let mut refused = None;
-        loop {
-            match self.next_line(deadline, "readyok")? {
-                EngineLine::ReadyOk => break,
-                EngineLine::Info(Info { string: Some(s), .. }) if refused.is_none() && s.starts_with("error") => {
-                    refused = Some(s);
-                }
-                _ => {}
-            }
-        }
-        match refused {
-            Some(s) => Err(EngineError::Refused { engine: self.label().to_string(), message: s }),
+        match self.sync()? {
+            Some(message) => Err(EngineError::Refused { engine: self.label().to_string(), message }),
             None => Ok(()),
         }
     }

@@ -11,7 +11,7 @@ use crate::{
         EvolveConfig, Objective,
         fitness::{self, FitnessSearch},
         mentor, positions,
-        run::run_dir,
+        run::{checkpoint_path, run_dir},
         runs::{self, prepare_set, with_labels},
     },
     ga::{
@@ -151,7 +151,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
         // is refused by the run itself, with the hint to --resume it.
         for run in runs.clone() {
             let path = evolved_dir.join(format!("run-{run}.toml"));
-            if path.exists() && !run_dir(&cfg.out_dir, run).join("checkpoint.json").exists() {
+            if path.exists() && !checkpoint_path(&run_dir(&cfg.out_dir, run)).exists() {
                 bail!("{} already exists; pass --force to replace it, or choose another --evolved-dir", path.display());
             }
         }

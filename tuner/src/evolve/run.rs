@@ -53,6 +53,11 @@ pub struct RunOutcome {
     pub history: Vec<GenerationStats>,
 }
 
+/// The checkpoint of the run whose files are in `dir` (see [`run_dir`]).
+pub fn checkpoint_path(dir: &Path) -> PathBuf {
+    dir.join("checkpoint.json")
+}
+
 /// Files of run `run` under `out_dir`.
 pub fn run_dir(out_dir: &Path, run: usize) -> PathBuf {
     out_dir.join(format!("run-{run}"))
@@ -123,7 +128,7 @@ impl Evolution<'_> {
     pub fn run(&self, run: usize, dir: &Path, resume: bool) -> Result<RunOutcome, EvolveError> {
         let layout = self.space.layout();
         self.ga.validate(layout)?;
-        let checkpoint = dir.join("checkpoint.json");
+        let checkpoint = checkpoint_path(dir);
         if !resume && checkpoint.exists() {
             return Err(EvolveError::ExistingRun { dir: dir.display().to_string() });
         }

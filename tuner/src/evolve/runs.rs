@@ -13,7 +13,7 @@ use super::{
     EvolveConfig, EvolveError, Objective,
     fitness::{self, FitnessSearch, Prepared},
     mentor, positions,
-    run::{Evolution, RunOutcome, run_dir},
+    run::{Evolution, RunOutcome, checkpoint_path, run_dir},
 };
 use crate::{
     files::write_atomic,
@@ -232,5 +232,5 @@ pub fn with_labels(list: &[positions::GmPosition], scores: &[i32]) -> Result<Vec
 
 /// The directories and checkpoints of runs `runs`, for [`crate::ga::run_dir::RunDir::open_all`].
 pub fn run_state(out_dir: &Path, runs: RangeInclusive<usize>) -> Vec<(PathBuf, Vec<PathBuf>)> {
-    runs.map(|run| (run_dir(out_dir, run), vec![run_dir(out_dir, run).join("checkpoint.json")])).collect()
+    runs.map(|run| run_dir(out_dir, run)).map(|dir| (dir.clone(), vec![checkpoint_path(&dir)])).collect()
 }

@@ -267,7 +267,13 @@ mod tests {
         }
     }
 
-    fn finish(dir: &std::path::Path, generations: usize, resume: bool, fingerprint: &str) -> Finished<f64> {
+    /// A OneMax run into `dir` and the organisms it scored (not counting reused scores).
+    fn one_max(
+        dir: &std::path::Path,
+        generations: usize,
+        resume: bool,
+        fingerprint: &str,
+    ) -> (Result<Finished<f64>, CheckpointErrorOrGa>, usize) {
         let layout =
             Layout::Bits { coding: BitCoding::Binary, genes: vec![BinaryGene { min: 0, max: 255, bits: 8 }; 4] };
         let ga = GaConfig { population: 12, generations, mutation_rate: 0.02, ..GaConfig::default() };
@@ -281,7 +287,9 @@ mod tests {
             mismatch: "other inputs",
         };
         let problem = OneMax { evaluated: Cell::new(0) };
-        driver.run(&problem, resume, |rng| (0..ga.population).map(|_| random_genome(&layout, rng)).collect()).unwrap()
+        let result =
+            driver.run(&problem, resume, |rng| (0..ga.population).map(|_| random_genome(&layout, rng)).collect());
+        (result, problem.evaluated.get())
     }
 
     #[test]
@@ -290,31 +298,22 @@ mod tests {
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(root.join("a")).unwrap();
         std::fs::create_dir_all(root.join("b")).unwrap();
-        let whole = finish(&root.join("a"), 12, false, "x");
+        let (whole, scored) = one_max(&root.join("a"), 12, false, "x");
+        let whole = whole.unwrap();
         assert_eq!(whole.history.len(), 12);
+        // The elite (and unrecombined copies) are not scored again.
+        assert!(scored <= 12 + 11 * 11, "{scored} organisms scored");
         // Elitism: the best never gets worse.
         assert!(whole.history.windows(2).all(|w| w[1].best_fitness >= w[0].best_fitness));
         // Stopped after 5 generations (the checkpoint is all that survives), then continued to 12.
-        finish(&root.join("b"), 5, false, "x");
-        let resumed = finish(&root.join("b"), 12, true, "x");
+        one_max(&root.join("b"), 5, false, "x").0.unwrap();
+        let resumed = one_max(&root.join("b"), 12, true, "x").0.unwrap();
         assert_eq!(resumed.population, whole.population);
         assert_eq!(resumed.scores, whole.scores);
         let strip = |h: &[GenerationStats]| h.iter().map(|s| (s.best_fitness, s.mean_fitness)).collect::<Vec<_>>();
         assert_eq!(strip(&resumed.history), strip(&whole.history));
         // Other inputs are refused by their fingerprint.
-        let layout =
-            Layout::Bits { coding: BitCoding::Binary, genes: vec![BinaryGene { min: 0, max: 255, bits: 8 }; 4] };
-        let ga = GaConfig { population: 12, generations: 13, ..GaConfig::default() };
-        let driver = Driver {
-            ga: &ga,
-            layout: &layout,
-            seed: 5,
-            run: 1,
-            fingerprint: "y",
-            checkpoint: root.join("b/checkpoint.json"),
-            mismatch: "other inputs",
-        };
-        let e = driver.run(&OneMax { evaluated: Cell::new(0) }, true, |_| Vec::new()).err().unwrap();
+        let e = one_max(&root.join("b"), 13, true, "y").0.err().unwrap();
         assert!(e.0.contains("other inputs") && e.0.contains("fingerprint"), "{}", e.0);
         std::fs::remove_dir_all(&root).unwrap();
     }

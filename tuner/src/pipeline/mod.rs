@@ -374,13 +374,13 @@ pub fn run(cfg: &PipelineConfig, resume: bool, force: bool) -> anyhow::Result<Pa
     log::info!("pipeline: evolve x{}", evolve_cfg.runs);
     evolve_cfg.validate()?;
     let runs = 1..=evolve_cfg.runs;
-    let _held = RunDir::open_all(&evolve::runs::run_state(&evolve_cfg.out_dir, runs.clone()), stage_start)?;
+    let evolve_locks = RunDir::open_all(&evolve::runs::run_state(&evolve_cfg.out_dir, runs.clone()), stage_start)?;
     let pgn: Vec<PathBuf> = cfg.pgn.iter().map(|p| crate::paths::resolve_data_path(p)).collect();
     let setup = evolve::runs::prepare(&evolve_cfg, &pgn)?;
     let evolved = evolve::runs::run_all(&evolve_cfg, &setup, runs, stage_start.resumes(), |r| {
         log::info!("pipeline: evolve run {} -> {}", r.outcome.run, r.file.display());
     })?;
-    drop(_held);
+    drop(evolve_locks);
     timings.0.push(("evolve", t.elapsed()));
 
     // 2. coevolve

@@ -276,21 +276,23 @@ pub fn run(cfg: &QuickConfig, start: Start) -> Result<QuickOutcome, QuickError> 
     let engine = probe.cmd.clone();
     let spath = state_path(cfg);
     let _held = RunDir::open(&cfg.out_dir, std::slice::from_ref(&spath), start)?;
-    let resume = start.resumes() && spath.exists();
-    let mut state = if resume {
-        let s = load_state(&spath)?
-            .ok_or_else(|| QuickError::Config(format!("--resume: no checkpoint at {}", spath.display())))?;
-        if s.fingerprint != fingerprint(cfg) {
+    // `RunDir` has refused `--resume` without a checkpoint; `--resume` of a pipeline stage not
+    // reached yet (`ResumeOrFresh`) starts.
+    let loaded = if start.resumes() { load_state(&spath)? } else { None };
+    let resume = loaded.is_some();
+    let mut state = match loaded {
+        Some(s) if s.fingerprint != fingerprint(cfg) => {
             return Err(QuickError::Config(format!(
                 "--resume: {} was written with different settings (only generations, concurrency and out_dir may change)",
                 spath.display()
             )));
         }
-        s
-    } else {
-        let s = initial_state(cfg);
-        save_state(&spath, &s)?;
-        s
+        Some(s) => s,
+        None => {
+            let s = initial_state(cfg);
+            save_state(&spath, &s)?;
+            s
+        }
     };
     let mut resume_games = resume;
     while state.generation < cfg.generations {

@@ -240,11 +240,12 @@ pub fn run(cfg: &RrgaConfig, start: Start) -> Result<RrgaOutcome, RrgaError> {
     let ctx = Ctx { cfg, space: &space, engine: probe.cmd.clone() };
     let spath = cfg.out_dir.join("state.json");
     let _held = RunDir::open(&cfg.out_dir, std::slice::from_ref(&spath), start)?;
-    let resume = start.resumes() && spath.exists();
+    // `RunDir` has refused `--resume` without a checkpoint; `--resume` of a pipeline stage not
+    // reached yet (`ResumeOrFresh`) starts.
+    let loaded = if start.resumes() { load_state(&spath)? } else { None };
+    let resume = loaded.is_some();
     let fp = fingerprint(cfg, &space_text);
-    let mut state = if resume {
-        let s = load_state(&spath)?
-            .ok_or_else(|| RrgaError::Config(format!("--resume: no checkpoint at {}", spath.display())))?;
+    let mut state = if let Some(s) = loaded {
         if s.fingerprint != fp {
             return Err(RrgaError::Config(format!(
                 "--resume: {} was written with different settings (only generations, concurrency, out_dir, params_out and [verify] may change)",
