@@ -72,6 +72,7 @@ struct RunProblem<'e, 'a> {
 
 impl Problem for RunProblem<'_, '_> {
     type Score = (f64, f64);
+    type Record = GenerationStats;
     type Error = EvolveError;
 
     fn evaluate(
@@ -80,6 +81,7 @@ impl Problem for RunProblem<'_, '_> {
         pop: &[Genome],
         known: &HashMap<Vec<u64>, (f64, f64)>,
         history: &[GenerationStats],
+        _: bool,
     ) -> Result<Vec<(f64, f64)>, EvolveError> {
         Ok(self.evolution.evaluate(pop, known, self.run, generation, history))
     }
@@ -101,7 +103,13 @@ impl Problem for RunProblem<'_, '_> {
         e.objective.test(&e.space.apply(best, &e.base).eval, e.threads)
     }
 
-    fn evaluated(&self, _: &[Genome], _: &[(f64, f64)], _: usize, stats: &GenerationStats) -> Result<(), EvolveError> {
+    fn record(
+        &self,
+        _: &[Genome],
+        _: &[(f64, f64)],
+        _: usize,
+        stats: GenerationStats,
+    ) -> Result<GenerationStats, EvolveError> {
         log::info!(
             "run {} gen {}: best {} mean {} test {} ({:.2}s)",
             self.run,
@@ -111,7 +119,7 @@ impl Problem for RunProblem<'_, '_> {
             readable(stats.test_metric),
             stats.seconds
         );
-        Ok(())
+        Ok(stats)
     }
 
     fn report(&self, history: &[GenerationStats]) -> Result<(), EvolveError> {
@@ -133,8 +141,7 @@ impl Evolution<'_> {
             return Err(EvolveError::ExistingRun { dir: dir.display().to_string() });
         }
         let driver = Driver {
-            ga: self.ga,
-            layout,
+            generations: self.ga.generations,
             seed: self.seed,
             run,
             fingerprint: &self.fingerprint,
@@ -142,7 +149,7 @@ impl Evolution<'_> {
             mismatch: "a different config, search space or position set",
         };
         let problem = RunProblem { evolution: self, run, dir };
-        let finished = driver.run(&problem, resume, |rng| match &self.init {
+        let finished = driver.evolve(self.ga, layout, &problem, resume, |rng| match &self.init {
             None => (0..self.ga.population).map(|_| random_genome(layout, rng)).collect(),
             Some((seed, rate)) => (0..self.ga.population)
                 .map(|i| {
@@ -154,13 +161,13 @@ impl Evolution<'_> {
                 })
                 .collect(),
         })?;
-        let best = finished.best(|s| s.0);
-        let genome = finished.population[best].clone();
+        let best = finished.state.best();
+        let genome = finished.state.population[best].clone();
         Ok(RunOutcome {
             run,
             params: self.space.apply(&genome, &self.base),
             best: genome,
-            train_metric: finished.scores[best].1,
+            train_metric: finished.state.metric[best],
             test_metric: finished.history.last().map_or(f64::NAN, |h| h.test_metric),
             history: finished.history,
         })

@@ -1,17 +1,16 @@
-//! Run checkpoints: the evaluated population of the last finished generation and the history,
-//! written atomically (temporary file + rename) after every generation. No RNG state is
-//! stored: generation `g`'s RNG is derived from `(seed, run, g)` (see [`crate::ga::generation_rng`]).
+//! Run checkpoints: the last evaluated generation and the history, written atomically
+//! (temporary file + rename) after every generation. No RNG state is stored: generation `g`'s
+//! RNG is derived from `(seed, run, g)` (see [`crate::ga::generation_rng`]).
 
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use thiserror::Error;
 
-use super::{Genome, report::GenerationStats};
 use crate::files::write_atomic;
 
-/// A checkpoint that cannot be written or read back.
+/// A checkpoint that cannot be written or read back, or that belongs to another run.
 #[derive(Debug, Error)]
 #[error("checkpoint {path}: {reason}")]
 pub struct CheckpointError {
@@ -20,28 +19,31 @@ pub struct CheckpointError {
 }
 
 impl CheckpointError {
-    fn new(path: &Path, reason: impl ToString) -> Self {
+    pub fn new(path: &Path, reason: impl ToString) -> Self {
         CheckpointError { path: path.display().to_string(), reason: reason.to_string() }
     }
 }
 
+/// `S` is what a command keeps of its evaluated generation (for genome commands
+/// [`super::driver::Population`]: organisms, fitness, metric), flattened into the top level;
+/// `R` is its per-generation record.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Checkpoint {
+pub struct Checkpoint<S, R> {
     /// Hash of everything that determines the run (config, space, positions); resuming with
     /// different inputs is refused.
     pub fingerprint: String,
+    #[serde(default)]
     pub run: usize,
-    /// Last generation whose population is evaluated below.
+    /// Last generation evaluated in `state`.
     pub generation: usize,
-    pub population: Vec<Genome>,
-    pub fitness: Vec<f64>,
-    pub metric: Vec<f64>,
-    pub history: Vec<GenerationStats>,
+    #[serde(flatten)]
+    pub state: S,
+    pub history: Vec<R>,
 }
 
-impl Checkpoint {
+impl<S: Serialize + DeserializeOwned, R: Serialize + DeserializeOwned> Checkpoint<S, R> {
     pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
-        let json = serde_json::to_string(self).expect("checkpoints serialise");
+        let json = serde_json::to_string(self).map_err(|e| CheckpointError::new(path, e))?;
         write_atomic(path, json.as_bytes()).map_err(|e| CheckpointError::new(path, e))
     }
 

@@ -1,21 +1,34 @@
-//! The generation loop shared by the commands whose organisms are [`Genome`]s bred by
-//! [`breed`]: evaluate → record → checkpoint → report → breed, until the last generation.
+//! The generation loop of every evolution command.
 //!
-//! A command supplies a [`Problem`]: how a population is scored (in-process threads or games),
-//! what selection sees (`fitness`) and what a reader sees (`metric`), the test-set measure of
-//! each generation's best, and its reports. The driver owns what must be the same everywhere:
-//! generation `g`'s RNG is [`generation_rng`]`(seed, run, g)`, a checkpoint holds the last
-//! evaluated generation (no RNG state), a resumed run refuses other inputs by fingerprint, and
-//! identical genomes are not scored twice. A run killed at any point and resumed therefore ends
-//! with the same organism as an uninterrupted one.
+//! [`Driver::run`] owns what must be the same everywhere: generation `g`'s RNG is
+//! [`generation_rng`]`(seed, run, g)`; after each generation is evaluated the checkpoint holds
+//! it with the history (no RNG state); a resumed run refuses other inputs by their fingerprint;
+//! reports are rewritten after every generation and once more at the end. A run killed at any
+//! point and resumed therefore ends as an uninterrupted one, and a finished run can be extended
+//! with more generations. A command supplies [`Generations`]: its first generation, how a
+//! generation is evaluated (in-process threads or games through the runner, continuing a
+//! killed generation's journal when resumed), how the next is bred, and its reports.
 //!
-//! `tuner evolve` (one problem per run: GM-move matching or a mentor) and `tuner search-evolve`
-//! (node counts on a suite) are its problems. A new optimiser or fitness plugs in the same way:
-//! implement [`Problem`] for the fitness and call [`Driver::run`] with the GA settings.
+//! Commands whose organisms are [`Genome`]s bred by [`breed`] supply less: a [`Problem`] (the
+//! fitness), run by [`Driver::evolve`], which adds elitism through `breed`, memoised scores
+//! of unchanged genomes and the test-set measure of each generation's best.
+//!
+//! | command | through | state kept per generation | evaluation |
+//! | --- | --- | --- | --- |
+//! | `evolve` | [`Problem`] | [`Population`] | GM-move matching or a mentor, threads |
+//! | `search-evolve` | [`Problem`] | [`Population`] | node counts on a suite, threads |
+//! | `coevolve` | [`Problem`] | [`Population`] | round robin of engine processes |
+//! | `quick` | [`Generations`] | named individuals with life records | quick tournament of engine processes |
+//! | `roundrobin-ga` | [`Generations`] | Aksenov's players; roulette and two-point arithmetic crossover | round robin with a reference player |
+//!
+//! A new fitness (a distributed one, say) is a new [`Problem`]; a new optimiser with its own
+//! variation (CMA-ES, SPSA, ...) is a new [`Generations`] whose `breed` draws from the RNG it
+//! is given.
 
-use std::{collections::HashMap, path::PathBuf, time::Instant};
+use std::{cell::RefCell, collections::HashMap, path::PathBuf, time::Instant};
 
 use rand::rngs::StdRng;
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use super::{
     GaConfig, Genome, breed,
@@ -26,10 +39,151 @@ use super::{
     report::GenerationStats,
 };
 
-/// What a command evaluates; `E` is its error type.
+/// What a command evolves, for [`Driver::run`].
+pub trait Generations {
+    /// What is kept of an evaluated generation (checkpointed): enough to breed the next.
+    type State: Clone + Serialize + DeserializeOwned;
+    /// One generation's result in the history (checkpointed, reported).
+    type Record: Clone + Serialize + DeserializeOwned;
+    type Error: From<CheckpointError>;
+
+    /// Generation 0 before evaluation, drawn from `rng`.
+    fn initial(&self, rng: &mut StdRng) -> Result<Self::State, Self::Error>;
+    /// Evaluates `generation` (bred into `state`); `resume` asks to continue what a killed run
+    /// left of it (game journals).
+    fn evaluate(
+        &self,
+        generation: usize,
+        state: Self::State,
+        history: &[Self::Record],
+        resume: bool,
+    ) -> Result<(Self::State, Self::Record), Self::Error>;
+    /// Generation `generation` bred from the evaluated previous one (`history` ends with its
+    /// record).
+    fn breed(
+        &self,
+        generation: usize,
+        state: &Self::State,
+        history: &[Self::Record],
+        rng: &mut StdRng,
+    ) -> Result<Self::State, Self::Error>;
+    /// Checks a state read from a checkpoint (e.g. that its genomes fit the space).
+    fn check(&self, _state: &Self::State) -> Result<(), String> {
+        Ok(())
+    }
+    /// Rewrites the run's reports (CSV, chart) from the history.
+    fn report(&self, history: &[Self::Record]) -> Result<(), Self::Error>;
+}
+
+/// One run's fixed inputs.
+pub struct Driver<'a> {
+    pub generations: usize,
+    pub seed: u64,
+    pub run: usize,
+    /// Identifies every input that determines the result; stored in the checkpoint.
+    pub fingerprint: &'a str,
+    pub checkpoint: PathBuf,
+    /// What to say when a checkpoint's fingerprint differs ("a different config, ...").
+    pub mismatch: &'a str,
+}
+
+/// The end of a run: its last evaluated generation and the history.
+pub struct Finished<S, R> {
+    pub state: S,
+    pub history: Vec<R>,
+}
+
+impl Driver<'_> {
+    /// Runs the generations, continuing from the checkpoint when `resume` and one exists.
+    pub fn run<G: Generations>(&self, command: &G, resume: bool) -> Result<Finished<G::State, G::Record>, G::Error> {
+        let path = &self.checkpoint;
+        let (mut state, mut generation, mut history) = match Checkpoint::<G::State, G::Record>::load(path)? {
+            Some(c) if resume => {
+                if c.fingerprint != self.fingerprint {
+                    return Err(CheckpointError::new(
+                        path,
+                        format!(
+                            "it was written with {} (fingerprint {}, this run's {}); resume with the same ones",
+                            self.mismatch, c.fingerprint, self.fingerprint
+                        ),
+                    )
+                    .into());
+                }
+                if c.run != self.run || c.history.len() != c.generation + 1 {
+                    return Err(CheckpointError::new(
+                        path,
+                        format!("inconsistent checkpoint (run {}, expected {})", c.run, self.run),
+                    )
+                    .into());
+                }
+                command.check(&c.state).map_err(|reason| CheckpointError::new(path, reason))?;
+                log::info!("{}resuming after generation {}", self.prefix(), c.generation);
+                (c.state, c.generation, c.history)
+            }
+            _ => {
+                let first = command.initial(&mut generation_rng(self.seed, self.run as u64, 0))?;
+                let (state, record) = command.evaluate(0, first, &[], resume)?;
+                let history = vec![record];
+                self.save(command, &state, 0, &history)?;
+                (state, 0, history)
+            }
+        };
+        while generation + 1 < self.generations {
+            generation += 1;
+            let mut rng = generation_rng(self.seed, self.run as u64, generation as u64);
+            let bred = command.breed(generation, &state, &history, &mut rng)?;
+            let (evaluated, record) = command.evaluate(generation, bred, &history, resume)?;
+            state = evaluated;
+            history.push(record);
+            self.save(command, &state, generation, &history)?;
+        }
+        // Reports are rewritten so a run finished before a crash (or by an older build) has them.
+        command.report(&history)?;
+        Ok(Finished { state, history })
+    }
+
+    fn save<G: Generations>(
+        &self,
+        command: &G,
+        state: &G::State,
+        generation: usize,
+        history: &[G::Record],
+    ) -> Result<(), G::Error> {
+        Checkpoint {
+            fingerprint: self.fingerprint.to_string(),
+            run: self.run,
+            generation,
+            state: state.clone(),
+            history: history.to_vec(),
+        }
+        .save(&self.checkpoint)?;
+        command.report(history)
+    }
+
+    fn prefix(&self) -> String {
+        if self.run == 0 { String::new() } else { format!("run {}: ", self.run) }
+    }
+
+    /// Runs a [`Problem`] with `ga`'s operators over `layout`; `initial` draws generation 0.
+    pub fn evolve<P: Problem>(
+        &self,
+        ga: &GaConfig,
+        layout: &Layout,
+        problem: &P,
+        resume: bool,
+        initial: impl Fn(&mut StdRng) -> Vec<Genome>,
+    ) -> Result<Finished<Population, P::Record>, P::Error> {
+        let evolving = Evolving { ga, layout, problem, initial, known: RefCell::default(), test_known: RefCell::default() };
+        self.run(&evolving, resume)
+    }
+}
+
+/// What a command evaluates when its organisms are [`Genome`]s bred by [`breed`].
 pub trait Problem {
     /// One organism's evaluation (a count, an error, a node total ...).
     type Score: Clone;
+    /// One generation in the history: [`GenerationStats`], or a command's richer record.
+    type Record: Clone + Serialize + DeserializeOwned;
     type Error: From<CheckpointError> + From<super::GaError>;
 
     /// Scores of `pop` in order; `known` holds the scores of genomes seen in the previous
@@ -39,7 +193,8 @@ pub trait Problem {
         generation: usize,
         pop: &[Genome],
         known: &HashMap<Vec<u64>, Self::Score>,
-        history: &[GenerationStats],
+        history: &[Self::Record],
+        resume: bool,
     ) -> Result<Vec<Self::Score>, Self::Error>;
     /// What selection maximises.
     fn fitness(&self, score: &Self::Score) -> f64;
@@ -50,43 +205,33 @@ pub trait Problem {
     fn restore(&self, fitness: f64, metric: f64) -> (Self::Score, bool);
     /// The test-set (held-out) measure of a generation's best organism.
     fn test(&self, best: &Genome) -> f64;
-    /// Called once per evaluated generation, after its statistics are recorded and before its
-    /// checkpoint, e.g. to log it or keep the first generation's best.
-    fn evaluated(
+    /// The history's record of an evaluated generation from its statistics, e.g. after logging
+    /// it or keeping the first generation's best.
+    fn record(
         &self,
         pop: &[Genome],
         scores: &[Self::Score],
         best: usize,
-        stats: &GenerationStats,
-    ) -> Result<(), Self::Error>;
+        stats: GenerationStats,
+    ) -> Result<Self::Record, Self::Error>;
     /// Rewrites the run's reports (CSV, chart) from the history.
-    fn report(&self, history: &[GenerationStats]) -> Result<(), Self::Error>;
+    fn report(&self, history: &[Self::Record]) -> Result<(), Self::Error>;
 }
 
-/// One run's fixed inputs.
-pub struct Driver<'a> {
-    pub ga: &'a GaConfig,
-    pub layout: &'a Layout,
-    pub seed: u64,
-    pub run: usize,
-    /// Identifies every input that determines the result; stored in the checkpoint.
-    pub fingerprint: &'a str,
-    pub checkpoint: PathBuf,
-    /// What to say when a checkpoint's fingerprint differs ("a different config, ...").
-    pub mismatch: &'a str,
-}
-
-/// The end of a run: its last population, their scores and the per-generation history.
-pub struct Finished<S> {
+/// An evaluated generation of genomes: the checkpoint's state for a [`Problem`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Population {
     pub population: Vec<Genome>,
-    pub scores: Vec<S>,
-    pub history: Vec<GenerationStats>,
+    pub fitness: Vec<f64>,
+    /// Absent from checkpoints of older coevolutions, whose metric was their fitness.
+    #[serde(default)]
+    pub metric: Vec<f64>,
 }
 
-impl<S> Finished<S> {
-    /// Index of the fittest organism of the last generation (lowest index on ties).
-    pub fn best(&self, fitness: impl Fn(&S) -> f64) -> usize {
-        best_index(&self.scores.iter().map(fitness).collect::<Vec<_>>())
+impl Population {
+    /// Index of the fittest organism (lowest index on ties).
+    pub fn best(&self) -> usize {
+        best_index(&self.fitness)
     }
 }
 
@@ -95,103 +240,96 @@ pub fn best_index(fitness: &[f64]) -> usize {
     elite_indices(fitness, 1)[0]
 }
 
-impl Driver<'_> {
-    /// Runs the generations, continuing from the checkpoint when `resume` and one exists;
-    /// `initial` draws generation 0 from its RNG otherwise.
-    pub fn run<P: Problem>(
+/// A [`Problem`] as [`Generations`].
+struct Evolving<'a, P: Problem, I> {
+    ga: &'a GaConfig,
+    layout: &'a Layout,
+    problem: &'a P,
+    initial: I,
+    /// Scores of the last evaluated generation, by genome.
+    known: RefCell<HashMap<Vec<u64>, P::Score>>,
+    /// Test measure of the last generation's best (a best that stays is not measured again).
+    test_known: RefCell<HashMap<Vec<u64>, f64>>,
+}
+
+impl<P: Problem, I: Fn(&mut StdRng) -> Vec<Genome>> Generations for Evolving<'_, P, I> {
+    type State = Population;
+    type Record = P::Record;
+    type Error = P::Error;
+
+    fn initial(&self, rng: &mut StdRng) -> Result<Population, P::Error> {
+        Ok(Population { population: (self.initial)(rng), fitness: Vec::new(), metric: Vec::new() })
+    }
+
+    fn evaluate(
         &self,
-        problem: &P,
+        generation: usize,
+        state: Population,
+        history: &[P::Record],
         resume: bool,
-        initial: impl FnOnce(&mut StdRng) -> Vec<Genome>,
-    ) -> Result<Finished<P::Score>, P::Error> {
-        let path = &self.checkpoint;
-        let bad = |reason: String| CheckpointError { path: path.display().to_string(), reason };
-        let (mut pop, mut generation, mut history, mut restored) = match Checkpoint::load(path)? {
-            Some(c) if resume => {
-                if c.fingerprint != self.fingerprint {
-                    return Err(bad(format!(
-                        "it was written with {} (fingerprint {}, this run's {}); resume with the same ones",
-                        self.mismatch, c.fingerprint, self.fingerprint
-                    ))
-                    .into());
-                }
-                if c.run != self.run || c.population.len() != c.fitness.len() || c.population.len() != c.metric.len() {
-                    return Err(bad(format!("inconsistent checkpoint (run {}, expected {})", c.run, self.run)).into());
-                }
-                if let Some(i) = c.population.iter().position(|g| !g.fits(self.layout)) {
-                    return Err(bad(format!("genome {i} does not fit the search space")).into());
-                }
-                log::info!("{}resuming after generation {}", self.prefix(), c.generation);
-                let scores: Vec<(P::Score, bool)> =
-                    c.fitness.iter().zip(&c.metric).map(|(&f, &m)| problem.restore(f, m)).collect();
-                (c.population, c.generation, c.history, Some(scores))
-            }
-            _ => {
-                let mut rng = generation_rng(self.seed, self.run as u64, 0);
-                (initial(&mut rng), 0, Vec::new(), None)
-            }
+    ) -> Result<(Population, P::Record), P::Error> {
+        let p = self.problem;
+        let pop = state.population;
+        let started = Instant::now();
+        let s = p.evaluate(generation, &pop, &self.known.borrow(), history, resume)?;
+        let fitness: Vec<f64> = s.iter().map(|x| p.fitness(x)).collect();
+        let metric: Vec<f64> = s.iter().map(|x| p.metric(x)).collect();
+        let best = best_index(&fitness);
+        let key = pop[best].key();
+        let known_test = self.test_known.borrow().get(&key).copied();
+        let test = known_test.unwrap_or_else(|| p.test(&pop[best]));
+        *self.test_known.borrow_mut() = HashMap::from([(key, test)]);
+        let n = s.len() as f64;
+        let stats = GenerationStats {
+            generation,
+            best_metric: metric[best],
+            mean_metric: metric.iter().sum::<f64>() / n,
+            test_metric: test,
+            best_fitness: fitness[best],
+            mean_fitness: fitness.iter().sum::<f64>() / n,
+            seconds: started.elapsed().as_secs_f64(),
         };
-        let mut known: HashMap<Vec<u64>, P::Score> = HashMap::new();
-        let mut test_known: HashMap<Vec<u64>, f64> = HashMap::new();
-        loop {
-            let scores: Vec<P::Score> = match restored.take() {
-                Some(s) => {
-                    known = pop.iter().zip(&s).filter(|(_, s)| s.1).map(|(g, s)| (g.key(), s.0.clone())).collect();
-                    s.into_iter().map(|s| s.0).collect()
-                }
-                None => {
-                    let started = Instant::now();
-                    let s = problem.evaluate(generation, &pop, &known, &history)?;
-                    let fitness: Vec<f64> = s.iter().map(|x| problem.fitness(x)).collect();
-                    let metric: Vec<f64> = s.iter().map(|x| problem.metric(x)).collect();
-                    let best = best_index(&fitness);
-                    let key = pop[best].key();
-                    let test = match test_known.get(&key) {
-                        Some(&t) => t,
-                        None => problem.test(&pop[best]),
-                    };
-                    test_known = HashMap::from([(key, test)]);
-                    let n = s.len() as f64;
-                    let stats = GenerationStats {
-                        generation,
-                        best_metric: metric[best],
-                        mean_metric: metric.iter().sum::<f64>() / n,
-                        test_metric: test,
-                        best_fitness: fitness[best],
-                        mean_fitness: fitness.iter().sum::<f64>() / n,
-                        seconds: started.elapsed().as_secs_f64(),
-                    };
-                    problem.evaluated(&pop, &s, best, &stats)?;
-                    history.push(stats);
-                    Checkpoint {
-                        fingerprint: self.fingerprint.to_string(),
-                        run: self.run,
-                        generation,
-                        population: pop.clone(),
-                        fitness,
-                        metric,
-                        history: history.clone(),
-                    }
-                    .save(path)?;
-                    problem.report(&history)?;
-                    known = pop.iter().map(Genome::key).zip(s.iter().cloned()).collect();
-                    s
-                }
-            };
-            if generation + 1 >= self.ga.generations {
-                // Reports are rewritten so a run finished before a crash still has them.
-                problem.report(&history)?;
-                return Ok(Finished { population: pop, scores, history });
-            }
-            let fitness: Vec<f64> = scores.iter().map(|x| problem.fitness(x)).collect();
-            let mut rng = generation_rng(self.seed, self.run as u64, generation as u64 + 1);
-            pop = breed(&pop, &fitness, self.ga, self.layout, &mut rng)?;
-            generation += 1;
+        let record = p.record(&pop, &s, best, stats)?;
+        *self.known.borrow_mut() = pop.iter().map(Genome::key).zip(s).collect();
+        Ok((Population { population: pop, fitness, metric }, record))
+    }
+
+    fn breed(
+        &self,
+        _: usize,
+        state: &Population,
+        _: &[P::Record],
+        rng: &mut StdRng,
+    ) -> Result<Population, P::Error> {
+        if self.known.borrow().is_empty() {
+            // Resumed from a checkpoint: its scores, where they are complete.
+            *self.known.borrow_mut() = state
+                .population
+                .iter()
+                .zip(state.fitness.iter().zip(&state.metric))
+                .filter_map(|(g, (&f, &m))| {
+                    let (score, complete) = self.problem.restore(f, m);
+                    complete.then(|| (g.key(), score))
+                })
+                .collect();
+        }
+        let population = breed(&state.population, &state.fitness, self.ga, self.layout, rng)?;
+        Ok(Population { population, fitness: Vec::new(), metric: Vec::new() })
+    }
+
+    fn check(&self, state: &Population) -> Result<(), String> {
+        let n = state.population.len();
+        if state.fitness.len() != n || !(state.metric.is_empty() || state.metric.len() == n) {
+            return Err(format!("inconsistent checkpoint ({n} genomes, {} scores)", state.fitness.len()));
+        }
+        match state.population.iter().position(|g| !g.fits(self.layout)) {
+            Some(i) => Err(format!("genome {i} does not fit the search space")),
+            None => Ok(()),
         }
     }
 
-    fn prefix(&self) -> String {
-        if self.run == 0 { String::new() } else { format!("run {}: ", self.run) }
+    fn report(&self, history: &[P::Record]) -> Result<(), P::Error> {
+        self.problem.report(history)
     }
 }
 
@@ -212,6 +350,7 @@ mod tests {
 
     impl Problem for OneMax {
         type Score = f64;
+        type Record = GenerationStats;
         type Error = CheckpointErrorOrGa;
 
         fn evaluate(
@@ -220,6 +359,7 @@ mod tests {
             pop: &[Genome],
             known: &HashMap<Vec<u64>, f64>,
             _: &[GenerationStats],
+            _: bool,
         ) -> Result<Vec<f64>, Self::Error> {
             Ok(pop
                 .iter()
@@ -246,8 +386,8 @@ mod tests {
         fn test(&self, _: &Genome) -> f64 {
             0.0
         }
-        fn evaluated(&self, _: &[Genome], _: &[f64], _: usize, _: &GenerationStats) -> Result<(), Self::Error> {
-            Ok(())
+        fn record(&self, _: &[Genome], _: &[f64], _: usize, s: GenerationStats) -> Result<GenerationStats, Self::Error> {
+            Ok(s)
         }
         fn report(&self, _: &[GenerationStats]) -> Result<(), Self::Error> {
             Ok(())
@@ -273,13 +413,12 @@ mod tests {
         generations: usize,
         resume: bool,
         fingerprint: &str,
-    ) -> (Result<Finished<f64>, CheckpointErrorOrGa>, usize) {
+    ) -> (Result<Finished<Population, GenerationStats>, CheckpointErrorOrGa>, usize) {
         let layout =
             Layout::Bits { coding: BitCoding::Binary, genes: vec![BinaryGene { min: 0, max: 255, bits: 8 }; 4] };
         let ga = GaConfig { population: 12, generations, mutation_rate: 0.02, ..GaConfig::default() };
         let driver = Driver {
-            ga: &ga,
-            layout: &layout,
+            generations,
             seed: 5,
             run: 1,
             fingerprint,
@@ -287,8 +426,8 @@ mod tests {
             mismatch: "other inputs",
         };
         let problem = OneMax { evaluated: Cell::new(0) };
-        let result =
-            driver.run(&problem, resume, |rng| (0..ga.population).map(|_| random_genome(&layout, rng)).collect());
+        let result = driver
+            .evolve(&ga, &layout, &problem, resume, |rng| (0..ga.population).map(|_| random_genome(&layout, rng)).collect());
         (result, problem.evaluated.get())
     }
 
@@ -308,8 +447,7 @@ mod tests {
         // Stopped after 5 generations (the checkpoint is all that survives), then continued to 12.
         one_max(&root.join("b"), 5, false, "x").0.unwrap();
         let resumed = one_max(&root.join("b"), 12, true, "x").0.unwrap();
-        assert_eq!(resumed.population, whole.population);
-        assert_eq!(resumed.scores, whole.scores);
+        assert_eq!(resumed.state, whole.state);
         let strip = |h: &[GenerationStats]| h.iter().map(|s| (s.best_fitness, s.mean_fitness)).collect::<Vec<_>>();
         assert_eq!(strip(&resumed.history), strip(&whole.history));
         // Other inputs are refused by their fingerprint.

@@ -300,8 +300,7 @@ impl SearchEvolution {
         let checkpoint = out.join("checkpoint.json");
         let _held = RunDir::open(out, std::slice::from_ref(&checkpoint), start)?;
         let driver = Driver {
-            ga: &self.cfg.ga,
-            layout,
+            generations: self.cfg.ga.generations,
             seed: self.cfg.seed,
             run: 0,
             fingerprint: &self.fingerprint,
@@ -309,11 +308,11 @@ impl SearchEvolution {
             mismatch: "a different config, space, parameter file or suite",
         };
         let problem = NodeProblem { evolution: self, held: RefCell::new(HashMap::new()) };
-        let finished = driver.run(&problem, start.resumes(), |rng| {
+        let finished = driver.evolve(&self.cfg.ga, layout, &problem, start.resumes(), |rng| {
             (0..self.cfg.ga.population).map(|_| random_genome(layout, rng)).collect()
         })?;
-        let best = finished.best(|c| self.fitness(c));
-        self.finish(&finished.population[best], &finished.history)
+        let best = finished.state.best();
+        self.finish(&finished.state.population[best], &finished.history)
     }
 
     fn held_count(&self, genome: &Genome, memo: &mut HashMap<Vec<u64>, NodeCount>) -> NodeCount {
@@ -403,6 +402,7 @@ struct NodeProblem<'e> {
 
 impl Problem for NodeProblem<'_> {
     type Score = NodeCount;
+    type Record = GenerationStats;
     type Error = SearchEvolveError;
 
     fn evaluate(
@@ -411,6 +411,7 @@ impl Problem for NodeProblem<'_> {
         pop: &[Genome],
         known: &HashMap<Vec<u64>, NodeCount>,
         _: &[GenerationStats],
+        _: bool,
     ) -> Result<Vec<NodeCount>, SearchEvolveError> {
         Ok(self.evolution.evaluate(pop, known))
     }
@@ -433,13 +434,13 @@ impl Problem for NodeProblem<'_> {
         self.evolution.held_count(best, &mut self.held.borrow_mut()).nodes as f64
     }
 
-    fn evaluated(
+    fn record(
         &self,
         pop: &[Genome],
         counts: &[NodeCount],
         best: usize,
-        stats: &GenerationStats,
-    ) -> Result<(), SearchEvolveError> {
+        stats: GenerationStats,
+    ) -> Result<GenerationStats, SearchEvolveError> {
         let e = self.evolution;
         let held = e.held_count(&pop[best], &mut self.held.borrow_mut());
         let c = counts[best];
@@ -459,7 +460,7 @@ impl Problem for NodeProblem<'_> {
             let json = serde_json::to_string(&initial).expect("serialises");
             write_atomic(&path, json.as_bytes()).map_err(|err| SearchEvolveError::io(&path, err))?;
         }
-        Ok(())
+        Ok(stats)
     }
 
     fn report(&self, history: &[GenerationStats]) -> Result<(), SearchEvolveError> {
