@@ -25,6 +25,7 @@
 //! paper's "best of best".
 
 use std::{
+    collections::HashMap,
     fmt::Write as _,
     io,
     path::{Path, PathBuf},
@@ -41,9 +42,13 @@ use crate::{
     engine_spec::EngineSpec,
     files::write_atomic,
     ga::{
-        GaConfig, GaError, Genome, breed, generation_rng,
+        GaConfig, GaError, Genome,
+        checkpoint::CheckpointError,
+        driver::{Driver, Problem},
+        generation_rng,
         operators::{Selection, elite_indices},
         random_genome,
+        report::GenerationStats,
         run_dir::{RunDir, RunDirError, Start},
         threads,
     },
@@ -217,8 +222,8 @@ pub enum CoevolveError {
     Runner(#[from] RunnerError),
     #[error("parameter file {path}: {reason}")]
     Params { path: String, reason: String },
-    #[error("checkpoint {path}: {reason}")]
-    Checkpoint { path: String, reason: String },
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
     #[error(transparent)]
     RunDir(#[from] RunDirError),
 }
@@ -288,17 +293,6 @@ impl CoevolveGeneration {
 pub fn elite_rank_stability(history: &[CoevolveGeneration]) -> Option<(f64, usize)> {
     let ranks: Vec<usize> = history.iter().filter_map(CoevolveGeneration::elite_rank).collect();
     (!ranks.is_empty()).then(|| (ranks.iter().sum::<usize>() as f64 / ranks.len() as f64, ranks.len()))
-}
-
-/// The state after the last finished generation.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CoevolveCheckpoint {
-    pub fingerprint: String,
-    pub generation: usize,
-    pub population: Vec<Genome>,
-    pub origins: Vec<String>,
-    pub fitness: Vec<f64>,
-    pub history: Vec<CoevolveGeneration>,
 }
 
 /// The end of a coevolution.
@@ -451,14 +445,13 @@ impl Coevolution {
         }
     }
 
-    /// Runs (or continues, with `resume`) the coevolution and writes the output file.
+    /// Runs (or continues, as `start` says) the coevolution and writes the output file.
     pub fn run(&self, start: Start) -> Result<CoevolveOutcome, CoevolveError> {
         let out = &self.cfg.out_dir;
-        let ckpt_path = out.join("checkpoint.json");
+        let checkpoint = out.join("checkpoint.json");
         // A run killed in its first generation has a journal of games but no checkpoint yet.
-        let state = [ckpt_path.clone(), gen_dir(out, 0).join("games.state.jsonl")];
+        let state = [checkpoint.clone(), gen_dir(out, 0).join("games.state.jsonl")];
         let _held = RunDir::open(out, &state, start)?;
-        let resume = start.resumes();
         let (initial, initial_origins) = self.initial_population()?;
         let fingerprint = self.fingerprint(&initial);
         let layout = self.space.layout();
@@ -467,96 +460,18 @@ impl Coevolution {
         ga.population = initial.len();
         ga.elitism = ga.elitism.min(ga.population - 1);
         ga.validate(layout)?;
-
-        let (mut pop, mut origins, mut generation, mut history) = match load_checkpoint(&ckpt_path)? {
-            Some(c) => {
-                let bad = |reason: String| CoevolveError::Checkpoint { path: ckpt_path.display().to_string(), reason };
-                if c.fingerprint != fingerprint {
-                    return Err(bad(
-                        "written with a different config, search space or initial population; resume with the same ones"
-                            .into(),
-                    ));
-                }
-                if c.population.len() != c.fitness.len() || c.population.iter().any(|g| !g.fits(layout)) {
-                    return Err(bad("inconsistent checkpoint".into()));
-                }
-                log::info!("resuming after generation {}", c.generation);
-                if c.generation + 1 >= ga.generations {
-                    (c.population, c.origins, c.generation, c.history)
-                } else {
-                    let (next, next_origins) =
-                        self.next_generation(&c.population, &c.fitness, &ga, c.generation + 1)?;
-                    (next, next_origins, c.generation + 1, c.history)
-                }
-            }
-            None => (initial, initial_origins, 0, Vec::new()),
+        let driver = Driver {
+            generations: ga.generations,
+            seed: self.cfg.seed,
+            run: 0,
+            fingerprint: &fingerprint,
+            checkpoint,
+            mismatch: "a different config, search space or initial population",
         };
-        loop {
-            let finished = history.last().is_some_and(|h: &CoevolveGeneration| h.generation == generation);
-            if !finished {
-                let continuing = resume;
-                let g = self.play_generation(generation, &pop, &origins, continuing)?;
-                let fitness: Vec<f64> = g.organisms.iter().map(|o| o.points).collect();
-                log::info!(
-                    "generation {generation}: best {} {:.1}/{} ({:.1}%), mean {:.1}%, worst {:.1}%{} ({:.0}s)",
-                    g.best_name,
-                    g.organisms[g.best].points,
-                    g.organisms[g.best].games,
-                    100.0 * g.best_score(),
-                    100.0 * g.mean_score(),
-                    100.0 * g.worst_score(),
-                    g.elite_rank().map_or(String::new(), |r| format!(
-                        ", last generation's best ranks {r} of {}",
-                        g.organisms.len()
-                    )),
-                    g.seconds
-                );
-                history.push(g);
-                let ckpt = CoevolveCheckpoint {
-                    fingerprint: fingerprint.clone(),
-                    generation,
-                    population: pop.clone(),
-                    origins: origins.clone(),
-                    fitness,
-                    history: history.clone(),
-                };
-                let json = serde_json::to_string(&ckpt).expect("checkpoints serialise");
-                write_atomic(&ckpt_path, json.as_bytes()).map_err(|e| CoevolveError::io(&ckpt_path, e))?;
-                self.write_reports(&history)?;
-            }
-            let last = history.last().expect("a generation was played");
-            if generation + 1 >= ga.generations {
-                // Rewritten so that a run finished before a crash (or by an older build) has
-                // current reports.
-                self.write_reports(&history)?;
-                return self.finish(&pop, last, &history);
-            }
-            let fitness: Vec<f64> = last.organisms.iter().map(|o| o.points).collect();
-            let (next, next_origins) = self.next_generation(&pop, &fitness, &ga, generation + 1)?;
-            pop = next;
-            origins = next_origins;
-            generation += 1;
-        }
-    }
-
-    /// Breeds generation `g` from the scored generation `g - 1`.
-    fn next_generation(
-        &self,
-        pop: &[Genome],
-        fitness: &[f64],
-        ga: &GaConfig,
-        g: usize,
-    ) -> Result<(Vec<Genome>, Vec<String>), CoevolveError> {
-        let mut rng = generation_rng(self.cfg.seed, 0, g as u64);
-        let next = breed(pop, fitness, ga, self.space.layout(), &mut rng)?;
-        let elites = elite_indices(fitness, ga.elitism.min(pop.len()));
-        let origins = (0..next.len())
-            .map(|i| match elites.get(i) {
-                Some(&e) => format!("elite g{}o{e}", g - 1),
-                None => "child".to_string(),
-            })
-            .collect();
-        Ok((next, origins))
+        let problem = RoundRobin { coevolution: self, initial_origins, elitism: ga.elitism };
+        let finished = driver.evolve(&ga, layout, &problem, start.resumes(), |_| initial.clone())?;
+        let last = finished.history.last().expect("a generation was played");
+        self.finish(&finished.state.population, last, &finished.history)
     }
 
     /// Writes the organisms' files and plays generation `g`'s round robin.
@@ -633,15 +548,116 @@ impl Coevolution {
     }
 }
 
-fn load_checkpoint(path: &Path) -> Result<Option<CoevolveCheckpoint>, CoevolveError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(CoevolveError::io(path, e)),
-    };
-    serde_json::from_str(&text)
-        .map(Some)
-        .map_err(|e| CoevolveError::Checkpoint { path: path.display().to_string(), reason: e.to_string() })
+/// One organism's result in its generation's round robin and its row of the cross table.
+#[derive(Clone, Debug)]
+pub struct Standing {
+    pub result: OrganismResult,
+    /// Points against each organism (0 against itself).
+    pub row: Vec<f64>,
+}
+
+/// A coevolution as the driver's problem: an organism's fitness is its points in a round robin
+/// of its generation, so no score carries over from one generation to the next.
+struct RoundRobin<'c> {
+    coevolution: &'c Coevolution,
+    /// Where generation 0's organisms came from (file names, or `random`).
+    initial_origins: Vec<String>,
+    elitism: usize,
+}
+
+impl RoundRobin<'_> {
+    /// Where each organism of `generation` came from: the carried-over elites of the previous
+    /// generation (the first slots, as [`breed`](crate::ga::breed) places them), then children.
+    fn origins(&self, generation: usize, history: &[CoevolveGeneration]) -> Vec<String> {
+        let Some(previous) = history.last() else { return self.initial_origins.clone() };
+        let points: Vec<f64> = previous.organisms.iter().map(|o| o.points).collect();
+        let elites = elite_indices(&points, self.elitism.min(points.len()));
+        (0..points.len())
+            .map(|i| match elites.get(i) {
+                Some(&e) => format!("elite g{}o{e}", generation - 1),
+                None => "child".to_string(),
+            })
+            .collect()
+    }
+}
+
+impl Problem for RoundRobin<'_> {
+    type Score = Standing;
+    type Record = CoevolveGeneration;
+    type Error = CoevolveError;
+
+    fn evaluate(
+        &self,
+        generation: usize,
+        pop: &[Genome],
+        _: &HashMap<Vec<u64>, Standing>,
+        history: &[CoevolveGeneration],
+        resume: bool,
+    ) -> Result<Vec<Standing>, CoevolveError> {
+        let origins = self.origins(generation, history);
+        let g = self.coevolution.play_generation(generation, pop, &origins, resume)?;
+        Ok(g.organisms.into_iter().zip(g.cross).map(|(result, row)| Standing { result, row }).collect())
+    }
+
+    fn fitness(&self, s: &Standing) -> f64 {
+        s.result.points
+    }
+
+    fn metric(&self, s: &Standing) -> f64 {
+        if s.result.games == 0 { 0.0 } else { s.result.points / s.result.games as f64 }
+    }
+
+    fn restore(&self, fitness: f64, _: f64) -> (Standing, bool) {
+        let result = OrganismResult {
+            name: String::new(),
+            origin: String::new(),
+            points: fitness,
+            games: 0,
+            wdl: Wdl::default(),
+            elo: None,
+        };
+        (Standing { result, row: Vec::new() }, false)
+    }
+
+    fn test(&self, _: &Genome) -> f64 {
+        f64::NAN
+    }
+
+    fn record(
+        &self,
+        _: &[Genome],
+        standings: &[Standing],
+        best: usize,
+        stats: GenerationStats,
+    ) -> Result<CoevolveGeneration, CoevolveError> {
+        let g = CoevolveGeneration {
+            generation: stats.generation,
+            best,
+            best_name: standings[best].result.name.clone(),
+            games: standings.iter().map(|s| s.result.games).sum::<u64>() / 2,
+            organisms: standings.iter().map(|s| s.result.clone()).collect(),
+            cross: standings.iter().map(|s| s.row.clone()).collect(),
+            seconds: stats.seconds,
+        };
+        log::info!(
+            "generation {}: best {} {:.1}/{} ({:.1}%), mean {:.1}%, worst {:.1}%{} ({:.0}s)",
+            g.generation,
+            g.best_name,
+            g.organisms[best].points,
+            g.organisms[best].games,
+            100.0 * g.best_score(),
+            100.0 * g.mean_score(),
+            100.0 * g.worst_score(),
+            g.elite_rank()
+                .map_or(String::new(), |r| format!(", last generation's best ranks {r} of {}", g.organisms.len())),
+            g.seconds
+        );
+        Ok(g)
+    }
+
+    fn report(&self, history: &[CoevolveGeneration]) -> Result<(), CoevolveError> {
+        self.coevolution.write_reports(history)
+    }
 }
 
 /// Scores, cross table and Elo estimates of one finished round robin.
@@ -790,6 +806,23 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn a_checkpoint_of_the_older_format_still_resumes() {
+        // Written before coevolve ran on the shared driver: `origins`, no `run`, no `metric`.
+        let old = r#"{"fingerprint":"f","generation":0,"population":[{"bits":"0110"},{"bits":"1001"}],
+            "origins":["a.toml","b.toml"],"fitness":[1.5,0.5],"history":[{"generation":0,"best":0,
+            "best_name":"g0o0","organisms":[],"cross":[],"games":2,"seconds":1.0}]}"#;
+        let path = std::env::temp_dir().join(format!("evochess-old-coevolve-{}.json", std::process::id()));
+        std::fs::write(&path, old).unwrap();
+        let c = crate::ga::checkpoint::Checkpoint::<crate::ga::driver::Population, CoevolveGeneration>::load(&path)
+            .unwrap()
+            .unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!((c.run, c.generation, c.state.fitness.clone(), c.state.best()), (0, 0, vec![1.5, 0.5], 0));
+        assert!(c.state.metric.is_empty());
+        assert_eq!(c.history[0].games, 2);
+    }
 
     #[test]
     fn natural_order_puts_run_2_before_run_10() {

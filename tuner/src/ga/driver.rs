@@ -173,7 +173,8 @@ impl Driver<'_> {
         resume: bool,
         initial: impl Fn(&mut StdRng) -> Vec<Genome>,
     ) -> Result<Finished<Population, P::Record>, P::Error> {
-        let evolving = Evolving { ga, layout, problem, initial, known: RefCell::default(), test_known: RefCell::default() };
+        let evolving =
+            Evolving { ga, layout, problem, initial, known: RefCell::default(), test_known: RefCell::default() };
         self.run(&evolving, resume)
     }
 }
@@ -294,13 +295,7 @@ impl<P: Problem, I: Fn(&mut StdRng) -> Vec<Genome>> Generations for Evolving<'_,
         Ok((Population { population: pop, fitness, metric }, record))
     }
 
-    fn breed(
-        &self,
-        _: usize,
-        state: &Population,
-        _: &[P::Record],
-        rng: &mut StdRng,
-    ) -> Result<Population, P::Error> {
+    fn breed(&self, _: usize, state: &Population, _: &[P::Record], rng: &mut StdRng) -> Result<Population, P::Error> {
         if self.known.borrow().is_empty() {
             // Resumed from a checkpoint: its scores, where they are complete.
             *self.known.borrow_mut() = state
@@ -386,7 +381,13 @@ mod tests {
         fn test(&self, _: &Genome) -> f64 {
             0.0
         }
-        fn record(&self, _: &[Genome], _: &[f64], _: usize, s: GenerationStats) -> Result<GenerationStats, Self::Error> {
+        fn record(
+            &self,
+            _: &[Genome],
+            _: &[f64],
+            _: usize,
+            s: GenerationStats,
+        ) -> Result<GenerationStats, Self::Error> {
             Ok(s)
         }
         fn report(&self, _: &[GenerationStats]) -> Result<(), Self::Error> {
@@ -426,8 +427,9 @@ mod tests {
             mismatch: "other inputs",
         };
         let problem = OneMax { evaluated: Cell::new(0) };
-        let result = driver
-            .evolve(&ga, &layout, &problem, resume, |rng| (0..ga.population).map(|_| random_genome(&layout, rng)).collect());
+        let result = driver.evolve(&ga, &layout, &problem, resume, |rng| {
+            (0..ga.population).map(|_| random_genome(&layout, rng)).collect()
+        });
         (result, problem.evaluated.get())
     }
 
