@@ -39,7 +39,7 @@ pub struct RrgaArgs {
     /// The best player's parameter file (default <out>/best.toml).
     #[arg(long, value_name = "FILE")]
     pub params_out: Option<PathBuf>,
-    /// Continue from <out>/state.json; finished games are not replayed.
+    /// Continue from <out>/checkpoint.json; finished games are not replayed.
     #[arg(long)]
     pub resume: bool,
     /// Discard the run in --out (its checkpoint) and start over.

@@ -52,8 +52,22 @@ pub enum RunDirError {
     Existing { dir: String, state: String },
     #[error("--resume: {dir} holds no run to resume (no checkpoint {state}); start without --resume")]
     NothingToResume { dir: String, state: String },
+    #[error(
+        "--resume: {state} was written by an older tuner, in a format this one does not read; finish that run with the tuner that started it, or pass --force to start over"
+    )]
+    OlderFormat { state: String },
     #[error("{dir}: {source}")]
     Io { dir: String, source: io::Error },
+}
+
+/// Refuses to resume from `older`, a checkpoint file an earlier tuner wrote in a format since
+/// replaced, rather than ignoring it and starting over beside its games. List it among the
+/// run's state files too, so that a fresh start is refused and `--force` removes it.
+pub fn refuse_older_checkpoint(older: &Path, start: Start) -> Result<(), RunDirError> {
+    if start.resumes() && older.exists() {
+        return Err(RunDirError::OlderFormat { state: older.display().to_string() });
+    }
+    Ok(())
 }
 
 /// An output directory held by one run: locked while this value lives.
@@ -130,6 +144,19 @@ mod tests {
         RunDir::open(&dir, &state, Start::Force).unwrap();
         assert!(!state[0].exists(), "--force discards the old state");
         RunDir::open(&dir, &state, Start::ResumeOrFresh).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_older_checkpoint_format_is_refused_on_resume_only() {
+        let dir = std::env::temp_dir().join(format!("evochess-older-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let older = dir.join("state.json");
+        refuse_older_checkpoint(&older, Start::Resume).unwrap();
+        std::fs::write(&older, "{}").unwrap();
+        let e = refuse_older_checkpoint(&older, Start::Resume).unwrap_err().to_string();
+        assert!(e.contains("state.json") && e.contains("older tuner") && e.contains("--force"), "{e}");
+        refuse_older_checkpoint(&older, Start::Force).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

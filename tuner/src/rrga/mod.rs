@@ -174,8 +174,8 @@ pub enum RrgaError {
     RunDir(#[from] crate::ga::run_dir::RunDirError),
     #[error("{path}: {reason}")]
     Io { path: String, reason: String },
-    #[error("checkpoint {path}: {reason}")]
-    Checkpoint { path: String, reason: String },
+    #[error(transparent)]
+    Checkpoint(#[from] crate::ga::checkpoint::CheckpointError),
     #[error("{what}: {source}")]
     Match {
         what: String,

@@ -3,9 +3,10 @@
 //! Generation `g` (files under `<out>/gen-NNN/`): parameter files `1.toml..9.toml` and
 //! `const.toml`; the round robin through [`runner::round_robin`] with its resume journal
 //! `games.journal` (one game per unit, so every finished game is durable), `games.pgn` and
-//! `results.json`; then `crosstable.txt`/`.csv`. The next population and the history go to
-//! `<out>/state.json` (atomic replace). `--resume` continues the generation named there, and
-//! the runner replays nothing its journal holds. Verification matches have journals too.
+//! `results.json`; then `crosstable.txt`/`.csv`. The generation's players and the history go
+//! to `<out>/checkpoint.json` (the shared [`Driver`]'s, atomic replace). `--resume` breeds the
+//! next generation again from it (the same RNG) and the runner replays nothing its journal
+//! holds. Verification matches have journals too.
 
 use std::{
     collections::BTreeMap,
@@ -15,6 +16,7 @@ use std::{
 };
 
 use evochess::params::Params;
+use rand::rngs::StdRng;
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -30,9 +32,10 @@ use crate::{
     ga::{
         Genome,
         encoding::Layout,
+        driver::{Driver, Finished, Generations},
         generation_rng,
         operators::random_gene,
-        run_dir::{RunDir, Start},
+        run_dir::{RunDir, Start, refuse_older_checkpoint},
     },
     openings::OpeningsConfig,
     results::{MatchResults, UnitEntry},
@@ -73,16 +76,13 @@ impl GenerationRecord {
     }
 }
 
+/// What the checkpoint keeps of an evaluated generation.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-struct State {
-    fingerprint: String,
-    /// Next generation to play.
-    generation: usize,
+struct Players {
     /// The evolving players of that generation.
     population: Vec<Vec<f64>>,
     /// Generation 0's players (the verification's random opponent comes from here).
     initial: Vec<Vec<f64>>,
-    history: Vec<GenerationRecord>,
 }
 
 /// One verification match's result from the best player's side.
@@ -171,21 +171,6 @@ fn fingerprint(cfg: &RrgaConfig, space_text: &str) -> String {
     serde_json::to_string(&(c, space_text)).expect("config serialises")
 }
 
-fn load_state(path: &Path) -> Result<Option<State>, RrgaError> {
-    match std::fs::read_to_string(path) {
-        Ok(t) => serde_json::from_str(&t)
-            .map(Some)
-            .map_err(|e| RrgaError::Checkpoint { path: path.display().to_string(), reason: e.to_string() }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(RrgaError::io(path, e)),
-    }
-}
-
-fn save_state(path: &Path, s: &State) -> Result<(), RrgaError> {
-    write_atomic(path, serde_json::to_string(s).expect("state serialises").as_bytes())
-        .map_err(|e| RrgaError::io(path, e))
-}
-
 fn journal_entries(path: &Path) -> Result<Vec<UnitEntry>, RrgaError> {
     crate::results::journal_units(path).map_err(|e| RrgaError::io(path, e))
 }
@@ -224,58 +209,44 @@ impl Ctx<'_> {
     }
 }
 
-/// Runs (or resumes) the GA, writes the best player's parameters and plays the verification.
-///
-/// # Errors
-/// Bad config or space, missing engine, unreadable checkpoint, a match the runner refused, I/O.
-pub fn run(cfg: &RrgaConfig, start: Start) -> Result<RrgaOutcome, RrgaError> {
-    cfg.validate()?;
-    let space_text = crate::builtin::read_text(&cfg.space).map_err(|e| RrgaError::io(&cfg.space, e))?;
-    let space = SearchSpace::parse(&space_text)?;
-    let genes = numeric_genes(&space)?;
-    let reference = reference_genome(&space, &cfg.reference)?;
-    let mut probe =
-        EngineSpec::new("engine", &cfg.engine).with_limits(SearchLimits { depth: Some(1), ..Default::default() });
-    probe.validate().map_err(|e| RrgaError::Config(e.to_string()))?;
-    let ctx = Ctx { cfg, space: &space, engine: probe.cmd.clone() };
-    let spath = cfg.out_dir.join("state.json");
-    let _held = RunDir::open(&cfg.out_dir, std::slice::from_ref(&spath), start)?;
-    // `RunDir` has refused `--resume` without a checkpoint; `--resume` of a pipeline stage not
-    // reached yet (`ResumeOrFresh`) starts.
-    let loaded = if start.resumes() { load_state(&spath)? } else { None };
-    let resume = loaded.is_some();
-    let fp = fingerprint(cfg, &space_text);
-    let mut state = if let Some(s) = loaded {
-        if s.fingerprint != fp {
-            return Err(RrgaError::Config(format!(
-                "--resume: {} was written with different settings (only generations, concurrency, out_dir, params_out and [verify] may change)",
-                spath.display()
-            )));
-        }
-        s
-    } else {
-        let mut rng = generation_rng(cfg.seed, 0, 0);
-        let population: Vec<Vec<f64>> =
-            (0..cfg.population - 1).map(|_| genes.iter().map(|g| random_gene(g, &mut rng)).collect()).collect();
-        let s = State { fingerprint: fp, generation: 0, initial: population.clone(), population, history: Vec::new() };
-        save_state(&spath, &s)?;
-        s
-    };
+/// The GA as the driver's [`Generations`]: Aksenov's round robin with the reference player,
+/// his breeding.
+struct Tournaments<'a> {
+    ctx: Ctx<'a>,
+    genes: Vec<crate::ga::encoding::NumericGene>,
+    reference: Vec<f64>,
+}
 
-    let mut resume_games = resume;
-    while state.generation < cfg.generations {
+impl Generations for Tournaments<'_> {
+    type State = Players;
+    type Record = GenerationRecord;
+    type Error = RrgaError;
+
+    fn initial(&self, rng: &mut StdRng) -> Result<Players, RrgaError> {
+        let population: Vec<Vec<f64>> = (0..self.ctx.cfg.population - 1)
+            .map(|_| self.genes.iter().map(|g| random_gene(g, &mut *rng)).collect())
+            .collect();
+        Ok(Players { initial: population.clone(), population })
+    }
+
+    fn evaluate(
+        &self,
+        g: usize,
+        players: Players,
+        _: &[GenerationRecord],
+        resume: bool,
+    ) -> Result<(Players, GenerationRecord), RrgaError> {
+        let (cfg, ctx) = (self.ctx.cfg, &self.ctx);
         let t0 = Instant::now();
-        let g = state.generation;
         let dir = cfg.out_dir.join(format!("gen-{g:03}"));
         std::fs::create_dir_all(&dir).map_err(|e| RrgaError::io(&dir, e))?;
         let mut labels: Vec<String> = (1..cfg.population).map(|i| i.to_string()).collect();
         labels.push(REFERENCE.into());
         let mut engines = Vec::new();
-        for (label, genome) in labels.iter().zip(state.population.iter().chain([&reference])) {
+        for (label, genome) in labels.iter().zip(players.population.iter().chain([&self.reference])) {
             engines.push(ctx.spec(label, genome, &dir.join(format!("{label}.toml")))?);
         }
-        let mut base = ctx.base_match(&dir, "games", resume_games);
-        resume_games = false;
+        let mut base = ctx.base_match(&dir, "games", resume);
         base.games = cfg.games_per_pair;
         base.repeat = false; // one game per unit: every finished game is journaled on its own
         base.event = format!("evochess roundrobin-ga generation {g}");
@@ -295,7 +266,7 @@ pub fn run(cfg: &RrgaConfig, start: Start) -> Result<RrgaOutcome, RrgaError> {
         }
         let record = GenerationRecord {
             generation: g,
-            players: state.population.iter().map(|x| x.iter().map(|&v| v.round() as i32).collect()).collect(),
+            players: players.population.iter().map(|x| x.iter().map(|&v| v.round() as i32).collect()).collect(),
             table,
             seconds: t0.elapsed().as_secs_f64(),
         };
@@ -312,26 +283,80 @@ pub fn run(cfg: &RrgaConfig, start: Start) -> Result<RrgaOutcome, RrgaError> {
             record.best() + 1,
             record.points()[record.best()]
         );
+        Ok((players, record))
+    }
+
+    fn breed(
+        &self,
+        g: usize,
+        players: &Players,
+        history: &[GenerationRecord],
+        rng: &mut StdRng,
+    ) -> Result<Players, RrgaError> {
+        let cfg = self.ctx.cfg;
+        let last = history.last().expect("the previous generation is evaluated");
         let max_points = f64::from(cfg.games_per_pair) * (cfg.population - 1) as f64;
-        let fitness: Vec<f64> = record.points()[..cfg.population - 1].iter().map(|p| p / max_points).collect();
-        let mut rng = generation_rng(cfg.seed, 0, g as u64 + 1);
+        let fitness: Vec<f64> = last.points()[..cfg.population - 1].iter().map(|p| p / max_points).collect();
         let breeding = Breeding {
             selection: cfg.selection.clone(),
             crossover_rate: cfg.crossover_rate,
             mutation_rate: cfg.mutation_rate,
             elitism: cfg.elitism,
         };
-        let (next, blog) = next_population_with(&state.population, &fitness, &genes, &breeding, &mut rng);
+        let (next, blog) = next_population_with(&players.population, &fitness, &self.genes, &breeding, rng);
         log::debug!("generation {g} breeding: {blog:?}");
-        let mut history = state.history.clone();
-        history.push(record);
-        state = State { generation: g + 1, population: next, history, ..state };
-        save_state(&spath, &state)?;
-        report::write_all(&cfg.out_dir, &space, &state.history).map_err(|e| RrgaError::io(&cfg.out_dir, e))?;
+        Ok(Players { population: next, initial: players.initial.clone() })
     }
-    report::write_all(&cfg.out_dir, &space, &state.history).map_err(|e| RrgaError::io(&cfg.out_dir, e))?;
 
-    let last = state.history.last().expect("at least one generation");
+    fn check(&self, players: &Players) -> Result<(), String> {
+        let n = self.ctx.cfg.population - 1;
+        if players.population.len() != n || players.initial.len() != n {
+            return Err(format!("inconsistent checkpoint (not {n} evolving players)"));
+        }
+        Ok(())
+    }
+
+    fn report(&self, history: &[GenerationRecord]) -> Result<(), RrgaError> {
+        let out = &self.ctx.cfg.out_dir;
+        report::write_all(out, self.ctx.space, history).map_err(|e| RrgaError::io(out, e))
+    }
+}
+
+/// Runs (or resumes) the GA, writes the best player's parameters and plays the verification.
+///
+/// # Errors
+/// Bad config or space, missing engine, unreadable checkpoint, a match the runner refused, I/O.
+pub fn run(cfg: &RrgaConfig, start: Start) -> Result<RrgaOutcome, RrgaError> {
+    cfg.validate()?;
+    let space_text = crate::builtin::read_text(&cfg.space).map_err(|e| RrgaError::io(&cfg.space, e))?;
+    let space = SearchSpace::parse(&space_text)?;
+    let genes = numeric_genes(&space)?;
+    let reference = reference_genome(&space, &cfg.reference)?;
+    let mut probe =
+        EngineSpec::new("engine", &cfg.engine).with_limits(SearchLimits { depth: Some(1), ..Default::default() });
+    probe.validate().map_err(|e| RrgaError::Config(e.to_string()))?;
+    let ctx = Ctx { cfg, space: &space, engine: probe.cmd.clone() };
+    let checkpoint = cfg.out_dir.join("checkpoint.json");
+    let older = cfg.out_dir.join("state.json");
+    // A run killed in its first generation has a journal of games but no checkpoint yet.
+    let state = [checkpoint.clone(), cfg.out_dir.join("gen-000/games.journal"), older.clone()];
+    let _held = RunDir::open(&cfg.out_dir, &state, start)?;
+    refuse_older_checkpoint(&older, start)?;
+    let fp = fingerprint(cfg, &space_text);
+    let driver = Driver {
+        generations: cfg.generations,
+        seed: cfg.seed,
+        run: 0,
+        fingerprint: &fp,
+        checkpoint,
+        mismatch: "different settings (only generations, concurrency, out_dir, params_out and [verify] may change)",
+    };
+    let resume = start.resumes();
+    let tournaments = Tournaments { ctx, genes, reference };
+    let Finished { state: players, history } = driver.run(&tournaments, resume)?;
+    let Tournaments { ctx, genes, .. } = tournaments;
+
+    let last = history.last().expect("at least one generation");
     let best_genome: Vec<f64> = last.players[last.best()].iter().map(|&v| f64::from(v)).collect();
     let best = space.apply(&Genome::Numbers(best_genome.clone()), &space.base());
     let params_file = cfg.params_out.clone().unwrap_or_else(|| cfg.out_dir.join("best.toml"));
@@ -341,7 +366,7 @@ pub fn run(cfg: &RrgaConfig, start: Start) -> Result<RrgaOutcome, RrgaError> {
     if cfg.verify.games > 0 {
         let dir = cfg.out_dir.join("verify");
         std::fs::create_dir_all(&dir).map_err(|e| RrgaError::io(&dir, e))?;
-        let random = state.initial[cfg.verify.random_individual - 1].clone();
+        let random = players.initial[cfg.verify.random_individual - 1].clone();
         let mut opponents = vec![
             (format!("random{}", cfg.verify.random_individual), random),
             ("material".to_string(), material_only(&space, &best_genome)),
@@ -373,7 +398,7 @@ pub fn run(cfg: &RrgaConfig, start: Start) -> Result<RrgaOutcome, RrgaError> {
         let p = cfg.out_dir.join("verification.txt");
         write_atomic(&p, text.as_bytes()).map_err(|e| RrgaError::io(&p, e))?;
     }
-    Ok(RrgaOutcome { history: state.history, best, params_file, verifications })
+    Ok(RrgaOutcome { history, best, params_file, verifications })
 }
 
 fn openings(file: &Path, order: &str) -> Result<OpeningsConfig, RrgaError> {
