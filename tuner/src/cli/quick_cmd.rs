@@ -39,7 +39,7 @@ pub struct QuickArgs {
     /// Output directory (checkpoint, journals, PGN, CSV, SVG).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Continue from <out>/state.json; finished games are not replayed.
+    /// Continue from <out>/checkpoint.json; finished games are not replayed.
     #[arg(long)]
     pub resume: bool,
     /// Discard the run in --out (its checkpoint) and start over.

@@ -210,8 +210,8 @@ pub enum QuickError {
     Config(String),
     #[error("{path}: {reason}")]
     Io { path: String, reason: String },
-    #[error("checkpoint {path}: {reason}")]
-    Checkpoint { path: String, reason: String },
+    #[error(transparent)]
+    Checkpoint(#[from] crate::ga::checkpoint::CheckpointError),
     #[error("game {white} vs {black}: {source}")]
     Game {
         white: String,

@@ -7,10 +7,10 @@
 //!    ([`super::Comparison`]), capped at the current max moves with Belmonte's material rule;
 //!    each finished comparison is appended to `games.journal` (the runner's [`Journal`], fsynced)
 //!    and its games to `games.pgn`;
-//! 3. the survivor policy builds generation `g + 1`, and `<out>/state.json` is replaced
-//!    atomically.
+//! 3. the generation and the history go to `<out>/checkpoint.json` (the shared [`Driver`]'s,
+//!    atomic replace), and the survivor policy builds generation `g + 1`.
 //!
-//! On `--resume` the state names the generation to play; its journal's games are answered from
+//! On `--resume` the next generation is bred again from the checkpoint; its journal's games are answered from
 //! the journal, and since pivots are a pure function of `(seed, generation, subset)` the
 //! tournament walks the same tree and plays only the missing games.
 
@@ -27,7 +27,7 @@ use std::{
     time::Instant,
 };
 
-use rand::Rng;
+use rand::{Rng, rngs::StdRng};
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
@@ -44,8 +44,8 @@ use crate::{
     engine_spec::EngineSpec,
     files::write_atomic,
     ga::{
-        generation_rng,
-        run_dir::{RunDir, Start},
+        driver::{Driver, Finished, Generations},
+        run_dir::{RunDir, Start, refuse_older_checkpoint},
     },
     game::{GameOutcome, GameRecord},
     hash::mix64,
@@ -130,15 +130,14 @@ pub struct GenerationRecord {
     pub seconds: f64,
 }
 
-/// The run checkpoint: the next generation to play and everything before it.
+/// What the checkpoint keeps of an evaluated generation.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-struct State {
-    fingerprint: String,
-    generation: usize,
+struct Members {
+    /// Highest id given so far.
     next_id: u64,
+    /// Max-move cap of the generation's games.
     cap: u32,
     population: Vec<Individual>,
-    history: Vec<GenerationRecord>,
 }
 
 /// The finished run.
@@ -155,25 +154,6 @@ pub struct QuickOutcome {
 fn fingerprint(cfg: &QuickConfig) -> String {
     let c = QuickConfig { generations: 0, concurrency: 0, out_dir: PathBuf::new(), ..cfg.clone() };
     serde_json::to_string(&c).expect("config serialises")
-}
-
-fn state_path(cfg: &QuickConfig) -> PathBuf {
-    cfg.out_dir.join("state.json")
-}
-
-fn load_state(path: &Path) -> Result<Option<State>, QuickError> {
-    match std::fs::read_to_string(path) {
-        Ok(t) => serde_json::from_str(&t)
-            .map(Some)
-            .map_err(|e| QuickError::Checkpoint { path: path.display().to_string(), reason: e.to_string() }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(QuickError::io(path, e)),
-    }
-}
-
-fn save_state(path: &Path, s: &State) -> Result<(), QuickError> {
-    write_atomic(path, serde_json::to_string(s).expect("state serialises").as_bytes())
-        .map_err(|e| QuickError::io(path, e))
 }
 
 fn new_individual(
@@ -198,16 +178,15 @@ fn shape(cfg: &QuickConfig, mut values: Values) -> Values {
 }
 
 /// Generation 0: random individuals with random names.
-fn initial_state(cfg: &QuickConfig) -> State {
-    let mut rng = generation_rng(cfg.seed, 0, 0);
+fn initial_members(cfg: &QuickConfig, rng: &mut impl Rng) -> Members {
     let mut next_id = 0;
     let mut population: Vec<Individual> = Vec::new();
     for _ in 0..cfg.population {
         let taken: Vec<String> = population.iter().map(|i| i.name.clone()).collect();
-        let values = shape(cfg, random_values(&mut rng));
-        population.push(new_individual(values, "random".into(), &mut next_id, &taken, &mut rng));
+        let values = shape(cfg, random_values(rng));
+        population.push(new_individual(values, "random".into(), &mut next_id, &taken, rng));
     }
-    State { fingerprint: fingerprint(cfg), generation: 0, next_id, cap: cfg.max_moves, population, history: Vec::new() }
+    Members { next_id, cap: cfg.max_moves, population }
 }
 
 /// Builds the next generation from a ranking (worst first) by Belmonte's survivor policy.
@@ -265,6 +244,66 @@ pub fn comparison_order(other: usize, games: &[GameSummary]) -> Ordering {
     }
 }
 
+/// Belmonte's GA as the driver's [`Generations`]: a ranking tournament, then the survivor
+/// policy.
+struct Tournaments<'a> {
+    cfg: &'a QuickConfig,
+    engine: PathBuf,
+}
+
+impl Generations for Tournaments<'_> {
+    type State = Members;
+    type Record = GenerationRecord;
+    type Error = QuickError;
+
+    fn initial(&self, rng: &mut StdRng) -> Result<Members, QuickError> {
+        Ok(initial_members(self.cfg, rng))
+    }
+
+    fn evaluate(
+        &self,
+        g: usize,
+        members: Members,
+        _: &[GenerationRecord],
+        resume: bool,
+    ) -> Result<(Members, GenerationRecord), QuickError> {
+        let t0 = Instant::now();
+        let record = play_generation(self.cfg, &self.engine, g, &members, resume)?;
+        log::info!("{}", report::generation_line(&record));
+        Ok((members, GenerationRecord { seconds: t0.elapsed().as_secs_f64(), ..record }))
+    }
+
+    fn breed(
+        &self,
+        g: usize,
+        members: &Members,
+        history: &[GenerationRecord],
+        rng: &mut StdRng,
+    ) -> Result<Members, QuickError> {
+        let cfg = self.cfg;
+        let last = history.last().expect("the previous generation is evaluated");
+        let mut next_id = members.next_id;
+        let mut population = next_generation(&last.ranked, cfg.mutation.at(g), &mut next_id, rng);
+        // Only the newcomers: survivors keep their genome (and record) exactly.
+        for ind in population.iter_mut().filter(|i| i.id > members.next_id) {
+            ind.values = shape(cfg, ind.values);
+        }
+        let cap = cfg.dynamic_cap.as_ref().map_or(cfg.max_moves, |d| d.next(last.mean_moves));
+        Ok(Members { next_id, cap, population })
+    }
+
+    fn check(&self, members: &Members) -> Result<(), String> {
+        if members.population.len() != self.cfg.population {
+            return Err(format!("inconsistent checkpoint (not {} individuals)", self.cfg.population));
+        }
+        Ok(())
+    }
+
+    fn report(&self, history: &[GenerationRecord]) -> Result<(), QuickError> {
+        report::write_all(&self.cfg.out_dir, history).map_err(|e| QuickError::io(&self.cfg.out_dir, e))
+    }
+}
+
 /// Runs (or resumes) `tuner quick`; reports are rewritten after every generation.
 ///
 /// # Errors
@@ -273,51 +312,25 @@ pub fn run(cfg: &QuickConfig, start: Start) -> Result<QuickOutcome, QuickError> 
     cfg.validate()?;
     let mut probe = EngineSpec::new("engine", &cfg.engine).with_limits(cfg.limits());
     probe.validate().map_err(|e| QuickError::Config(e.to_string()))?;
-    let engine = probe.cmd.clone();
-    let spath = state_path(cfg);
-    let _held = RunDir::open(&cfg.out_dir, std::slice::from_ref(&spath), start)?;
-    // `RunDir` has refused `--resume` without a checkpoint; `--resume` of a pipeline stage not
-    // reached yet (`ResumeOrFresh`) starts.
-    let loaded = if start.resumes() { load_state(&spath)? } else { None };
-    let resume = loaded.is_some();
-    let mut state = match loaded {
-        Some(s) if s.fingerprint != fingerprint(cfg) => {
-            return Err(QuickError::Config(format!(
-                "--resume: {} was written with different settings (only generations, concurrency and out_dir may change)",
-                spath.display()
-            )));
-        }
-        Some(s) => s,
-        None => {
-            let s = initial_state(cfg);
-            save_state(&spath, &s)?;
-            s
-        }
+    let checkpoint = cfg.out_dir.join("checkpoint.json");
+    let older = cfg.out_dir.join("state.json");
+    // A run killed in its first generation has a journal of games but no checkpoint yet.
+    let state = [checkpoint.clone(), cfg.out_dir.join("gen-000/games.journal"), older.clone()];
+    let _held = RunDir::open(&cfg.out_dir, &state, start)?;
+    refuse_older_checkpoint(&older, start)?;
+    let fp = fingerprint(cfg);
+    let driver = Driver {
+        generations: cfg.generations,
+        seed: cfg.seed,
+        run: 0,
+        fingerprint: &fp,
+        checkpoint,
+        mismatch: "different settings (only generations, concurrency and out_dir may change)",
     };
-    let mut resume_games = resume;
-    while state.generation < cfg.generations {
-        let t0 = Instant::now();
-        let record = play_generation(cfg, &engine, &state, resume_games)?;
-        resume_games = false;
-        log::info!("{}", report::generation_line(&record));
-        let mut rng = generation_rng(cfg.seed, 0, state.generation as u64 + 1);
-        let mut next_id = state.next_id;
-        let mut population =
-            next_generation(&record.ranked, cfg.mutation.at(state.generation + 1), &mut next_id, &mut rng);
-        // Only the newcomers: survivors keep their genome (and record) exactly.
-        for ind in population.iter_mut().filter(|i| i.id > state.next_id) {
-            ind.values = shape(cfg, ind.values);
-        }
-        let cap = cfg.dynamic_cap.as_ref().map_or(cfg.max_moves, |d| d.next(record.mean_moves));
-        let mut history = state.history.clone();
-        history.push(GenerationRecord { seconds: t0.elapsed().as_secs_f64(), ..record });
-        state = State { generation: state.generation + 1, next_id, cap, population, history, ..state };
-        save_state(&spath, &state)?;
-        report::write_all(&cfg.out_dir, &state.history).map_err(|e| QuickError::io(&cfg.out_dir, e))?;
-    }
-    report::write_all(&cfg.out_dir, &state.history).map_err(|e| QuickError::io(&cfg.out_dir, e))?;
+    let tournaments = Tournaments { cfg, engine: probe.cmd.clone() };
+    let Finished { history, .. } = driver.run(&tournaments, start.resumes())?;
     let elite: Vec<Individual> =
-        state.history.last().map(|h| h.ranked.iter().rev().take(2).cloned().collect()).unwrap_or_default();
+        history.last().map(|h| h.ranked.iter().rev().take(2).cloned().collect()).unwrap_or_default();
     let best_file = match elite.first() {
         Some(best) => {
             let path = cfg.out_dir.join("best.toml");
@@ -332,7 +345,7 @@ pub fn run(cfg: &QuickConfig, start: Start) -> Result<QuickOutcome, QuickError> 
         }
         None => None,
     };
-    Ok(QuickOutcome { history: state.history, elite, best_file })
+    Ok(QuickOutcome { history, elite, best_file })
 }
 
 fn params_path(cfg: &QuickConfig, ind: &Individual) -> PathBuf {
@@ -371,10 +384,10 @@ fn reference_params(cfg: &QuickConfig) -> Result<Option<PathBuf>, QuickError> {
 fn play_generation(
     cfg: &QuickConfig,
     engine: &Path,
-    state: &State,
+    g: usize,
+    state: &Members,
     resume: bool,
 ) -> Result<GenerationRecord, QuickError> {
-    let g = state.generation;
     let dir = cfg.out_dir.join(format!("gen-{g:03}"));
     std::fs::create_dir_all(&dir).map_err(|e| QuickError::io(&dir, e))?;
     let specs: Vec<EngineSpec> = state
@@ -388,8 +401,8 @@ fn play_generation(
         })
         .collect::<Result<_, QuickError>>()?;
     let (ranked, comparisons, games) = match cfg.ranking {
-        RankingMode::QuickTournament => play_quick_tournament(cfg, state, &dir, &specs, resume)?,
-        RankingMode::Reference | RankingMode::RoundRobin => play_runner(cfg, engine, state, &dir, specs, resume)?,
+        RankingMode::QuickTournament => play_quick_tournament(cfg, g, state, &dir, &specs, resume)?,
+        RankingMode::Reference | RankingMode::RoundRobin => play_runner(cfg, engine, g, state, &dir, specs, resume)?,
     };
     let count = |o: GameOutcome| games.iter().filter(|s| s.outcome == o).count();
     let capped = games.iter().filter(|s| s.plies >= 2 * state.cap).count();
@@ -426,12 +439,12 @@ fn openings(cfg: &QuickConfig) -> Result<Option<OpeningsConfig>, QuickError> {
 fn play_runner(
     cfg: &QuickConfig,
     engine: &Path,
-    state: &State,
+    g: usize,
+    state: &Members,
     dir: &Path,
     specs: Vec<EngineSpec>,
     resume: bool,
 ) -> Result<(Vec<Individual>, usize, Vec<GameSummary>), QuickError> {
-    let g = state.generation;
     let gauntlet = cfg.ranking == RankingMode::Reference;
     // The reference plays as engine 0: against every member (gauntlet) or as the round robin's
     // non-breeding anchor. Index of member 0 among the match's engines:
@@ -485,12 +498,12 @@ fn play_runner(
 /// Plays (or replays from the journal) one generation's quick tournament.
 fn play_quick_tournament(
     cfg: &QuickConfig,
-    state: &State,
+    g: usize,
+    state: &Members,
     dir: &Path,
     specs: &[EngineSpec],
     resume: bool,
 ) -> Result<(Vec<Individual>, usize, Vec<GameSummary>), QuickError> {
-    let g = state.generation;
     let pop = &state.population;
     let n = pop.len();
 

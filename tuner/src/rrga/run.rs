@@ -31,8 +31,8 @@ use crate::{
     files::write_atomic,
     ga::{
         Genome,
-        encoding::Layout,
         driver::{Driver, Finished, Generations},
+        encoding::Layout,
         generation_rng,
         operators::random_gene,
         run_dir::{RunDir, Start, refuse_older_checkpoint},
