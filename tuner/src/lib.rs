@@ -14,6 +14,7 @@ pub mod ga;
 pub mod game;
 pub mod hash;
 pub mod openings;
+pub mod parsed;
 pub mod paths;
 pub mod pgn_out;
 pub mod pipeline;

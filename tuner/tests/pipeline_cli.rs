@@ -116,3 +116,29 @@ opponents = [{{ name = "ghost", cmd = "/no/such/engine" }}]
         2
     );
 }
+
+/// A bad value in a late stage stops the pipeline before the first stage does any work.
+#[test]
+fn a_bad_clock_in_a_later_stage_fails_before_evolution_starts() {
+    let dir = scratch("pipeline", "bad-late-stage");
+    let cfg = dir.join("pipeline.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "out_dir = {out:?}\npgn = [{pgn:?}]\n[evolve]\nconfig = \"params/evolve.toml\"\n\
+             [coevolve]\nconfig = \"params/coevolve.toml\"\ntc = \"5+x\"\n[verify]\nopponents = []\n",
+            out = dir.join("out"),
+            pgn = manifest().join("tests/data/evolve_small.pgn"),
+        ),
+    )
+    .unwrap();
+    let out = Command::new(TUNER)
+        .args(["pipeline", cfg.to_str().unwrap(), "--engine", engine_binary().to_str().unwrap()])
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("[coevolve]") && stderr.contains("`5+x`"), "{stderr}");
+    assert!(!dir.join("out/evolve").exists(), "no evolve run was started");
+}

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::bail;
+use anyhow::{Context as _, bail};
 
 use crate::{
     cli::set_given,
@@ -81,7 +81,7 @@ impl CoevolveArgs {
             }
         }
         if let Some(tc) = &self.tc {
-            cfg.tc = if tc == "none" { None } else { Some(tc.clone()) };
+            cfg.tc = if tc == "none" { None } else { Some(tc.parse().map_err(anyhow::Error::msg).context("--tc")?) };
         }
         set_given!(self; generations => cfg.ga.generations, concurrency => cfg.concurrency, openings => cfg.openings,
             seed => cfg.seed, out => cfg.out_dir, output => cfg.output);

@@ -54,11 +54,12 @@ use crate::{
     },
     hash::fnv1a,
     openings::{BookFormat, OpeningsConfig, Order},
+    parsed::Parsed,
     results::MatchResults,
     runner::{MatchConfig, MatchObserver, RunnerError, Tournament, round_robin},
     space::{SearchSpace, SpaceError},
     stats::{EloEstimate, Wdl},
-    tc::SearchLimits,
+    tc::{ClockTc, SearchLimits},
 };
 
 /// Everything `tuner coevolve` reads from its config file (`params/coevolve.toml`).
@@ -73,7 +74,7 @@ pub struct CoevolveConfig {
     /// The engine binary; default `evochess` next to the `tuner` executable.
     pub engine: Option<PathBuf>,
     /// Clock per game in cutechess notation (`5+0.05`); `None` when only `nodes` limits moves.
-    pub tc: Option<String>,
+    pub tc: Option<Parsed<ClockTc>>,
     /// Node limit per move (alone, or on top of `tc`).
     pub nodes: Option<u64>,
     /// Milliseconds an engine may overrun its clock before it forfeits.
@@ -85,11 +86,11 @@ pub struct CoevolveConfig {
     /// Openings per encounter; each is played with both colours (paper: 4 games = 2 openings).
     pub openings_per_pair: u32,
     /// Draw adjudication, `movenumber=N movecount=M score=CP` (none by default).
-    pub draw: Option<String>,
+    pub draw: Option<Parsed<DrawRule>>,
     /// Resign adjudication, `movecount=N score=CP` (none by default).
-    pub resign: Option<String>,
+    pub resign: Option<Parsed<ResignRule>>,
     /// Maximum game length, `N` or `moves=N result=draw|material`.
-    pub maxmoves: Option<String>,
+    pub maxmoves: Option<Parsed<MaxMovesRule>>,
     pub seed: u64,
     /// Per-generation files, charts and the checkpoint.
     pub out_dir: PathBuf,
@@ -123,7 +124,7 @@ impl Default for CoevolveConfig {
             population_dir: Some(PathBuf::from("params/evolved")),
             space: PathBuf::from("params/evolve-space.toml"),
             engine: None,
-            tc: Some("5+0.05".into()),
+            tc: Some("5+0.05".parse().expect("a valid clock")),
             nodes: None,
             timemargin_ms: 100,
             concurrency: 0,
@@ -158,10 +159,8 @@ impl CoevolveConfig {
 
     /// Limits of every organism's engine.
     pub fn limits(&self) -> Result<SearchLimits, CoevolveError> {
-        let mut l = SearchLimits { nodes: self.nodes, margin_ms: self.timemargin_ms, ..SearchLimits::default() };
-        if let Some(tc) = &self.tc {
-            l.clock = Some(tc.parse().map_err(|e| CoevolveError::Config(format!("tc: {e}")))?);
-        }
+        let clock = self.tc.as_ref().map(|t| *t.value());
+        let l = SearchLimits { clock, nodes: self.nodes, margin_ms: self.timemargin_ms, ..SearchLimits::default() };
         if l.clock.is_none() && l.nodes.is_none() {
             return Err(CoevolveError::Config("give a time control (tc) or a node limit (nodes)".into()));
         }
@@ -193,16 +192,9 @@ impl CoevolveConfig {
         };
         m.openings =
             Some(OpeningsConfig { file: self.openings.clone(), format, order: Order::Random, plies: None, start: 1 });
-        let bad = |what: &str, e: String| CoevolveError::Config(format!("{what}: {e}"));
-        if let Some(d) = &self.draw {
-            m.adjudication.draw = Some(d.parse::<DrawRule>().map_err(|e| bad("draw", e))?);
-        }
-        if let Some(r) = &self.resign {
-            m.adjudication.resign = Some(r.parse::<ResignRule>().map_err(|e| bad("resign", e))?);
-        }
-        if let Some(x) = &self.maxmoves {
-            m.adjudication.maxmoves = Some(x.parse::<MaxMovesRule>().map_err(|e| bad("maxmoves", e))?);
-        }
+        m.adjudication.draw = self.draw.as_ref().map(|r| *r.value());
+        m.adjudication.resign = self.resign.as_ref().map(|r| *r.value());
+        m.adjudication.maxmoves = self.maxmoves.as_ref().map(|r| *r.value());
         m.event = "evochess coevolution".into();
         Ok(m)
     }
@@ -853,7 +845,10 @@ mod tests {
         assert_eq!(cfg.ga.mutation_rate, 0.005);
         let e = CoevolveConfig::parse("[ga]\nmutation_rat = 3\n").unwrap_err().to_string();
         assert!(e.contains("mutation_rat"), "{e}");
-        let e = CoevolveConfig::parse("tc = \"5+x\"\n").unwrap().limits().unwrap_err().to_string();
+        // Clocks and adjudication rules are typed when the config is read.
+        let e = CoevolveConfig::parse("tc = \"5+x\"\n").unwrap_err().to_string();
         assert!(e.contains("5+x"), "{e}");
+        let e = CoevolveConfig::parse("draw = \"movenumber=40\"\n").unwrap_err().to_string();
+        assert!(e.contains("draw") && e.contains("movenumber=40"), "{e}");
     }
 }

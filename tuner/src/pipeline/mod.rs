@@ -37,13 +37,14 @@ use crate::{
     ga::run_dir::{RunDir, Start},
     ga::threads,
     openings::OpeningsConfig,
+    parsed::Parsed,
     paths::default_engine,
     results::{MatchResults, PairStats},
     runner::{MatchConfig, NoObserver, Tournament, play_match},
     search_evolve::{NodeCount, SearchEvolution, SearchEvolveConfig, SearchEvolveSummary, data_file},
     space::SearchSpace,
     stats::elo::elo_from_score,
-    tc::SearchLimits,
+    tc::{ClockTc, SearchLimits},
 };
 
 /// One stage: its own config file plus inline overrides of any of its keys.
@@ -111,7 +112,7 @@ pub struct Opponent {
     pub options: toml::Table,
     /// This match's games, clock and node limit, instead of `[verify]`'s.
     pub games: Option<u32>,
-    pub tc: Option<String>,
+    pub tc: Option<Parsed<ClockTc>>,
     pub nodes: Option<u64>,
 }
 
@@ -133,7 +134,7 @@ impl Opponent {
 #[derive(Clone, Debug, PartialEq)]
 struct MatchPlan {
     games: u32,
-    tc: Option<String>,
+    tc: Option<Parsed<ClockTc>>,
     nodes: Option<u64>,
 }
 
@@ -141,24 +142,21 @@ impl MatchPlan {
     /// `base`'s values where the override has none. A match that overrides the clock but not
     /// the node limit (or the reverse) drops the other one, so `tc = "10+0.1"` alone means a
     /// purely timed match even when `[verify]` is node-limited.
-    fn with(base: &MatchPlan, games: Option<u32>, tc: &Option<String>, nodes: Option<u64>) -> MatchPlan {
+    fn with(base: &MatchPlan, games: Option<u32>, tc: &Option<Parsed<ClockTc>>, nodes: Option<u64>) -> MatchPlan {
         let (tc, nodes) =
             if tc.is_some() || nodes.is_some() { (tc.clone(), nodes) } else { (base.tc.clone(), base.nodes) };
         MatchPlan { games: games.unwrap_or(base.games), tc, nodes }
     }
 
-    fn limits(&self, margin_ms: u64) -> anyhow::Result<SearchLimits> {
-        let mut limits = SearchLimits { nodes: self.nodes, margin_ms, ..SearchLimits::default() };
-        if let Some(tc) = &self.tc {
-            limits.clock = Some(tc.parse().with_context(|| format!("[verify] tc `{tc}`"))?);
-        }
-        Ok(limits)
+    fn limits(&self, margin_ms: u64) -> SearchLimits {
+        let clock = self.tc.as_ref().map(|t| *t.value());
+        SearchLimits { clock, nodes: self.nodes, margin_ms, ..SearchLimits::default() }
     }
 
     fn describe(&self) -> String {
         match (&self.tc, self.nodes) {
             (Some(tc), Some(n)) => format!("{tc}, {n} nodes per move"),
-            (Some(tc), None) => tc.clone(),
+            (Some(tc), None) => tc.to_string(),
             (None, Some(n)) => format!("{n} nodes per move"),
             _ => "-".into(),
         }
@@ -179,20 +177,20 @@ pub struct VerifyConfig {
     /// Games per match (even: colour-swapped pairs).
     pub games: u32,
     /// Match clock (paper: 5 minutes per game) and/or a node limit per move.
-    pub tc: Option<String>,
+    pub tc: Option<Parsed<ClockTc>>,
     pub nodes: Option<u64>,
     pub timemargin_ms: u64,
     pub openings: PathBuf,
-    pub resign: Option<String>,
-    pub draw: Option<String>,
-    pub maxmoves: Option<String>,
+    pub resign: Option<Parsed<ResignRule>>,
+    pub draw: Option<Parsed<DrawRule>>,
+    pub maxmoves: Option<Parsed<MaxMovesRule>>,
     /// External engines; missing commands are skipped with a note in the report.
     pub opponents: Vec<Opponent>,
     /// Also play EVOL* against EVOL0 and against params/default.toml.
     pub internal_matches: bool,
     /// Games, clock and node limit of those two matches, instead of the values above.
     pub internal_games: Option<u32>,
-    pub internal_tc: Option<String>,
+    pub internal_tc: Option<Parsed<ClockTc>>,
     pub internal_nodes: Option<u64>,
 }
 
@@ -210,22 +208,18 @@ impl VerifyConfig {
     }
 
     /// The resign, draw and max-moves rules of every verification match.
-    fn adjudication(&self) -> anyhow::Result<AdjudicationConfig> {
-        fn rule<T: std::str::FromStr<Err = String>>(text: &Option<String>, key: &str) -> anyhow::Result<Option<T>> {
-            text.as_deref()
-                .map(|t| t.parse::<T>().map_err(anyhow::Error::msg).context(format!("[verify] {key}")))
-                .transpose()
-        }
-        Ok(AdjudicationConfig {
-            resign: rule::<ResignRule>(&self.resign, "resign")?,
-            draw: rule::<DrawRule>(&self.draw, "draw")?,
-            maxmoves: rule::<MaxMovesRule>(&self.maxmoves, "maxmoves")?,
+    fn adjudication(&self) -> AdjudicationConfig {
+        AdjudicationConfig {
+            resign: self.resign.as_ref().map(|r| *r.value()),
+            draw: self.draw.as_ref().map(|r| *r.value()),
+            maxmoves: self.maxmoves.as_ref().map(|r| *r.value()),
             ..AdjudicationConfig::default()
-        })
+        }
     }
 
-    /// Every clock, adjudication rule and the openings file, checked before hours of evolution
-    /// rather than when the verification reaches them.
+    /// That every match has a limit and the openings file exists, checked before hours of
+    /// evolution rather than when the verification reaches them (clocks and adjudication rules
+    /// are typed when the config is read).
     pub fn validate(&self) -> anyhow::Result<()> {
         let mut plans = vec![("[verify]".to_string(), self.base_plan()), ("internal".into(), self.internal_plan())];
         plans.extend(self.opponents.iter().map(|o| (format!("opponent {}", o.name), self.opponent_plan(o))));
@@ -233,9 +227,7 @@ impl VerifyConfig {
             if plan.tc.is_none() && plan.nodes.is_none() {
                 bail!("{what}: a verification match needs `tc` or `nodes`");
             }
-            plan.limits(self.timemargin_ms).with_context(|| what.clone())?;
         }
-        self.adjudication()?;
         if !self.openings.is_file() {
             bail!("[verify] openings: {} not found", self.openings.display());
         }
@@ -251,11 +243,11 @@ impl Default for VerifyConfig {
             epd_nodes: None,
             epd_max_positions: 0,
             games: 300,
-            tc: Some("300+0".into()),
+            tc: Some("300+0".parse().expect("a valid clock")),
             nodes: None,
             timemargin_ms: 200,
             openings: PathBuf::from("openings/gnuchess-8ply.epd"),
-            resign: Some("movecount=3 score=1000".into()),
+            resign: Some("movecount=3 score=1000".parse().expect("a valid rule")),
             draw: None,
             maxmoves: None,
             opponents: vec![
@@ -343,6 +335,45 @@ struct MatchRow {
     forfeits: (u64, u64),
 }
 
+/// The three stages' configs, each its file merged with the pipeline's overrides and the paths
+/// the pipeline chains them by (evolve's parameter files are coevolve's population, coevolve's
+/// best is search-evolve's evaluation).
+struct Stages {
+    evolve: EvolveConfig,
+    coevolve: CoevolveConfig,
+    search_evolve: SearchEvolveConfig,
+}
+
+/// Reads every stage's config and writes it, as run, to `<out>/<stage>.toml`.
+fn stage_configs(cfg: &PipelineConfig, engine: &Path) -> anyhow::Result<Stages> {
+    let out = &cfg.out_dir;
+    let shown = |p: PathBuf| toml::Value::from(p.display().to_string());
+    let write = |name: &str, table: &toml::Table| -> anyhow::Result<String> {
+        let text = toml::to_string(table)?;
+        write_atomic(&out.join(name), text.as_bytes())?;
+        Ok(text)
+    };
+    let mut table = cfg.evolve.merged_with_parallelism("threads", cfg.concurrency)?;
+    table.insert("out_dir".into(), shown(out.join("evolve")));
+    table.insert("evolved_dir".into(), shown(out.join("evolved")));
+    let evolve = EvolveConfig::parse(&write("evolve.toml", &table)?).context("[evolve]")?;
+    evolve.validate().context("[evolve]")?;
+
+    let mut table = cfg.coevolve.merged_with_parallelism("concurrency", cfg.concurrency)?;
+    table.insert("population_dir".into(), shown(out.join("evolved")));
+    table.insert("out_dir".into(), shown(out.join("coevolve")));
+    table.insert("output".into(), shown(out.join("params/coevolved.toml")));
+    table.insert("engine".into(), shown(engine.to_path_buf()));
+    let coevolve = CoevolveConfig::parse(&write("coevolve.toml", &table)?).context("[coevolve]")?;
+
+    let mut table = cfg.search_evolve.merged_with_parallelism("threads", cfg.concurrency)?;
+    table.insert("params".into(), shown(coevolve.output.clone()));
+    table.insert("out_dir".into(), shown(out.join("search-evolve")));
+    table.insert("output".into(), shown(out.join("params/evol-star.toml")));
+    let search_evolve = SearchEvolveConfig::parse(&write("search-evolve.toml", &table)?).context("[search_evolve]")?;
+    Ok(Stages { evolve, coevolve, search_evolve })
+}
+
 /// Runs the pipeline; returns the report path.
 pub fn run(cfg: &PipelineConfig, resume: bool, force: bool) -> anyhow::Result<PathBuf> {
     let t_all = Instant::now();
@@ -362,17 +393,12 @@ pub fn run(cfg: &PipelineConfig, resume: bool, force: bool) -> anyhow::Result<Pa
         (false, false) => Start::Fresh,
     };
 
+    // Every stage's config is read (and its values typed) before the first stage starts.
+    let Stages { evolve: evolve_cfg, coevolve: co_cfg, search_evolve: se_cfg } = stage_configs(cfg, &engine)?;
+
     // 1. evolve xN
     let t = Instant::now();
-    let mut evolve_table = cfg.evolve.merged_with_parallelism("threads", cfg.concurrency)?;
-    evolve_table.insert("out_dir".into(), out.join("evolve").display().to_string().into());
-    evolve_table.insert("evolved_dir".into(), out.join("evolved").display().to_string().into());
-    let evolve_cfg_path = out.join("evolve.toml");
-    let evolve_text = toml::to_string(&evolve_table)?;
-    let evolve_cfg = EvolveConfig::parse(&evolve_text).context("[evolve]")?;
-    write_atomic(&evolve_cfg_path, evolve_text.as_bytes())?;
     log::info!("pipeline: evolve x{}", evolve_cfg.runs);
-    evolve_cfg.validate()?;
     let runs = 1..=evolve_cfg.runs;
     let evolve_locks = RunDir::open_all(&evolve::runs::run_state(&evolve_cfg.out_dir, runs.clone()), stage_start)?;
     let pgn: Vec<PathBuf> = cfg.pgn.iter().map(|p| crate::paths::resolve_data_path(p)).collect();
@@ -385,27 +411,12 @@ pub fn run(cfg: &PipelineConfig, resume: bool, force: bool) -> anyhow::Result<Pa
 
     // 2. coevolve
     let t = Instant::now();
-    let mut co_table = cfg.coevolve.merged_with_parallelism("concurrency", cfg.concurrency)?;
-    co_table.insert("population_dir".into(), out.join("evolved").display().to_string().into());
-    co_table.insert("out_dir".into(), out.join("coevolve").display().to_string().into());
-    co_table.insert("output".into(), out.join("params/coevolved.toml").display().to_string().into());
-    co_table.insert("engine".into(), engine.display().to_string().into());
-    let co_text = toml::to_string(&co_table)?;
-    let co_cfg = CoevolveConfig::parse(&co_text).context("[coevolve]")?;
-    write_atomic(&out.join("coevolve.toml"), co_text.as_bytes())?;
     log::info!("pipeline: coevolve");
     let co = Coevolution::new(co_cfg)?.run(stage_start)?;
     timings.0.push(("coevolve", t.elapsed()));
 
     // 3. search-evolve
     let t = Instant::now();
-    let mut se_table = cfg.search_evolve.merged_with_parallelism("threads", cfg.concurrency)?;
-    se_table.insert("params".into(), co.output.display().to_string().into());
-    se_table.insert("out_dir".into(), out.join("search-evolve").display().to_string().into());
-    se_table.insert("output".into(), out.join("params/evol-star.toml").display().to_string().into());
-    let se_text = toml::to_string(&se_table)?;
-    let se_cfg = SearchEvolveConfig::parse(&se_text).context("[search_evolve]")?;
-    write_atomic(&out.join("search-evolve.toml"), se_text.as_bytes())?;
     log::info!("pipeline: search-evolve");
     let se = SearchEvolution::new(se_cfg)?;
     let se_summary = se.run(stage_start)?;
@@ -493,14 +504,14 @@ pub fn run(cfg: &PipelineConfig, resume: bool, force: bool) -> anyhow::Result<Pa
     let mut base = MatchConfig::new(Vec::new(), Tournament::Match);
     base.concurrency = conc;
     base.openings = Some(OpeningsConfig::parse(&[format!("file={}", v.openings.display()), "order=random".into()])?);
-    base.adjudication = v.adjudication()?;
+    base.adjudication = v.adjudication();
     let mdir = out.join("matches");
     std::fs::create_dir_all(&mdir)?;
     for c in contestants.iter().skip(1) {
         if !v.internal_matches && (c.name == "EVOL0" || c.name == "default") {
             continue;
         }
-        let limits = c.plan.limits(v.timemargin_ms)?;
+        let limits = c.plan.limits(v.timemargin_ms);
         let a = contestants[0].spec.clone().with_limits(limits.clone());
         let b = c.spec.clone().with_limits(limits);
         let mut m = MatchConfig { engines: vec![a, b], games: c.plan.games, ..base.clone() };
@@ -832,13 +843,6 @@ mod tests {
             let se = cfg.search_evolve.merged_with_parallelism("threads", 1).unwrap();
             SearchEvolveConfig::parse(&with(se, &["params", "out_dir", "output"]))
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
-            cfg.verify.adjudication().unwrap_or_else(|e| panic!("{name}: {e}"));
-            let v = &cfg.verify;
-            let plans =
-                [v.base_plan(), v.internal_plan()].into_iter().chain(v.opponents.iter().map(|o| v.opponent_plan(o)));
-            for plan in plans {
-                plan.limits(v.timemargin_ms).unwrap_or_else(|e| panic!("{name}: {e}"));
-            }
         }
     }
 
@@ -874,7 +878,8 @@ mod tests {
              [[opponents]]\nname = \"toga2\"\ncmd = \"/usr/games/toga2\"\n",
         );
         assert_eq!(v.internal_plan(), MatchPlan { games: 200, tc: None, nodes: Some(5000) });
-        assert_eq!(v.opponent_plan(&v.opponents[0]), MatchPlan { games: 300, tc: Some("10+0.1".into()), nodes: None });
+        let ten = Some("10+0.1".parse().unwrap());
+        assert_eq!(v.opponent_plan(&v.opponents[0]), MatchPlan { games: 300, tc: ten, nodes: None });
         assert_eq!(v.opponent_plan(&v.opponents[1]), v.base_plan());
         assert_eq!(v.opponent_plan(&v.opponents[0]).describe(), "10+0.1");
     }
@@ -893,14 +898,15 @@ mod tests {
     }
 
     #[test]
-    fn validate_names_the_bad_clock_before_any_stage_runs() {
-        let v = verify("[[opponents]]\nname = \"toga2\"\ncmd = \"/usr/games/toga2\"\ntc = \"ten\"\n");
-        let err = format!("{:#}", v.validate().unwrap_err());
-        assert!(err.contains("opponent toga2") && err.contains("ten"), "{err}");
-        let v = verify("internal_tc = \"1+x\"\n");
-        assert!(format!("{:#}", v.validate().unwrap_err()).contains("internal"));
-        let v = verify("resign = \"movecount=three\"\n");
-        assert!(format!("{:#}", v.validate().unwrap_err()).contains("resign"));
+    fn a_bad_clock_or_rule_fails_when_the_config_is_read() {
+        let bad = |extra: &str| {
+            let text = format!("games = 300\ntc = \"300+0\"\nopenings = \"Cargo.toml\"\n{extra}");
+            toml::from_str::<VerifyConfig>(&text).unwrap_err().to_string()
+        };
+        let err = bad("[[opponents]]\nname = \"toga2\"\ncmd = \"/usr/games/toga2\"\ntc = \"ten\"\n");
+        assert!(err.contains("tc = \"ten\"") && err.contains("`ten`"), "{err}");
+        assert!(bad("internal_tc = \"1+x\"\n").contains("internal_tc"));
+        assert!(bad("resign = \"movecount=three\"\n").contains("resign"));
         let mut v = verify("");
         v.openings = "/no/such/openings.epd".into();
         assert!(format!("{:#}", v.validate().unwrap_err()).contains("/no/such/openings.epd"));
