@@ -17,7 +17,7 @@ use tuner::{
         fitness::{self, FitnessSearch, Prepared},
         run::Evolution,
     },
-    ga::{GaConfig, random_genome},
+    ga::{GaConfig, error::RunError, random_genome, run_dir::RunDirError},
     space::SearchSpace,
 };
 
@@ -198,7 +198,10 @@ fn runs_are_elitist_deterministic_and_resumable() {
     let short = GaConfig { generations: 4, ..ga.clone() };
     evolution(&space, &short, &objective, 2).run(1, &dir.join("resumed"), false).unwrap();
     let err = evolution(&space, &ga, &objective, 2).run(1, &dir.join("resumed"), false).unwrap_err();
-    assert!(matches!(err, EvolveError::ExistingRun { .. }), "{err}");
+    assert!(
+        matches!(err, EvolveError::Run(RunError::RunDir(RunDirError::Existing { .. }))),
+        "an existing run is refused without resume: {err}"
+    );
     let resumed = evolution(&space, &ga, &objective, 2).run(1, &dir.join("resumed"), true).unwrap();
     assert_eq!(resumed.best, a.best);
     let strip = |h: &[tuner::ga::report::GenerationStats]| {

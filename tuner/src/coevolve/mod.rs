@@ -42,14 +42,14 @@ use crate::{
     engine_spec::EngineSpec,
     files::write_atomic,
     ga::{
-        GaConfig, GaError, Genome,
-        checkpoint::CheckpointError,
+        GaConfig, Genome,
         driver::{Driver, Problem},
+        error::RunError,
         generation_rng,
         operators::{Selection, elite_indices},
         random_genome,
         report::GenerationStats,
-        run_dir::{RunDir, RunDirError, Start},
+        run_dir::{RunDir, Start},
         threads,
     },
     hash::fnv1a,
@@ -57,7 +57,7 @@ use crate::{
     parsed::Parsed,
     results::MatchResults,
     runner::{MatchConfig, MatchObserver, RunnerError, Tournament, round_robin},
-    space::{SearchSpace, SpaceError},
+    space::SearchSpace,
     stats::{EloEstimate, Wdl},
     tc::{ClockTc, SearchLimits},
 };
@@ -202,29 +202,15 @@ impl CoevolveConfig {
 
 #[derive(Debug, Error)]
 pub enum CoevolveError {
-    #[error("{path}: {source}")]
-    Io { path: String, source: io::Error },
+    #[error(transparent)]
+    Run(#[from] RunError),
     #[error("coevolve config: {0}")]
     Config(String),
     #[error(transparent)]
-    Space(#[from] SpaceError),
-    #[error(transparent)]
-    Ga(#[from] GaError),
-    #[error(transparent)]
     Runner(#[from] RunnerError),
-    #[error("parameter file {path}: {reason}")]
-    Params { path: String, reason: String },
-    #[error(transparent)]
-    Checkpoint(#[from] CheckpointError),
-    #[error(transparent)]
-    RunDir(#[from] RunDirError),
 }
 
-impl CoevolveError {
-    pub fn io(path: &Path, source: io::Error) -> Self {
-        CoevolveError::Io { path: path.display().to_string(), source }
-    }
-}
+crate::command_error!(CoevolveError);
 
 /// One organism's result in one generation's round robin.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -340,8 +326,7 @@ pub fn load_population(files: &[PathBuf], space: &SearchSpace) -> Result<(Vec<Ge
     let mut pop = Vec::new();
     let mut origins = Vec::new();
     for f in files {
-        let p = Params::load(f)
-            .map_err(|e| CoevolveError::Params { path: f.display().to_string(), reason: e.to_string() })?;
+        let p = Params::load(f).map_err(|e| CoevolveError::params(f, e))?;
         pop.push(space.genome_of(&p));
         origins.push(f.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()));
     }

@@ -14,10 +14,7 @@ pub mod positions;
 pub mod run;
 pub mod runs;
 
-use std::{
-    io,
-    path::{Path, PathBuf},
-};
+use std::path::{Path, PathBuf};
 
 use evochess::params::EvalParams;
 use serde::{Deserialize, Serialize};
@@ -27,7 +24,7 @@ use self::{
     fitness::{FitnessConfig, FitnessSearch, Prepared},
     positions::PositionsConfig,
 };
-use crate::{ga::GaConfig, space::SpaceError};
+use crate::ga::GaConfig;
 
 /// Everything `tuner evolve` can be told in its config file (`params/evolve.toml`).
 /// Relative paths are relative to the working directory.
@@ -142,37 +139,17 @@ impl EvolveConfig {
 
 #[derive(Debug, Error)]
 pub enum EvolveError {
-    #[error("{path}: {source}")]
-    Io { path: String, source: io::Error },
+    #[error(transparent)]
+    Run(#[from] crate::ga::error::RunError),
     #[error("evolve config: {0}")]
     Config(String),
     #[error(transparent)]
-    Space(#[from] SpaceError),
-    #[error(transparent)]
-    Ga(#[from] crate::ga::GaError),
-    #[error(transparent)]
     Positions(#[from] positions::PositionsError),
-    #[error("checkpoint {path}: {reason}")]
-    Checkpoint { path: String, reason: String },
-    #[error("{dir} already holds a checkpoint; pass --resume to continue it, or --force to discard it and start over")]
-    ExistingRun { dir: String },
     #[error("mentor: {0}")]
     Mentor(String),
-    #[error(transparent)]
-    RunDir(#[from] crate::ga::run_dir::RunDirError),
 }
 
-impl From<crate::ga::checkpoint::CheckpointError> for EvolveError {
-    fn from(e: crate::ga::checkpoint::CheckpointError) -> Self {
-        EvolveError::Checkpoint { path: e.path, reason: e.reason }
-    }
-}
-
-impl EvolveError {
-    pub fn io(path: &Path, source: io::Error) -> Self {
-        EvolveError::Io { path: path.display().to_string(), source }
-    }
-}
+crate::command_error!(EvolveError);
 
 /// What an organism is measured against.
 pub enum Objective {

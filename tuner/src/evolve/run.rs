@@ -20,6 +20,7 @@ use crate::{
         driver::{Driver, Problem},
         mutate, par_map, random_genome,
         report::{self, GenerationStats},
+        run_dir::RunDirError,
     },
     space::SearchSpace,
 };
@@ -138,7 +139,8 @@ impl Evolution<'_> {
         self.ga.validate(layout)?;
         let checkpoint = checkpoint_path(dir);
         if !resume && checkpoint.exists() {
-            return Err(EvolveError::ExistingRun { dir: dir.display().to_string() });
+            let (dir, state) = (dir.display().to_string(), checkpoint.display().to_string());
+            return Err(RunDirError::Existing { dir, state }.into());
         }
         let driver = Driver {
             generations: self.ga.generations,

@@ -32,6 +32,7 @@
 pub mod checkpoint;
 pub mod driver;
 pub mod encoding;
+pub mod error;
 pub mod operators;
 pub mod report;
 pub mod run_dir;

@@ -206,12 +206,10 @@ impl Default for QuickConfig {
 /// Why `tuner quick` stopped.
 #[derive(Debug, Error)]
 pub enum QuickError {
+    #[error(transparent)]
+    Run(#[from] crate::ga::error::RunError),
     #[error("config: {0}")]
     Config(String),
-    #[error("{path}: {reason}")]
-    Io { path: String, reason: String },
-    #[error(transparent)]
-    Checkpoint(#[from] crate::ga::checkpoint::CheckpointError),
     #[error("game {white} vs {black}: {source}")]
     Game {
         white: String,
@@ -221,15 +219,9 @@ pub enum QuickError {
     },
     #[error(transparent)]
     Journal(#[from] crate::results::JournalError),
-    #[error(transparent)]
-    RunDir(#[from] crate::ga::run_dir::RunDirError),
 }
 
-impl QuickError {
-    pub fn io(path: &Path, e: impl std::fmt::Display) -> Self {
-        QuickError::Io { path: path.display().to_string(), reason: e.to_string() }
-    }
-}
+crate::command_error!(QuickError);
 
 impl QuickConfig {
     /// Reads a config file (unknown keys are errors that name the key).

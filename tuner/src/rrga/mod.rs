@@ -27,7 +27,7 @@ use std::{
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::{ga::operators::Selection, runner::RunnerError, space::SpaceError};
+use crate::{ga::operators::Selection, runner::RunnerError};
 
 /// The reference player of the thesis (Appendix A, column `const`): Table 3's recommended piece
 /// values and the middle of every other range (7 for [0, 15], 3 for [0, 5]).
@@ -166,16 +166,10 @@ impl Default for RrgaConfig {
 /// Why `tuner roundrobin-ga` stopped.
 #[derive(Debug, Error)]
 pub enum RrgaError {
+    #[error(transparent)]
+    Run(#[from] crate::ga::error::RunError),
     #[error("config: {0}")]
     Config(String),
-    #[error(transparent)]
-    Space(#[from] SpaceError),
-    #[error(transparent)]
-    RunDir(#[from] crate::ga::run_dir::RunDirError),
-    #[error("{path}: {reason}")]
-    Io { path: String, reason: String },
-    #[error(transparent)]
-    Checkpoint(#[from] crate::ga::checkpoint::CheckpointError),
     #[error("{what}: {source}")]
     Match {
         what: String,
@@ -184,11 +178,7 @@ pub enum RrgaError {
     },
 }
 
-impl RrgaError {
-    pub fn io(path: &Path, e: impl std::fmt::Display) -> Self {
-        RrgaError::Io { path: path.display().to_string(), reason: e.to_string() }
-    }
-}
+crate::command_error!(RrgaError);
 
 impl RrgaConfig {
     /// Reads a config file (unknown keys are errors that name the key).

@@ -34,16 +34,16 @@ use crate::{
     epd::{SuiteError, SuitePosition, load_suites},
     files::write_atomic,
     ga::{
-        GaConfig, GaError, Genome,
-        checkpoint::CheckpointError,
+        GaConfig, Genome,
         driver::{Driver, Problem},
+        error::RunError,
         par_map, random_genome,
         report::{self, GenerationStats},
-        run_dir::{RunDir, RunDirError, Start},
+        run_dir::{RunDir, Start},
         threads,
     },
     hash::fnv1a,
-    space::{SearchSpace, SpaceError},
+    space::SearchSpace,
 };
 
 /// Everything `tuner search-evolve` reads from its config file (`params/search-evolve.toml`).
@@ -122,29 +122,15 @@ impl SearchEvolveConfig {
 
 #[derive(Debug, Error)]
 pub enum SearchEvolveError {
+    #[error(transparent)]
+    Run(#[from] RunError),
     #[error("search-evolve config: {0}")]
     Config(String),
     #[error(transparent)]
-    Space(#[from] SpaceError),
-    #[error(transparent)]
-    Ga(#[from] GaError),
-    #[error(transparent)]
     Suite(#[from] SuiteError),
-    #[error(transparent)]
-    Checkpoint(#[from] CheckpointError),
-    #[error(transparent)]
-    RunDir(#[from] RunDirError),
-    #[error("{path}: {source}")]
-    Io { path: String, source: std::io::Error },
-    #[error("parameter file {path}: {reason}")]
-    Params { path: String, reason: String },
 }
 
-impl SearchEvolveError {
-    fn io(path: &Path, source: std::io::Error) -> Self {
-        SearchEvolveError::Io { path: path.display().to_string(), source }
-    }
-}
+crate::command_error!(SearchEvolveError);
 
 /// Node totals of one parameter set on a list of positions.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -213,11 +199,8 @@ impl SearchEvolution {
         }
         let base = match &cfg.params {
             Some(p) => {
-                let text = std::fs::read_to_string(p)
-                    .map_err(|e| SearchEvolveError::Params { path: p.display().to_string(), reason: e.to_string() })?;
-                let params = Params::default()
-                    .with_toml(&text)
-                    .map_err(|e| SearchEvolveError::Params { path: p.display().to_string(), reason: e.to_string() })?;
+                let text = std::fs::read_to_string(p).map_err(|e| SearchEvolveError::params(p, e))?;
+                let params = Params::default().with_toml(&text).map_err(|e| SearchEvolveError::params(p, e))?;
                 space.with_fixed(&params)
             }
             None => space.with_fixed(&Params::default()),
