@@ -25,7 +25,6 @@
 //! paper's "best of best".
 
 use std::{
-    collections::HashMap,
     fmt::Write as _,
     io,
     path::{Path, PathBuf},
@@ -43,7 +42,7 @@ use crate::{
     files::write_atomic,
     ga::{
         GaConfig, Genome,
-        driver::{Driver, Problem},
+        driver::{Batch, Driver, Problem},
         error::RunError,
         generation_rng,
         operators::{Selection, elite_indices},
@@ -437,14 +436,8 @@ impl Coevolution {
         ga.population = initial.len();
         ga.elitism = ga.elitism.min(ga.population - 1);
         ga.validate(layout)?;
-        let driver = Driver {
-            generations: ga.generations,
-            seed: self.cfg.seed,
-            run: 0,
-            fingerprint: &fingerprint,
-            checkpoint,
-            mismatch: "a different config, search space or initial population",
-        };
+        let mismatch = "a different config, search space or initial population";
+        let driver = Driver::single(ga.generations, self.cfg.seed, &fingerprint, checkpoint, mismatch);
         let problem = RoundRobin { coevolution: self, initial_origins, elitism: ga.elitism };
         let finished = driver.evolve(&ga, layout, &problem, start.resumes(), |_| initial.clone())?;
         let last = finished.history.last().expect("a generation was played");
@@ -563,16 +556,9 @@ impl Problem for RoundRobin<'_> {
     type Record = CoevolveGeneration;
     type Error = CoevolveError;
 
-    fn evaluate(
-        &self,
-        generation: usize,
-        pop: &[Genome],
-        _: &HashMap<Vec<u64>, Standing>,
-        history: &[CoevolveGeneration],
-        resume: bool,
-    ) -> Result<Vec<Standing>, CoevolveError> {
-        let origins = self.origins(generation, history);
-        let g = self.coevolution.play_generation(generation, pop, &origins, resume)?;
+    fn evaluate(&self, b: Batch<'_, Standing, CoevolveGeneration>) -> Result<Vec<Standing>, CoevolveError> {
+        let origins = self.origins(b.generation, b.history);
+        let g = self.coevolution.play_generation(b.generation, b.population, &origins, b.resume)?;
         Ok(g.organisms.into_iter().zip(g.cross).map(|(result, row)| Standing { result, row }).collect())
     }
 

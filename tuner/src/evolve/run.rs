@@ -17,7 +17,7 @@ use super::{EvolveError, Objective};
 use crate::{
     ga::{
         GaConfig, Genome,
-        driver::{Driver, Problem},
+        driver::{Batch, Driver, Problem},
         mutate, par_map, random_genome,
         report::{self, GenerationStats},
         run_dir::RunDirError,
@@ -76,15 +76,8 @@ impl Problem for RunProblem<'_, '_> {
     type Record = GenerationStats;
     type Error = EvolveError;
 
-    fn evaluate(
-        &self,
-        generation: usize,
-        pop: &[Genome],
-        known: &HashMap<Vec<u64>, (f64, f64)>,
-        history: &[GenerationStats],
-        _: bool,
-    ) -> Result<Vec<(f64, f64)>, EvolveError> {
-        Ok(self.evolution.evaluate(pop, known, self.run, generation, history))
+    fn evaluate(&self, b: Batch<'_, (f64, f64), GenerationStats>) -> Result<Vec<(f64, f64)>, EvolveError> {
+        Ok(self.evolution.evaluate(b.population, b.known, self.run, b.generation, b.history))
     }
 
     fn fitness(&self, score: &(f64, f64)) -> f64 {

@@ -93,7 +93,18 @@ pub struct Finished<S, R> {
     pub history: Vec<R>,
 }
 
-impl Driver<'_> {
+impl<'a> Driver<'a> {
+    /// The driver of a command's only run (number 0).
+    pub fn single(
+        generations: usize,
+        seed: u64,
+        fingerprint: &'a str,
+        checkpoint: PathBuf,
+        mismatch: &'a str,
+    ) -> Driver<'a> {
+        Driver { generations, seed, run: 0, fingerprint, checkpoint, mismatch }
+    }
+
     /// Runs the generations, continuing from the checkpoint when `resume` and one exists.
     pub fn run<G: Generations>(&self, command: &G, resume: bool) -> Result<Finished<G::State, G::Record>, G::Error> {
         let path = &self.checkpoint;
@@ -187,16 +198,8 @@ pub trait Problem {
     type Record: Clone + Serialize + DeserializeOwned;
     type Error: From<CheckpointError> + From<super::GaError>;
 
-    /// Scores of `pop` in order; `known` holds the scores of genomes seen in the previous
-    /// generation (elites, unrecombined copies), to reuse rather than recompute.
-    fn evaluate(
-        &self,
-        generation: usize,
-        pop: &[Genome],
-        known: &HashMap<Vec<u64>, Self::Score>,
-        history: &[Self::Record],
-        resume: bool,
-    ) -> Result<Vec<Self::Score>, Self::Error>;
+    /// Scores of the batch's population, in order.
+    fn evaluate(&self, batch: Batch<'_, Self::Score, Self::Record>) -> Result<Vec<Self::Score>, Self::Error>;
     /// What selection maximises.
     fn fitness(&self, score: &Self::Score) -> f64;
     /// The readable measure recorded per generation.
@@ -217,6 +220,19 @@ pub trait Problem {
     ) -> Result<Self::Record, Self::Error>;
     /// Rewrites the run's reports (CSV, chart) from the history.
     fn report(&self, history: &[Self::Record]) -> Result<(), Self::Error>;
+}
+
+/// What [`Problem::evaluate`] scores.
+pub struct Batch<'a, S, R> {
+    pub generation: usize,
+    pub population: &'a [Genome],
+    /// Scores of the genomes seen in the previous generation (elites, unrecombined copies), to
+    /// reuse rather than recompute.
+    pub known: &'a HashMap<Vec<u64>, S>,
+    /// The records of the generations before.
+    pub history: &'a [R],
+    /// Continue what a killed run left of this generation (game journals).
+    pub resume: bool,
 }
 
 /// An evaluated generation of genomes: the checkpoint's state for a [`Problem`].
@@ -272,7 +288,10 @@ impl<P: Problem, I: Fn(&mut StdRng) -> Vec<Genome>> Generations for Evolving<'_,
         let p = self.problem;
         let pop = state.population;
         let started = Instant::now();
-        let s = p.evaluate(generation, &pop, &self.known.borrow(), history, resume)?;
+        let known = self.known.borrow();
+        let batch = Batch { generation, population: &pop, known: &known, history, resume };
+        let s = p.evaluate(batch)?;
+        drop(known);
         let fitness: Vec<f64> = s.iter().map(|x| p.fitness(x)).collect();
         let metric: Vec<f64> = s.iter().map(|x| p.metric(x)).collect();
         let best = best_index(&fitness);
@@ -348,15 +367,10 @@ mod tests {
         type Record = GenerationStats;
         type Error = CheckpointErrorOrGa;
 
-        fn evaluate(
-            &self,
-            _: usize,
-            pop: &[Genome],
-            known: &HashMap<Vec<u64>, f64>,
-            _: &[GenerationStats],
-            _: bool,
-        ) -> Result<Vec<f64>, Self::Error> {
-            Ok(pop
+        fn evaluate(&self, batch: Batch<'_, f64, GenerationStats>) -> Result<Vec<f64>, Self::Error> {
+            let known = batch.known;
+            Ok(batch
+                .population
                 .iter()
                 .map(|g| {
                     known.get(&g.key()).copied().unwrap_or_else(|| {

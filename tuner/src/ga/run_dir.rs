@@ -60,6 +60,19 @@ pub enum RunDirError {
     Io { dir: String, source: io::Error },
 }
 
+/// Opens the output directory of a command whose generations are games with journals
+/// (`quick`, `roundrobin-ga`) and returns it with its checkpoint, `<out>/checkpoint.json`. A run
+/// killed in its first generation has only `gen-000/games.journal` to resume; the
+/// `state.json` of an older tuner is refused on `--resume`.
+pub fn open_game_run(out: &Path, start: Start) -> Result<(RunDir, PathBuf), RunDirError> {
+    let checkpoint = out.join("checkpoint.json");
+    let older = out.join("state.json");
+    let state = [checkpoint.clone(), out.join("gen-000/games.journal"), older.clone()];
+    let held = RunDir::open(out, &state, start)?;
+    refuse_older_checkpoint(&older, start)?;
+    Ok((held, checkpoint))
+}
+
 /// Refuses to resume from `older`, a checkpoint file an earlier tuner wrote in a format since
 /// replaced, rather than ignoring it and starting over beside its games. List it among the
 /// run's state files too, so that a fresh start is refused and `--force` removes it.

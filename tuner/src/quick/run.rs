@@ -45,7 +45,7 @@ use crate::{
     files::write_atomic,
     ga::{
         driver::{Driver, Finished, Generations},
-        run_dir::{RunDir, Start, refuse_older_checkpoint},
+        run_dir::{Start, open_game_run},
     },
     game::{GameOutcome, GameRecord},
     hash::mix64,
@@ -312,21 +312,10 @@ pub fn run(cfg: &QuickConfig, start: Start) -> Result<QuickOutcome, QuickError> 
     cfg.validate()?;
     let mut probe = EngineSpec::new("engine", &cfg.engine).with_limits(cfg.limits());
     probe.validate().map_err(|e| QuickError::Config(e.to_string()))?;
-    let checkpoint = cfg.out_dir.join("checkpoint.json");
-    let older = cfg.out_dir.join("state.json");
-    // A run killed in its first generation has a journal of games but no checkpoint yet.
-    let state = [checkpoint.clone(), cfg.out_dir.join("gen-000/games.journal"), older.clone()];
-    let _held = RunDir::open(&cfg.out_dir, &state, start)?;
-    refuse_older_checkpoint(&older, start)?;
-    let fp = fingerprint(cfg);
-    let driver = Driver {
-        generations: cfg.generations,
-        seed: cfg.seed,
-        run: 0,
-        fingerprint: &fp,
-        checkpoint,
-        mismatch: "different settings (only generations, concurrency and out_dir may change)",
-    };
+    let (_held, checkpoint) = open_game_run(&cfg.out_dir, start)?;
+    let fingerprint = fingerprint(cfg);
+    let mismatch = "different settings (only generations, concurrency and out_dir may change)";
+    let driver = Driver::single(cfg.generations, cfg.seed, &fingerprint, checkpoint, mismatch);
     let tournaments = Tournaments { cfg, engine: probe.cmd.clone() };
     let Finished { history, .. } = driver.run(&tournaments, start.resumes())?;
     let elite: Vec<Individual> =

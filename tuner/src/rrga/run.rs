@@ -35,7 +35,7 @@ use crate::{
         encoding::Layout,
         generation_rng,
         operators::random_gene,
-        run_dir::{RunDir, Start, refuse_older_checkpoint},
+        run_dir::{Start, open_game_run},
     },
     openings::OpeningsConfig,
     results::{MatchResults, UnitEntry},
@@ -336,21 +336,10 @@ pub fn run(cfg: &RrgaConfig, start: Start) -> Result<RrgaOutcome, RrgaError> {
         EngineSpec::new("engine", &cfg.engine).with_limits(SearchLimits { depth: Some(1), ..Default::default() });
     probe.validate().map_err(|e| RrgaError::Config(e.to_string()))?;
     let ctx = Ctx { cfg, space: &space, engine: probe.cmd.clone() };
-    let checkpoint = cfg.out_dir.join("checkpoint.json");
-    let older = cfg.out_dir.join("state.json");
-    // A run killed in its first generation has a journal of games but no checkpoint yet.
-    let state = [checkpoint.clone(), cfg.out_dir.join("gen-000/games.journal"), older.clone()];
-    let _held = RunDir::open(&cfg.out_dir, &state, start)?;
-    refuse_older_checkpoint(&older, start)?;
-    let fp = fingerprint(cfg, &space_text);
-    let driver = Driver {
-        generations: cfg.generations,
-        seed: cfg.seed,
-        run: 0,
-        fingerprint: &fp,
-        checkpoint,
-        mismatch: "different settings (only generations, concurrency, out_dir, params_out and [verify] may change)",
-    };
+    let (_held, checkpoint) = open_game_run(&cfg.out_dir, start)?;
+    let fingerprint = fingerprint(cfg, &space_text);
+    let mismatch = "different settings (only generations, concurrency, out_dir, params_out and [verify] may change)";
+    let driver = Driver::single(cfg.generations, cfg.seed, &fingerprint, checkpoint, mismatch);
     let resume = start.resumes();
     let tournaments = Tournaments { ctx, genes, reference };
     let Finished { state: players, history } = driver.run(&tournaments, resume)?;

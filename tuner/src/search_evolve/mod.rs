@@ -35,7 +35,7 @@ use crate::{
     files::write_atomic,
     ga::{
         GaConfig, Genome,
-        driver::{Driver, Problem},
+        driver::{Batch, Driver, Problem},
         error::RunError,
         par_map, random_genome,
         report::{self, GenerationStats},
@@ -282,14 +282,8 @@ impl SearchEvolution {
         let out = &self.cfg.out_dir;
         let checkpoint = out.join("checkpoint.json");
         let _held = RunDir::open(out, std::slice::from_ref(&checkpoint), start)?;
-        let driver = Driver {
-            generations: self.cfg.ga.generations,
-            seed: self.cfg.seed,
-            run: 0,
-            fingerprint: &self.fingerprint,
-            checkpoint,
-            mismatch: "a different config, space, parameter file or suite",
-        };
+        let mismatch = "a different config, space, parameter file or suite";
+        let driver = Driver::single(self.cfg.ga.generations, self.cfg.seed, &self.fingerprint, checkpoint, mismatch);
         let problem = NodeProblem { evolution: self, held: RefCell::new(HashMap::new()) };
         let finished = driver.evolve(&self.cfg.ga, layout, &problem, start.resumes(), |rng| {
             (0..self.cfg.ga.population).map(|_| random_genome(layout, rng)).collect()
@@ -388,15 +382,8 @@ impl Problem for NodeProblem<'_> {
     type Record = GenerationStats;
     type Error = SearchEvolveError;
 
-    fn evaluate(
-        &self,
-        _: usize,
-        pop: &[Genome],
-        known: &HashMap<Vec<u64>, NodeCount>,
-        _: &[GenerationStats],
-        _: bool,
-    ) -> Result<Vec<NodeCount>, SearchEvolveError> {
-        Ok(self.evolution.evaluate(pop, known))
+    fn evaluate(&self, b: Batch<'_, NodeCount, GenerationStats>) -> Result<Vec<NodeCount>, SearchEvolveError> {
+        Ok(self.evolution.evaluate(b.population, b.known))
     }
 
     fn fitness(&self, c: &NodeCount) -> f64 {
