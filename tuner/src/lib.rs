@@ -5,6 +5,7 @@ pub mod builtin;
 pub mod chart;
 pub mod cli;
 pub mod coevolve;
+pub mod csv;
 pub mod engine;
 pub mod engine_spec;
 pub mod epd;

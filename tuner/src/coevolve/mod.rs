@@ -25,7 +25,6 @@
 //! paper's "best of best".
 
 use std::{
-    fmt::Write as _,
     io,
     path::{Path, PathBuf},
     time::Instant,
@@ -38,6 +37,7 @@ use thiserror::Error;
 
 use crate::{
     adjudicate::{DrawRule, MaxMovesRule, ResignRule},
+    csv::{Csv, quoted},
     engine_spec::EngineSpec,
     files::write_atomic,
     ga::{
@@ -674,52 +674,41 @@ fn fmt_elo(e: Option<EloEstimate>) -> (String, String) {
 
 /// `organism,origin,<each opponent>,points,games,score,elo,elo_error` (row's points vs column).
 pub fn crosstable_csv(g: &CoevolveGeneration) -> String {
-    let mut s = String::from("organism,origin");
-    for o in &g.organisms {
-        let _ = write!(s, ",{}", o.name);
+    let mut csv = Csv::new()
+        .column("organism", |&(_, o): &(usize, &OrganismResult)| o.name.clone())
+        .column("origin", |&(_, o)| quoted(&o.origin));
+    for (j, opponent) in g.organisms.iter().enumerate() {
+        csv.push(&opponent.name, move |&(i, _)| if i == j { "-".to_string() } else { g.cross[i][j].to_string() });
     }
-    s.push_str(",points,games,score,elo,elo_error\n");
-    for (i, o) in g.organisms.iter().enumerate() {
-        let _ = write!(s, "{},\"{}\"", o.name, o.origin);
-        for (j, v) in g.cross[i].iter().enumerate() {
-            if i == j {
-                s.push_str(",-");
-            } else {
-                let _ = write!(s, ",{v}");
-            }
-        }
-        let (elo, err) = fmt_elo(o.elo);
-        let score = if o.games > 0 { o.points / o.games as f64 } else { 0.0 };
-        let _ = writeln!(s, ",{},{},{score:.4},{elo},{err}", o.points, o.games);
-    }
-    s
+    let csv = csv
+        .column("points", |&(_, o)| o.points.to_string())
+        .column("games", |&(_, o)| o.games.to_string())
+        .column("score", |&(_, o)| format!("{:.4}", if o.games > 0 { o.points / o.games as f64 } else { 0.0 }))
+        .column("elo", |&(_, o)| fmt_elo(o.elo).0)
+        .column("elo_error", |&(_, o)| fmt_elo(o.elo).1);
+    csv.write(g.organisms.iter().enumerate())
 }
 
 /// One row per generation: the best organism's score and Elo against the field, and the
 /// population's mean and worst score.
 pub fn generations_csv(history: &[CoevolveGeneration]) -> String {
-    let mut s = String::from(
-        "generation,best,best_points,best_games,best_score,best_elo,best_elo_error,mean_score,worst_score,games,seconds,elite_rank\n",
-    );
-    for g in history {
-        let b = &g.organisms[g.best];
-        let (elo, err) = fmt_elo(b.elo);
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{:.4},{elo},{err},{:.4},{:.4},{},{:.1},{}",
-            g.generation,
-            g.best_name,
-            b.points,
-            b.games,
-            g.best_score(),
-            g.mean_score(),
-            g.worst_score(),
-            g.games,
-            g.seconds,
-            g.elite_rank().map_or(String::new(), |r| r.to_string())
-        );
+    fn best(g: &CoevolveGeneration) -> &OrganismResult {
+        &g.organisms[g.best]
     }
-    s
+    let csv = Csv::new()
+        .column("generation", |g: &&CoevolveGeneration| g.generation.to_string())
+        .column("best", |g| g.best_name.clone())
+        .column("best_points", |g| best(g).points.to_string())
+        .column("best_games", |g| best(g).games.to_string())
+        .column("best_score", |g| format!("{:.4}", g.best_score()))
+        .column("best_elo", |g| fmt_elo(best(g).elo).0)
+        .column("best_elo_error", |g| fmt_elo(best(g).elo).1)
+        .column("mean_score", |g| format!("{:.4}", g.mean_score()))
+        .column("worst_score", |g| format!("{:.4}", g.worst_score()))
+        .column("games", |g| g.games.to_string())
+        .column("seconds", |g| format!("{:.1}", g.seconds))
+        .column("elite_rank", |g| g.elite_rank().map_or(String::new(), |r| r.to_string()));
+    csv.write(history)
 }
 
 /// Best, mean and worst score (percent) per generation.

@@ -1,13 +1,14 @@
 //! Per-generation statistics: a CSV table and an SVG chart in the style of David et al.'s
 //! Fig. 2 (best and mean per generation, plus the test-set score of the best).
 
-use std::{fmt::Write as _, io, path::Path};
+use std::{io, path::Path};
 
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::{
     chart::{Series, render_lines_svg},
+    csv::Csv,
     files::write_atomic,
 };
 
@@ -26,18 +27,17 @@ pub struct GenerationStats {
     pub seconds: f64,
 }
 
-/// Writes `generation,best_<m>,mean_<m>,test_<m>,best_fitness,mean_fitness,seconds`.
+/// Writes `generation,best_<m>,mean_<m>,test_<m>_of_best,best_fitness,mean_fitness,seconds`.
 pub fn write_csv(path: &Path, metric: &str, history: &[GenerationStats]) -> io::Result<()> {
-    let mut out =
-        format!("generation,best_{metric},mean_{metric},test_{metric}_of_best,best_fitness,mean_fitness,seconds\n");
-    for h in history {
-        let _ = writeln!(
-            out,
-            "{},{},{:.6},{},{},{:.6},{:.3}",
-            h.generation, h.best_metric, h.mean_metric, h.test_metric, h.best_fitness, h.mean_fitness, h.seconds
-        );
-    }
-    write_atomic(path, out.as_bytes())
+    let csv = Csv::new()
+        .column("generation", |h: &&GenerationStats| h.generation.to_string())
+        .column(format!("best_{metric}"), |h| h.best_metric.to_string())
+        .column(format!("mean_{metric}"), |h| format!("{:.6}", h.mean_metric))
+        .column(format!("test_{metric}_of_best"), |h| h.test_metric.to_string())
+        .column("best_fitness", |h| h.best_fitness.to_string())
+        .column("mean_fitness", |h| format!("{:.6}", h.mean_fitness))
+        .column("seconds", |h| format!("{:.3}", h.seconds));
+    write_atomic(path, csv.write(history).as_bytes())
 }
 
 /// Renders the chart as SVG text.

@@ -20,6 +20,7 @@ use super::{
 };
 use crate::{
     chart::{Series, render_lines_svg},
+    csv::{Csv, quoted},
     files::write_atomic,
 };
 
@@ -88,63 +89,51 @@ pub fn generation_line(h: &GenerationRecord) -> String {
 }
 
 pub fn generations_csv(history: &[GenerationRecord]) -> String {
-    let mut out = String::from(
-        "generation,comparisons,expected_comparisons,belmonte_estimate,games,draws,white_wins,black_wins,capped,cap,mean_moves",
-    );
-    for prefix in ["mean", "corrected_mean", "norm", "best", "best_norm"] {
-        for p in PIECES {
-            let _ = write!(out, ",{prefix}_{p}");
+    let mut csv = Csv::new()
+        .column("generation", |h: &&GenerationRecord| h.generation.to_string())
+        .column("comparisons", |h| h.comparisons.to_string())
+        .column("expected_comparisons", |h| format!("{:.2}", expected_games(h.ranked.len())))
+        .column("belmonte_estimate", |h| format!("{:.2}", belmonte_estimate(h.ranked.len())))
+        .column("games", |h| h.games.to_string())
+        .column("draws", |h| h.draws.to_string())
+        .column("white_wins", |h| h.white_wins.to_string())
+        .column("black_wins", |h| h.black_wins.to_string())
+        .column("capped", |h| h.capped.to_string())
+        .column("cap", |h| h.cap.to_string())
+        .column("mean_moves", |h| format!("{:.2}", h.mean_moves));
+    fn best(h: &GenerationRecord) -> [f64; 5] {
+        as_f64(&h.ranked.last().expect("non-empty").values)
+    }
+    let per_piece: [(&str, fn(&GenerationRecord) -> [f64; 5]); 5] = [
+        ("mean", population_mean),
+        ("corrected_mean", corrected_mean),
+        ("norm", |h| normalised(&corrected_mean(h))),
+        ("best", best),
+        ("best_norm", |h| normalised(&best(h))),
+    ];
+    for (prefix, values) in per_piece {
+        for (p, piece) in PIECES.iter().enumerate() {
+            csv.push(format!("{prefix}_{piece}"), move |h| format!("{:.4}", values(h)[p]));
         }
     }
-    out.push_str(",seconds\n");
-    for h in history {
-        let n = h.ranked.len();
-        let _ = write!(
-            out,
-            "{},{},{:.2},{:.2},{},{},{},{},{},{},{:.2}",
-            h.generation,
-            h.comparisons,
-            expected_games(n),
-            belmonte_estimate(n),
-            h.games,
-            h.draws,
-            h.white_wins,
-            h.black_wins,
-            h.capped,
-            h.cap,
-            h.mean_moves
-        );
-        let best = as_f64(&h.ranked.last().expect("non-empty").values);
-        let corrected = corrected_mean(h);
-        for row in [population_mean(h), corrected, normalised(&corrected), best, normalised(&best)] {
-            for v in row {
-                let _ = write!(out, ",{v:.4}");
-            }
-        }
-        let _ = writeln!(out, ",{:.2}", h.seconds);
-    }
-    out
+    csv.column("seconds", |h| format!("{:.2}", h.seconds)).write(history)
 }
 
 pub fn individuals_csv(history: &[GenerationRecord]) -> String {
-    let mut out = String::from("generation,rank,id,name,origin,pawn,knight,bishop,rook,queen");
-    for p in &PIECES[1..] {
-        let _ = write!(out, ",norm_{p}");
+    type Row<'h> = (usize, usize, &'h Individual);
+    let mut csv = Csv::new()
+        .column("generation", |&(g, _, _): &Row| g.to_string())
+        .column("rank", |&(_, rank, _)| rank.to_string())
+        .column("id", |&(_, _, i)| i.id.to_string())
+        .column("name", |&(_, _, i)| i.name.clone())
+        .column("origin", |&(_, _, i)| quoted(&i.origin));
+    for (p, piece) in PIECES.iter().enumerate() {
+        csv.push(*piece, move |&(_, _, i)| i.values[p].to_string());
     }
-    out.push('\n');
-    for h in history {
-        for (rank, i) in h.ranked.iter().enumerate() {
-            let _ = write!(out, "{},{rank},{},{},\"{}\"", h.generation, i.id, i.name, i.origin);
-            for v in i.values {
-                let _ = write!(out, ",{v}");
-            }
-            for v in &normalised(&as_f64(&i.values))[1..] {
-                let _ = write!(out, ",{v:.4}");
-            }
-            out.push('\n');
-        }
+    for (p, piece) in PIECES.iter().enumerate().skip(1) {
+        csv.push(format!("norm_{piece}"), move |&(_, _, i)| format!("{:.4}", normalised(&as_f64(&i.values))[p]));
     }
-    out
+    csv.write(history.iter().flat_map(|h| h.ranked.iter().enumerate().map(|(rank, i)| (h.generation, rank, i))))
 }
 
 const COLOURS: [RGBColor; 5] = [

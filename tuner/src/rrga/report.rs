@@ -6,30 +6,26 @@
 //!   value per generation; `averages.svg`: knight and bishop, average (Fig. 22) and best
 //!   evolving player (Fig. 23).
 
-use std::{fmt::Write as _, io, path::Path};
+use std::{io, path::Path};
 
 use plotters::style::RGBColor;
 
 use super::run::GenerationRecord;
 use crate::{
     chart::{self, Axis, Series},
+    csv::Csv,
     files::write_atomic,
     space::SearchSpace,
 };
 
 pub fn reference_csv(history: &[GenerationRecord]) -> String {
-    let mut out = String::from("generation,points,place_first,place_last,players\n");
-    for h in history {
-        let (a, b) = h.reference_place();
-        let _ = writeln!(
-            out,
-            "{},{},{a},{b},{}",
-            h.generation,
-            h.points().last().expect("reference"),
-            h.table.labels.len()
-        );
-    }
-    out
+    Csv::new()
+        .column("generation", |h: &&GenerationRecord| h.generation.to_string())
+        .column("points", |h| h.points().last().expect("reference").to_string())
+        .column("place_first", |h| h.reference_place().0.to_string())
+        .column("place_last", |h| h.reference_place().1.to_string())
+        .column("players", |h| h.table.labels.len().to_string())
+        .write(history)
 }
 
 fn average(h: &GenerationRecord, gene: usize) -> f64 {
@@ -37,24 +33,14 @@ fn average(h: &GenerationRecord, gene: usize) -> f64 {
 }
 
 pub fn averages_csv(space: &SearchSpace, history: &[GenerationRecord]) -> String {
-    let mut out = String::from("generation");
-    for prefix in ["avg", "best"] {
-        for g in &space.genes {
-            let _ = write!(out, ",{prefix}_{}", g.name);
-        }
+    let mut csv = Csv::new().column("generation", |h: &&GenerationRecord| h.generation.to_string());
+    for (i, g) in space.genes.iter().enumerate() {
+        csv.push(format!("avg_{}", g.name), move |h| format!("{:.2}", average(h, i)));
     }
-    out.push('\n');
-    for h in history {
-        let _ = write!(out, "{}", h.generation);
-        for i in 0..space.genes.len() {
-            let _ = write!(out, ",{:.2}", average(h, i));
-        }
-        for v in &h.players[h.best()] {
-            let _ = write!(out, ",{v}");
-        }
-        out.push('\n');
+    for (i, g) in space.genes.iter().enumerate() {
+        csv.push(format!("best_{}", g.name), move |h| h.players[h.best()][i].to_string());
     }
-    out
+    csv.write(history)
 }
 
 /// Writes every report into `dir`.

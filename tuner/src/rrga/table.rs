@@ -17,6 +17,8 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use crate::csv::Csv;
+
 /// One generation's results: `cells[i][j] = [row i with white vs j, row i with black vs j]`,
 /// each the row player's points (1, 0.5, 0; summed over the games with that colour) or `None`
 /// if not played.
@@ -89,15 +91,13 @@ impl CrossTable {
     pub fn csv(&self, round: usize) -> String {
         let points = self.points();
         let pl = places(&points);
-        let mut out = format!("round,player,{},points,place\n", self.labels.join(","));
-        for (i, row) in self.cells.iter().enumerate() {
-            let _ = write!(out, "{round},{}", self.labels[i]);
-            for (j, c) in row.iter().enumerate() {
-                let _ = write!(out, ",{}", if i == j { "+".to_string() } else { self.cell_text(*c) });
-            }
-            let _ = writeln!(out, ",{},{}", fmt_points(points[i]), place_text(pl[i]));
+        let mut csv =
+            Csv::new().column("round", |_: &usize| round.to_string()).column("player", |&i| self.labels[i].clone());
+        for (j, label) in self.labels.iter().enumerate() {
+            csv.push(label, move |&i| if i == j { "+".to_string() } else { self.cell_text(self.cells[i][j]) });
         }
-        out
+        let csv = csv.column("points", |&i| fmt_points(points[i])).column("place", |&i| place_text(pl[i]));
+        csv.write(0..self.cells.len())
     }
 
     fn cell_text(&self, c: [Option<f64>; 2]) -> String {
