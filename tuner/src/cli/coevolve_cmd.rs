@@ -5,26 +5,21 @@ use std::path::PathBuf;
 use anyhow::{Context as _, bail};
 
 use crate::{
-    cli::set_given,
+    cli::{RunArgs, set_given},
     coevolve::{Coevolution, CoevolveConfig},
-    ga::run_dir::Start,
 };
 
 /// Coevolve evaluation functions by round robins between evochess processes.
+///
+/// Without --config the settings are the paper's, as params/coevolve.toml lists them.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct CoevolveArgs {
-    /// Config file (TOML); defaults are the paper's (see params/coevolve.toml).
-    #[arg(long, value_name = "coevolve.toml")]
-    pub config: Option<PathBuf>,
     /// Directory of parameter files forming the first generation (e.g. params/evolved).
     #[arg(long, value_name = "DIR", conflicts_with = "random")]
     pub population_dir: Option<PathBuf>,
     /// Start from N random organisms instead of a directory.
     #[arg(long, value_name = "N")]
     pub random: Option<usize>,
-    /// Generations.
-    #[arg(long)]
-    pub generations: Option<usize>,
     /// Time control per game, cutechess notation (default 5+0.05).
     #[arg(long)]
     pub tc: Option<String>,
@@ -40,27 +35,17 @@ pub struct CoevolveArgs {
     /// The evochess binary (default: next to tuner).
     #[arg(long, value_name = "PATH")]
     pub engine: Option<PathBuf>,
-    /// Master seed.
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Output directory (per-generation files, charts, checkpoint).
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
     /// The best organism's parameter file.
     #[arg(long, value_name = "FILE.toml")]
     pub output: Option<PathBuf>,
-    /// Continue from the checkpoint and the unfinished generation's game journal.
-    #[arg(long)]
-    pub resume: bool,
-    /// Discard the run in --out (its checkpoint and first journal) and start over.
-    #[arg(long, conflicts_with = "resume")]
-    pub force: bool,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 impl CoevolveArgs {
     /// The config file (or defaults) with the command-line overrides applied.
     pub fn config(&self) -> anyhow::Result<CoevolveConfig> {
-        let mut cfg = match &self.config {
+        let mut cfg = match &self.run.config {
             Some(p) => CoevolveConfig::load(p)?,
             None => CoevolveConfig::default(),
         };
@@ -83,8 +68,8 @@ impl CoevolveArgs {
         if let Some(tc) = &self.tc {
             cfg.tc = if tc == "none" { None } else { Some(tc.parse().map_err(anyhow::Error::msg).context("--tc")?) };
         }
-        set_given!(self; generations => cfg.ga.generations, concurrency => cfg.concurrency, openings => cfg.openings,
-            seed => cfg.seed, out => cfg.out_dir, output => cfg.output);
+        set_given!(self; concurrency => cfg.concurrency, openings => cfg.openings, output => cfg.output);
+        set_given!(self.run; generations => cfg.ga.generations, seed => cfg.seed, out => cfg.out_dir);
         if let Some(e) = &self.engine {
             cfg.engine = Some(e.clone());
         }
@@ -95,7 +80,7 @@ impl CoevolveArgs {
 pub fn run(args: CoevolveArgs) -> anyhow::Result<()> {
     let cfg = args.config()?;
     let co = Coevolution::new(cfg)?;
-    let outcome = co.run(Start::from_flags(args.resume, args.force))?;
+    let outcome = co.run(args.run.start())?;
     let last = outcome.history.last().expect("at least one generation");
     let b = &last.organisms[last.best];
     println!(

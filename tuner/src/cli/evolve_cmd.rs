@@ -6,7 +6,7 @@ use anyhow::{Context, bail};
 use evochess::params::Params;
 
 use crate::{
-    cli::set_given,
+    cli::{RunArgs, set_given},
     evolve::{
         EvolveConfig, Objective,
         fitness::{self, FitnessSearch},
@@ -14,35 +14,25 @@ use crate::{
         run::{checkpoint_path, run_dir},
         runs::{self, prepare_set, with_labels},
     },
-    ga::{
-        run_dir::{RunDir, Start},
-        threads,
-    },
+    ga::{run_dir::RunDir, threads},
     space::SearchSpace,
 };
 
 /// Evolve evaluation weights so that a 1-ply search plays the grandmasters' moves.
+///
+/// Without --config the settings are the paper's, as params/evolve.toml lists them.
 #[derive(clap::Args, Debug, Clone)]
 pub struct EvolveArgs {
     /// GM games, .pgn or .pgn.xz; repeat to read several files in order.
     #[arg(long, required = true, value_name = "GAMES.pgn")]
     pub pgn: Vec<PathBuf>,
-    /// Config file (TOML); defaults are the paper's (see params/evolve.toml).
-    #[arg(long, value_name = "evolve.toml")]
-    pub config: Option<PathBuf>,
     /// Independent runs, each with its own seed; run N's best goes to <evolved_dir>/run-N.toml.
     #[arg(long)]
     pub runs: Option<usize>,
-    /// Master seed.
-    #[arg(long)]
-    pub seed: Option<u64>,
     /// Only run number K of the configured runs (to spread runs over processes or machines;
     /// run K gives the same result as in a sequential run).
     #[arg(long, value_name = "K")]
     pub only_run: Option<usize>,
-    /// Generations per run.
-    #[arg(long)]
-    pub generations: Option<usize>,
     /// Population size.
     #[arg(long)]
     pub population: Option<usize>,
@@ -67,19 +57,9 @@ pub struct EvolveArgs {
     /// How the 1-ply fitness scores a move: qsearch (quiescence from the child) or static.
     #[arg(long, value_name = "qsearch|static")]
     pub fitness_search: Option<FitnessSearch>,
-    /// Output directory for checkpoints, CSV, SVG and the position cache.
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
     /// Directory for the evolved parameter files.
     #[arg(long, value_name = "DIR")]
     pub evolved_dir: Option<PathBuf>,
-    /// Continue runs from their checkpoints (finished runs are only reported again).
-    #[arg(long)]
-    pub resume: bool,
-    /// Start over: discard the runs' checkpoints in --out and replace existing result files
-    /// (run-N.toml).
-    #[arg(long, conflicts_with = "resume")]
-    pub force: bool,
     /// Score parameter files instead of evolving: every position the config extracts from
     /// --pgn (train and test as one set) is searched as a run would, and one line per file
     /// says how many GM moves it matched. Repeat for several files.
@@ -101,20 +81,19 @@ pub struct EvolveArgs {
     /// on the training set, with 1 thread and with --threads (default all cores).
     #[arg(long)]
     pub bench: bool,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 impl EvolveArgs {
     /// The config file (or defaults) with the command-line overrides applied.
     pub fn config(&self) -> anyhow::Result<EvolveConfig> {
-        let mut cfg = match &self.config {
+        let mut cfg = match &self.run.config {
             Some(path) => EvolveConfig::load(path)?,
             None => EvolveConfig::default(),
         };
-        set_given!(self; runs => cfg.runs, seed => cfg.seed, generations => cfg.ga.generations,
-            population => cfg.ga.population, threads => cfg.threads, space => cfg.space, train => cfg.positions.train,
-            test => cfg.positions.test, min_ply => cfg.positions.min_ply,
-            positions_per_game => cfg.positions.positions_per_game, fitness_search => cfg.fitness.search,
-            out => cfg.out_dir);
+        set_given!(self; runs => cfg.runs, population => cfg.ga.population, threads => cfg.threads, space => cfg.space, train => cfg.positions.train, test => cfg.positions.test, min_ply => cfg.positions.min_ply, positions_per_game => cfg.positions.positions_per_game, fitness_search => cfg.fitness.search);
+        set_given!(self.run; seed => cfg.seed, generations => cfg.ga.generations, out => cfg.out_dir);
         if let Some(dir) = &self.evolved_dir {
             cfg.evolved_dir = Some(dir.clone());
         }
@@ -146,7 +125,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
         Some(k) => k..=k,
         None => 1..=cfg.runs,
     };
-    if !args.resume && !args.force && !args.bench {
+    if !args.run.resume && !args.run.force && !args.bench {
         // Refuse before hours of work, not when the result is written. A run with a checkpoint
         // is refused by the run itself, with the hint to --resume it.
         for run in runs.clone() {
@@ -157,7 +136,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
         }
     }
     // Lock the runs and apply --resume/--force before the positions are read.
-    let start = Start::from_flags(args.resume, args.force);
+    let start = args.run.start();
     let _held =
         if args.bench { Vec::new() } else { RunDir::open_all(&runs::run_state(&cfg.out_dir, runs.clone()), start)? };
     let setup = runs::prepare(&cfg, &args.pgn)?;
@@ -166,7 +145,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
     }
     let objective = &setup.objective;
     let pct = |m: f64, test: bool| runs::percent(objective, m, test);
-    let done = runs::run_all(&cfg, &setup, runs, args.resume, |r| {
+    let done = runs::run_all(&cfg, &setup, runs, args.run.resume, |r| {
         let o = &r.outcome;
         println!(
             "run {}: train {} {}{}, test {}{}, {} -> {}",

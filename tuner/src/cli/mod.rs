@@ -13,10 +13,15 @@ pub mod quick_cmd;
 pub mod rrga_cmd;
 pub mod search_evolve_cmd;
 
-use std::{ffi::OsString, path::Path};
+use std::{
+    ffi::OsString,
+    path::{Path, PathBuf},
+};
 
 use clap::Args as _;
 use thiserror::Error;
+
+use crate::ga::run_dir::Start;
 
 /// The closing lines of a GA command: where its best parameter file is and how to use it.
 pub fn best_file_text(what: &str, path: &Path) -> String {
@@ -27,6 +32,37 @@ pub fn best_file_text(what: &str, path: &Path) -> String {
         "{what}: {p}\nuse it: evochess --params {p}   (UCI: setoption name ParamsFile value {p};\n\
          tuner engines: params={p})\n"
     )
+}
+
+/// What every evolution command takes: its config, the run's seed and length, and how it treats
+/// its output directory (the one start policy of [`Start`]).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct RunArgs {
+    /// Config file (TOML); without one, the command's defaults (the paper's values, as in
+    /// params/<command>.toml).
+    #[arg(long, value_name = "FILE.toml")]
+    pub config: Option<PathBuf>,
+    /// Master seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Generations.
+    #[arg(long)]
+    pub generations: Option<usize>,
+    /// Output directory (checkpoint, reports, per-generation files).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Continue the run in --out from its checkpoint; finished work is not redone.
+    #[arg(long)]
+    pub resume: bool,
+    /// Discard the run in --out (its checkpoint) and start over, replacing its result files.
+    #[arg(long, conflicts_with = "resume")]
+    pub force: bool,
+}
+
+impl RunArgs {
+    pub fn start(&self) -> Start {
+        Start::from_flags(self.resume, self.force)
+    }
 }
 
 /// Applies the options given on the command line over a loaded config: for each

@@ -3,27 +3,20 @@
 use std::path::PathBuf;
 
 use crate::{
-    cli::set_given,
-    ga::run_dir::Start,
+    cli::{RunArgs, set_given},
     quick::{QuickConfig, report, run},
 };
 
 /// Evolve piece values by quick tournaments of engine games (Belmonte 2013).
+///
+/// Without --config the settings are the paper's, as params/quick.toml lists them.
 #[derive(clap::Args, Debug, Clone)]
 pub struct QuickArgs {
-    /// Config file (TOML); defaults are the paper's (see params/quick.toml).
-    #[arg(long, value_name = "quick.toml")]
-    pub config: Option<PathBuf>,
     /// The evochess binary.
     #[arg(long, value_name = "PATH")]
     pub engine: Option<PathBuf>,
     #[arg(long)]
-    pub seed: Option<u64>,
-    #[arg(long)]
     pub population: Option<usize>,
-    /// Generation cap.
-    #[arg(long)]
-    pub generations: Option<usize>,
     /// Nodes per move (replaces any other limit of the config).
     #[arg(long)]
     pub nodes: Option<u64>,
@@ -36,27 +29,19 @@ pub struct QuickArgs {
     /// Games played at once.
     #[arg(long)]
     pub concurrency: Option<usize>,
-    /// Output directory (checkpoint, journals, PGN, CSV, SVG).
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
-    /// Continue from <out>/checkpoint.json; finished games are not replayed.
-    #[arg(long)]
-    pub resume: bool,
-    /// Discard the run in --out (its checkpoint) and start over.
-    #[arg(long, conflicts_with = "resume")]
-    pub force: bool,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 impl QuickArgs {
     /// The config file (or defaults) with the command-line overrides applied.
     pub fn config(&self) -> anyhow::Result<QuickConfig> {
-        let mut cfg = match &self.config {
+        let mut cfg = match &self.run.config {
             Some(p) => QuickConfig::load(p)?,
             None => QuickConfig::default(),
         };
-        set_given!(self; engine => cfg.engine, seed => cfg.seed, population => cfg.population,
-            generations => cfg.generations, max_moves => cfg.max_moves, concurrency => cfg.concurrency,
-            out => cfg.out_dir);
+        set_given!(self; engine => cfg.engine, population => cfg.population, max_moves => cfg.max_moves, concurrency => cfg.concurrency);
+        set_given!(self.run; seed => cfg.seed, generations => cfg.generations, out => cfg.out_dir);
         if self.nodes.is_some() || self.movetime.is_some() {
             (cfg.nodes, cfg.movetime_ms, cfg.depth) = (self.nodes, self.movetime, None);
         }
@@ -67,7 +52,7 @@ impl QuickArgs {
 
 pub fn run(args: QuickArgs) -> anyhow::Result<()> {
     let cfg = args.config()?;
-    let outcome = run::run(&cfg, Start::from_flags(args.resume, args.force))?;
+    let outcome = run::run(&cfg, args.run.start())?;
     print!("{}", report::summary(&outcome.history));
     println!("reports in {}", cfg.out_dir.display());
     if let Some(best) = &outcome.best_file {

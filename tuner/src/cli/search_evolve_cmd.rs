@@ -3,17 +3,15 @@
 use std::path::PathBuf;
 
 use crate::{
-    cli::set_given,
-    ga::run_dir::Start,
+    cli::{RunArgs, set_given},
     search_evolve::{SearchEvolution, SearchEvolveConfig},
 };
 
 /// Evolve Table I's search parameters to minimise the nodes needed to solve an EPD suite.
+///
+/// Without --config the settings are the paper's, as params/search-evolve.toml lists them.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct SearchEvolveArgs {
-    /// Config file (TOML); defaults are the paper's (see params/search-evolve.toml).
-    #[arg(long, value_name = "search-evolve.toml")]
-    pub config: Option<PathBuf>,
     /// Parameter file supplying the fixed evaluation (default: the engine defaults).
     #[arg(long, value_name = "FILE.toml")]
     pub params: Option<PathBuf>,
@@ -29,35 +27,22 @@ pub struct SearchEvolveArgs {
     /// Node cap per position.
     #[arg(long)]
     pub node_cap: Option<u64>,
-    /// Generations.
-    #[arg(long)]
-    pub generations: Option<usize>,
     /// Population size.
     #[arg(long)]
     pub population: Option<usize>,
     /// Fitness threads (0 = all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Master seed.
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Output directory (checkpoint, CSV, SVG, summary).
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
     /// The evolved parameter file.
     #[arg(long, value_name = "FILE.toml")]
     pub output: Option<PathBuf>,
-    /// Continue from the checkpoint.
-    #[arg(long)]
-    pub resume: bool,
-    /// Discard the run in --out (its checkpoint) and start over.
-    #[arg(long, conflicts_with = "resume")]
-    pub force: bool,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 impl SearchEvolveArgs {
     pub fn config(&self) -> anyhow::Result<SearchEvolveConfig> {
-        let mut cfg = match &self.config {
+        let mut cfg = match &self.run.config {
             Some(p) => SearchEvolveConfig::load(p)?,
             None => SearchEvolveConfig::default(),
         };
@@ -70,9 +55,8 @@ impl SearchEvolveArgs {
         if !self.held.is_empty() {
             cfg.held = self.held.clone();
         }
-        set_given!(self; max_positions => cfg.max_positions, node_cap => cfg.node_cap,
-            generations => cfg.ga.generations, population => cfg.ga.population, threads => cfg.threads,
-            seed => cfg.seed, out => cfg.out_dir, output => cfg.output);
+        set_given!(self; max_positions => cfg.max_positions, node_cap => cfg.node_cap, population => cfg.ga.population, threads => cfg.threads, output => cfg.output);
+        set_given!(self.run; generations => cfg.ga.generations, seed => cfg.seed, out => cfg.out_dir);
         Ok(cfg)
     }
 }
@@ -87,7 +71,7 @@ pub fn run(args: SearchEvolveArgs) -> anyhow::Result<()> {
         evo.cfg.ga.population,
         evo.cfg.ga.generations
     );
-    let s = evo.run(Start::from_flags(args.resume, args.force))?;
+    let s = evo.run(args.run.start())?;
     let row = |label: &str, c: &(crate::search_evolve::NodeCount, crate::search_evolve::NodeCount)| {
         println!(
             "{label:<28} training {:>12} nodes ({}/{} solved)   held out {:>12} nodes ({}/{} solved)",
