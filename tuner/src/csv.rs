@@ -1,9 +1,12 @@
 //! CSV reports whose columns are declared once, by name together with the value each row
 //! holds in it, so a header and its rows cannot drift apart.
 
-/// A table's columns: each a header and how a row's cell is written.
+/// How a row's cell of one column is written.
+type Cell<'a, T> = Box<dyn Fn(&T) -> String + 'a>;
+
+/// A table's columns: each a header and its cells.
 pub struct Csv<'a, T> {
-    columns: Vec<(String, Box<dyn Fn(&T) -> String + 'a>)>,
+    columns: Vec<(String, Cell<'a, T>)>,
 }
 
 impl<'a, T> Default for Csv<'a, T> {

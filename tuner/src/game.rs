@@ -121,7 +121,7 @@ impl GameResult {
     }
 }
 
-/// A move the engines played (opening moves are kept apart in [`GameRecord::opening`]).
+/// A move the engines played (opening moves are kept apart in [`GameRecord::opening_san`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MoveRecord {
     pub uci: String,

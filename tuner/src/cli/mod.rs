@@ -39,7 +39,7 @@ pub fn best_file_text(what: &str, path: &Path) -> String {
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct RunArgs {
     /// Config file (TOML); without one, the command's defaults (the paper's values, as in
-    /// params/<command>.toml).
+    /// params/COMMAND.toml).
     #[arg(long, value_name = "FILE.toml")]
     pub config: Option<PathBuf>,
     /// Master seed.

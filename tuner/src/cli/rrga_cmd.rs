@@ -27,7 +27,7 @@ pub struct RrgaArgs {
     /// Games played at once.
     #[arg(long)]
     pub concurrency: Option<usize>,
-    /// The best player's parameter file (default <out>/best.toml).
+    /// The best player's parameter file (default OUT/best.toml).
     #[arg(long, value_name = "FILE")]
     pub params_out: Option<PathBuf>,
     #[command(flatten)]

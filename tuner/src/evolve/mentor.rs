@@ -493,9 +493,7 @@ mod tests {
         assert!(prior(&on).key().contains("l2=0.5") && !prior(&on).key().contains("centre"));
         // Centred on the [init] file: only the distance from it costs, 0.5 × ((0² + 2²) / 2) = 1.
         let around = MentorConfig { l2_centre: PriorCentre::Init, ..on.clone() };
-        let mut start = EvalParams::default();
-        start.knight_mg = 300;
-        start.bishop_mg = 300;
+        let start = EvalParams { knight_mg: 300, bishop_mg: 300, ..EvalParams::default() };
         let centred = Prior::of(&around, Some(&start)).unwrap();
         assert!((centred.penalty(&params) - 1.0).abs() < 1e-12);
         assert_eq!(centred.penalty(&start), 0.0);

@@ -472,7 +472,7 @@ fn key_of(files: &[(&Path, Vec<u8>)], cfg: &PositionsConfig) -> String {
         desc.push_str(&format!(" random_plies={} share={}", cfg.random_plies, cfg.random_share));
     }
     for (_, bytes) in files {
-        desc.push_str(&format!(" {}:{:016x}", bytes.len(), fnv1a_bytes(&bytes)));
+        desc.push_str(&format!(" {}:{:016x}", bytes.len(), fnv1a_bytes(bytes)));
     }
     format!("{:016x}", fnv1a(&desc))
 }

@@ -9,12 +9,14 @@
 //! order, whatever the thread count.
 //!
 //! A command is built from these parts: [`run_dir::RunDir`] locks its output and applies the one
-//! start policy (`--resume`, `--force`); [`driver::Driver`] runs the generations of a
-//! [`driver::Problem`] (checkpoints, resume, fingerprint, memoised scores, reports through
-//! [`report`] and [`crate::chart`]). A new fitness or optimiser is a `Problem`: `tuner evolve`'s
-//! is GM-move matching or a mentor's error (`evolve::run`), `tuner search-evolve`'s node totals on
-//! a suite (`search_evolve`). `coevolve`, `quick` and `roundrobin-ga` (games as fitness, their own
-//! survivor rules) use the start policy and charts but still run their own loops.
+//! start policy (`--resume`, `--force`); [`driver::Driver`] runs its generations (checkpoint
+//! after each, resume, fingerprint, per-generation RNG, reports through [`crate::csv`],
+//! [`report`] and [`crate::chart`]); [`error::RunError`] is what they can all fail with. All five
+//! commands run on the driver: `evolve` (GM-move matching or a mentor), `search-evolve` (node
+//! totals on a suite) and `coevolve` (round robins of engine processes) as a
+//! [`driver::Problem`] bred by [`breed`]; `quick` (Belmonte's tournaments and survivor policy)
+//! and `roundrobin-ga` (Aksenov's reference player and operators) as [`driver::Generations`]
+//! with their own variation. See [`driver`] for how a new fitness or optimiser plugs in.
 //!
 //! ```
 //! use rand::SeedableRng;

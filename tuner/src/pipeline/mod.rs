@@ -83,7 +83,8 @@ impl Stage {
 }
 
 /// Each stage's parallelism key, as [`Stage::merged_with_parallelism`] reads it.
-const PARALLELISM_KEYS: [(&str, fn(&mut PipelineConfig) -> &mut Stage); 3] =
+type StageOf = fn(&mut PipelineConfig) -> &mut Stage;
+const PARALLELISM_KEYS: [(&str, StageOf); 3] =
     [("threads", |c| &mut c.evolve), ("concurrency", |c| &mut c.coevolve), ("threads", |c| &mut c.search_evolve)];
 
 fn merge(base: &mut toml::Table, over: &toml::Table) {

@@ -104,7 +104,8 @@ pub fn generations_csv(history: &[GenerationRecord]) -> String {
     fn best(h: &GenerationRecord) -> [f64; 5] {
         as_f64(&h.ranked.last().expect("non-empty").values)
     }
-    let per_piece: [(&str, fn(&GenerationRecord) -> [f64; 5]); 5] = [
+    type PieceValues = fn(&GenerationRecord) -> [f64; 5];
+    let per_piece: [(&str, PieceValues); 5] = [
         ("mean", population_mean),
         ("corrected_mean", corrected_mean),
         ("norm", |h| normalised(&corrected_mean(h))),
