@@ -51,7 +51,6 @@ use crate::{
         run_dir::{RunDir, Start},
         threads,
     },
-    hash::fnv1a,
     openings::{BookFormat, OpeningsConfig, Order},
     parsed::Parsed,
     results::MatchResults,
@@ -393,9 +392,11 @@ impl Coevolution {
         cfg.concurrency = 0;
         cfg.output = PathBuf::new();
         let genomes = serde_json::to_string(initial).expect("genomes serialise");
-        let text =
-            format!("{}\n{}\n{genomes}", serde_json::to_string(&cfg).expect("config serialises"), self.space_text);
-        format!("{:016x}", fnv1a(&text))
+        crate::ga::checkpoint::fingerprint(&[
+            &serde_json::to_string(&cfg).expect("config serialises"),
+            &self.space_text,
+            &genomes,
+        ])
     }
 
     /// The first generation: from `population_dir` or random.

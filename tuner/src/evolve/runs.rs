@@ -107,16 +107,12 @@ pub fn prepare(cfg: &EvolveConfig, pgn: &[PathBuf]) -> Result<Setup, EvolveError
     // The base values too: `others = "default"` reads the compiled-in defaults, which change
     // when a tuned evaluation replaces them, and a run must not resume on another base.
     let base_key = format!(" base={:016x}", fnv1a(&space.base().values_toml()));
-    let fingerprint = format!(
-        "{:016x}",
-        fnv1a(&format!(
-            "{space_text}\n{}\n{}\nseed={}{mentor_key}{}{init_key}{base_key}",
-            serde_json::to_string(&ga).expect("GA settings serialise"),
-            set.key,
-            cfg.seed,
-            fitness_fingerprint(cfg)
-        ))
-    );
+    let fingerprint = crate::ga::checkpoint::fingerprint(&[
+        space_text,
+        serde_json::to_string(&ga).expect("GA settings serialise"),
+        set.key.clone(),
+        format!("seed={}{mentor_key}{}{init_key}{base_key}", cfg.seed, fitness_fingerprint(cfg)),
+    ]);
     Ok(Setup { space, objective, init, fingerprint, threads })
 }
 

@@ -153,7 +153,7 @@ pub struct QuickOutcome {
 /// Everything that must match for `--resume` (not the generation cap, threads or output).
 fn fingerprint(cfg: &QuickConfig) -> String {
     let c = QuickConfig { generations: 0, concurrency: 0, out_dir: PathBuf::new(), ..cfg.clone() };
-    serde_json::to_string(&c).expect("config serialises")
+    crate::ga::checkpoint::fingerprint(&[serde_json::to_string(&c).expect("config serialises")])
 }
 
 fn new_individual(

@@ -168,7 +168,7 @@ fn fingerprint(cfg: &RrgaConfig, space_text: &str) -> String {
         verify: Default::default(),
         ..cfg.clone()
     };
-    serde_json::to_string(&(c, space_text)).expect("config serialises")
+    crate::ga::checkpoint::fingerprint(&[&serde_json::to_string(&c).expect("config serialises"), space_text])
 }
 
 fn journal_entries(path: &Path) -> Result<Vec<UnitEntry>, RrgaError> {

@@ -42,7 +42,6 @@ use crate::{
         run_dir::{RunDir, Start},
         threads,
     },
-    hash::fnv1a,
     space::SearchSpace,
 };
 
@@ -216,16 +215,14 @@ impl SearchEvolution {
         // The values, not a file's text: without a file the base is the compiled-in defaults,
         // which change when a tuned evaluation replaces them.
         let base_text = base.values_toml();
-        let fingerprint = format!(
-            "{:016x}",
-            fnv1a(&format!(
-                "{space_text}\n{base_text}\n{}\ncap={} seed={}\n{fens}\nheld={}",
-                serde_json::to_string(&ga).expect("ga serialises"),
-                cfg.node_cap,
-                cfg.seed,
-                held.len()
-            ))
-        );
+        let fingerprint = crate::ga::checkpoint::fingerprint(&[
+            space_text,
+            base_text,
+            serde_json::to_string(&ga).expect("ga serialises"),
+            format!("cap={} seed={}", cfg.node_cap, cfg.seed),
+            fens,
+            format!("held={}", held.len()),
+        ]);
         let threads = threads(cfg.threads);
         Ok(SearchEvolution { cfg, space, base, train, held, fingerprint, threads })
     }
