@@ -177,11 +177,67 @@ impl Layout {
             Layout::Numeric(genes) => genes.len(),
         }
     }
+
+    /// The genome at `unit` (one coordinate in `[0, 1]` per gene, scaled onto the gene's range;
+    /// a binary gene takes its nearest codable value, an integer gene its nearest step), for
+    /// optimisers that work in a continuous box such as CMA-ES.
+    pub fn genome_at(&self, unit: &[f64]) -> super::Genome {
+        let scale = |x: f64, min: f64, max: f64| min + x.clamp(0.0, 1.0) * (max - min);
+        match self {
+            Layout::Bits { coding, genes } => super::Genome::Bits(
+                genes
+                    .iter()
+                    .zip(unit)
+                    .flat_map(|(g, &x)| g.encode(scale(x, f64::from(g.min), f64::from(g.max)).round() as i32, *coding))
+                    .collect(),
+            ),
+            Layout::Numeric(genes) => {
+                super::Genome::Numbers(genes.iter().zip(unit).map(|(g, &x)| g.repair(scale(x, g.min, g.max))).collect())
+            }
+        }
+    }
+
+    /// Where `genome` lies in the unit box of [`Layout::genome_at`].
+    pub fn unit_of(&self, genome: &super::Genome) -> Vec<f64> {
+        let unit = |v: f64, min: f64, max: f64| if max > min { ((v - min) / (max - min)).clamp(0.0, 1.0) } else { 0.5 };
+        match (self, genome) {
+            (Layout::Bits { coding, genes }, super::Genome::Bits(bits)) => {
+                let mut at = 0;
+                genes
+                    .iter()
+                    .map(|g| {
+                        let v = g.decode(&bits[at..at + g.bits as usize], *coding);
+                        at += g.bits as usize;
+                        unit(f64::from(v), f64::from(g.min), f64::from(g.max))
+                    })
+                    .collect()
+            }
+            (Layout::Numeric(genes), super::Genome::Numbers(x)) => {
+                genes.iter().zip(x).map(|(g, &v)| unit(v, g.min, g.max)).collect()
+            }
+            _ => vec![0.5; self.gene_count()],
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_unit_box_maps_onto_genomes_and_back() {
+        let bits =
+            Layout::Bits { coding: BitCoding::Gray, genes: vec![BinaryGene { min: -100, max: 100, bits: 6 }; 3] };
+        let g = bits.genome_at(&[0.0, 0.5, 1.0]);
+        assert!(g.fits(&bits));
+        let back = bits.unit_of(&g);
+        assert_eq!((back[0], back[2]), (0.0, 1.0));
+        assert!((back[1] - 0.5).abs() < 0.02, "{back:?}");
+        assert_eq!(bits.genome_at(&back), g, "a genome's own point maps back onto it");
+        let numbers = Layout::Numeric(vec![NumericGene { min: 0.0, max: 10.0, step: Some(1.0) }; 2]);
+        assert_eq!(numbers.genome_at(&[0.26, 2.0]), super::super::Genome::Numbers(vec![3.0, 10.0]));
+        assert_eq!(numbers.unit_of(&super::super::Genome::Numbers(vec![3.0, 10.0])), vec![0.3, 1.0]);
+    }
 
     #[test]
     fn gray_neighbours_differ_in_one_bit() {

@@ -32,6 +32,7 @@
 //! ```
 
 pub mod checkpoint;
+pub mod cmaes;
 pub mod driver;
 pub mod encoding;
 pub mod error;

@@ -1,0 +1,267 @@
+//! CMA-ES (Hansen's covariance matrix adaptation evolution strategy, as in his `purecma`
+//! tutorial code) over a box: every coordinate lies in `[0, 1]`, the genes' ranges scaled.
+//!
+//! Ask/tell: [`Cmaes::ask`] draws a generation from the current mean, step size and covariance
+//! with the RNG it is given (the driver's per-generation RNG, so a resumed run draws the same
+//! points); [`Cmaes::tell`] takes the points with their fitness (higher is better, as
+//! everywhere in the tuner) and updates the distribution. A sample outside the box is clamped
+//! onto it and the clamped point is what is evaluated and learned from. The whole state
+//! serialises, so a checkpoint holds it. The covariance is decomposed by Jacobi rotations
+//! (O(n³) per generation): meant for the tens of parameters of a search space, not thousands.
+
+use rand::Rng;
+use rand_distr::StandardNormal;
+use serde::{Deserialize, Serialize};
+
+/// The strategy's state after a generation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Cmaes {
+    pub mean: Vec<f64>,
+    pub sigma: f64,
+    /// Covariance matrix, row by row.
+    pub cov: Vec<Vec<f64>>,
+    /// Evolution paths of the covariance and of the step size.
+    pub path_c: Vec<f64>,
+    pub path_s: Vec<f64>,
+    /// Generations told so far.
+    pub generations: usize,
+    pub lambda: usize,
+}
+
+/// Hansen's default population size for dimension `n`: 4 + ⌊3 ln n⌋.
+pub fn default_lambda(n: usize) -> usize {
+    4 + (3.0 * (n.max(1) as f64).ln()).floor() as usize
+}
+
+/// The learning rates, fixed by the dimension and population size.
+struct Rates {
+    weights: Vec<f64>,
+    mueff: f64,
+    cc: f64,
+    cs: f64,
+    c1: f64,
+    cmu: f64,
+    damps: f64,
+    chi_n: f64,
+}
+
+impl Rates {
+    fn new(n: usize, lambda: usize) -> Rates {
+        let nf = n as f64;
+        let mu = lambda / 2;
+        let raw: Vec<f64> = (1..=mu).map(|i| (mu as f64 + 0.5).ln() - (i as f64).ln()).collect();
+        let sum: f64 = raw.iter().sum();
+        let weights: Vec<f64> = raw.iter().map(|w| w / sum).collect();
+        let mueff = 1.0 / weights.iter().map(|w| w * w).sum::<f64>();
+        let cc = (4.0 + mueff / nf) / (nf + 4.0 + 2.0 * mueff / nf);
+        let cs = (mueff + 2.0) / (nf + mueff + 5.0);
+        let c1 = 2.0 / ((nf + 1.3).powi(2) + mueff);
+        let cmu = (1.0 - c1).min(2.0 * (mueff - 2.0 + 1.0 / mueff) / ((nf + 2.0).powi(2) + mueff));
+        let damps = 1.0 + 2.0 * (((mueff - 1.0) / (nf + 1.0)).sqrt() - 1.0).max(0.0) + cs;
+        let chi_n = nf.sqrt() * (1.0 - 1.0 / (4.0 * nf) + 1.0 / (21.0 * nf * nf));
+        Rates { weights, mueff, cc, cs, c1, cmu, damps, chi_n }
+    }
+}
+
+impl Cmaes {
+    /// A strategy centred on `mean` (coordinates in `[0, 1]`) with step size `sigma` and
+    /// `lambda` points per generation (at least 2).
+    pub fn new(mean: Vec<f64>, sigma: f64, lambda: usize) -> Cmaes {
+        let n = mean.len();
+        let cov = (0..n).map(|i| (0..n).map(|j| if i == j { 1.0 } else { 0.0 }).collect()).collect();
+        Cmaes {
+            mean: mean.into_iter().map(|x| x.clamp(0.0, 1.0)).collect(),
+            sigma,
+            cov,
+            path_c: vec![0.0; n],
+            path_s: vec![0.0; n],
+            generations: 0,
+            lambda: lambda.max(2),
+        }
+    }
+
+    /// `lambda` points drawn from N(mean, sigma² C), clamped onto the box.
+    pub fn ask(&self, rng: &mut impl Rng) -> Vec<Vec<f64>> {
+        let n = self.mean.len();
+        let (values, vectors) = eigen(&self.cov);
+        let scale: Vec<f64> = values.iter().map(|v| v.max(0.0).sqrt()).collect();
+        (0..self.lambda)
+            .map(|_| {
+                let z: Vec<f64> = (0..n).map(|_| rng.sample::<f64, _>(StandardNormal)).collect();
+                (0..n)
+                    .map(|i| {
+                        let y: f64 = (0..n).map(|k| vectors[i][k] * scale[k] * z[k]).sum();
+                        (self.mean[i] + self.sigma * y).clamp(0.0, 1.0)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Updates the distribution from a generation's points and their fitness (higher is better).
+    pub fn tell(&mut self, points: &[Vec<f64>], fitness: &[f64]) {
+        let n = self.mean.len();
+        let r = Rates::new(n, points.len());
+        let mut order: Vec<usize> = (0..points.len()).collect();
+        // Best first; ties keep the lower index, so the update is deterministic.
+        order.sort_by(|&a, &b| fitness[b].total_cmp(&fitness[a]).then(a.cmp(&b)));
+        let best: Vec<&Vec<f64>> = order.iter().take(r.weights.len()).map(|&i| &points[i]).collect();
+        let old = self.mean.clone();
+        self.mean = (0..n).map(|i| r.weights.iter().zip(&best).map(|(w, x)| w * x[i]).sum()).collect();
+        let step: Vec<f64> = (0..n).map(|i| (self.mean[i] - old[i]) / self.sigma).collect();
+        // C^(-1/2) · step, through C = B D² Bᵀ.
+        let (values, vectors) = eigen(&self.cov);
+        let inv_sqrt: Vec<f64> = values.iter().map(|v| 1.0 / v.max(1e-300).sqrt()).collect();
+        let projected: Vec<f64> = (0..n).map(|k| (0..n).map(|i| vectors[i][k] * step[i]).sum::<f64>()).collect();
+        let whitened: Vec<f64> =
+            (0..n).map(|i| (0..n).map(|k| vectors[i][k] * inv_sqrt[k] * projected[k]).sum()).collect();
+        let ks = (r.cs * (2.0 - r.cs) * r.mueff).sqrt();
+        for (p, w) in self.path_s.iter_mut().zip(&whitened) {
+            *p = (1.0 - r.cs) * *p + ks * w;
+        }
+        self.generations += 1;
+        let ps_norm = self.path_s.iter().map(|p| p * p).sum::<f64>().sqrt();
+        let decay = 1.0 - (1.0 - r.cs).powi(2 * self.generations as i32);
+        let hsig = ps_norm / decay.sqrt() / r.chi_n < 1.4 + 2.0 / (n as f64 + 1.0);
+        let hsig = if hsig { 1.0 } else { 0.0 };
+        let kc = (r.cc * (2.0 - r.cc) * r.mueff).sqrt();
+        for (p, s) in self.path_c.iter_mut().zip(&step) {
+            *p = (1.0 - r.cc) * *p + hsig * kc * s;
+        }
+        let c1a = r.c1 * (1.0 - (1.0 - hsig * hsig) * r.cc * (2.0 - r.cc));
+        let steps: Vec<Vec<f64>> =
+            best.iter().map(|x| (0..n).map(|i| (x[i] - old[i]) / self.sigma).collect()).collect();
+        for i in 0..n {
+            for j in 0..n {
+                let rank_mu: f64 = r.weights.iter().zip(&steps).map(|(w, y)| w * y[i] * y[j]).sum();
+                self.cov[i][j] =
+                    (1.0 - c1a - r.cmu) * self.cov[i][j] + r.c1 * self.path_c[i] * self.path_c[j] + r.cmu * rank_mu;
+            }
+        }
+        self.sigma *= ((r.cs / r.damps) * (ps_norm / r.chi_n - 1.0)).min(1.0).exp();
+    }
+}
+
+/// Eigenvalues and eigenvectors (as columns: `vectors[i][k]` is component `i` of vector `k`) of
+/// a symmetric matrix, by cyclic Jacobi rotations.
+pub fn eigen(m: &[Vec<f64>]) -> (Vec<f64>, Vec<Vec<f64>>) {
+    let n = m.len();
+    let mut a: Vec<Vec<f64>> = m.to_vec();
+    let mut v: Vec<Vec<f64>> = (0..n).map(|i| (0..n).map(|j| if i == j { 1.0 } else { 0.0 }).collect()).collect();
+    for _sweep in 0..100 {
+        let off: f64 = (0..n)
+            .flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)))
+            .map(|(i, j)| a[i][j] * a[i][j])
+            .sum();
+        let diag: f64 = (0..n).map(|i| a[i][i] * a[i][i]).sum();
+        if off <= 1e-30 * diag.max(1e-300) {
+            break;
+        }
+        for p in 0..n {
+            for q in p + 1..n {
+                if a[p][q].abs() < 1e-300 {
+                    continue;
+                }
+                let theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+                let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
+                let t = if theta == 0.0 { 1.0 } else { t };
+                let c = 1.0 / (t * t + 1.0).sqrt();
+                let s = t * c;
+                for k in 0..n {
+                    let (akp, akq) = (a[k][p], a[k][q]);
+                    a[k][p] = c * akp - s * akq;
+                    a[k][q] = s * akp + c * akq;
+                }
+                for k in 0..n {
+                    let (apk, aqk) = (a[p][k], a[q][k]);
+                    a[p][k] = c * apk - s * aqk;
+                    a[q][k] = s * apk + c * aqk;
+                }
+                for row in v.iter_mut() {
+                    let (vp, vq) = (row[p], row[q]);
+                    row[p] = c * vp - s * vq;
+                    row[q] = s * vp + c * vq;
+                }
+            }
+        }
+    }
+    ((0..n).map(|i| a[i][i]).collect(), v)
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+
+    use super::*;
+
+    #[test]
+    fn jacobi_reconstructs_a_symmetric_matrix() {
+        let m = vec![vec![4.0, 1.0, 0.5], vec![1.0, 3.0, 0.2], vec![0.5, 0.2, 2.0]];
+        let (values, vectors) = eigen(&m);
+        for i in 0..3 {
+            for j in 0..3 {
+                let back: f64 = (0..3).map(|k| vectors[i][k] * values[k] * vectors[j][k]).sum();
+                assert!((back - m[i][j]).abs() < 1e-10, "({i},{j}): {back} vs {}", m[i][j]);
+            }
+        }
+        assert!((values.iter().sum::<f64>() - 9.0).abs() < 1e-10, "the trace is kept");
+    }
+
+    /// Runs `generations` of CMA-ES maximising `f` in `n` dimensions; the best point seen.
+    fn optimise(n: usize, generations: usize, seed: u64, f: impl Fn(&[f64]) -> f64) -> (Vec<f64>, f64) {
+        let mut cma = Cmaes::new(vec![0.5; n], 0.3, default_lambda(n));
+        let mut best = (Vec::new(), f64::NEG_INFINITY);
+        for g in 0..generations {
+            let mut rng = StdRng::seed_from_u64(seed ^ g as u64);
+            let points = cma.ask(&mut rng);
+            let fitness: Vec<f64> = points.iter().map(|x| f(x)).collect();
+            for (x, &v) in points.iter().zip(&fitness) {
+                if v > best.1 {
+                    best = (x.clone(), v);
+                }
+            }
+            cma.tell(&points, &fitness);
+        }
+        best
+    }
+
+    #[test]
+    fn converges_on_a_shifted_sphere_inside_the_box() {
+        let target = [0.2, 0.7, 0.35, 0.9, 0.1, 0.55, 0.4, 0.8];
+        let sphere = |x: &[f64]| -x.iter().zip(&target).map(|(a, b)| (a - b).powi(2)).sum::<f64>();
+        let (x, v) = optimise(8, 300, 1, sphere);
+        assert!(v > -1e-12, "f = {v} at {x:?}");
+        let (x2, v2) = optimise(8, 300, 1, sphere);
+        assert_eq!((x, v), (x2, v2), "the same seeds give the same run");
+    }
+
+    #[test]
+    fn finds_the_optimum_on_the_boundary_and_the_rosenbrock_valley() {
+        // A linear slope: the optimum is the corner (1, 1, 1, 1), reached by clamping.
+        let (x, _) = optimise(4, 100, 2, |x| x.iter().sum());
+        assert!(x.iter().all(|&c| c > 0.999), "{x:?}");
+        // Rosenbrock in [-2, 2]⁴ mapped onto the box; its optimum (1, 1, 1, 1) is at 0.75.
+        let rosenbrock = |x: &[f64]| {
+            let y: Vec<f64> = x.iter().map(|c| 4.0 * c - 2.0).collect();
+            -(0..3).map(|i| 100.0 * (y[i + 1] - y[i] * y[i]).powi(2) + (1.0 - y[i]).powi(2)).sum::<f64>()
+        };
+        let (x, v) = optimise(4, 800, 3, rosenbrock);
+        assert!(v > -1e-8, "f = {v} at {x:?}");
+        assert!(x.iter().all(|&c| (c - 0.75).abs() < 1e-3), "{x:?}");
+    }
+
+    #[test]
+    fn the_state_survives_a_checkpoint() {
+        let mut cma = Cmaes::new(vec![0.5; 3], 0.3, 7);
+        let mut rng = StdRng::seed_from_u64(9);
+        let points = cma.ask(&mut rng);
+        let fitness: Vec<f64> = points.iter().map(|x| -x[0]).collect();
+        cma.tell(&points, &fitness);
+        let back: Cmaes = serde_json::from_str(&serde_json::to_string(&cma).unwrap()).unwrap();
+        assert_eq!(back, cma);
+        let mut a = StdRng::seed_from_u64(10);
+        let mut b = StdRng::seed_from_u64(10);
+        assert_eq!(back.ask(&mut a), cma.ask(&mut b));
+    }
+}
