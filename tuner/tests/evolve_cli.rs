@@ -433,3 +433,36 @@ fn init_starts_every_run_from_a_parameter_file() {
     let err = tuner_err(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--init", "/no/such/seed.toml", "--force"]);
     assert!(err.contains("/no/such/seed.toml"), "{err}");
 }
+
+/// `optimiser = "cmaes"` runs the same command with CMA-ES: it writes the parameter file and
+/// reports, and a run stopped after 3 generations and resumed to 6 ends where a direct run does.
+#[test]
+fn cmaes_optimiser_evolves_and_resumes_like_the_ga() {
+    let pgn = manifest().join("tests/data/evolve_small.pgn");
+    let run = |name: &str, generations: usize, resume: bool| {
+        let dir = scratch("evolve", name);
+        let cfg = small_config(&dir, 8, generations, 3, 2);
+        let text = std::fs::read_to_string(&cfg).unwrap() + "optimiser = \"cmaes\"\ncmaes_sigma = 0.2\n";
+        std::fs::write(&cfg, text).unwrap();
+        let mut args = vec!["evolve", "--pgn", pgn.to_str().unwrap(), "--config", cfg.to_str().unwrap()];
+        if resume {
+            args.push("--resume");
+        }
+        tuner_ok(&args);
+        dir
+    };
+    let direct = run("cmaes-direct", 6, false);
+    let csv = std::fs::read_to_string(direct.join("out/run-1/generations.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 7, "{csv}");
+    let stopped = run("cmaes-resumed", 3, false);
+    let cfg = small_config(&stopped, 8, 6, 3, 2);
+    let text = std::fs::read_to_string(&cfg).unwrap() + "optimiser = \"cmaes\"\ncmaes_sigma = 0.2\n";
+    std::fs::write(&cfg, text).unwrap();
+    tuner_ok(&["evolve", "--pgn", pgn.to_str().unwrap(), "--config", cfg.to_str().unwrap(), "--resume"]);
+    let a = Params::load(direct.join("evolved/run-1.toml")).unwrap();
+    let b = Params::load(stopped.join("evolved/run-1.toml")).unwrap();
+    assert_eq!(a.values_toml(), b.values_toml());
+    let e =
+        tuner_err(&["evolve", "--pgn", pgn.to_str().unwrap(), "--config", cfg.to_str().unwrap(), "--generations", "7"]);
+    assert!(e.contains("--resume"), "{e}");
+}

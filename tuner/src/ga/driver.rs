@@ -31,8 +31,9 @@ use rand::rngs::StdRng;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use super::{
-    GaConfig, Genome, breed,
+    GaConfig, Genome, Optimiser, breed,
     checkpoint::{Checkpoint, CheckpointError},
+    cmaes::Cmaes,
     encoding::Layout,
     generation_rng,
     operators::elite_indices,
@@ -175,7 +176,8 @@ impl<'a> Driver<'a> {
         if self.run == 0 { String::new() } else { format!("run {}: ", self.run) }
     }
 
-    /// Runs a [`Problem`] with `ga`'s operators over `layout`; `initial` draws generation 0.
+    /// Runs a [`Problem`] over `layout` with `ga`'s optimiser: the GA's operators, or CMA-ES
+    /// (`optimiser = "cmaes"`); `initial` draws generation 0 (CMA-ES starts at its mean point).
     pub fn evolve<P: Problem>(
         &self,
         ga: &GaConfig,
@@ -184,9 +186,14 @@ impl<'a> Driver<'a> {
         resume: bool,
         initial: impl Fn(&mut StdRng) -> Vec<Genome>,
     ) -> Result<Finished<Population, P::Record>, P::Error> {
-        let evolving =
-            Evolving { ga, layout, problem, initial, known: RefCell::default(), test_known: RefCell::default() };
-        self.run(&evolving, resume)
+        let scoring = Scoring::new(problem, layout);
+        match ga.optimiser {
+            Optimiser::Ga => self.run(&Evolving { ga, scoring, initial }, resume),
+            Optimiser::Cmaes => {
+                let f = self.run(&Adapting { ga, scoring, initial }, resume)?;
+                Ok(Finished { state: f.state.evaluated, history: f.history })
+            }
+        }
     }
 }
 
@@ -257,36 +264,30 @@ pub fn best_index(fitness: &[f64]) -> usize {
     elite_indices(fitness, 1)[0]
 }
 
-/// A [`Problem`] as [`Generations`].
-struct Evolving<'a, P: Problem, I> {
-    ga: &'a GaConfig,
-    layout: &'a Layout,
+/// What both genome optimisers share: scoring a generation through the [`Problem`], with the
+/// scores of unchanged genomes reused and the test measure of a best that stays not repeated.
+struct Scoring<'a, P: Problem> {
     problem: &'a P,
-    initial: I,
+    layout: &'a Layout,
     /// Scores of the last evaluated generation, by genome.
     known: RefCell<HashMap<Vec<u64>, P::Score>>,
-    /// Test measure of the last generation's best (a best that stays is not measured again).
+    /// Test measure of the last generation's best.
     test_known: RefCell<HashMap<Vec<u64>, f64>>,
 }
 
-impl<P: Problem, I: Fn(&mut StdRng) -> Vec<Genome>> Generations for Evolving<'_, P, I> {
-    type State = Population;
-    type Record = P::Record;
-    type Error = P::Error;
-
-    fn initial(&self, rng: &mut StdRng) -> Result<Population, P::Error> {
-        Ok(Population { population: (self.initial)(rng), fitness: Vec::new(), metric: Vec::new() })
+impl<'a, P: Problem> Scoring<'a, P> {
+    fn new(problem: &'a P, layout: &'a Layout) -> Self {
+        Scoring { problem, layout, known: RefCell::default(), test_known: RefCell::default() }
     }
 
-    fn evaluate(
+    fn score(
         &self,
         generation: usize,
-        state: Population,
+        pop: Vec<Genome>,
         history: &[P::Record],
         resume: bool,
     ) -> Result<(Population, P::Record), P::Error> {
         let p = self.problem;
-        let pop = state.population;
         let started = Instant::now();
         let known = self.known.borrow();
         let batch = Batch { generation, population: &pop, known: &known, history, resume };
@@ -314,21 +315,20 @@ impl<P: Problem, I: Fn(&mut StdRng) -> Vec<Genome>> Generations for Evolving<'_,
         Ok((Population { population: pop, fitness, metric }, record))
     }
 
-    fn breed(&self, _: usize, state: &Population, _: &[P::Record], rng: &mut StdRng) -> Result<Population, P::Error> {
-        if self.known.borrow().is_empty() {
-            // Resumed from a checkpoint: its scores, where they are complete.
-            *self.known.borrow_mut() = state
-                .population
-                .iter()
-                .zip(state.fitness.iter().zip(&state.metric))
-                .filter_map(|(g, (&f, &m))| {
-                    let (score, complete) = self.problem.restore(f, m);
-                    complete.then(|| (g.key(), score))
-                })
-                .collect();
+    /// After a resume, the checkpoint's scores where they are complete.
+    fn restore(&self, state: &Population) {
+        if !self.known.borrow().is_empty() {
+            return;
         }
-        let population = breed(&state.population, &state.fitness, self.ga, self.layout, rng)?;
-        Ok(Population { population, fitness: Vec::new(), metric: Vec::new() })
+        *self.known.borrow_mut() = state
+            .population
+            .iter()
+            .zip(state.fitness.iter().zip(&state.metric))
+            .filter_map(|(g, (&f, &m))| {
+                let (score, complete) = self.problem.restore(f, m);
+                complete.then(|| (g.key(), score))
+            })
+            .collect();
     }
 
     fn check(&self, state: &Population) -> Result<(), String> {
@@ -341,9 +341,117 @@ impl<P: Problem, I: Fn(&mut StdRng) -> Vec<Genome>> Generations for Evolving<'_,
             None => Ok(()),
         }
     }
+}
+
+/// A [`Problem`] bred by the GA's operators, as [`Generations`].
+struct Evolving<'a, P: Problem, I> {
+    ga: &'a GaConfig,
+    scoring: Scoring<'a, P>,
+    initial: I,
+}
+
+impl<P: Problem, I: Fn(&mut StdRng) -> Vec<Genome>> Generations for Evolving<'_, P, I> {
+    type State = Population;
+    type Record = P::Record;
+    type Error = P::Error;
+
+    fn initial(&self, rng: &mut StdRng) -> Result<Population, P::Error> {
+        Ok(Population { population: (self.initial)(rng), fitness: Vec::new(), metric: Vec::new() })
+    }
+
+    fn evaluate(
+        &self,
+        generation: usize,
+        state: Population,
+        history: &[P::Record],
+        resume: bool,
+    ) -> Result<(Population, P::Record), P::Error> {
+        self.scoring.score(generation, state.population, history, resume)
+    }
+
+    fn breed(&self, _: usize, state: &Population, _: &[P::Record], rng: &mut StdRng) -> Result<Population, P::Error> {
+        self.scoring.restore(state);
+        let population = breed(&state.population, &state.fitness, self.ga, self.scoring.layout, rng)?;
+        Ok(Population { population, fitness: Vec::new(), metric: Vec::new() })
+    }
+
+    fn check(&self, state: &Population) -> Result<(), String> {
+        self.scoring.check(state)
+    }
 
     fn report(&self, history: &[P::Record]) -> Result<(), P::Error> {
-        self.problem.report(history)
+        self.scoring.problem.report(history)
+    }
+}
+
+/// A generation of CMA-ES: its points in the unit box, their genomes and scores, and the
+/// distribution they were drawn from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sampled {
+    #[serde(flatten)]
+    pub evaluated: Population,
+    pub points: Vec<Vec<f64>>,
+    pub cma: Cmaes,
+}
+
+/// A [`Problem`] optimised by CMA-ES over its layout's unit box ([`Layout::genome_at`]), as
+/// [`Generations`]: `breed` tells the strategy the last generation's fitness and asks it for
+/// the next points.
+struct Adapting<'a, P: Problem, I> {
+    ga: &'a GaConfig,
+    scoring: Scoring<'a, P>,
+    /// Draws generation 0's genomes; their mean point is the strategy's first mean.
+    initial: I,
+}
+
+impl<P: Problem, I> Adapting<'_, P, I> {
+    fn sample(&self, cma: Cmaes, rng: &mut StdRng) -> Sampled {
+        let points = cma.ask(rng);
+        let population = points.iter().map(|x| self.scoring.layout.genome_at(x)).collect();
+        Sampled { evaluated: Population { population, fitness: Vec::new(), metric: Vec::new() }, points, cma }
+    }
+}
+
+impl<P: Problem, I: Fn(&mut StdRng) -> Vec<Genome>> Generations for Adapting<'_, P, I> {
+    type State = Sampled;
+    type Record = P::Record;
+    type Error = P::Error;
+
+    fn initial(&self, rng: &mut StdRng) -> Result<Sampled, P::Error> {
+        let layout = self.scoring.layout;
+        let start: Vec<Vec<f64>> = (self.initial)(rng).iter().map(|g| layout.unit_of(g)).collect();
+        let n = layout.gene_count();
+        let mean = (0..n).map(|i| start.iter().map(|x| x[i]).sum::<f64>() / start.len().max(1) as f64).collect();
+        Ok(self.sample(Cmaes::new(mean, self.ga.cmaes_sigma, self.ga.population), rng))
+    }
+
+    fn evaluate(
+        &self,
+        generation: usize,
+        state: Sampled,
+        history: &[P::Record],
+        resume: bool,
+    ) -> Result<(Sampled, P::Record), P::Error> {
+        let (evaluated, record) = self.scoring.score(generation, state.evaluated.population, history, resume)?;
+        Ok((Sampled { evaluated, ..state }, record))
+    }
+
+    fn breed(&self, _: usize, state: &Sampled, _: &[P::Record], rng: &mut StdRng) -> Result<Sampled, P::Error> {
+        self.scoring.restore(&state.evaluated);
+        let mut cma = state.cma.clone();
+        cma.tell(&state.points, &state.evaluated.fitness);
+        Ok(self.sample(cma, rng))
+    }
+
+    fn check(&self, state: &Sampled) -> Result<(), String> {
+        if state.points.len() != state.evaluated.population.len() {
+            return Err("inconsistent checkpoint (points and genomes differ in number)".into());
+        }
+        self.scoring.check(&state.evaluated)
+    }
+
+    fn report(&self, history: &[P::Record]) -> Result<(), P::Error> {
+        self.scoring.problem.report(history)
     }
 }
 
@@ -469,6 +577,76 @@ mod tests {
         // Other inputs are refused by their fingerprint.
         let e = one_max(&root.join("b"), 13, true, "y").0.err().unwrap();
         assert!(e.0.contains("other inputs") && e.0.contains("fingerprint"), "{}", e.0);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    /// Maximises −Σ(x − 3)² over numeric genes in [−10, 10].
+    struct Sphere;
+
+    impl Problem for Sphere {
+        type Score = f64;
+        type Record = GenerationStats;
+        type Error = CheckpointErrorOrGa;
+
+        fn evaluate(&self, batch: Batch<'_, f64, GenerationStats>) -> Result<Vec<f64>, Self::Error> {
+            Ok(batch
+                .population
+                .iter()
+                .map(|g| match g {
+                    Genome::Numbers(x) => -x.iter().map(|v| (v - 3.0).powi(2)).sum::<f64>(),
+                    Genome::Bits(_) => f64::NEG_INFINITY,
+                })
+                .collect())
+        }
+        fn fitness(&self, s: &f64) -> f64 {
+            *s
+        }
+        fn metric(&self, s: &f64) -> f64 {
+            *s
+        }
+        fn restore(&self, fitness: f64, _: f64) -> (f64, bool) {
+            (fitness, true)
+        }
+        fn test(&self, _: &Genome) -> f64 {
+            0.0
+        }
+        fn record(
+            &self,
+            _: &[Genome],
+            _: &[f64],
+            _: usize,
+            s: GenerationStats,
+        ) -> Result<GenerationStats, Self::Error> {
+            Ok(s)
+        }
+        fn report(&self, _: &[GenerationStats]) -> Result<(), Self::Error> {
+            Ok(())
+        }
+    }
+
+    fn cmaes_run(dir: &std::path::Path, generations: usize, resume: bool) -> Finished<Population, GenerationStats> {
+        use crate::ga::{Optimiser, encoding::NumericGene};
+        let layout = Layout::Numeric(vec![NumericGene { min: -10.0, max: 10.0, step: None }; 5]);
+        let ga = GaConfig { population: 10, generations, optimiser: Optimiser::Cmaes, ..GaConfig::default() };
+        let driver = Driver::single(generations, 7, "sphere", dir.join("checkpoint.json"), "other inputs");
+        driver
+            .evolve(&ga, &layout, &Sphere, resume, |rng| (0..10).map(|_| random_genome(&layout, rng)).collect())
+            .unwrap()
+    }
+
+    #[test]
+    fn cmaes_through_the_driver_converges_and_resumes_exactly() {
+        let root = std::env::temp_dir().join(format!("evochess-driver-cmaes-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("a")).unwrap();
+        std::fs::create_dir_all(root.join("b")).unwrap();
+        let whole = cmaes_run(&root.join("a"), 120, false);
+        let best = whole.state.best();
+        assert!(whole.state.fitness[best] > -1e-6, "f = {}", whole.state.fitness[best]);
+        // Stopped after 40 generations, continued to 120: the same last generation.
+        cmaes_run(&root.join("b"), 40, false);
+        let resumed = cmaes_run(&root.join("b"), 120, true);
+        assert_eq!(resumed.state, whole.state);
         std::fs::remove_dir_all(&root).unwrap();
     }
 }

@@ -127,6 +127,36 @@ pub struct GaConfig {
     pub mutation: Mutation,
     /// Per bit (binary genomes) or per gene (numeric genomes).
     pub mutation_rate: f64,
+    /// `"ga"`: the operators above. `"cmaes"`: CMA-ES over the genes' ranges ([`cmaes`]),
+    /// `population` points a generation; selection, crossover, mutation and elitism unused.
+    /// Absent from serialised GA settings when `"ga"`, so existing runs keep their fingerprint.
+    #[serde(skip_serializing_if = "Optimiser::is_ga")]
+    pub optimiser: Optimiser,
+    /// CMA-ES's initial step size, as a fraction of every gene's range.
+    #[serde(skip_serializing_if = "is_default_sigma")]
+    pub cmaes_sigma: f64,
+}
+
+/// How a generation is bred from the last.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Optimiser {
+    #[default]
+    Ga,
+    Cmaes,
+}
+
+impl Optimiser {
+    pub fn is_ga(&self) -> bool {
+        *self == Optimiser::Ga
+    }
+}
+
+/// Hansen's usual start: a third of the range.
+pub const DEFAULT_CMAES_SIGMA: f64 = 0.3;
+
+fn is_default_sigma(sigma: &f64) -> bool {
+    *sigma == DEFAULT_CMAES_SIGMA
 }
 
 impl Default for GaConfig {
@@ -142,6 +172,8 @@ impl Default for GaConfig {
             crossover_rate: 0.75,
             mutation: Mutation::BitFlip,
             mutation_rate: 0.005,
+            optimiser: Optimiser::Ga,
+            cmaes_sigma: DEFAULT_CMAES_SIGMA,
         }
     }
 }
@@ -179,6 +211,9 @@ impl GaConfig {
         }
         if self.generations == 0 {
             return Err(invalid("generations", "must be at least 1"));
+        }
+        if !(self.cmaes_sigma > 0.0 && self.cmaes_sigma <= 1.0) {
+            return Err(invalid("cmaes_sigma", format!("{} must be in (0, 1]", self.cmaes_sigma)));
         }
         if self.elitism >= self.population {
             return Err(invalid(
