@@ -8,6 +8,16 @@ use std::process::Command;
 use common::{TUNER, engine_binary, fixture, manifest, repo, scratch};
 use evochess::params::Params;
 
+/// Runs `tuner pipeline CFG` from the repository with the built engine, warnings only.
+fn pipeline(cfg: &std::path::Path) -> std::process::Output {
+    Command::new(TUNER)
+        .args(["pipeline", cfg.to_str().unwrap(), "--engine", engine_binary().to_str().unwrap()])
+        .current_dir(repo())
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn toy_pipeline_runs_every_stage_and_renders_the_report() {
     let dir = scratch("pipeline", "toy");
@@ -59,12 +69,7 @@ opponents = [{{ name = "ghost", cmd = "/no/such/engine" }}]
         ),
     )
     .unwrap();
-    let out = Command::new(TUNER)
-        .args(["pipeline", cfg.to_str().unwrap(), "--engine", engine_binary().to_str().unwrap()])
-        .current_dir(repo())
-        .env("RUST_LOG", "warn")
-        .output()
-        .unwrap();
+    let out = pipeline(&cfg);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let o = dir.join("out");
@@ -132,11 +137,7 @@ fn a_bad_clock_in_a_later_stage_fails_before_evolution_starts() {
         ),
     )
     .unwrap();
-    let out = Command::new(TUNER)
-        .args(["pipeline", cfg.to_str().unwrap(), "--engine", engine_binary().to_str().unwrap()])
-        .current_dir(repo())
-        .output()
-        .unwrap();
+    let out = pipeline(&cfg);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(stderr.contains("[coevolve]") && stderr.contains("`5+x`"), "{stderr}");

@@ -465,12 +465,13 @@ mod tests {
         random_genome,
     };
 
-    /// OneMax: fitness = the number of set bits; counts its evaluations.
-    struct OneMax {
+    /// A fitness given as a function of the genome; counts its evaluations.
+    struct ByFunction<F> {
+        f: F,
         evaluated: Cell<usize>,
     }
 
-    impl Problem for OneMax {
+    impl<F: Fn(&Genome) -> f64> Problem for ByFunction<F> {
         type Score = f64;
         type Record = GenerationStats;
         type Error = CheckpointErrorOrGa;
@@ -483,10 +484,7 @@ mod tests {
                 .map(|g| {
                     known.get(&g.key()).copied().unwrap_or_else(|| {
                         self.evaluated.set(self.evaluated.get() + 1);
-                        match g {
-                            Genome::Bits(b) => b.iter().filter(|&&x| x).count() as f64,
-                            Genome::Numbers(_) => 0.0,
-                        }
+                        (self.f)(g)
                     })
                 })
                 .collect())
@@ -514,6 +512,14 @@ mod tests {
         }
         fn report(&self, _: &[GenerationStats]) -> Result<(), Self::Error> {
             Ok(())
+        }
+    }
+
+    /// OneMax: fitness = the number of set bits.
+    fn ones(g: &Genome) -> f64 {
+        match g {
+            Genome::Bits(b) => b.iter().filter(|&&x| x).count() as f64,
+            Genome::Numbers(_) => 0.0,
         }
     }
 
@@ -548,7 +554,7 @@ mod tests {
             checkpoint: dir.join("checkpoint.json"),
             mismatch: "other inputs",
         };
-        let problem = OneMax { evaluated: Cell::new(0) };
+        let problem = ByFunction { f: ones, evaluated: Cell::new(0) };
         let result = driver.evolve(&ga, &layout, &problem, resume, |rng| {
             (0..ga.population).map(|_| random_genome(&layout, rng)).collect()
         });
@@ -580,47 +586,11 @@ mod tests {
         std::fs::remove_dir_all(&root).unwrap();
     }
 
-    /// Maximises −Σ(x − 3)² over numeric genes in [−10, 10].
-    struct Sphere;
-
-    impl Problem for Sphere {
-        type Score = f64;
-        type Record = GenerationStats;
-        type Error = CheckpointErrorOrGa;
-
-        fn evaluate(&self, batch: Batch<'_, f64, GenerationStats>) -> Result<Vec<f64>, Self::Error> {
-            Ok(batch
-                .population
-                .iter()
-                .map(|g| match g {
-                    Genome::Numbers(x) => -x.iter().map(|v| (v - 3.0).powi(2)).sum::<f64>(),
-                    Genome::Bits(_) => f64::NEG_INFINITY,
-                })
-                .collect())
-        }
-        fn fitness(&self, s: &f64) -> f64 {
-            *s
-        }
-        fn metric(&self, s: &f64) -> f64 {
-            *s
-        }
-        fn restore(&self, fitness: f64, _: f64) -> (f64, bool) {
-            (fitness, true)
-        }
-        fn test(&self, _: &Genome) -> f64 {
-            0.0
-        }
-        fn record(
-            &self,
-            _: &[Genome],
-            _: &[f64],
-            _: usize,
-            s: GenerationStats,
-        ) -> Result<GenerationStats, Self::Error> {
-            Ok(s)
-        }
-        fn report(&self, _: &[GenerationStats]) -> Result<(), Self::Error> {
-            Ok(())
+    /// −Σ(x − 3)², for numeric genes in [−10, 10].
+    fn sphere(g: &Genome) -> f64 {
+        match g {
+            Genome::Numbers(x) => -x.iter().map(|v| (v - 3.0).powi(2)).sum::<f64>(),
+            Genome::Bits(_) => f64::NEG_INFINITY,
         }
     }
 
@@ -630,7 +600,9 @@ mod tests {
         let ga = GaConfig { population: 10, generations, optimiser: Optimiser::Cmaes, ..GaConfig::default() };
         let driver = Driver::single(generations, 7, "sphere", dir.join("checkpoint.json"), "other inputs");
         driver
-            .evolve(&ga, &layout, &Sphere, resume, |rng| (0..10).map(|_| random_genome(&layout, rng)).collect())
+            .evolve(&ga, &layout, &ByFunction { f: sphere, evaluated: Cell::new(0) }, resume, |rng| {
+                (0..10).map(|_| random_genome(&layout, rng)).collect()
+            })
             .unwrap()
     }
 
