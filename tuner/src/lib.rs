@@ -25,6 +25,7 @@ pub mod rrga;
 pub mod runner;
 pub mod search_evolve;
 pub mod space;
+pub mod spsa;
 pub mod stats;
 pub mod tc;
 pub mod transport;
