@@ -25,6 +25,53 @@ pub struct SpsaParam {
     pub integer: bool,
 }
 
+/// A line of OpenBench's SPSA input that cannot be read.
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error("SPSA line {line}: {reason} (expected `name, int|float, value, min, max, c_end, r_end`)")]
+pub struct SpsaLineError {
+    pub line: usize,
+    pub reason: String,
+}
+
+/// Reads OpenBench's SPSA input (what `evochess params --spsa` prints): one parameter per line,
+/// `name, int|float, value, min, max, c_end, r_end`; blank lines and `#` comments are skipped.
+pub fn parse_lines(text: &str) -> Result<Vec<SpsaParam>, SpsaLineError> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let bad = |reason: String| SpsaLineError { line: i + 1, reason };
+        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+        if fields.len() != 7 {
+            return Err(bad(format!("{} fields", fields.len())));
+        }
+        let integer = match fields[1] {
+            "int" => true,
+            "float" => false,
+            other => return Err(bad(format!("type `{other}` is neither int nor float"))),
+        };
+        let num = |k: usize, what: &str| {
+            fields[k]
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| bad(format!("{what} `{}` is not a number", fields[k])))
+        };
+        let (value, min, max, c_end, r_end) =
+            (num(2, "value")?, num(3, "min")?, num(4, "max")?, num(5, "c_end")?, num(6, "r_end")?);
+        if !(min <= value && value <= max) {
+            return Err(bad(format!("value {value} is outside [{min}, {max}]")));
+        }
+        if c_end <= 0.0 || r_end <= 0.0 {
+            return Err(bad("c_end and r_end must be positive".into()));
+        }
+        out.push(SpsaParam { name: fields[0].to_string(), value, min, max, c_end, r_end, integer });
+    }
+    Ok(out)
+}
+
 /// The gain schedule shared by all parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Schedule {
@@ -173,5 +220,34 @@ mod tests {
         // The side below θ plays 199 − 20.09 = 178.91 on average.
         let mean = sum / 2000.0;
         assert!((mean - 178.909).abs() < 0.05, "{mean}");
+    }
+
+    #[test]
+    fn openbench_input_lines_are_read_and_bad_ones_named() {
+        let text = "# from evochess params --spsa\npawn_mg, int, 100, 50, 200, 7.50, 0.002\n\nlmr_base, float, 0.75, 0, 2, 0.1, 0.002\n";
+        let params = parse_lines(text).unwrap();
+        assert_eq!(params.len(), 2);
+        assert_eq!(
+            params[0],
+            SpsaParam {
+                name: "pawn_mg".into(),
+                value: 100.0,
+                min: 50.0,
+                max: 200.0,
+                c_end: 7.5,
+                r_end: 0.002,
+                integer: true
+            }
+        );
+        assert!(!params[1].integer);
+        let e = parse_lines("a, int, 1, 0, 9, 1, 0.002\nb, int, 10, 0, 9, 1, 0.002\n").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.to_string().contains("outside [0, 9]"), "{e}");
+        assert!(parse_lines("a, int, 1, 0, 9, x, 0.002").unwrap_err().to_string().contains("c_end `x`"));
+        assert!(parse_lines("a, bool, 1, 0, 9, 1, 0.002").unwrap_err().to_string().contains("bool"));
+        assert!(parse_lines("a, int, 1, 0, 9").unwrap_err().to_string().contains("5 fields"));
+        // The engine's own export reads back whole.
+        let export = evochess::params::Params::default().spsa_lines().join("\n");
+        assert_eq!(parse_lines(&export).unwrap().len(), evochess::params::Params::specs().count());
     }
 }
