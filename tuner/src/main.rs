@@ -34,6 +34,8 @@ enum Command {
     Coevolve(cli::coevolve_cmd::CoevolveArgs),
     /// Evolve the selective-search parameters on an EPD suite (David et al. 2014 IV).
     SearchEvolve(cli::search_evolve_cmd::SearchEvolveArgs),
+    /// Tune engine parameters by SPSA over game pairs (fishtest/OpenBench schedule).
+    Spsa(cli::spsa_cmd::SpsaArgs),
     /// Solve counts of a UCI engine on EPD suites (bm/am, STS points).
     Epd(cli::epd_cmd::EpdArgs),
     /// evolve xN -> coevolve -> search-evolve -> verification, with a Markdown report.
@@ -90,6 +92,7 @@ fn run(command: Command) -> anyhow::Result<()> {
         Command::RoundrobinGa(a) => cli::rrga_cmd::run(a),
         Command::Coevolve(a) => cli::coevolve_cmd::run(a),
         Command::SearchEvolve(a) => cli::search_evolve_cmd::run(a),
+        Command::Spsa(a) => cli::spsa_cmd::run(a),
         Command::Epd(a) => cli::epd_cmd::run(a),
         Command::Pipeline(a) => cli::pipeline_cmd::run(a),
     }

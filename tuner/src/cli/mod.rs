@@ -12,6 +12,7 @@ pub mod pipeline_cmd;
 pub mod quick_cmd;
 pub mod rrga_cmd;
 pub mod search_evolve_cmd;
+pub mod spsa_cmd;
 
 use std::{
     ffi::OsString,

@@ -9,6 +9,8 @@
 //! `a_ratio` = 0.1. Integer parameters are played at stochastically rounded values, as in
 //! OpenBench, so a fractional θ still shows in games on average.
 
+pub mod run;
+
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 

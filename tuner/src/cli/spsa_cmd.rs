@@ -1,0 +1,55 @@
+//! `tuner spsa`: fishtest/OpenBench-style SPSA over game pairs played by the match runner.
+
+use std::path::PathBuf;
+
+use crate::{
+    cli::set_given,
+    ga::run_dir::Start,
+    spsa::run::{SpsaConfig, run as run_spsa},
+};
+
+/// Tune engine parameters by SPSA over game pairs (OpenBench's schedule).
+#[derive(clap::Args, Debug, Clone)]
+pub struct SpsaArgs {
+    /// Config file (TOML): `params` (OpenBench SPSA lines), `iterations`, `pairs`, `tc` or `nodes`, ...
+    #[arg(long, value_name = "FILE.toml")]
+    pub config: PathBuf,
+    /// The evochess binary (default: next to tuner).
+    #[arg(long, value_name = "PATH")]
+    pub engine: Option<PathBuf>,
+    /// Games played at once.
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Output directory (checkpoint, values.csv/svg, tuned.toml, each iteration's games).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Continue the tune in --out from its checkpoint; finished games are not replayed.
+    #[arg(long)]
+    pub resume: bool,
+    /// Discard the tune in --out (its checkpoint) and start over.
+    #[arg(long, conflicts_with = "resume")]
+    pub force: bool,
+}
+
+pub fn run(args: SpsaArgs) -> anyhow::Result<()> {
+    let mut cfg = SpsaConfig::load(&args.config)?;
+    set_given!(args; concurrency => cfg.concurrency, out => cfg.out_dir);
+    if let Some(e) = &args.engine {
+        cfg.engine = Some(e.clone());
+    }
+    let tuned = run_spsa(&cfg, Start::from_flags(args.resume, args.force))?;
+    for p in &tuned {
+        println!(
+            "{}, {}, {:.3}, {}, {}, {}, {}",
+            p.name,
+            if p.integer { "int" } else { "float" },
+            p.value,
+            p.min,
+            p.max,
+            p.c_end,
+            p.r_end
+        );
+    }
+    print!("{}", super::best_file_text("tuned parameters", &cfg.out_dir.join("tuned.toml")));
+    Ok(())
+}

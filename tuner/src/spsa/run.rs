@@ -1,0 +1,288 @@
+//! `tuner spsa`: the SPSA loop on the shared [`Driver`], one iteration a "generation".
+//!
+//! Iteration `k` (files under `<out>/iter-NNNNN/`): the `+` and `−` engines' parameter files
+//! (the base parameters with the perturbed values), their game pairs through the match runner
+//! with its resume journal, then `R_k · c_k · (W − L) · sign` moves every value. After every
+//! iteration `<out>/checkpoint.json` holds the tune, `<out>/values.csv` every value after
+//! every iteration, `<out>/values.svg` their paths (as a share of each range) and
+//! `<out>/tuned.toml` the current values as a complete parameter file.
+
+use std::path::{Path, PathBuf};
+
+use evochess::params::Params;
+use plotters::style::RGBColor;
+use rand::rngs::StdRng;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::{Perturbation, Schedule, Spsa, SpsaLineError, SpsaParam, parse_lines};
+use crate::{
+    chart::{Series, render_lines_svg},
+    csv::Csv,
+    engine_spec::EngineSpec,
+    files::write_atomic,
+    ga::{
+        driver::{Driver, Finished, Generations},
+        error::RunError,
+        run_dir::{RunDir, Start},
+    },
+    hash::mix64,
+    openings::OpeningsConfig,
+    parsed::Parsed,
+    runner::{MatchConfig, NoObserver, RunnerError, Tournament, play_match},
+    tc::{ClockTc, SearchLimits},
+};
+
+/// Everything `tuner spsa` reads from its config file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SpsaConfig {
+    /// OpenBench's SPSA input (`name, int, value, min, max, c_end, r_end` per line), e.g. a
+    /// selection of `evochess params --spsa`.
+    pub params: PathBuf,
+    /// Parameter file the tuned values are applied over (default: the engine's defaults).
+    pub base: Option<PathBuf>,
+    /// The engine binary; default `evochess` next to the `tuner` executable.
+    pub engine: Option<PathBuf>,
+    /// Planned iterations `N`; the gains reach `c_end` and `r_end` at the last.
+    pub iterations: u64,
+    /// Game pairs (an opening with both colours) per iteration.
+    pub pairs: u32,
+    pub tc: Option<Parsed<ClockTc>>,
+    pub nodes: Option<u64>,
+    pub openings: PathBuf,
+    pub concurrency: usize,
+    pub a_ratio: f64,
+    pub alpha: f64,
+    pub gamma: f64,
+    pub seed: u64,
+    pub out_dir: PathBuf,
+}
+
+impl Default for SpsaConfig {
+    fn default() -> Self {
+        let s = Schedule::new(1000);
+        SpsaConfig {
+            params: PathBuf::new(),
+            base: None,
+            engine: None,
+            iterations: s.iterations,
+            pairs: 1,
+            tc: Some("5+0.05".parse().expect("a valid clock")),
+            nodes: None,
+            openings: PathBuf::from("openings/gnuchess-8ply.epd"),
+            concurrency: 1,
+            a_ratio: s.a_ratio,
+            alpha: s.alpha,
+            gamma: s.gamma,
+            seed: 1,
+            out_dir: PathBuf::from("spsa-out"),
+        }
+    }
+}
+
+#[derive(Debug, Error)]
+pub enum SpsaError {
+    #[error(transparent)]
+    Run(#[from] RunError),
+    #[error("spsa config: {0}")]
+    Config(String),
+    #[error("{path}: {source}")]
+    Lines { path: String, source: SpsaLineError },
+    #[error("iteration {iteration}: {source}")]
+    Games { iteration: usize, source: Box<RunnerError> },
+}
+
+crate::command_error!(SpsaError);
+
+impl SpsaConfig {
+    pub fn load(path: &Path) -> Result<Self, SpsaError> {
+        let text = crate::builtin::read_text(path).map_err(|e| SpsaError::io(path, e))?;
+        toml::from_str(&text).map_err(|e| SpsaError::Config(format!("{}: {e}", path.display())))
+    }
+
+    fn schedule(&self) -> Schedule {
+        Schedule { iterations: self.iterations, a_ratio: self.a_ratio, alpha: self.alpha, gamma: self.gamma }
+    }
+}
+
+/// One iteration in the history.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IterationRecord {
+    pub iteration: usize,
+    /// Wins − losses of the `+` engine.
+    pub score: f64,
+    /// The values after this iteration's update.
+    pub values: Vec<f64>,
+}
+
+/// The checkpoint's state: the tune and the iteration just played.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tune {
+    pub spsa: Spsa,
+    pub perturbation: Perturbation,
+    pub score: f64,
+}
+
+struct Tuning<'a> {
+    cfg: &'a SpsaConfig,
+    params: Vec<SpsaParam>,
+    base: Params,
+    engine: PathBuf,
+}
+
+impl Tuning<'_> {
+    fn params_file(&self, path: &Path, values: &[f64]) -> Result<(), SpsaError> {
+        let mut p = self.base.clone();
+        for (param, &v) in self.params.iter().zip(values) {
+            p.set_by_name(&param.name, v.round() as i64).map_err(|e| SpsaError::Config(e.to_string()))?;
+        }
+        write_atomic(path, p.to_toml().as_bytes()).map_err(|e| SpsaError::io(path, e))
+    }
+}
+
+impl Generations for Tuning<'_> {
+    type State = Tune;
+    type Record = IterationRecord;
+    type Error = SpsaError;
+
+    fn initial(&self, rng: &mut StdRng) -> Result<Tune, SpsaError> {
+        let spsa = Spsa::new(self.params.clone(), self.cfg.schedule());
+        Ok(Tune { perturbation: spsa.perturb(rng), spsa, score: 0.0 })
+    }
+
+    fn evaluate(
+        &self,
+        g: usize,
+        tune: Tune,
+        _: &[IterationRecord],
+        resume: bool,
+    ) -> Result<(Tune, IterationRecord), SpsaError> {
+        let cfg = self.cfg;
+        let dir = cfg.out_dir.join(format!("iter-{:05}", g + 1));
+        std::fs::create_dir_all(&dir).map_err(|e| SpsaError::io(&dir, e))?;
+        let limits =
+            SearchLimits { clock: cfg.tc.as_ref().map(|t| *t.value()), nodes: cfg.nodes, ..SearchLimits::default() };
+        let mut engines = Vec::new();
+        for (name, values) in [("plus", &tune.perturbation.plus), ("minus", &tune.perturbation.minus)] {
+            let path = dir.join(format!("{name}.toml"));
+            self.params_file(&path, values)?;
+            engines.push(EngineSpec::new(name, &self.engine).with_params(&path).with_limits(limits.clone()));
+        }
+        let mut m = MatchConfig::new(engines, Tournament::Match);
+        m.games = 2 * cfg.pairs;
+        m.repeat = true;
+        m.concurrency = cfg.concurrency.max(1);
+        m.seed = mix64(cfg.seed ^ (g as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let book = [format!("file={}", cfg.openings.display()), "order=random".to_string()];
+        m.openings = Some(OpeningsConfig::parse(&book).map_err(|e| SpsaError::Config(format!("openings: {e}")))?);
+        let journal = dir.join("games.state.jsonl");
+        m.resume = resume && journal.is_file();
+        m.state = Some(journal);
+        m.pgn_out = Some(dir.join("games.pgn"));
+        m.event = format!("evochess spsa iteration {}", g + 1);
+        let r = play_match(&m, &mut NoObserver)
+            .map_err(|source| SpsaError::Games { iteration: g + 1, source: Box::new(source) })?;
+        let w = r.totals[0].wdl;
+        let score = w.wins as f64 - w.losses as f64;
+        let mut after = tune.spsa.clone();
+        after.update(&tune.perturbation, score);
+        let values: Vec<f64> = after.params.iter().map(|p| p.value).collect();
+        log::info!("iteration {}: + scored {:+} ({}/{}/{})", g + 1, score, w.wins, w.draws, w.losses);
+        Ok((Tune { score, ..tune }, IterationRecord { iteration: g + 1, score, values }))
+    }
+
+    fn breed(&self, _: usize, tune: &Tune, _: &[IterationRecord], rng: &mut StdRng) -> Result<Tune, SpsaError> {
+        let mut spsa = tune.spsa.clone();
+        spsa.update(&tune.perturbation, tune.score);
+        Ok(Tune { perturbation: spsa.perturb(rng), spsa, score: 0.0 })
+    }
+
+    fn check(&self, tune: &Tune) -> Result<(), String> {
+        let names = |ps: &[SpsaParam]| ps.iter().map(|p| p.name.clone()).collect::<Vec<_>>();
+        if names(&tune.spsa.params) != names(&self.params) {
+            return Err("tuned parameters differ from the config's".into());
+        }
+        Ok(())
+    }
+
+    fn report(&self, history: &[IterationRecord]) -> Result<(), SpsaError> {
+        let out = &self.cfg.out_dir;
+        let mut csv = Csv::new()
+            .column("iteration", |r: &&IterationRecord| r.iteration.to_string())
+            .column("score", |r| r.score.to_string());
+        for (i, p) in self.params.iter().enumerate() {
+            csv.push(p.name.clone(), move |r| format!("{:.3}", r.values[i]));
+        }
+        let path = out.join("values.csv");
+        write_atomic(&path, csv.write(history).as_bytes()).map_err(|e| SpsaError::io(&path, e))?;
+        let series: Vec<Series> = self
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let share = |v: f64| if p.max > p.min { 100.0 * (v - p.min) / (p.max - p.min) } else { 50.0 };
+                let hue = (i * 67 % 256) as u8;
+                Series::new(
+                    &p.name,
+                    RGBColor(hue, 255 - hue, (i * 131 % 256) as u8),
+                    history.iter().map(|r| (r.iteration, share(r.values[i]))).collect(),
+                )
+            })
+            .collect();
+        let svg = render_lines_svg("SPSA: tuned values", "iteration", "value (% of its range)", &series)
+            .map_err(|e| SpsaError::io(&out.join("values.svg"), e))?;
+        let path = out.join("values.svg");
+        write_atomic(&path, svg.as_bytes()).map_err(|e| SpsaError::io(&path, e))?;
+        if let Some(last) = history.last() {
+            self.params_file(&out.join("tuned.toml"), &last.values)?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs (or continues, as `start` says) the tune; returns the final values.
+pub fn run(cfg: &SpsaConfig, start: Start) -> Result<Vec<SpsaParam>, SpsaError> {
+    if cfg.iterations == 0 || cfg.pairs == 0 {
+        return Err(SpsaError::Config("iterations and pairs must be at least 1".into()));
+    }
+    if cfg.tc.is_none() && cfg.nodes.is_none() {
+        return Err(SpsaError::Config("give a time control (tc) or a node limit (nodes)".into()));
+    }
+    let text = crate::builtin::read_text(&cfg.params).map_err(|e| SpsaError::io(&cfg.params, e))?;
+    let params =
+        parse_lines(&text).map_err(|source| SpsaError::Lines { path: cfg.params.display().to_string(), source })?;
+    if params.is_empty() {
+        return Err(SpsaError::Config(format!("{} names no parameter", cfg.params.display())));
+    }
+    let base = match &cfg.base {
+        Some(p) => Params::load(p).map_err(|e| SpsaError::params(p, e))?,
+        None => Params::default(),
+    };
+    for p in &params {
+        if Params::find(&p.name).is_none() {
+            return Err(SpsaError::Config(format!("`{}` is not an engine parameter", p.name)));
+        }
+    }
+    let engine = cfg.engine.clone().unwrap_or_else(crate::paths::default_engine);
+    if !engine.is_file() {
+        return Err(SpsaError::Config(format!("engine {} not found", engine.display())));
+    }
+    let checkpoint = cfg.out_dir.join("checkpoint.json");
+    let first = cfg.out_dir.join("iter-00001/games.state.jsonl");
+    let _held = RunDir::open(&cfg.out_dir, &[checkpoint.clone(), first], start)?;
+    // The gains depend on the planned iterations, so they are part of it.
+    let fixed = SpsaConfig { concurrency: 0, out_dir: PathBuf::new(), ..cfg.clone() };
+    let fingerprint = crate::ga::checkpoint::fingerprint(&[
+        serde_json::to_string(&fixed).expect("config serialises"),
+        text,
+        base.values_toml(),
+    ]);
+    let mismatch = "different settings (only concurrency and out_dir may change)";
+    let driver = Driver::single(cfg.iterations as usize, cfg.seed, &fingerprint, checkpoint, mismatch);
+    let tuning = Tuning { cfg, params, base, engine };
+    let Finished { state, .. } = driver.run(&tuning, start.resumes())?;
+    let mut spsa = state.spsa;
+    spsa.update(&state.perturbation, state.score);
+    Ok(spsa.params)
+}
