@@ -20,10 +20,12 @@
 //! | `coevolve` | [`Problem`] | [`Population`] | round robin of engine processes |
 //! | `quick` | [`Generations`] | named individuals with life records | quick tournament of engine processes |
 //! | `roundrobin-ga` | [`Generations`] | Aksenov's players; roulette and two-point arithmetic crossover | round robin with a reference player |
+//! | `spsa` | [`Generations`] | the tune and its ± perturbation (one iteration a generation) | game pairs of + against − |
 //!
 //! A new fitness (a distributed one, say) is a new [`Problem`]; a new optimiser with its own
-//! variation (CMA-ES, SPSA, ...) is a new [`Generations`] whose `breed` draws from the RNG it
-//! is given.
+//! variation is a new [`Generations`] whose `breed` draws from the RNG it is given, as `spsa`
+//! is, or, for any [`Problem`], an [`Optimiser`] beside the GA, as CMA-ES is
+//! (`optimiser = "cmaes"`, [`Sampled`]).
 
 use std::{cell::RefCell, collections::HashMap, path::PathBuf, time::Instant};
 
