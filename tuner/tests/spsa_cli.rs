@@ -75,4 +75,7 @@ fn bad_spsa_input_is_named() {
     std::fs::write(dir.join("params.txt"), "knight_mgg, int, 320, 200, 450, 20, 0.01\n").unwrap();
     let e = tuner_err(&["spsa", "--config", cfg.to_str().unwrap()]);
     assert!(e.contains("knight_mgg"), "{e}");
+    std::fs::write(dir.join("params.txt"), "knight_mg, int, 320, 0, 99999, 20, 0.01\n").unwrap();
+    let e = tuner_err(&["spsa", "--config", cfg.to_str().unwrap()]);
+    assert!(e.contains("knight_mg") && e.contains("outside the engine's range"), "{e}");
 }

@@ -260,8 +260,15 @@ pub fn run(cfg: &SpsaConfig, start: Start) -> Result<Vec<SpsaParam>, SpsaError> 
         None => Params::default(),
     };
     for p in &params {
-        if Params::find(&p.name).is_none() {
+        let Some((_, spec)) = Params::find(&p.name) else {
             return Err(SpsaError::Config(format!("`{}` is not an engine parameter", p.name)));
+        };
+        // Checked now rather than when a perturbed value reaches the engine hours later.
+        if p.min < f64::from(spec.min) || p.max > f64::from(spec.max) {
+            return Err(SpsaError::Config(format!(
+                "{}: [{}, {}] reaches outside the engine's range [{}, {}]",
+                p.name, p.min, p.max, spec.min, spec.max
+            )));
         }
     }
     let engine = cfg.engine.clone().unwrap_or_else(crate::paths::default_engine);
