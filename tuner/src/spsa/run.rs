@@ -293,3 +293,23 @@ pub fn run(cfg: &SpsaConfig, start: Start) -> Result<Vec<SpsaParam>, SpsaError> 
     spsa.update(&state.perturbation, state.score);
     Ok(spsa.params)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_config_and_its_lines_are_valid() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let cfg = SpsaConfig::load(&root.join("params/spsa-search.toml")).unwrap();
+        let text = std::fs::read_to_string(root.join(&cfg.params)).unwrap();
+        let params = parse_lines(&text).unwrap();
+        assert_eq!(params.len(), 6);
+        for p in &params {
+            let (id, spec) = Params::find(&p.name).unwrap();
+            assert!(f64::from(spec.min) <= p.min && p.max <= f64::from(spec.max), "{}", p.name);
+            assert_eq!(p.value, f64::from(Params::default().get(id)), "{} starts at the default", p.name);
+        }
+        assert!(root.join(&cfg.openings).is_file());
+    }
+}
