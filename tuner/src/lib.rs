@@ -28,6 +28,7 @@ pub mod space;
 pub mod spsa;
 pub mod stats;
 pub mod tc;
+pub mod texel;
 pub mod transport;
 pub mod uci_client;
 pub mod xboard_client;
