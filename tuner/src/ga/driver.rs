@@ -111,6 +111,8 @@ impl<'a> Driver<'a> {
     /// Runs the generations, continuing from the checkpoint when `resume` and one exists.
     pub fn run<G: Generations>(&self, command: &G, resume: bool) -> Result<Finished<G::State, G::Record>, G::Error> {
         let path = &self.checkpoint;
+        // Whether this call saved (and so reported) a generation.
+        let mut saved = true;
         let (mut state, mut generation, mut history) = match Checkpoint::<G::State, G::Record>::load(path)? {
             Some(c) if resume => {
                 if c.fingerprint != self.fingerprint {
@@ -132,6 +134,7 @@ impl<'a> Driver<'a> {
                 }
                 command.check(&c.state).map_err(|reason| CheckpointError::new(path, reason))?;
                 log::info!("{}resuming after generation {}", self.prefix(), c.generation);
+                saved = false;
                 (c.state, c.generation, c.history)
             }
             _ => {
@@ -150,9 +153,13 @@ impl<'a> Driver<'a> {
             state = evaluated;
             history.push(record);
             self.save(command, &state, generation, &history)?;
+            saved = true;
         }
-        // Reports are rewritten so a run finished before a crash (or by an older build) has them.
-        command.report(&history)?;
+        if !saved {
+            // A run resumed with nothing left to do: its reports are rewritten, so one finished
+            // before a crash (or by an older build) has them.
+            command.report(&history)?;
+        }
         Ok(Finished { state, history })
     }
 
