@@ -116,12 +116,12 @@ pub struct IterationRecord {
     pub values: Vec<f64>,
 }
 
-/// The checkpoint's state: the tune and the iteration just played.
+/// The checkpoint's state: the tune (after its last played iteration's update, once played) and
+/// the engines of that iteration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Tune {
     pub spsa: Spsa,
     pub perturbation: Perturbation,
-    pub score: f64,
 }
 
 struct Tuning<'a> {
@@ -148,7 +148,7 @@ impl Generations for Tuning<'_> {
 
     fn initial(&self, rng: &mut StdRng) -> Result<Tune, SpsaError> {
         let spsa = Spsa::new(self.params.clone(), self.cfg.schedule());
-        Ok(Tune { perturbation: spsa.perturb(rng), spsa, score: 0.0 })
+        Ok(Tune { perturbation: spsa.perturb(rng), spsa })
     }
 
     fn evaluate(
@@ -185,17 +185,15 @@ impl Generations for Tuning<'_> {
             .map_err(|source| SpsaError::Games { iteration: g + 1, source: Box::new(source) })?;
         let w = r.totals[0].wdl;
         let score = w.wins as f64 - w.losses as f64;
-        let mut after = tune.spsa.clone();
-        after.update(&tune.perturbation, score);
-        let values: Vec<f64> = after.params.iter().map(|p| p.value).collect();
+        let mut spsa = tune.spsa;
+        spsa.update(&tune.perturbation, score);
+        let values: Vec<f64> = spsa.params.iter().map(|p| p.value).collect();
         log::info!("iteration {}: + scored {:+} ({}/{}/{})", g + 1, score, w.wins, w.draws, w.losses);
-        Ok((Tune { score, ..tune }, IterationRecord { iteration: g + 1, score, values }))
+        Ok((Tune { spsa, perturbation: tune.perturbation }, IterationRecord { iteration: g + 1, score, values }))
     }
 
     fn breed(&self, _: usize, tune: &Tune, _: &[IterationRecord], rng: &mut StdRng) -> Result<Tune, SpsaError> {
-        let mut spsa = tune.spsa.clone();
-        spsa.update(&tune.perturbation, tune.score);
-        Ok(Tune { perturbation: spsa.perturb(rng), spsa, score: 0.0 })
+        Ok(Tune { perturbation: tune.spsa.perturb(rng), spsa: tune.spsa.clone() })
     }
 
     fn check(&self, tune: &Tune) -> Result<(), String> {
@@ -289,9 +287,7 @@ pub fn run(cfg: &SpsaConfig, start: Start) -> Result<Vec<SpsaParam>, SpsaError> 
     let driver = Driver::single(cfg.iterations as usize, cfg.seed, &fingerprint, checkpoint, mismatch);
     let tuning = Tuning { cfg, params, base, engine };
     let Finished { state, .. } = driver.run(&tuning, start.resumes())?;
-    let mut spsa = state.spsa;
-    spsa.update(&state.perturbation, state.score);
-    Ok(spsa.params)
+    Ok(state.spsa.params)
 }
 
 #[cfg(test)]
