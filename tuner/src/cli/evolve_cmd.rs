@@ -125,7 +125,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
         Some(k) => k..=k,
         None => 1..=cfg.runs,
     };
-    if !args.run.resume && !args.run.force && !args.bench {
+    if !args.run.policy.resume && !args.run.policy.force && !args.bench {
         // Refuse before hours of work, not when the result is written. A run with a checkpoint
         // is refused by the run itself, with the hint to --resume it.
         for run in runs.clone() {
@@ -145,7 +145,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
     }
     let objective = &setup.objective;
     let pct = |m: f64, test: bool| runs::percent(objective, m, test);
-    let done = runs::run_all(&cfg, &setup, runs, args.run.resume, |r| {
+    let done = runs::run_all(&cfg, &setup, runs, args.run.policy.resume, |r| {
         let o = &r.outcome;
         println!(
             "run {}: train {} {}{}, test {}{}, {} -> {}",

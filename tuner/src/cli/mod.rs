@@ -52,6 +52,20 @@ pub struct RunArgs {
     /// Output directory (checkpoint, reports, per-generation files).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub policy: StartArgs,
+}
+
+impl RunArgs {
+    pub fn start(&self) -> Start {
+        self.policy.start()
+    }
+}
+
+/// `--resume` and `--force`: how a command with a checkpoint treats the run in its output
+/// directory (the one start policy of [`Start`]).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct StartArgs {
     /// Continue the run in --out from its checkpoint; finished work is not redone.
     #[arg(long)]
     pub resume: bool,
@@ -60,7 +74,7 @@ pub struct RunArgs {
     pub force: bool,
 }
 
-impl RunArgs {
+impl StartArgs {
     pub fn start(&self) -> Start {
         Start::from_flags(self.resume, self.force)
     }

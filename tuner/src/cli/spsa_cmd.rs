@@ -3,8 +3,7 @@
 use std::path::PathBuf;
 
 use crate::{
-    cli::set_given,
-    ga::run_dir::Start,
+    cli::{StartArgs, set_given},
     spsa::run::{SpsaConfig, run as run_spsa},
 };
 
@@ -23,12 +22,8 @@ pub struct SpsaArgs {
     /// Output directory (checkpoint, values.csv/svg, tuned.toml, each iteration's games).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Continue the tune in --out from its checkpoint; finished games are not replayed.
-    #[arg(long)]
-    pub resume: bool,
-    /// Discard the tune in --out (its checkpoint) and start over.
-    #[arg(long, conflicts_with = "resume")]
-    pub force: bool,
+    #[command(flatten)]
+    pub policy: StartArgs,
 }
 
 pub fn run(args: SpsaArgs) -> anyhow::Result<()> {
@@ -37,7 +32,7 @@ pub fn run(args: SpsaArgs) -> anyhow::Result<()> {
     if let Some(e) = &args.engine {
         cfg.engine = Some(e.clone());
     }
-    let tuned = run_spsa(&cfg, Start::from_flags(args.resume, args.force))?;
+    let tuned = run_spsa(&cfg, args.policy.start())?;
     for p in &tuned {
         println!(
             "{}, {}, {:.3}, {}, {}, {}, {}",
