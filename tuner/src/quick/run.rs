@@ -10,9 +10,9 @@
 //! 3. the generation and the history go to `<out>/checkpoint.json` (the shared [`Driver`]'s,
 //!    atomic replace), and the survivor policy builds generation `g + 1`.
 //!
-//! On `--resume` the next generation is bred again from the checkpoint; its journal's games are answered from
-//! the journal, and since pivots are a pure function of `(seed, generation, subset)` the
-//! tournament walks the same tree and plays only the missing games.
+//! On `--resume` the next generation is bred again from the checkpoint; its journal's games are
+//! answered from the journal, and since pivots are a pure function of `(seed, generation,
+//! subset)` the tournament walks the same tree and plays only the missing games.
 
 use std::{
     cmp::Ordering,
