@@ -36,6 +36,8 @@ enum Command {
     SearchEvolve(cli::search_evolve_cmd::SearchEvolveArgs),
     /// Tune engine parameters by SPSA over game pairs (fishtest/OpenBench schedule).
     Spsa(cli::spsa_cmd::SpsaArgs),
+    /// Tune evaluation parameters by Texel's method on quiet positions from games with results.
+    Texel(cli::texel_cmd::TexelArgs),
     /// Solve counts of a UCI engine on EPD suites (bm/am, STS points).
     Epd(cli::epd_cmd::EpdArgs),
     /// evolve xN -> coevolve -> search-evolve -> verification, with a Markdown report.
@@ -93,6 +95,7 @@ fn run(command: Command) -> anyhow::Result<()> {
         Command::Coevolve(a) => cli::coevolve_cmd::run(a),
         Command::SearchEvolve(a) => cli::search_evolve_cmd::run(a),
         Command::Spsa(a) => cli::spsa_cmd::run(a),
+        Command::Texel(a) => cli::texel_cmd::run(a),
         Command::Epd(a) => cli::epd_cmd::run(a),
         Command::Pipeline(a) => cli::pipeline_cmd::run(a),
     }

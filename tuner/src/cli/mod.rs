@@ -13,6 +13,7 @@ pub mod quick_cmd;
 pub mod rrga_cmd;
 pub mod search_evolve_cmd;
 pub mod spsa_cmd;
+pub mod texel_cmd;
 
 use std::{
     ffi::OsString,

@@ -2,6 +2,12 @@
 //! for a winning chance `1 / (1 + 10^(−K·s/400))`, and an evaluation is as good as the mean
 //! squared error of those chances against the games' results (1, ½, 0). `K` is fitted first,
 //! once, for the evaluation being tuned.
+//!
+//! `tuner texel` ([`run`]) minimises that error over a search space's parameters on quiet
+//! positions ([`quiet`]) from games with results.
+
+pub mod quiet;
+pub mod run;
 
 /// The winning chance of `score` centipawns under scale `k`.
 pub fn win_chance(k: f64, score: f64) -> f64 {

@@ -1,0 +1,50 @@
+//! `tuner texel`: Texel's tuning of evaluation parameters on quiet positions from games.
+
+use std::path::PathBuf;
+
+use crate::{
+    cli::{RunArgs, set_given},
+    texel::run::{TexelConfig, run as run_texel},
+};
+
+/// Tune evaluation parameters by Texel's method: the mean squared error of the games' results
+/// against sigmoid(K · evaluation) on quiet positions, minimised by local search.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TexelArgs {
+    /// Games with results; repeat for several (replaces the config's list).
+    #[arg(long, value_name = "FILE.pgn")]
+    pub pgn: Vec<PathBuf>,
+    /// Search-space file of the parameters to tune.
+    #[arg(long, value_name = "FILE.toml")]
+    pub space: Option<PathBuf>,
+    /// Parameter file to start from (default: the space's base).
+    #[arg(long, value_name = "FILE.toml")]
+    pub params: Option<PathBuf>,
+    /// Threads for the loss (0 = all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// `--generations` is the number of passes.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+pub fn run(args: TexelArgs) -> anyhow::Result<()> {
+    let mut cfg = match &args.run.config {
+        Some(p) => TexelConfig::load(p)?,
+        None => TexelConfig::default(),
+    };
+    if !args.pgn.is_empty() {
+        cfg.pgn = args.pgn.clone();
+    }
+    if let Some(p) = &args.params {
+        cfg.params = Some(p.clone());
+    }
+    set_given!(args; space => cfg.space, threads => cfg.threads);
+    set_given!(args.run; generations => cfg.passes, seed => cfg.seed, out => cfg.out_dir);
+    let o = run_texel(&cfg, args.run.start())?;
+    println!("K {:.4}; {} training and {} validation positions", o.k, o.train, o.validation);
+    println!("start:        training MSE {:.6}   validation MSE {:.6}", o.start.0, o.start.1);
+    println!("tuned pass {:<3} training MSE {:.6}   validation MSE {:.6}", o.tuned_pass, o.tuned.0, o.tuned.1);
+    print!("{}", super::best_file_text("tuned parameters", &o.tuned_file));
+    Ok(())
+}

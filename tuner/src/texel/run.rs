@@ -1,0 +1,509 @@
+//! `tuner texel`: Texel's tuning of a search space's parameters on the shared [`Driver`], one
+//! pass of the local search a "generation".
+//!
+//! Positions are sampled from games with results (`[positions]`, either side to move, drawn
+//! games too), resolved to quiet ones by the engine's qsearch ([`super::quiet`]) and split by
+//! game into training and validation sets. `K` is fitted once on the training set with the
+//! starting parameters, then each pass tries every gene one step up and one step down and keeps
+//! a move that lowers the training MSE of sigmoid(K · static evaluation); a gene that moves
+//! neither way halves its step, down to the gene's `step` (default 1). The evaluation is not
+//! linear in its parameters (tapering, piece-square tables, mobility tables), so the local
+//! search measures the loss itself instead of a gradient through term coefficients.
+//!
+//! After every pass `<out>/checkpoint.json` holds the values and steps, `<out>/passes.csv` and
+//! `<out>/loss.svg` both sets' MSE per pass, and `<out>/tuned.toml` the values of the pass with
+//! the lowest validation MSE as a complete parameter file.
+
+use std::{
+    path::{Path, PathBuf},
+    time::Instant,
+};
+
+use evochess::{eval::Evaluator, params::Params};
+use plotters::style::RGBColor;
+use rand::rngs::StdRng;
+use serde::{Deserialize, Serialize};
+use shakmaty::{CastlingMode, Chess, fen::Fen};
+use thiserror::Error;
+
+use super::{fit_k, quiet::Resolver, win_chance};
+use crate::{
+    chart::{Series, render_lines_svg},
+    csv::Csv,
+    evolve::positions::{GmPosition, PositionsConfig, PositionsError, Sample, load_or_extract},
+    files::write_atomic,
+    ga::{
+        driver::{Driver, Finished, Generations},
+        error::RunError,
+        par_map,
+        run_dir::{RunDir, Start},
+        threads,
+    },
+    space::SearchSpace,
+};
+
+/// Everything `tuner texel` reads from its config file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TexelConfig {
+    /// Games with results (`.pgn` or `.pgn.xz`): any PGN, or `tuner match`'s own.
+    pub pgn: Vec<PathBuf>,
+    /// The parameters tuned: a search-space file (genes with keys, `min`, `max` and optional
+    /// `step`, the smallest move; the encoding is ignored).
+    pub space: PathBuf,
+    /// Parameter file the tuning starts from (default: the space's base).
+    pub params: Option<PathBuf>,
+    /// Position sampling; `train` and `test` are the training and validation set sizes.
+    pub positions: PositionsConfig,
+    /// Passes over every gene (the run's "generations").
+    pub passes: usize,
+    /// A gene's first step as a share of its range, `(max − min) / step_divisor` (at least its
+    /// `step`).
+    pub step_divisor: i32,
+    /// Scale of the winning chance; fitted on the training set when absent.
+    pub k: Option<f64>,
+    /// Threads for the loss (0 = all cores).
+    pub threads: usize,
+    pub seed: u64,
+    pub out_dir: PathBuf,
+}
+
+impl Default for TexelConfig {
+    fn default() -> Self {
+        TexelConfig {
+            pgn: Vec::new(),
+            space: PathBuf::new(),
+            params: None,
+            positions: PositionsConfig {
+                train: 150_000,
+                test: 30_000,
+                positions_per_game: 10,
+                min_ply: 16,
+                sample: Sample::Any,
+                ..PositionsConfig::default()
+            },
+            passes: 40,
+            step_divisor: 64,
+            k: None,
+            threads: 0,
+            seed: 1,
+            out_dir: PathBuf::from("texel-out"),
+        }
+    }
+}
+
+#[derive(Debug, Error)]
+pub enum TexelError {
+    #[error(transparent)]
+    Run(#[from] RunError),
+    #[error("texel config: {0}")]
+    Config(String),
+    #[error(transparent)]
+    Positions(#[from] PositionsError),
+}
+
+crate::command_error!(TexelError);
+
+impl TexelConfig {
+    pub fn load(path: &Path) -> Result<Self, TexelError> {
+        let text = crate::builtin::read_text(path).map_err(|e| TexelError::io(path, e))?;
+        toml::from_str(&text).map_err(|e| TexelError::Config(format!("{}: {e}", path.display())))
+    }
+
+    fn validate(&self) -> Result<(), TexelError> {
+        let bad = |why: String| Err(TexelError::Config(why));
+        if self.pgn.is_empty() {
+            return bad("pgn: name at least one PGN file of games with results".into());
+        }
+        if self.space.as_os_str().is_empty() {
+            return bad("space: name the search-space file of the parameters to tune".into());
+        }
+        if self.positions.sample != Sample::Any {
+            return bad("positions.sample must be \"any\": Texel's loss needs losses and draws too".into());
+        }
+        if self.positions.random_plies > 0 {
+            return bad("positions.random_plies must be 0: a walked-off position has no game result".into());
+        }
+        if self.positions.train == 0 || self.positions.test == 0 {
+            return bad("positions.train and positions.test (the validation set) must be at least 1".into());
+        }
+        if self.passes == 0 || self.step_divisor < 1 {
+            return bad("passes and step_divisor must be at least 1".into());
+        }
+        if self.k.is_some_and(|k| !(k.is_finite() && k > 0.0)) {
+            return bad(format!("k must be a positive number, not {}", self.k.unwrap_or_default()));
+        }
+        Ok(())
+    }
+}
+
+/// A quiet position and its game's result for the side to move (1, ½, 0).
+#[derive(Clone, Debug)]
+pub struct Labelled {
+    pub pos: Chess,
+    pub result: f64,
+}
+
+/// The quiet positions of `positions` (see [`super::quiet`]) with results, resolved under
+/// `params` over `threads`; positions dropped on the way are counted in the second value.
+pub fn quiet_positions(
+    positions: &[GmPosition],
+    params: &Params,
+    threads: usize,
+) -> Result<(Vec<Labelled>, usize), TexelError> {
+    let parsed: Vec<(Chess, i8)> = positions
+        .iter()
+        .map(|p| {
+            let outcome = p.outcome.ok_or_else(|| TexelError::Config(format!("position `{}` has no result", p.fen)))?;
+            let fen: Fen = p.fen.parse().map_err(|e| TexelError::Config(format!("bad FEN `{}`: {e}", p.fen)))?;
+            let pos = fen
+                .into_position(CastlingMode::Standard)
+                .map_err(|e| TexelError::Config(format!("bad position `{}`: {e}", p.fen)))?;
+            Ok((pos, outcome))
+        })
+        .collect::<Result<_, TexelError>>()?;
+    let chunks: Vec<&[(Chess, i8)]> = parsed.chunks(256).collect();
+    let resolved: Vec<Option<Labelled>> = par_map(&chunks, threads, |chunk| {
+        let mut resolver = Resolver::new(params);
+        chunk
+            .iter()
+            .map(|(pos, outcome)| {
+                let (quiet, plies) = resolver.resolve(pos)?;
+                // The result is the side to move's: it changes hands with every ply played.
+                let outcome = if plies % 2 == 0 { *outcome } else { -outcome };
+                Some(Labelled { pos: quiet, result: (f64::from(outcome) + 1.0) / 2.0 })
+            })
+            .collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    let dropped = resolved.iter().filter(|r| r.is_none()).count();
+    Ok((resolved.into_iter().flatten().collect(), dropped))
+}
+
+/// Fixed chunks, so that the sum's order, and with it every loss to the last bit, does not
+/// depend on the thread count.
+const LOSS_CHUNK: usize = 512;
+
+/// Static evaluations of `set` under `params`, as `(score, result)` samples.
+fn samples(set: &[Labelled], params: &Params, threads: usize) -> Vec<(f64, f64)> {
+    let chunks: Vec<&[Labelled]> = set.chunks(LOSS_CHUNK).collect();
+    par_map(&chunks, threads, |chunk| {
+        let eval = Evaluator::new(&params.eval);
+        chunk.iter().map(|l| (f64::from(eval.evaluate(&l.pos)), l.result)).collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// Mean squared error of sigmoid(K · static evaluation) over `set` under `params`.
+pub fn mse(set: &[Labelled], params: &Params, k: f64, threads: usize) -> f64 {
+    if set.is_empty() {
+        return 0.0;
+    }
+    let chunks: Vec<&[Labelled]> = set.chunks(LOSS_CHUNK).collect();
+    let sums = par_map(&chunks, threads, |chunk| {
+        let eval = Evaluator::new(&params.eval);
+        chunk.iter().map(|l| (l.result - win_chance(k, f64::from(eval.evaluate(&l.pos)))).powi(2)).sum::<f64>()
+    });
+    sums.iter().sum::<f64>() / set.len() as f64
+}
+
+/// The local search's state after a pass (checkpointed).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Descent {
+    /// Each gene's value.
+    pub values: Vec<i32>,
+    /// Each gene's current step.
+    pub steps: Vec<i32>,
+    /// A pass at the smallest steps moved nothing: later passes would repeat it.
+    pub converged: bool,
+}
+
+/// One pass in the history.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PassRecord {
+    pub pass: usize,
+    pub train_mse: f64,
+    pub validation_mse: f64,
+    /// Genes moved in this pass.
+    pub changed: usize,
+    /// Losses computed in this pass.
+    pub trials: usize,
+    pub seconds: f64,
+    /// The values after this pass.
+    pub values: Vec<i32>,
+}
+
+struct Tuning<'a> {
+    cfg: &'a TexelConfig,
+    space: SearchSpace,
+    base: Params,
+    train: Vec<Labelled>,
+    validation: Vec<Labelled>,
+    k: f64,
+    threads: usize,
+    /// The starting values' training and validation MSE (pass 0 of the reports).
+    start: (f64, f64),
+}
+
+impl Tuning<'_> {
+    fn params(&self, values: &[i32]) -> Params {
+        let mut p = self.base.clone();
+        for (gene, &v) in self.space.genes.iter().zip(values) {
+            for &id in &gene.keys {
+                p.set(id, i64::from(v)).expect("gene ranges are validated against the declaration");
+            }
+        }
+        p
+    }
+
+    fn min_step(&self, gene: usize) -> i32 {
+        self.space.genes[gene].step.unwrap_or(1).max(1)
+    }
+
+    fn start_values(&self) -> Vec<i32> {
+        self.space.genes.iter().map(|g| self.base.get(g.keys[0]).clamp(g.min, g.max)).collect()
+    }
+
+    /// The record with the lowest validation MSE, if any pass beat the start.
+    fn best<'r>(&self, history: &'r [PassRecord]) -> Option<&'r PassRecord> {
+        history
+            .iter()
+            .filter(|r| r.validation_mse < self.start.1)
+            .min_by(|a, b| a.validation_mse.total_cmp(&b.validation_mse).then(a.pass.cmp(&b.pass)))
+    }
+}
+
+impl Generations for Tuning<'_> {
+    type State = Descent;
+    type Record = PassRecord;
+    type Error = TexelError;
+
+    fn initial(&self, _: &mut StdRng) -> Result<Descent, TexelError> {
+        let steps = self
+            .space
+            .genes
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let min = self.min_step(i);
+                // A multiple of the smallest step, so halving reaches it exactly.
+                ((g.max - g.min) / self.cfg.step_divisor / min).max(1) * min
+            })
+            .collect();
+        Ok(Descent { values: self.start_values(), steps, converged: false })
+    }
+
+    fn evaluate(
+        &self,
+        g: usize,
+        mut d: Descent,
+        _: &[PassRecord],
+        _: bool,
+    ) -> Result<(Descent, PassRecord), TexelError> {
+        let t = Instant::now();
+        let mut best = mse(&self.train, &self.params(&d.values), self.k, self.threads);
+        let (mut changed, mut trials) = (0, 1);
+        if !d.converged {
+            for (i, gene) in self.space.genes.iter().enumerate() {
+                let step = d.steps[i];
+                let mut moved = false;
+                for v in [d.values[i] + step, d.values[i] - step] {
+                    if v < gene.min || v > gene.max {
+                        continue;
+                    }
+                    let mut values = d.values.clone();
+                    values[i] = v;
+                    let loss = mse(&self.train, &self.params(&values), self.k, self.threads);
+                    trials += 1;
+                    if loss < best {
+                        (best, d.values, moved) = (loss, values, true);
+                        break;
+                    }
+                }
+                if moved {
+                    changed += 1;
+                } else {
+                    let min = self.min_step(i);
+                    d.steps[i] = (step / 2 / min).max(1) * min;
+                }
+            }
+            d.converged = changed == 0 && d.steps.iter().enumerate().all(|(i, &s)| s == self.min_step(i));
+        }
+        let validation_mse = mse(&self.validation, &self.params(&d.values), self.k, self.threads);
+        let record = PassRecord {
+            pass: g + 1,
+            train_mse: best,
+            validation_mse,
+            changed,
+            trials,
+            seconds: t.elapsed().as_secs_f64(),
+            values: d.values.clone(),
+        };
+        log::info!(
+            "pass {}: training MSE {:.6}, validation MSE {:.6}, {changed} of {} genes moved ({:.1}s){}",
+            g + 1,
+            best,
+            validation_mse,
+            self.space.genes.len(),
+            record.seconds,
+            if d.converged { ", converged" } else { "" }
+        );
+        Ok((d, record))
+    }
+
+    fn breed(&self, _: usize, d: &Descent, _: &[PassRecord], _: &mut StdRng) -> Result<Descent, TexelError> {
+        Ok(d.clone())
+    }
+
+    fn check(&self, d: &Descent) -> Result<(), String> {
+        let n = self.space.genes.len();
+        if d.values.len() != n || d.steps.len() != n {
+            return Err(format!("{} values for the space's {n} genes", d.values.len()));
+        }
+        Ok(())
+    }
+
+    fn report(&self, history: &[PassRecord]) -> Result<(), TexelError> {
+        let out = &self.cfg.out_dir;
+        let start = PassRecord {
+            pass: 0,
+            train_mse: self.start.0,
+            validation_mse: self.start.1,
+            changed: 0,
+            trials: 1,
+            seconds: 0.0,
+            values: self.start_values(),
+        };
+        let rows: Vec<&PassRecord> = std::iter::once(&start).chain(history).collect();
+        let csv = Csv::new()
+            .column("pass", |r: &&PassRecord| r.pass.to_string())
+            .column("train_mse", |r| format!("{:.8}", r.train_mse))
+            .column("validation_mse", |r| format!("{:.8}", r.validation_mse))
+            .column("changed", |r| r.changed.to_string())
+            .column("trials", |r| r.trials.to_string())
+            .column("seconds", |r| format!("{:.1}", r.seconds));
+        let path = out.join("passes.csv");
+        write_atomic(&path, csv.write(rows.iter().copied()).as_bytes()).map_err(|e| TexelError::io(&path, e))?;
+        let series = [
+            Series::new("training", RGBColor(31, 119, 180), rows.iter().map(|r| (r.pass, r.train_mse)).collect()),
+            Series::new("validation", RGBColor(214, 39, 40), rows.iter().map(|r| (r.pass, r.validation_mse)).collect()),
+        ];
+        let label = format!("mean squared error (K = {:.4})", self.k);
+        let path = out.join("loss.svg");
+        let svg = render_lines_svg("Texel tuning", "pass", &label, &series).map_err(|e| TexelError::io(&path, e))?;
+        write_atomic(&path, svg.as_bytes()).map_err(|e| TexelError::io(&path, e))?;
+        let values = self.best(history).map_or(&start.values, |r| &r.values);
+        let path = out.join("tuned.toml");
+        write_atomic(&path, self.params(values).to_toml().as_bytes()).map_err(|e| TexelError::io(&path, e))
+    }
+}
+
+/// What a finished (or extended) tune reports.
+#[derive(Clone, Debug)]
+pub struct TexelOutcome {
+    pub k: f64,
+    pub train: usize,
+    pub validation: usize,
+    /// Training and validation MSE at the start and of the pass written to `tuned.toml`.
+    pub start: (f64, f64),
+    pub tuned: (f64, f64),
+    /// The pass whose values are in `tuned.toml` (0: none beat the start on validation).
+    pub tuned_pass: usize,
+    pub tuned_file: PathBuf,
+}
+
+/// Runs (or continues, as `start` says) the tune.
+pub fn run(cfg: &TexelConfig, start: Start) -> Result<TexelOutcome, TexelError> {
+    cfg.validate()?;
+    let space_text = crate::builtin::read_text(&cfg.space).map_err(|e| TexelError::io(&cfg.space, e))?;
+    let space = SearchSpace::parse(&space_text).map_err(RunError::from)?;
+    if space.genes.is_empty() {
+        return Err(TexelError::Config(format!("{} names no parameter to tune", cfg.space.display())));
+    }
+    let base = match &cfg.params {
+        Some(p) => space.with_fixed(&Params::load(p).map_err(|e| TexelError::params(p, e))?),
+        None => space.base(),
+    };
+    let checkpoint = cfg.out_dir.join("checkpoint.json");
+    let _held = RunDir::open(&cfg.out_dir, std::slice::from_ref(&checkpoint), start)?;
+    let threads = threads(cfg.threads);
+
+    let t = Instant::now();
+    let set = load_or_extract(&cfg.pgn, &cfg.positions, &cfg.out_dir.join("positions.json"))?;
+    let (train, dropped_train) = quiet_positions(&set.train, &base, threads)?;
+    let (validation, dropped_validation) = quiet_positions(&set.test, &base, threads)?;
+    log::info!(
+        "texel: {} training and {} validation quiet positions ({} and {} dropped: check or no quiet end) in {:.1}s",
+        train.len(),
+        validation.len(),
+        dropped_train,
+        dropped_validation,
+        t.elapsed().as_secs_f64()
+    );
+    if train.is_empty() || validation.is_empty() {
+        return Err(TexelError::Config("no quiet positions left in the training or validation set".into()));
+    }
+    let k = match cfg.k {
+        Some(k) => k,
+        None => fit_k(&samples(&train, &base, threads), 0.05, 10.0, 1e-6),
+    };
+    let start_loss = (mse(&train, &base, k, threads), mse(&validation, &base, k, threads));
+    log::info!(
+        "texel: K = {k:.4}; start: training MSE {:.6}, validation MSE {:.6}; {} genes",
+        start_loss.0,
+        start_loss.1,
+        space.genes.len()
+    );
+    let fixed = TexelConfig { threads: 0, passes: 0, out_dir: PathBuf::new(), ..cfg.clone() };
+    let fingerprint = crate::ga::checkpoint::fingerprint(&[
+        serde_json::to_string(&fixed).expect("config serialises"),
+        space_text,
+        base.values_toml(),
+        set.key.clone(),
+    ]);
+    let mismatch = "different settings (only passes, threads and out_dir may change)";
+    let driver = Driver::single(cfg.passes, cfg.seed, &fingerprint, checkpoint, mismatch);
+    let tuning = Tuning { cfg, space, base, train, validation, k, threads, start: start_loss };
+    let Finished { history, .. } = driver.run(&tuning, start.resumes())?;
+    let best = tuning.best(&history);
+    Ok(TexelOutcome {
+        k,
+        train: tuning.train.len(),
+        validation: tuning.validation.len(),
+        start: start_loss,
+        tuned: best.map_or(start_loss, |r| (r.train_mse, r.validation_mse)),
+        tuned_pass: best.map_or(0, |r| r.pass),
+        tuned_file: cfg.out_dir.join("tuned.toml"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_configs_name_what_is_wrong() {
+        let ok = TexelConfig { pgn: vec!["g.pgn".into()], space: "s.toml".into(), ..TexelConfig::default() };
+        assert!(ok.validate().is_ok());
+        let err = |c: TexelConfig| c.validate().unwrap_err().to_string();
+        assert!(err(TexelConfig { pgn: vec![], ..ok.clone() }).contains("pgn"));
+        let mut winner = ok.clone();
+        winner.positions.sample = Sample::Winner;
+        assert!(err(winner).contains("positions.sample"));
+        assert!(err(TexelConfig { k: Some(-1.0), ..ok.clone() }).contains("k must be"));
+        assert!(err(TexelConfig { passes: 0, ..ok }).contains("passes"));
+    }
+
+    #[test]
+    fn the_shipped_config_is_valid() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let cfg = TexelConfig::load(&root.join("params/texel.toml")).unwrap();
+        cfg.validate().unwrap();
+        let space = SearchSpace::load(root.join(&cfg.space)).unwrap();
+        assert!(space.genes.len() > 200, "the whole evaluation: {}", space.genes.len());
+    }
+}

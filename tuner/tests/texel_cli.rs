@@ -1,0 +1,90 @@
+//! `tuner texel` end to end on the repository's sample of grandmaster games: the whole
+//! evaluation tuned for a few passes, reports after every pass, bad input named, and a run killed
+//! mid-tune that resumes to the uninterrupted result.
+
+mod common;
+
+use std::{path::Path, time::Duration};
+
+use common::{fixture, kill_9_when, repo, scratch, tuner_err, tuner_ok};
+use evochess::params::Params;
+
+/// A 6-pass tune of the whole evaluation into `dir`; returns the config path.
+fn config(dir: &Path) -> std::path::PathBuf {
+    let cfg = dir.join("texel.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "pgn = [{pgn:?}]\nspace = {space:?}\npasses = 6\nthreads = 2\nout_dir = {out:?}\n\
+             [positions]\ntrain = 800\ntest = 200\npositions_per_game = 10\nmin_ply = 16\nsample = \"any\"\n",
+            pgn = fixture("gm-sample.pgn"),
+            space = repo().join("params/texel-space.toml"),
+            out = dir.join("out"),
+        ),
+    )
+    .unwrap();
+    cfg
+}
+
+/// passes.csv without its `seconds` column (the only cell a resumed run may change).
+fn passes_without_time(out: &Path) -> String {
+    let csv = std::fs::read_to_string(out.join("passes.csv")).unwrap();
+    csv.lines().map(|l| l.rsplit_once(',').unwrap().0.to_string() + "\n").collect()
+}
+
+#[test]
+fn texel_tunes_reports_and_resumes_after_kill_9() {
+    let whole = scratch("texel", "whole");
+    let cfg = config(&whole);
+    let out = tuner_ok(&["texel", "--config", cfg.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("tuned pass") && stdout.contains("evochess --params"), "{stdout}");
+    let csv = passes_without_time(&whole.join("out"));
+    let rows: Vec<Vec<f64>> =
+        csv.lines().skip(1).map(|l| l.split(',').map(|c| c.parse().unwrap()).collect()).collect();
+    assert_eq!(csv.lines().next(), Some("pass,train_mse,validation_mse,changed,trials"));
+    assert_eq!(rows.len(), 7, "pass 0 (the start) and 6 passes: {csv}");
+    assert!(rows[1][1] < rows[0][1], "the first pass lowers the training loss: {csv}");
+    assert!(rows.windows(2).all(|w| w[1][1] <= w[0][1]), "the training loss never rises: {csv}");
+    assert!(whole.join("out/loss.svg").is_file());
+    // tuned.toml holds the pass with the lowest validation loss, or the start if none beat it.
+    let best = (0..rows.len()).min_by(|&a, &b| rows[a][2].total_cmp(&rows[b][2])).unwrap();
+    assert!(stdout.contains(&format!("tuned pass {best:<3}")), "pass {best} is the best on validation: {stdout}");
+    let tuned = Params::load(whole.join("out/tuned.toml")).unwrap();
+    assert_eq!(tuned == Params::default(), best == 0, "{stdout}");
+
+    // Killed once the second pass is reported, then resumed.
+    let cut = scratch("texel", "killed");
+    let cfg = config(&cut);
+    let passes = cut.join("out/passes.csv");
+    let args = ["texel", "--config", cfg.to_str().unwrap()];
+    kill_9_when(&args, Duration::from_secs(300), "pass 2", || {
+        std::fs::read_to_string(&passes).is_ok_and(|t| t.lines().count() >= 4)
+    });
+    let e = tuner_err(&["texel", "--config", cfg.to_str().unwrap()]);
+    assert!(e.contains("--resume"), "a second start without --resume is refused: {e}");
+    tuner_ok(&["texel", "--config", cfg.to_str().unwrap(), "--resume"]);
+    assert_eq!(passes_without_time(&cut.join("out")), csv, "the resumed tune ends where the uninterrupted one did");
+    assert_eq!(
+        std::fs::read_to_string(cut.join("out/tuned.toml")).unwrap(),
+        std::fs::read_to_string(whole.join("out/tuned.toml")).unwrap()
+    );
+}
+
+#[test]
+fn bad_texel_input_is_named() {
+    let dir = scratch("texel", "bad");
+    let cfg = config(&dir);
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    std::fs::write(&cfg, text.replace("sample = \"any\"", "sample = \"winner\"")).unwrap();
+    let e = tuner_err(&["texel", "--config", cfg.to_str().unwrap()]);
+    assert!(e.contains("positions.sample"), "{e}");
+    std::fs::write(&cfg, text.replace("passes = 6", "passes = 6\nstep = 3")).unwrap();
+    let e = tuner_err(&["texel", "--config", cfg.to_str().unwrap()]);
+    assert!(e.contains("step"), "an unknown key is named: {e}");
+    std::fs::write(&cfg, &text).unwrap();
+    let space = dir.join("space.toml");
+    std::fs::write(&space, "encoding = \"integer\"\n[[gene]]\nname = \"knight_mgx\"\nmin = 1\nmax = 9\n").unwrap();
+    let e = tuner_err(&["texel", "--config", cfg.to_str().unwrap(), "--space", space.to_str().unwrap()]);
+    assert!(e.contains("knight_mgx"), "{e}");
+}
