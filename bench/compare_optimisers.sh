@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The optimisers compared on one parameter set and one budget (issue "Beyond the GA"): the whole
+# evaluation (params/evolve-full-space-integer.toml's 239 genes, pawn_mg fixed), each method
+# starting from params/default.toml with about 2 core-hours on 2 cores, then each result against
+# params/default.toml, GAMES games (default 200) at 10+0.1 through bench/vs_default.sh.
+#
+#   ga        tuner evolve, GM move matching            params/compare/ga.toml
+#   ga-co     tuner evolve x4, then tuner coevolve       params/compare/ga-coevolve.toml, coevolve.toml
+#   cmaes     tuner evolve, optimiser = "cmaes"          params/compare/cmaes.toml
+#   spsa      tuner spsa, game pairs at 5+0.05           params/compare/spsa.toml
+#   texel     tuner texel, quiet GM positions            params/compare/texel.toml
+#
+# Every step is resumable and skipped once done (its result file exists), so run the script
+# again after an interruption. The matches are timed and so are the coevolution and SPSA games:
+# run it with nothing else heavy on the machine. Wall times go to compare-out/times.txt, the
+# table to compare-out/table.md.
+#
+#   bench/compare_optimisers.sh [GAMES] [METHOD ...]     (default: all five, in the order above)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+games="${1:-200}"
+shift || true
+methods=("$@")
+[ ${#methods[@]} -eq 0 ] && methods=(ga ga-co cmaes spsa texel)
+tuner="${TUNER:-target/release/tuner}"
+engine="${EVOCHESS:-target/release/evochess}"
+data="${EVOCHESS_DATA:-../shared/data}"
+pgn=(--pgn "$data/games/gm2600_classical.pgn.xz" --pgn "$data/games/gm2600_fast.pgn.xz")
+out=compare-out
+mkdir -p "$out"
+
+# Runs "$@" unless $result exists, resuming a started run; appends its wall time.
+timed() {
+    local method="$1" result="$2" dir="$3"
+    shift 3
+    if [ -f "$result" ]; then
+        echo "$method: done ($result)" >&2
+        return
+    fi
+    local resume=()
+    [ -e "$dir" ] && resume=(--resume)
+    local start
+    start=$(date +%s)
+    "$@" "${resume[@]}"
+    echo "$method $(($(date +%s) - start))s $*" >>"$out/times.txt"
+}
+
+result_of() {
+    case "$1" in
+    ga) echo "$out/ga/evolved/run-1.toml" ;;
+    ga-co) echo "$out/ga-coevolve/coevolved.toml" ;;
+    cmaes) echo "$out/cmaes/evolved/run-1.toml" ;;
+    spsa) echo "$out/spsa/tuned.toml" ;;
+    texel) echo "$out/texel/tuned.toml" ;;
+    *)
+        echo "unknown method $1 (ga, ga-co, cmaes, spsa, texel)" >&2
+        exit 2
+        ;;
+    esac
+}
+
+for m in "${methods[@]}"; do
+    r="$(result_of "$m")"
+    case "$m" in
+    ga) timed ga "$r" "$out/ga" "$tuner" evolve --config params/compare/ga.toml "${pgn[@]}" ;;
+    cmaes) timed cmaes "$r" "$out/cmaes" "$tuner" evolve --config params/compare/cmaes.toml "${pgn[@]}" ;;
+    ga-co)
+        timed ga-co+evolve "$out/ga-coevolve/evolve/evolved/run-4.toml" "$out/ga-coevolve/evolve" \
+            "$tuner" evolve --config params/compare/ga-coevolve.toml "${pgn[@]}"
+        timed ga-co+coevolve "$r" "$out/ga-coevolve/coevolve" \
+            "$tuner" coevolve --config params/compare/coevolve.toml --engine "$engine"
+        ;;
+    spsa)
+        # Every evaluation term but the pawn's middlegame value (the unit), as OpenBench lines.
+        "$engine" params --spsa | awk '/^null_move_use,/ { exit } !/^pawn_mg,/' >"$out/spsa-eval.txt"
+        timed spsa "$r" "$out/spsa" "$tuner" spsa --config params/compare/spsa.toml --engine "$engine"
+        ;;
+    texel) timed texel "$r" "$out/texel" "$tuner" texel --config params/compare/texel.toml ;;
+    esac
+    # A timed gauntlet game needs the machine to itself: the match runs after the method.
+    EVOCHESS="$engine" bench/vs_default.sh "$r" "$games" 10+0.1 "$out/vs-default-$m" |
+        tee "$out/vs-default-$m.txt"
+done
+
+{
+    echo "| method | result | wall time | Elo vs params/default.toml (10+0.1) |"
+    echo "|---|---|---|---|"
+    for m in ga ga-co cmaes spsa texel; do
+        [ -f "$out/vs-default-$m.txt" ] || continue
+        secs=$(awk -v m="$m" '$1 == m || index($1, m "+") == 1 { sub("s", "", $2); t += $2 } END { print t }' "$out/times.txt")
+        elo=$(grep -i "elo" "$out/vs-default-$m.txt" | tail -n 1)
+        echo "| $m | $(result_of "$m") | ${secs}s | $elo |"
+    done
+} >"$out/table.md"
+cat "$out/table.md"
