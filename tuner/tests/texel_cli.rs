@@ -40,8 +40,7 @@ fn texel_tunes_reports_and_resumes_after_kill_9() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("tuned pass") && stdout.contains("evochess --params"), "{stdout}");
     let csv = passes_without_time(&whole.join("out"));
-    let rows: Vec<Vec<f64>> =
-        csv.lines().skip(1).map(|l| l.split(',').map(|c| c.parse().unwrap()).collect()).collect();
+    let rows: Vec<Vec<f64>> = csv.lines().skip(1).map(|l| l.split(',').map(|c| c.parse().unwrap()).collect()).collect();
     assert_eq!(csv.lines().next(), Some("pass,train_mse,validation_mse,changed,trials"));
     assert_eq!(rows.len(), 7, "pass 0 (the start) and 6 passes: {csv}");
     assert!(rows[1][1] < rows[0][1], "the first pass lowers the training loss: {csv}");

@@ -83,7 +83,10 @@ mod tests {
         let hanging = position("4k3/8/8/3q4/8/2N5/8/4K3 w - - 0 1");
         let (quiet, plies) = r.resolve(&hanging).expect("resolves");
         assert_eq!(plies, 1);
-        assert_eq!(Fen::from_position(&quiet, shakmaty::EnPassantMode::Legal).to_string(), "4k3/8/8/3N4/8/8/8/4K3 b - - 0 1");
+        assert_eq!(
+            Fen::from_position(&quiet, shakmaty::EnPassantMode::Legal).to_string(),
+            "4k3/8/8/3N4/8/8/8/4K3 b - - 0 1"
+        );
         // In check: dropped.
         assert_eq!(r.resolve(&position("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1")), None);
     }
