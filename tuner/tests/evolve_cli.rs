@@ -154,11 +154,24 @@ fn checkpoint_generation(path: &Path) -> Option<u64> {
 
 #[test]
 fn kill_9_then_resume_gives_the_uninterrupted_result() {
+    kill_9_then_resume("kill", "");
+}
+
+#[test]
+fn cmaes_killed_and_resumed_gives_the_uninterrupted_result() {
+    kill_9_then_resume("kill-cmaes", "optimiser = \"cmaes\"\ncmaes_sigma = 0.2\n");
+}
+
+/// A run with `extra_ga` appended to its `[ga]` table, killed with SIGKILL after its third
+/// checkpoint and resumed, ends with the uninterrupted run's parameter file and table.
+fn kill_9_then_resume(name: &str, extra_ga: &str) {
     let games = fixture("gm-sample.pgn");
     let pgn = games.to_str().unwrap();
     let generations = 30;
-    let dir = scratch("evolve", "kill");
+    let dir = scratch("evolve", name);
     let cfg = small_config(&dir, 16, generations, 80, 20);
+    let text = std::fs::read_to_string(&cfg).unwrap() + extra_ga;
+    std::fs::write(&cfg, text).unwrap();
     let cfg_s = cfg.to_str().unwrap();
     let reference_dir = dir.join("reference");
     let reference_out = reference_dir.join("out");
