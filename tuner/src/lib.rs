@@ -1,6 +1,7 @@
 //! Genetic-algorithm tuner and UCI/xboard match runner for evochess.
 
 pub mod adjudicate;
+pub mod broker;
 pub mod builtin;
 pub mod chart;
 pub mod cli;

@@ -42,6 +42,8 @@ enum Command {
     Epd(cli::epd_cmd::EpdArgs),
     /// evolve xN -> coevolve -> search-evolve -> verification, with a Markdown report.
     Pipeline(cli::pipeline_cmd::PipelineArgs),
+    /// Serve the games and fitness tasks of commands given --broker (Redis Streams).
+    Worker(cli::worker_cmd::WorkerArgs),
 }
 
 /// Errors print as `error: outer: cause: ...` (the chain, each cause once) and exit 1, never
@@ -98,5 +100,6 @@ fn run(command: Command) -> anyhow::Result<()> {
         Command::Texel(a) => cli::texel_cmd::run(a),
         Command::Epd(a) => cli::epd_cmd::run(a),
         Command::Pipeline(a) => cli::pipeline_cmd::run(a),
+        Command::Worker(a) => cli::worker_cmd::run(a),
     }
 }

@@ -56,8 +56,13 @@ use shakmaty::Chess;
 use shakmaty_syzygy::Tablebase;
 use thiserror::Error;
 
+mod remote;
+
+pub use remote::program_of;
+
 use crate::{
     adjudicate::{AdjudicationConfig, load_tablebase},
+    broker::{BrokerConfig, BrokerError, wire::GamesTask},
     engine::EngineClient,
     engine_spec::{EngineSpec, SpecError},
     game::{GameOutcome, GameRecord, GameResult, GameSetup, Termination, play_game},
@@ -133,6 +138,9 @@ pub struct MatchConfig {
     /// Results JSON written at the end (and after every unit, so the GA can poll it).
     #[serde(skip)]
     pub results_out: Option<PathBuf>,
+    /// Play the units on `tuner worker`s through this broker instead of local threads.
+    #[serde(skip)]
+    pub broker: Option<BrokerConfig>,
 }
 
 impl MatchConfig {
@@ -164,6 +172,7 @@ impl MatchConfig {
             state: None,
             resume: false,
             results_out: None,
+            broker: None,
         }
     }
 
@@ -251,6 +260,8 @@ pub enum RunnerError {
     Journal(#[from] JournalError),
     #[error("{0}")]
     Config(String),
+    #[error(transparent)]
+    Broker(BrokerError),
     #[error("output file `{path}`: {source}")]
     Output { path: String, source: io::Error },
     /// On resume, an output holds less than the journal says was written: games would be lost.
@@ -390,17 +401,32 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
     let n_pending = cfg.unit_count().saturating_sub(done.len() as u64);
     let schedule = Arc::new(Schedule { pairings, next: AtomicU64::new(0), count: cfg.unit_count(), done });
     let (res_tx, res_rx) = unbounded::<UnitDone>();
-    let workers: Vec<_> = (0..(cfg.concurrency.max(1) as u64).min(n_pending.max(1)))
-        .map(|i| {
-            let ctx = Arc::clone(&ctx);
-            let schedule = Arc::clone(&schedule);
-            let tx = res_tx.clone();
-            thread::Builder::new()
-                .name(format!("worker-{i}"))
-                .spawn(move || worker(&ctx, &schedule, &tx))
-                .expect("spawn")
-        })
-        .collect();
+    let workers: Vec<thread::JoinHandle<Result<(), RunnerError>>> = match cfg.broker.clone() {
+        // One thread publishes the units and hands the workers' answers to this loop.
+        Some(broker) => {
+            let (ctx, schedule, tx) = (Arc::clone(&ctx), Arc::clone(&schedule), res_tx.clone());
+            vec![
+                thread::Builder::new()
+                    .name("broker".into())
+                    .spawn(move || remote::coordinate(&ctx, &schedule, &tx, &broker))
+                    .expect("spawn"),
+            ]
+        }
+        None => (0..(cfg.concurrency.max(1) as u64).min(n_pending.max(1)))
+            .map(|i| {
+                let ctx = Arc::clone(&ctx);
+                let schedule = Arc::clone(&schedule);
+                let tx = res_tx.clone();
+                thread::Builder::new()
+                    .name(format!("worker-{i}"))
+                    .spawn(move || {
+                        worker(&ctx, &schedule, &tx);
+                        Ok(())
+                    })
+                    .expect("spawn")
+            })
+            .collect(),
+    };
     drop(res_tx);
 
     let mut game_number = standings.games;
@@ -466,7 +492,14 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
     }
     ctx.stop.store(true, Ordering::Relaxed);
     drop(res_rx);
-    let panicked = workers.into_iter().map(|w| w.join()).filter(Result::is_err).count();
+    let mut panicked = 0;
+    for w in workers {
+        match w.join() {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => failure = failure.or(Some(e)),
+            Err(_) => panicked += 1,
+        }
+    }
     if let Some(e) = failure {
         return Err(e);
     }
@@ -624,69 +657,119 @@ impl Schedule {
 }
 
 fn worker(ctx: &Context, schedule: &Schedule, results: &Sender<UnitDone>) {
-    let cfg = &ctx.cfg;
     let mut engines: HashMap<usize, EngineClient> = HashMap::new();
     let mut played_any = false;
-    while let Some(unit) = schedule.take(cfg, &ctx.stop) {
-        // Keep only this unit's engines running (a gauntlet worker would otherwise hold them all).
-        let needed: HashSet<usize> = unit.games.iter().flat_map(|&(w, b)| [w, b]).collect();
-        let idle: Vec<usize> = engines.keys().copied().filter(|k| !needed.contains(k)).collect();
-        for k in idle {
-            if let Some(c) = engines.remove(&k) {
-                c.quit();
-            }
-        }
+    while let Some(unit) = schedule.take(&ctx.cfg, &ctx.stop) {
         let opening = ctx.book.get(unit.opening_index);
-        let mut records = Vec::new();
-        for &(w, b) in &unit.games {
-            if cfg.wait_ms > 0 && played_any {
-                thread::sleep(Duration::from_millis(cfg.wait_ms));
-            }
-            played_any = true;
-            let mut record = match (ensure(ctx, &mut engines, w), ensure(ctx, &mut engines, b)) {
-                (Ok(()), Ok(())) => {
-                    let (mut wc, mut bc) = (engines.remove(&w).expect("started"), engines.remove(&b).expect("started"));
-                    let setup = GameSetup {
-                        white_name: &cfg.engines[w].name,
-                        black_name: &cfg.engines[b].name,
-                        white_limits: &cfg.engines[w].limits,
-                        black_limits: &cfg.engines[b].limits,
-                        opening: &opening,
-                        adjudication: &cfg.adjudication,
-                        tablebase: ctx.tb.clone(),
-                        stall_timeout: Duration::from_millis(cfg.stall_timeout_ms),
-                        stop: Some(&ctx.stop),
-                    };
-                    let r = play_game(&mut wc, &mut bc, &setup);
-                    for (i, c) in [(w, wc), (b, bc)] {
-                        // Crashed or stalled engines, restart=on and xboard's reuse=0 get a fresh
-                        // process next game.
-                        if c.reusable() && !cfg.engines[i].restart {
-                            engines.insert(i, c);
-                        } else {
-                            c.quit();
-                        }
-                    }
-                    r
-                }
-                (w_res, b_res) => forfeit_record(cfg, &opening, w, b, w_res.err(), b_res.err()),
-            };
-            record.white_index = w;
-            record.black_index = b;
-            record.round = unit.round;
-            record.opening_index = unit.opening_index;
-            let aborted = record.result.termination == Termination::Aborted;
-            records.push(record);
-            if aborted {
-                break;
-            }
-        }
+        let records = play_unit(ctx, &mut engines, &unit, &opening, &mut played_any);
         if results.send(UnitDone { unit, games: records }).is_err() {
             break;
         }
     }
     for (_, c) in engines {
         c.quit();
+    }
+}
+
+/// Plays the games of `unit` from `opening` with the engines in `engines` (started as needed,
+/// kept for the next unit when reusable). Stops after an aborted game.
+fn play_unit(
+    ctx: &Context,
+    engines: &mut HashMap<usize, EngineClient>,
+    unit: &Unit,
+    opening: &crate::openings::Opening,
+    played_any: &mut bool,
+) -> Vec<GameRecord> {
+    let cfg = &ctx.cfg;
+    // Keep only this unit's engines running (a gauntlet worker would otherwise hold them all).
+    let needed: HashSet<usize> = unit.games.iter().flat_map(|&(w, b)| [w, b]).collect();
+    let idle: Vec<usize> = engines.keys().copied().filter(|k| !needed.contains(k)).collect();
+    for k in idle {
+        if let Some(c) = engines.remove(&k) {
+            c.quit();
+        }
+    }
+    let mut records = Vec::new();
+    for &(w, b) in &unit.games {
+        if cfg.wait_ms > 0 && *played_any {
+            thread::sleep(Duration::from_millis(cfg.wait_ms));
+        }
+        *played_any = true;
+        let mut record = match (ensure(ctx, engines, w), ensure(ctx, engines, b)) {
+            (Ok(()), Ok(())) => {
+                let (mut wc, mut bc) = (engines.remove(&w).expect("started"), engines.remove(&b).expect("started"));
+                let setup = GameSetup {
+                    white_name: &cfg.engines[w].name,
+                    black_name: &cfg.engines[b].name,
+                    white_limits: &cfg.engines[w].limits,
+                    black_limits: &cfg.engines[b].limits,
+                    opening,
+                    adjudication: &cfg.adjudication,
+                    tablebase: ctx.tb.clone(),
+                    stall_timeout: Duration::from_millis(cfg.stall_timeout_ms),
+                    stop: Some(&ctx.stop),
+                };
+                let r = play_game(&mut wc, &mut bc, &setup);
+                for (i, c) in [(w, wc), (b, bc)] {
+                    // Crashed or stalled engines, restart=on and xboard's reuse=0 get a fresh
+                    // process next game.
+                    if c.reusable() && !cfg.engines[i].restart {
+                        engines.insert(i, c);
+                    } else {
+                        c.quit();
+                    }
+                }
+                r
+            }
+            (w_res, b_res) => forfeit_record(cfg, opening, w, b, w_res.err(), b_res.err()),
+        };
+        record.white_index = w;
+        record.black_index = b;
+        record.round = unit.round;
+        record.opening_index = unit.opening_index;
+        let aborted = record.result.termination == Termination::Aborted;
+        records.push(record);
+        if aborted {
+            break;
+        }
+    }
+    records
+}
+
+/// Plays units that come from elsewhere (a `tuner worker`'s tasks) with the runner's own game
+/// loop; the engines stay up from one unit to the next.
+pub struct UnitPlayer {
+    ctx: Context,
+    engines: HashMap<usize, EngineClient>,
+    played_any: bool,
+}
+
+impl UnitPlayer {
+    /// Checks `cfg`'s engines (commands, params files) and loads its tablebases.
+    pub fn new(mut cfg: MatchConfig) -> Result<UnitPlayer, RunnerError> {
+        cfg.tournament = Tournament::RoundRobin;
+        validate(&mut cfg)?;
+        let tb = match &cfg.adjudication.tb_path {
+            Some(p) => Some(load_tablebase(p).map_err(RunnerError::Config)?),
+            None => None,
+        };
+        let ctx = Context { cfg, book: OpeningBook::Startpos, tb, stop: AtomicBool::new(false) };
+        Ok(UnitPlayer { ctx, engines: HashMap::new(), played_any: false })
+    }
+
+    /// The games of one task, in order.
+    pub fn play(&mut self, task: &GamesTask) -> Vec<GameRecord> {
+        let unit =
+            Unit { id: task.unit, round: task.round, opening_index: task.opening_index, games: task.games.clone() };
+        play_unit(&self.ctx, &mut self.engines, &unit, &task.opening, &mut self.played_any)
+    }
+}
+
+impl Drop for UnitPlayer {
+    fn drop(&mut self) {
+        for (_, c) in self.engines.drain() {
+            c.quit();
+        }
     }
 }
 

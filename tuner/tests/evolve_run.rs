@@ -169,6 +169,7 @@ fn evolution<'a>(space: &'a SearchSpace, ga: &'a GaConfig, objective: &'a Object
         fingerprint: "test".into(),
         progress: false,
         init: None,
+        remote: None,
     }
 }
 

@@ -73,6 +73,7 @@ impl CoevolveArgs {
         if let Some(e) = &self.engine {
             cfg.engine = Some(e.clone());
         }
+        cfg.broker = self.run.broker.config()?;
         Ok(cfg)
     }
 }

@@ -94,6 +94,7 @@ impl EvolveArgs {
         };
         set_given!(self; runs => cfg.runs, population => cfg.ga.population, threads => cfg.threads, space => cfg.space, train => cfg.positions.train, test => cfg.positions.test, min_ply => cfg.positions.min_ply, positions_per_game => cfg.positions.positions_per_game, fitness_search => cfg.fitness.search);
         set_given!(self.run; seed => cfg.seed, generations => cfg.ga.generations, out => cfg.out_dir);
+        cfg.broker = self.run.broker.config()?;
         if let Some(dir) = &self.evolved_dir {
             cfg.evolved_dir = Some(dir.clone());
         }

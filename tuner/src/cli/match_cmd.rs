@@ -71,6 +71,9 @@ pub struct MatchArgs {
     /// [realtime=B] [append=B]; level=trace records every line sent to and read from the engines.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub log: Vec<String>,
+    /// Play the games on `tuner worker`s through a Redis broker (-concurrency is then theirs).
+    #[command(flatten)]
+    pub broker: super::BrokerArgs,
     /// Output style: format=cutechess (the default) or format=fastchess, whose rating reports
     /// are fastchess's blocks (`Results of A vs B ...:`, `Elo:`, `LOS:`, `Games:`,
     /// `Ptnml(0-2):`, `LLR:`). fastchess format starts each engine once more, before the
@@ -254,6 +257,7 @@ pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchC
     cfg.reverse = args.reverse;
     cfg.wait_ms = args.wait;
     cfg.concurrency = args.concurrency.max(1);
+    cfg.broker = args.broker.config()?;
     if !args.openings.is_empty() {
         cfg.openings = Some(OpeningsConfig::parse(&args.openings)?);
     }

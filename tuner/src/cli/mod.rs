@@ -14,6 +14,7 @@ pub mod rrga_cmd;
 pub mod search_evolve_cmd;
 pub mod spsa_cmd;
 pub mod texel_cmd;
+pub mod worker_cmd;
 
 use std::{
     ffi::OsString,
@@ -55,11 +56,45 @@ pub struct RunArgs {
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub policy: StartArgs,
+    #[command(flatten)]
+    pub broker: BrokerArgs,
 }
 
 impl RunArgs {
     pub fn start(&self) -> Start {
         self.policy.start()
+    }
+}
+
+/// `--broker URL`: the command's games (or fitness) run on `tuner worker`s through Redis.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct BrokerArgs {
+    /// Publish the games (or evolve's fitness) to `tuner worker`s through this Redis instead of
+    /// running them here: redis://[user:pass@]HOST:PORT[/db] (rediss:// for TLS).
+    #[arg(long, value_name = "URL")]
+    pub broker: Option<String>,
+    /// Prefix of the broker's keys (workers must use the same).
+    #[arg(long, value_name = "NAME", default_value = crate::broker::BrokerConfig::DEFAULT_NAMESPACE)]
+    pub broker_namespace: String,
+    /// Tasks published ahead of the answers.
+    #[arg(long, value_name = "N", default_value_t = crate::broker::BrokerConfig::DEFAULT_WINDOW)]
+    pub broker_window: usize,
+}
+
+impl BrokerArgs {
+    /// The broker to use, if one was given.
+    pub fn config(&self) -> anyhow::Result<Option<crate::broker::BrokerConfig>> {
+        let Some(url) = &self.broker else { return Ok(None) };
+        let mut cfg = crate::broker::BrokerConfig::new(url)?;
+        if self.broker_namespace.is_empty() || self.broker_namespace.contains(char::is_whitespace) {
+            anyhow::bail!("--broker-namespace `{}`: a non-empty name without spaces", self.broker_namespace);
+        }
+        if self.broker_window == 0 {
+            anyhow::bail!("--broker-window must be at least 1");
+        }
+        cfg.namespace = self.broker_namespace.clone();
+        cfg.window = self.broker_window;
+        Ok(Some(cfg))
     }
 }
 

@@ -42,6 +42,7 @@ impl QuickArgs {
         };
         set_given!(self; engine => cfg.engine, population => cfg.population, max_moves => cfg.max_moves, concurrency => cfg.concurrency);
         set_given!(self.run; seed => cfg.seed, generations => cfg.generations, out => cfg.out_dir);
+        cfg.broker = self.run.broker.config()?;
         if self.nodes.is_some() || self.movetime.is_some() {
             (cfg.nodes, cfg.movetime_ms, cfg.depth) = (self.nodes, self.movetime, None);
         }

@@ -43,6 +43,7 @@ impl RrgaArgs {
         };
         set_given!(self; engine => cfg.engine, population => cfg.population, depth => cfg.depth, verify_games => cfg.verify.games, concurrency => cfg.concurrency);
         set_given!(self.run; seed => cfg.seed, generations => cfg.generations, out => cfg.out_dir);
+        cfg.broker = self.run.broker.config()?;
         if let Some(p) = &self.params_out {
             cfg.params_out = Some(p.clone());
         }

@@ -24,11 +24,14 @@ pub struct SpsaArgs {
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub policy: StartArgs,
+    #[command(flatten)]
+    pub broker: super::BrokerArgs,
 }
 
 pub fn run(args: SpsaArgs) -> anyhow::Result<()> {
     let mut cfg = SpsaConfig::load(&args.config)?;
     set_given!(args; concurrency => cfg.concurrency, out => cfg.out_dir);
+    cfg.broker = args.broker.config()?;
     if let Some(e) = &args.engine {
         cfg.engine = Some(e.clone());
     }

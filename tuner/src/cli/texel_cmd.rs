@@ -41,6 +41,9 @@ pub fn run(args: TexelArgs) -> anyhow::Result<()> {
     }
     set_given!(args; space => cfg.space, threads => cfg.threads);
     set_given!(args.run; generations => cfg.passes, seed => cfg.seed, out => cfg.out_dir);
+    if args.run.broker.broker.is_some() {
+        anyhow::bail!("--broker: texel fits its positions here; it has no worker fitness");
+    }
     let o = run_texel(&cfg, args.run.start())?;
     println!("K {:.4}; {} training and {} validation positions", o.k, o.train, o.validation);
     println!("start:        training MSE {:.6}   validation MSE {:.6}", o.start.0, o.start.1);

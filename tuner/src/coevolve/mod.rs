@@ -98,6 +98,9 @@ pub struct CoevolveConfig {
     /// GA settings; keys not given keep the coevolution defaults (not `tuner evolve`'s).
     #[serde(deserialize_with = "ga_over_coevolve_defaults")]
     pub ga: GaConfig,
+    /// Play the round robins on `tuner worker`s (`--broker`); not part of the run's identity.
+    #[serde(skip)]
+    pub broker: Option<crate::broker::BrokerConfig>,
 }
 
 /// David et al. §III-C: 10 organisms, 50 generations, rank-based selection, uniform crossover
@@ -135,6 +138,7 @@ impl Default for CoevolveConfig {
             out_dir: PathBuf::from("coevolve-out"),
             output: PathBuf::new(),
             ga: coevolve_ga_defaults(),
+            broker: None,
         }
     }
 }
@@ -194,6 +198,7 @@ impl CoevolveConfig {
         m.adjudication.resign = self.resign.as_ref().map(|r| *r.value());
         m.adjudication.maxmoves = self.maxmoves.as_ref().map(|r| *r.value());
         m.event = "evochess coevolution".into();
+        m.broker = self.broker.clone();
         Ok(m)
     }
 }

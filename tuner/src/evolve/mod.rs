@@ -11,6 +11,7 @@
 pub mod fitness;
 pub mod mentor;
 pub mod positions;
+pub mod remote;
 pub mod run;
 pub mod runs;
 
@@ -52,6 +53,9 @@ pub struct EvolveConfig {
     pub mentor: Option<mentor::MentorConfig>,
     /// Start from a parameter file instead of random values (the paper starts from random).
     pub init: Option<InitConfig>,
+    /// Count GM moves on `tuner worker`s (`--broker`); not part of the run's identity.
+    #[serde(skip)]
+    pub broker: Option<crate::broker::BrokerConfig>,
 }
 
 /// `[init]`: the first generation is `file`'s genome (the nearest one the space can encode)
@@ -91,6 +95,7 @@ impl Default for EvolveConfig {
             ga: GaConfig::default(),
             mentor: None,
             init: None,
+            broker: None,
         }
     }
 }
@@ -141,6 +146,8 @@ impl EvolveConfig {
 pub enum EvolveError {
     #[error(transparent)]
     Run(#[from] crate::ga::error::RunError),
+    #[error(transparent)]
+    Broker(crate::broker::BrokerError),
     #[error("evolve config: {0}")]
     Config(String),
     #[error(transparent)]

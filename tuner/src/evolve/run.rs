@@ -13,7 +13,7 @@ use std::{
 use evochess::params::Params;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{EvolveError, Objective};
+use super::{EvolveError, Objective, remote::RemoteFitness};
 use crate::{
     ga::{
         GaConfig, Genome,
@@ -41,6 +41,8 @@ pub struct Evolution<'a> {
     /// First-generation seed genome and the mutation rate of its copies (`[init]`); `None`
     /// draws random genomes, as the paper does.
     pub init: Option<(Genome, f64)>,
+    /// Count GM moves on `tuner worker`s instead of local threads.
+    pub remote: Option<&'a RemoteFitness>,
 }
 
 /// The end of one run.
@@ -77,7 +79,7 @@ impl Problem for RunProblem<'_, '_> {
     type Error = EvolveError;
 
     fn evaluate(&self, b: Batch<'_, (f64, f64), GenerationStats>) -> Result<Vec<(f64, f64)>, EvolveError> {
-        Ok(self.evolution.evaluate(b.population, b.known, self.run, b.generation, b.history))
+        self.evolution.evaluate(b.population, b.known, self.run, b.generation, b.history)
     }
 
     fn fitness(&self, score: &(f64, f64)) -> f64 {
@@ -176,7 +178,10 @@ impl Evolution<'_> {
         run: usize,
         generation: usize,
         history: &[GenerationStats],
-    ) -> Vec<(f64, f64)> {
+    ) -> Result<Vec<(f64, f64)>, EvolveError> {
+        if let Some(remote) = self.remote {
+            return self.evaluate_remote(remote, pop, memo);
+        }
         let bar = if self.progress { ProgressBar::new(pop.len() as u64) } else { ProgressBar::hidden() };
         bar.set_style(
             ProgressStyle::with_template("{prefix} [{bar:40}] {pos}/{len} organisms {elapsed_precise}")
@@ -200,7 +205,27 @@ impl Evolution<'_> {
             s
         });
         bar.finish_and_clear();
-        out
+        Ok(out)
+    }
+
+    /// [`Self::evaluate`] by `tuner worker`s: the same counts, so the same run.
+    fn evaluate_remote(
+        &self,
+        remote: &RemoteFitness,
+        pop: &[Genome],
+        memo: &HashMap<Vec<u64>, (f64, f64)>,
+    ) -> Result<Vec<(f64, f64)>, EvolveError> {
+        let unknown: Vec<&Genome> = pop.iter().filter(|g| !memo.contains_key(&g.key())).collect();
+        let evals: Vec<_> = unknown.iter().map(|g| self.space.apply(g, &self.base).eval).collect();
+        let counts = remote.count_solved(&evals).map_err(EvolveError::Broker)?;
+        let mut computed: HashMap<Vec<u64>, (f64, f64)> = HashMap::new();
+        for (g, solved) in unknown.iter().zip(counts) {
+            computed.insert(g.key(), (super::fitness::gm_fitness(solved), f64::from(solved)));
+        }
+        Ok(pop
+            .iter()
+            .map(|g| memo.get(&g.key()).or_else(|| computed.get(&g.key())).copied().expect("scored"))
+            .collect())
     }
 
     fn write_reports(&self, run: usize, dir: &Path, history: &[GenerationStats]) -> Result<(), EvolveError> {

@@ -13,6 +13,7 @@ use super::{
     EvolveConfig, EvolveError, Objective,
     fitness::{self, FitnessSearch, Prepared},
     mentor, positions,
+    remote::RemoteFitness,
     run::{Evolution, RunOutcome, checkpoint_path, run_dir},
 };
 use crate::{
@@ -31,6 +32,8 @@ pub struct Setup {
     /// Identifies config, space, positions, labels and base values; stored in checkpoints.
     pub fingerprint: String,
     pub threads: usize,
+    /// The GM-move counts on `tuner worker`s (`--broker`).
+    pub remote: Option<RemoteFitness>,
 }
 
 /// One finished run and where its parameter file went.
@@ -113,7 +116,18 @@ pub fn prepare(cfg: &EvolveConfig, pgn: &[PathBuf]) -> Result<Setup, EvolveError
         set.key.clone(),
         format!("seed={}{mentor_key}{}{init_key}{base_key}", cfg.seed, fitness_fingerprint(cfg)),
     ]);
-    Ok(Setup { space, objective, init, fingerprint, threads })
+    let remote = match (&cfg.broker, &objective) {
+        (None, _) => None,
+        (Some(b), Objective::GmMoves { search, .. }) => {
+            Some(RemoteFitness::new(b.clone(), &set.train, *search, &fingerprint))
+        }
+        (Some(_), Objective::Mentor { .. }) => {
+            return Err(config_error(
+                "--broker: only the GM-move fitness runs on workers; run the mentor fitness without it",
+            ));
+        }
+    };
+    Ok(Setup { space, objective, init, fingerprint, threads, remote })
 }
 
 /// Evolves runs `runs` (continuing checkpoints when `resume`), writing each run's best as
@@ -125,7 +139,7 @@ pub fn run_all(
     resume: bool,
     mut done: impl FnMut(&RunFile),
 ) -> Result<Vec<RunFile>, EvolveError> {
-    let Setup { space, objective, init, fingerprint, threads } = setup;
+    let Setup { space, objective, init, fingerprint, threads, remote } = setup;
     let evolution = Evolution {
         space,
         ga: &cfg.ga,
@@ -136,6 +150,7 @@ pub fn run_all(
         fingerprint: fingerprint.clone(),
         progress: true,
         init: init.clone(),
+        remote: remote.as_ref(),
     };
     log::info!(
         "evolving {} genes ({} loci) with {threads} threads: population {}, {} generations, {} run(s)",

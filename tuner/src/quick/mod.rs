@@ -171,6 +171,9 @@ pub struct QuickConfig {
     pub out_dir: PathBuf,
     /// Mutation probability per allele and noise (the paper's 0.4 and N(0, 400)).
     pub mutation: operators::MutationStep,
+    /// Play the games on `tuner worker`s (`--broker`); not part of the run's identity.
+    #[serde(skip)]
+    pub broker: Option<crate::broker::BrokerConfig>,
 }
 
 impl Default for QuickConfig {
@@ -199,6 +202,7 @@ impl Default for QuickConfig {
             openings: None,
             out_dir: PathBuf::from("quick-out"),
             mutation: operators::MutationStep::default(),
+            broker: None,
         }
     }
 }

@@ -446,6 +446,7 @@ fn play_runner(
     engines.extend(specs);
     let tournament = if gauntlet { Tournament::Gauntlet } else { Tournament::RoundRobin };
     let mut m = MatchConfig::new(engines, tournament);
+    m.broker = cfg.broker.clone();
     m.games = 2 * cfg.pairs;
     m.repeat = true;
     m.concurrency = cfg.concurrency.max(1);
@@ -536,6 +537,7 @@ fn play_quick_tournament(
             return Ordering::Equal;
         }
         let mut m = MatchConfig::new(vec![specs[other].clone(), specs[pivot].clone()], Tournament::Match);
+        m.broker = cfg.broker.clone();
         // A pair repeats its opening with colours swapped.
         m.games = per_comparison as u32;
         m.repeat = per_comparison >= 2;

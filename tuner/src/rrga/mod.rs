@@ -132,6 +132,9 @@ pub struct RrgaConfig {
     /// Where the best player's parameter file goes (default `<out_dir>/best.toml`).
     pub params_out: Option<PathBuf>,
     pub verify: VerifyConfig,
+    /// Play the games on `tuner worker`s (`--broker`); not part of the run's identity.
+    #[serde(skip)]
+    pub broker: Option<crate::broker::BrokerConfig>,
 }
 
 impl Default for RrgaConfig {
@@ -159,6 +162,7 @@ impl Default for RrgaConfig {
             out_dir: PathBuf::from("rrga-out"),
             params_out: None,
             verify: VerifyConfig::default(),
+            broker: None,
         }
     }
 }

@@ -195,6 +195,7 @@ impl Ctx<'_> {
 
     fn base_match(&self, dir: &Path, stem: &str, resume: bool) -> MatchConfig {
         let mut m = MatchConfig::new(Vec::new(), Tournament::RoundRobin);
+        m.broker = self.cfg.broker.clone();
         m.adjudication.resign =
             Some(ResignRule { movecount: self.cfg.resign_movecount, score: self.cfg.resign_score, twosided: false });
         m.adjudication.maxmoves = self.cfg.max_moves.map(|moves| MaxMovesRule { moves, result: MaxMovesResult::Draw });

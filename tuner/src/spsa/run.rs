@@ -57,6 +57,9 @@ pub struct SpsaConfig {
     pub gamma: f64,
     pub seed: u64,
     pub out_dir: PathBuf,
+    /// Play the games on `tuner worker`s (`--broker`); not part of the run's identity.
+    #[serde(skip)]
+    pub broker: Option<crate::broker::BrokerConfig>,
 }
 
 impl Default for SpsaConfig {
@@ -77,6 +80,7 @@ impl Default for SpsaConfig {
             gamma: s.gamma,
             seed: 1,
             out_dir: PathBuf::from("spsa-out"),
+            broker: None,
         }
     }
 }
@@ -170,6 +174,7 @@ impl Generations for Tuning<'_> {
             engines.push(EngineSpec::new(name, &self.engine).with_params(&path).with_limits(limits.clone()));
         }
         let mut m = MatchConfig::new(engines, Tournament::Match);
+        m.broker = cfg.broker.clone();
         m.games = 2 * cfg.pairs;
         m.repeat = true;
         m.concurrency = cfg.concurrency.max(1);

@@ -1,0 +1,258 @@
+//! Distributed tuning over Redis Streams: a coordinator (any command given `--broker URL`)
+//! publishes tasks, `tuner worker` processes on any number of machines take them, run them with
+//! the local runner or fitness, and write results back.
+//!
+//! # Keys (all under the namespace, `evochess` by default)
+//!
+//! | key | type | holds |
+//! | --- | --- | --- |
+//! | `NS:runs` | set | the ids of the runs that have work out |
+//! | `NS:run:ID:spec` | string | the run's [`wire::RunSpec`] (JSON): engines by program name, settings |
+//! | `NS:run:ID:tasks` | stream, group `workers` | one entry per task: `task` (its id), `body` (JSON) |
+//! | `NS:run:ID:results` | stream | one entry per answer: `task`, `worker`, `body` or `refused` |
+//! | `NS:run:ID:lock` | string with expiry | the coordinator that owns the run |
+//!
+//! A run's id is a hash of what defines it (a match's fingerprint, a generation's genomes), so a
+//! coordinator restarted with `--resume` finds its own tasks and results again.
+//!
+//! # Delivery
+//!
+//! Workers read tasks through the consumer group (at-least-once): a task stays in the group's
+//! pending-entries list until the worker acknowledges it, which it does only after its result is
+//! in the results stream. While a task runs, the worker renews its claim every quarter of the
+//! visibility timeout; a task whose worker died (no renewal for a whole timeout) is taken over by
+//! another worker with `XAUTOCLAIM`. A task can therefore be answered twice: the coordinator
+//! keeps the first valid answer for each task id and drops the others, so no game counts twice.
+//! Nothing names a command line: a task names engines by program name, and each worker runs only
+//! the programs of its own engines file, after checking that its build gives the coordinator's
+//! bench signature.
+
+pub mod coordinator;
+pub mod signature;
+pub mod wire;
+pub mod worker;
+
+use std::{fmt, path::Path, time::Duration};
+
+use redis::{Commands, Connection, RedisError};
+use thiserror::Error;
+
+/// The consumer group every worker reads tasks through.
+pub const GROUP: &str = "workers";
+
+/// Why the broker could not be used.
+#[derive(Debug, Error)]
+pub enum BrokerError {
+    #[error("broker URL `{url}`: {reason}")]
+    Url { url: String, reason: String },
+    #[error("broker {url}: {source}")]
+    Redis { url: String, source: RedisError },
+    #[error("broker: {0}")]
+    Protocol(String),
+    #[error(
+        "broker: another coordinator ({owner}) holds run {run}; stop it first, or wait {ttl} s for its lock to lapse"
+    )]
+    Busy { run: String, owner: String, ttl: i64 },
+}
+
+/// Where the broker is and how tasks are paced.
+#[derive(Clone, PartialEq, Eq)]
+pub struct BrokerConfig {
+    /// `redis://[user:pass@]HOST:PORT[/db]` or `rediss://...` (TLS; needs the `tls` build).
+    pub url: String,
+    /// Prefix of every key, so several projects can share one Redis.
+    pub namespace: String,
+    /// A task not renewed for this long is taken over by another worker.
+    pub visibility: Duration,
+    /// Tasks a coordinator keeps published but unanswered (a match of a billion games is
+    /// published a window at a time).
+    pub window: usize,
+}
+
+// The URL may hold a password: never print it.
+impl fmt::Debug for BrokerConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BrokerConfig")
+            .field("url", &redact(&self.url))
+            .field("namespace", &self.namespace)
+            .field("visibility", &self.visibility)
+            .field("window", &self.window)
+            .finish()
+    }
+}
+
+impl BrokerConfig {
+    pub const DEFAULT_NAMESPACE: &str = "evochess";
+    pub const DEFAULT_VISIBILITY: Duration = Duration::from_secs(60);
+    pub const DEFAULT_WINDOW: usize = 256;
+
+    /// A broker at `url` with the default namespace, visibility timeout and window.
+    pub fn new(url: &str) -> Result<BrokerConfig, BrokerError> {
+        let cfg = BrokerConfig {
+            url: url.to_string(),
+            namespace: Self::DEFAULT_NAMESPACE.into(),
+            visibility: Self::DEFAULT_VISIBILITY,
+            window: Self::DEFAULT_WINDOW,
+        };
+        cfg.client()?;
+        Ok(cfg)
+    }
+
+    fn client(&self) -> Result<redis::Client, BrokerError> {
+        let bad = |reason: String| BrokerError::Url { url: redact(&self.url), reason };
+        if !(self.url.starts_with("redis://") || self.url.starts_with("rediss://")) {
+            return Err(bad("expected redis://[user:pass@]HOST:PORT[/db] or rediss://...".into()));
+        }
+        if self.url.starts_with("rediss://") && !cfg!(feature = "tls") {
+            return Err(bad("TLS (rediss://) needs a tuner built with `--features tls`".into()));
+        }
+        redis::Client::open(self.url.as_str()).map_err(|e| bad(e.to_string()))
+    }
+
+    /// A new connection (each thread holds its own: the client is blocking).
+    pub fn connect(&self) -> Result<Connection, BrokerError> {
+        let client = self.client()?;
+        let mut con = client.get_connection_with_timeout(Duration::from_secs(10)).map_err(|e| self.error(e))?;
+        // A dead broker must not hang a worker or a coordinator forever.
+        let io = Some(Duration::from_secs(30));
+        con.set_read_timeout(io).and_then(|()| con.set_write_timeout(io)).map_err(|e| self.error(e))?;
+        let _: String = redis::cmd("PING").query(&mut con).map_err(|e| self.error(e))?;
+        Ok(con)
+    }
+
+    /// A Redis error, with the URL (password hidden) for context.
+    pub fn error(&self, source: RedisError) -> BrokerError {
+        BrokerError::Redis { url: redact(&self.url), source }
+    }
+
+    pub fn runs_key(&self) -> String {
+        format!("{}:runs", self.namespace)
+    }
+
+    pub fn run_key(&self, run: &str, what: &str) -> String {
+        format!("{}:run:{run}:{what}", self.namespace)
+    }
+}
+
+/// `url` with any password replaced by `***`.
+pub fn redact(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_string() };
+    match rest.split_once('@') {
+        Some((auth, host)) => {
+            let user = auth.split_once(':').map_or(auth, |(u, _)| u);
+            let auth = if auth.contains(':') { format!("{user}:***") } else { "***".to_string() };
+            format!("{scheme}://{auth}@{host}")
+        }
+        None => url.to_string(),
+    }
+}
+
+/// The lock that makes a coordinator the only one of its run: taken with `SET NX`, renewed
+/// while it works, released at the end. Its value names the owner (host and pid).
+pub struct RunLock {
+    key: String,
+    owner: String,
+    ttl_s: u64,
+}
+
+impl RunLock {
+    /// Takes the lock of `run`, or reports who holds it.
+    pub fn take(cfg: &BrokerConfig, con: &mut Connection, run: &str) -> Result<RunLock, BrokerError> {
+        let key = cfg.run_key(run, "lock");
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+        let owner = format!("{} pid {}", host.trim(), std::process::id());
+        let ttl_s = (cfg.visibility.as_secs() * 2).max(10);
+        let set: Option<String> = redis::cmd("SET")
+            .arg(&key)
+            .arg(&owner)
+            .arg("NX")
+            .arg("EX")
+            .arg(ttl_s)
+            .query(con)
+            .map_err(|e| cfg.error(e))?;
+        if set.is_none() {
+            let holder: Option<String> = con.get(&key).map_err(|e| cfg.error(e))?;
+            let holder = holder.unwrap_or_default();
+            // A coordinator of this host that is gone (killed, to be resumed) holds nothing.
+            if !holder_is_gone(&holder, host.trim()) {
+                let ttl: i64 = con.ttl(&key).map_err(|e| cfg.error(e))?;
+                return Err(BrokerError::Busy { run: run.to_string(), owner: holder, ttl });
+            }
+            log::info!("broker: run {run}: taking the lock of {holder}, which has ended");
+            let _: () = con.set_ex(&key, &owner, ttl_s).map_err(|e| cfg.error(e))?;
+        }
+        Ok(RunLock { key, owner, ttl_s })
+    }
+
+    /// Extends the lock; called from the coordinator's loop, far more often than it lapses.
+    pub fn renew(&self, cfg: &BrokerConfig, con: &mut Connection) -> Result<(), BrokerError> {
+        let _: () = con.set_ex(&self.key, &self.owner, self.ttl_s).map_err(|e| cfg.error(e))?;
+        Ok(())
+    }
+
+    pub fn release(self, cfg: &BrokerConfig, con: &mut Connection) -> Result<(), BrokerError> {
+        let _: () = con.del(&self.key).map_err(|e| cfg.error(e))?;
+        Ok(())
+    }
+}
+
+/// Whether a lock's owner (`HOST pid N`) is a process of `host` that no longer runs.
+fn holder_is_gone(holder: &str, host: &str) -> bool {
+    let Some((h, pid)) = holder.rsplit_once(" pid ") else { return false };
+    h == host && pid.parse::<u32>().is_ok_and(|p| !Path::new(&format!("/proc/{p}")).exists())
+}
+
+/// Creates a stream and a consumer group on it (from the stream's start), or keeps them when they
+/// exist (a resumed coordinator).
+pub fn ensure_group(cfg: &BrokerConfig, con: &mut Connection, key: &str, group: &str) -> Result<(), BrokerError> {
+    let r: Result<(), RedisError> =
+        redis::cmd("XGROUP").arg("CREATE").arg(key).arg(group).arg("0").arg("MKSTREAM").query(con);
+    match r {
+        Ok(()) => Ok(()),
+        Err(e) if e.code() == Some("BUSYGROUP") => Ok(()),
+        Err(e) => Err(cfg.error(e)),
+    }
+}
+
+/// Stable hex id of a run from the text that defines it (FNV-1a, 64 bits).
+pub fn run_id(kind: &str, definition: &str) -> String {
+    format!("{kind}-{:016x}", crate::hash::fnv1a(definition))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_never_show() {
+        assert_eq!(redact("redis://u:secret@h:6379/2"), "redis://u:***@h:6379/2");
+        assert_eq!(redact("redis://secret@h:6379"), "redis://***@h:6379");
+        assert_eq!(redact("redis://h:6379"), "redis://h:6379");
+        let cfg = BrokerConfig::new("redis://u:secret@127.0.0.1:1/0").unwrap();
+        assert!(!format!("{cfg:?}").contains("secret"));
+    }
+
+    #[test]
+    fn bad_urls_are_named() {
+        let e = BrokerConfig::new("http://127.0.0.1:6379").unwrap_err().to_string();
+        assert!(e.contains("http://127.0.0.1:6379") && e.contains("redis://"), "{e}");
+        let e = BrokerConfig::new("redis://pw@no host:x").unwrap_err().to_string();
+        assert!(e.contains("broker URL") && !e.contains("pw@"), "{e}");
+    }
+
+    #[test]
+    fn only_a_lock_of_an_ended_process_of_this_host_is_taken_over() {
+        let me = format!("h pid {}", std::process::id());
+        assert!(!holder_is_gone(&me, "h"));
+        assert!(holder_is_gone("h pid 4000000000", "h"));
+        assert!(!holder_is_gone("other pid 4000000000", "h"));
+        assert!(!holder_is_gone("garbage", "h"));
+    }
+
+    #[test]
+    fn run_ids_follow_the_definition() {
+        assert_eq!(run_id("match", "a"), run_id("match", "a"));
+        assert_ne!(run_id("match", "a"), run_id("match", "b"));
+        assert!(run_id("fit", "a").starts_with("fit-"));
+    }
+}

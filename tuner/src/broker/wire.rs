@@ -1,0 +1,125 @@
+//! What travels through the broker: a run's spec (once per run), tasks and answers (JSON in
+//! stream entries). Engines travel by program name and settings, never as a command line.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{adjudicate::AdjudicationConfig, engine::Protocol, game::GameRecord, openings::Opening, tc::SearchLimits};
+
+/// One engine of a game run, as a worker needs it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RemoteEngine {
+    /// The name in the match (PGN tags, standings).
+    pub name: String,
+    /// The program, looked up in the worker's engines file (the coordinator's command's file name).
+    pub program: String,
+    pub proto: Protocol,
+    pub options: Vec<(String, String)>,
+    pub limits: SearchLimits,
+    /// evochess parameter TOML, as text: the worker writes it to a file of its own.
+    pub params: Option<String>,
+    pub restart: bool,
+}
+
+/// Everything a worker needs to play any unit of a match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GamesSpec {
+    pub engines: Vec<RemoteEngine>,
+    pub adjudication: AdjudicationConfig,
+    pub stall_timeout_ms: u64,
+    pub start_timeout_ms: u64,
+    pub ping_timeout_ms: u64,
+    pub quit_timeout_ms: u64,
+    pub wait_ms: u64,
+    /// Bench signature of each program on the coordinator's machine.
+    pub signatures: BTreeMap<String, String>,
+}
+
+/// A run's spec, stored once under `NS:run:ID:spec`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RunSpec {
+    Games(GamesSpec),
+    Fitness(crate::evolve::remote::FitnessSpec),
+}
+
+impl RunSpec {
+    /// The programs a worker must have, with the coordinator's signatures.
+    pub fn signatures(&self) -> &BTreeMap<String, String> {
+        match self {
+            RunSpec::Games(g) => &g.signatures,
+            RunSpec::Fitness(f) => &f.signatures,
+        }
+    }
+}
+
+/// One unit of a match: a game, or a pair of games on one opening.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GamesTask {
+    pub unit: u64,
+    pub round: u32,
+    pub opening_index: u64,
+    /// (white, black) engine indices of each game.
+    pub games: Vec<(usize, usize)>,
+    pub opening: Opening,
+}
+
+/// A worker's answer to a [`GamesTask`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GamesAnswer {
+    pub games: Vec<GameRecord>,
+    /// The signatures the worker's programs gave.
+    pub signatures: BTreeMap<String, String>,
+}
+
+/// Field names of stream entries.
+pub mod field {
+    /// The task's id (a unit number, an organism index): the key of idempotent collection.
+    pub const TASK: &str = "task";
+    /// JSON of the task or of the answer.
+    pub const BODY: &str = "body";
+    /// The consumer name of the worker that answered.
+    pub const WORKER: &str = "worker";
+    /// In place of a body: why the worker would not run the run's tasks.
+    pub const REFUSED: &str = "refused";
+}
+
+/// Checks a worker's answer to a games task against the task: one record per game (all of them,
+/// none aborted), the right engines in the right colours.
+pub fn check_games_answer(task: &GamesTask, answer: &GamesAnswer, names: &[String]) -> Result<(), String> {
+    if answer.games.len() != task.games.len() {
+        return Err(format!("{} games for a task of {}", answer.games.len(), task.games.len()));
+    }
+    for (g, &(w, b)) in answer.games.iter().zip(&task.games) {
+        if (g.white_index, g.black_index) != (w, b) {
+            return Err(format!(
+                "game with engines {} v {}, the task asked for {w} v {b}",
+                g.white_index, g.black_index
+            ));
+        }
+        let name = |i: usize| names.get(i).map_or("?", String::as_str);
+        if g.white != name(w) || g.black != name(b) {
+            return Err(format!("game between `{}` and `{}`, not `{}` and `{}`", g.white, g.black, name(w), name(b)));
+        }
+        if g.result.termination == crate::game::Termination::Aborted {
+            return Err("an aborted game".into());
+        }
+        if g.round != task.round || g.opening_index != task.opening_index {
+            return Err(format!("game of round {} opening {}, not of the task's", g.round, g.opening_index));
+        }
+    }
+    Ok(())
+}
+
+/// Differences between the coordinator's and a worker's signatures, one line per program.
+pub fn signature_mismatches(wanted: &BTreeMap<String, String>, got: &BTreeMap<String, String>) -> Vec<String> {
+    wanted
+        .iter()
+        .filter_map(|(program, want)| match got.get(program) {
+            Some(g) if g == want => None,
+            Some(g) => Some(format!("`{program}`: this build gives {g}, the coordinator's gives {want}")),
+            None => Some(format!("`{program}`: no signature")),
+        })
+        .collect()
+}

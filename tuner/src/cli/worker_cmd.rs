@@ -1,0 +1,62 @@
+//! `tuner worker`: serves the tasks that commands given `--broker` publish.
+
+use std::{path::PathBuf, time::Duration};
+
+use crate::broker::{
+    BrokerConfig,
+    worker::{self, EnginesFile, WorkerConfig},
+};
+
+/// Take games and fitness tasks from a Redis broker and run them here.
+///
+/// The engines a task names are looked up in the engines file (`[engines.NAME] cmd = ...`,
+/// NAME being the file name of the coordinator's engine command); without one, only the
+/// evochess next to this tuner. Each program's bench signature must equal the coordinator's.
+#[derive(clap::Args, Debug, Clone)]
+pub struct WorkerArgs {
+    /// The broker: redis://[user:pass@]HOST:PORT[/db] (rediss:// for TLS).
+    #[arg(long, value_name = "URL")]
+    pub broker: String,
+    /// Tasks run at once (0 = all cores).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// The programs this worker may run (TOML).
+    #[arg(long, value_name = "FILE.toml")]
+    pub engines: Option<PathBuf>,
+    /// Prefix of the broker's keys (as the coordinator's --broker-namespace).
+    #[arg(long, value_name = "NAME", default_value = BrokerConfig::DEFAULT_NAMESPACE)]
+    pub namespace: String,
+    /// Seconds without renewal after which another worker takes a task over.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub visibility: f64,
+    /// This worker's name on the broker (default: host-pid).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Exit after this many seconds without a task (default: serve until killed).
+    #[arg(long, value_name = "SECONDS")]
+    pub idle_exit: Option<f64>,
+}
+
+pub fn run(args: WorkerArgs) -> anyhow::Result<()> {
+    let mut broker = BrokerConfig::new(&args.broker)?;
+    broker.namespace = args.namespace.clone();
+    if !(args.visibility.is_finite() && args.visibility >= 0.5) {
+        anyhow::bail!("--visibility {}: at least 0.5 seconds", args.visibility);
+    }
+    broker.visibility = Duration::from_secs_f64(args.visibility);
+    let engines = match &args.engines {
+        Some(p) => EnginesFile::load(p)?,
+        None => EnginesFile::beside_tuner(),
+    };
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_else(|_| "worker".into());
+    let name = args.name.clone().unwrap_or_else(|| format!("{}-{}", host.trim(), std::process::id()));
+    let concurrency = crate::ga::threads(args.concurrency);
+    let idle_exit = match args.idle_exit {
+        Some(s) if s.is_finite() && s >= 0.0 => Some(Duration::from_secs_f64(s)),
+        Some(s) => anyhow::bail!("--idle-exit {s}: a number of seconds"),
+        None => None,
+    };
+    let done = worker::run(WorkerConfig { broker, concurrency, engines, name, idle_exit })?;
+    eprintln!("worker: {done} task(s) done");
+    Ok(())
+}

@@ -1,0 +1,216 @@
+//! A match played by `tuner worker`s over the broker: the schedule's units become tasks, the
+//! workers' answers come back as finished units, and the runner's own loop writes the journal,
+//! PGN and standings exactly as for local games.
+
+use std::{
+    collections::{BTreeMap, HashMap, HashSet},
+    sync::{Mutex, OnceLock, atomic::Ordering},
+    time::Duration,
+};
+
+use crossbeam_channel::Sender;
+
+use super::{Context, RunnerError, Schedule, Unit, UnitDone};
+use crate::broker::{
+    BrokerConfig, BrokerError,
+    coordinator::{Coordinator, Patience},
+    run_id, signature,
+    wire::{GamesAnswer, GamesSpec, GamesTask, RemoteEngine, RunSpec, check_games_answer, signature_mismatches},
+};
+
+impl From<BrokerError> for RunnerError {
+    fn from(e: BrokerError) -> Self {
+        RunnerError::Broker(e)
+    }
+}
+
+/// The program name under which workers know an engine: its command's file name.
+pub fn program_of(cmd: &std::path::Path) -> String {
+    cmd.file_name().map_or_else(|| cmd.display().to_string(), |f| f.to_string_lossy().into_owned())
+}
+
+/// A command line: the program and its arguments.
+type CommandKey = (std::path::PathBuf, Vec<String>);
+
+/// Bench signatures, computed once per command in this process (a coevolution opens a run per
+/// generation; the engines do not change in between).
+fn signature_of(spec: &crate::engine_spec::EngineSpec) -> String {
+    static CACHE: OnceLock<Mutex<HashMap<CommandKey, String>>> = OnceLock::new();
+    let key = (spec.cmd.clone(), spec.args.clone());
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(s) = cache.lock().expect("signature cache").get(&key) {
+        return s.clone();
+    }
+    let s = signature::bench_signature(&spec.cmd, &spec.args, spec.dir.as_deref());
+    cache.lock().expect("signature cache").insert(key, s.clone());
+    s
+}
+
+/// The worker-facing description of the match.
+fn games_spec(ctx: &Context) -> Result<GamesSpec, RunnerError> {
+    let cfg = &ctx.cfg;
+    let mut signatures = BTreeMap::new();
+    let mut engines = Vec::new();
+    for e in &cfg.engines {
+        let program = program_of(&e.cmd);
+        let sig = signature_of(e);
+        if let Some(other) = signatures.insert(program.clone(), sig.clone())
+            && other != sig
+        {
+            return Err(RunnerError::Config(format!(
+                "--broker: two different builds are both called `{program}` ({other} and {sig}); workers know \
+                 a program by its file name, so give each build its own"
+            )));
+        }
+        let params = match &e.params {
+            Some(p) => Some(
+                std::fs::read_to_string(p)
+                    .map_err(|source| RunnerError::Output { path: p.display().to_string(), source })?,
+            ),
+            None => None,
+        };
+        engines.push(RemoteEngine {
+            name: e.name.clone(),
+            program,
+            proto: e.proto,
+            options: e.options.clone(),
+            limits: e.limits.clone(),
+            params,
+            restart: e.restart,
+        });
+    }
+    Ok(GamesSpec {
+        engines,
+        adjudication: cfg.adjudication.clone(),
+        stall_timeout_ms: cfg.stall_timeout_ms,
+        start_timeout_ms: cfg.start_timeout_ms,
+        ping_timeout_ms: cfg.ping_timeout_ms,
+        quit_timeout_ms: cfg.quit_timeout_ms,
+        wait_ms: cfg.wait_ms,
+        signatures,
+    })
+}
+
+fn task_id(unit: u64) -> String {
+    format!("u{unit}")
+}
+
+/// Publishes the schedule's units a window at a time and sends each valid answer to the
+/// runner's loop, once per unit whatever the broker redelivers.
+pub(super) fn coordinate(
+    ctx: &Context,
+    schedule: &Schedule,
+    results: &Sender<UnitDone>,
+    broker: &BrokerConfig,
+) -> Result<(), RunnerError> {
+    let cfg = &ctx.cfg;
+    let spec = games_spec(ctx)?;
+    let spec_json = serde_json::to_string(&RunSpec::Games(spec.clone())).expect("spec serialises");
+    // The run is the match (its fingerprint) as the workers will play it (the spec: params
+    // texts and signatures).
+    let run = run_id("match", &format!("{}\n{spec_json}", cfg.fingerprint()));
+    let mut co = Coordinator::open(broker, &run, &spec_json, cfg.resume)?;
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let unit_of = |task: &str| task.strip_prefix('u').and_then(|n| n.parse::<u64>().ok());
+    let mut settled: HashSet<u64> = schedule.done.clone();
+    // Tasks a previous coordinator of this run published and nobody answered yet stay out.
+    let mut out: HashMap<u64, (String, Unit, GamesTask)> = HashMap::new();
+    let already = co.published(|t| unit_of(t).is_some_and(|u| u < schedule.count && !settled.contains(&u)))?;
+    for (task, entry) in already {
+        let id = unit_of(&task).expect("kept only unit tasks");
+        let unit = cfg.unit(id, &schedule.pairings);
+        let body = games_task(ctx, &unit);
+        out.insert(id, (entry, unit, body));
+    }
+    let mut patience = Patience::default();
+    let mut exhausted = false;
+    let outcome = loop {
+        if ctx.stop.load(Ordering::Relaxed) {
+            break Ok(false);
+        }
+        while !exhausted && out.len() < broker.window {
+            match schedule.take(cfg, &ctx.stop) {
+                Some(unit) if out.contains_key(&unit.id) => {}
+                Some(unit) => {
+                    let task = games_task(ctx, &unit);
+                    let entry =
+                        co.publish(&task_id(unit.id), &serde_json::to_string(&task).expect("task serialises"))?;
+                    out.insert(unit.id, (entry, unit, task));
+                }
+                None => exhausted = true,
+            }
+        }
+        if exhausted && out.is_empty() {
+            break Ok(true);
+        }
+        let answers = match co.answers(Duration::from_secs(1)) {
+            Ok(a) => a,
+            Err(e) => break Err(e),
+        };
+        if answers.is_empty() {
+            patience.waiting(co.run(), out.len());
+        }
+        for a in answers {
+            let id = unit_of(&a.task);
+            let body = match (&a.body, id.and_then(|u| out.get(&u))) {
+                (Err(refusal), _) => {
+                    log::warn!("broker: worker {} refused task {}: {refusal}", a.worker, a.task);
+                    co.drop_answer(&a.entry)?;
+                    continue;
+                }
+                (Ok(_), None) => {
+                    // Settled already (a redelivered task answered twice), or not of this run.
+                    log::debug!("broker: answer to task {} from {} is not awaited; dropped", a.task, a.worker);
+                    co.drop_answer(&a.entry)?;
+                    continue;
+                }
+                (Ok(body), Some(_)) => body.clone(),
+            };
+            let id = id.expect("awaited tasks have unit ids");
+            let (entry, unit, task) = out.remove(&id).expect("awaited");
+            let checked = serde_json::from_str::<GamesAnswer>(&body).map_err(|e| e.to_string()).and_then(|answer| {
+                let bad = signature_mismatches(&spec.signatures, &answer.signatures);
+                if !bad.is_empty() {
+                    return Err(format!("engine build differs: {}", bad.join("; ")));
+                }
+                check_games_answer(&task, &answer, &names).map(|()| answer)
+            });
+            co.drop_answer(&a.entry)?;
+            match checked {
+                Ok(answer) => {
+                    co.drop_task(&entry)?;
+                    settled.insert(id);
+                    patience.progress();
+                    if results.send(UnitDone { unit, games: answer.games }).is_err() {
+                        return co.close(false).map_err(Into::into);
+                    }
+                }
+                Err(why) => {
+                    // The worker acknowledged the task: publish it again for another.
+                    log::warn!("broker: rejected the answer of worker {} to task {}: {why}", a.worker, a.task);
+                    co.drop_task(&entry)?;
+                    let entry = co.publish(&a.task, &serde_json::to_string(&task).expect("task serialises"))?;
+                    out.insert(id, (entry, unit, task));
+                }
+            }
+        }
+    };
+    match outcome {
+        // Finished, or stopped by an SPRT decision: the run's keys go (workers drop what is out).
+        Ok(_) => co.close(true).map_err(Into::into),
+        Err(e) => {
+            let _ = co.close(false);
+            Err(e.into())
+        }
+    }
+}
+
+fn games_task(ctx: &Context, unit: &Unit) -> GamesTask {
+    GamesTask {
+        unit: unit.id,
+        round: unit.round,
+        opening_index: unit.opening_index,
+        games: unit.games.clone(),
+        opening: ctx.book.get(unit.opening_index),
+    }
+}

@@ -1,0 +1,355 @@
+//! Distributed tuning against a real `redis-server` on 127.0.0.1: `tuner worker` processes play
+//! a match, a coevolve generation and an evolve generation that a coordinator published, with
+//! the same results as the same command run locally; workers and coordinators killed with
+//! SIGKILL lose and duplicate nothing; a worker with another engine build refuses.
+
+mod common;
+
+use std::{
+    collections::BTreeMap,
+    net::TcpListener,
+    path::{Path, PathBuf},
+    process::{Child, Command, Stdio},
+    thread,
+    time::{Duration, Instant},
+};
+
+use common::{
+    TUNER, assert_each_unit_once, engine_binary, fixture, games_in, journal_units, manifest, repo, scratch, text,
+    tuner_ok,
+};
+
+const REDIS: &str = "/usr/bin/redis-server";
+const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
+
+/// A redis-server of the test's own on a free loopback port, stopped when dropped.
+struct Redis {
+    child: Child,
+    url: String,
+}
+
+impl Redis {
+    fn start() -> Redis {
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let child = Command::new(REDIS)
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("redis-server starts");
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(started.elapsed() < Duration::from_secs(10), "redis-server did not listen on {port}");
+            thread::sleep(Duration::from_millis(20));
+        }
+        Redis { child, url: format!("redis://127.0.0.1:{port}/0") }
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A `tuner worker` process, killed (SIGKILL) when dropped.
+struct Worker(Child);
+
+impl Worker {
+    fn start(redis: &Redis, dir: &Path, name: &str, engines: &Path) -> Worker {
+        let log = std::fs::File::create(dir.join(format!("{name}.log"))).unwrap();
+        let child = Command::new(TUNER)
+            .args(["worker", "--broker", &redis.url, "--engines", engines.to_str().unwrap()])
+            .args(["--visibility", "2", "--name", name])
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("worker starts");
+        Worker(child)
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// An engines file naming this build's evochess (or another program under that name).
+fn engines_file(dir: &Path, cmd: &Path) -> PathBuf {
+    let path = dir.join("engines.toml");
+    std::fs::write(&path, format!("[engines.evochess]\ncmd = {cmd:?}\n")).unwrap();
+    path
+}
+
+/// `tuner match` arguments for 40 node-limited games between two evaluations.
+fn match_args(dir: &Path) -> Vec<String> {
+    let engine = engine_binary();
+    let hand_set = repo().join("params/hand-set.toml");
+    let mut a: Vec<String> = vec!["match".into()];
+    a.extend(["-engine".into(), "name=default".into(), format!("cmd={}", engine.display())]);
+    a.extend(["-engine".into(), "name=hand-set".into(), format!("cmd={}", engine.display())]);
+    a.push(format!("params={}", hand_set.display()));
+    a.extend(["-each", "nodes=400", "-games", "40", "-srand", "7", "-maxmoves", "80"].map(String::from));
+    a.extend(["-openings".into(), format!("file={}", repo().join("openings/gnuchess-8ply.epd").display())]);
+    a.extend(["-openings".into(), "order=random".into()]);
+    a.extend(["-pgnout".into(), dir.join("games.pgn").display().to_string(), "min".into()]);
+    a.extend(["-state".into(), dir.join("state.jsonl").display().to_string()]);
+    a
+}
+
+fn run_match(args: &[String]) -> std::process::Output {
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    tuner_ok(&refs)
+}
+
+/// One game: white, black, start position, result, moves.
+type Game = (String, String, String, String, String);
+
+/// The games of a PGN file, order-free.
+fn games(pgn: &Path) -> Vec<Game> {
+    let text = std::fs::read_to_string(pgn).unwrap();
+    let mut out = Vec::new();
+    for game in text.split("[Event ").skip(1) {
+        let tag = |name: &str| {
+            game.lines()
+                .find_map(|l| l.strip_prefix(&format!("[{name} \"")).map(|v| v.trim_end_matches("\"]").to_string()))
+                .unwrap_or_default()
+        };
+        let moves: String =
+            game.lines().filter(|l| !l.starts_with('[') && !l.trim().is_empty()).collect::<Vec<_>>().join(" ");
+        out.push((tag("White"), tag("Black"), tag("FEN"), tag("Result"), moves));
+    }
+    out.sort();
+    out
+}
+
+/// The local match of `match_args`, played once per test process.
+fn local_games() -> Vec<Game> {
+    static LOCAL: std::sync::OnceLock<Vec<Game>> = std::sync::OnceLock::new();
+    LOCAL
+        .get_or_init(|| {
+            let dir = scratch("broker", "local");
+            let mut args = match_args(&dir);
+            args.extend(["-concurrency".into(), "2".into()]);
+            run_match(&args);
+            games(&dir.join("games.pgn"))
+        })
+        .clone()
+}
+
+/// Waits until `ready` holds, failing the test after `limit`.
+fn wait_for(limit: Duration, what: &str, mut ready: impl FnMut() -> bool) {
+    let started = Instant::now();
+    while !ready() {
+        assert!(started.elapsed() < limit, "timed out after {limit:?} waiting for {what}");
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn a_match_over_the_broker_with_two_workers_plays_the_local_games() {
+    let dir = scratch("broker", "match");
+    let redis = Redis::start();
+    let engines = engines_file(&dir, &engine_binary());
+    let _a = Worker::start(&redis, &dir, "a", &engines);
+    let _b = Worker::start(&redis, &dir, "b", &engines);
+    let mut args = match_args(&dir);
+    args.extend(["-broker".into(), redis.url.clone()]);
+    run_match(&args);
+    assert_eq!(games_in(&dir.join("games.pgn")), 40);
+    assert_each_unit_once(&dir.join("state.jsonl"));
+    assert_eq!(games(&dir.join("games.pgn")), local_games());
+    // Both workers played.
+    for w in ["a", "b"] {
+        let log = std::fs::read_to_string(dir.join(format!("{w}.log"))).unwrap();
+        assert!(log.contains("serving run match-"), "{w}: {log}");
+    }
+}
+
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn a_worker_killed_mid_game_loses_and_duplicates_nothing() {
+    let dir = scratch("broker", "worker-kill");
+    let redis = Redis::start();
+    let engines = engines_file(&dir, &engine_binary());
+    let mut a = Worker::start(&redis, &dir, "a", &engines);
+    let mut args = match_args(&dir);
+    args.extend(["-broker".into(), redis.url.clone()]);
+    let refs: Vec<String> = args.clone();
+    let coordinator = thread::spawn(move || run_match(&refs));
+    // Worker a alone until a few units are in: it is then mid-unit, and dies with SIGKILL.
+    let journal = dir.join("state.jsonl");
+    wait_for(Duration::from_secs(120), "three units from worker a", || journal_units(&journal).len() >= 3);
+    a.0.kill().unwrap();
+    a.0.wait().unwrap();
+    let _b = Worker::start(&redis, &dir, "b", &engines);
+    coordinator.join().expect("the match ends");
+    assert_eq!(games_in(&dir.join("games.pgn")), 40);
+    assert_each_unit_once(&journal);
+    assert_eq!(games(&dir.join("games.pgn")), local_games());
+    let log_b = std::fs::read_to_string(dir.join("b.log")).unwrap();
+    assert!(log_b.contains("took over task"), "worker b took over a's task: {log_b}");
+}
+
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn a_coordinator_killed_and_resumed_loses_and_duplicates_nothing() {
+    let dir = scratch("broker", "coordinator-kill");
+    let redis = Redis::start();
+    let engines = engines_file(&dir, &engine_binary());
+    let _a = Worker::start(&redis, &dir, "a", &engines);
+    let _b = Worker::start(&redis, &dir, "b", &engines);
+    let mut args = match_args(&dir);
+    args.extend(["-broker".into(), redis.url.clone()]);
+    let journal = dir.join("state.jsonl");
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    common::kill_9_when(&refs, Duration::from_secs(120), "four units", || journal_units(&journal).len() >= 4);
+    args.push("-resume".into());
+    run_match(&args);
+    assert_eq!(games_in(&dir.join("games.pgn")), 40);
+    assert_each_unit_once(&journal);
+    assert_eq!(games(&dir.join("games.pgn")), local_games());
+}
+
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn a_worker_with_another_engine_build_refuses() {
+    let dir = scratch("broker", "refuse");
+    let redis = Redis::start();
+    let mut args = match_args(&dir);
+    args.extend(["-broker".into(), redis.url.clone()]);
+    let mut coordinator = Command::new(TUNER)
+        .args(&args)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The fake engine answers `bench` with no node count: another build.
+    let engines = engines_file(&dir, Path::new(FAKE));
+    let out = Command::new(TUNER)
+        .args(["worker", "--broker", &redis.url, "--engines", engines.to_str().unwrap(), "--idle-exit", "60"])
+        .output()
+        .unwrap();
+    // The coordinator reads answers every second: give it the refusal before stopping it.
+    thread::sleep(Duration::from_secs(3));
+    let _ = coordinator.kill();
+    let coordinator_log = text(&coordinator.wait_with_output().unwrap().stderr);
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "the worker refuses: {err}");
+    assert!(err.contains("engine build differs") && err.contains("`evochess`"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(coordinator_log.contains("refused"), "the coordinator logs the refusal: {coordinator_log}");
+    assert_eq!(games_in(&dir.join("games.pgn")), 0, "no game counted");
+}
+
+/// A coevolve config of 4 organisms, one generation of node-limited games.
+fn coevolve_config(dir: &Path) -> PathBuf {
+    let pop = dir.join("evolved");
+    std::fs::create_dir_all(&pop).unwrap();
+    for i in 0..4 {
+        let mut p = evochess::params::Params::default();
+        p.eval.knight_mg = 250 + 40 * i;
+        p.eval.rook_mg = 600 - 30 * i;
+        std::fs::write(pop.join(format!("run-{}.toml", i + 1)), p.to_toml()).unwrap();
+    }
+    let cfg = dir.join("coevolve.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "population_dir = {pop:?}\nspace = {:?}\nengine = {:?}\nnodes = 300\ntc = \"60+1\"\nconcurrency = 2\n\
+             openings = {:?}\nopenings_per_pair = 1\nmaxmoves = \"60\"\nout_dir = {:?}\n[ga]\ngenerations = 1\n",
+            manifest().join("../params/evolve-space.toml"),
+            engine_binary(),
+            manifest().join("../openings/gnuchess-8ply.epd"),
+            dir.join("out"),
+        ),
+    )
+    .unwrap();
+    cfg
+}
+
+/// Each organism's (points, games) in a coevolve generation's cross table.
+fn standings(gen_dir: &Path) -> BTreeMap<String, String> {
+    let csv = std::fs::read_to_string(gen_dir.join("crosstable.csv")).unwrap();
+    csv.lines().skip(1).map(|l| (l.split(',').next().unwrap().to_string(), l.to_string())).collect()
+}
+
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn a_coevolve_generation_over_the_broker_scores_as_local() {
+    let local = scratch("broker", "coevolve-local");
+    tuner_ok(&["coevolve", "--config", coevolve_config(&local).to_str().unwrap()]);
+    let dir = scratch("broker", "coevolve-remote");
+    let redis = Redis::start();
+    let engines = engines_file(&dir, &engine_binary());
+    let _a = Worker::start(&redis, &dir, "a", &engines);
+    let _b = Worker::start(&redis, &dir, "b", &engines);
+    tuner_ok(&["coevolve", "--config", coevolve_config(&dir).to_str().unwrap(), "--broker", &redis.url]);
+    let log =
+        std::fs::read_to_string(dir.join("a.log")).unwrap() + &std::fs::read_to_string(dir.join("b.log")).unwrap();
+    assert!(log.contains("serving run match-"), "the workers played the round robin: {log}");
+    assert_eq!(standings(&dir.join("out/gen-000")), standings(&local.join("out/gen-000")));
+    assert_eq!(games(&dir.join("out/gen-000/games.pgn")).len(), 12);
+}
+
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn an_evolve_generation_over_the_broker_scores_as_local() {
+    let pgn = fixture("gm-sample.pgn");
+    let space = repo().join("params/evolve-space.toml");
+    let run = |dir: &Path, broker: Option<&str>| {
+        let mut args = vec![
+            "evolve".to_string(),
+            "--pgn".into(),
+            pgn.display().to_string(),
+            "--population".into(),
+            "12".into(),
+            "--generations".into(),
+            "2".into(),
+            "--train".into(),
+            "60".into(),
+            "--test".into(),
+            "20".into(),
+            "--threads".into(),
+            "1".into(),
+            "--space".into(),
+            space.display().to_string(),
+            "--out".into(),
+            dir.join("out").display().to_string(),
+        ];
+        if let Some(url) = broker {
+            args.extend(["--broker".into(), url.into()]);
+        }
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        tuner_ok(&refs);
+        std::fs::read_to_string(dir.join("out/run-1/generations.csv")).unwrap()
+    };
+    let local = run(&scratch("broker", "evolve-local"), None);
+    let dir = scratch("broker", "evolve-remote");
+    let redis = Redis::start();
+    let engines = engines_file(&dir, &engine_binary());
+    let _a = Worker::start(&redis, &dir, "a", &engines);
+    let _b = Worker::start(&redis, &dir, "b", &engines);
+    let remote = run(&dir, Some(&redis.url));
+    // The seconds column differs; every fitness column must not.
+    let strip = |csv: &str| -> Vec<String> {
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        let secs = header.iter().position(|h| h.contains("second"));
+        csv.lines()
+            .map(|l| {
+                l.split(',').enumerate().filter(|(i, _)| Some(*i) != secs).map(|(_, c)| c).collect::<Vec<_>>().join(",")
+            })
+            .collect()
+    };
+    assert_eq!(strip(&remote), strip(&local));
+    assert_eq!(remote.lines().count(), 3, "{remote}");
+    let log =
+        std::fs::read_to_string(dir.join("a.log")).unwrap() + &std::fs::read_to_string(dir.join("b.log")).unwrap();
+    assert!(log.contains("serving run evolve-"), "the workers counted the GM moves: {log}");
+}
