@@ -70,7 +70,7 @@ impl RunArgs {
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct BrokerArgs {
     /// Publish the games (or evolve's fitness) to `tuner worker`s through this Redis instead of
-    /// running them here: redis://[user:pass@]HOST:PORT[/db] (rediss:// for TLS).
+    /// running them here: `redis://[user:pass@]HOST:PORT[/db]` (`rediss://` for TLS).
     #[arg(long, value_name = "URL")]
     pub broker: Option<String>,
     /// Prefix of the broker's keys (workers must use the same).

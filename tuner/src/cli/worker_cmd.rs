@@ -14,7 +14,7 @@ use crate::broker::{
 /// evochess next to this tuner. Each program's bench signature must equal the coordinator's.
 #[derive(clap::Args, Debug, Clone)]
 pub struct WorkerArgs {
-    /// The broker: redis://[user:pass@]HOST:PORT[/db] (rediss:// for TLS).
+    /// The broker: `redis://[user:pass@]HOST:PORT[/db]` (`rediss://` for TLS).
     #[arg(long, value_name = "URL")]
     pub broker: String,
     /// Tasks run at once (0 = all cores).
