@@ -58,8 +58,6 @@ use thiserror::Error;
 
 mod remote;
 
-pub use remote::program_of;
-
 use crate::{
     adjudicate::{AdjudicationConfig, load_tablebase},
     broker::{BrokerConfig, BrokerError, wire::GamesTask},

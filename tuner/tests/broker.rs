@@ -141,6 +141,18 @@ fn local_games() -> Vec<Game> {
         .clone()
 }
 
+/// A generations.csv without its seconds column (which differs between runs; no fitness
+/// column may).
+fn without_seconds(csv: &str) -> Vec<String> {
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let secs = header.iter().position(|h| h.contains("second"));
+    csv.lines()
+        .map(|l| {
+            l.split(',').enumerate().filter(|(i, _)| Some(*i) != secs).map(|(_, c)| c).collect::<Vec<_>>().join(",")
+        })
+        .collect()
+}
+
 /// Waits until `ready` holds, failing the test after `limit`.
 fn wait_for(limit: Duration, what: &str, mut ready: impl FnMut() -> bool) {
     let started = Instant::now();
@@ -337,19 +349,96 @@ fn an_evolve_generation_over_the_broker_scores_as_local() {
     let _a = Worker::start(&redis, &dir, "a", &engines);
     let _b = Worker::start(&redis, &dir, "b", &engines);
     let remote = run(&dir, Some(&redis.url));
-    // The seconds column differs; every fitness column must not.
-    let strip = |csv: &str| -> Vec<String> {
-        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
-        let secs = header.iter().position(|h| h.contains("second"));
-        csv.lines()
-            .map(|l| {
-                l.split(',').enumerate().filter(|(i, _)| Some(*i) != secs).map(|(_, c)| c).collect::<Vec<_>>().join(",")
-            })
-            .collect()
-    };
-    assert_eq!(strip(&remote), strip(&local));
+    assert_eq!(without_seconds(&remote), without_seconds(&local));
     assert_eq!(remote.lines().count(), 3, "{remote}");
     let log =
         std::fs::read_to_string(dir.join("a.log")).unwrap() + &std::fs::read_to_string(dir.join("b.log")).unwrap();
     assert!(log.contains("serving run evolve-"), "the workers counted the GM moves: {log}");
+}
+
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn a_search_evolve_generation_over_the_broker_counts_as_local() {
+    let run = |dir: &Path, broker: Option<&str>| {
+        let mut args: Vec<String> = [
+            "search-evolve",
+            "--config",
+            repo().join("params/search-evolve.toml").to_str().unwrap(),
+            "--params",
+            repo().join("params/hand-set.toml").to_str().unwrap(),
+            "--suite",
+            fixture("wac.epd").to_str().unwrap(),
+            "--max-positions",
+            "40",
+            "--node-cap",
+            "3000",
+            "--population",
+            "4",
+            "--generations",
+            "2",
+            "--threads",
+            "1",
+            "--out",
+            dir.join("out").to_str().unwrap(),
+            "--output",
+            dir.join("evolved.toml").to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec();
+        if let Some(url) = broker {
+            args.extend(["--broker".into(), url.into()]);
+        }
+        // The config's relative paths (the search space) are the repository's.
+        let out = Command::new(TUNER).args(&args).current_dir(repo()).env("RUST_LOG", "warn").output().unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        std::fs::read_to_string(dir.join("out/generations.csv")).unwrap()
+    };
+    let local = run(&scratch("broker", "search-local"), None);
+    let dir = scratch("broker", "search-remote");
+    let redis = Redis::start();
+    let engines = engines_file(&dir, &engine_binary());
+    let _a = Worker::start(&redis, &dir, "a", &engines);
+    let _b = Worker::start(&redis, &dir, "b", &engines);
+    let remote = run(&dir, Some(&redis.url));
+    assert_eq!(without_seconds(&remote), without_seconds(&local));
+    let log =
+        std::fs::read_to_string(dir.join("a.log")).unwrap() + &std::fs::read_to_string(dir.join("b.log")).unwrap();
+    assert!(log.contains("serving run search-"), "the workers counted the nodes: {log}");
+}
+
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn an_spsa_tune_over_the_broker_moves_as_local() {
+    let run = |dir: &Path, broker: Option<&str>| {
+        let lines = dir.join("params.txt");
+        std::fs::write(&lines, "rook_mg, int, 480, 300, 700, 30, 0.01\n").unwrap();
+        let cfg = dir.join("spsa.toml");
+        std::fs::write(
+            &cfg,
+            format!(
+                "params = {lines:?}\nengine = {:?}\niterations = 3\npairs = 2\nnodes = 300\nseed = 11\n\
+                 openings = {:?}\nout_dir = {:?}\n",
+                engine_binary(),
+                repo().join("openings/gnuchess-8ply.epd"),
+                dir.join("out"),
+            ),
+        )
+        .unwrap();
+        let mut args = vec!["spsa", "--config", cfg.to_str().unwrap()];
+        if let Some(url) = broker {
+            args.extend(["--broker", url]);
+        }
+        tuner_ok(&args);
+        std::fs::read_to_string(dir.join("out/values.csv")).unwrap()
+    };
+    let local = run(&scratch("broker", "spsa-local"), None);
+    let dir = scratch("broker", "spsa-remote");
+    let redis = Redis::start();
+    let engines = engines_file(&dir, &engine_binary());
+    let _a = Worker::start(&redis, &dir, "a", &engines);
+    let remote = run(&dir, Some(&redis.url));
+    assert_eq!(remote, local);
+    assert_eq!(remote.lines().count(), 4, "{remote}");
+    let log = std::fs::read_to_string(dir.join("a.log")).unwrap();
+    assert!(log.contains("serving run match-"), "the worker played the pairs: {log}");
 }

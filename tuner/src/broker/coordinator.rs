@@ -186,3 +186,61 @@ impl Patience {
         }
     }
 }
+
+/// Publishes `tasks` (id, body) in run `run` and waits for a valid answer to each: the in-process
+/// fitnesses' way (an evolve or search-evolve generation). `check` turns a task's id and its
+/// answer's JSON into the answer's value or says why it is rejected (the task is then published again). Answers a stopped
+/// coordinator left in the run are used; equal ids are one task.
+pub fn gather<T>(
+    broker: &BrokerConfig,
+    run: &str,
+    spec: &str,
+    tasks: &[(String, String)],
+    check: impl Fn(&str, &str) -> Result<T, String>,
+) -> Result<HashMap<String, T>, BrokerError> {
+    let mut done: HashMap<String, T> = HashMap::new();
+    if tasks.is_empty() {
+        return Ok(done);
+    }
+    let bodies: HashMap<&str, &str> = tasks.iter().map(|(id, body)| (id.as_str(), body.as_str())).collect();
+    let mut co = Coordinator::open(broker, run, spec, true)?;
+    let mut out = co.published(|t| bodies.contains_key(t))?;
+    for (id, body) in &bodies {
+        if !out.contains_key(*id) {
+            let entry = co.publish(id, body)?;
+            out.insert(id.to_string(), entry);
+        }
+    }
+    let mut patience = Patience::default();
+    while !out.is_empty() {
+        let answers = co.answers(Duration::from_secs(1))?;
+        if answers.is_empty() {
+            patience.waiting(co.run(), out.len());
+        }
+        for a in answers {
+            co.drop_answer(&a.entry)?;
+            let Some(entry) = out.get(&a.task).cloned() else {
+                log::debug!("broker: answer to task {} from {} is not awaited; dropped", a.task, a.worker);
+                continue;
+            };
+            match a.body.as_deref().map_err(Clone::clone).and_then(|body| check(&a.task, body)) {
+                Ok(value) => {
+                    co.drop_task(&entry)?;
+                    out.remove(&a.task);
+                    done.insert(a.task, value);
+                    patience.progress();
+                }
+                // A refusal leaves the task to other workers (it was not acknowledged).
+                Err(why) if a.body.is_err() => log::warn!("broker: worker {} refused task {}: {why}", a.worker, a.task),
+                Err(why) => {
+                    log::warn!("broker: rejected the answer of worker {} to task {}: {why}", a.worker, a.task);
+                    co.drop_task(&entry)?;
+                    let entry = co.publish(&a.task, bodies[a.task.as_str()])?;
+                    out.insert(a.task, entry);
+                }
+            }
+        }
+    }
+    co.close(true)?;
+    Ok(done)
+}

@@ -42,6 +42,7 @@ pub struct GamesSpec {
 pub enum RunSpec {
     Games(GamesSpec),
     Fitness(crate::evolve::remote::FitnessSpec),
+    Nodes(crate::search_evolve::remote::NodesSpec),
 }
 
 impl RunSpec {
@@ -50,6 +51,7 @@ impl RunSpec {
         match self {
             RunSpec::Games(g) => &g.signatures,
             RunSpec::Fitness(f) => &f.signatures,
+            RunSpec::Nodes(n) => &n.signatures,
         }
     }
 }

@@ -34,6 +34,7 @@ use crate::{
         remote::{self, FitnessSpec, FitnessTask},
     },
     runner::{MatchConfig, Tournament, UnitPlayer},
+    search_evolve::remote::{self as search_remote, NodesSpec, NodesTask},
 };
 
 #[derive(Debug, Error)]
@@ -118,6 +119,7 @@ pub struct WorkerConfig {
 enum RunWork {
     Games { spec: GamesSpec, base: Box<MatchConfig> },
     Fitness { spec: FitnessSpec, prepared: Vec<Prepared> },
+    Nodes { spec: NodesSpec, parsed: Vec<search_remote::Parsed> },
 }
 
 struct Shared {
@@ -422,6 +424,16 @@ fn run_task(
             let answer = remote::answer(spec, prepared, &task);
             Outcome::Answer(serde_json::to_string(&answer).expect("answer serialises"))
         }
+        RunWork::Nodes { spec, parsed } => {
+            let task: NodesTask = match serde_json::from_str(&body) {
+                Ok(t) => t,
+                Err(e) => return Outcome::Refuse(format!("task {}: not a node-count task: {e}", entry.id)),
+            };
+            match search_remote::answer(spec, parsed, &task) {
+                Ok(answer) => Outcome::Answer(serde_json::to_string(&answer).expect("answer serialises")),
+                Err(e) => Outcome::Refuse(format!("task {}: {e}", entry.id)),
+            }
+        }
     }
 }
 
@@ -471,6 +483,10 @@ fn spec_of(shared: &Shared, con: &mut Connection, run: &str) -> Result<Option<Ar
         RunSpec::Fitness(spec) => {
             let prepared = spec.prepare()?;
             RunWork::Fitness { spec, prepared }
+        }
+        RunSpec::Nodes(spec) => {
+            let parsed = spec.parse()?;
+            RunWork::Nodes { spec, parsed }
         }
     };
     log::info!("serving run {run}");

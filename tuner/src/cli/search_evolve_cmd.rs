@@ -57,9 +57,7 @@ impl SearchEvolveArgs {
         }
         set_given!(self; max_positions => cfg.max_positions, node_cap => cfg.node_cap, population => cfg.ga.population, threads => cfg.threads, output => cfg.output);
         set_given!(self.run; generations => cfg.ga.generations, seed => cfg.seed, out => cfg.out_dir);
-        if self.run.broker.broker.is_some() {
-            anyhow::bail!("--broker: search-evolve counts its nodes here; it has no worker fitness yet");
-        }
+        cfg.broker = self.run.broker.config()?;
         Ok(cfg)
     }
 }

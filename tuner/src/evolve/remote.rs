@@ -2,10 +2,7 @@
 //! spec holds the training positions (once); a task holds one organism's evaluation weights;
 //! the answer is the number of GM moves it finds, computed by the same code as a local run.
 
-use std::{
-    collections::{BTreeMap, HashMap, HashSet},
-    time::Duration,
-};
+use std::collections::BTreeMap;
 
 use evochess::params::EvalParams;
 use serde::{Deserialize, Serialize};
@@ -17,7 +14,7 @@ use super::{
 use crate::{
     broker::{
         BrokerConfig, BrokerError,
-        coordinator::{Coordinator, Patience},
+        coordinator::gather,
         run_id, signature,
         wire::{RunSpec, signature_mismatches},
     },
@@ -90,69 +87,25 @@ impl RemoteFitness {
     /// GM moves found by each organism, in order. Equal organisms are one task; answers left
     /// by a coordinator that stopped mid-generation are used.
     pub fn count_solved(&self, organisms: &[EvalParams]) -> Result<Vec<u32>, BrokerError> {
-        if organisms.is_empty() {
-            return Ok(Vec::new());
-        }
-        let bodies: Vec<String> = organisms
+        let tasks: Vec<(String, String)> = organisms
             .iter()
-            .map(|e| serde_json::to_string(&FitnessTask { eval: e.clone() }).expect("serialises"))
+            .map(|e| {
+                let body = serde_json::to_string(&FitnessTask { eval: e.clone() }).expect("serialises");
+                (format!("o{:016x}", fnv1a(&body)), body)
+            })
             .collect();
-        let ids: Vec<String> = bodies.iter().map(|b| format!("o{:016x}", fnv1a(b))).collect();
-        let wanted: HashSet<&str> = ids.iter().map(String::as_str).collect();
-        let mut co = Coordinator::open(&self.broker, &self.run, &self.spec_json, true)?;
-        let mut out: HashMap<String, String> = co.published(|t| wanted.contains(t))?;
-        for (id, body) in ids.iter().zip(&bodies) {
-            if !out.contains_key(id) {
-                let entry = co.publish(id, body)?;
-                out.insert(id.clone(), entry);
-            }
-        }
-        let mut solved: HashMap<String, u32> = HashMap::new();
-        let mut patience = Patience::default();
         let n = self.spec.positions.len() as u32;
-        while !out.is_empty() {
-            let answers = co.answers(Duration::from_secs(1))?;
-            if answers.is_empty() {
-                patience.waiting(co.run(), out.len());
+        let solved = gather(&self.broker, &self.run, &self.spec_json, &tasks, |_, body| {
+            let answer: FitnessAnswer = serde_json::from_str(body).map_err(|e| e.to_string())?;
+            let bad = signature_mismatches(&self.spec.signatures, &answer.signatures);
+            if !bad.is_empty() {
+                return Err(format!("build differs: {}", bad.join("; ")));
             }
-            for a in answers {
-                co.drop_answer(&a.entry)?;
-                let Some(entry) = out.get(&a.task).cloned() else {
-                    log::debug!("broker: answer to task {} from {} is not awaited; dropped", a.task, a.worker);
-                    continue;
-                };
-                let checked = a.body.clone().and_then(|body| {
-                    let answer: FitnessAnswer = serde_json::from_str(&body).map_err(|e| e.to_string())?;
-                    let bad = signature_mismatches(&self.spec.signatures, &answer.signatures);
-                    if !bad.is_empty() {
-                        return Err(format!("build differs: {}", bad.join("; ")));
-                    }
-                    if answer.solved > n {
-                        return Err(format!("{} solved of {n} positions", answer.solved));
-                    }
-                    Ok(answer.solved)
-                });
-                match checked {
-                    Ok(count) => {
-                        co.drop_task(&entry)?;
-                        out.remove(&a.task);
-                        solved.insert(a.task.clone(), count);
-                        patience.progress();
-                    }
-                    Err(why) if a.body.is_err() => {
-                        log::warn!("broker: worker {} refused task {}: {why}", a.worker, a.task)
-                    }
-                    Err(why) => {
-                        log::warn!("broker: rejected the answer of worker {} to task {}: {why}", a.worker, a.task);
-                        co.drop_task(&entry)?;
-                        let body = &bodies[ids.iter().position(|i| *i == a.task).expect("awaited ids are ours")];
-                        let entry = co.publish(&a.task, body)?;
-                        out.insert(a.task.clone(), entry);
-                    }
-                }
+            if answer.solved > n {
+                return Err(format!("{} solved of {n} positions", answer.solved));
             }
-        }
-        co.close(true)?;
-        Ok(ids.iter().map(|id| solved[id]).collect())
+            Ok(answer.solved)
+        })?;
+        Ok(tasks.iter().map(|(id, _)| solved[id]).collect())
     }
 }

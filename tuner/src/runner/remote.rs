@@ -25,7 +25,7 @@ impl From<BrokerError> for RunnerError {
 }
 
 /// The program name under which workers know an engine: its command's file name.
-pub fn program_of(cmd: &std::path::Path) -> String {
+fn program_of(cmd: &std::path::Path) -> String {
     cmd.file_name().map_or_else(|| cmd.display().to_string(), |f| f.to_string_lossy().into_owned())
 }
 

@@ -19,6 +19,8 @@
 //! nodes per generation, and the best on the held suites) and `summary.json` (the initial
 //! random best, the final best and `params/default.toml`'s search section on both suite sets).
 
+pub mod remote;
+
 use std::{
     cell::RefCell,
     collections::HashMap,
@@ -72,6 +74,9 @@ pub struct SearchEvolveConfig {
     /// GA settings; keys not given keep the search-evolution defaults.
     #[serde(deserialize_with = "ga_over_search_defaults")]
     pub ga: GaConfig,
+    /// Count nodes on `tuner worker`s (`--broker`); not part of the run's identity.
+    #[serde(skip)]
+    pub broker: Option<crate::broker::BrokerConfig>,
 }
 
 /// David et al. §IV: population 10, crossover 0.75, mutation 0.05, 50 generations,
@@ -103,6 +108,7 @@ impl Default for SearchEvolveConfig {
             out_dir: PathBuf::from("search-evolve-out"),
             output: PathBuf::new(),
             ga: search_ga_defaults(),
+            broker: None,
         }
     }
 }
@@ -123,6 +129,8 @@ impl SearchEvolveConfig {
 pub enum SearchEvolveError {
     #[error(transparent)]
     Run(#[from] RunError),
+    #[error(transparent)]
+    Broker(crate::broker::BrokerError),
     #[error("search-evolve config: {0}")]
     Config(String),
     #[error(transparent)]
@@ -173,6 +181,8 @@ pub struct SearchEvolution {
     pub held: Vec<SuitePosition>,
     fingerprint: String,
     threads: usize,
+    /// The node counts on `tuner worker`s (`--broker`).
+    remote: Option<remote::RemoteNodes>,
 }
 
 impl SearchEvolution {
@@ -224,7 +234,8 @@ impl SearchEvolution {
             format!("held={}", held.len()),
         ]);
         let threads = threads(cfg.threads);
-        Ok(SearchEvolution { cfg, space, base, train, held, fingerprint, threads })
+        let remote = cfg.broker.clone().map(|b| remote::RemoteNodes::new(b, &train, cfg.node_cap, &fingerprint));
+        Ok(SearchEvolution { cfg, space, base, train, held, fingerprint, threads, remote })
     }
 
     /// The parameters of an organism.
@@ -247,25 +258,39 @@ impl SearchEvolution {
     }
 
     /// Costs of a population on the training suites: every (organism, position) pair is one
-    /// parallel task, so a small population still keeps every core busy.
-    fn evaluate(&self, pop: &[Genome], memo: &HashMap<Vec<u64>, NodeCount>) -> Vec<NodeCount> {
+    /// parallel task, so a small population still keeps every core busy (with `--broker`, every
+    /// organism × 25 positions is one worker's task).
+    fn evaluate(
+        &self,
+        pop: &[Genome],
+        memo: &HashMap<Vec<u64>, NodeCount>,
+    ) -> Result<Vec<NodeCount>, SearchEvolveError> {
         let todo: Vec<usize> = (0..pop.len()).filter(|&i| !memo.contains_key(&pop[i].key())).collect();
         let params: Vec<Params> = todo.iter().map(|&i| self.params_of(&pop[i])).collect();
-        let tasks: Vec<(usize, usize)> =
-            (0..todo.len()).flat_map(|k| (0..self.train.len()).map(move |p| (k, p))).collect();
-        let cap = self.cfg.node_cap;
-        let costs = par_map(&tasks, self.threads, |&(k, p)| {
-            let e = &self.train[p].entry;
-            let r = solve_nodes(&e.pos, &params[k], &e.best, &e.avoid, cap);
-            (r.cost(cap), r.solved_at.is_some())
-        });
-        let mut fresh = vec![NodeCount { positions: self.train.len(), ..NodeCount::default() }; todo.len()];
-        for (&(k, _), &(nodes, solved)) in tasks.iter().zip(&costs) {
-            fresh[k].nodes += nodes;
-            fresh[k].solved += usize::from(solved);
-        }
+        let fresh = match &self.remote {
+            Some(remote) => remote.count(&params).map_err(SearchEvolveError::Broker)?,
+            None => {
+                let tasks: Vec<(usize, usize)> =
+                    (0..todo.len()).flat_map(|k| (0..self.train.len()).map(move |p| (k, p))).collect();
+                let cap = self.cfg.node_cap;
+                let costs = par_map(&tasks, self.threads, |&(k, p)| {
+                    let e = &self.train[p].entry;
+                    let r = solve_nodes(&e.pos, &params[k], &e.best, &e.avoid, cap);
+                    (r.cost(cap), r.solved_at.is_some())
+                });
+                let mut fresh = vec![NodeCount { positions: self.train.len(), ..NodeCount::default() }; todo.len()];
+                for (&(k, _), &(nodes, solved)) in tasks.iter().zip(&costs) {
+                    fresh[k].nodes += nodes;
+                    fresh[k].solved += usize::from(solved);
+                }
+                fresh
+            }
+        };
         let mut fresh = fresh.into_iter();
-        pop.iter().map(|g| memo.get(&g.key()).copied().unwrap_or_else(|| fresh.next().expect("one per todo"))).collect()
+        Ok(pop
+            .iter()
+            .map(|g| memo.get(&g.key()).copied().unwrap_or_else(|| fresh.next().expect("one per todo")))
+            .collect())
     }
 
     /// Fitness of a node total: nodes saved against the cap.
@@ -380,7 +405,7 @@ impl Problem for NodeProblem<'_> {
     type Error = SearchEvolveError;
 
     fn evaluate(&self, b: Batch<'_, NodeCount, GenerationStats>) -> Result<Vec<NodeCount>, SearchEvolveError> {
-        Ok(self.evolution.evaluate(b.population, b.known))
+        self.evolution.evaluate(b.population, b.known)
     }
 
     fn fitness(&self, c: &NodeCount) -> f64 {
