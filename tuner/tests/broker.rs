@@ -78,6 +78,20 @@ impl Drop for Worker {
     }
 }
 
+/// A redis-server and two workers serving it, named a and b, logging into `dir`.
+fn broker_with_two_workers(dir: &Path) -> (Redis, Worker, Worker) {
+    let redis = Redis::start();
+    let engines = engines_file(dir, &engine_binary());
+    let a = Worker::start(&redis, dir, "a", &engines);
+    let b = Worker::start(&redis, dir, "b", &engines);
+    (redis, a, b)
+}
+
+/// What workers a and b logged.
+fn worker_logs(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("a.log")).unwrap() + &std::fs::read_to_string(dir.join("b.log")).unwrap()
+}
+
 /// An engines file naming this build's evochess (or another program under that name).
 fn engines_file(dir: &Path, cmd: &Path) -> PathBuf {
     let path = dir.join("engines.toml");
@@ -166,10 +180,7 @@ fn wait_for(limit: Duration, what: &str, mut ready: impl FnMut() -> bool) {
 #[ignore = "needs /usr/bin/redis-server"]
 fn a_match_over_the_broker_with_two_workers_plays_the_local_games() {
     let dir = scratch("broker", "match");
-    let redis = Redis::start();
-    let engines = engines_file(&dir, &engine_binary());
-    let _a = Worker::start(&redis, &dir, "a", &engines);
-    let _b = Worker::start(&redis, &dir, "b", &engines);
+    let (redis, _a, _b) = broker_with_two_workers(&dir);
     let mut args = match_args(&dir);
     args.extend(["-broker".into(), redis.url.clone()]);
     run_match(&args);
@@ -212,10 +223,7 @@ fn a_worker_killed_mid_game_loses_and_duplicates_nothing() {
 #[ignore = "needs /usr/bin/redis-server"]
 fn a_coordinator_killed_and_resumed_loses_and_duplicates_nothing() {
     let dir = scratch("broker", "coordinator-kill");
-    let redis = Redis::start();
-    let engines = engines_file(&dir, &engine_binary());
-    let _a = Worker::start(&redis, &dir, "a", &engines);
-    let _b = Worker::start(&redis, &dir, "b", &engines);
+    let (redis, _a, _b) = broker_with_two_workers(&dir);
     let mut args = match_args(&dir);
     args.extend(["-broker".into(), redis.url.clone()]);
     let journal = dir.join("state.jsonl");
@@ -298,13 +306,9 @@ fn a_coevolve_generation_over_the_broker_scores_as_local() {
     let local = scratch("broker", "coevolve-local");
     tuner_ok(&["coevolve", "--config", coevolve_config(&local).to_str().unwrap()]);
     let dir = scratch("broker", "coevolve-remote");
-    let redis = Redis::start();
-    let engines = engines_file(&dir, &engine_binary());
-    let _a = Worker::start(&redis, &dir, "a", &engines);
-    let _b = Worker::start(&redis, &dir, "b", &engines);
+    let (redis, _a, _b) = broker_with_two_workers(&dir);
     tuner_ok(&["coevolve", "--config", coevolve_config(&dir).to_str().unwrap(), "--broker", &redis.url]);
-    let log =
-        std::fs::read_to_string(dir.join("a.log")).unwrap() + &std::fs::read_to_string(dir.join("b.log")).unwrap();
+    let log = worker_logs(&dir);
     assert!(log.contains("serving run match-"), "the workers played the round robin: {log}");
     assert_eq!(standings(&dir.join("out/gen-000")), standings(&local.join("out/gen-000")));
     assert_eq!(games(&dir.join("out/gen-000/games.pgn")).len(), 12);
@@ -344,15 +348,11 @@ fn an_evolve_generation_over_the_broker_scores_as_local() {
     };
     let local = run(&scratch("broker", "evolve-local"), None);
     let dir = scratch("broker", "evolve-remote");
-    let redis = Redis::start();
-    let engines = engines_file(&dir, &engine_binary());
-    let _a = Worker::start(&redis, &dir, "a", &engines);
-    let _b = Worker::start(&redis, &dir, "b", &engines);
+    let (redis, _a, _b) = broker_with_two_workers(&dir);
     let remote = run(&dir, Some(&redis.url));
     assert_eq!(without_seconds(&remote), without_seconds(&local));
     assert_eq!(remote.lines().count(), 3, "{remote}");
-    let log =
-        std::fs::read_to_string(dir.join("a.log")).unwrap() + &std::fs::read_to_string(dir.join("b.log")).unwrap();
+    let log = worker_logs(&dir);
     assert!(log.contains("serving run evolve-"), "the workers counted the GM moves: {log}");
 }
 
@@ -395,14 +395,10 @@ fn a_search_evolve_generation_over_the_broker_counts_as_local() {
     };
     let local = run(&scratch("broker", "search-local"), None);
     let dir = scratch("broker", "search-remote");
-    let redis = Redis::start();
-    let engines = engines_file(&dir, &engine_binary());
-    let _a = Worker::start(&redis, &dir, "a", &engines);
-    let _b = Worker::start(&redis, &dir, "b", &engines);
+    let (redis, _a, _b) = broker_with_two_workers(&dir);
     let remote = run(&dir, Some(&redis.url));
     assert_eq!(without_seconds(&remote), without_seconds(&local));
-    let log =
-        std::fs::read_to_string(dir.join("a.log")).unwrap() + &std::fs::read_to_string(dir.join("b.log")).unwrap();
+    let log = worker_logs(&dir);
     assert!(log.contains("serving run search-"), "the workers counted the nodes: {log}");
 }
 
