@@ -55,7 +55,7 @@ impl Coordinator {
         // late answer never recreates a run that has ended.
         ensure_group(cfg, &mut con, &results_key, "coordinator")?;
         let _: () = con.sadd(cfg.runs_key(), run).map_err(e)?;
-        log::info!("broker {}: run {run} open ({} workers' tasks)", super::redact(&cfg.url), cfg.namespace);
+        log::info!("broker {} (namespace {}): run {run} open", super::redact(&cfg.url), cfg.namespace);
         Ok(Coordinator {
             cfg: cfg.clone(),
             con,
