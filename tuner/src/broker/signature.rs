@@ -38,6 +38,11 @@ pub fn library_signature_cached() -> String {
     SIGNATURE.get_or_init(library_signature).clone()
 }
 
+/// The signatures map of an in-process fitness's tasks and answers: the tuner's own build.
+pub fn library_signatures() -> std::collections::BTreeMap<String, String> {
+    std::collections::BTreeMap::from([(crate::evolve::remote::PROGRAM.to_string(), library_signature_cached())])
+}
+
 /// The bench output (stdout and stderr), or `None` when the engine failed or hung.
 fn run_bench(cmd: &Path, args: &[String], dir: Option<&Path>) -> Option<String> {
     let mut command = Command::new(cmd);

@@ -233,17 +233,7 @@ fn serve(shared: &Shared, index: usize) {
         {
             break;
         }
-        let c = match con.as_mut() {
-            Some(c) => c,
-            None => match broker.connect() {
-                Ok(c) => con.insert(c),
-                Err(e) => {
-                    log::warn!("{e}; retrying");
-                    thread::sleep(Duration::from_secs(1));
-                    continue;
-                }
-            },
-        };
+        let Some(c) = connected(broker, &mut con) else { continue };
         let (run, key, entry) = match next_task(shared, c, &consumer) {
             Ok(Some(t)) => t,
             Ok(None) => continue,
@@ -285,6 +275,21 @@ fn serve(shared: &Shared, index: usize) {
     }
 }
 
+/// The held connection, or a new one; `None`, after a pause, while the broker cannot be reached.
+fn connected<'a>(broker: &BrokerConfig, con: &'a mut Option<Connection>) -> Option<&'a mut Connection> {
+    if con.is_none() {
+        match broker.connect() {
+            Ok(c) => *con = Some(c),
+            Err(e) => {
+                log::warn!("{e}; retrying");
+                thread::sleep(Duration::from_secs(1));
+                return None;
+            }
+        }
+    }
+    con.as_mut()
+}
+
 /// Writes an answer and acknowledges its task, reconnecting until both are done.
 fn deliver(
     shared: &Shared,
@@ -296,17 +301,7 @@ fn deliver(
 ) {
     let broker = &shared.cfg.broker;
     loop {
-        let c = match con.as_mut() {
-            Some(c) => c,
-            None => match broker.connect() {
-                Ok(c) => con.insert(c),
-                Err(e) => {
-                    log::warn!("{e}; retrying the answer");
-                    thread::sleep(Duration::from_secs(1));
-                    continue;
-                }
-            },
-        };
+        let Some(c) = connected(broker, con) else { continue };
         // NOMKSTREAM: a run that ended meanwhile is not recreated by a late answer.
         let r: Result<(), RedisError> = redis::cmd("XADD")
             .arg(results_key)

@@ -61,7 +61,7 @@ pub struct FitnessAnswer {
 pub fn answer(spec: &FitnessSpec, prepared: &[Prepared], task: &FitnessTask) -> FitnessAnswer {
     FitnessAnswer {
         solved: count_solved(prepared, &task.eval, spec.search),
-        signatures: BTreeMap::from([(PROGRAM.to_string(), signature::library_signature_cached())]),
+        signatures: signature::library_signatures(),
     }
 }
 
@@ -77,7 +77,7 @@ impl RemoteFitness {
     /// A remote fitness over `train` (the run's training positions), for the run identified by
     /// `fingerprint`.
     pub fn new(broker: BrokerConfig, train: &[GmPosition], search: FitnessSearch, fingerprint: &str) -> Self {
-        let signatures = BTreeMap::from([(PROGRAM.to_string(), signature::library_signature_cached())]);
+        let signatures = signature::library_signatures();
         let spec = FitnessSpec { positions: train.to_vec(), search, signatures };
         let spec_json = serde_json::to_string(&RunSpec::Fitness(spec.clone())).expect("spec serialises");
         let run = run_id("evolve", &format!("{fingerprint}\n{spec_json}"));

@@ -18,7 +18,6 @@ use crate::{
         wire::{RunSpec, signature_mismatches},
     },
     epd::SuitePosition,
-    evolve::remote::PROGRAM,
     hash::fnv1a,
 };
 
@@ -92,11 +91,7 @@ pub fn answer(spec: &NodesSpec, parsed: &[Parsed], task: &NodesTask) -> Result<N
     let chunk = parsed
         .get(task.from..task.to)
         .ok_or_else(|| format!("positions {}..{} of {}", task.from, task.to, parsed.len()))?;
-    let mut out = NodesAnswer {
-        nodes: 0,
-        solved: 0,
-        signatures: BTreeMap::from([(PROGRAM.to_string(), signature::library_signature_cached())]),
-    };
+    let mut out = NodesAnswer { nodes: 0, solved: 0, signatures: signature::library_signatures() };
     for p in chunk {
         let r = solve_nodes(&p.pos, &task.params, &p.best, &p.avoid, spec.node_cap);
         out.nodes += r.cost(spec.node_cap);
@@ -124,7 +119,7 @@ impl RemoteNodes {
                 avoid: p.entry.avoid.iter().map(uci).collect(),
             })
             .collect();
-        let signatures = BTreeMap::from([(PROGRAM.to_string(), signature::library_signature_cached())]);
+        let signatures = signature::library_signatures();
         let spec = NodesSpec { positions, node_cap, signatures };
         let spec_json = serde_json::to_string(&RunSpec::Nodes(spec.clone())).expect("spec serialises");
         let run = run_id("search", &format!("{fingerprint}\n{spec_json}"));
