@@ -29,12 +29,14 @@ pgn=(--pgn "$data/games/gm2600_classical.pgn.xz" --pgn "$data/games/gm2600_fast.
 out=compare-out
 mkdir -p "$out"
 
-# Runs "$@" unless $result exists, resuming a started run; appends its wall time.
+# Runs "$@" unless it has finished before, resuming a started run; appends its wall time. The
+# result file cannot tell: SPSA and Texel rewrite theirs as they go. A step run elsewhere (say a
+# lent machine) is marked finished by its marker file, $out/STEP.done, and its line in times.txt.
 timed() {
-    local method="$1" result="$2" dir="$3"
-    shift 3
-    if [ -f "$result" ]; then
-        echo "$method: done ($result)" >&2
+    local method="$1" dir="$2"
+    shift 2
+    if [ -f "$out/$method.done" ]; then
+        echo "$method: done" >&2
         return
     fi
     local resume=()
@@ -43,6 +45,7 @@ timed() {
     start=$(date +%s)
     "$@" "${resume[@]}"
     echo "$method $(($(date +%s) - start))s $*" >>"$out/times.txt"
+    touch "$out/$method.done"
 }
 
 result_of() {
@@ -62,20 +65,20 @@ result_of() {
 for m in "${methods[@]}"; do
     r="$(result_of "$m")"
     case "$m" in
-    ga) timed ga "$r" "$out/ga" "$tuner" evolve --config params/compare/ga.toml "${pgn[@]}" ;;
-    cmaes) timed cmaes "$r" "$out/cmaes" "$tuner" evolve --config params/compare/cmaes.toml "${pgn[@]}" ;;
+    ga) timed ga "$out/ga" "$tuner" evolve --config params/compare/ga.toml "${pgn[@]}" ;;
+    cmaes) timed cmaes "$out/cmaes" "$tuner" evolve --config params/compare/cmaes.toml "${pgn[@]}" ;;
     ga-co)
-        timed ga-co+evolve "$out/ga-coevolve/evolve/evolved/run-4.toml" "$out/ga-coevolve/evolve" \
+        timed ga-co+evolve "$out/ga-coevolve/evolve" \
             "$tuner" evolve --config params/compare/ga-coevolve.toml "${pgn[@]}"
-        timed ga-co+coevolve "$r" "$out/ga-coevolve/coevolve" \
+        timed ga-co+coevolve "$out/ga-coevolve/coevolve" \
             "$tuner" coevolve --config params/compare/coevolve.toml --engine "$engine"
         ;;
     spsa)
         # Every evaluation term but the pawn's middlegame value (the unit), as OpenBench lines.
         "$engine" params --spsa | awk '/^null_move_use,/ { exit } !/^pawn_mg,/' >"$out/spsa-eval.txt"
-        timed spsa "$r" "$out/spsa" "$tuner" spsa --config params/compare/spsa.toml --engine "$engine"
+        timed spsa "$out/spsa" "$tuner" spsa --config params/compare/spsa.toml --engine "$engine"
         ;;
-    texel) timed texel "$r" "$out/texel" "$tuner" texel --config params/compare/texel.toml ;;
+    texel) timed texel "$out/texel" "$tuner" texel --config params/compare/texel.toml ;;
     esac
     # A timed gauntlet game needs the machine to itself: the match runs after the method.
     EVOCHESS="$engine" bench/vs_default.sh "$r" "$games" 10+0.1 "$out/vs-default-$m" |
