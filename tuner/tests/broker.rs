@@ -92,6 +92,15 @@ fn worker_logs(dir: &Path) -> String {
     std::fs::read_to_string(dir.join("a.log")).unwrap() + &std::fs::read_to_string(dir.join("b.log")).unwrap()
 }
 
+/// `run`'s output in a local run and over a broker served by two workers, and what they logged.
+fn local_and_over_two_workers(name: &str, run: impl Fn(&Path, Option<&str>) -> String) -> (String, String, String) {
+    let local = run(&scratch("broker", &format!("{name}-local")), None);
+    let dir = scratch("broker", &format!("{name}-remote"));
+    let (redis, _a, _b) = broker_with_two_workers(&dir);
+    let remote = run(&dir, Some(&redis.url));
+    (local, remote, worker_logs(&dir))
+}
+
 /// An engines file naming this build's evochess (or another program under that name).
 fn engines_file(dir: &Path, cmd: &Path) -> PathBuf {
     let path = dir.join("engines.toml");
@@ -346,13 +355,9 @@ fn an_evolve_generation_over_the_broker_scores_as_local() {
         tuner_ok(&refs);
         std::fs::read_to_string(dir.join("out/run-1/generations.csv")).unwrap()
     };
-    let local = run(&scratch("broker", "evolve-local"), None);
-    let dir = scratch("broker", "evolve-remote");
-    let (redis, _a, _b) = broker_with_two_workers(&dir);
-    let remote = run(&dir, Some(&redis.url));
+    let (local, remote, log) = local_and_over_two_workers("evolve", run);
     assert_eq!(without_seconds(&remote), without_seconds(&local));
     assert_eq!(remote.lines().count(), 3, "{remote}");
-    let log = worker_logs(&dir);
     assert!(log.contains("serving run evolve-"), "the workers counted the GM moves: {log}");
 }
 
@@ -393,12 +398,8 @@ fn a_search_evolve_generation_over_the_broker_counts_as_local() {
         assert!(out.status.success(), "{}", text(&out.stderr));
         std::fs::read_to_string(dir.join("out/generations.csv")).unwrap()
     };
-    let local = run(&scratch("broker", "search-local"), None);
-    let dir = scratch("broker", "search-remote");
-    let (redis, _a, _b) = broker_with_two_workers(&dir);
-    let remote = run(&dir, Some(&redis.url));
+    let (local, remote, log) = local_and_over_two_workers("search", run);
     assert_eq!(without_seconds(&remote), without_seconds(&local));
-    let log = worker_logs(&dir);
     assert!(log.contains("serving run search-"), "the workers counted the nodes: {log}");
 }
 
