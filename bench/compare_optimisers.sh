@@ -10,12 +10,15 @@
 #   spsa      tuner spsa, game pairs at 5+0.05           params/compare/spsa.toml
 #   texel     tuner texel, quiet GM positions            params/compare/texel.toml
 #
-# Every step is resumable and skipped once done (its result file exists), so run the script
+# Every step is resumable and skipped once done (its marker compare-out/STEP.done exists), so run the script
 # again after an interruption. The matches are timed and so are the coevolution and SPSA games:
 # run it with nothing else heavy on the machine. Wall times go to compare-out/times.txt, the
 # table to compare-out/table.md.
 #
 #   bench/compare_optimisers.sh [GAMES] [METHOD ...]     (default: all five, in the order above)
+#
+# TUNE_ONLY=1 runs the untimed tuning steps only and plays nothing, so that they can go first and
+# the timed games later, each with the machine to itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games="${1:-200}"
@@ -24,6 +27,7 @@ methods=("$@")
 [ ${#methods[@]} -eq 0 ] && methods=(ga ga-co cmaes spsa texel)
 tuner="${TUNER:-target/release/tuner}"
 engine="${EVOCHESS:-target/release/evochess}"
+tune_only="${TUNE_ONLY:-0}"
 data="${EVOCHESS_DATA:-../shared/data}"
 pgn=(--pgn "$data/games/gm2600_classical.pgn.xz" --pgn "$data/games/gm2600_fast.pgn.xz")
 out=compare-out
@@ -70,16 +74,20 @@ for m in "${methods[@]}"; do
     ga-co)
         timed ga-co+evolve "$out/ga-coevolve/evolve" \
             "$tuner" evolve --config params/compare/ga-coevolve.toml "${pgn[@]}"
+        # Self-play games on the clock: not a tuning-only step.
+        [ "$tune_only" = 1 ] && continue
         timed ga-co+coevolve "$out/ga-coevolve/coevolve" \
             "$tuner" coevolve --config params/compare/coevolve.toml --engine "$engine"
         ;;
     spsa)
         # Every evaluation term but the pawn's middlegame value (the unit), as OpenBench lines.
         "$engine" params --spsa | awk '/^null_move_use,/ { exit } !/^pawn_mg,/' >"$out/spsa-eval.txt"
+        [ "$tune_only" = 1 ] && continue
         timed spsa "$out/spsa" "$tuner" spsa --config params/compare/spsa.toml --engine "$engine"
         ;;
     texel) timed texel "$out/texel" "$tuner" texel --config params/compare/texel.toml ;;
     esac
+    [ "$tune_only" = 1 ] && continue
     # A timed gauntlet game needs the machine to itself: the match runs after the method.
     EVOCHESS="$engine" bench/vs_default.sh "$r" "$games" 10+0.1 "$out/vs-default-$m" |
         tee "$out/vs-default-$m.txt"
