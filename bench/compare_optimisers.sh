@@ -94,7 +94,9 @@ for m in "${methods[@]}"; do
 done
 
 {
-    echo "| method | result | wall time | Elo vs params/default.toml (10+0.1) |"
+    # times.txt holds only runs that finished here: time spent in interrupted runs or on another
+    # machine is not in this column (BENCHMARKS.md counts it by hand).
+    echo "| method | result | wall time of the finishing tuning run | Elo vs params/default.toml (10+0.1) |"
     echo "|---|---|---|---|"
     for m in ga ga-co cmaes spsa texel; do
         [ -f "$out/vs-default-$m.txt" ] || continue
