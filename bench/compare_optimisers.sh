@@ -11,8 +11,8 @@
 #   texel     tuner texel, quiet GM positions            params/compare/texel.toml
 #
 # Every step is resumable and skipped once done (its marker compare-out/STEP.done exists), so
-# run the script again after an interruption. The matches are timed and so are the coevolution and SPSA games:
-# run it with nothing else heavy on the machine. Wall times go to compare-out/times.txt, the
+# run the script again after an interruption. The matches are timed and so are the coevolution
+# and SPSA games: run it with nothing else heavy on the machine. Wall times go to compare-out/times.txt, the
 # table to compare-out/table.md.
 #
 #   bench/compare_optimisers.sh [GAMES] [METHOD ...]     (default: all five, in the order above)
