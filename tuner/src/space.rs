@@ -372,6 +372,29 @@ impl SearchSpace {
         }
     }
 
+    /// What the space decides, without the file's comments or layout: encoding, fixed values,
+    /// then each gene in chromosome order with its keys, range and width. Run fingerprints
+    /// hash this, so that correcting a comment in a space file does not stop a run resuming.
+    pub fn canonical(&self) -> String {
+        let mut out = format!("encoding={:?} others={:?}\n", self.encoding, self.others);
+        for &(id, v) in &self.fixed {
+            out += &format!("fixed {}={v}\n", Params::spec(id).key());
+        }
+        for g in &self.genes {
+            let keys: Vec<String> = g.keys.iter().map(|&id| Params::spec(id).key()).collect();
+            out += &format!(
+                "gene {} keys={} min={} max={} bits={:?} step={:?}\n",
+                g.name,
+                keys.join(","),
+                g.min,
+                g.max,
+                g.bits,
+                g.step
+            );
+        }
+        out
+    }
+
     /// `name = value` for every gene, for logs.
     pub fn describe(&self, genome: &Genome) -> String {
         self.genes.iter().zip(self.values(genome)).map(|(g, v)| format!("{}={v}", g.name)).collect::<Vec<_>>().join(" ")
@@ -399,6 +422,21 @@ min = 400
 max = 463
 bits = 6
 "#;
+
+    #[test]
+    fn canonical_form_ignores_comments_and_layout_but_not_what_the_space_decides() {
+        let canonical = |text: &str| SearchSpace::parse(text).unwrap().canonical();
+        let base = canonical(TWO_PIECES);
+        let commented = format!("# a note\n{}", TWO_PIECES.replace("min = 400", "min   =   400 # queen floor"));
+        assert_eq!(canonical(&commented), base);
+        assert!(base.contains("gene knight_value keys=eval.knight_mg,eval.knight_eg min=100 max=2000"), "{base}");
+        assert_ne!(canonical(&TWO_PIECES.replace("max = 463", "max = 464")), base);
+        assert_ne!(canonical(&TWO_PIECES.replace("pawn_eg = 100", "pawn_eg = 101")), base);
+        // Gene order is chromosome order.
+        let (head, genes) = TWO_PIECES.split_once("[[gene]]").unwrap();
+        let (knight, queen) = genes.split_once("[[gene]]").unwrap();
+        assert_ne!(canonical(&format!("{head}[[gene]]{queen}[[gene]]{knight}")), base);
+    }
 
     #[test]
     fn tied_keys_get_the_same_value() {

@@ -167,6 +167,7 @@ fn evolution<'a>(space: &'a SearchSpace, ga: &'a GaConfig, objective: &'a Object
         seed: 42,
         threads,
         fingerprint: "test".into(),
+        legacy_fingerprint: None,
         progress: false,
         init: None,
         remote: None,

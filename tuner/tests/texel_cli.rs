@@ -9,16 +9,19 @@ use std::{path::Path, time::Duration};
 use common::{fixture, kill_9_when, repo, scratch, tuner_err, tuner_ok};
 use evochess::params::Params;
 
-/// A 6-pass tune of the whole evaluation into `dir`; returns the config path.
+/// A 6-pass tune of the whole evaluation into `dir`, with its own copy of the space
+/// (`dir/space.toml`); returns the config path.
 fn config(dir: &Path) -> std::path::PathBuf {
     let cfg = dir.join("texel.toml");
+    let space = dir.join("space.toml");
+    std::fs::copy(repo().join("params/texel-space.toml"), &space).unwrap();
     std::fs::write(
         &cfg,
         format!(
             "pgn = [{pgn:?}]\nspace = {space:?}\npasses = 6\nthreads = 2\nout_dir = {out:?}\n\
              [positions]\ntrain = 800\ntest = 200\npositions_per_game = 10\nmin_ply = 16\nsample = \"any\"\n",
             pgn = fixture("gm-sample.pgn"),
-            space = repo().join("params/texel-space.toml"),
+            space = space,
             out = dir.join("out"),
         ),
     )
@@ -62,6 +65,15 @@ fn texel_tunes_reports_and_resumes_after_kill_9() {
     });
     let e = tuner_err(&["texel", "--config", cfg.to_str().unwrap()]);
     assert!(e.contains("--resume"), "a second start without --resume is refused: {e}");
+    // The run's fingerprint holds what the space decides, not its text: a changed value is
+    // refused, a comment added in between is not.
+    let space = cut.join("space.toml");
+    let text = std::fs::read_to_string(&space).unwrap();
+    assert!(text.contains("pawn_mg = 100\n"));
+    std::fs::write(&space, text.replace("pawn_mg = 100\n", "pawn_mg = 101\n")).unwrap();
+    let e = tuner_err(&["texel", "--config", cfg.to_str().unwrap(), "--resume"]);
+    assert!(e.contains("different settings"), "a changed space is refused: {e}");
+    std::fs::write(&space, format!("# a comment added after the run started\n{text}")).unwrap();
     tuner_ok(&["texel", "--config", cfg.to_str().unwrap(), "--resume"]);
     assert_eq!(passes_without_time(&cut.join("out")), csv, "the resumed tune ends where the uninterrupted one did");
     assert_eq!(

@@ -390,18 +390,15 @@ impl Coevolution {
     }
 
     /// Identifies everything that determines the run except the generation count (so a
-    /// finished run can be extended with `--resume --generations N`).
-    fn fingerprint(&self, initial: &[Genome]) -> String {
+    /// finished run can be extended with `--resume --generations N`). `space` is the space's
+    /// canonical form, or for the legacy fingerprint the file's raw text.
+    fn fingerprint(&self, initial: &[Genome], space: &str) -> String {
         let mut cfg = self.cfg.clone();
         cfg.ga.generations = 0;
         cfg.concurrency = 0;
         cfg.output = PathBuf::new();
         let genomes = serde_json::to_string(initial).expect("genomes serialise");
-        crate::ga::checkpoint::fingerprint(&[
-            &serde_json::to_string(&cfg).expect("config serialises"),
-            &self.space_text,
-            &genomes,
-        ])
+        crate::ga::checkpoint::fingerprint(&[&serde_json::to_string(&cfg).expect("config serialises"), space, &genomes])
     }
 
     /// The first generation: from `population_dir` or random.
@@ -435,7 +432,8 @@ impl Coevolution {
         let state = [checkpoint.clone(), gen_dir(out, 0).join("games.state.jsonl")];
         let _held = RunDir::open(out, &state, start)?;
         let (initial, initial_origins) = self.initial_population()?;
-        let fingerprint = self.fingerprint(&initial);
+        let fingerprint = self.fingerprint(&initial, &self.space.canonical());
+        let legacy = self.fingerprint(&initial, &self.space_text);
         let layout = self.space.layout();
         // The population size follows the initial population (ten evolve runs → ten organisms).
         let mut ga = self.cfg.ga.clone();
@@ -443,7 +441,8 @@ impl Coevolution {
         ga.elitism = ga.elitism.min(ga.population - 1);
         ga.validate(layout)?;
         let mismatch = "a different config, search space or initial population";
-        let driver = Driver::single(ga.generations, self.cfg.seed, &fingerprint, checkpoint, mismatch);
+        let driver =
+            Driver::single(ga.generations, self.cfg.seed, &fingerprint, checkpoint, mismatch).accepting_legacy(&legacy);
         let problem = RoundRobin { coevolution: self, initial_origins, elitism: ga.elitism };
         let finished = driver.evolve(&ga, layout, &problem, start.resumes(), |_| initial.clone())?;
         let last = finished.history.last().expect("a generation was played");

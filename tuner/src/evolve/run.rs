@@ -36,6 +36,8 @@ pub struct Evolution<'a> {
     pub threads: usize,
     /// Identifies config + space + positions; stored in checkpoints.
     pub fingerprint: String,
+    /// The fingerprint older tuners wrote for the same inputs (see [`Driver::legacy`]).
+    pub legacy_fingerprint: Option<String>,
     /// Draw a progress bar on stderr (hidden anyway when stderr is not a terminal).
     pub progress: bool,
     /// First-generation seed genome and the mutation rate of its copies (`[init]`); `None`
@@ -142,6 +144,7 @@ impl Evolution<'_> {
             seed: self.seed,
             run,
             fingerprint: &self.fingerprint,
+            legacy: self.legacy_fingerprint.as_deref(),
             checkpoint,
             mismatch: "a different config, search space or position set",
         };

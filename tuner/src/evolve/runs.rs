@@ -31,6 +31,8 @@ pub struct Setup {
     pub init: Option<(Genome, f64)>,
     /// Identifies config, space, positions, labels and base values; stored in checkpoints.
     pub fingerprint: String,
+    /// The same with the space file's raw text, as tuners before the canonical space wrote it.
+    pub legacy_fingerprint: String,
     pub threads: usize,
     /// The GM-move counts on `tuner worker`s (`--broker`).
     pub remote: Option<RemoteFitness>,
@@ -110,12 +112,16 @@ pub fn prepare(cfg: &EvolveConfig, pgn: &[PathBuf]) -> Result<Setup, EvolveError
     // The base values too: `others = "default"` reads the compiled-in defaults, which change
     // when a tuned evaluation replaces them, and a run must not resume on another base.
     let base_key = format!(" base={:016x}", fnv1a(&space.base().values_toml()));
-    let fingerprint = crate::ga::checkpoint::fingerprint(&[
-        space_text,
-        serde_json::to_string(&ga).expect("GA settings serialise"),
-        set.key.clone(),
-        format!("seed={}{mentor_key}{}{init_key}{base_key}", cfg.seed, fitness_fingerprint(cfg)),
-    ]);
+    let fingerprint_with = |space: &str| {
+        crate::ga::checkpoint::fingerprint(&[
+            space,
+            &serde_json::to_string(&ga).expect("GA settings serialise"),
+            &set.key,
+            &format!("seed={}{mentor_key}{}{init_key}{base_key}", cfg.seed, fitness_fingerprint(cfg)),
+        ])
+    };
+    let fingerprint = fingerprint_with(&space.canonical());
+    let legacy_fingerprint = fingerprint_with(&space_text);
     let remote = match (&cfg.broker, &objective) {
         (None, _) => None,
         (Some(b), Objective::GmMoves { search, .. }) => {
@@ -127,7 +133,7 @@ pub fn prepare(cfg: &EvolveConfig, pgn: &[PathBuf]) -> Result<Setup, EvolveError
             ));
         }
     };
-    Ok(Setup { space, objective, init, fingerprint, threads, remote })
+    Ok(Setup { space, objective, init, fingerprint, legacy_fingerprint, threads, remote })
 }
 
 /// Evolves runs `runs` (continuing checkpoints when `resume`), writing each run's best as
@@ -139,7 +145,7 @@ pub fn run_all(
     resume: bool,
     mut done: impl FnMut(&RunFile),
 ) -> Result<Vec<RunFile>, EvolveError> {
-    let Setup { space, objective, init, fingerprint, threads, remote } = setup;
+    let Setup { space, objective, init, fingerprint, legacy_fingerprint, threads, remote } = setup;
     let evolution = Evolution {
         space,
         ga: &cfg.ga,
@@ -148,6 +154,7 @@ pub fn run_all(
         seed: cfg.seed,
         threads: *threads,
         fingerprint: fingerprint.clone(),
+        legacy_fingerprint: Some(legacy_fingerprint.clone()),
         progress: true,
         init: init.clone(),
         remote: remote.as_ref(),

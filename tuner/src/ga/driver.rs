@@ -85,6 +85,9 @@ pub struct Driver<'a> {
     pub run: usize,
     /// Identifies every input that determines the result; stored in the checkpoint.
     pub fingerprint: &'a str,
+    /// The same inputs' fingerprint as an older tuner computed it (from a space file's raw
+    /// text, comments included): its checkpoints still resume, rewritten under `fingerprint`.
+    pub legacy: Option<&'a str>,
     pub checkpoint: PathBuf,
     /// What to say when a checkpoint's fingerprint differs ("a different config, ...").
     pub mismatch: &'a str,
@@ -105,7 +108,12 @@ impl<'a> Driver<'a> {
         checkpoint: PathBuf,
         mismatch: &'a str,
     ) -> Driver<'a> {
-        Driver { generations, seed, run: 0, fingerprint, checkpoint, mismatch }
+        Driver { generations, seed, run: 0, fingerprint, legacy: None, checkpoint, mismatch }
+    }
+
+    /// Also resumes checkpoints written under `legacy`, the older form of the same fingerprint.
+    pub fn accepting_legacy(self, legacy: &'a str) -> Driver<'a> {
+        Driver { legacy: Some(legacy), ..self }
     }
 
     /// Runs the generations, continuing from the checkpoint when `resume` and one exists.
@@ -115,7 +123,7 @@ impl<'a> Driver<'a> {
         let mut saved = true;
         let (mut state, mut generation, mut history) = match Checkpoint::<G::State, G::Record>::load(path)? {
             Some(c) if resume => {
-                if c.fingerprint != self.fingerprint {
+                if c.fingerprint != self.fingerprint && Some(c.fingerprint.as_str()) != self.legacy {
                     return Err(CheckpointError::new(
                         path,
                         format!(
@@ -133,6 +141,17 @@ impl<'a> Driver<'a> {
                     .into());
                 }
                 command.check(&c.state).map_err(|reason| CheckpointError::new(path, reason))?;
+                if c.fingerprint != self.fingerprint {
+                    // Written under the legacy fingerprint: rewritten now, so that the run keeps
+                    // resuming once the old form no longer matches (a comment edited, say).
+                    log::info!(
+                        "{}checkpoint fingerprint {} is this run's in its older form; rewritten as {}",
+                        self.prefix(),
+                        c.fingerprint,
+                        self.fingerprint
+                    );
+                    Checkpoint { fingerprint: self.fingerprint.to_string(), ..c.clone() }.save(path)?;
+                }
                 log::info!("{}resuming after generation {}", self.prefix(), c.generation);
                 saved = false;
                 (c.state, c.generation, c.history)
@@ -551,6 +570,7 @@ mod tests {
         generations: usize,
         resume: bool,
         fingerprint: &str,
+        legacy: Option<&str>,
     ) -> (Result<Finished<Population, GenerationStats>, CheckpointErrorOrGa>, usize) {
         let layout =
             Layout::Bits { coding: BitCoding::Binary, genes: vec![BinaryGene { min: 0, max: 255, bits: 8 }; 4] };
@@ -560,6 +580,7 @@ mod tests {
             seed: 5,
             run: 1,
             fingerprint,
+            legacy,
             checkpoint: dir.join("checkpoint.json"),
             mismatch: "other inputs",
         };
@@ -576,7 +597,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(root.join("a")).unwrap();
         std::fs::create_dir_all(root.join("b")).unwrap();
-        let (whole, scored) = one_max(&root.join("a"), 12, false, "x");
+        let (whole, scored) = one_max(&root.join("a"), 12, false, "x", None);
         let whole = whole.unwrap();
         assert_eq!(whole.history.len(), 12);
         // The elite (and unrecombined copies) are not scored again.
@@ -584,15 +605,37 @@ mod tests {
         // Elitism: the best never gets worse.
         assert!(whole.history.windows(2).all(|w| w[1].best_fitness >= w[0].best_fitness));
         // Stopped after 5 generations (the checkpoint is all that survives), then continued to 12.
-        one_max(&root.join("b"), 5, false, "x").0.unwrap();
-        let resumed = one_max(&root.join("b"), 12, true, "x").0.unwrap();
+        one_max(&root.join("b"), 5, false, "x", None).0.unwrap();
+        let resumed = one_max(&root.join("b"), 12, true, "x", None).0.unwrap();
         assert_eq!(resumed.state, whole.state);
         let strip = |h: &[GenerationStats]| h.iter().map(|s| (s.best_fitness, s.mean_fitness)).collect::<Vec<_>>();
         assert_eq!(strip(&resumed.history), strip(&whole.history));
         // Other inputs are refused by their fingerprint.
-        let e = one_max(&root.join("b"), 13, true, "y").0.err().unwrap();
+        let e = one_max(&root.join("b"), 13, true, "y", None).0.err().unwrap();
         assert!(e.0.contains("other inputs") && e.0.contains("fingerprint"), "{}", e.0);
         std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_checkpoint_under_the_legacy_fingerprint_resumes_and_is_rewritten() {
+        let dir = std::env::temp_dir().join(format!("evochess-driver-legacy-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let stored = || {
+            Checkpoint::<Population, GenerationStats>::load(&dir.join("checkpoint.json")).unwrap().unwrap().fingerprint
+        };
+        // Written by an older build, whose fingerprint is now the legacy form.
+        one_max(&dir, 4, false, "old", None).0.unwrap();
+        // A fingerprint that is neither is refused and leaves the checkpoint alone.
+        assert!(one_max(&dir, 6, true, "new", Some("older")).0.is_err());
+        assert_eq!(stored(), "old");
+        // The legacy form resumes; the checkpoint is rewritten at once under the current form,
+        // which then resumes without the legacy one.
+        let resumed = one_max(&dir, 6, true, "new", Some("old")).0.unwrap();
+        assert_eq!(stored(), "new");
+        let again = one_max(&dir, 6, true, "new", None).0.unwrap();
+        assert_eq!(again.state, resumed.state);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// −Σ(x − 3)², for numeric genes in [−10, 10].

@@ -159,7 +159,8 @@ pub fn material_only(space: &SearchSpace, genome: &[f64]) -> Vec<f64> {
         .collect()
 }
 
-fn fingerprint(cfg: &RrgaConfig, space_text: &str) -> String {
+/// `space` is the space's canonical form, or for the legacy fingerprint the file's raw text.
+fn fingerprint(cfg: &RrgaConfig, space: &str) -> String {
     let c = RrgaConfig {
         generations: 0,
         concurrency: 0,
@@ -168,7 +169,7 @@ fn fingerprint(cfg: &RrgaConfig, space_text: &str) -> String {
         verify: Default::default(),
         ..cfg.clone()
     };
-    crate::ga::checkpoint::fingerprint(&[&serde_json::to_string(&c).expect("config serialises"), space_text])
+    crate::ga::checkpoint::fingerprint(&[&serde_json::to_string(&c).expect("config serialises"), space])
 }
 
 fn journal_entries(path: &Path) -> Result<Vec<UnitEntry>, RrgaError> {
@@ -338,9 +339,10 @@ pub fn run(cfg: &RrgaConfig, start: Start) -> Result<RrgaOutcome, RrgaError> {
     probe.validate().map_err(|e| RrgaError::Config(e.to_string()))?;
     let ctx = Ctx { cfg, space: &space, engine: probe.cmd.clone() };
     let (_held, checkpoint) = open_game_run(&cfg.out_dir, start)?;
-    let fingerprint = fingerprint(cfg, &space_text);
+    let (fingerprint, legacy) = (fingerprint(cfg, &space.canonical()), fingerprint(cfg, &space_text));
     let mismatch = "different settings (only generations, concurrency, out_dir, params_out and [verify] may change)";
-    let driver = Driver::single(cfg.generations, cfg.seed, &fingerprint, checkpoint, mismatch);
+    let driver =
+        Driver::single(cfg.generations, cfg.seed, &fingerprint, checkpoint, mismatch).accepting_legacy(&legacy);
     let resume = start.resumes();
     let tournaments = Tournaments { ctx, genes, reference };
     let Finished { state: players, history } = driver.run(&tournaments, resume)?;

@@ -180,6 +180,8 @@ pub struct SearchEvolution {
     pub train: Vec<SuitePosition>,
     pub held: Vec<SuitePosition>,
     fingerprint: String,
+    /// The same with the space file's raw text, as tuners before the canonical space wrote it.
+    legacy_fingerprint: String,
     threads: usize,
     /// The node counts on `tuner worker`s (`--broker`).
     remote: Option<remote::RemoteNodes>,
@@ -225,17 +227,20 @@ impl SearchEvolution {
         // The values, not a file's text: without a file the base is the compiled-in defaults,
         // which change when a tuned evaluation replaces them.
         let base_text = base.values_toml();
-        let fingerprint = crate::ga::checkpoint::fingerprint(&[
-            space_text,
-            base_text,
-            serde_json::to_string(&ga).expect("ga serialises"),
-            format!("cap={} seed={}", cfg.node_cap, cfg.seed),
-            fens,
-            format!("held={}", held.len()),
-        ]);
+        let fingerprint_with = |space: &str| {
+            crate::ga::checkpoint::fingerprint(&[
+                space,
+                &base_text,
+                &serde_json::to_string(&ga).expect("ga serialises"),
+                &format!("cap={} seed={}", cfg.node_cap, cfg.seed),
+                &fens,
+                &format!("held={}", held.len()),
+            ])
+        };
+        let (fingerprint, legacy_fingerprint) = (fingerprint_with(&space.canonical()), fingerprint_with(&space_text));
         let threads = threads(cfg.threads);
         let remote = cfg.broker.clone().map(|b| remote::RemoteNodes::new(b, &train, cfg.node_cap, &fingerprint));
-        Ok(SearchEvolution { cfg, space, base, train, held, fingerprint, threads, remote })
+        Ok(SearchEvolution { cfg, space, base, train, held, fingerprint, legacy_fingerprint, threads, remote })
     }
 
     /// The parameters of an organism.
@@ -305,7 +310,8 @@ impl SearchEvolution {
         let checkpoint = out.join("checkpoint.json");
         let _held = RunDir::open(out, std::slice::from_ref(&checkpoint), start)?;
         let mismatch = "a different config, space, parameter file or suite";
-        let driver = Driver::single(self.cfg.ga.generations, self.cfg.seed, &self.fingerprint, checkpoint, mismatch);
+        let driver = Driver::single(self.cfg.ga.generations, self.cfg.seed, &self.fingerprint, checkpoint, mismatch)
+            .accepting_legacy(&self.legacy_fingerprint);
         let problem = NodeProblem { evolution: self, held: RefCell::new(HashMap::new()) };
         let finished = driver.evolve(&self.cfg.ga, layout, &problem, start.resumes(), |rng| {
             (0..self.cfg.ga.population).map(|_| random_genome(layout, rng)).collect()

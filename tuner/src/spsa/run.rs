@@ -283,13 +283,19 @@ pub fn run(cfg: &SpsaConfig, start: Start) -> Result<Vec<SpsaParam>, SpsaError> 
     let _held = RunDir::open(&cfg.out_dir, &[checkpoint.clone(), first], start)?;
     // The gains depend on the planned iterations, so they are part of it.
     let fixed = SpsaConfig { concurrency: 0, out_dir: PathBuf::new(), ..cfg.clone() };
-    let fingerprint = crate::ga::checkpoint::fingerprint(&[
-        serde_json::to_string(&fixed).expect("config serialises"),
-        text,
-        base.values_toml(),
-    ]);
+    // The parsed lines, not the file's text, so that editing a comment does not stop a resume.
+    let fingerprint_with = |lines: &str| {
+        crate::ga::checkpoint::fingerprint(&[
+            &serde_json::to_string(&fixed).expect("config serialises"),
+            lines,
+            &base.values_toml(),
+        ])
+    };
+    let canonical = serde_json::to_string(&params).expect("SPSA parameters serialise");
+    let (fingerprint, legacy) = (fingerprint_with(&canonical), fingerprint_with(&text));
     let mismatch = "different settings (only concurrency and out_dir may change)";
-    let driver = Driver::single(cfg.iterations as usize, cfg.seed, &fingerprint, checkpoint, mismatch);
+    let driver =
+        Driver::single(cfg.iterations as usize, cfg.seed, &fingerprint, checkpoint, mismatch).accepting_legacy(&legacy);
     let tuning = Tuning { cfg, params, base, engine };
     let Finished { state, .. } = driver.run(&tuning, start.resumes())?;
     Ok(state.spsa.params)

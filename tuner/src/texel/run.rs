@@ -459,14 +459,17 @@ pub fn run(cfg: &TexelConfig, start: Start) -> Result<TexelOutcome, TexelError> 
         space.genes.len()
     );
     let fixed = TexelConfig { threads: 0, passes: 0, out_dir: PathBuf::new(), ..cfg.clone() };
-    let fingerprint = crate::ga::checkpoint::fingerprint(&[
-        serde_json::to_string(&fixed).expect("config serialises"),
-        space_text,
-        base.values_toml(),
-        set.key.clone(),
-    ]);
+    let fingerprint_with = |space: &str| {
+        crate::ga::checkpoint::fingerprint(&[
+            &serde_json::to_string(&fixed).expect("config serialises"),
+            space,
+            &base.values_toml(),
+            &set.key,
+        ])
+    };
+    let (fingerprint, legacy) = (fingerprint_with(&space.canonical()), fingerprint_with(&space_text));
     let mismatch = "different settings (only passes, threads and out_dir may change)";
-    let driver = Driver::single(cfg.passes, cfg.seed, &fingerprint, checkpoint, mismatch);
+    let driver = Driver::single(cfg.passes, cfg.seed, &fingerprint, checkpoint, mismatch).accepting_legacy(&legacy);
     let tuning = Tuning { cfg, space, base, train, validation, k, threads, start: start_loss };
     let Finished { history, .. } = driver.run(&tuning, start.resumes())?;
     let best = tuning.best(&history);
