@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The optimisers compared on one parameter set and one budget (issue "Beyond the GA"): the whole
-# evaluation (params/evolve-full-space-integer.toml's 239 genes, pawn_mg fixed), each method
+# evaluation (configs/spaces/evolve-full-integer.toml's 239 genes, pawn_mg fixed), each method
 # starting from params/default.toml with about 2 core-hours on 2 cores, then each result against
 # params/default.toml, GAMES games (default 200) at 10+0.1 through bench/vs_default.sh.
 #
-#   ga        tuner evolve, GM move matching            params/compare/ga.toml
-#   ga-co     tuner evolve x4, then tuner coevolve       params/compare/ga-coevolve.toml, coevolve.toml
-#   cmaes     tuner evolve, optimiser = "cmaes"          params/compare/cmaes.toml
-#   spsa      tuner spsa, game pairs at 5+0.05           params/compare/spsa.toml
-#   texel     tuner texel, quiet GM positions            params/compare/texel.toml
+#   ga        tuner evolve, GM move matching            configs/evolve/compare-ga.toml
+#   ga-co     tuner evolve x4, then tuner coevolve       configs/evolve/compare-ga-coevolve.toml,
+#                                                        configs/coevolve/compare-ga-coevolve.toml
+#   cmaes     tuner evolve, optimiser = "cmaes"          configs/evolve/compare-cmaes.toml
+#   spsa      tuner spsa, game pairs at 5+0.05           configs/spsa/compare.toml
+#   texel     tuner texel, quiet GM positions            configs/texel/compare.toml
 #
 # Every step is resumable and skipped once done (its marker compare-out/STEP.done exists), so
 # run the script again after an interruption. The matches are timed and so are the coevolution
@@ -69,23 +70,23 @@ result_of() {
 for m in "${methods[@]}"; do
     r="$(result_of "$m")"
     case "$m" in
-    ga) timed ga "$out/ga" "$tuner" evolve --config params/compare/ga.toml "${pgn[@]}" ;;
-    cmaes) timed cmaes "$out/cmaes" "$tuner" evolve --config params/compare/cmaes.toml "${pgn[@]}" ;;
+    ga) timed ga "$out/ga" "$tuner" evolve --config configs/evolve/compare-ga.toml "${pgn[@]}" ;;
+    cmaes) timed cmaes "$out/cmaes" "$tuner" evolve --config configs/evolve/compare-cmaes.toml "${pgn[@]}" ;;
     ga-co)
         timed ga-co+evolve "$out/ga-coevolve/evolve" \
-            "$tuner" evolve --config params/compare/ga-coevolve.toml "${pgn[@]}"
+            "$tuner" evolve --config configs/evolve/compare-ga-coevolve.toml "${pgn[@]}"
         # Self-play games on the clock: not a tuning-only step.
         [ "$tune_only" = 1 ] && continue
         timed ga-co+coevolve "$out/ga-coevolve/coevolve" \
-            "$tuner" coevolve --config params/compare/coevolve.toml --engine "$engine"
+            "$tuner" coevolve --config configs/coevolve/compare-ga-coevolve.toml --engine "$engine"
         ;;
     spsa)
         # Every evaluation term but the pawn's middlegame value (the unit), as OpenBench lines.
         "$engine" params --spsa | awk '/^null_move_use,/ { exit } !/^pawn_mg,/' >"$out/spsa-eval.txt"
         [ "$tune_only" = 1 ] && continue
-        timed spsa "$out/spsa" "$tuner" spsa --config params/compare/spsa.toml --engine "$engine"
+        timed spsa "$out/spsa" "$tuner" spsa --config configs/spsa/compare.toml --engine "$engine"
         ;;
-    texel) timed texel "$out/texel" "$tuner" texel --config params/compare/texel.toml ;;
+    texel) timed texel "$out/texel" "$tuner" texel --config configs/texel/compare.toml ;;
     esac
     [ "$tune_only" = 1 ] && continue
     # A timed gauntlet game needs the machine to itself: the match runs after the method.

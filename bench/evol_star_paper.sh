@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Verifies the EVOL* of the paper-scale coevolution (params/coevolve-paper.toml) as the EVOL*
+# Verifies the EVOL* of the paper-scale coevolution (configs/coevolve/paper.toml) as the EVOL*
 # pipeline verifies its own (issue 10, acceptance 4): the coevolution's best evaluation with the
 # pipeline's evolved search section (params/evolved/evol-star.toml: search-evolve ran on the
 # pipeline's coevolved evaluation, and EVOL* and EVOL0 share the search, so the first match
@@ -21,7 +21,7 @@ tuner="${TUNER:-target/release/tuner}"
 coevolved="${COEVOLVED:-coevolve-paper/coevolved.toml}"
 star="${STAR:-params/evolved/evol-star-paper.toml}"
 if [ ! -f "$coevolved" ]; then
-    echo "$coevolved not found: finish \`tuner coevolve --config params/coevolve-paper.toml\` first" >&2
+    echo "$coevolved not found: finish \`tuner coevolve --config configs/coevolve/paper.toml\` first" >&2
     exit 2
 fi
 {

@@ -4,7 +4,7 @@
 # machines. Each process gets THREADS fitness threads (default 1). Extra arguments go to every
 # `tuner evolve` (--pgn, --config, --space, --min-ply, --resume, ...). Logs: OUT/run-K.log.
 #
-#   bench/evolve_parallel.sh 10 runs/evol0 --pgn games.pgn.xz --config params/evolve.toml
+#   bench/evolve_parallel.sh 10 runs/evol0 --pgn games.pgn.xz --config configs/evolve/default.toml
 set -euo pipefail
 if [ $# -lt 2 ]; then
     echo "usage: $0 RUNS OUT [tuner evolve arguments...]" >&2

@@ -381,7 +381,7 @@ mod tests {
 # (`UPDATE_DEFAULT_TOML=1 cargo test -p evochess --lib default_toml`).
 # The evaluation is the tuner's output: the hand-set evaluation (params/hand-set.toml) refined by
 # `tuner evolve --pgn ../shared/data/games/gm2600_classical.pgn.xz
-# --pgn ../shared/data/games/gm2600_fast.pgn.xz --config params/evolve-full-mentor-refine.toml`:
+# --pgn ../shared/data/games/gm2600_fast.pgn.xz --config configs/evolve/full-mentor-refine.toml`:
 # Stockfish 15.1 depth-8 scores of 25,000 GM positions as the mentor, 300 generations of 100,
 # inside a ridge prior centred on the hand-set values (params/evolved/full-mentor-refine.toml).
 # It beats the hand-set evaluation in games: BENCHMARKS.md, issue 10 acceptance 5.

@@ -7,7 +7,7 @@
 //! Generated layout; edit values freely, then regenerate `params/default.toml`.
 //!
 //! The values are the tuner's: the hand-set evaluation (kept as `params/hand-set.toml`) refined
-//! by `tuner evolve --config params/evolve-full-mentor-refine.toml` (Stockfish 15.1 depth-8
+//! by `tuner evolve --config configs/evolve/full-mentor-refine.toml` (Stockfish 15.1 depth-8
 //! scores of GM positions as the mentor, inside a ridge prior centred on the hand-set values),
 //! copied from `params/evolved/full-mentor-refine.toml`. Games: BENCHMARKS.md.
 

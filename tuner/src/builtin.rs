@@ -1,7 +1,7 @@
 //! The files the tuner's defaults name (configs, search spaces, the default opening book),
 //! built into the binary, so that every command works from any directory: a configured path
 //! that exists is read from disk (files override the built-in copies); one that does not, but
-//! names a built-in file the way the defaults do (`params/evolve-space.toml`), is served from
+//! names a built-in file the way the defaults do (`configs/spaces/evolve-paper.toml`), is served from
 //! the binary.
 
 use std::{
@@ -11,26 +11,29 @@ use std::{
 
 /// Built-in files by their path relative to the repository root.
 const FILES: &[(&str, &str)] = &[
-    ("params/evolve.toml", include_str!("../../params/evolve.toml")),
-    ("params/evolve-space.toml", include_str!("../../params/evolve-space.toml")),
-    ("params/evolve-full-space.toml", include_str!("../../params/evolve-full-space.toml")),
-    ("params/evolve-full-space-integer.toml", include_str!("../../params/evolve-full-space-integer.toml")),
-    ("params/evolve-full-mentor.toml", include_str!("../../params/evolve-full-mentor.toml")),
-    ("params/evolve-space-hand-set-others.toml", include_str!("../../params/evolve-space-hand-set-others.toml")),
-    ("params/coevolve.toml", include_str!("../../params/coevolve.toml")),
-    ("params/search-evolve.toml", include_str!("../../params/search-evolve.toml")),
-    ("params/search-space.toml", include_str!("../../params/search-space.toml")),
-    ("params/quick.toml", include_str!("../../params/quick.toml")),
-    ("params/rrga.toml", include_str!("../../params/rrga.toml")),
-    ("params/aksenov-space.toml", include_str!("../../params/aksenov-space.toml")),
-    ("params/pipeline-smoke.toml", include_str!("../../params/pipeline-smoke.toml")),
-    ("params/pipeline-medium.toml", include_str!("../../params/pipeline-medium.toml")),
-    ("params/pipeline-full.toml", include_str!("../../params/pipeline-full.toml")),
-    ("params/pipeline-evol-star.toml", include_str!("../../params/pipeline-evol-star.toml")),
+    ("configs/evolve/default.toml", include_str!("../../configs/evolve/default.toml")),
+    ("configs/spaces/evolve-paper.toml", include_str!("../../configs/spaces/evolve-paper.toml")),
+    ("configs/spaces/evolve-full-gray.toml", include_str!("../../configs/spaces/evolve-full-gray.toml")),
+    ("configs/spaces/evolve-full-integer.toml", include_str!("../../configs/spaces/evolve-full-integer.toml")),
+    ("configs/evolve/full-mentor.toml", include_str!("../../configs/evolve/full-mentor.toml")),
+    (
+        "configs/spaces/evolve-paper-hand-set-others.toml",
+        include_str!("../../configs/spaces/evolve-paper-hand-set-others.toml"),
+    ),
+    ("configs/coevolve/default.toml", include_str!("../../configs/coevolve/default.toml")),
+    ("configs/search-evolve/default.toml", include_str!("../../configs/search-evolve/default.toml")),
+    ("configs/spaces/search-evolve-paper.toml", include_str!("../../configs/spaces/search-evolve-paper.toml")),
+    ("configs/quick/default.toml", include_str!("../../configs/quick/default.toml")),
+    ("configs/roundrobin-ga/default.toml", include_str!("../../configs/roundrobin-ga/default.toml")),
+    ("configs/spaces/roundrobin-ga-aksenov.toml", include_str!("../../configs/spaces/roundrobin-ga-aksenov.toml")),
+    ("configs/pipeline/smoke.toml", include_str!("../../configs/pipeline/smoke.toml")),
+    ("configs/pipeline/medium.toml", include_str!("../../configs/pipeline/medium.toml")),
+    ("configs/pipeline/full.toml", include_str!("../../configs/pipeline/full.toml")),
+    ("configs/pipeline/evol-star.toml", include_str!("../../configs/pipeline/evol-star.toml")),
     ("openings/gnuchess-8ply.epd", include_str!("../../openings/gnuchess-8ply.epd")),
 ];
 
-/// The built-in copy of `path` (`params/x.toml` or `./params/x.toml`), if there is one.
+/// The built-in copy of `path` (`configs/x.toml` or `./configs/x.toml`), if there is one.
 pub fn builtin(path: &Path) -> Option<&'static str> {
     let parts: Vec<&str> = path
         .components()
@@ -56,14 +59,17 @@ mod tests {
     #[test]
     fn defaults_resolve_to_the_built_in_copies_and_files_win() {
         let dir = std::env::temp_dir().join(format!("evochess-builtin-{}", std::process::id()));
-        std::fs::create_dir_all(dir.join("params")).unwrap();
-        let space = dir.join("params/evolve-space.toml");
+        std::fs::create_dir_all(dir.join("configs/spaces")).unwrap();
+        let space = dir.join("configs/spaces/evolve-paper.toml");
         // Not on disk under `dir`: relative names find the built-in copy from any directory.
-        assert_eq!(builtin(Path::new("./params/evolve-space.toml")), builtin(Path::new("params/evolve-space.toml")));
-        assert!(builtin(Path::new("params/evolve-space.toml")).unwrap().contains("knight_value"));
-        assert!(builtin(Path::new("params/no-such.toml")).is_none());
+        assert_eq!(
+            builtin(Path::new("./configs/spaces/evolve-paper.toml")),
+            builtin(Path::new("configs/spaces/evolve-paper.toml"))
+        );
+        assert!(builtin(Path::new("configs/spaces/evolve-paper.toml")).unwrap().contains("knight_value"));
+        assert!(builtin(Path::new("configs/no-such.toml")).is_none());
         assert!(builtin(&space).is_none(), "absolute paths are the user's own");
-        let e = read_text(&dir.join("params/no-such.toml")).unwrap_err();
+        let e = read_text(&dir.join("configs/no-such.toml")).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::NotFound);
         // A file on disk overrides the built-in copy.
         std::fs::write(&space, "encoding = \"gray\"\n").unwrap();

@@ -1,6 +1,6 @@
 //! Search spaces: which engine parameters a GA evolves, and how they are encoded.
 //!
-//! A space file (TOML, under `params/`) names an encoding for the whole chromosome, optional
+//! A space file (TOML, under `configs/spaces/`) names an encoding for the whole chromosome, optional
 //! fixed parameter values, and an ordered list of genes. Each gene drives one or more
 //! [`Params`] keys tied together (David et al.'s single KNIGHT_VALUE sets both `knight_mg` and
 //! `knight_eg`), over `[min, max]`:

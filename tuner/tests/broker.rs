@@ -293,7 +293,7 @@ fn coevolve_config(dir: &Path) -> PathBuf {
         format!(
             "population_dir = {pop:?}\nspace = {:?}\nengine = {:?}\nnodes = 300\ntc = \"60+1\"\nconcurrency = 2\n\
              openings = {:?}\nopenings_per_pair = 1\nmaxmoves = \"60\"\nout_dir = {:?}\n[ga]\ngenerations = 1\n",
-            manifest().join("../params/evolve-space.toml"),
+            manifest().join("../configs/spaces/evolve-paper.toml"),
             engine_binary(),
             manifest().join("../openings/gnuchess-8ply.epd"),
             dir.join("out"),
@@ -327,7 +327,7 @@ fn a_coevolve_generation_over_the_broker_scores_as_local() {
 #[ignore = "needs /usr/bin/redis-server"]
 fn an_evolve_generation_over_the_broker_scores_as_local() {
     let pgn = fixture("gm-sample.pgn");
-    let space = repo().join("params/evolve-space.toml");
+    let space = repo().join("configs/spaces/evolve-paper.toml");
     let run = |dir: &Path, broker: Option<&str>| {
         let mut args = vec![
             "evolve".to_string(),
@@ -368,7 +368,7 @@ fn a_search_evolve_generation_over_the_broker_counts_as_local() {
         let mut args: Vec<String> = [
             "search-evolve",
             "--config",
-            repo().join("params/search-evolve.toml").to_str().unwrap(),
+            repo().join("configs/search-evolve/default.toml").to_str().unwrap(),
             "--params",
             repo().join("params/hand-set.toml").to_str().unwrap(),
             "--suite",

@@ -36,7 +36,7 @@ fn config(dir: &Path, organisms: usize, generations: usize, nodes: u64) -> PathB
             "population_dir = {pop:?}\nspace = {:?}\nengine = {:?}\nnodes = {nodes}\ntc = \"60+1\"\nconcurrency = 1\n\
              openings = {:?}\nopenings_per_pair = 1\nmaxmoves = \"60\"\nresign = \"movecount=3 score=600\"\n\
              out_dir = {:?}\n[ga]\ngenerations = {generations}\n",
-            manifest().join("../params/evolve-space.toml"),
+            manifest().join("../configs/spaces/evolve-paper.toml"),
             engine_binary(),
             manifest().join("../openings/gnuchess-8ply.epd"),
             dir.join("out"),

@@ -394,7 +394,7 @@ fn evolved_parameter_file_loads_in_the_engine_and_plays_legal_moves() {
     engine.quit();
 }
 
-/// From a directory with no `params/` beside it, the defaults (config, search space) come from
+/// From a directory with no `configs/` beside it, the defaults (config, search space) come from
 /// the binary and the engine from beside the tuner.
 #[test]
 fn runs_from_any_directory_with_the_built_in_defaults() {
@@ -411,7 +411,7 @@ fn runs_from_any_directory_with_the_built_in_defaults() {
     let out = std::process::Command::new(common::TUNER)
         .current_dir(&dir)
         .args(["evolve", "--pgn", pgn.to_str().unwrap(), "--score", "evolve-out/evolved/run-1.toml"])
-        .args(["--config", "params/evolve.toml", "--space", "./params/evolve-full-space.toml"])
+        .args(["--config", "configs/evolve/default.toml", "--space", "./configs/spaces/evolve-full-gray.toml"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));

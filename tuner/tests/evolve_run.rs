@@ -244,7 +244,7 @@ fn count_solved_par_equals_serial() {
 
 #[test]
 fn config_file_is_the_builtin_default() {
-    let cfg = EvolveConfig::load(&repo().join("params/evolve.toml")).unwrap();
+    let cfg = EvolveConfig::load(&repo().join("configs/evolve/default.toml")).unwrap();
     assert_eq!(cfg, EvolveConfig::default());
     let e = EvolveConfig::parse("[ga]\npopulaton = 3\n").unwrap_err();
     assert!(e.to_string().contains("populaton"), "{e}");
@@ -254,7 +254,7 @@ fn config_file_is_the_builtin_default() {
 
 #[test]
 fn full_space_file_evolves_every_evaluation_parameter() {
-    let space = SearchSpace::load(repo().join("params/evolve-full-space.toml")).unwrap();
+    let space = SearchSpace::load(repo().join("configs/spaces/evolve-full-gray.toml")).unwrap();
     let eval_params = Params::specs().filter(|s| s.section == "eval").count();
     assert_eq!(space.genes.len(), eval_params - 1, "every evaluation parameter but the fixed pawn_mg");
     assert!(space.genes.iter().all(|g| g.keys.len() == 1 && g.bits.is_some()));
@@ -275,7 +275,7 @@ fn full_space_file_evolves_every_evaluation_parameter() {
 
 #[test]
 fn evolve_space_file_is_davids_35_parameters() {
-    let space = SearchSpace::load(repo().join("params/evolve-space.toml")).unwrap();
+    let space = SearchSpace::load(repo().join("configs/spaces/evolve-paper.toml")).unwrap();
     assert_eq!(space.genes.len(), 34, "35 parameters with the pawn fixed");
     assert_eq!(space.layout().len(), 224, "the paper's chromosome length");
     let six_bit = space.genes.iter().filter(|g| g.bits == Some(6) && (g.min, g.max) == (0, 63)).count();
@@ -291,8 +291,8 @@ fn evolve_space_file_is_davids_35_parameters() {
 
 #[test]
 fn hand_set_others_space_has_the_papers_genes_inside_the_hand_set_evaluation() {
-    let paper = SearchSpace::load(repo().join("params/evolve-space.toml")).unwrap();
-    let hybrid = SearchSpace::load(repo().join("params/evolve-space-hand-set-others.toml")).unwrap();
+    let paper = SearchSpace::load(repo().join("configs/spaces/evolve-paper.toml")).unwrap();
+    let hybrid = SearchSpace::load(repo().join("configs/spaces/evolve-paper-hand-set-others.toml")).unwrap();
     assert_eq!(hybrid.genes, paper.genes, "the same 35 parameters, fields and ranges");
     assert_eq!(hybrid.layout().len(), 224);
     let base = hybrid.base();
@@ -309,13 +309,13 @@ fn hand_set_others_space_has_the_papers_genes_inside_the_hand_set_evaluation() {
 /// the genes of the gray-coded one.
 #[test]
 fn shipped_evolve_configs_fit_their_spaces() {
-    for name in ["params/evolve.toml", "params/evolve-full-mentor.toml"] {
+    for name in ["configs/evolve/default.toml", "configs/evolve/full-mentor.toml"] {
         let cfg = EvolveConfig::load(&repo().join(name)).unwrap();
         let space = SearchSpace::load(repo().join(&cfg.space)).unwrap();
         cfg.ga.validate(space.layout()).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
-    let gray = SearchSpace::load(repo().join("params/evolve-full-space.toml")).unwrap();
-    let integer = SearchSpace::load(repo().join("params/evolve-full-space-integer.toml")).unwrap();
+    let gray = SearchSpace::load(repo().join("configs/spaces/evolve-full-gray.toml")).unwrap();
+    let integer = SearchSpace::load(repo().join("configs/spaces/evolve-full-integer.toml")).unwrap();
     let names = |s: &SearchSpace| s.genes.iter().map(|g| (g.name.clone(), g.min, g.max)).collect::<Vec<_>>();
     assert_eq!(names(&integer), names(&gray));
     assert_eq!(integer.base(), gray.base());

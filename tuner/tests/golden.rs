@@ -228,7 +228,7 @@ fn coevolve_results_are_unchanged() {
             "population_dir = {pop:?}\nspace = {:?}\nengine = {:?}\nnodes = 300\ntc = \"60+1\"\nconcurrency = 2\n\
              openings = {:?}\nopenings_per_pair = 1\nmaxmoves = \"40\"\nresign = \"movecount=3 score=600\"\n\
              seed = 11\nout_dir = {:?}\n[ga]\ngenerations = 2\n",
-            repo().join("params/evolve-space.toml"),
+            repo().join("configs/spaces/evolve-paper.toml"),
             engine_binary(),
             repo().join("openings/gnuchess-8ply.epd"),
             dir.join("out"),
@@ -249,7 +249,7 @@ fn search_evolve_results_are_unchanged() {
     fs::write(&eval, p.to_toml()).unwrap();
     let out = dir.join("out");
     let output = out.join("evolved.toml");
-    let cfg = repo().join("params/search-evolve.toml");
+    let cfg = repo().join("configs/search-evolve/default.toml");
     let wac = fixture("wac.epd");
     let bk = fixture("bk.epd");
     tuner_ok(&[
@@ -311,7 +311,7 @@ fn roundrobin_ga_results_are_unchanged() {
              concurrency = 2\nout_dir = {:?}\n[engine_options]\nHash = \"1\"\n\
              [verify]\ngames = 4\nopenings = {:?}\nrandom_individual = 2\n",
             engine_binary(),
-            repo().join("params/aksenov-space.toml"),
+            repo().join("configs/spaces/roundrobin-ga-aksenov.toml"),
             dir.join("out"),
             repo().join("openings/gnuchess-8ply.epd"),
         ),

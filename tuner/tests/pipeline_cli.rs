@@ -30,7 +30,7 @@ fn toy_pipeline_runs_every_stage_and_renders_the_report() {
 concurrency = 2
 pgn = [{pgn:?}]
 [evolve]
-config = "params/evolve.toml"
+config = "configs/evolve/default.toml"
 runs = 2
 [evolve.positions]
 train = 3
@@ -39,7 +39,7 @@ test = 2
 population = 6
 generations = 2
 [coevolve]
-config = "params/coevolve.toml"
+config = "configs/coevolve/default.toml"
 nodes = 300
 tc = "60+1"
 openings_per_pair = 1
@@ -47,7 +47,7 @@ maxmoves = "60"
 [coevolve.ga]
 generations = 2
 [search_evolve]
-config = "params/search-evolve.toml"
+config = "configs/search-evolve/default.toml"
 suites = [{wac:?}]
 held = [{wac:?}]
 max_positions = 4
@@ -130,8 +130,8 @@ fn a_bad_clock_in_a_later_stage_fails_before_evolution_starts() {
     std::fs::write(
         &cfg,
         format!(
-            "out_dir = {out:?}\npgn = [{pgn:?}]\n[evolve]\nconfig = \"params/evolve.toml\"\n\
-             [coevolve]\nconfig = \"params/coevolve.toml\"\ntc = \"5+x\"\n[verify]\nopponents = []\n",
+            "out_dir = {out:?}\npgn = [{pgn:?}]\n[evolve]\nconfig = \"configs/evolve/default.toml\"\n\
+             [coevolve]\nconfig = \"configs/coevolve/default.toml\"\ntc = \"5+x\"\n[verify]\nopponents = []\n",
             out = dir.join("out"),
             pgn = manifest().join("tests/data/evolve_small.pgn"),
         ),

@@ -14,7 +14,7 @@ use tuner::{
 };
 
 fn space() -> SearchSpace {
-    SearchSpace::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../params/aksenov-space.toml")).unwrap()
+    SearchSpace::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/spaces/roundrobin-ga-aksenov.toml")).unwrap()
 }
 
 fn genes(s: &SearchSpace) -> Vec<NumericGene> {

@@ -21,7 +21,7 @@ fn config(dir: &Path, engine: &Path, out: &str) -> PathBuf {
          concurrency = 2\nout_dir = \"{}\"\n[engine_options]\nHash = \"1\"\n\
          [verify]\ngames = 4\nopenings = \"{}\"\nrandom_individual = 2\n",
         engine.display(),
-        repo().join("params/aksenov-space.toml").display(),
+        repo().join("configs/spaces/roundrobin-ga-aksenov.toml").display(),
         dir.join(out).display(),
         repo().join("openings/gnuchess-8ply.epd").display(),
     );
@@ -36,7 +36,7 @@ fn bad_input_is_a_clear_error() {
     fs::write(&cfg, "[verify]\ngame = 3\n").unwrap();
     let err = tuner_err(&["roundrobin-ga", "--config", cfg.to_str().unwrap()]);
     assert!(err.contains("game"), "{err}");
-    let space = repo().join("params/aksenov-space.toml");
+    let space = repo().join("configs/spaces/roundrobin-ga-aksenov.toml");
     fs::write(&cfg, format!("space = \"{}\"\n[reference]\nqueen = 1200\n", space.display())).unwrap();
     let err = tuner_err(&["roundrobin-ga", "--config", cfg.to_str().unwrap(), "--verify-games", "0"]);
     assert!(err.contains("queen = 1200"), "{err}");

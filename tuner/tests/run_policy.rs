@@ -90,7 +90,7 @@ fn search_evolve_follows_the_start_policy() {
             [
                 "search-evolve",
                 "--config",
-                &s(&repo().join("params/search-evolve.toml")),
+                &s(&repo().join("configs/search-evolve/default.toml")),
                 "--params",
                 &s(&repo().join("params/default.toml")),
                 "--suite",
@@ -136,7 +136,7 @@ fn coevolve_follows_the_start_policy() {
                     "population_dir = {:?}\nspace = {:?}\nengine = {:?}\nnodes = 200\ntc = \"60+1\"\nconcurrency = 2\n\
                      maxmoves = \"20\"\nopenings = {:?}\nout_dir = {out:?}\n[ga]\ngenerations = 1\n",
                     pop,
-                    repo().join("params/evolve-space.toml"),
+                    repo().join("configs/spaces/evolve-paper.toml"),
                     engine_binary(),
                     repo().join("openings/gnuchess-8ply.epd"),
                 ),
@@ -179,7 +179,7 @@ fn roundrobin_ga_follows_the_start_policy() {
                     "engine = {:?}\nspace = {:?}\npopulation = 3\ngenerations = 1\ndepth = 1\nmax_moves = 15\n\
                      concurrency = 2\nout_dir = {out:?}\n[verify]\ngames = 0\n",
                     engine_binary(),
-                    repo().join("params/aksenov-space.toml"),
+                    repo().join("configs/spaces/roundrobin-ga-aksenov.toml"),
                 ),
             );
             ["roundrobin-ga", "--config", &s(&cfg)].map(String::from).to_vec()

@@ -35,8 +35,8 @@ fn args(dir: &Path, eval: &Path, generations: usize, extra: &[&str]) -> Output {
         dir.join("evolved.toml").to_str().unwrap().to_owned().leak(),
     ];
     a.extend_from_slice(extra);
-    let cfg = manifest().join("../params/search-evolve.toml");
-    let space = manifest().join("../params/search-space.toml");
+    let cfg = manifest().join("../configs/search-evolve/default.toml");
+    let space = manifest().join("../configs/spaces/search-evolve-paper.toml");
     // The config's relative paths are relative to the repository root.
     Command::new(TUNER)
         .args(&a)

@@ -14,7 +14,7 @@ use evochess::params::Params;
 fn config(dir: &Path) -> std::path::PathBuf {
     let cfg = dir.join("texel.toml");
     let space = dir.join("space.toml");
-    std::fs::copy(repo().join("params/texel-space.toml"), &space).unwrap();
+    std::fs::copy(repo().join("configs/spaces/texel-full.toml"), &space).unwrap();
     std::fs::write(
         &cfg,
         format!(

@@ -11,7 +11,7 @@ use crate::{
 
 /// Coevolve evaluation functions by round robins between evochess processes.
 ///
-/// Without --config the settings are the paper's, as params/coevolve.toml lists them.
+/// Without --config the settings are the paper's, as configs/coevolve/default.toml lists them.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct CoevolveArgs {
     /// Directory of parameter files forming the first generation (e.g. params/evolved).

@@ -20,7 +20,7 @@ use crate::{
 
 /// Evolve evaluation weights so that a 1-ply search plays the grandmasters' moves.
 ///
-/// Without --config the settings are the paper's, as params/evolve.toml lists them.
+/// Without --config the settings are the paper's, as configs/evolve/default.toml lists them.
 #[derive(clap::Args, Debug, Clone)]
 pub struct EvolveArgs {
     /// GM games, .pgn or .pgn.xz; repeat to read several files in order.

@@ -42,7 +42,7 @@ pub fn best_file_text(what: &str, path: &Path) -> String {
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct RunArgs {
     /// Config file (TOML); without one, the command's defaults (the paper's values, as in
-    /// params/COMMAND.toml).
+    /// configs/COMMAND/default.toml).
     #[arg(long, value_name = "FILE.toml")]
     pub config: Option<PathBuf>,
     /// Master seed.

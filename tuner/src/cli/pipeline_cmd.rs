@@ -7,7 +7,7 @@ use crate::pipeline::{self, PipelineConfig};
 /// Run the whole EVOL* method and write a Markdown report of §V's tables and charts.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PipelineArgs {
-    /// Pipeline config (params/pipeline-smoke.toml, params/pipeline-full.toml).
+    /// Pipeline config (configs/pipeline/smoke.toml, configs/pipeline/full.toml).
     #[arg(value_name = "pipeline.toml")]
     pub config: PathBuf,
     /// Output directory (overrides the config's out_dir).

@@ -9,7 +9,7 @@ use crate::{
 
 /// Evolve piece values by quick tournaments of engine games (Belmonte 2013).
 ///
-/// Without --config the settings are the paper's, as params/quick.toml lists them.
+/// Without --config the settings are the paper's, as configs/quick/default.toml lists them.
 #[derive(clap::Args, Debug, Clone)]
 pub struct QuickArgs {
     /// The evochess binary.

@@ -9,7 +9,7 @@ use crate::{
 
 /// Evolve Aksenov's 26 evaluation parameters by round robins at fixed depth (Aksenov 2004).
 ///
-/// Without --config the settings are the paper's, as params/rrga.toml lists them.
+/// Without --config the settings are the paper's, as configs/roundrobin-ga/default.toml lists them.
 #[derive(clap::Args, Debug, Clone)]
 pub struct RrgaArgs {
     /// The evochess binary.

@@ -9,7 +9,7 @@ use crate::{
 
 /// Evolve Table I's search parameters to minimise the nodes needed to solve an EPD suite.
 ///
-/// Without --config the settings are the paper's, as params/search-evolve.toml lists them.
+/// Without --config the settings are the paper's, as configs/search-evolve/default.toml lists them.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct SearchEvolveArgs {
     /// Parameter file supplying the fixed evaluation (default: the engine defaults).

@@ -7,7 +7,7 @@
 //! each with both colours) as an `evochess` process loaded with its parameter file, through
 //! the match runner's [`round_robin`]. An organism's fitness is its points in that round
 //! robin; selection is rank-based, with uniform crossover, bit-flip mutation and elitism
-//! (the paper's 0.75 / 0.005 / 1) over the evaluation chromosome of `params/evolve-space.toml`.
+//! (the paper's 0.75 / 0.005 / 1) over the evaluation chromosome of `configs/spaces/evolve-paper.toml`.
 //!
 //! Deviation, for fairness and lower noise: all encounters of a generation share the same two
 //! openings (the runner's colour-swapped game pairs), drawn afresh each generation from a
@@ -60,7 +60,7 @@ use crate::{
     tc::{ClockTc, SearchLimits},
 };
 
-/// Everything `tuner coevolve` reads from its config file (`params/coevolve.toml`).
+/// Everything `tuner coevolve` reads from its config file (`configs/coevolve/default.toml`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CoevolveConfig {
@@ -123,7 +123,7 @@ impl Default for CoevolveConfig {
     fn default() -> Self {
         Self {
             population_dir: Some(PathBuf::from("params/evolved")),
-            space: PathBuf::from("params/evolve-space.toml"),
+            space: PathBuf::from("configs/spaces/evolve-paper.toml"),
             engine: None,
             tc: Some("5+0.05".parse().expect("a valid clock")),
             nodes: None,

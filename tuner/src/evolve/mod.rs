@@ -27,7 +27,7 @@ use self::{
 };
 use crate::ga::GaConfig;
 
-/// Everything `tuner evolve` can be told in its config file (`params/evolve.toml`).
+/// Everything `tuner evolve` can be told in its config file (`configs/evolve/default.toml`).
 /// Relative paths are relative to the working directory.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -84,7 +84,7 @@ impl InitConfig {
 impl Default for EvolveConfig {
     fn default() -> Self {
         Self {
-            space: PathBuf::from("params/evolve-space.toml"),
+            space: PathBuf::from("configs/spaces/evolve-paper.toml"),
             seed: 1,
             runs: 1,
             threads: 0,

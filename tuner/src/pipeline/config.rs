@@ -38,7 +38,7 @@ impl Stage {
 
     /// [`Stage::merged`] with its parallelism key (`threads` or `concurrency`) set to the
     /// pipeline's `concurrency`, unless the pipeline file sets it for this stage: the stage's
-    /// own config file (e.g. `threads = 0` in params/evolve.toml) does not outrank the pipeline.
+    /// own config file (e.g. `threads = 0` in configs/evolve/default.toml) does not outrank the pipeline.
     pub fn merged_with_parallelism(&self, key: &str, concurrency: usize) -> anyhow::Result<toml::Table> {
         let mut table = self.merged()?;
         if !self.overrides.contains_key(key) {
@@ -234,7 +234,7 @@ impl Default for VerifyConfig {
     }
 }
 
-/// `params/pipeline-*.toml`.
+/// `configs/pipeline/*.toml`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PipelineConfig {
@@ -258,9 +258,12 @@ impl Default for PipelineConfig {
             engine: None,
             concurrency: 0,
             pgn: vec![data_file("games/gm2600_classical.pgn.xz")],
-            evolve: Stage { config: Some("params/evolve.toml".into()), overrides: toml::Table::new() },
-            coevolve: Stage { config: Some("params/coevolve.toml".into()), overrides: toml::Table::new() },
-            search_evolve: Stage { config: Some("params/search-evolve.toml".into()), overrides: toml::Table::new() },
+            evolve: Stage { config: Some("configs/evolve/default.toml".into()), overrides: toml::Table::new() },
+            coevolve: Stage { config: Some("configs/coevolve/default.toml".into()), overrides: toml::Table::new() },
+            search_evolve: Stage {
+                config: Some("configs/search-evolve/default.toml".into()),
+                overrides: toml::Table::new(),
+            },
             verify: VerifyConfig::default(),
         }
     }
@@ -296,7 +299,7 @@ mod tests {
     #[test]
     fn shipped_pipeline_configs_parse_in_every_stage() {
         for name in ["smoke", "medium", "full", "evol-star"] {
-            let path = PathBuf::from(format!("params/pipeline-{name}.toml"));
+            let path = PathBuf::from(format!("configs/pipeline/{name}.toml"));
             assert!(crate::builtin::builtin(&path).is_some(), "{} is not built in", path.display());
             let cfg = PipelineConfig::load(&path).unwrap();
             let with = |mut table: toml::Table, keys: &[&str]| {

@@ -13,7 +13,7 @@
 //!
 //! The configuration ([`PipelineConfig`]) names each stage's own config file and overrides any
 //! of its keys inline, so one file scales from a 10-minute smoke run
-//! (`params/pipeline-smoke.toml`) to the paper's settings (`params/pipeline-full.toml`).
+//! (`configs/pipeline/smoke.toml`) to the paper's settings (`configs/pipeline/full.toml`).
 //! `--resume` resumes every stage from its checkpoints and the matches from their journals.
 //!
 //! This module orchestrates: it calls each stage's library entry point (not the command line)

@@ -109,7 +109,7 @@ impl Evaluation {
     }
 }
 
-/// `tuner quick` settings (params/quick.toml); every key is optional.
+/// `tuner quick` settings (configs/quick/default.toml); every key is optional.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct QuickConfig {

@@ -26,7 +26,7 @@ pub const VALUE_MAX: i32 = 17000;
 pub const MUTATION_RATE: f64 = 0.4;
 pub const MUTATION_SIGMA: f64 = 400.0;
 
-/// The mutation operator's settings (`[mutation]` in params/quick.toml); the paper's by default.
+/// The mutation operator's settings (`[mutation]` in configs/quick/default.toml); the paper's by default.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct MutationStep {

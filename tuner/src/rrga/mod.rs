@@ -89,7 +89,7 @@ impl Default for VerifyConfig {
     }
 }
 
-/// `tuner roundrobin-ga` settings (params/rrga.toml); every key is optional.
+/// `tuner roundrobin-ga` settings (configs/roundrobin-ga/default.toml); every key is optional.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RrgaConfig {
@@ -143,7 +143,7 @@ impl Default for RrgaConfig {
         RrgaConfig {
             engine: PathBuf::from("target/release/evochess"),
             engine_options: BTreeMap::new(),
-            space: PathBuf::from("params/aksenov-space.toml"),
+            space: PathBuf::from("configs/spaces/roundrobin-ga-aksenov.toml"),
             seed: 1,
             population: 10,
             generations: 40,

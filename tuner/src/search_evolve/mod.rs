@@ -1,6 +1,6 @@
 //! `tuner search-evolve`: evolution of the selective-search parameters (David et al. 2014 §IV).
 //!
-//! The chromosome is Table I (`params/search-space.toml`: 18 parameters, 70 Gray-coded bits);
+//! The chromosome is Table I (`configs/spaces/search-evolve-paper.toml`: 18 parameters, 70 Gray-coded bits);
 //! the evaluation parameters stay fixed, taken from a parameter file (normally the coevolved
 //! one). An organism's cost is the total number of nodes its search needs to find each suite
 //! position's best move *and keep it to the end of the search*, capped per position (paper:
@@ -47,7 +47,7 @@ use crate::{
     space::SearchSpace,
 };
 
-/// Everything `tuner search-evolve` reads from its config file (`params/search-evolve.toml`).
+/// Everything `tuner search-evolve` reads from its config file (`configs/search-evolve/default.toml`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SearchEvolveConfig {
@@ -97,7 +97,7 @@ pub fn data_file(rel: &str) -> PathBuf {
 impl Default for SearchEvolveConfig {
     fn default() -> Self {
         Self {
-            space: PathBuf::from("params/search-space.toml"),
+            space: PathBuf::from("configs/spaces/search-evolve-paper.toml"),
             params: None,
             suites: vec![data_file("tests/wac.epd"), data_file("tests/arasan.epd")],
             max_positions: 0,
@@ -506,7 +506,7 @@ mod tests {
 
     #[test]
     fn table_one_space_is_70_bits_over_the_search_section() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../params/search-space.toml");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/spaces/search-evolve-paper.toml");
         let space = SearchSpace::load(path).unwrap();
         assert_eq!(space.genes.len(), 18);
         assert_eq!(space.layout().len(), 70);

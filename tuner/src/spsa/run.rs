@@ -308,7 +308,7 @@ mod tests {
     #[test]
     fn the_shipped_config_and_its_lines_are_valid() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let cfg = SpsaConfig::load(&root.join("params/spsa-search.toml")).unwrap();
+        let cfg = SpsaConfig::load(&root.join("configs/spsa/search.toml")).unwrap();
         let text = std::fs::read_to_string(root.join(&cfg.params)).unwrap();
         let params = parse_lines(&text).unwrap();
         assert_eq!(params.len(), 6);

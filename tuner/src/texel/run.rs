@@ -504,7 +504,7 @@ mod tests {
     #[test]
     fn the_shipped_config_is_valid() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let cfg = TexelConfig::load(&root.join("params/texel.toml")).unwrap();
+        let cfg = TexelConfig::load(&root.join("configs/texel/default.toml")).unwrap();
         cfg.validate().unwrap();
         let space = SearchSpace::load(root.join(&cfg.space)).unwrap();
         assert!(space.genes.len() > 200, "the whole evaluation: {}", space.genes.len());
