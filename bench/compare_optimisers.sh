@@ -14,7 +14,8 @@
 # Every step is resumable and skipped once done (its marker compare-out/STEP.done exists), so
 # run the script again after an interruption. The matches are timed and so are the coevolution
 # and SPSA games: run it with nothing else heavy on the machine. Wall times go to compare-out/times.txt, the
-# table to compare-out/table.md.
+# table to compare-out/table.md. compare-out/ is not committed (.gitignore): copy the summary of a
+# finished comparison to docs/runs/compare-out/ and the results to params/evolved/compare/.
 #
 #   bench/compare_optimisers.sh [GAMES] [METHOD ...]     (default: all five, in the order above)
 #

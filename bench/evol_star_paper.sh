@@ -4,11 +4,13 @@
 # pipeline's evolved search section (params/evolved/evol-star.toml: search-evolve ran on the
 # pipeline's coevolved evaluation, and EVOL* and EVOL0 share the search, so the first match
 # measures the coevolution alone), written to params/evolved/evol-star-paper.toml, then GAMES
-# games (default 200) at TC (default 10+0.1) against EVOL0 (pipeline-evol-star/params/evol0.toml,
+# games (default 200) at TC (default 10+0.1) against EVOL0 (params/evolved/pipeline-evol-star/evol0.toml,
 # the best evolve-only organism with the same search) and against Debian's Glaurung 2.2, with the
 # pipeline's openings and adjudication. Timed: run it with nothing else heavy on the machine.
 # Resumable: run it again with the same arguments. EVOCHESS names the engine (default the
-# coevolution's, runs/bin/s28/evochess), TUNER the runner, COEVOLVED the coevolution's result.
+# coevolution's, runs/bin/s28/evochess), TUNER the runner, COEVOLVED the coevolution's result
+# (default: a fresh run's coevolve-paper/coevolved.toml if there is one, else the committed
+# params/evolved/coevolve-paper/coevolved.toml).
 #
 #   bench/evol_star_paper.sh [GAMES] [OUTDIR]
 set -euo pipefail
@@ -19,6 +21,9 @@ tc="${TC:-10+0.1}"
 engine="${EVOCHESS:-runs/bin/s28/evochess}"
 tuner="${TUNER:-target/release/tuner}"
 coevolved="${COEVOLVED:-coevolve-paper/coevolved.toml}"
+if [ -z "${COEVOLVED:-}" ] && [ ! -f "$coevolved" ]; then
+    coevolved=params/evolved/coevolve-paper/coevolved.toml
+fi
 star="${STAR:-params/evolved/evol-star-paper.toml}"
 if [ ! -f "$coevolved" ]; then
     echo "$coevolved not found: finish \`tuner coevolve --config configs/coevolve/paper.toml\` first" >&2
@@ -33,7 +38,7 @@ fi
 mkdir -p "$out"
 for opponent in evol0 glaurung; do
     case "$opponent" in
-    evol0) spec=(name=EVOL0 cmd="$engine" params=pipeline-evol-star/params/evol0.toml) ;;
+    evol0) spec=(name=EVOL0 cmd="$engine" params=params/evolved/pipeline-evol-star/evol0.toml) ;;
     glaurung) spec=(name=glaurung cmd=/usr/games/glaurung option.Threads=1 option.OwnBook=false) ;;
     esac
     resume=()
