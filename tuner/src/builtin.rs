@@ -27,7 +27,6 @@ const FILES: &[(&str, &str)] = &[
     ("params/pipeline-medium.toml", include_str!("../../params/pipeline-medium.toml")),
     ("params/pipeline-full.toml", include_str!("../../params/pipeline-full.toml")),
     ("params/pipeline-evol-star.toml", include_str!("../../params/pipeline-evol-star.toml")),
-    ("openings/gnuchess-8ply.epd", include_str!("../../openings/gnuchess-8ply.epd")),
 ];
 
 /// The built-in copy of `path` (`params/x.toml` or `./params/x.toml`), if there is one.
@@ -38,7 +37,11 @@ pub fn builtin(path: &Path) -> Option<&'static str> {
         .map(|c| c.as_os_str().to_str())
         .collect::<Option<_>>()?;
     let key = parts.join("/");
-    FILES.iter().find(|(name, _)| *name == key).map(|(_, text)| *text)
+    FILES
+        .iter()
+        .find(|(name, _)| *name == key)
+        .map(|(_, text)| *text)
+        .or_else(|| arena::openings::builtin::builtin(path))
 }
 
 /// The text of `path` from disk, or its built-in copy when no such file exists.
