@@ -1,5 +1,5 @@
-//! The files the tuner's defaults name (configs, search spaces, the default opening book),
-//! built into the binary, so that every command works from any directory: a configured path
+//! The files the tuner's defaults name (configs and search spaces; the default opening book is
+//! the arena's), built into the binary, so that every command works from any directory: a configured path
 //! that exists is read from disk (files override the built-in copies); one that does not, but
 //! names a built-in file the way the defaults do (`configs/spaces/evolve-paper.toml`), is served from
 //! the binary.
@@ -30,7 +30,6 @@ const FILES: &[(&str, &str)] = &[
     ("configs/pipeline/medium.toml", include_str!("../../configs/pipeline/medium.toml")),
     ("configs/pipeline/full.toml", include_str!("../../configs/pipeline/full.toml")),
     ("configs/pipeline/evol-star.toml", include_str!("../../configs/pipeline/evol-star.toml")),
-    ("openings/gnuchess-8ply.epd", include_str!("../../openings/gnuchess-8ply.epd")),
 ];
 
 /// The built-in copy of `path` (`configs/x.toml` or `./configs/x.toml`), if there is one.
@@ -41,7 +40,11 @@ pub fn builtin(path: &Path) -> Option<&'static str> {
         .map(|c| c.as_os_str().to_str())
         .collect::<Option<_>>()?;
     let key = parts.join("/");
-    FILES.iter().find(|(name, _)| *name == key).map(|(_, text)| *text)
+    FILES
+        .iter()
+        .find(|(name, _)| *name == key)
+        .map(|(_, text)| *text)
+        .or_else(|| arena::openings::builtin::builtin(path))
 }
 
 /// The text of `path` from disk, or its built-in copy when no such file exists.

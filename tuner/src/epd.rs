@@ -1,6 +1,6 @@
 //! `tuner epd`: solve counts of any UCI engine on EPD test suites (WAC, ECM, Arasan, STS, ...).
 //!
-//! The engine is a *process* driven over UCI by [`crate::uci_client`] (an [`EngineSpec`], so
+//! The engine is a *process* driven over UCI by [`arena::engine::uci`] (an [`EngineSpec`], so
 //! `params=`, `option.X=` and the runner's start-up checks apply), which makes the counts
 //! comparable across engines (David et al. Tables III and VII compare EVOL* with CRAFTY and
 //! commercial programs on ECM at 5 s per position). Each position is searched from a fresh game
@@ -29,10 +29,10 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{CastlingMode, EnPassantMode, Move, fen::Fen, san::SanPlus, uci::UciMove};
 use thiserror::Error;
 
-use crate::{
-    engine_spec::{EngineSpec, SpecError},
+use arena::engine::{
+    spec::{EngineSpec, SpecError},
     transport::{EngineError, Timeouts},
-    uci_client::{Go, UciClient},
+    uci::{Go, UciClient},
 };
 
 /// Why a suite could not be read or solved.

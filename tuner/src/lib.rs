@@ -1,36 +1,23 @@
-//! Genetic-algorithm tuner and UCI/xboard match runner for evochess.
+//! Genetic-algorithm tuner for evochess: optimisers, objectives, the commands that run them and
+//! the Redis broker. Games are played by the `arena` crate, which this crate drives and which
+//! knows nothing of it (the broker plays a match's units through the arena's `Executor`).
 
-pub mod adjudicate;
 pub mod broker;
 pub mod builtin;
 pub mod chart;
 pub mod cli;
 pub mod coevolve;
 pub mod csv;
-pub mod engine;
-pub mod engine_spec;
 pub mod epd;
 pub mod evolve;
-pub mod files;
 pub mod ga;
-pub mod game;
 pub mod hash;
-pub mod openings;
 pub mod parsed;
 pub mod paths;
-pub mod pgn_out;
 pub mod pipeline;
 pub mod quick;
-pub mod results;
 pub mod rrga;
-pub mod runner;
 pub mod search_evolve;
 pub mod space;
 pub mod spsa;
-pub mod stats;
-pub mod tc;
 pub mod texel;
-pub mod transport;
-pub mod uci_client;
-pub mod xboard_client;
-pub mod xz;

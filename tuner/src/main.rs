@@ -2,8 +2,9 @@
 
 use std::process::ExitCode;
 
+use arena::runner::Tournament;
 use clap::Parser;
-use tuner::{cli, runner::Tournament};
+use tuner::cli;
 
 /// Genetic-algorithm tuner and UCI match runner for evochess.
 #[derive(Parser)]

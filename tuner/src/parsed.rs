@@ -61,7 +61,7 @@ impl<'de, T: FromStr<Err: fmt::Display>> Deserialize<'de> for Parsed<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{adjudicate::ResignRule, tc::ClockTc};
+    use arena::{adjudicate::ResignRule, tc::ClockTc};
 
     #[derive(Debug, Deserialize, Serialize)]
     struct Config {

@@ -366,11 +366,11 @@ fn mentor_mode_with_real_stockfish() {
 
 #[test]
 fn evolved_parameter_file_loads_in_the_engine_and_plays_legal_moves() {
-    use shakmaty::{CastlingMode, Chess, Position, uci::UciMove};
-    use tuner::{
+    use arena::engine::{
         transport::Timeouts,
-        uci_client::{Go, UciClient},
+        uci::{Go, UciClient},
     };
+    use shakmaty::{CastlingMode, Chess, Position, uci::UciMove};
 
     let dir = scratch("evolve", "engine");
     let cfg = small_config(&dir, 6, 3, 3, 2);

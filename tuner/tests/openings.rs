@@ -3,7 +3,7 @@
 
 use std::{fs, path::Path};
 
-use tuner::openings::{OpeningBook, OpeningsConfig, PolyglotBook, read_epd, read_pgn};
+use arena::openings::{OpeningBook, OpeningsConfig, PolyglotBook, read_epd, read_pgn};
 
 fn tmp(name: &str, text: &str) -> std::path::PathBuf {
     let p = std::env::temp_dir().join(format!("tuner-openings-{}-{name}", std::process::id()));

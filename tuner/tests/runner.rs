@@ -7,21 +7,30 @@ use std::{
     io::BufReader,
     ops::ControlFlow,
     path::{Path, PathBuf},
-    sync::atomic::{AtomicU64, Ordering},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicU64, Ordering},
+    },
+    thread,
 };
 
-use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
-use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
-use tuner::{
+use arena::{
     adjudicate::{MaxMovesResult, MaxMovesRule},
-    engine_spec::EngineSpec,
-    game::{GameOutcome, GameRecord, Termination},
+    engine::spec::EngineSpec,
+    game::GameRecord,
     openings::OpeningsConfig,
+    outcome::{GameOutcome, Termination},
     results::Standings,
-    runner::{MatchConfig, MatchObserver, Tournament, play_match},
+    runner::{
+        Context, Executor, MatchConfig, MatchObserver, RunnerError, Schedule, SharedExecutor, Tournament, UnitDone,
+        UnitPlayer, play_match,
+    },
     stats::{Sprt, SprtDecision},
     tc::SearchLimits,
 };
+use crossbeam_channel::Sender;
+use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
+use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
 
 const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
 
@@ -70,7 +79,7 @@ impl MatchObserver for Collect {
     }
 }
 
-fn run(cfg: &MatchConfig) -> (tuner::results::MatchResults, Vec<GameRecord>) {
+fn run(cfg: &MatchConfig) -> (arena::results::MatchResults, Vec<GameRecord>) {
     let mut c = Collect::default();
     let r = play_match(cfg, &mut c).unwrap();
     assert_eq!(r.games_played as usize, c.0.len());
@@ -312,7 +321,7 @@ fn gauntlet_and_round_robin_score_every_pair() {
     let (p, n) = r.score_of(0, 1).unwrap();
     assert_eq!(n, 2);
     assert!((0.0..=2.0).contains(&p));
-    let r = tuner::runner::round_robin(engines, &base(vec![], 1), &mut tuner::runner::NoObserver).unwrap();
+    let r = arena::runner::round_robin(engines, &base(vec![], 1), &mut arena::runner::NoObserver).unwrap();
     assert_eq!(r.games_played, 6);
     for (a, b) in [(0, 1), (0, 2), (1, 2)] {
         let (pab, n) = r.score_of(a, b).unwrap();
@@ -350,4 +359,62 @@ fn params_file_goes_through_the_params_file_option() {
     let b = fake("b", &[]).with_params(&params);
     let e = play_match(&base(vec![fake("a", &[]), b], 1), &mut Collect::default()).unwrap_err().to_string();
     assert!(e.contains("null_move_use") && e.contains("out of range"), "{e}");
+}
+
+/// An executor from outside the arena, as the broker's is: one thread plays every unit with a
+/// `UnitPlayer`, the way a remote worker does, and records the units it was given; or fails at
+/// once with `fail`, as a broker that cannot be reached does.
+#[derive(Debug)]
+struct OneThread {
+    units: Arc<Mutex<Vec<u64>>>,
+    fail: Option<&'static str>,
+}
+
+impl Executor for OneThread {
+    fn start(
+        &self,
+        ctx: &Arc<Context>,
+        schedule: &Arc<Schedule>,
+        results: &Sender<UnitDone>,
+    ) -> Vec<thread::JoinHandle<Result<(), RunnerError>>> {
+        let (ctx, schedule, tx) = (Arc::clone(ctx), Arc::clone(schedule), results.clone());
+        let (units, fail) = (Arc::clone(&self.units), self.fail);
+        vec![thread::spawn(move || {
+            if let Some(why) = fail {
+                return Err(RunnerError::Executor(why.into()));
+            }
+            let mut player = UnitPlayer::new(ctx.cfg.clone())?;
+            while let Some(unit) = schedule.take(&ctx.cfg, &ctx.stop) {
+                units.lock().unwrap().push(unit.id);
+                let games = player.play(&unit, &ctx.book.get(unit.opening_index));
+                if tx.send(UnitDone { unit, games }).is_err() {
+                    break;
+                }
+            }
+            Ok(())
+        })]
+    }
+}
+
+#[test]
+fn an_injected_executor_plays_the_units_and_the_runner_writes_them() {
+    let dir = scratch("executor");
+    let mut cfg = base(vec![fake("a", &[]), fake("b", &[])], 3);
+    cfg.state = Some(dir.join("state.json"));
+    cfg.pgn_out = Some(dir.join("games.pgn"));
+    let units = Arc::new(Mutex::new(Vec::new()));
+    cfg.executor = Some(SharedExecutor::new(OneThread { units: Arc::clone(&units), fail: None }));
+    let (r, games) = run(&cfg);
+    assert_eq!(*units.lock().unwrap(), vec![0, 1, 2], "every unit once, in schedule order");
+    assert_eq!(r.games_played, 6);
+    assert_eq!(games.iter().map(|g| g.game_number).collect::<Vec<_>>(), (1..=6).collect::<Vec<_>>());
+    assert_eq!(games.iter().map(|g| (g.white_index, g.black_index)).filter(|&p| p == (1, 0)).count(), 3);
+    let pgn = fs::read_to_string(dir.join("games.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Event ").count(), 6, "the runner's loop writes what the executor played");
+    // The executor's own failure ends the match with its message, as it put it.
+    let failing = OneThread { units: Arc::default(), fail: Some("broker unreachable") };
+    let mut cfg = base(vec![fake("a", &[]), fake("b", &[])], 1);
+    cfg.executor = Some(SharedExecutor::new(failing));
+    let e = play_match(&cfg, &mut Collect::default()).unwrap_err().to_string();
+    assert_eq!(e, "broker unreachable");
 }

@@ -8,17 +8,17 @@ mod common;
 
 use std::{fs, path::Path, process::Command};
 
-use common::{TUNER, engine_binary, repo, scratch};
-use tuner::{
+use arena::{
     adjudicate::{MaxMovesResult, MaxMovesRule},
-    engine::Protocol,
-    engine_spec::EngineSpec,
-    game::{GameOutcome, GameRecord, Termination},
+    engine::{client::Protocol, spec::EngineSpec},
+    game::GameRecord,
     openings::OpeningsConfig,
+    outcome::{GameOutcome, Termination},
     results::{MatchResults, Standings},
     runner::{MatchConfig, MatchObserver, Tournament, play_match},
     tc::SearchLimits,
 };
+use common::{TUNER, engine_binary, repo, scratch};
 
 const XBOARD: &str = env!("CARGO_BIN_EXE_fake-xboard");
 const UCI: &str = env!("CARGO_BIN_EXE_fake-engine");

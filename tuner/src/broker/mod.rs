@@ -28,6 +28,7 @@
 //! bench signature.
 
 pub mod coordinator;
+pub mod games;
 pub mod signature;
 pub mod wire;
 pub mod worker;

@@ -5,7 +5,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{adjudicate::AdjudicationConfig, engine::Protocol, game::GameRecord, openings::Opening, tc::SearchLimits};
+use arena::{
+    adjudicate::AdjudicationConfig, engine::client::Protocol, game::GameRecord, openings::Opening, runner::Unit,
+    tc::SearchLimits,
+};
 
 /// One engine of a game run, as a worker needs it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,6 +70,13 @@ pub struct GamesTask {
     pub opening: Opening,
 }
 
+impl GamesTask {
+    /// The arena's unit this task plays.
+    pub fn unit(&self) -> Unit {
+        Unit { id: self.unit, round: self.round, opening_index: self.opening_index, games: self.games.clone() }
+    }
+}
+
 /// A worker's answer to a [`GamesTask`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GamesAnswer {
@@ -104,7 +114,7 @@ pub fn check_games_answer(task: &GamesTask, answer: &GamesAnswer, names: &[Strin
         if g.white != name(w) || g.black != name(b) {
             return Err(format!("game between `{}` and `{}`, not `{}` and `{}`", g.white, g.black, name(w), name(b)));
         }
-        if g.result.termination == crate::game::Termination::Aborted {
+        if g.result.termination == arena::outcome::Termination::Aborted {
             return Err("an aborted game".into());
         }
         if g.round != task.round || g.opening_index != task.opening_index {

@@ -16,6 +16,10 @@ use std::{
     time::{Duration, Instant},
 };
 
+use arena::{
+    engine::spec::EngineSpec,
+    runner::{MatchConfig, Tournament, UnitPlayer},
+};
 use redis::{
     Commands, Connection, RedisError,
     streams::{StreamAutoClaimOptions, StreamAutoClaimReply, StreamId, StreamReadOptions, StreamReadReply},
@@ -28,12 +32,10 @@ use super::{
     wire::{GamesAnswer, GamesSpec, GamesTask, RunSpec, field, signature_mismatches},
 };
 use crate::{
-    engine_spec::EngineSpec,
     evolve::{
         fitness::Prepared,
         remote::{self, FitnessSpec, FitnessTask},
     },
-    runner::{MatchConfig, Tournament, UnitPlayer},
     search_evolve::remote::{self as search_remote, NodesSpec, NodesTask},
 };
 
@@ -407,7 +409,7 @@ fn run_task(
                     Err(e) => return Outcome::Refuse(e.to_string()),
                 },
             };
-            let games = player.play(&task);
+            let games = player.play(&task.unit(), &task.opening);
             let signatures = spec.signatures.keys().map(|p| (p.clone(), local_signature(shared, p))).collect();
             Outcome::Answer(serde_json::to_string(&GamesAnswer { games, signatures }).expect("answer serialises"))
         }

@@ -9,13 +9,10 @@
 use std::{path::PathBuf, time::Duration};
 
 use anyhow::{Context, bail};
+use arena::{engine::spec::EngineSpec, files::write_atomic};
 use clap::Args;
 
-use crate::{
-    engine_spec::EngineSpec,
-    epd::{self, PositionResult},
-    files::write_atomic,
-};
+use crate::epd::{self, PositionResult};
 
 /// Solve counts (bm/am) and STS points of one engine on EPD suites.
 #[derive(Args, Debug, Clone)]

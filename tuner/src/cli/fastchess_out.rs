@@ -21,11 +21,10 @@
 //! With more than two engines each pairing gets a block of its own (fastchess prints a ranking
 //! table instead).
 
-use crate::{
-    engine_spec::EngineSpec,
+use arena::{
+    engine::{spec::EngineSpec, uci::OptionDecl},
     results::{PairStats, SprtStatus},
     tc::SearchLimits,
-    uci_client::OptionDecl,
 };
 
 const RULE: &str = "--------------------------------------------------\n";
@@ -206,7 +205,7 @@ pub fn llr_line(st: &SprtStatus) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{
+    use arena::{
         stats::{Penta, SprtDecision, Wdl},
         tc::ClockTc,
     };

@@ -10,22 +10,20 @@
 use std::{path::PathBuf, time::Duration};
 
 use anyhow::{Context as _, bail};
-use clap::{ArgAction, Args};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-
-use super::fastchess_out::{self, EngineLabel, Labels, book_label};
-use crate::{
+use arena::{
     adjudicate::{DrawRule, MaxMovesRule, ResignRule},
-    engine::EngineClient,
-    engine_spec::EngineSpec,
+    engine::{client::EngineClient, spec::EngineSpec, transport::Timeouts},
     game::GameRecord,
     openings::OpeningsConfig,
     pgn_out::PgnFormat,
     results::{MatchResults, PairStats, SprtStatus, Standings, rating_report},
     runner::{MatchConfig, MatchObserver, Tournament, play_match},
     stats::{Sprt, SprtModel},
-    transport::Timeouts,
 };
+use clap::{ArgAction, Args};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::fastchess_out::{self, EngineLabel, Labels, book_label};
 
 /// Options shared by `match`, `gauntlet` and `roundrobin`. Single-dash spellings
 /// (`-engine`, `-concurrency`) work as in cutechess-cli.
@@ -257,7 +255,7 @@ pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchC
     cfg.reverse = args.reverse;
     cfg.wait_ms = args.wait;
     cfg.concurrency = args.concurrency.max(1);
-    cfg.broker = args.broker.config()?;
+    cfg.executor = crate::broker::games::on_workers(args.broker.config()?);
     if !args.openings.is_empty() {
         cfg.openings = Some(OpeningsConfig::parse(&args.openings)?);
     }
@@ -312,7 +310,7 @@ pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchC
     cfg.seed = match args.srand {
         Some(seed) => seed,
         // The match being resumed had its own seed; it is in the journal's fingerprint.
-        None if args.resume => cfg.state.as_deref().and_then(crate::results::journal_seed).unwrap_or(0),
+        None if args.resume => cfg.state.as_deref().and_then(arena::results::journal_seed).unwrap_or(0),
         None => fresh_seed(),
     };
     Ok(cfg)
@@ -592,7 +590,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             (o.path, o.format.notation, o.append),
-            (PathBuf::from("g.pgn"), crate::pgn_out::Notation::Uci, Some(false))
+            (PathBuf::from("g.pgn"), arena::pgn_out::Notation::Uci, Some(false))
         );
         assert_eq!(parse_output("-epdout", &[], false).unwrap(), None);
         for (tokens, needle) in [

@@ -14,7 +14,7 @@ use evochess::{eval::evaluate, params::EvalParams};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, fen::Fen};
 
-use crate::openings::{PolyglotBook, random_line};
+use arena::openings::{PolyglotBook, random_line};
 
 #[derive(Args, Debug)]
 pub struct OpeningsArgs {
@@ -172,7 +172,7 @@ pub fn run(args: OpeningsArgs) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::openings::parse_fen;
+    use arena::openings::parse_fen;
 
     #[test]
     fn qsearch_sees_hanging_pieces() {

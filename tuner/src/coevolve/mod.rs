@@ -30,16 +30,23 @@ use std::{
     time::Instant,
 };
 
+use arena::{
+    adjudicate::{DrawRule, MaxMovesRule, ResignRule},
+    engine::spec::EngineSpec,
+    files::write_atomic,
+    openings::{BookFormat, OpeningsConfig, Order},
+    results::MatchResults,
+    runner::{MatchConfig, MatchObserver, RunnerError, Tournament, round_robin},
+    stats::{EloEstimate, Wdl},
+    tc::{ClockTc, SearchLimits},
+};
 use evochess::params::Params;
 use plotters::style::RGBColor;
 use serde::{Deserialize, Deserializer, Serialize};
 use thiserror::Error;
 
 use crate::{
-    adjudicate::{DrawRule, MaxMovesRule, ResignRule},
     csv::{Csv, quoted},
-    engine_spec::EngineSpec,
-    files::write_atomic,
     ga::{
         GaConfig, Genome,
         driver::{Batch, Driver, Problem},
@@ -51,13 +58,8 @@ use crate::{
         run_dir::{RunDir, Start},
         threads,
     },
-    openings::{BookFormat, OpeningsConfig, Order},
     parsed::Parsed,
-    results::MatchResults,
-    runner::{MatchConfig, MatchObserver, RunnerError, Tournament, round_robin},
     space::SearchSpace,
-    stats::{EloEstimate, Wdl},
-    tc::{ClockTc, SearchLimits},
 };
 
 /// Everything `tuner coevolve` reads from its config file (`configs/coevolve/default.toml`).
@@ -198,7 +200,7 @@ impl CoevolveConfig {
         m.adjudication.resign = self.resign.as_ref().map(|r| *r.value());
         m.adjudication.maxmoves = self.maxmoves.as_ref().map(|r| *r.value());
         m.event = "evochess coevolution".into();
-        m.broker = self.broker.clone();
+        m.executor = crate::broker::games::on_workers(self.broker.clone());
         Ok(m)
     }
 }
@@ -344,7 +346,7 @@ struct GenObserver {
 }
 
 impl MatchObserver for GenObserver {
-    fn on_start(&mut self, planned: u64, done: u64, _: &crate::results::Standings) {
+    fn on_start(&mut self, planned: u64, done: u64, _: &arena::results::Standings) {
         self.planned = planned;
         if done > 0 {
             log::info!("generation {}: resuming, {done} of {planned} games already played", self.generation);
@@ -352,7 +354,7 @@ impl MatchObserver for GenObserver {
         self.next_report = done + planned.div_ceil(10).max(1);
     }
 
-    fn on_game(&mut self, g: &crate::game::GameRecord, s: &crate::results::Standings) {
+    fn on_game(&mut self, g: &arena::game::GameRecord, s: &arena::results::Standings) {
         log::debug!("{} vs {}: {} {{{}}}", g.white, g.black, g.result.outcome.pgn(), g.result.reason);
         if s.games >= self.next_report {
             log::info!("generation {}: {}/{} games", self.generation, s.games, self.planned);

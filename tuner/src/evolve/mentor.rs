@@ -12,6 +12,13 @@
 
 use std::path::{Path, PathBuf};
 
+use arena::{
+    engine::{
+        transport::Timeouts,
+        uci::{Go, Score, UciClient},
+    },
+    files::write_atomic,
+};
 use evochess::params::{EvalParams, ParamSection};
 use serde::{Deserialize, Serialize};
 use shakmaty::Chess;
@@ -21,13 +28,7 @@ use super::{
     fitness::{FitnessSearch, Scorer},
     positions::{GmPosition, PositionSet},
 };
-use crate::{
-    files::write_atomic,
-    ga::par_map,
-    hash::fnv1a,
-    transport::Timeouts,
-    uci_client::{Go, Score, UciClient},
-};
+use crate::{ga::par_map, hash::fnv1a};
 
 /// The `[mentor]` table of evolve.toml (or `--mentor CMD`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -370,7 +371,7 @@ pub fn label(positions: &[GmPosition], cfg: &MentorConfig, processes: usize) -> 
     let chunks: Vec<&[GmPosition]> = positions.chunks(positions.len().div_ceil(processes.max(1))).collect();
     let go = Go { depth: if cfg.nodes.is_none() { Some(cfg.depth) } else { None }, nodes: cfg.nodes, ..Go::default() };
     let parts = par_map(&chunks, chunks.len(), |chunk| -> Result<Vec<i32>, EvolveError> {
-        let mentor_err = |e: crate::transport::EngineError| EvolveError::Mentor(e.to_string());
+        let mentor_err = |e: arena::engine::transport::EngineError| EvolveError::Mentor(e.to_string());
         let mut engine =
             UciClient::spawn("mentor", Path::new(program), &args, None, Timeouts::default()).map_err(mentor_err)?;
         engine.new_game().map_err(mentor_err)?;

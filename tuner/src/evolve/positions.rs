@@ -7,7 +7,7 @@
 //!
 //! Games without a result, drawn games, games with illegal SAN, a bad `[FEN]` or a
 //! non-standard `[Variant]` are skipped and counted, never fatal. `.xz` files are decompressed
-//! in-process ([`crate::xz`]).
+//! in-process ([`arena::xz`]).
 //! The extracted set is cached as JSON so reruns start instantly.
 
 use std::{
@@ -306,10 +306,10 @@ fn read_inputs(paths: &[PathBuf]) -> Result<Vec<(&Path, Vec<u8>)>, PositionsErro
 
 /// A PGN file's text, decompressed first when it is a `.xz` file.
 fn open_games<'a>(path: &Path, bytes: &'a [u8]) -> Result<Box<dyn Read + 'a>, PositionsError> {
-    if !crate::xz::is_xz(path) {
+    if !arena::xz::is_xz(path) {
         return Ok(Box::new(bytes));
     }
-    let data = crate::xz::decompress(&mut &bytes[..])
+    let data = arena::xz::decompress(&mut &bytes[..])
         .map_err(|reason| PositionsError::Xz { path: path.display().to_string(), reason })?;
     Ok(Box::new(io::Cursor::new(data)))
 }
@@ -511,7 +511,7 @@ pub fn load_or_extract(paths: &[PathBuf], cfg: &PositionsConfig, cache: &Path) -
         s.too_short
     );
     let json = serde_json::to_string(&set).expect("position sets serialise");
-    crate::files::write_atomic(cache, json.as_bytes())
+    arena::files::write_atomic(cache, json.as_bytes())
         .map_err(|e| PositionsError::Cache { path: cache.display().to_string(), reason: e.to_string() })?;
     Ok(set)
 }

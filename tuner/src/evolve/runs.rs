@@ -7,6 +7,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
+use arena::files::write_atomic;
 use evochess::params::Params;
 
 use super::{
@@ -17,7 +18,6 @@ use super::{
     run::{Evolution, RunOutcome, checkpoint_path, run_dir},
 };
 use crate::{
-    files::write_atomic,
     ga::{Genome, threads},
     hash::fnv1a,
     space::SearchSpace,

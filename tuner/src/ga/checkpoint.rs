@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use thiserror::Error;
 
-use crate::files::write_atomic;
+use arena::files::write_atomic;
 
 /// A checkpoint that cannot be written or read back, or that belongs to another run.
 #[derive(Debug, Error)]

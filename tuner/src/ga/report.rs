@@ -3,13 +3,13 @@
 
 use std::{io, path::Path};
 
+use arena::files::write_atomic;
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::{
     chart::{Series, render_lines_svg},
     csv::Csv,
-    files::write_atomic,
 };
 
 /// One generation's summary. `metric` is the objective's readable measure (correct GM moves,

@@ -11,7 +11,7 @@ use std::{
 
 use thiserror::Error;
 
-use crate::files::lock_out_dir;
+use arena::files::lock_out_dir;
 
 /// How a run treats what its output directory already holds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -4,15 +4,14 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use serde::{Deserialize, Serialize};
-
-use crate::{
+use arena::{
     adjudicate::{AdjudicationConfig, DrawRule, MaxMovesRule, ResignRule},
-    engine::Protocol,
-    parsed::Parsed,
-    search_evolve::data_file,
+    engine::client::Protocol,
     tc::{ClockTc, SearchLimits},
 };
+use serde::{Deserialize, Serialize};
+
+use crate::{parsed::Parsed, search_evolve::data_file};
 /// One stage: its own config file plus inline overrides of any of its keys.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]

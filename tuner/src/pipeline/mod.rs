@@ -32,23 +32,25 @@ use std::{
 };
 
 use anyhow::{Context, bail};
+use arena::{
+    engine::spec::EngineSpec,
+    files::write_atomic,
+    openings::OpeningsConfig,
+    results::MatchResults,
+    runner::{MatchConfig, NoObserver, Tournament, play_match},
+    tc::SearchLimits,
+};
 use evochess::params::Params;
 
 use crate::{
     coevolve::{Coevolution, CoevolveConfig},
-    engine_spec::EngineSpec,
     epd::{self},
     evolve::{self, EvolveConfig},
-    files::write_atomic,
     ga::run_dir::{RunDir, Start},
     ga::threads,
-    openings::OpeningsConfig,
     paths::default_engine,
-    results::MatchResults,
-    runner::{MatchConfig, NoObserver, Tournament, play_match},
     search_evolve::{SearchEvolution, SearchEvolveConfig},
     space::SearchSpace,
-    tc::SearchLimits,
 };
 /// One engine of the verification.
 struct Contestant {

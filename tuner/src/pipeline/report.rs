@@ -2,6 +2,7 @@
 
 use std::{fmt::Write as _, path::Path, time::Duration};
 
+use arena::{results::PairStats, stats::elo::elo_from_score};
 use evochess::params::Params;
 
 use super::config::{MatchPlan, PipelineConfig};
@@ -9,10 +10,8 @@ use crate::{
     coevolve::CoevolveOutcome,
     epd::{self, PositionResult},
     evolve::{self, EvolveConfig},
-    results::PairStats,
     search_evolve::{NodeCount, SearchEvolveSummary},
     space::SearchSpace,
-    stats::elo::elo_from_score,
 };
 /// Wall time of each stage, for the report.
 #[derive(Default)]
@@ -275,7 +274,7 @@ impl Report<'_> {
             let wr = p.wdl.score();
             let rd = elo_from_score(wr);
             // A 0% or 100% score has no finite Elo or interval.
-            let finite = |e: &crate::stats::EloEstimate| e.elo.is_finite() && e.error.is_finite();
+            let finite = |e: &arena::stats::EloEstimate| e.elo.is_finite() && e.error.is_finite();
             let ci = p.elo.filter(finite).map_or("-".into(), |e| format!("± {:.1}", e.error));
             let penta = p.penta_elo.filter(finite).map_or("-".into(), |e| format!("{:+.1} ± {:.1}", e.elo, e.error));
             writeln!(

@@ -5,7 +5,7 @@
 //! * [`mapping`]: genome (800..17000, unnormalised) → engine centipawns.
 //! * [`names`]: readable random names.
 //! * [`run`]: the generation loop: engine processes play the games through the match runner,
-//!   every finished game is journaled ([`crate::results::Journal`]) and the population is
+//!   every finished game is journaled ([`arena::results::Journal`]) and the population is
 //!   checkpointed after every generation, so `--resume` after `kill -9` replays no game.
 //! * [`report`]: per-generation CSV and SVG charts, the elite table.
 
@@ -24,7 +24,7 @@ use std::{
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::{runner::RunnerError, tc::SearchLimits};
+use arena::{runner::RunnerError, tc::SearchLimits};
 
 /// The dynamic max-move cap (Belmonte §II-B): `factor` × the last generation's mean game
 /// length in full moves, kept within `[min, max]`.
@@ -222,7 +222,7 @@ pub enum QuickError {
         source: Box<RunnerError>,
     },
     #[error(transparent)]
-    Journal(#[from] crate::results::JournalError),
+    Journal(#[from] arena::results::JournalError),
 }
 
 crate::command_error!(QuickError);

@@ -11,6 +11,7 @@
 
 use std::{fmt::Write as _, io, path::Path};
 
+use arena::files::write_atomic;
 use plotters::style::RGBColor;
 
 use super::{
@@ -21,7 +22,6 @@ use super::{
 use crate::{
     chart::{Series, render_lines_svg},
     csv::{Csv, quoted},
-    files::write_atomic,
 };
 
 /// Belmonte's best normalised individual (R2, Table 3.5).

@@ -27,6 +27,17 @@ use std::{
     time::Instant,
 };
 
+use arena::{
+    adjudicate::{MaxMovesResult, MaxMovesRule},
+    engine::spec::EngineSpec,
+    files::write_atomic,
+    game::GameRecord,
+    openings::OpeningsConfig,
+    outcome::GameOutcome,
+    pgn_out::game_to_pgn,
+    results::{GameSummary, Journal, Standings, UnitEntry},
+    runner::{self, MatchConfig, MatchObserver, Tournament},
+};
 use rand::{Rng, rngs::StdRng};
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
@@ -40,19 +51,11 @@ use super::{
     tournament::quick_tournament,
 };
 use crate::{
-    adjudicate::{MaxMovesResult, MaxMovesRule},
-    engine_spec::EngineSpec,
-    files::write_atomic,
     ga::{
         driver::{Driver, Finished, Generations},
         run_dir::{Start, open_game_run},
     },
-    game::{GameOutcome, GameRecord},
     hash::mix64,
-    openings::OpeningsConfig,
-    pgn_out::game_to_pgn,
-    results::{GameSummary, Journal, Standings, UnitEntry},
-    runner::{self, MatchConfig, MatchObserver, Tournament},
 };
 
 /// Engine name of the reference player in games and PGN.
@@ -446,7 +449,7 @@ fn play_runner(
     engines.extend(specs);
     let tournament = if gauntlet { Tournament::Gauntlet } else { Tournament::RoundRobin };
     let mut m = MatchConfig::new(engines, tournament);
-    m.broker = cfg.broker.clone();
+    m.executor = crate::broker::games::on_workers(cfg.broker.clone());
     m.games = 2 * cfg.pairs;
     m.repeat = true;
     m.concurrency = cfg.concurrency.max(1);
@@ -458,7 +461,7 @@ fn play_runner(
     m.resume = resume && journal.exists();
     m.state = Some(journal.clone());
     m.pgn_out = Some(dir.join("games.pgn"));
-    let results = runner::play_match(&m, &mut crate::runner::NoObserver).map_err(|source| QuickError::Game {
+    let results = runner::play_match(&m, &mut arena::runner::NoObserver).map_err(|source| QuickError::Game {
         white: if gauntlet { REFERENCE.into() } else { "round robin".into() },
         black: "the population".into(),
         source: Box::new(source),
@@ -475,7 +478,7 @@ fn play_runner(
         ind.points += t.points;
         ind.games += t.games as u32;
     }
-    let games: Vec<GameSummary> = crate::results::journal_units(&journal)
+    let games: Vec<GameSummary> = arena::results::journal_units(&journal)
         .map_err(|e| QuickError::io(&journal, e))?
         .into_iter()
         .flat_map(|u| u.games)
@@ -537,7 +540,7 @@ fn play_quick_tournament(
             return Ordering::Equal;
         }
         let mut m = MatchConfig::new(vec![specs[other].clone(), specs[pivot].clone()], Tournament::Match);
-        m.broker = cfg.broker.clone();
+        m.executor = crate::broker::games::on_workers(cfg.broker.clone());
         // A pair repeats its opening with colours swapped.
         m.games = per_comparison as u32;
         m.repeat = per_comparison >= 2;
@@ -621,7 +624,7 @@ fn play_quick_tournament(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Termination;
+    use arena::outcome::Termination;
 
     fn game(white: usize, black: usize, outcome: GameOutcome, plies: u32) -> GameSummary {
         GameSummary { white, black, outcome, termination: Termination::Normal, reason: String::new(), plies }

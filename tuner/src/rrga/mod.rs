@@ -24,10 +24,11 @@ use std::{
     path::{Path, PathBuf},
 };
 
+use arena::runner::RunnerError;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::{ga::operators::Selection, runner::RunnerError};
+use crate::ga::operators::Selection;
 
 /// The reference player of the thesis (Appendix A, column `const`): Table 3's recommended piece
 /// values and the middle of every other range (7 for [0, 15], 3 for [0, 5]).

@@ -8,13 +8,13 @@
 
 use std::{io, path::Path};
 
+use arena::files::write_atomic;
 use plotters::style::RGBColor;
 
 use super::run::GenerationRecord;
 use crate::{
     chart::{self, Axis, Series},
     csv::Csv,
-    files::write_atomic,
     space::SearchSpace,
 };
 

@@ -15,6 +15,15 @@ use std::{
     time::Instant,
 };
 
+use arena::{
+    adjudicate::{MaxMovesResult, MaxMovesRule, ResignRule},
+    engine::spec::EngineSpec,
+    files::write_atomic,
+    openings::OpeningsConfig,
+    results::{MatchResults, UnitEntry},
+    runner::{self, MatchConfig, NoObserver, Tournament},
+    tc::SearchLimits,
+};
 use evochess::params::Params;
 use rand::rngs::StdRng;
 use serde::{Deserialize, Serialize};
@@ -26,9 +35,6 @@ use super::{
     table::CrossTable,
 };
 use crate::{
-    adjudicate::{MaxMovesResult, MaxMovesRule, ResignRule},
-    engine_spec::EngineSpec,
-    files::write_atomic,
     ga::{
         Genome,
         driver::{Driver, Finished, Generations},
@@ -37,11 +43,7 @@ use crate::{
         operators::random_gene,
         run_dir::{Start, open_game_run},
     },
-    openings::OpeningsConfig,
-    results::{MatchResults, UnitEntry},
-    runner::{self, MatchConfig, NoObserver, Tournament},
     space::SearchSpace,
-    tc::SearchLimits,
 };
 
 /// Label of the reference player.
@@ -173,7 +175,7 @@ fn fingerprint(cfg: &RrgaConfig, space: &str) -> String {
 }
 
 fn journal_entries(path: &Path) -> Result<Vec<UnitEntry>, RrgaError> {
-    crate::results::journal_units(path).map_err(|e| RrgaError::io(path, e))
+    arena::results::journal_units(path).map_err(|e| RrgaError::io(path, e))
 }
 
 struct Ctx<'a> {
@@ -196,7 +198,7 @@ impl Ctx<'_> {
 
     fn base_match(&self, dir: &Path, stem: &str, resume: bool) -> MatchConfig {
         let mut m = MatchConfig::new(Vec::new(), Tournament::RoundRobin);
-        m.broker = self.cfg.broker.clone();
+        m.executor = crate::broker::games::on_workers(self.cfg.broker.clone());
         m.adjudication.resign =
             Some(ResignRule { movecount: self.cfg.resign_movecount, score: self.cfg.resign_score, twosided: false });
         m.adjudication.maxmoves = self.cfg.max_moves.map(|moves| MaxMovesRule { moves, result: MaxMovesResult::Draw });

@@ -27,6 +27,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
+use arena::files::write_atomic;
 use evochess::{params::Params, search::solve_nodes};
 use plotters::style::RGBColor;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -34,7 +35,6 @@ use thiserror::Error;
 
 use crate::{
     epd::{SuiteError, SuitePosition, load_suites},
-    files::write_atomic,
     ga::{
         GaConfig, Genome,
         driver::{Batch, Driver, Problem},

@@ -9,6 +9,13 @@
 
 use std::path::{Path, PathBuf};
 
+use arena::{
+    engine::spec::EngineSpec,
+    files::write_atomic,
+    openings::OpeningsConfig,
+    runner::{MatchConfig, NoObserver, RunnerError, Tournament, play_match},
+    tc::{ClockTc, SearchLimits},
+};
 use evochess::params::Params;
 use plotters::style::RGBColor;
 use rand::rngs::StdRng;
@@ -19,18 +26,13 @@ use super::{Perturbation, Schedule, Spsa, SpsaLineError, SpsaParam, parse_lines}
 use crate::{
     chart::{Series, render_lines_svg},
     csv::Csv,
-    engine_spec::EngineSpec,
-    files::write_atomic,
     ga::{
         driver::{Driver, Finished, Generations},
         error::RunError,
         run_dir::{RunDir, Start},
     },
     hash::mix64,
-    openings::OpeningsConfig,
     parsed::Parsed,
-    runner::{MatchConfig, NoObserver, RunnerError, Tournament, play_match},
-    tc::{ClockTc, SearchLimits},
 };
 
 /// Everything `tuner spsa` reads from its config file.
@@ -174,7 +176,7 @@ impl Generations for Tuning<'_> {
             engines.push(EngineSpec::new(name, &self.engine).with_params(&path).with_limits(limits.clone()));
         }
         let mut m = MatchConfig::new(engines, Tournament::Match);
-        m.broker = cfg.broker.clone();
+        m.executor = crate::broker::games::on_workers(cfg.broker.clone());
         m.games = 2 * cfg.pairs;
         m.repeat = true;
         m.concurrency = cfg.concurrency.max(1);

@@ -19,6 +19,7 @@ use std::{
     time::Instant,
 };
 
+use arena::files::write_atomic;
 use evochess::{eval::Evaluator, params::Params};
 use plotters::style::RGBColor;
 use rand::rngs::StdRng;
@@ -31,7 +32,6 @@ use crate::{
     chart::{Series, render_lines_svg},
     csv::Csv,
     evolve::positions::{GmPosition, PositionsConfig, PositionsError, Sample, load_or_extract},
-    files::write_atomic,
     ga::{
         driver::{Driver, Finished, Generations},
         error::RunError,

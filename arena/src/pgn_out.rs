@@ -212,7 +212,10 @@ pub fn game_to_pgn_as(g: &GameRecord, event: &str, site: &str, format: PgnFormat
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{GameOutcome, GameResult, MoveRecord, Termination};
+    use crate::{
+        game::MoveRecord,
+        outcome::{GameOutcome, GameResult, Termination},
+    };
 
     /// Scholar's mate after a one-move book: 1. e4 {book} e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#.
     fn scholars_mate() -> GameRecord {

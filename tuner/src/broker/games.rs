@@ -1,16 +1,18 @@
 //! A match played by `tuner worker`s over the broker: the schedule's units become tasks, the
 //! workers' answers come back as finished units, and the runner's own loop writes the journal,
-//! PGN and standings exactly as for local games.
+//! PGN and standings exactly as for local games. [`OnWorkers`] is the arena executor that does
+//! it; the arena knows only its trait.
 
 use std::{
     collections::{BTreeMap, HashMap, HashSet},
-    sync::{Mutex, OnceLock, atomic::Ordering},
+    sync::{Arc, Mutex, OnceLock, atomic::Ordering},
+    thread,
     time::Duration,
 };
 
+use arena::runner::{Context, Executor, RunnerError, Schedule, SharedExecutor, Unit, UnitDone};
 use crossbeam_channel::Sender;
 
-use super::{Context, RunnerError, Schedule, Unit, UnitDone};
 use crate::broker::{
     BrokerConfig, BrokerError,
     coordinator::{Coordinator, Patience},
@@ -20,8 +22,35 @@ use crate::broker::{
 
 impl From<BrokerError> for RunnerError {
     fn from(e: BrokerError) -> Self {
-        RunnerError::Broker(e)
+        RunnerError::Executor(Box::new(e))
     }
+}
+
+/// Plays a match's units on `tuner worker`s through this broker instead of local threads.
+#[derive(Debug)]
+pub struct OnWorkers(pub BrokerConfig);
+
+impl Executor for OnWorkers {
+    /// One thread publishes the units and hands the workers' answers to the runner's loop.
+    fn start(
+        &self,
+        ctx: &Arc<Context>,
+        schedule: &Arc<Schedule>,
+        results: &Sender<UnitDone>,
+    ) -> Vec<thread::JoinHandle<Result<(), RunnerError>>> {
+        let (ctx, schedule, tx, broker) = (Arc::clone(ctx), Arc::clone(schedule), results.clone(), self.0.clone());
+        vec![
+            thread::Builder::new()
+                .name("broker".into())
+                .spawn(move || coordinate(&ctx, &schedule, &tx, &broker))
+                .expect("spawn"),
+        ]
+    }
+}
+
+/// The executor for `--broker`: `None` (the arena's local threads) without a broker.
+pub fn on_workers(broker: Option<BrokerConfig>) -> Option<SharedExecutor> {
+    broker.map(|b| SharedExecutor::new(OnWorkers(b)))
 }
 
 /// The program name under which workers know an engine: its command's file name.
@@ -34,7 +63,7 @@ type CommandKey = (std::path::PathBuf, Vec<String>);
 
 /// Bench signatures, computed once per command in this process (a coevolution opens a run per
 /// generation; the engines do not change in between).
-fn signature_of(spec: &crate::engine_spec::EngineSpec) -> String {
+fn signature_of(spec: &arena::engine::spec::EngineSpec) -> String {
     static CACHE: OnceLock<Mutex<HashMap<CommandKey, String>>> = OnceLock::new();
     let key = (spec.cmd.clone(), spec.args.clone());
     let cache = CACHE.get_or_init(Default::default);
@@ -97,7 +126,7 @@ fn task_id(unit: u64) -> String {
 
 /// Publishes the schedule's units a window at a time and sends each valid answer to the
 /// runner's loop, once per unit whatever the broker redelivers.
-pub(super) fn coordinate(
+fn coordinate(
     ctx: &Context,
     schedule: &Schedule,
     results: &Sender<UnitDone>,

@@ -17,11 +17,13 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::{
-    engine::{EngineClient, Protocol},
+    engine::{
+        client::{EngineClient, Protocol},
+        transport::{EngineError, Timeouts},
+        uci::UciClient,
+        xboard::XboardClient,
+    },
     tc::{SearchLimits, TcError, parse_movetime},
-    transport::{EngineError, Timeouts},
-    uci_client::UciClient,
-    xboard_client::XboardClient,
 };
 
 /// A bad engine specification, found before any game is played.

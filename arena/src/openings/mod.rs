@@ -7,6 +7,8 @@
 //! weighted random walk of `plies` book moves seeded by `(seed, i)`. The runner plays each opening
 //! twice with colours swapped.
 
+pub mod builtin;
+
 use std::{
     fmt, fs,
     io::{self, BufRead, BufReader},
@@ -277,7 +279,7 @@ fn open_text(path: &Path) -> Result<Box<dyn BufRead>, OpeningsError> {
     let f = match fs::File::open(path) {
         Ok(f) => f,
         Err(source) => {
-            return match crate::builtin::builtin(path) {
+            return match builtin::builtin(path) {
                 // The default book is built in, for runs outside the repository.
                 Some(text) if source.kind() == io::ErrorKind::NotFound => {
                     Ok(Box::new(io::Cursor::new(text.as_bytes())))

@@ -20,7 +20,8 @@ use shakmaty::Color;
 use thiserror::Error;
 
 use crate::{
-    game::{GameOutcome, GameRecord, Termination},
+    game::GameRecord,
+    outcome::{GameOutcome, Termination},
     stats::{EloEstimate, Penta, Sprt, SprtDecision, Wdl},
 };
 

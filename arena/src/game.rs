@@ -3,7 +3,7 @@
 //!
 //! A side that sends an illegal or unparsable move, crashes, stalls or oversteps its time loses,
 //! with the reason recorded in the [`GameResult`] (and the PGN `Termination` tag); so does an
-//! xboard engine that rejects a legal move or makes a false claim (see [`crate::xboard_client`]).
+//! xboard engine that rejects a legal move or makes a false claim (see [`crate::engine::xboard`]).
 //! A resignation ends the game normally. The caller restarts engines that are no longer
 //! [`EngineClient::reusable`].
 
@@ -22,104 +22,16 @@ use std::sync::Arc;
 
 use crate::{
     adjudicate::{AdjudicationConfig, Adjudicator, side_name},
-    engine::{BadMove, EngineClient, Reply},
+    engine::{
+        client::EngineClient,
+        reply::{BadMove, Reply},
+        transport::EngineError,
+        uci::{Go, Score},
+    },
     openings::Opening,
+    outcome::{GameOutcome, GameResult, Termination},
     tc::{Clock, SearchLimits},
-    transport::EngineError,
-    uci_client::{Go, Score},
 };
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum GameOutcome {
-    WhiteWins,
-    BlackWins,
-    Draw,
-}
-
-impl GameOutcome {
-    pub fn win_for(c: Color) -> GameOutcome {
-        match c {
-            Color::White => GameOutcome::WhiteWins,
-            Color::Black => GameOutcome::BlackWins,
-        }
-    }
-
-    pub fn winner(self) -> Option<Color> {
-        match self {
-            GameOutcome::WhiteWins => Some(Color::White),
-            GameOutcome::BlackWins => Some(Color::Black),
-            GameOutcome::Draw => None,
-        }
-    }
-
-    /// `1-0`, `0-1`, `1/2-1/2`.
-    pub fn pgn(self) -> &'static str {
-        match self {
-            GameOutcome::WhiteWins => "1-0",
-            GameOutcome::BlackWins => "0-1",
-            GameOutcome::Draw => "1/2-1/2",
-        }
-    }
-
-    /// Points for `c`: 1, ½ or 0.
-    pub fn score_for(self, c: Color) -> f64 {
-        match self.winner() {
-            None => 0.5,
-            Some(w) if w == c => 1.0,
-            Some(_) => 0.0,
-        }
-    }
-}
-
-/// How a game ended, as in the PGN `Termination` tag.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Termination {
-    /// Mate, stalemate, repetition, 50 moves, insufficient material.
-    Normal,
-    Adjudication,
-    TimeForfeit,
-    IllegalMove,
-    /// The engine exited or closed its output.
-    Disconnect,
-    /// No answer within the stall timeout (untimed search) or to `isready`.
-    Stall,
-    /// The match was stopped (SPRT decision, interrupt) while the game ran; not counted.
-    Aborted,
-}
-
-impl Termination {
-    /// The PGN `Termination` tag value (cutechess spelling).
-    pub fn pgn(self) -> &'static str {
-        match self {
-            Termination::Normal => "normal",
-            Termination::Adjudication => "adjudication",
-            Termination::TimeForfeit => "time forfeit",
-            Termination::IllegalMove => "illegal move",
-            Termination::Disconnect => "abandoned",
-            Termination::Stall => "stalled connection",
-            Termination::Aborted => "unterminated",
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameResult {
-    pub outcome: GameOutcome,
-    pub termination: Termination,
-    /// Human-readable reason, e.g. `White makes an illegal move: e2e5`.
-    pub reason: String,
-}
-
-impl GameResult {
-    pub fn new(outcome: GameOutcome, termination: Termination, reason: &str) -> GameResult {
-        GameResult { outcome, termination, reason: reason.to_string() }
-    }
-
-    /// `side` lost because of `termination`.
-    pub fn loss(side: Color, termination: Termination, reason: String) -> GameResult {
-        GameResult { outcome: GameOutcome::win_for(!side), termination, reason }
-    }
-}
 
 /// A move the engines played (opening moves are kept apart in [`GameRecord::opening_san`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -389,9 +301,11 @@ fn run_moves(
 mod tests {
     use super::*;
     use crate::{
+        engine::{
+            transport::{ScriptReply, ScriptTransport, Timeouts},
+            uci::UciClient,
+        },
         openings::parse_fen,
-        transport::{ScriptReply, ScriptTransport, Timeouts},
-        uci_client::UciClient,
     };
 
     /// A scripted engine that plays the moves of `line` whose turn it is (by ply index).

@@ -4,7 +4,7 @@
 //! # Library API (what `tuner evolve` and other commands call)
 //!
 //! ```no_run
-//! use tuner::{engine_spec::EngineSpec, runner::{self, MatchConfig, Tournament}, tc::SearchLimits};
+//! use arena::{engine::spec::EngineSpec, runner::{self, MatchConfig, Tournament}, tc::SearchLimits};
 //!
 //! let limits = SearchLimits { nodes: Some(2000), ..SearchLimits::default() };
 //! let a = EngineSpec::new("base", "target/release/evochess").with_limits(limits.clone());
@@ -36,9 +36,17 @@
 //! to this thread, which alone writes PGN/EPD/journal, so files are never interleaved. Those files
 //! are held under an exclusive advisory lock ([`crate::files::open_exclusive`]): a second
 //! process given the same output is refused before it changes anything.
+//!
+//! # Executors
+//!
+//! Who plays the units is the [`Executor`] in [`MatchConfig::executor`]: [`LocalThreads`] (the
+//! workers above) unless the caller hands in another. The tuner's broker registers one that
+//! publishes the units to remote workers; this module knows only the trait, so the arena never
+//! depends on what plays its games or why they are played.
 
 use std::{
     collections::{HashMap, HashSet},
+    fmt,
     fs::File,
     io::{self, Seek, Write},
     path::PathBuf,
@@ -56,20 +64,20 @@ use shakmaty::Chess;
 use shakmaty_syzygy::Tablebase;
 use thiserror::Error;
 
-mod remote;
-
 use crate::{
     adjudicate::{AdjudicationConfig, load_tablebase},
-    broker::{BrokerConfig, BrokerError, wire::GamesTask},
-    engine::EngineClient,
-    engine_spec::{EngineSpec, SpecError},
-    game::{GameOutcome, GameRecord, GameResult, GameSetup, Termination, play_game},
-    openings::{OpeningBook, OpeningsConfig, OpeningsError},
+    engine::{
+        client::EngineClient,
+        spec::{EngineSpec, SpecError},
+        transport::{EngineError, Timeouts},
+    },
+    game::{GameRecord, GameSetup, play_game},
+    openings::{Opening, OpeningBook, OpeningsConfig, OpeningsError},
+    outcome::{GameOutcome, GameResult, Termination},
     pgn_out::{PgnFormat, game_to_pgn_as},
     results::{GameSummary, Journal, JournalError, MatchResults, Standings, UnitEntry},
     stats::{Sprt, SprtDecision},
     tc::SearchLimits,
-    transport::{EngineError, Timeouts},
 };
 
 /// Who plays whom.
@@ -136,9 +144,10 @@ pub struct MatchConfig {
     /// Results JSON written at the end (and after every unit, so the GA can poll it).
     #[serde(skip)]
     pub results_out: Option<PathBuf>,
-    /// Play the units on `tuner worker`s through this broker instead of local threads.
+    /// Who plays the units; `None`: [`LocalThreads`] (e.g. the tuner's `--broker` sets one that
+    /// plays them on remote workers).
     #[serde(skip)]
-    pub broker: Option<BrokerConfig>,
+    pub executor: Option<SharedExecutor>,
 }
 
 impl MatchConfig {
@@ -170,7 +179,7 @@ impl MatchConfig {
             state: None,
             resume: false,
             results_out: None,
-            broker: None,
+            executor: None,
         }
     }
 
@@ -192,7 +201,7 @@ impl MatchConfig {
         self.pairings().len() as u64 * u64::from(self.rounds) * u64::from(self.games)
     }
 
-    fn timeouts(&self) -> Timeouts {
+    pub fn timeouts(&self) -> Timeouts {
         Timeouts {
             start: Duration::from_millis(self.start_timeout_ms),
             ping: Duration::from_millis(self.ping_timeout_ms),
@@ -206,14 +215,14 @@ impl MatchConfig {
     }
 
     /// How many units the match has: rounds × pairings × units per encounter.
-    fn unit_count(&self) -> u64 {
+    pub fn unit_count(&self) -> u64 {
         u64::from(self.rounds) * self.pairings().len() as u64 * self.units_per_encounter()
     }
 
     /// Unit `id` of the schedule, computed from its index so that no schedule is ever held in
     /// memory (`-rounds 4000000000 -sprt ...` must not allocate billions of units). The order is
     /// round, then pairing, then unit within the encounter.
-    fn unit(&self, id: u64, pairings: &[(usize, usize)]) -> Unit {
+    pub fn unit(&self, id: u64, pairings: &[(usize, usize)]) -> Unit {
         let upe = self.units_per_encounter();
         let k = id % upe;
         let e = (id / upe) % pairings.len() as u64;
@@ -240,7 +249,7 @@ impl MatchConfig {
     }
 
     /// The configuration part that must match for `--resume`.
-    fn fingerprint(&self) -> String {
+    pub fn fingerprint(&self) -> String {
         serde_json::to_string(self).expect("config serializes")
     }
 }
@@ -258,8 +267,9 @@ pub enum RunnerError {
     Journal(#[from] JournalError),
     #[error("{0}")]
     Config(String),
+    /// The executor's own failure (e.g. the broker's connection), as it put it.
     #[error(transparent)]
-    Broker(BrokerError),
+    Executor(Box<dyn std::error::Error + Send + Sync>),
     #[error("output file `{path}`: {source}")]
     Output { path: String, source: io::Error },
     /// On resume, an output holds less than the journal says was written: games would be lost.
@@ -282,26 +292,30 @@ pub trait MatchObserver {
 pub struct NoObserver;
 impl MatchObserver for NoObserver {}
 
+/// A unit of the schedule: a game, or a pair of games on one opening.
 #[derive(Clone, Debug)]
-struct Unit {
-    id: u64,
-    round: u32,
-    opening_index: u64,
+pub struct Unit {
+    pub id: u64,
+    pub round: u32,
+    pub opening_index: u64,
     /// (white, black) engine indices of each game.
-    games: Vec<(usize, usize)>,
+    pub games: Vec<(usize, usize)>,
 }
 
-struct UnitDone {
-    unit: Unit,
-    games: Vec<GameRecord>,
+/// A played unit, as an executor hands it back to the runner's loop.
+pub struct UnitDone {
+    pub unit: Unit,
+    pub games: Vec<GameRecord>,
 }
 
 /// Shared, read-only match context for workers.
-struct Context {
-    cfg: MatchConfig,
-    book: OpeningBook,
+pub struct Context {
+    /// The match, validated.
+    pub cfg: MatchConfig,
+    pub book: OpeningBook,
     tb: Option<Arc<Tablebase<Chess>>>,
-    stop: AtomicBool,
+    /// Set when the match ends early (SPRT decision, a failed output): executors stop taking units.
+    pub stop: AtomicBool,
 }
 
 /// Every engine against every other (the GA's fitness tournament): `base` supplies everything
@@ -396,34 +410,11 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
     }
     observer.on_start(cfg.planned_games(), standings.games, &standings);
 
-    let n_pending = cfg.unit_count().saturating_sub(done.len() as u64);
     let schedule = Arc::new(Schedule { pairings, next: AtomicU64::new(0), count: cfg.unit_count(), done });
     let (res_tx, res_rx) = unbounded::<UnitDone>();
-    let workers: Vec<thread::JoinHandle<Result<(), RunnerError>>> = match cfg.broker.clone() {
-        // One thread publishes the units and hands the workers' answers to this loop.
-        Some(broker) => {
-            let (ctx, schedule, tx) = (Arc::clone(&ctx), Arc::clone(&schedule), res_tx.clone());
-            vec![
-                thread::Builder::new()
-                    .name("broker".into())
-                    .spawn(move || remote::coordinate(&ctx, &schedule, &tx, &broker))
-                    .expect("spawn"),
-            ]
-        }
-        None => (0..(cfg.concurrency.max(1) as u64).min(n_pending.max(1)))
-            .map(|i| {
-                let ctx = Arc::clone(&ctx);
-                let schedule = Arc::clone(&schedule);
-                let tx = res_tx.clone();
-                thread::Builder::new()
-                    .name(format!("worker-{i}"))
-                    .spawn(move || {
-                        worker(&ctx, &schedule, &tx);
-                        Ok(())
-                    })
-                    .expect("spawn")
-            })
-            .collect(),
+    let workers = match &cfg.executor {
+        Some(executor) => executor.0.start(&ctx, &schedule, &res_tx),
+        None => LocalThreads.start(&ctx, &schedule, &res_tx),
     };
     drop(res_tx);
 
@@ -626,19 +617,87 @@ pub fn cpu_times() -> (f64, f64) {
     ((f[11] + f[12]) / 100.0, (f[13] + f[14]) / 100.0)
 }
 
+/// Plays the units of a match: the runner hands it the shared context, the schedule and the
+/// channel its loop reads, and alone writes the outputs, whatever the executor. Implemented
+/// here by [`LocalThreads`], and from outside the arena by anything else that can play a unit
+/// (the tuner's broker, on remote workers).
+pub trait Executor: fmt::Debug + Send + Sync {
+    /// Starts the threads that take units from `schedule` until it runs dry or `ctx.stop` is
+    /// set, sending each finished unit to `results`. The runner joins them after its loop;
+    /// an `Err` ends the match with that error.
+    fn start(
+        &self,
+        ctx: &Arc<Context>,
+        schedule: &Arc<Schedule>,
+        results: &Sender<UnitDone>,
+    ) -> Vec<thread::JoinHandle<Result<(), RunnerError>>>;
+}
+
+/// The default executor: `concurrency` threads on this machine (no more than there are units
+/// to play), each keeping its engine processes between games.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LocalThreads;
+
+impl Executor for LocalThreads {
+    fn start(
+        &self,
+        ctx: &Arc<Context>,
+        schedule: &Arc<Schedule>,
+        results: &Sender<UnitDone>,
+    ) -> Vec<thread::JoinHandle<Result<(), RunnerError>>> {
+        (0..(ctx.cfg.concurrency.max(1) as u64).min(schedule.pending().max(1)))
+            .map(|i| {
+                let ctx = Arc::clone(ctx);
+                let schedule = Arc::clone(schedule);
+                let tx = results.clone();
+                thread::Builder::new()
+                    .name(format!("worker-{i}"))
+                    .spawn(move || {
+                        worker(&ctx, &schedule, &tx);
+                        Ok(())
+                    })
+                    .expect("spawn")
+            })
+            .collect()
+    }
+}
+
+/// An executor a [`MatchConfig`] can hold: shared, cloned with the config, and equal
+/// only to itself (two configs are the same match only when the same executor plays them).
+#[derive(Clone, Debug)]
+pub struct SharedExecutor(pub Arc<dyn Executor>);
+
+impl SharedExecutor {
+    pub fn new(executor: impl Executor + 'static) -> SharedExecutor {
+        SharedExecutor(Arc::new(executor))
+    }
+}
+
+impl PartialEq for SharedExecutor {
+    fn eq(&self, other: &SharedExecutor) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 /// The units still to play, handed out in schedule order one at a time.
-struct Schedule {
-    pairings: Vec<(usize, usize)>,
+pub struct Schedule {
+    pub pairings: Vec<(usize, usize)>,
     /// Index of the next unit to hand out.
     next: AtomicU64,
-    count: u64,
+    /// Units in the whole match.
+    pub count: u64,
     /// Units the journal already holds.
-    done: HashSet<u64>,
+    pub done: HashSet<u64>,
 }
 
 impl Schedule {
+    /// Units not yet played when the match (re)started.
+    pub fn pending(&self) -> u64 {
+        self.count.saturating_sub(self.done.len() as u64)
+    }
+
     /// The next unit not yet played, or `None` at the end of the match or once `stop` is set.
-    fn take(&self, cfg: &MatchConfig, stop: &AtomicBool) -> Option<Unit> {
+    pub fn take(&self, cfg: &MatchConfig, stop: &AtomicBool) -> Option<Unit> {
         loop {
             if stop.load(Ordering::Relaxed) {
                 return None;
@@ -675,7 +734,7 @@ fn play_unit(
     ctx: &Context,
     engines: &mut HashMap<usize, EngineClient>,
     unit: &Unit,
-    opening: &crate::openings::Opening,
+    opening: &Opening,
     played_any: &mut bool,
 ) -> Vec<GameRecord> {
     let cfg = &ctx.cfg;
@@ -755,11 +814,9 @@ impl UnitPlayer {
         Ok(UnitPlayer { ctx, engines: HashMap::new(), played_any: false })
     }
 
-    /// The games of one task, in order.
-    pub fn play(&mut self, task: &GamesTask) -> Vec<GameRecord> {
-        let unit =
-            Unit { id: task.unit, round: task.round, opening_index: task.opening_index, games: task.games.clone() };
-        play_unit(&self.ctx, &mut self.engines, &unit, &task.opening, &mut self.played_any)
+    /// The games of `unit` from `opening`, in order.
+    pub fn play(&mut self, unit: &Unit, opening: &Opening) -> Vec<GameRecord> {
+        play_unit(&self.ctx, &mut self.engines, unit, opening, &mut self.played_any)
     }
 }
 
@@ -783,7 +840,7 @@ fn ensure(ctx: &Context, engines: &mut HashMap<usize, EngineClient>, i: usize) -
 /// A game that could not start because an engine failed to (re)start: that side loses.
 fn forfeit_record(
     cfg: &MatchConfig,
-    opening: &crate::openings::Opening,
+    opening: &Opening,
     w: usize,
     b: usize,
     w_err: Option<EngineError>,

@@ -1,7 +1,7 @@
 //! One engine of a game, whatever protocol it speaks: [`EngineClient`] wraps a UCI or an xboard
 //! client behind the few calls the game loop and the runner make (new game, think, end game,
 //! quit), so every command that plays games takes either kind from the same
-//! [`crate::engine_spec::EngineSpec`].
+//! [`crate::engine::spec::EngineSpec`].
 
 use std::{str::FromStr, time::Duration};
 
@@ -9,10 +9,13 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Move, uci::UciMove};
 
 use crate::{
+    engine::{
+        reply::{BadMove, Reply},
+        transport::EngineError,
+        uci::{Go, UciClient},
+        xboard::{self, XboardClient},
+    },
     tc::SearchLimits,
-    transport::EngineError,
-    uci_client::{Go, SearchResult, UciClient},
-    xboard_client::{self, XboardClient},
 };
 
 /// The protocol an engine speaks (cutechess's `proto=`).
@@ -40,29 +43,6 @@ impl FromStr for Protocol {
             _ => Err("expected uci or xboard".into()),
         }
     }
-}
-
-/// What an engine did with its turn.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Reply {
-    /// A move (still to be checked by the game). `claims_draw`: an xboard engine claimed a draw
-    /// just before it, which the move must bring about.
-    Move {
-        found: SearchResult,
-        claims_draw: bool,
-    },
-    Resign,
-    /// A claim of its own win while the game is undecided (the whole line, for the record).
-    FalseClaim(String),
-}
-
-/// Why an engine's move text could not be played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BadMove {
-    /// Not a move in any notation the protocol allows.
-    Invalid,
-    /// A well-formed move that is not legal in the position.
-    Illegal,
 }
 
 /// A running engine.
@@ -139,7 +119,7 @@ impl EngineClient {
                 let uci = text.parse::<UciMove>().map_err(|_| BadMove::Invalid)?;
                 uci.to_move(pos).map_err(|_| BadMove::Illegal)
             }
-            EngineClient::Xboard(_) => xboard_client::parse_move(pos, text),
+            EngineClient::Xboard(_) => xboard::parse_move(pos, text),
         }
     }
 

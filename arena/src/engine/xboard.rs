@@ -36,10 +36,12 @@ use std::{
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, fen::Fen, san::San, uci::UciMove};
 
 use crate::{
-    engine::{BadMove, Reply},
+    engine::{
+        reply::{BadMove, Reply},
+        transport::{Conn, EngineError, Timeouts, Transport},
+        uci::{Go, Score, SearchResult},
+    },
     tc::{ClockTc, SearchLimits},
-    transport::{Conn, EngineError, Timeouts, Transport},
-    uci_client::{Go, Score, SearchResult},
 };
 
 /// How long a protocol-2 engine may take to send `done=1` before it counts as protocol 1.
@@ -598,7 +600,7 @@ impl XboardClient {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transport::{ScriptReply, ScriptTransport};
+    use crate::engine::transport::{ScriptReply, ScriptTransport};
 
     #[test]
     fn parses_engine_lines() {

@@ -20,8 +20,8 @@ use shakmaty::{ByColor, Chess, Color, Position, Role};
 use shakmaty_syzygy::{Tablebase, Wdl};
 
 use crate::{
-    game::{GameOutcome, GameResult, Termination},
-    uci_client::Score,
+    engine::uci::Score,
+    outcome::{GameOutcome, GameResult, Termination},
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -10,7 +10,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use crate::transport::{Conn, EngineError, Timeouts, Transport};
+use crate::engine::transport::{Conn, EngineError, Timeouts, Transport};
 
 /// Something the engine printed, parsed (Carp/Rustic style: parse into an enum, act in one match).
 #[derive(Clone, Debug, PartialEq)]
@@ -396,7 +396,7 @@ impl UciClient {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transport::{ScriptReply, ScriptTransport};
+    use crate::engine::transport::{ScriptReply, ScriptTransport};
 
     #[test]
     fn parses_engine_lines() {
