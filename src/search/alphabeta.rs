@@ -9,7 +9,12 @@ use arrayvec_free::SmallList;
 use shakmaty::{Bitboard, Chess, Color, FromSetup, Move, Position, Role, Setup, attacks};
 use shakmaty_syzygy::Wdl;
 
-use super::{Frame, ONE_PLY, Worker, hash, hash_after, history::PieceTo, key_after};
+use super::{
+    ONE_PLY,
+    history::PieceTo,
+    params::SearchParams,
+    worker::{Frame, Worker},
+};
 use crate::{
     movepick::{MovePicker, is_noisy},
     score::{
@@ -18,6 +23,7 @@ use crate::{
     },
     see::see_ge,
     tt::{TtBound, encode_move},
+    zobrist::{hash, hash_after, key_after},
 };
 
 /// From this halfmove clock on, no TT cutoff: a stored score does not know that the 50-move
@@ -55,6 +61,20 @@ mod arrayvec_free {
             self.items[..self.len].iter().flatten().copied()
         }
     }
+}
+
+/// LMR table in quarter plies, `[depth][move number]`.
+pub(crate) fn lmr_table(p: &SearchParams) -> [[i32; 64]; 64] {
+    let mut t = [[0; 64]; 64];
+    let base = f64::from(p.lmr_base) / 100.0;
+    let div = f64::from(p.lmr_divisor) / 100.0;
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            let plies = base + (d as f64).ln() * (m as f64).ln() / div;
+            *r = (plies * f64::from(ONE_PLY)).max(0.0) as i32;
+        }
+    }
+    t
 }
 
 /// Does the side to move have a piece other than pawns and king?
