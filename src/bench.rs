@@ -20,7 +20,7 @@ use shakmaty::{CastlingMode, Chess, fen::Fen};
 use crate::{
     limits::Limits,
     params::Params,
-    search::{NullListener, Searcher},
+    search::{Searcher, report::NullListener},
 };
 
 /// Default bench depth (plies).

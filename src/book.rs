@@ -2,7 +2,7 @@
 //!
 //! A book is a sorted array of 16-byte big-endian entries: key (u64), move (u16), weight (u16),
 //! learn (u32, unused). The key is the Polyglot Zobrist key, which is exactly shakmaty's
-//! `Zobrist64` with `EnPassantMode::Legal` ([`crate::search::hash`]). A move packs to-square
+//! `Zobrist64` with `EnPassantMode::Legal` ([`crate::zobrist::hash`]). A move packs to-square
 //! (bits 0-5), from-square (6-11) and promotion (12-14: none, n, b, r, q); castling is written
 //! king-takes-own-rook (`e1h1`).
 //!
@@ -155,7 +155,7 @@ impl Book {
     /// The legal book moves of `pos` with their weights, in file order. Entries that decode to
     /// no legal move are skipped (logged at debug level).
     pub fn moves(&self, pos: &Chess) -> Vec<(Move, u16)> {
-        let key = crate::search::hash(pos);
+        let key = crate::zobrist::hash(pos);
         self.entries(key)
             .iter()
             .filter_map(|e| match decode_move(pos, e.raw_move) {
@@ -242,7 +242,7 @@ mod tests {
     use shakmaty::{Position, fen::Fen};
 
     use super::*;
-    use crate::search::hash;
+    use crate::zobrist::hash;
 
     fn play(moves: &[&str]) -> Chess {
         let mut pos = Chess::default();

@@ -8,6 +8,9 @@
 //! [`Engine::book_move`]): the listener gets an `on_string` and the `on_bestmove` before `go`
 //! returns, and no search runs.
 //!
+//! The facade depends on the search, never the reverse: what a search reports (info lines,
+//! best move, the listener trait) lives in [`crate::search::report`].
+//!
 //! CONTRACT (shared by the search and UCI work): signatures below are fixed; bodies are filled by
 //! the search implementation.
 
@@ -26,59 +29,13 @@ use crate::{
     book::{self, Book},
     limits::Limits,
     params::Params,
-    search::{Searcher, hash},
+    search::{
+        Searcher,
+        report::{BestMove, SearchListener},
+        thread::SEARCH_STACK_BYTES,
+    },
+    zobrist::hash,
 };
-
-/// Score as UCI reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScoreReport {
-    /// Centipawns from the side to move's point of view.
-    Cp(i32),
-    /// Mate in N moves (negative: being mated).
-    Mate(i32),
-}
-
-/// Whether a reported score is exact or a bound from a failed aspiration window.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
-
-/// One `info` line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchInfo {
-    pub depth: u32,
-    pub seldepth: u32,
-    /// 1-based index of the PV line (MultiPV).
-    pub multipv: u32,
-    pub score: ScoreReport,
-    pub bound: Bound,
-    pub nodes: u64,
-    pub nps: u64,
-    /// Permille of the transposition table in use.
-    pub hashfull: u32,
-    pub tbhits: u64,
-    pub time_ms: u64,
-    /// Legal from the searched position, move after move.
-    pub pv: Vec<Move>,
-}
-
-/// The final answer of a search. `best == None` means no legal move (`bestmove 0000`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BestMove {
-    pub best: Option<Move>,
-    pub ponder: Option<Move>,
-}
-
-/// Receives search output; called from the search thread.
-pub trait SearchListener: Send {
-    fn on_info(&mut self, info: &SearchInfo);
-    /// Free-form diagnostics (`info string ...`).
-    fn on_string(&mut self, _text: &str) {}
-    fn on_bestmove(&mut self, best: &BestMove);
-}
 
 /// Why an engine request was refused. The engine state is unchanged when one is returned.
 #[derive(Debug, Error)]
@@ -112,8 +69,6 @@ pub struct BookChoice {
 pub const DEFAULT_HASH_MB: usize = 16;
 /// Default Move Overhead in milliseconds.
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
-/// Stack of the search thread: the recursion keeps a move picker per ply on the stack.
-pub(crate) const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// Front-end independent engine state: position, parameters, hash table, options.
 ///

@@ -2,7 +2,8 @@
 //!
 //! The engine core runs without stdin/stdout: [`engine::Engine`] is the facade the UCI loop,
 //! the tests, `bench` and the tuner all drive. Parameters are declared once in
-//! [`params`] (see [`eval::params`] and [`search::params`]).
+//! [`params`] (see [`eval::params`] and [`search::params`]). Code that only the tuner's
+//! measurements run in-process lives in [`tuning`].
 
 pub mod bench;
 pub mod book;
@@ -11,7 +12,6 @@ pub mod engine;
 pub mod eval;
 pub mod limits;
 pub mod movepick;
-pub mod oneply;
 pub mod params;
 pub mod perft;
 pub mod score;
@@ -20,7 +20,9 @@ pub mod see;
 pub mod tb;
 pub mod timeman;
 pub mod tt;
+pub mod tuning;
 pub mod uci;
+pub mod zobrist;
 
 pub use engine::Engine;
 pub use params::Params;

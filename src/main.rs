@@ -13,8 +13,10 @@ use clap::{Parser, Subcommand};
 use evochess::{
     Engine, Params, bench,
     limits::Limits,
-    oneply,
-    search::epd::{parse_epd, solve_epd_suite},
+    tuning::{
+        epd_suite::{parse_epd, solve_epd_suite},
+        static_one_ply,
+    },
     uci::{self, out::Out},
 };
 use shakmaty::{CastlingMode, Chess, fen::Fen};
@@ -143,8 +145,8 @@ fn run(command: Option<Command>, params: Params, tune: bool) -> anyhow::Result<(
         Some(Command::BenchOneply { millis }) => {
             let positions = bench::positions();
             let min = Duration::from_millis(millis);
-            let one = oneply::bench_positions(&positions, &params.eval, min);
-            let (evals, secs) = oneply::bench_eval(&positions, &params.eval, min);
+            let one = static_one_ply::bench_positions(&positions, &params.eval, min);
+            let (evals, secs) = static_one_ply::bench_eval(&positions, &params.eval, min);
             say!("1-ply searches: {} in {:.3} s, {} static evaluations", one.positions, one.seconds, one.evaluations);
             say!("static evaluations alone: {evals} in {secs:.3} s");
             say!(

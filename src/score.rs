@@ -11,8 +11,6 @@
 //! they can never be mistaken for a proven result. The transposition table stores mate and TB
 //! scores relative to the node that stores them ([`to_tt`]/[`from_tt`]).
 
-use crate::engine::ScoreReport;
-
 /// Deepest ply the search can reach (stack and PV sizes).
 pub const MAX_PLY: usize = 128;
 /// Larger than any real score; the initial window.
@@ -104,36 +102,9 @@ pub const fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-/// UCI form of a root score: mates in moves, TB wins as `cp 20000 - distance`, else centipawns.
-pub fn report(score: i32) -> ScoreReport {
-    if score >= MATE_IN_MAX {
-        ScoreReport::Mate((MATE - score + 1) / 2)
-    } else if score <= -MATE_IN_MAX {
-        ScoreReport::Mate(-((MATE + score) / 2))
-    } else if score >= TB_WIN_IN_MAX {
-        ScoreReport::Cp(TB_WIN_REPORT - (TB_WIN - score))
-    } else if score <= -TB_WIN_IN_MAX {
-        ScoreReport::Cp(-TB_WIN_REPORT + (TB_WIN + score))
-    } else {
-        ScoreReport::Cp(score)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn mate_reports_count_moves() {
-        assert_eq!(report(mate_in(1)), ScoreReport::Mate(1));
-        assert_eq!(report(mate_in(3)), ScoreReport::Mate(2));
-        assert_eq!(report(mated_in(2)), ScoreReport::Mate(-1));
-        assert_eq!(report(mated_in(0)), ScoreReport::Mate(0));
-        assert_eq!(report(mated_in(4)), ScoreReport::Mate(-2));
-        assert_eq!(report(tb_win_in(3)), ScoreReport::Cp(TB_WIN_REPORT - 3));
-        assert_eq!(report(-tb_win_in(3)), ScoreReport::Cp(-TB_WIN_REPORT + 3));
-        assert_eq!(report(57), ScoreReport::Cp(57));
-    }
 
     #[test]
     fn tt_round_trip_keeps_distance_to_mate() {

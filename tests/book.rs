@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use common::{REPLY, Session, best_of};
 use evochess::{
     book::{Book, Entry, encode_move},
-    search::hash,
+    zobrist::hash,
 };
 use shakmaty::{CastlingMode, Chess, Position, uci::UciMove};
 

@@ -2,12 +2,13 @@
 //! stand pat, delta pruning and SEE pruning, so that the static evaluation is only trusted in
 //! quiet positions.
 
-use super::{Worker, hash, history::PieceTo, key_after};
+use super::{history::PieceTo, worker::Worker};
 use crate::{
     movepick::MovePicker,
     score::{DRAW, INFINITE, MAX_PLY, TB_WIN_IN_MAX, clamp_eval, from_tt, is_decisive, mated_in, to_tt},
     see::{gain, see_ge},
     tt::{TtBound, TtHit, encode_move},
+    zobrist::{hash, key_after},
 };
 use shakmaty::{Chess, Position};
 

@@ -42,9 +42,13 @@ use self::{
     out::{BestMoveLine, BoardDiagram, EvalLine, Id, InfoLine, InfoString, Out, UciMoveText},
 };
 use crate::{
-    engine::{BestMove, Engine, SearchInfo, SearchListener},
+    engine::Engine,
     limits::Limits,
     params::Params,
+    search::{
+        report::{BestMove, SearchInfo, SearchListener},
+        thread::SEARCH_STACK_BYTES,
+    },
 };
 
 /// Longest accepted input line (1 MiB is ~200 000 moves of `position ... moves`).
@@ -148,10 +152,8 @@ impl Job {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         // Bench searches recurse as deep as a real search, so it gets the search thread's stack.
-        let handle = thread::Builder::new()
-            .name(what.into())
-            .stack_size(crate::engine::SEARCH_STACK_BYTES)
-            .spawn(move || work(&flag))?;
+        let handle =
+            thread::Builder::new().name(what.into()).stack_size(SEARCH_STACK_BYTES).spawn(move || work(&flag))?;
         Ok(Job { what, stop, handle })
     }
 

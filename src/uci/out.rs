@@ -10,7 +10,7 @@ use std::{
 
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Square, fen::Fen, zobrist::Zobrist64};
 
-use crate::engine::{BestMove, Bound, ScoreReport, SearchInfo};
+use crate::search::report::{BestMove, Bound, ScoreReport, SearchInfo};
 
 /// Where protocol lines go: stdout in the binary, a buffer in tests. Cloned into the search
 /// listener; each line is written under the lock and flushed, so lines from the search thread

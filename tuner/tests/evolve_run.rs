@@ -5,9 +5,8 @@ use std::path::{Path, PathBuf};
 
 use evochess::{
     eval::Evaluator,
-    oneply,
     params::{ParamSection, Params},
-    search::probe::QuiescenceProbe,
+    tuning::{quiescence_probe::QuiescenceProbe, static_one_ply},
 };
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use shakmaty::{CastlingMode, Chess, Move, Position, fen::Fen};
@@ -94,7 +93,7 @@ fn prepared_choice_is_the_engines_one_ply_move() {
             let prepared = Prepared::new(pos, target).unwrap();
             for search in [FitnessSearch::Static, FitnessSearch::Qsearch] {
                 let engine = match search {
-                    FitnessSearch::Static => oneply::best_move(pos, &params.eval).unwrap(),
+                    FitnessSearch::Static => static_one_ply::best_move(pos, &params.eval).unwrap(),
                     FitnessSearch::Qsearch => probe.best_move(pos, &evaluator).unwrap(),
                 };
                 assert_eq!(
@@ -142,7 +141,7 @@ fn teacher_objective(train: usize, test: usize) -> Objective {
         positions
             .into_iter()
             .map(|p| {
-                let m = oneply::best_move(&p, &teacher.eval).unwrap();
+                let m = static_one_ply::best_move(&p, &teacher.eval).unwrap();
                 Prepared::new(&p, m).unwrap()
             })
             .collect()

@@ -4,7 +4,7 @@
 //! the evaluation parameters stay fixed, taken from a parameter file (normally the coevolved
 //! one). An organism's cost is the total number of nodes its search needs to find each suite
 //! position's best move *and keep it to the end of the search*, capped per position (paper:
-//! 500,000), as computed in-process by [`evochess::search::solve_nodes`]: a node-limited
+//! 500,000), as computed in-process by [`evochess::tuning::nodes_to_solve::solve_nodes`]: a node-limited
 //! iterative deepening from a cleared state, so the count is deterministic.
 //!
 //! Fitness-proportional selection needs "higher is better" and non-negative values, so the
@@ -28,7 +28,7 @@ use std::{
 };
 
 use arena::files::write_atomic;
-use evochess::{params::Params, search::solve_nodes};
+use evochess::{params::Params, tuning::nodes_to_solve::solve_nodes};
 use plotters::style::RGBColor;
 use serde::{Deserialize, Deserializer, Serialize};
 use thiserror::Error;

@@ -1,5 +1,5 @@
 //! The depth-1 search with quiescence that the tuner's move-matching fitness uses: every legal
-//! root move is scored by the engine's own [`qsearch`](super::qsearch) from the child, so
+//! root move is scored by the engine's own [`qsearch`](crate::search::qsearch) from the child, so
 //! exchanges are resolved before the evaluation is trusted.
 //!
 //! David et al. §III-B match grandmaster moves with "a 1-ply search" of a real program, which
@@ -14,10 +14,22 @@ use std::{sync::atomic::AtomicBool, time::Instant};
 
 use shakmaty::{Chess, Move, Position};
 
-use super::{Buffers, HelperCounts, Shared, Worker, hash, hash_after, history::History, lmr_table};
 use crate::{
-    eval::Evaluator, limits::Limits, params::SearchParams, score::INFINITE, see::gain, tb::Tablebases,
-    timeman::TimeManager, tt::TranspositionTable,
+    eval::Evaluator,
+    limits::Limits,
+    params::SearchParams,
+    score::INFINITE,
+    search::{
+        alphabeta::lmr_table,
+        history::History,
+        thread::{HelperCounts, Shared},
+        worker::{Buffers, Worker},
+    },
+    see::gain,
+    tb::Tablebases,
+    timeman::TimeManager,
+    tt::TranspositionTable,
+    zobrist::{hash, hash_after},
 };
 
 /// Buckets of the probe's table: enough for one root's quiescence trees, cheap to clear.
@@ -247,7 +259,7 @@ mod tests {
         // Qxd5 loses the queen to exd5 (a static 1-ply choice takes the knight).
         let p = pos("4k3/8/4p3/3n4/8/8/3Q4/4K3 w - - 0 1");
         assert_ne!(uci(probe.best_move(&p, &ev)), "d2d5");
-        assert_eq!(uci(crate::oneply::best_move(&p, &EvalParams::default())), "d2d5");
+        assert_eq!(uci(crate::tuning::static_one_ply::best_move(&p, &EvalParams::default())), "d2d5");
         // An undefended knight is taken.
         assert_eq!(uci(probe.best_move(&pos("4k3/8/8/3n4/8/8/3Q4/4K3 w - - 0 1"), &ev)), "d2d5");
         // Mate in one is played, no move → None.

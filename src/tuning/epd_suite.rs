@@ -9,8 +9,11 @@ use std::{sync::atomic::AtomicBool, time::Instant};
 use shakmaty::{CastlingMode, Chess, Move, fen::Fen, san::SanPlus};
 use thiserror::Error;
 
-use super::{NullListener, Searcher};
-use crate::{limits::Limits, params::Params};
+use crate::{
+    limits::Limits,
+    params::Params,
+    search::{Searcher, report::NullListener},
+};
 
 /// One test position.
 #[derive(Clone, Debug, PartialEq, Eq)]
