@@ -7,6 +7,7 @@ pub mod chart;
 pub mod cli;
 pub mod coevolve;
 pub mod csv;
+pub mod datagen;
 pub mod engine;
 pub mod engine_spec;
 pub mod epd;
