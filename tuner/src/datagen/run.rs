@@ -143,14 +143,16 @@ impl Summary {
     pub fn text(&self, out: &Path) -> String {
         let per_s = |x: u64| if self.seconds > 0.0 { x as f64 / self.seconds } else { 0.0 };
         format!(
-            "datagen: {} games, {} positions kept of {} plies, {} shards ({} bytes, {:.2} bytes/position) in {}\n\
+            "datagen: {} games, {} positions kept of {} plies, {} shards ({} bytes: {:.2} a kept position, \
+             {:.2} a ply) in {}\n\
              this run: {} games, {} positions, {} nodes, {:.0} nodes/s, {:.1} positions/s, wall {:.1} s\n",
             self.games,
             self.positions,
             self.plies,
             self.shards,
             self.bytes,
-            if self.positions > 0 { self.bytes as f64 / self.positions as f64 } else { 0.0 },
+            self.bytes as f64 / self.positions.max(1) as f64,
+            self.bytes as f64 / self.plies.max(1) as f64,
             out.display(),
             self.new_games,
             self.new_positions,
