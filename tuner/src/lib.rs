@@ -8,6 +8,7 @@ pub mod chart;
 pub mod cli;
 pub mod coevolve;
 pub mod csv;
+pub mod datagen;
 pub mod epd;
 pub mod evolve;
 pub mod ga;

@@ -39,6 +39,8 @@ enum Command {
     Spsa(cli::spsa_cmd::SpsaArgs),
     /// Tune evaluation parameters by Texel's method on quiet positions from games with results.
     Texel(cli::texel_cmd::TexelArgs),
+    /// Self-play training positions in compact shards (`datagen export` prints them).
+    Datagen(cli::datagen_cmd::DatagenArgs),
     /// Solve counts of a UCI engine on EPD suites (bm/am, STS points).
     Epd(cli::epd_cmd::EpdArgs),
     /// evolve xN -> coevolve -> search-evolve -> verification, with a Markdown report.
@@ -99,6 +101,7 @@ fn run(command: Command) -> anyhow::Result<()> {
         Command::SearchEvolve(a) => cli::search_evolve_cmd::run(a),
         Command::Spsa(a) => cli::spsa_cmd::run(a),
         Command::Texel(a) => cli::texel_cmd::run(a),
+        Command::Datagen(a) => cli::datagen_cmd::run(a),
         Command::Epd(a) => cli::epd_cmd::run(a),
         Command::Pipeline(a) => cli::pipeline_cmd::run(a),
         Command::Worker(a) => cli::worker_cmd::run(a),

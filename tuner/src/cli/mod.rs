@@ -3,6 +3,7 @@
 //! (Carp's `tools/src/main.rs` style).
 
 pub mod coevolve_cmd;
+pub mod datagen_cmd;
 pub mod epd_cmd;
 pub mod evolve_cmd;
 pub mod fastchess_out;

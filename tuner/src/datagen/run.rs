@@ -1,0 +1,506 @@
+//! The datagen run: worker threads play games by index, the calling thread writes them to the
+//! open shard in index order, and a progress file makes the run resumable.
+//!
+//! Durability, in the order the writer does it: append a game's record to
+//! `shard-K.bin.part` (synced), then replace `progress.json` atomically with the number of the
+//! next game and the part's length. A run killed anywhere resumes from `progress.json`: the part
+//! is cut back to the recorded length (a half-written or unrecorded record goes) and the games
+//! from the recorded index on are played again, deterministically the same. A part holding
+//! `shard_positions` kept positions is synced and renamed to `shard-K.bin`, then the progress
+//! names shard K + 1; a kill between the two is recognised on resume (shard K closed, its part
+//! gone, its length the recorded one).
+
+use std::{
+    collections::BTreeMap,
+    fs::{self, File, OpenOptions},
+    io::{self, Write},
+    path::{Path, PathBuf},
+    sync::{
+        Arc,
+        atomic::{AtomicBool, AtomicU64, Ordering},
+    },
+    time::Instant,
+};
+
+use evochess::{params::Params, search::Searcher};
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::{SeedableRng, rngs::StdRng};
+use serde::{Deserialize, Serialize};
+use shakmaty::Chess;
+use shakmaty_syzygy::Tablebase;
+use thiserror::Error;
+
+use super::{
+    format::{self, Filter},
+    play::{PlaySettings, play_game},
+};
+use arena::{
+    files::write_atomic,
+    openings::{OpeningBook, OpeningsConfig, OpeningsError},
+};
+
+use crate::{
+    ga::run_dir::{RunDir, RunDirError, Start},
+    hash::{fnv1a, mix64},
+};
+
+/// The default opening book, built into the binary (see [`arena::openings::builtin`]).
+pub const DEFAULT_BOOK: &str = "openings/gnuchess-8ply.epd";
+/// Stack of each worker thread: the search keeps a move picker per ply on the stack (the
+/// engine's own search thread gets the same).
+const WORKER_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// Everything a run needs.
+#[derive(Clone, Debug)]
+pub struct DatagenConfig {
+    /// Games in all (a resumed run may raise it).
+    pub games: u64,
+    pub seed: u64,
+    pub play: PlaySettings,
+    /// Worker threads (the output does not depend on it).
+    pub concurrency: usize,
+    /// Kept positions at which a shard is closed.
+    pub shard_positions: u64,
+    /// Transposition table of each worker's searcher, MiB.
+    pub hash_mb: usize,
+    pub filter: Filter,
+    /// Opening book file; `None`: the built-in [`DEFAULT_BOOK`].
+    pub openings: Option<PathBuf>,
+    pub params: Params,
+    /// Syzygy tables for adjudication.
+    pub syzygy: Option<PathBuf>,
+    pub out: PathBuf,
+    pub start: Start,
+}
+
+#[derive(Debug, Error)]
+pub enum DatagenError {
+    #[error("{path}: {source}")]
+    Io { path: String, source: io::Error },
+    #[error(transparent)]
+    RunDir(#[from] RunDirError),
+    #[error(transparent)]
+    Openings(#[from] OpeningsError),
+    #[error("{0}")]
+    Config(String),
+    #[error("game {index}: {reason}")]
+    Game { index: u64, reason: String },
+    #[error("{path}: {reason}; the run cannot resume from it (pass --force to start over)")]
+    Damaged { path: String, reason: String },
+}
+
+fn io_err(path: &Path) -> impl FnOnce(io::Error) -> DatagenError + '_ {
+    move |source| DatagenError::Io { path: path.display().to_string(), source }
+}
+
+/// What fixes a run's games: a resumed run must match it key for key (`games` and
+/// `concurrency` may change).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Identity {
+    format_version: u8,
+    seed: u64,
+    nodes: u64,
+    random_plies: usize,
+    shard_positions: u64,
+    hash_mb: usize,
+    keep_in_check: bool,
+    keep_tactical: bool,
+    max_score: Option<u32>,
+    openings: String,
+    /// FNV-1a of the parameters' TOML.
+    params: String,
+    adjudication: arena::adjudicate::AdjudicationConfig,
+}
+
+/// `progress.json`: games before `next_game` are written, in closed shards or in the first
+/// `part_bytes` bytes of the open part `shard`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Progress {
+    next_game: u64,
+    shard: u32,
+    part_bytes: u64,
+    part_games: u64,
+    part_positions: u64,
+    positions: u64,
+    plies: u64,
+    nodes: u64,
+}
+
+/// What a run did, for its summary.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub games: u64,
+    pub new_games: u64,
+    /// Kept positions in all the run's shards.
+    pub positions: u64,
+    pub new_positions: u64,
+    pub plies: u64,
+    pub new_nodes: u64,
+    pub shards: u32,
+    pub bytes: u64,
+    pub seconds: f64,
+}
+
+impl Summary {
+    /// The closing lines: totals, then this invocation's speed.
+    pub fn text(&self, out: &Path) -> String {
+        let per_s = |x: u64| if self.seconds > 0.0 { x as f64 / self.seconds } else { 0.0 };
+        format!(
+            "datagen: {} games, {} positions kept of {} plies, {} shards ({} bytes: {:.2} a kept position, \
+             {:.2} a ply) in {}\n\
+             this run: {} games, {} positions, {} nodes, {:.0} nodes/s, {:.1} positions/s, wall {:.1} s\n",
+            self.games,
+            self.positions,
+            self.plies,
+            self.shards,
+            self.bytes,
+            self.bytes as f64 / self.positions.max(1) as f64,
+            self.bytes as f64 / self.plies.max(1) as f64,
+            out.display(),
+            self.new_games,
+            self.new_positions,
+            self.new_nodes,
+            per_s(self.new_nodes),
+            per_s(self.new_positions),
+            self.seconds,
+        )
+    }
+}
+
+/// `shard-K.bin` in `dir`.
+pub fn shard_path(dir: &Path, k: u32) -> PathBuf {
+    dir.join(format!("shard-{k:05}.bin"))
+}
+
+fn part_path(dir: &Path, k: u32) -> PathBuf {
+    dir.join(format!("shard-{k:05}.bin.part"))
+}
+
+/// The closed shards of `dir`, in order.
+pub fn shards_in(dir: &Path) -> Result<Vec<PathBuf>, DatagenError> {
+    let mut out: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(io_err(dir))?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("shard-") && n.ends_with(".bin"))
+        })
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+/// The game index's generator: derived from the run's seed and the index alone.
+fn game_rng(seed: u64, index: u64) -> StdRng {
+    StdRng::seed_from_u64(mix64(seed ^ mix64(index.wrapping_add(0x5EED))))
+}
+
+/// The book of a config: its file, or the built-in one; random order drawn from the seed.
+fn load_book(cfg: &DatagenConfig) -> Result<(OpeningBook, String), DatagenError> {
+    let file = cfg.openings.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_BOOK));
+    let oc = OpeningsConfig::parse(&[format!("file={}", file.display()), "order=random".into()])?;
+    Ok((OpeningBook::load(&oc, cfg.seed)?, file.display().to_string()))
+}
+
+fn identity(cfg: &DatagenConfig, book: String) -> Identity {
+    Identity {
+        format_version: format::VERSION,
+        seed: cfg.seed,
+        nodes: cfg.play.nodes,
+        random_plies: cfg.play.random_plies,
+        shard_positions: cfg.shard_positions,
+        hash_mb: cfg.hash_mb,
+        keep_in_check: cfg.filter.keep_in_check,
+        keep_tactical: cfg.filter.keep_tactical,
+        max_score: cfg.filter.max_score,
+        openings: book,
+        params: format!("{:016x}", fnv1a(&cfg.params.to_toml())),
+        adjudication: cfg.play.adjudication.clone(),
+    }
+}
+
+/// The first key where `found` (the run on disk) and `given` differ.
+fn first_difference(found: &Identity, given: &Identity) -> Option<(String, String, String)> {
+    let (a, b) = (serde_json::to_value(found).ok()?, serde_json::to_value(given).ok()?);
+    let (a, b) = (a.as_object()?, b.as_object()?);
+    a.iter().find(|(k, v)| b.get(*k) != Some(v)).map(|(k, v)| (k.clone(), v.to_string(), b[k].to_string()))
+}
+
+fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, DatagenError> {
+    let text = fs::read_to_string(path).map_err(io_err(path))?;
+    serde_json::from_str(&text)
+        .map_err(|e| DatagenError::Damaged { path: path.display().to_string(), reason: format!("unreadable: {e}") })
+}
+
+fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), DatagenError> {
+    let text = serde_json::to_string_pretty(value).expect("plain data serializes");
+    write_atomic(path, format!("{text}\n").as_bytes()).map_err(io_err(path))
+}
+
+/// The open shard: its file, positioned at its end.
+struct Part {
+    file: File,
+    path: PathBuf,
+}
+
+impl Part {
+    /// Opens part `progress.shard`, cut back to `progress.part_bytes` (a new one gets the
+    /// header), first recognising a shard closed just before a kill.
+    fn open(dir: &Path, progress: &mut Progress, header: &[u8]) -> Result<Part, DatagenError> {
+        let (closed, path) = (shard_path(dir, progress.shard), part_path(dir, progress.shard));
+        if closed.exists() && !path.exists() {
+            let len = fs::metadata(&closed).map_err(io_err(&closed))?.len();
+            if len != progress.part_bytes {
+                let reason = format!("{len} bytes, but progress.json recorded {}", progress.part_bytes);
+                return Err(DatagenError::Damaged { path: closed.display().to_string(), reason });
+            }
+            progress.shard += 1;
+            (progress.part_bytes, progress.part_games, progress.part_positions) = (0, 0, 0);
+            return Part::open(dir, progress, header);
+        }
+        let mut file = OpenOptions::new().create(true).append(true).read(true).open(&path).map_err(io_err(&path))?;
+        if progress.part_bytes == 0 {
+            file.set_len(0).map_err(io_err(&path))?;
+            file.write_all(header).map_err(io_err(&path))?;
+            progress.part_bytes = header.len() as u64;
+        } else {
+            let len = file.metadata().map_err(io_err(&path))?.len();
+            if len < progress.part_bytes {
+                let reason = format!("{len} bytes, shorter than the {} progress.json recorded", progress.part_bytes);
+                return Err(DatagenError::Damaged { path: path.display().to_string(), reason });
+            }
+            if fs::read(&path).map_err(io_err(&path))?.get(..header.len()) != Some(header) {
+                let reason = "its header does not match this run's settings".to_string();
+                return Err(DatagenError::Damaged { path: path.display().to_string(), reason });
+            }
+            file.set_len(progress.part_bytes).map_err(io_err(&path))?;
+        }
+        Ok(Part { file, path })
+    }
+
+    fn append(&mut self, bytes: &[u8]) -> Result<(), DatagenError> {
+        self.file.write_all(bytes).map_err(io_err(&self.path))
+    }
+
+    fn sync(&self) -> Result<(), DatagenError> {
+        self.file.sync_data().map_err(io_err(&self.path))
+    }
+}
+
+/// A played game as the writer receives it.
+struct Done {
+    index: u64,
+    bytes: Vec<u8>,
+    kept: u64,
+    plies: u64,
+    nodes: u64,
+}
+
+/// Runs (or resumes) a datagen run; returns its summary.
+///
+/// # Errors
+///
+/// Bad settings or files (named), a run in `out` that differs from `cfg` (the first differing
+/// key named), or an I/O failure; games already written stay resumable.
+pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
+    if cfg.play.nodes == 0 {
+        return Err(DatagenError::Config("--nodes must be at least 1".into()));
+    }
+    if cfg.shard_positions == 0 {
+        return Err(DatagenError::Config("--shard-positions must be at least 1".into()));
+    }
+    let t0 = Instant::now();
+    let (book, book_name) = load_book(cfg)?;
+    let tablebase: Option<Arc<Tablebase<Chess>>> = match &cfg.syzygy {
+        Some(dir) => Some(arena::adjudicate::load_tablebase(dir).map_err(DatagenError::Config)?),
+        None => None,
+    };
+    let (progress_file, identity_file) = (cfg.out.join("progress.json"), cfg.out.join("datagen.json"));
+    let held = RunDir::open(&cfg.out, &[progress_file.clone(), identity_file.clone()], cfg.start)?;
+    let leftovers = fs::read_dir(&cfg.out)
+        .map_err(io_err(&cfg.out))?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("shard-")));
+    let given = identity(cfg, book_name);
+    let mut progress = if cfg.start.resumes() {
+        let found: Identity = read_json(&identity_file)?;
+        if let Some((key, was, now)) = first_difference(&found, &given) {
+            return Err(DatagenError::Config(format!(
+                "{}: the run there has {key} = {was}, not {now}; resume it with its own settings or pass --force",
+                cfg.out.display()
+            )));
+        }
+        read_json(&progress_file)?
+    } else {
+        // A fresh start (or --force): shards beside no progress file are another run's.
+        for p in leftovers {
+            if cfg.start == Start::Force {
+                fs::remove_file(&p).map_err(io_err(&p))?;
+            } else {
+                return Err(DatagenError::Config(format!(
+                    "{} already holds shards ({}); pass --force to replace them or choose another --out",
+                    cfg.out.display(),
+                    p.display()
+                )));
+            }
+        }
+        write_json(&identity_file, &given)?;
+        Progress::default()
+    };
+    let header = format::header(&cfg.filter);
+    let mut part = Part::open(&held.dir, &mut progress, &header)?;
+    write_json(&progress_file, &progress)?;
+
+    let first = progress.next_game;
+    let (mut new_positions, mut new_nodes) = (0u64, 0u64);
+    let bar = ProgressBar::new(cfg.games);
+    bar.set_style(
+        ProgressStyle::with_template("datagen [{bar:40}] {pos}/{len} games {msg} {elapsed_precise} ETA {eta}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    bar.set_position(first.min(cfg.games));
+    let next = AtomicU64::new(first);
+    let abort = AtomicBool::new(false);
+    let (tx, rx) = crossbeam_channel::unbounded::<Result<Done, DatagenError>>();
+    let result = std::thread::scope(|scope| -> Result<Part, DatagenError> {
+        for w in 0..cfg.concurrency.max(1) {
+            let (tx, next, abort, book, tablebase) = (tx.clone(), &next, &abort, &book, &tablebase);
+            let spawned = std::thread::Builder::new()
+                .name(format!("datagen {w}"))
+                .stack_size(WORKER_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    let mut searcher = Searcher::new(cfg.params.clone(), cfg.hash_mb);
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        if index >= cfg.games || abort.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let opening = book.get(index);
+                        let played = play_game(
+                            &mut searcher,
+                            &cfg.play,
+                            tablebase.clone(),
+                            &opening,
+                            index,
+                            &mut game_rng(cfg.seed, index),
+                        );
+                        let msg = played.map_err(|reason| DatagenError::Game { index, reason }).map(|g| {
+                            let mut bytes = Vec::with_capacity(64 + 4 * g.record.plies.len());
+                            g.record.encode(&mut bytes);
+                            let all = g.record.positions(&cfg.filter);
+                            let kept = all.iter().filter(|(_, k)| *k).count() as u64;
+                            Done { index, bytes, kept, plies: all.len() as u64, nodes: g.nodes }
+                        });
+                        if tx.send(msg).is_err() {
+                            break;
+                        }
+                    }
+                });
+            if let Err(source) = spawned {
+                abort.store(true, Ordering::Relaxed);
+                return Err(DatagenError::Io { path: "worker thread".into(), source });
+            }
+        }
+        drop(tx);
+        let stop = |e| {
+            abort.store(true, Ordering::Relaxed);
+            e
+        };
+        let mut pending: BTreeMap<u64, Done> = BTreeMap::new();
+        for msg in rx.iter() {
+            let done = msg.map_err(stop)?;
+            pending.insert(done.index, done);
+            let mut wrote = false;
+            while let Some(d) = pending.remove(&progress.next_game) {
+                part.append(&d.bytes).map_err(stop)?;
+                progress.next_game += 1;
+                progress.part_bytes += d.bytes.len() as u64;
+                progress.part_games += 1;
+                progress.part_positions += d.kept;
+                progress.positions += d.kept;
+                progress.plies += d.plies;
+                progress.nodes += d.nodes;
+                (new_positions, new_nodes) = (new_positions + d.kept, new_nodes + d.nodes);
+                wrote = true;
+                if progress.part_positions >= cfg.shard_positions {
+                    part = close_part(&held.dir, part, &mut progress, &header, &progress_file).map_err(stop)?;
+                }
+            }
+            if wrote {
+                part.sync().map_err(stop)?;
+                write_json(&progress_file, &progress).map_err(stop)?;
+                bar.set_position(progress.next_game);
+                bar.set_message(format!("{} positions", progress.positions));
+            }
+        }
+        Ok(part)
+    });
+    bar.finish_and_clear();
+    let part = result?;
+    // Every game is written: close the last, short shard, and leave no empty part behind.
+    let part = if progress.part_games > 0 {
+        close_part(&held.dir, part, &mut progress, &header, &progress_file)?
+    } else {
+        part
+    };
+    drop(part);
+    progress.part_bytes = 0;
+    write_json(&progress_file, &progress)?;
+    let p = part_path(&held.dir, progress.shard);
+    fs::remove_file(&p).map_err(io_err(&p))?;
+    let shards = shards_in(&held.dir)?;
+    let mut bytes = 0;
+    for s in &shards {
+        bytes += fs::metadata(s).map_err(io_err(s))?.len();
+    }
+    Ok(Summary {
+        games: progress.next_game,
+        new_games: progress.next_game - first,
+        positions: progress.positions,
+        new_positions,
+        plies: progress.plies,
+        new_nodes,
+        shards: shards.len() as u32,
+        bytes,
+        seconds: t0.elapsed().as_secs_f64(),
+    })
+}
+
+/// Syncs the part and records its full length, renames it to its closed name, then records the
+/// next shard and opens its part: a kill between the rename and that record is recognised by
+/// [`Part::open`] from the recorded length.
+fn close_part(
+    dir: &Path,
+    part: Part,
+    progress: &mut Progress,
+    header: &[u8],
+    progress_file: &Path,
+) -> Result<Part, DatagenError> {
+    part.sync()?;
+    write_json(progress_file, progress)?;
+    let closed = shard_path(dir, progress.shard);
+    fs::rename(&part.path, &closed).map_err(io_err(&closed))?;
+    drop(part);
+    log::info!("closed {} ({} games, {} positions)", closed.display(), progress.part_games, progress.part_positions);
+    progress.shard += 1;
+    (progress.part_bytes, progress.part_games, progress.part_positions) = (0, 0, 0);
+    let part = Part::open(dir, progress, header)?;
+    write_json(progress_file, progress)?;
+    Ok(part)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_generators_depend_on_seed_and_index_only() {
+        use rand::Rng;
+        let draw = |s, i| game_rng(s, i).random::<u64>();
+        assert_eq!(draw(1, 7), draw(1, 7));
+        assert_ne!(draw(1, 7), draw(1, 8));
+        assert_ne!(draw(1, 7), draw(2, 7));
+    }
+}

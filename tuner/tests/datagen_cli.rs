@@ -1,0 +1,200 @@
+//! `tuner datagen` over the real binary: the same shard bytes whatever `--concurrency`, a run
+//! killed with SIGKILL that resumes to the uninterrupted bytes, exported lines that are legal
+//! positions, and bad input named.
+
+mod common;
+
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, Output},
+    time::Duration,
+};
+
+use common::{TUNER, assert_fails_with, kill_9_when, scratch, text, tuner_ok};
+use tuner::datagen::{Filter, Shard};
+
+/// 20 games at 300 nodes, shards closed at 400 positions (several shards and a short last one).
+fn args(out: &Path, concurrency: usize) -> Vec<String> {
+    [
+        "datagen",
+        "--games",
+        "20",
+        "--nodes",
+        "300",
+        "--seed",
+        "7",
+        "--shard-positions",
+        "400",
+        "--concurrency",
+        &concurrency.to_string(),
+        "--out",
+        out.to_str().unwrap(),
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// Runs the tuner in `dir` (no repository files there: the book must be the built-in one).
+fn tuner_in(dir: &Path, args: &[String]) -> Output {
+    let out = Command::new(TUNER).args(args).current_dir(dir).env("RUST_LOG", "warn").output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    out
+}
+
+/// `(name, bytes)` of every file in `dir` but the lock and the run's JSON.
+fn shard_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with("shard-"))
+        .map(|p| (p.file_name().unwrap().to_str().unwrap().to_string(), std::fs::read(&p).unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Game indices of a run's shards, in file order.
+fn game_indices(dir: &Path) -> Vec<u64> {
+    shard_files(dir)
+        .iter()
+        .flat_map(|(name, bytes)| {
+            let s = Shard::from_bytes(name.clone(), bytes.clone()).unwrap();
+            s.records().map(|r| r.unwrap().0.index).collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+fn next_game(dir: &Path) -> u64 {
+    std::fs::read_to_string(dir.join("progress.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| v["next_game"].as_u64())
+        .unwrap_or(0)
+}
+
+#[test]
+fn the_shards_are_the_same_bytes_whatever_the_concurrency() {
+    let base = scratch("datagen", "concurrency");
+    let (one, three) = (base.join("one"), base.join("three"));
+    let out = tuner_in(&base, &args(&one, 1));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("datagen: 20 games") && stdout.contains("nodes/s"), "{stdout}");
+    tuner_in(&base, &args(&three, 3));
+    let (a, b) = (shard_files(&one), shard_files(&three));
+    assert!(a.len() >= 2, "several shards: {:?}", a.iter().map(|f| &f.0).collect::<Vec<_>>());
+    assert!(a.iter().all(|(n, _)| n.ends_with(".bin")), "no part is left");
+    assert_eq!(a, b, "concurrency 1 and 3 wrote different shards");
+    assert_eq!(game_indices(&one), (0..20).collect::<Vec<_>>());
+    // Each shard but the last holds at least 400 kept positions, and about 2 bytes each.
+    let shards: Vec<Shard> = a.iter().map(|(n, b)| Shard::from_bytes(n.clone(), b.clone()).unwrap()).collect();
+    let kept: Vec<usize> = shards.iter().map(|s| s.samples().count()).collect();
+    assert!(kept[..kept.len() - 1].iter().all(|&k| k >= 400), "{kept:?}");
+    let bytes: usize = a.iter().map(|(_, b)| b.len()).sum();
+    let all: usize = shards.iter().map(|s| s.samples_with(Filter::ALL).count()).sum();
+    assert!(bytes < 4 * all, "{bytes} bytes for {all} positions");
+}
+
+#[test]
+fn a_run_killed_with_sigkill_resumes_to_the_uninterrupted_bytes() {
+    let base = scratch("datagen", "kill");
+    let (whole, cut) = (base.join("whole"), base.join("cut"));
+    let mut long = args(&whole, 1);
+    long[2] = "40".into();
+    tuner_ok(&long.iter().map(String::as_str).collect::<Vec<_>>());
+    let mut killed = args(&cut, 2);
+    killed[2] = "40".into();
+    let killed_args: Vec<&str> = killed.iter().map(String::as_str).collect();
+    kill_9_when(&killed_args, Duration::from_secs(120), "3 games written", || next_game(&cut) >= 3);
+    let at_kill = next_game(&cut);
+    assert!(at_kill < 40, "killed before the end");
+    // Without --resume the run is refused, naming the way on.
+    assert_fails_with(&killed_args, "--resume");
+    let mut resumed = killed_args.clone();
+    resumed.push("--resume");
+    let out = tuner_ok(&resumed);
+    assert!(text(&out.stdout).contains("datagen: 40 games"), "{}", text(&out.stdout));
+    assert_eq!(shard_files(&cut), shard_files(&whole), "killed at game {at_kill} and resumed");
+    assert_eq!(game_indices(&cut), (0..40).collect::<Vec<_>>(), "each game once, in order");
+    // Resuming a finished run writes nothing new.
+    tuner_ok(&resumed);
+    assert_eq!(shard_files(&cut), shard_files(&whole));
+}
+
+#[test]
+fn export_prints_legal_positions_with_score_and_result() {
+    let base = scratch("datagen", "export");
+    let out = base.join("run");
+    tuner_ok(&args(&out, 2).iter().map(String::as_str).collect::<Vec<_>>());
+    let files: Vec<PathBuf> = shard_files(&out).iter().map(|(n, _)| out.join(n)).collect();
+    let mut export = vec!["datagen".to_string(), "export".into()];
+    export.extend(files.iter().map(|f| f.display().to_string()));
+    let run = |extra: &[&str]| {
+        let mut a: Vec<&str> = export.iter().map(String::as_str).collect();
+        a.extend_from_slice(extra);
+        text(&tuner_ok(&a).stdout)
+    };
+    let (kept, all) = (run(&[]), run(&["--all"]));
+    let shards: Vec<Shard> = files.iter().map(|f| Shard::open(f).unwrap()).collect();
+    assert_eq!(kept.lines().count(), shards.iter().map(|s| s.samples().count()).sum::<usize>());
+    assert_eq!(all.lines().count(), shards.iter().map(|s| s.samples_with(Filter::ALL).count()).sum::<usize>());
+    assert!(kept.lines().count() < all.lines().count());
+    let mut results = std::collections::HashSet::new();
+    for line in kept.lines() {
+        let f: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(f.len(), 3, "{line}");
+        let pos = arena::openings::parse_fen(f[0]).unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert!(!shakmaty::Position::is_check(&pos), "the default filter skips checks: {line}");
+        f[1].parse::<i32>().unwrap();
+        assert!(["1.0", "0.5", "0.0"].contains(&f[2]), "{line}");
+        results.insert(f[2].to_string());
+    }
+    assert!(results.len() >= 2, "20 games have more than one result: {results:?}");
+    // The first line is the first game's first kept position, as the reader API yields it.
+    let first = shards[0].samples().next().unwrap().unwrap();
+    assert!(kept.starts_with(&format!(
+        "{} | {} | ",
+        shakmaty::fen::Fen::from_position(&first.pos, shakmaty::EnPassantMode::Legal),
+        first.score
+    )));
+}
+
+#[test]
+fn bad_input_is_named() {
+    let base = scratch("datagen", "bad");
+    let out = base.join("run");
+    let o = out.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut a = vec!["datagen", "--games", "2", "--out", o];
+        if !extra.contains(&"--nodes") {
+            a.extend(["--nodes", "100"]);
+        }
+        a.extend_from_slice(extra);
+        a.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let fails =
+        |a: Vec<String>, needle: &str| assert_fails_with(&a.iter().map(String::as_str).collect::<Vec<_>>(), needle);
+    fails(run(&["--nodes", "0"]), "--nodes must be at least 1");
+    fails(run(&["--concurrency", "0"]), "--concurrency must be at least 1");
+    fails(run(&["--openings", "/no/such/book.epd"]), "/no/such/book.epd");
+    let bad_book = base.join("bad.epd");
+    std::fs::write(&bad_book, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nnot a fen\n").unwrap();
+    fails(run(&["--openings", bad_book.to_str().unwrap()]), "line 2");
+    fails(run(&["--draw", "movecount=x"]), "--draw `movecount=x`");
+    fails(run(&["--resign", "score=100"]), "--resign");
+    fails(run(&["--syzygy", base.to_str().unwrap()]), "contains no table files");
+    fails(run(&["--resume"]), "no run to resume");
+    tuner_ok(&run(&[]).iter().map(String::as_str).collect::<Vec<_>>());
+    fails(run(&[]), "--force");
+    fails(run(&["--resume", "--nodes", "200"]), "nodes = 100, not 200");
+    tuner_ok(&run(&["--force", "--nodes", "200"]).iter().map(String::as_str).collect::<Vec<_>>());
+
+    let junk = base.join("junk.bin");
+    std::fs::write(&junk, b"hello world").unwrap();
+    assert_fails_with(&["datagen", "export", junk.to_str().unwrap()], "junk.bin: not a datagen shard");
+    let shard = out.join("shard-00000.bin");
+    let bytes = std::fs::read(&shard).unwrap();
+    let cut = base.join("cut.bin");
+    std::fs::write(&cut, &bytes[..bytes.len() - 3]).unwrap();
+    assert_fails_with(&["datagen", "export", cut.to_str().unwrap()], "cut.bin, byte ");
+    assert_fails_with(&["datagen", "export", "/no/such/shard.bin"], "/no/such/shard.bin");
+}
