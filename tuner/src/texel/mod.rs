@@ -6,8 +6,10 @@
 //! `tuner texel` ([`run`]) minimises that error over a search space's parameters on quiet
 //! positions ([`quiet`]) from games with results.
 
+pub mod gradient;
 pub mod quiet;
 pub mod run;
+pub mod traces;
 
 /// The winning chance of `score` centipawns under scale `k`.
 pub fn win_chance(k: f64, score: f64) -> f64 {
