@@ -10,6 +10,10 @@
 //! linear in its parameters (tapering, piece-square tables, mobility tables), so the local
 //! search measures the loss itself instead of a gradient through term coefficients.
 //!
+//! With `optimizer = "adam"` or `"adagrad"` the passes are epochs of a gradient fit instead
+//! ([`super::gradient`]): the positions are traced once (`evochess::eval::trace`: each linear
+//! parameter's exact coefficient, the tapering applied here) and the loop never evaluates.
+//!
 //! After every pass `<out>/checkpoint.json` holds the values and steps, `<out>/passes.csv` and
 //! `<out>/loss.svg` both sets' MSE per pass, and `<out>/tuned.toml` the values of the pass with
 //! the lowest validation MSE as a complete parameter file.
@@ -31,9 +35,9 @@ use thiserror::Error;
 
 use super::{
     fit_k,
-    gradient::{Gradient, GradientConfig, Optimizer},
+    gradient::{Gradient, GradientConfig, GradientState, Optimizer, epoch},
     quiet::Resolver,
-    traces::{TraceError, TraceSet},
+    traces::{GeneOf, TraceError, TraceSet},
     win_chance,
 };
 use crate::{
@@ -446,17 +450,7 @@ impl Generations for Tuning<'_> {
 /// The gradient fit of `tuning`'s space: its linear genes, over the training positions
 /// (shuffled by the seed, so that mini-batches mix games) traced at the starting values.
 fn gradient_fit<'a>(tuning: &'a Tuning<'a>, optimizer: Optimizer) -> Result<Gradient<'a>, TexelError> {
-    let specs = EvalParams::specs();
-    let mut gene_of = vec![None; specs.len()];
-    let mut fitted = Vec::new();
-    for (g, gene) in tuning.space.genes.iter().enumerate() {
-        if gene.keys.iter().all(|id| id.0 < specs.len() && is_linear(&specs[id.0])) {
-            for id in &gene.keys {
-                gene_of[id.0] = Some(fitted.len());
-            }
-            fitted.push(g);
-        }
-    }
+    let (gene_of, fitted) = linear_genes(&tuning.space);
     log::info!(
         "texel: {} of {} genes fitted by {optimizer:?}; the others (non-linear or search) held at their start",
         fitted.len(),
@@ -480,6 +474,94 @@ fn gradient_fit<'a>(tuning: &'a Tuning<'a>, optimizer: Optimizer) -> Result<Grad
     Ok(Gradient { tuning, cfg, optimizer, train, fitted, seed: tuning.cfg.seed })
 }
 
+/// The space's genes whose keys are all linear evaluation parameters (the gradient fits
+/// these), as each evaluation parameter's fitted-gene index and each fitted gene's space index.
+fn linear_genes(space: &SearchSpace) -> (GeneOf, Vec<usize>) {
+    let specs = EvalParams::specs();
+    let mut gene_of = vec![None; specs.len()];
+    let mut fitted = Vec::new();
+    for (g, gene) in space.genes.iter().enumerate() {
+        if gene.keys.iter().all(|id| id.0 < specs.len() && is_linear(&specs[id.0])) {
+            for id in &gene.keys {
+                gene_of[id.0] = Some(fitted.len());
+            }
+            fitted.push(g);
+        }
+    }
+    (gene_of, fitted)
+}
+
+/// The config's space and starting parameters.
+fn space_and_base(cfg: &TexelConfig) -> Result<(SearchSpace, String, Params), TexelError> {
+    let space_text = crate::builtin::read_text(&cfg.space).map_err(|e| TexelError::io(&cfg.space, e))?;
+    let space = SearchSpace::parse(&space_text).map_err(RunError::from)?;
+    if space.genes.is_empty() {
+        return Err(TexelError::Config(format!("{} names no parameter to tune", cfg.space.display())));
+    }
+    let base = match &cfg.params {
+        Some(p) => space.with_fixed(&Params::load(p).map_err(|e| TexelError::params(p, e))?),
+        None => space.base(),
+    };
+    Ok((space, space_text, base))
+}
+
+/// `tuner texel --bench-epoch N`: the config's training positions traced, repeated to `n`
+/// positions, and one epoch of the gradient fit (the config's `[gradient]` settings) timed.
+/// Returns the report's lines.
+pub fn bench_epoch(cfg: &TexelConfig, n: usize) -> Result<Vec<String>, TexelError> {
+    cfg.validate()?;
+    let (space, _, base) = space_and_base(cfg)?;
+    let threads = threads(cfg.threads);
+    std::fs::create_dir_all(&cfg.out_dir).map_err(|e| TexelError::io(&cfg.out_dir, e))?;
+    let set = load_or_extract(&cfg.pgn, &cfg.positions, &cfg.out_dir.join("positions.json"))?;
+    let (train, _) = quiet_positions(&set.train, &base, threads)?;
+    let (gene_of, fitted) = linear_genes(&space);
+    let t = Instant::now();
+    let traced = TraceSet::build(&train, &base.eval, &gene_of, fitted.len(), threads)?;
+    let trace_seconds = t.elapsed().as_secs_f64();
+    if traced.is_empty() {
+        return Err(TexelError::Config("no quiet training positions to trace".into()));
+    }
+    let start: Vec<f64> = fitted.iter().map(|&g| f64::from(base.get(space.genes[g].keys[0]))).collect();
+    let k = fit_k(&traced.samples(&start), 0.05, 10.0, 1e-6);
+    let mut big = traced.tiled(n.div_ceil(traced.len()))?;
+    big.set_targets(k, 1.0);
+    let bounds: Vec<(i32, i32)> = fitted.iter().map(|&g| (space.genes[g].min, space.genes[g].max)).collect();
+    let gcfg = cfg.gradient.clone().unwrap_or_default();
+    let optimizer = if cfg.optimizer == Optimizer::Local { Optimizer::Adam } else { cfg.optimizer };
+    let mut state = GradientState::new(start.clone(), f64::INFINITY);
+    let t = Instant::now();
+    let (sse, steps) = epoch(&big, &mut state, k, &gcfg, optimizer, (&start, &bounds), (cfg.seed, 0), threads);
+    let epoch_seconds = t.elapsed().as_secs_f64();
+    let peak = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(|l| l.split_whitespace().nth(1).unwrap_or("?").to_string()))
+        .unwrap_or_else(|| "?".into());
+    Ok(vec![
+        format!(
+            "traced {} distinct positions in {trace_seconds:.1}s ({:.0} us each, {threads} threads), {} fitted genes",
+            traced.len(),
+            trace_seconds * 1e6 / traced.len() as f64,
+            fitted.len()
+        ),
+        format!(
+            "held {} positions ({} copies): {} coefficients, {:.1} per position; {:.0} MB, {:.0} bytes per position",
+            big.len(),
+            n.div_ceil(traced.len()),
+            big.entries.len(),
+            big.entries.len() as f64 / big.len() as f64,
+            big.bytes() as f64 / 1e6,
+            big.bytes() as f64 / big.len() as f64
+        ),
+        format!(
+            "one {optimizer:?} epoch (batch {}): {steps} steps in {epoch_seconds:.2}s on {threads} threads; training MSE {:.6}; K {k:.4}",
+            gcfg.batch_size,
+            sse / big.len() as f64
+        ),
+        format!("peak resident memory {peak} kB"),
+    ])
+}
+
 /// What a finished (or extended) tune reports.
 #[derive(Clone, Debug)]
 pub struct TexelOutcome {
@@ -497,15 +579,7 @@ pub struct TexelOutcome {
 /// Runs (or continues, as `start` says) the tune.
 pub fn run(cfg: &TexelConfig, start: Start) -> Result<TexelOutcome, TexelError> {
     cfg.validate()?;
-    let space_text = crate::builtin::read_text(&cfg.space).map_err(|e| TexelError::io(&cfg.space, e))?;
-    let space = SearchSpace::parse(&space_text).map_err(RunError::from)?;
-    if space.genes.is_empty() {
-        return Err(TexelError::Config(format!("{} names no parameter to tune", cfg.space.display())));
-    }
-    let base = match &cfg.params {
-        Some(p) => space.with_fixed(&Params::load(p).map_err(|e| TexelError::params(p, e))?),
-        None => space.base(),
-    };
+    let (space, space_text, base) = space_and_base(cfg)?;
     let checkpoint = cfg.out_dir.join("checkpoint.json");
     let _held = RunDir::open(&cfg.out_dir, std::slice::from_ref(&checkpoint), start)?;
     let threads = threads(cfg.threads);

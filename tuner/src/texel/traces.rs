@@ -98,6 +98,7 @@ impl TraceSet {
         for part in parts {
             set.append(part?)?;
         }
+        set.entries.shrink_to_fit();
         Ok(set)
     }
 
