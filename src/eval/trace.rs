@@ -255,9 +255,9 @@ mod tests {
                 let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
                 let r = splitmix(&mut rng);
                 let m = if !captures.is_empty() && r & 1 == 0 {
-                    captures[(r >> 1) as usize % captures.len()].clone()
+                    *captures[(r >> 1) as usize % captures.len()]
                 } else {
-                    moves[(r >> 1) as usize % moves.len()].clone()
+                    moves[(r >> 1) as usize % moves.len()]
                 };
                 pos.play_unchecked(m);
                 out.push(pos.clone());

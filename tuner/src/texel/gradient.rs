@@ -311,7 +311,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                pos.play_unchecked(moves[rng.random_range(0..moves.len())].clone());
+                pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
                 if rng.random_bool(0.3) {
                     out.push(Labelled { pos: pos.clone(), result: 0.5, score: None });
                 }

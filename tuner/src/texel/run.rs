@@ -510,6 +510,9 @@ fn space_and_base(cfg: &TexelConfig) -> Result<(SearchSpace, String, Params), Te
 /// Returns the report's lines.
 pub fn bench_epoch(cfg: &TexelConfig, n: usize) -> Result<Vec<String>, TexelError> {
     cfg.validate()?;
+    if n == 0 {
+        return Err(TexelError::Config("--bench-epoch: name at least 1 position".into()));
+    }
     let (space, _, base) = space_and_base(cfg)?;
     let threads = threads(cfg.threads);
     std::fs::create_dir_all(&cfg.out_dir).map_err(|e| TexelError::io(&cfg.out_dir, e))?;
@@ -535,7 +538,9 @@ pub fn bench_epoch(cfg: &TexelConfig, n: usize) -> Result<Vec<String>, TexelErro
     let epoch_seconds = t.elapsed().as_secs_f64();
     let peak = std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).map(|l| l.split_whitespace().nth(1).unwrap_or("?").to_string()))
+        .and_then(|s| {
+            s.lines().find(|l| l.starts_with("VmHWM:")).map(|l| l.split_whitespace().nth(1).unwrap_or("?").to_string())
+        })
         .unwrap_or_else(|| "?".into());
     Ok(vec![
         format!(

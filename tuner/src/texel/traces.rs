@@ -349,8 +349,8 @@ pub(crate) mod tests {
         let all = TraceSet::build(&positions, &p, &gene_of, linear.len(), 1).unwrap();
         // Only the material genes tuned: the rest is constant, the evaluations are the same.
         let mut material = vec![None; gene_of.len()];
-        for i in 0..10 {
-            material[i] = Some(i);
+        for (i, gene) in material.iter_mut().enumerate().take(10) {
+            *gene = Some(i);
         }
         let few = TraceSet::build(&positions, &p, &material, 10, 3).unwrap();
         let theta_all: Vec<f64> = linear.iter().map(|&i| f64::from(p.get(i))).collect();
