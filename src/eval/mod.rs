@@ -27,6 +27,7 @@ pub mod score;
 #[cfg(test)]
 pub(crate) mod tests;
 pub mod threats;
+pub mod trace;
 
 use shakmaty::{Board, Chess, Color, Position, Square, attacks};
 

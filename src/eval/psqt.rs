@@ -20,6 +20,7 @@ pub(crate) trait PsqtSource {
 const FILE_INDEX: [usize; 8] = [0, 1, 2, 3, 3, 2, 1, 0];
 
 /// File and rank profiles gathered from the parameters.
+#[derive(PartialEq)]
 pub(crate) struct Profiles {
     file: [[S; 4]; 6],
     rank: [[S; 8]; 6],

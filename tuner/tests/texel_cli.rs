@@ -82,6 +82,56 @@ fn texel_tunes_reports_and_resumes_after_kill_9() {
     );
 }
 
+/// The gradient fit (Adam, two positions a step so that epochs take long enough to be killed).
+fn adam_config(dir: &Path) -> std::path::PathBuf {
+    let cfg = config(dir);
+    let text = std::fs::read_to_string(&cfg).unwrap().replace("passes = 6\n", "passes = 40\noptimizer = \"adam\"\n");
+    std::fs::write(
+        &cfg,
+        format!("{text}[gradient]\nlearning_rate = 0.5\nbatch_size = 2\nlambda = 1.0\nridge = 1.0\npatience = 1000\n"),
+    )
+    .unwrap();
+    cfg
+}
+
+#[test]
+fn adam_texel_lowers_the_loss_and_resumes_after_kill_9() {
+    let whole = scratch("texel", "adam-whole");
+    let cfg = adam_config(&whole);
+    let out = tuner_ok(&["texel", "--config", cfg.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let csv = passes_without_time(&whole.join("out"));
+    let rows: Vec<Vec<f64>> = csv.lines().skip(1).map(|l| l.split(',').map(|c| c.parse().unwrap()).collect()).collect();
+    assert_eq!(rows.len(), 41, "the start and 40 epochs: {csv}");
+    assert!(rows[1][4] > 300.0 && rows.iter().skip(1).all(|r| r[4] == rows[1][4]), "a step per 2 positions: {csv}");
+    assert!(rows[40][1] < rows[1][1], "the training loss falls: {csv}");
+    let tuned = Params::load(whole.join("out/tuned.toml")).unwrap();
+    let best = (0..rows.len()).min_by(|&a, &b| rows[a][2].total_cmp(&rows[b][2])).unwrap();
+    assert!(stdout.contains(&format!("tuned pass {best:<3}")), "{stdout}");
+    assert_eq!(tuned == Params::default(), best == 0, "{stdout}");
+    // Held genes stay: the king-danger divisor is non-linear.
+    assert_eq!(tuned.eval.ks_mg_divisor, Params::default().eval.ks_mg_divisor);
+
+    let cut = scratch("texel", "adam-killed");
+    let cfg = adam_config(&cut);
+    let passes = cut.join("out/passes.csv");
+    let args = ["texel", "--config", cfg.to_str().unwrap()];
+    kill_9_when(&args, Duration::from_secs(300), "epoch 3", || {
+        std::fs::read_to_string(&passes).is_ok_and(|t| t.lines().count() >= 5)
+    });
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    std::fs::write(&cfg, text.replace("ridge = 1.0", "ridge = 2.0")).unwrap();
+    let e = tuner_err(&["texel", "--config", cfg.to_str().unwrap(), "--resume"]);
+    assert!(e.contains("different settings"), "changed gradient settings are refused: {e}");
+    std::fs::write(&cfg, text).unwrap();
+    tuner_ok(&["texel", "--config", cfg.to_str().unwrap(), "--resume"]);
+    assert_eq!(passes_without_time(&cut.join("out")), csv, "the resumed fit ends where the uninterrupted one did");
+    assert_eq!(
+        std::fs::read_to_string(cut.join("out/tuned.toml")).unwrap(),
+        std::fs::read_to_string(whole.join("out/tuned.toml")).unwrap()
+    );
+}
+
 #[test]
 fn bad_texel_input_is_named() {
     let dir = scratch("texel", "bad");
@@ -93,6 +143,16 @@ fn bad_texel_input_is_named() {
     std::fs::write(&cfg, text.replace("passes = 6", "passes = 6\nstep = 3")).unwrap();
     let e = tuner_err(&["texel", "--config", cfg.to_str().unwrap()]);
     assert!(e.contains("step"), "an unknown key is named: {e}");
+    std::fs::write(&cfg, format!("{text}[gradient]\nlambda = 2.0\n")).unwrap();
+    let e = tuner_err(&["texel", "--config", cfg.to_str().unwrap()]);
+    assert!(e.contains("optimizer"), "[gradient] without a gradient optimiser: {e}");
+    let adam = text.replace("passes = 6\n", "passes = 6\noptimizer = \"adam\"\n");
+    std::fs::write(&cfg, format!("{adam}[gradient]\nlambda = 2.0\n")).unwrap();
+    let e = tuner_err(&["texel", "--config", cfg.to_str().unwrap()]);
+    assert!(e.contains("gradient.lambda"), "{e}");
+    std::fs::write(&cfg, text.replace("passes = 6\n", "passes = 6\noptimizer = \"sgd\"\n")).unwrap();
+    let e = tuner_err(&["texel", "--config", cfg.to_str().unwrap()]);
+    assert!(e.contains("sgd") || e.contains("optimizer"), "{e}");
     std::fs::write(&cfg, &text).unwrap();
     let space = dir.join("space.toml");
     std::fs::write(&space, "encoding = \"integer\"\n[[gene]]\nname = \"knight_mgx\"\nmin = 1\nmax = 9\n").unwrap();

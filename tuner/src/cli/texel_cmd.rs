@@ -4,11 +4,12 @@ use std::path::PathBuf;
 
 use crate::{
     cli::{RunArgs, set_given},
-    texel::run::{TexelConfig, run as run_texel},
+    texel::run::{TexelConfig, bench_epoch, run as run_texel},
 };
 
 /// Tune evaluation parameters by Texel's method: the mean squared error of the games' results
-/// against sigmoid(K · evaluation) on quiet positions, minimised by local search.
+/// against sigmoid(K · evaluation) on quiet positions, minimised by local search or, with
+/// `optimizer = "adam" | "adagrad"`, by a gradient fit over traced positions.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TexelArgs {
     /// Games with results; repeat for several (replaces the config's list).
@@ -23,7 +24,11 @@ pub struct TexelArgs {
     /// Threads for the loss (0 = all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// `--generations` is the number of passes.
+    /// Benchmark instead of tuning: trace the config's training positions, repeat them to this
+    /// many, and time one epoch of the gradient fit (`optimizer`, `[gradient]`; Adam if local).
+    #[arg(long, value_name = "POSITIONS")]
+    pub bench_epoch: Option<usize>,
+    /// `--generations` is the number of passes (epochs for a gradient optimiser).
     #[command(flatten)]
     pub run: RunArgs,
 }
@@ -43,6 +48,12 @@ pub fn run(args: TexelArgs) -> anyhow::Result<()> {
     set_given!(args.run; generations => cfg.passes, seed => cfg.seed, out => cfg.out_dir);
     if args.run.broker.broker.is_some() {
         anyhow::bail!("--broker: texel fits its positions here; it has no worker fitness");
+    }
+    if let Some(n) = args.bench_epoch {
+        for line in bench_epoch(&cfg, n)? {
+            println!("{line}");
+        }
+        return Ok(());
     }
     let o = run_texel(&cfg, args.run.start())?;
     println!("K {:.4}; {} training and {} validation positions", o.k, o.train, o.validation);

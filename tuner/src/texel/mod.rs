@@ -4,10 +4,13 @@
 //! once, for the evaluation being tuned.
 //!
 //! `tuner texel` ([`run`]) minimises that error over a search space's parameters on quiet
-//! positions ([`quiet`]) from games with results.
+//! positions ([`quiet`]) from games with results, by local search or by a gradient fit
+//! ([`gradient`]) over compact traces of the positions ([`traces`]).
 
+pub mod gradient;
 pub mod quiet;
 pub mod run;
+pub mod traces;
 
 /// The winning chance of `score` centipawns under scale `k`.
 pub fn win_chance(k: f64, score: f64) -> f64 {

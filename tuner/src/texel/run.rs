@@ -10,6 +10,10 @@
 //! linear in its parameters (tapering, piece-square tables, mobility tables), so the local
 //! search measures the loss itself instead of a gradient through term coefficients.
 //!
+//! With `optimizer = "adam"` or `"adagrad"` the passes are epochs of a gradient fit instead
+//! ([`super::gradient`]): the positions are traced once (`evochess::eval::trace`: each linear
+//! parameter's exact coefficient, the tapering applied here) and the loop never evaluates.
+//!
 //! After every pass `<out>/checkpoint.json` holds the values and steps, `<out>/passes.csv` and
 //! `<out>/loss.svg` both sets' MSE per pass, and `<out>/tuned.toml` the values of the pass with
 //! the lowest validation MSE as a complete parameter file.
@@ -20,14 +24,23 @@ use std::{
 };
 
 use arena::files::write_atomic;
-use evochess::{eval::Evaluator, params::Params};
+use evochess::{
+    eval::{Evaluator, trace::is_linear},
+    params::{EvalParams, ParamSection, Params},
+};
 use plotters::style::RGBColor;
-use rand::rngs::StdRng;
+use rand::{SeedableRng, rngs::StdRng, seq::SliceRandom};
 use serde::{Deserialize, Serialize};
 use shakmaty::{CastlingMode, Chess, fen::Fen};
 use thiserror::Error;
 
-use super::{fit_k, quiet::Resolver, win_chance};
+use super::{
+    fit_k,
+    gradient::{Gradient, GradientConfig, GradientState, Optimizer, epoch},
+    quiet::Resolver,
+    traces::{GeneOf, TraceError, TraceSet},
+    win_chance,
+};
 use crate::{
     chart::{Series, render_lines_svg},
     csv::Csv,
@@ -66,6 +79,18 @@ pub struct TexelConfig {
     pub threads: usize,
     pub seed: u64,
     pub out_dir: PathBuf,
+    /// `local` (the search above), `adam` or `adagrad` (gradient over traced positions:
+    /// [`super::gradient`]). Left out of the serialised config when `local`, so local runs keep
+    /// their checkpoints' fingerprints.
+    #[serde(skip_serializing_if = "is_local")]
+    pub optimizer: Optimizer,
+    /// The gradient optimisers' settings (`[gradient]`; defaults when absent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gradient: Option<GradientConfig>,
+}
+
+fn is_local(o: &Optimizer) -> bool {
+    *o == Optimizer::Local
 }
 
 impl Default for TexelConfig {
@@ -88,6 +113,8 @@ impl Default for TexelConfig {
             threads: 0,
             seed: 1,
             out_dir: PathBuf::from("texel-out"),
+            optimizer: Optimizer::Local,
+            gradient: None,
         }
     }
 }
@@ -100,6 +127,8 @@ pub enum TexelError {
     Config(String),
     #[error(transparent)]
     Positions(#[from] PositionsError),
+    #[error("texel traces: {0}")]
+    Trace(#[from] TraceError),
 }
 
 crate::command_error!(TexelError);
@@ -133,15 +162,26 @@ impl TexelConfig {
         if self.k.is_some_and(|k| !(k.is_finite() && k > 0.0)) {
             return bad(format!("k must be a positive number, not {}", self.k.unwrap_or_default()));
         }
+        if self.gradient.is_some() && self.optimizer == Optimizer::Local {
+            return bad("[gradient] settings need optimizer = \"adam\" or \"adagrad\"".into());
+        }
+        if let Some(g) = &self.gradient {
+            g.validate().map_err(TexelError::Config)?;
+        }
         Ok(())
     }
 }
 
-/// A quiet position and its game's result for the side to move (1, ½, 0).
+/// A labelled position: what Texel fits. `result` is the game's result for the side to move
+/// (1, ½, 0); `score` an optional score of the position in centipawns, side to move's view
+/// (a search's or a mentor's), which the gradient fit blends into its target by `lambda`.
+/// Today's source is [`quiet_positions`] (PGN games, no score); a reader of self-play data
+/// feeds the same struct.
 #[derive(Clone, Debug)]
 pub struct Labelled {
     pub pos: Chess,
     pub result: f64,
+    pub score: Option<f64>,
 }
 
 /// The quiet positions of `positions` (see [`super::quiet`]) with results, resolved under
@@ -171,7 +211,7 @@ pub fn quiet_positions(
                 let (quiet, plies) = resolver.resolve(pos)?;
                 // The result is the side to move's: it changes hands with every ply played.
                 let outcome = if plies % 2 == 0 { *outcome } else { -outcome };
-                Some(Labelled { pos: quiet, result: (f64::from(outcome) + 1.0) / 2.0 })
+                Some(Labelled { pos: quiet, result: (f64::from(outcome) + 1.0) / 2.0, score: None })
             })
             .collect::<Vec<_>>()
     })
@@ -237,20 +277,20 @@ pub struct PassRecord {
     pub values: Vec<i32>,
 }
 
-struct Tuning<'a> {
-    cfg: &'a TexelConfig,
-    space: SearchSpace,
+pub(super) struct Tuning<'a> {
+    pub(super) cfg: &'a TexelConfig,
+    pub(super) space: SearchSpace,
     base: Params,
     train: Vec<Labelled>,
-    validation: Vec<Labelled>,
-    k: f64,
-    threads: usize,
+    pub(super) validation: Vec<Labelled>,
+    pub(super) k: f64,
+    pub(super) threads: usize,
     /// The starting values' training and validation MSE (pass 0 of the reports).
-    start: (f64, f64),
+    pub(super) start: (f64, f64),
 }
 
 impl Tuning<'_> {
-    fn params(&self, values: &[i32]) -> Params {
+    pub(super) fn params(&self, values: &[i32]) -> Params {
         let mut p = self.base.clone();
         for (gene, &v) in self.space.genes.iter().zip(values) {
             for &id in &gene.keys {
@@ -264,8 +304,43 @@ impl Tuning<'_> {
         self.space.genes[gene].step.unwrap_or(1).max(1)
     }
 
-    fn start_values(&self) -> Vec<i32> {
+    pub(super) fn start_values(&self) -> Vec<i32> {
         self.space.genes.iter().map(|g| self.base.get(g.keys[0]).clamp(g.min, g.max)).collect()
+    }
+
+    /// `passes.csv`, `loss.svg` and `tuned.toml` (the best validation pass) from the history.
+    pub(super) fn write_reports(&self, history: &[PassRecord]) -> Result<(), TexelError> {
+        let out = &self.cfg.out_dir;
+        let start = PassRecord {
+            pass: 0,
+            train_mse: self.start.0,
+            validation_mse: self.start.1,
+            changed: 0,
+            trials: 1,
+            seconds: 0.0,
+            values: self.start_values(),
+        };
+        let rows: Vec<&PassRecord> = std::iter::once(&start).chain(history).collect();
+        let csv = Csv::new()
+            .column("pass", |r: &&PassRecord| r.pass.to_string())
+            .column("train_mse", |r| format!("{:.8}", r.train_mse))
+            .column("validation_mse", |r| format!("{:.8}", r.validation_mse))
+            .column("changed", |r| r.changed.to_string())
+            .column("trials", |r| r.trials.to_string())
+            .column("seconds", |r| format!("{:.1}", r.seconds));
+        let path = out.join("passes.csv");
+        write_atomic(&path, csv.write(rows.iter().copied()).as_bytes()).map_err(|e| TexelError::io(&path, e))?;
+        let series = [
+            Series::new("training", RGBColor(31, 119, 180), rows.iter().map(|r| (r.pass, r.train_mse)).collect()),
+            Series::new("validation", RGBColor(214, 39, 40), rows.iter().map(|r| (r.pass, r.validation_mse)).collect()),
+        ];
+        let label = format!("mean squared error (K = {:.4})", self.k);
+        let path = out.join("loss.svg");
+        let svg = render_lines_svg("Texel tuning", "pass", &label, &series).map_err(|e| TexelError::io(&path, e))?;
+        write_atomic(&path, svg.as_bytes()).map_err(|e| TexelError::io(&path, e))?;
+        let values = self.best(history).map_or(&start.values, |r| &r.values);
+        let path = out.join("tuned.toml");
+        write_atomic(&path, self.params(values).to_toml().as_bytes()).map_err(|e| TexelError::io(&path, e))
     }
 
     /// The record with the lowest validation MSE, if any pass beat the start.
@@ -368,38 +443,128 @@ impl Generations for Tuning<'_> {
     }
 
     fn report(&self, history: &[PassRecord]) -> Result<(), TexelError> {
-        let out = &self.cfg.out_dir;
-        let start = PassRecord {
-            pass: 0,
-            train_mse: self.start.0,
-            validation_mse: self.start.1,
-            changed: 0,
-            trials: 1,
-            seconds: 0.0,
-            values: self.start_values(),
-        };
-        let rows: Vec<&PassRecord> = std::iter::once(&start).chain(history).collect();
-        let csv = Csv::new()
-            .column("pass", |r: &&PassRecord| r.pass.to_string())
-            .column("train_mse", |r| format!("{:.8}", r.train_mse))
-            .column("validation_mse", |r| format!("{:.8}", r.validation_mse))
-            .column("changed", |r| r.changed.to_string())
-            .column("trials", |r| r.trials.to_string())
-            .column("seconds", |r| format!("{:.1}", r.seconds));
-        let path = out.join("passes.csv");
-        write_atomic(&path, csv.write(rows.iter().copied()).as_bytes()).map_err(|e| TexelError::io(&path, e))?;
-        let series = [
-            Series::new("training", RGBColor(31, 119, 180), rows.iter().map(|r| (r.pass, r.train_mse)).collect()),
-            Series::new("validation", RGBColor(214, 39, 40), rows.iter().map(|r| (r.pass, r.validation_mse)).collect()),
-        ];
-        let label = format!("mean squared error (K = {:.4})", self.k);
-        let path = out.join("loss.svg");
-        let svg = render_lines_svg("Texel tuning", "pass", &label, &series).map_err(|e| TexelError::io(&path, e))?;
-        write_atomic(&path, svg.as_bytes()).map_err(|e| TexelError::io(&path, e))?;
-        let values = self.best(history).map_or(&start.values, |r| &r.values);
-        let path = out.join("tuned.toml");
-        write_atomic(&path, self.params(values).to_toml().as_bytes()).map_err(|e| TexelError::io(&path, e))
+        self.write_reports(history)
     }
+}
+
+/// The gradient fit of `tuning`'s space: its linear genes, over the training positions
+/// (shuffled by the seed, so that mini-batches mix games) traced at the starting values.
+fn gradient_fit<'a>(tuning: &'a Tuning<'a>, optimizer: Optimizer) -> Result<Gradient<'a>, TexelError> {
+    let (gene_of, fitted) = linear_genes(&tuning.space);
+    log::info!(
+        "texel: {} of {} genes fitted by {optimizer:?}; the others (non-linear or search) held at their start",
+        fitted.len(),
+        tuning.space.genes.len()
+    );
+    let mut order: Vec<usize> = (0..tuning.train.len()).collect();
+    order.shuffle(&mut StdRng::seed_from_u64(tuning.cfg.seed));
+    let positions: Vec<Labelled> = order.iter().map(|&i| tuning.train[i].clone()).collect();
+    let cfg = tuning.cfg.gradient.clone().unwrap_or_default();
+    let t = Instant::now();
+    let start = tuning.params(&tuning.start_values());
+    let mut train = TraceSet::build(&positions, &start.eval, &gene_of, fitted.len(), tuning.threads)?;
+    train.set_targets(tuning.k, cfg.lambda);
+    log::info!(
+        "texel: traced {} positions in {:.1}s: {} coefficients, {:.0} bytes per position",
+        train.len(),
+        t.elapsed().as_secs_f64(),
+        train.entries.len(),
+        train.bytes() as f64 / train.len() as f64
+    );
+    Ok(Gradient { tuning, cfg, optimizer, train, fitted, seed: tuning.cfg.seed })
+}
+
+/// The space's genes whose keys are all linear evaluation parameters (the gradient fits
+/// these), as each evaluation parameter's fitted-gene index and each fitted gene's space index.
+fn linear_genes(space: &SearchSpace) -> (GeneOf, Vec<usize>) {
+    let specs = EvalParams::specs();
+    let mut gene_of = vec![None; specs.len()];
+    let mut fitted = Vec::new();
+    for (g, gene) in space.genes.iter().enumerate() {
+        if gene.keys.iter().all(|id| id.0 < specs.len() && is_linear(&specs[id.0])) {
+            for id in &gene.keys {
+                gene_of[id.0] = Some(fitted.len());
+            }
+            fitted.push(g);
+        }
+    }
+    (gene_of, fitted)
+}
+
+/// The config's space and starting parameters.
+fn space_and_base(cfg: &TexelConfig) -> Result<(SearchSpace, String, Params), TexelError> {
+    let space_text = crate::builtin::read_text(&cfg.space).map_err(|e| TexelError::io(&cfg.space, e))?;
+    let space = SearchSpace::parse(&space_text).map_err(RunError::from)?;
+    if space.genes.is_empty() {
+        return Err(TexelError::Config(format!("{} names no parameter to tune", cfg.space.display())));
+    }
+    let base = match &cfg.params {
+        Some(p) => space.with_fixed(&Params::load(p).map_err(|e| TexelError::params(p, e))?),
+        None => space.base(),
+    };
+    Ok((space, space_text, base))
+}
+
+/// `tuner texel --bench-epoch N`: the config's training positions traced, repeated to `n`
+/// positions, and one epoch of the gradient fit (the config's `[gradient]` settings) timed.
+/// Returns the report's lines.
+pub fn bench_epoch(cfg: &TexelConfig, n: usize) -> Result<Vec<String>, TexelError> {
+    cfg.validate()?;
+    if n == 0 {
+        return Err(TexelError::Config("--bench-epoch: name at least 1 position".into()));
+    }
+    let (space, _, base) = space_and_base(cfg)?;
+    let threads = threads(cfg.threads);
+    std::fs::create_dir_all(&cfg.out_dir).map_err(|e| TexelError::io(&cfg.out_dir, e))?;
+    let set = load_or_extract(&cfg.pgn, &cfg.positions, &cfg.out_dir.join("positions.json"))?;
+    let (train, _) = quiet_positions(&set.train, &base, threads)?;
+    let (gene_of, fitted) = linear_genes(&space);
+    let t = Instant::now();
+    let traced = TraceSet::build(&train, &base.eval, &gene_of, fitted.len(), threads)?;
+    let trace_seconds = t.elapsed().as_secs_f64();
+    if traced.is_empty() {
+        return Err(TexelError::Config("no quiet training positions to trace".into()));
+    }
+    let start: Vec<f64> = fitted.iter().map(|&g| f64::from(base.get(space.genes[g].keys[0]))).collect();
+    let k = fit_k(&traced.samples(&start), 0.05, 10.0, 1e-6);
+    let mut big = traced.tiled(n.div_ceil(traced.len()))?;
+    big.set_targets(k, 1.0);
+    let bounds: Vec<(i32, i32)> = fitted.iter().map(|&g| (space.genes[g].min, space.genes[g].max)).collect();
+    let gcfg = cfg.gradient.clone().unwrap_or_default();
+    let optimizer = if cfg.optimizer == Optimizer::Local { Optimizer::Adam } else { cfg.optimizer };
+    let mut state = GradientState::new(start.clone(), f64::INFINITY);
+    let t = Instant::now();
+    let (sse, steps) = epoch(&big, &mut state, k, &gcfg, optimizer, (&start, &bounds), (cfg.seed, 0), threads);
+    let epoch_seconds = t.elapsed().as_secs_f64();
+    let peak = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines().find(|l| l.starts_with("VmHWM:")).map(|l| l.split_whitespace().nth(1).unwrap_or("?").to_string())
+        })
+        .unwrap_or_else(|| "?".into());
+    Ok(vec![
+        format!(
+            "traced {} distinct positions in {trace_seconds:.1}s ({:.0} us each, {threads} threads), {} fitted genes",
+            traced.len(),
+            trace_seconds * 1e6 / traced.len() as f64,
+            fitted.len()
+        ),
+        format!(
+            "held {} positions ({} copies): {} coefficients, {:.1} per position; {:.0} MB, {:.0} bytes per position",
+            big.len(),
+            n.div_ceil(traced.len()),
+            big.entries.len(),
+            big.entries.len() as f64 / big.len() as f64,
+            big.bytes() as f64 / 1e6,
+            big.bytes() as f64 / big.len() as f64
+        ),
+        format!(
+            "one {optimizer:?} epoch (batch {}): {steps} steps in {epoch_seconds:.2}s on {threads} threads; training MSE {:.6}; K {k:.4}",
+            gcfg.batch_size,
+            sse / big.len() as f64
+        ),
+        format!("peak resident memory {peak} kB"),
+    ])
 }
 
 /// What a finished (or extended) tune reports.
@@ -419,15 +584,7 @@ pub struct TexelOutcome {
 /// Runs (or continues, as `start` says) the tune.
 pub fn run(cfg: &TexelConfig, start: Start) -> Result<TexelOutcome, TexelError> {
     cfg.validate()?;
-    let space_text = crate::builtin::read_text(&cfg.space).map_err(|e| TexelError::io(&cfg.space, e))?;
-    let space = SearchSpace::parse(&space_text).map_err(RunError::from)?;
-    if space.genes.is_empty() {
-        return Err(TexelError::Config(format!("{} names no parameter to tune", cfg.space.display())));
-    }
-    let base = match &cfg.params {
-        Some(p) => space.with_fixed(&Params::load(p).map_err(|e| TexelError::params(p, e))?),
-        None => space.base(),
-    };
+    let (space, space_text, base) = space_and_base(cfg)?;
     let checkpoint = cfg.out_dir.join("checkpoint.json");
     let _held = RunDir::open(&cfg.out_dir, std::slice::from_ref(&checkpoint), start)?;
     let threads = threads(cfg.threads);
@@ -471,7 +628,14 @@ pub fn run(cfg: &TexelConfig, start: Start) -> Result<TexelOutcome, TexelError> 
     let mismatch = "different settings (only passes, threads and out_dir may change)";
     let driver = Driver::single(cfg.passes, cfg.seed, &fingerprint, checkpoint, mismatch).accepting_legacy(&legacy);
     let tuning = Tuning { cfg, space, base, train, validation, k, threads, start: start_loss };
-    let Finished { history, .. } = driver.run(&tuning, start.resumes())?;
+    let history = match cfg.optimizer {
+        Optimizer::Local => driver.run(&tuning, start.resumes())?.history,
+        optimizer => {
+            let gradient = gradient_fit(&tuning, optimizer)?;
+            let Finished { history, .. } = driver.run(&gradient, start.resumes())?;
+            history
+        }
+    };
     let best = tuning.best(&history);
     Ok(TexelOutcome {
         k,

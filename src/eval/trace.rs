@@ -1,0 +1,347 @@
+//! Traced evaluation: each evaluation parameter's coefficient in a position, for gradient
+//! tuning over millions of positions without calling [`super::evaluate`] in the loop.
+//!
+//! Mechanism: **base evaluation plus per-parameter deltas** (Ethereal's tuner, done without
+//! hand-written trace code). [`Tracer::trace`] evaluates the position's [`Breakdown`] once with
+//! the parameters, then once more per linear parameter with that parameter raised by
+//! [`BUMP`], and reads the change in the *untapered* parts of the breakdown: the packed
+//! middlegame and endgame sums `s`, and the flat part (king shelter plus tempo). Every term is
+//! `coefficient × parameter` in those parts, so the changes are exact integers: `BUMP × c_mg`,
+//! `BUMP × c_eg`, and `BUMP × c_flat` where the shelter's `/ 12` makes `c_flat` a twelfth
+//! (`BUMP` = 12 keeps it an integer: a [`Coef::flat12`]). The tapering, `phase / 24` and
+//! `eg_scale / 100`, is left to the consumer ([`Trace::white_eval`]). Because the coefficients
+//! come from `declare_params!`'s `ParamSection::get`/`set_unchecked` and the real
+//! `breakdown()`, a new term is traced as soon as it is declared and evaluated; the evaluation's
+//! hot path is untouched.
+//!
+//! Two economies keep a trace near 60 evaluations instead of 260: parameters that move the
+//! piece-square profiles (found by bumping each once, at [`Tracer::new`]) are traced through the
+//! piece-square sum alone, and the others two per evaluation (the second raised
+//! [`PAIR_RADIX`] times as far, the two changes read back as the low and high digits).
+//!
+//! Non-linear parameters are **held fixed** (as Ethereal's tuner holds its king-safety divisors
+//! and scale factors): [`is_linear`] is the one place that says which. They are every `ks_*`
+//! parameter (king danger is `units² / ks_mg_divisor` behind `max(0)`, so the unit weights and
+//! both divisors are non-linear) and every `scale_*` (the endgame scale chooses its case by the
+//! sign of the endgame sum). Their contribution is part of the trace's constant. The endgame
+//! scale in percent is recorded per position at the traced parameters and kept fixed too.
+//!
+//! Rounding: the engine truncates the shelter (`/ 12`, per side), the scaled endgame (`/ 100`)
+//! and the tapered sum (`/ 24`); [`Trace::white_eval`] does not. At the traced parameters the
+//! two differ by less than 2 centipawns, at any other linear parameters by less than
+//! [`ROUNDING_BOUND`] (4), as long as the endgame scale's case is the same (a test checks both
+//! on 100k random-playout positions, also after random perturbations of the linear parameters).
+
+use shakmaty::{Chess, Position};
+
+use super::{
+    Breakdown, EvalParams, breakdown,
+    psqt::{Profiles, PsqtSource},
+};
+use crate::params::{ParamSection, ParamSpec};
+
+/// The raise applied to each parameter: a multiple of the shelter's divisor 12, so the flat
+/// part's change is an exact integer.
+pub const BUMP: i32 = 12;
+
+/// `|white_eval - evaluate|` stays below this (see the module docs).
+pub const ROUNDING_BOUND: f64 = 4.0;
+
+/// Whether a parameter enters the evaluation linearly and is traced (the others are held fixed
+/// at their traced values): the king-danger unit weights and divisors (`ks_*`) and the endgame
+/// scale factors (`scale_*`) are not. The trace test fails if a parameter called linear here is not.
+pub fn is_linear(spec: &ParamSpec) -> bool {
+    !(spec.name.starts_with("ks_") || spec.name.starts_with("scale_"))
+}
+
+/// One parameter's coefficients in one position, white's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Coef {
+    /// Index into [`EvalParams::specs`].
+    pub param: u16,
+    /// Coefficient in the middlegame sum.
+    pub mg: i32,
+    /// Coefficient in the endgame sum (before the endgame scale).
+    pub eg: i32,
+    /// Twelve times the coefficient in the flat (untapered) part.
+    pub flat12: i32,
+}
+
+/// A position's evaluation as constants plus [`Coef`]s, white's view:
+/// `mg = const_mg + Σ c.mg·p`, `eg = const_eg + Σ c.eg·p`, `flat = (const_flat12 + Σ c.flat12·p) / 12`,
+/// `eval = (mg·phase + eg·eg_scale/100·(24 − phase)) / 24 + flat`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    pub coefs: Vec<Coef>,
+    pub const_mg: i64,
+    pub const_eg: i64,
+    pub const_flat12: i64,
+    pub phase: i32,
+    pub eg_scale: i32,
+}
+
+impl Trace {
+    /// The traced evaluation under `p`, white's view, without the engine's truncations.
+    pub fn white_eval(&self, p: &EvalParams) -> f64 {
+        let (mut mg, mut eg, mut flat12) = (self.const_mg, self.const_eg, self.const_flat12);
+        for c in &self.coefs {
+            let v = i64::from(p.get(usize::from(c.param)));
+            mg += i64::from(c.mg) * v;
+            eg += i64::from(c.eg) * v;
+            flat12 += i64::from(c.flat12) * v;
+        }
+        taper(mg as f64, eg as f64, self.phase, self.eg_scale) + flat12 as f64 / 12.0
+    }
+}
+
+/// The engine's tapering without its truncations.
+#[inline]
+pub fn taper(mg: f64, eg: f64, phase: i32, eg_scale: i32) -> f64 {
+    (mg * f64::from(phase) + eg * f64::from(eg_scale) / 100.0 * f64::from(24 - phase)) / 24.0
+}
+
+/// Traces positions under one parameter set.
+#[derive(Clone, Debug)]
+pub struct Tracer {
+    params: EvalParams,
+    /// Linear parameters that feed the piece-square profiles: traced through the piece-square
+    /// sum alone (a few adds per piece instead of a whole evaluation).
+    profile: Vec<usize>,
+    /// The other linear parameters, traced two per evaluation (see [`PAIR_RADIX`]).
+    other: Vec<usize>,
+}
+
+/// The second parameter of a pair is raised by `BUMP × PAIR_RADIX`, so one evaluation gives
+/// both changes `BUMP × (c₁ + PAIR_RADIX × c₂)`; exact while every coefficient stays below
+/// `PAIR_RADIX / 2` in size (counts of squares, pieces and rank weights: a few hundred at most)
+/// and the raised sums stay within `i32`.
+pub const PAIR_RADIX: i32 = 1 << 12;
+
+impl Tracer {
+    pub fn new(params: &EvalParams) -> Tracer {
+        let base = Profiles::new(params);
+        let (mut profile, mut other) = (Vec::new(), Vec::new());
+        for (i, spec) in EvalParams::specs().iter().enumerate() {
+            if !is_linear(spec) {
+                continue;
+            }
+            let mut p = params.clone();
+            p.set_unchecked(i, p.get(i) + BUMP);
+            if Profiles::new(&p) != base { profile.push(i) } else { other.push(i) }
+        }
+        Tracer { params: params.clone(), profile, other }
+    }
+
+    pub fn params(&self) -> &EvalParams {
+        &self.params
+    }
+
+    /// Indices (into [`EvalParams::specs`]) of the traced parameters, ascending.
+    pub fn linear(&self) -> Vec<usize> {
+        let mut all = [self.profile.as_slice(), self.other.as_slice()].concat();
+        all.sort_unstable();
+        all
+    }
+
+    /// The position's trace.
+    pub fn trace(&self, pos: &Chess) -> Trace {
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+        {
+            if std::arch::is_x86_feature_detected!("popcnt") {
+                // SAFETY: the running CPU supports POPCNT, checked just above.
+                return unsafe { self.trace_popcnt(pos) };
+            }
+        }
+        self.trace_with(pos)
+    }
+
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
+    #[target_feature(enable = "popcnt")]
+    fn trace_popcnt(&self, pos: &Chess) -> Trace {
+        self.trace_with(pos)
+    }
+
+    #[inline(always)]
+    fn trace_with(&self, pos: &Chess) -> Trace {
+        let eval = |p: &EvalParams| -> Breakdown { breakdown(pos, p, &Profiles::new(p)) };
+        let base = eval(&self.params);
+        let flat = |b: &Breakdown| b.shelter + b.tempo;
+        let mut p = self.params.clone();
+        // (param, Δmg, Δeg, Δflat) for a raise of BUMP × scale.
+        let mut deltas: Vec<(usize, i32, i32, i32)> = Vec::new();
+        let psqt = Profiles::new(&self.params).score(pos.board());
+        for &i in &self.profile {
+            let v = p.get(i);
+            p.set_unchecked(i, v + BUMP);
+            let d = Profiles::new(&p).score(pos.board()) - psqt;
+            p.set_unchecked(i, v);
+            deltas.push((i, d.mg(), d.eg(), 0));
+        }
+        for pair in self.other.chunks(2) {
+            let saved: Vec<i32> = pair.iter().map(|&i| p.get(i)).collect();
+            for (k, &i) in pair.iter().enumerate() {
+                p.set_unchecked(i, saved[k] + BUMP * PAIR_RADIX.pow(k as u32));
+            }
+            let b = eval(&p);
+            for (k, &i) in pair.iter().enumerate() {
+                p.set_unchecked(i, saved[k]);
+            }
+            let d = (b.s.mg() - base.s.mg(), b.s.eg() - base.s.eg(), flat(&b) - flat(&base));
+            if pair.len() == 1 {
+                deltas.push((pair[0], d.0, d.1, d.2));
+            } else {
+                // The tapered sums moved by BUMP × (c₁ + R·c₂); the flat part by (12c₁ + R·12c₂)
+                // (BUMP = 12 cancels its / 12).
+                let ((mg1, mg2), (eg1, eg2), (fl1, fl2)) = (split(d.0 / BUMP), split(d.1 / BUMP), split(d.2));
+                deltas.push((pair[0], mg1 * BUMP, eg1 * BUMP, fl1));
+                deltas.push((pair[1], mg2 * BUMP, eg2 * BUMP, fl2));
+            }
+        }
+        deltas.sort_unstable_by_key(|d| d.0);
+        let (mut const_mg, mut const_eg) = (i64::from(base.s.mg()), i64::from(base.s.eg()));
+        let mut const_flat12 = 12 * i64::from(flat(&base));
+        let mut coefs = Vec::new();
+        for (i, mg, eg, fl) in deltas {
+            let c = Coef { param: i as u16, mg: mg / BUMP, eg: eg / BUMP, flat12: fl * 12 / BUMP };
+            if c.mg != 0 || c.eg != 0 || c.flat12 != 0 {
+                let v = i64::from(self.params.get(i));
+                const_mg -= i64::from(c.mg) * v;
+                const_eg -= i64::from(c.eg) * v;
+                const_flat12 -= i64::from(c.flat12) * v;
+                coefs.push(c);
+            }
+        }
+        Trace { coefs, const_mg, const_eg, const_flat12, phase: base.phase, eg_scale: base.eg_scale }
+    }
+}
+
+/// `x = lo + PAIR_RADIX × hi` with `|lo| < PAIR_RADIX / 2`.
+fn split(x: i32) -> (i32, i32) {
+    let mut lo = x.rem_euclid(PAIR_RADIX);
+    if lo >= PAIR_RADIX / 2 {
+        lo -= PAIR_RADIX;
+    }
+    (lo, (x - lo) / PAIR_RADIX)
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Chess, Position};
+
+    use super::*;
+    use crate::eval::evaluate;
+
+    fn splitmix(state: &mut u64) -> u64 {
+        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// `n` positions from random playouts (seeded): every position of each game up to a random
+    /// length, captures preferred half the time so that material comes off and endgames appear.
+    fn playout_positions(n: usize, seed: u64) -> Vec<Chess> {
+        let mut rng = seed;
+        let mut out = Vec::with_capacity(n);
+        while out.len() < n {
+            let mut pos = Chess::default();
+            let length = 20 + splitmix(&mut rng) % 180;
+            for _ in 0..length {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || out.len() == n {
+                    break;
+                }
+                let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+                let r = splitmix(&mut rng);
+                let m = if !captures.is_empty() && r & 1 == 0 {
+                    *captures[(r >> 1) as usize % captures.len()]
+                } else {
+                    moves[(r >> 1) as usize % moves.len()]
+                };
+                pos.play_unchecked(m);
+                out.push(pos.clone());
+            }
+        }
+        out
+    }
+
+    fn white(pos: &Chess, p: &EvalParams) -> i32 {
+        let e = evaluate(pos, p);
+        if pos.turn().is_white() { e } else { -e }
+    }
+
+    /// Every linear parameter moved by up to ±`spread` (clamped to its range), seeded.
+    fn perturbed(base: &EvalParams, spread: i32, seed: u64) -> EvalParams {
+        let mut rng = seed;
+        let mut p = base.clone();
+        for (i, s) in EvalParams::specs().iter().enumerate() {
+            if is_linear(s) {
+                let d = (splitmix(&mut rng) % (2 * spread as u64 + 1)) as i32 - spread;
+                p.set_unchecked(i, (p.get(i) + d).clamp(s.min, s.max));
+            }
+        }
+        p
+    }
+
+    #[test]
+    fn traced_eval_equals_evaluate_on_100k_positions_and_after_perturbations() {
+        let base = EvalParams::default();
+        let positions = playout_positions(100_000, 44);
+        let tracer = Tracer::new(&base);
+        let traces: Vec<Trace> = std::thread::scope(|s| {
+            let handles: Vec<_> = positions
+                .chunks(25_000)
+                .map(|c| s.spawn(|| c.iter().map(|p| tracer.trace(p)).collect::<Vec<_>>()))
+                .collect();
+            handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+        });
+        let mut worst = 0f64;
+        for (pos, t) in positions.iter().zip(&traces) {
+            let diff = (t.white_eval(&base) - f64::from(white(pos, &base))).abs();
+            worst = worst.max(diff);
+            assert!(
+                diff < 2.0,
+                "{diff} at the traced parameters: {}",
+                shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+            );
+        }
+        eprintln!("at the traced parameters: worst |traced - evaluate| = {worst:.3}");
+        let endgames = traces.iter().filter(|t| t.phase < 12).count();
+        assert!(endgames > 10_000, "the playouts reach endgames: {endgames}");
+        // Other parameters: the coefficients, not a stored residual, carry the change.
+        for (round, spread) in [(1u64, 5), (2, 20), (3, 60)] {
+            let p = perturbed(&base, spread, round);
+            let (mut worst, mut scale_changed) = (0f64, 0usize);
+            for (pos, t) in positions.iter().zip(&traces) {
+                let b = breakdown(pos, &p, &Profiles::new(&p));
+                if b.eg_scale != t.eg_scale {
+                    scale_changed += 1;
+                    continue;
+                }
+                let diff = (t.white_eval(&p) - f64::from(white(pos, &p))).abs();
+                worst = worst.max(diff);
+                assert!(diff < ROUNDING_BOUND, "{diff} after a ±{spread} perturbation");
+            }
+            eprintln!("±{spread}: worst {worst:.3}, {scale_changed} positions changed endgame scale (skipped)");
+            assert!(scale_changed < positions.len() / 100, "{scale_changed}");
+        }
+    }
+
+    #[test]
+    fn held_fixed_parameters_are_the_non_linear_ones() {
+        let held: Vec<&str> = EvalParams::specs().iter().filter(|s| !is_linear(s)).map(|s| s.name).collect();
+        assert!(held.contains(&"ks_mg_divisor") && held.contains(&"ks_eg_divisor"), "{held:?}");
+        assert!(held.contains(&"scale_opposite_bishops") && held.contains(&"ks_safe_queen_check"), "{held:?}");
+        // A king attack in progress: the danger term is quadratic in its unit weights.
+        let pos = super::super::tests::pos("r1b2rk1/ppp2ppp/2n5/3qN3/3P4/2PB4/P4PPP/R2QR1K1 b - - 0 1");
+        let base = EvalParams::default();
+        let danger = |p: &EvalParams| breakdown(&pos, p, &Profiles::new(p)).s.mg();
+        let (i, _) = EvalParams::specs().iter().enumerate().find(|(_, s)| s.name == "ks_attack_value").unwrap();
+        let mut up = base.clone();
+        up.set_unchecked(i, base.get(i) + 40);
+        let mut up2 = base.clone();
+        up2.set_unchecked(i, base.get(i) + 80);
+        assert_ne!(danger(&up2) - danger(&up), danger(&up) - danger(&base), "ks_attack_value acts linearly here");
+    }
+}

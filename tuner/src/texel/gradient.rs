@@ -1,0 +1,401 @@
+//! Gradient Texel (`optimizer = "adam"` or `"adagrad"`): Ethereal's tuner on our traces.
+//!
+//! The training positions are traced once ([`super::traces`]) at the starting parameters; every
+//! epoch then runs over the compact traces only, never calling the evaluation: mini-batches
+//! (`batch_size` positions, 0 = the whole set) in an order drawn per epoch from the run's seed,
+//! each one optimiser step on the mean squared error of `sigmoid(K·E)` plus a ridge prior
+//! `ridge · Σ ((θ − θ₀) / 100)²` toward the start. Values are clamped to the declared ranges
+//! after each step. Genes with a non-linear key (`ks_*`, `scale_*`: see
+//! `evochess::eval::trace`) or a search key are held at their starting values.
+//!
+//! Each epoch's record holds the rounded values and their *validation* MSE measured with the
+//! engine's real `evaluate()`, so it compares with the local search's passes; the training MSE
+//! is the traced loss averaged over the epoch's batches (before each step). An epoch's
+//! validation MSE that has not beaten the best for `patience` epochs stops the fit; the best
+//! epoch's values are `tuned.toml`. The state (values, moments, step count) is checkpointed
+//! after every epoch, so `--resume` continues exactly where a killed run stopped.
+
+use std::time::Instant;
+
+use rand::{SeedableRng, rngs::StdRng, seq::SliceRandom};
+use serde::{Deserialize, Serialize};
+
+use super::{
+    run::{PassRecord, TexelError, Tuning, mse},
+    traces::TraceSet,
+};
+use crate::ga::driver::Generations;
+
+/// The gradient optimisers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Optimizer {
+    /// The local search of [`super::run`] (one step per gene, halving).
+    #[default]
+    Local,
+    /// Adam (β₁ 0.9, β₂ 0.999).
+    Adam,
+    /// AdaGrad (Ethereal's tuner).
+    Adagrad,
+}
+
+/// `[gradient]` settings of `tuner texel`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GradientConfig {
+    /// Step size in centipawns (Adam's steps are about this size per parameter).
+    pub learning_rate: f64,
+    /// Positions per step; 0 = the whole training set (full batch).
+    pub batch_size: usize,
+    /// Weight of the game result in the target, against the data's score (1 = result only;
+    /// positions without a score always use the result).
+    pub lambda: f64,
+    /// Ridge prior toward the starting values: added loss per (100 cp)² of each gene's move.
+    pub ridge: f64,
+    /// Epochs without a better validation MSE before the fit stops.
+    pub patience: usize,
+}
+
+impl Default for GradientConfig {
+    fn default() -> Self {
+        GradientConfig { learning_rate: 1.0, batch_size: 16384, lambda: 1.0, ridge: 0.0, patience: 5 }
+    }
+}
+
+impl GradientConfig {
+    pub fn validate(&self) -> Result<(), String> {
+        if !(self.learning_rate.is_finite() && self.learning_rate > 0.0) {
+            return Err(format!("gradient.learning_rate must be positive, not {}", self.learning_rate));
+        }
+        if !(0.0..=1.0).contains(&self.lambda) {
+            return Err(format!("gradient.lambda must be in [0, 1], not {}", self.lambda));
+        }
+        if !(self.ridge.is_finite() && self.ridge >= 0.0) {
+            return Err(format!("gradient.ridge must be 0 or more, not {}", self.ridge));
+        }
+        if self.patience == 0 {
+            return Err("gradient.patience must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// The optimiser's state after an epoch (checkpointed).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GradientState {
+    /// Each fitted gene's value (unrounded).
+    pub theta: Vec<f64>,
+    /// First moments (Adam) and second moments or squared-gradient sums (Adam, AdaGrad).
+    pub m: Vec<f64>,
+    pub v: Vec<f64>,
+    pub steps: u64,
+    pub best_validation: f64,
+    /// Epochs since the best validation MSE.
+    pub stale: usize,
+    pub stopped: bool,
+}
+
+/// A fit over traced training positions.
+pub(super) struct Gradient<'a> {
+    pub(super) tuning: &'a Tuning<'a>,
+    pub(super) cfg: GradientConfig,
+    pub(super) optimizer: Optimizer,
+    pub(super) train: TraceSet,
+    /// The space's gene index of each fitted gene (the others are held).
+    pub(super) fitted: Vec<usize>,
+    pub(super) seed: u64,
+}
+
+impl Gradient<'_> {
+    /// Each fitted gene's declared range.
+    fn bounds(&self) -> Vec<(i32, i32)> {
+        self.fitted.iter().map(|&g| (self.tuning.space.genes[g].min, self.tuning.space.genes[g].max)).collect()
+    }
+
+    /// The gene values of the whole space: fitted ones rounded and clamped, the rest at the start.
+    pub fn values(&self, theta: &[f64]) -> Vec<i32> {
+        let mut values = self.tuning.start_values();
+        for (&g, &t) in self.fitted.iter().zip(theta) {
+            let gene = &self.tuning.space.genes[g];
+            values[g] = (t.round() as i32).clamp(gene.min, gene.max);
+        }
+        values
+    }
+
+    fn start_theta(&self) -> Vec<f64> {
+        let start = self.tuning.start_values();
+        self.fitted.iter().map(|&g| f64::from(start[g])).collect()
+    }
+}
+
+/// One epoch over `train` from `s`: returns the summed squared error of the batches (each
+/// before its step) and the number of steps. The batch order comes from `seed` and `epoch`.
+#[allow(clippy::too_many_arguments)]
+pub fn epoch(
+    train: &TraceSet,
+    s: &mut GradientState,
+    k: f64,
+    cfg: &GradientConfig,
+    optimizer: Optimizer,
+    (start, bounds): (&[f64], &[(i32, i32)]),
+    (seed, epoch): (u64, usize),
+    threads: usize,
+) -> (f64, usize) {
+    let n = train.len();
+    let batch = if cfg.batch_size == 0 { n } else { cfg.batch_size.min(n) }.max(1);
+    let mut batches: Vec<usize> = (0..n.div_ceil(batch)).collect();
+    // The epoch's own order: a resumed run draws the same.
+    batches.shuffle(&mut StdRng::seed_from_u64(seed ^ (epoch as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)));
+    let (mut sse, mut steps) = (0.0, 0);
+    for b in batches {
+        let range = b * batch..((b + 1) * batch).min(n);
+        let len = range.len() as f64;
+        let (batch_sse, mut grad) = train.loss_grad(&s.theta, k, range, true, threads);
+        grad.iter_mut().for_each(|x| *x /= len);
+        sse += batch_sse;
+        steps += 1;
+        step(optimizer, cfg, s, &grad, start, bounds);
+    }
+    (sse, steps)
+}
+
+/// One optimiser step from the gradient `grad` of the mean loss (the prior's is added here),
+/// clamped to `bounds`.
+pub fn step(
+    optimizer: Optimizer,
+    cfg: &GradientConfig,
+    s: &mut GradientState,
+    grad: &[f64],
+    start: &[f64],
+    bounds: &[(i32, i32)],
+) {
+    s.steps += 1;
+    let lr = cfg.learning_rate;
+    for i in 0..s.theta.len() {
+        let g = grad[i] + cfg.ridge * 2.0 * (s.theta[i] - start[i]) / 1e4;
+        let delta = match optimizer {
+            Optimizer::Adam => {
+                const B1: f64 = 0.9;
+                const B2: f64 = 0.999;
+                s.m[i] = B1 * s.m[i] + (1.0 - B1) * g;
+                s.v[i] = B2 * s.v[i] + (1.0 - B2) * g * g;
+                let m_hat = s.m[i] / (1.0 - B1.powi(s.steps as i32));
+                let v_hat = s.v[i] / (1.0 - B2.powi(s.steps as i32));
+                lr * m_hat / (v_hat.sqrt() + 1e-12)
+            }
+            Optimizer::Adagrad | Optimizer::Local => {
+                s.v[i] += g * g;
+                lr * g / (s.v[i].sqrt() + 1e-12)
+            }
+        };
+        s.theta[i] = (s.theta[i] - delta).clamp(f64::from(bounds[i].0), f64::from(bounds[i].1));
+    }
+}
+
+impl GradientState {
+    /// The state before the first epoch.
+    pub fn new(theta: Vec<f64>, best_validation: f64) -> GradientState {
+        let n = theta.len();
+        GradientState { theta, m: vec![0.0; n], v: vec![0.0; n], steps: 0, best_validation, stale: 0, stopped: false }
+    }
+}
+
+impl Generations for Gradient<'_> {
+    type State = GradientState;
+    type Record = PassRecord;
+    type Error = TexelError;
+
+    fn initial(&self, _: &mut StdRng) -> Result<GradientState, TexelError> {
+        Ok(GradientState::new(self.start_theta(), self.tuning.start.1))
+    }
+
+    fn evaluate(
+        &self,
+        g: usize,
+        mut s: GradientState,
+        history: &[PassRecord],
+        _: bool,
+    ) -> Result<(GradientState, PassRecord), TexelError> {
+        let t = Instant::now();
+        let before = self.values(&s.theta);
+        let n = self.train.len();
+        let (mut sse, mut trials) = (0.0, 0);
+        if !s.stopped {
+            let (start, bounds) = (self.start_theta(), self.bounds());
+            (sse, trials) = epoch(
+                &self.train,
+                &mut s,
+                self.tuning.k,
+                &self.cfg,
+                self.optimizer,
+                (&start, &bounds),
+                (self.seed, g),
+                self.tuning.threads,
+            );
+        }
+        let values = self.values(&s.theta);
+        let train_mse =
+            if trials > 0 { sse / n as f64 } else { history.last().map_or(self.tuning.start.0, |r| r.train_mse) };
+        let validation_mse =
+            mse(&self.tuning.validation, &self.tuning.params(&values), self.tuning.k, self.tuning.threads);
+        if !s.stopped {
+            if validation_mse < s.best_validation {
+                (s.best_validation, s.stale) = (validation_mse, 0);
+            } else {
+                s.stale += 1;
+                s.stopped = s.stale >= self.cfg.patience;
+            }
+        }
+        let record = PassRecord {
+            pass: g + 1,
+            train_mse,
+            validation_mse,
+            changed: values.iter().zip(&before).filter(|(a, b)| a != b).count(),
+            trials,
+            seconds: t.elapsed().as_secs_f64(),
+            values,
+        };
+        log::info!(
+            "epoch {}: training MSE {:.6}, validation MSE {:.6}, {} genes changed, {} steps ({:.1}s){}",
+            g + 1,
+            record.train_mse,
+            record.validation_mse,
+            record.changed,
+            trials,
+            record.seconds,
+            if s.stopped { ", stopped (no better validation MSE)" } else { "" }
+        );
+        Ok((s, record))
+    }
+
+    fn breed(
+        &self,
+        _: usize,
+        s: &GradientState,
+        _: &[PassRecord],
+        _: &mut StdRng,
+    ) -> Result<GradientState, TexelError> {
+        Ok(s.clone())
+    }
+
+    fn check(&self, s: &GradientState) -> Result<(), String> {
+        let n = self.fitted.len();
+        if s.theta.len() != n || s.m.len() != n || s.v.len() != n {
+            return Err(format!("{} values for the {n} fitted genes", s.theta.len()));
+        }
+        Ok(())
+    }
+
+    fn report(&self, history: &[PassRecord]) -> Result<(), TexelError> {
+        self.tuning.write_reports(history)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use evochess::params::{EvalParams, ParamSection};
+    use rand::Rng;
+    use shakmaty::{Chess, Position};
+
+    use super::*;
+    use crate::texel::{run::Labelled, traces::tests::all_linear, win_chance};
+
+    /// Positions from seeded random playouts.
+    fn playouts(n: usize, seed: u64) -> Vec<Labelled> {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        while out.len() < n {
+            let mut pos = Chess::default();
+            for _ in 0..rng.random_range(10..120) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
+                if rng.random_bool(0.3) {
+                    out.push(Labelled { pos: pos.clone(), result: 0.5, score: None });
+                }
+            }
+        }
+        out.truncate(n);
+        out
+    }
+
+    /// Labels made from a known parameter vector: the fit reproduces its evaluations (not its
+    /// values: material and piece-square offsets, for one, trade against each other).
+    #[test]
+    fn synthetic_recovery_reproduces_the_predicted_evaluations() {
+        let base = EvalParams::default();
+        let (gene_of, linear) = all_linear();
+        let mut set = TraceSet::build(&playouts(4000, 7), &base, &gene_of, linear.len(), 2).unwrap();
+        let bounds: Vec<(i32, i32)> =
+            linear.iter().map(|&i| (EvalParams::specs()[i].min, EvalParams::specs()[i].max)).collect();
+        let start: Vec<f64> = linear.iter().map(|&i| f64::from(base.get(i))).collect();
+        let mut rng = StdRng::seed_from_u64(11);
+        let truth: Vec<f64> = start
+            .iter()
+            .zip(&bounds)
+            .map(|(&v, &(lo, hi))| (v + f64::from(rng.random_range(-25..=25))).clamp(f64::from(lo), f64::from(hi)))
+            .collect();
+        let k = 1.0;
+        let wanted = set.evals(&truth);
+        for (r, &e) in set.records.iter_mut().zip(&wanted) {
+            r.target = win_chance(k, e) as f32;
+        }
+        let gap = |theta: &[f64]| {
+            set.evals(theta).iter().zip(&wanted).map(|(a, b)| (a - b).abs()).sum::<f64>() / wanted.len() as f64
+        };
+        let before = gap(&start);
+        let cfg = GradientConfig { learning_rate: 0.5, batch_size: 1000, ..GradientConfig::default() };
+        let mut s = GradientState::new(start.clone(), f64::INFINITY);
+        let first = set.loss_grad(&start, k, 0..set.len(), false, 2).0;
+        for e in 0..300 {
+            epoch(&set, &mut s, k, &cfg, Optimizer::Adam, (&start, &bounds), (3, e), 2);
+        }
+        let after = gap(&s.theta);
+        let last = set.loss_grad(&s.theta, k, 0..set.len(), false, 2).0;
+        eprintln!("mean |E - E*|: {before:.2} cp before, {after:.2} cp after; SSE {first:.4} -> {last:.6}");
+        assert!(before > 20.0, "the truth differs from the start: {before}");
+        assert!(after < 0.1 * before && after < 5.0, "{before} -> {after}");
+        // AdaGrad gets there too, more slowly.
+        let mut s = GradientState::new(start.clone(), f64::INFINITY);
+        let cfg = GradientConfig { learning_rate: 5.0, ..cfg };
+        for e in 0..300 {
+            epoch(&set, &mut s, k, &cfg, Optimizer::Adagrad, (&start, &bounds), (3, e), 2);
+        }
+        assert!(gap(&s.theta) < 0.5 * before, "AdaGrad: {before} -> {}", gap(&s.theta));
+    }
+
+    #[test]
+    fn the_ridge_prior_holds_values_at_the_start() {
+        let base = EvalParams::default();
+        let (gene_of, linear) = all_linear();
+        let mut set = TraceSet::build(&playouts(500, 5), &base, &gene_of, linear.len(), 1).unwrap();
+        for r in &mut set.records {
+            r.target = 1.0; // white always wins: every white term wants to grow
+        }
+        let bounds: Vec<(i32, i32)> =
+            linear.iter().map(|&i| (EvalParams::specs()[i].min, EvalParams::specs()[i].max)).collect();
+        let start: Vec<f64> = linear.iter().map(|&i| f64::from(base.get(i))).collect();
+        let moved = |ridge: f64| {
+            let cfg = GradientConfig { ridge, batch_size: 0, ..GradientConfig::default() };
+            let mut s = GradientState::new(start.clone(), f64::INFINITY);
+            for e in 0..100 {
+                epoch(&set, &mut s, 1.0, &cfg, Optimizer::Adam, (&start, &bounds), (1, e), 1);
+            }
+            s.theta.iter().zip(&start).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt()
+        };
+        let (free, held) = (moved(0.0), moved(100.0));
+        assert!(held < 0.5 * free, "ridge 100 moved {held}, none {free}");
+    }
+
+    #[test]
+    fn bad_settings_name_the_key() {
+        assert!(GradientConfig::default().validate().is_ok());
+        let bad = |c: GradientConfig| c.validate().unwrap_err();
+        assert!(bad(GradientConfig { learning_rate: 0.0, ..Default::default() }).contains("learning_rate"));
+        assert!(bad(GradientConfig { lambda: 1.5, ..Default::default() }).contains("lambda"));
+        assert!(bad(GradientConfig { ridge: -1.0, ..Default::default() }).contains("ridge"));
+        assert!(bad(GradientConfig { patience: 0, ..Default::default() }).contains("patience"));
+    }
+}

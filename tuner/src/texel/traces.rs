@@ -1,0 +1,367 @@
+//! Traced positions held compactly for gradient Texel ([`super::gradient`]).
+//!
+//! Each position is one [`Record`] (24 bytes: its constants, phase, endgame scale, target and
+//! where its entries start) plus one 4-byte [`Entry`] per non-zero (gene, channel) coefficient:
+//! a `u16` column `gene << 2 | channel` (channel 0 middlegame, 1 endgame, 2 flat in twelfths)
+//! and an `i16` coefficient. The engine's [`Tracer`] gives the coefficients per parameter;
+//! parameters outside the tuned genes (held fixed) are folded into the constants at their
+//! starting values, and the keys of one gene are summed. A position's evaluation, white's view:
+//!
+//! `E = (phase·mg + eg_scale/100·(24 − phase)·eg) / 24 + flat12 / 12`, with
+//! `mg = const_mg + Σ coef·θ[gene]` over its channel-0 entries, and so on.
+//!
+//! [`TraceSet::loss_grad`] computes the mean squared error of `sigmoid(K·E)` against the targets
+//! over a range of positions, and its gradient per gene, in fixed chunks of [`CHUNK`] positions
+//! summed in order: the result does not depend on the number of threads.
+
+use std::ops::Range;
+
+use evochess::{eval::trace::Tracer, params::EvalParams};
+use shakmaty::Position;
+
+use super::run::Labelled;
+use crate::ga::par_map;
+
+/// Positions per parallel work item (fixed, for thread-count independent sums).
+pub const CHUNK: usize = 8192;
+
+/// One coefficient: column `gene << 2 | channel`, value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub col: u16,
+    pub coef: i16,
+}
+
+/// One position's constants.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Record {
+    /// Index of its first entry; its last is before the next record's `start`.
+    pub start: u32,
+    pub const_mg: i32,
+    pub const_eg: i32,
+    pub const_flat12: i32,
+    /// The label the loss fits, white's view (a winning chance in [0, 1]).
+    pub target: f32,
+    pub phase: u8,
+    pub eg_scale: u8,
+}
+
+/// Why positions could not be traced compactly.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum TraceError {
+    #[error("{0} genes: compact traces address at most 16383")]
+    TooManyGenes(usize),
+    #[error("a coefficient of {value} (parameter {param}) does not fit in 16 bits")]
+    CoefficientTooLarge { param: String, value: i64 },
+    #[error("a constant of {0} does not fit in 32 bits")]
+    ConstantTooLarge(i64),
+    #[error("over 4 billion coefficients: trace fewer positions")]
+    TooManyEntries,
+}
+
+/// Traced positions and their labels.
+#[derive(Clone, Debug, Default)]
+pub struct TraceSet {
+    pub records: Vec<Record>,
+    pub entries: Vec<Entry>,
+    /// `(result, score)` per record, white's view, kept to recompute targets (`NaN`: no score).
+    labels: Vec<(f32, f32)>,
+    pub genes: usize,
+}
+
+/// Which gene (if any) each evaluation parameter belongs to.
+pub type GeneOf = Vec<Option<usize>>;
+
+impl TraceSet {
+    /// Traces `positions` under `params` over `threads`; `gene_of[i]` names the gene of
+    /// evaluation parameter `i` (every gene's parameters must be linear).
+    pub fn build(
+        positions: &[Labelled],
+        params: &EvalParams,
+        gene_of: &GeneOf,
+        genes: usize,
+        threads: usize,
+    ) -> Result<TraceSet, TraceError> {
+        if genes > 0x3fff {
+            return Err(TraceError::TooManyGenes(genes));
+        }
+        let tracer = Tracer::new(params);
+        let chunks: Vec<&[Labelled]> = positions.chunks(1024).collect();
+        let parts = par_map(&chunks, threads, |chunk| {
+            let mut set = TraceSet { genes, ..TraceSet::default() };
+            for l in *chunk {
+                set.push(&tracer, l, gene_of)?;
+            }
+            Ok::<_, TraceError>(set)
+        });
+        let mut set = TraceSet { genes, ..TraceSet::default() };
+        for part in parts {
+            set.append(part?)?;
+        }
+        set.entries.shrink_to_fit();
+        Ok(set)
+    }
+
+    fn push(&mut self, tracer: &Tracer, l: &Labelled, gene_of: &GeneOf) -> Result<(), TraceError> {
+        let t = tracer.trace(&l.pos);
+        let params = tracer.params();
+        let (mut mg, mut eg, mut flat12) = (t.const_mg, t.const_eg, t.const_flat12);
+        let start = self.entries.len();
+        for c in &t.coefs {
+            let i = usize::from(c.param);
+            let Some(gene) = gene_of[i] else {
+                let v = i64::from(evochess::params::ParamSection::get(params, i));
+                mg += i64::from(c.mg) * v;
+                eg += i64::from(c.eg) * v;
+                flat12 += i64::from(c.flat12) * v;
+                continue;
+            };
+            for (channel, value) in [c.mg, c.eg, c.flat12].into_iter().enumerate() {
+                if value == 0 {
+                    continue;
+                }
+                let col = (gene << 2 | channel) as u16;
+                // Keys of one gene share a column.
+                let value = match self.entries[start..].iter().position(|e| e.col == col) {
+                    Some(at) => {
+                        let sum = i64::from(self.entries[start + at].coef) + i64::from(value);
+                        self.entries.remove(start + at);
+                        sum
+                    }
+                    None => i64::from(value),
+                };
+                let name = || <EvalParams as evochess::params::ParamSection>::specs()[i].name.to_string();
+                let coef =
+                    i16::try_from(value).map_err(|_| TraceError::CoefficientTooLarge { param: name(), value })?;
+                if coef != 0 {
+                    self.entries.push(Entry { col, coef });
+                }
+            }
+        }
+        let fit = |v: i64| i32::try_from(v).map_err(|_| TraceError::ConstantTooLarge(v));
+        let white = l.pos.turn().is_white();
+        let result = if white { l.result } else { 1.0 - l.result };
+        let score = l.score.map_or(f64::NAN, |s| if white { s } else { -s });
+        self.records.push(Record {
+            start: u32::try_from(start).map_err(|_| TraceError::TooManyEntries)?,
+            const_mg: fit(mg)?,
+            const_eg: fit(eg)?,
+            const_flat12: fit(flat12)?,
+            target: result as f32,
+            phase: t.phase as u8,
+            eg_scale: t.eg_scale as u8,
+        });
+        self.labels.push((result as f32, score as f32));
+        Ok(())
+    }
+
+    fn append(&mut self, other: TraceSet) -> Result<(), TraceError> {
+        let offset = self.entries.len();
+        if offset + other.entries.len() > u32::MAX as usize {
+            return Err(TraceError::TooManyEntries);
+        }
+        self.records.extend(other.records.into_iter().map(|r| Record { start: r.start + offset as u32, ..r }));
+        self.entries.extend(other.entries);
+        self.labels.extend(other.labels);
+        Ok(())
+    }
+
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// Bytes held per position (records, entries, labels).
+    pub fn bytes(&self) -> usize {
+        self.records.capacity() * size_of::<Record>()
+            + self.entries.capacity() * size_of::<Entry>()
+            + self.labels.capacity() * size_of::<(f32, f32)>()
+    }
+
+    fn entries_of(&self, i: usize) -> &[Entry] {
+        let start = self.records[i].start as usize;
+        let end = self.records.get(i + 1).map_or(self.entries.len(), |r| r.start as usize);
+        &self.entries[start..end]
+    }
+
+    /// The traced evaluation of position `i` under gene values `theta`, and its channel weights.
+    #[inline]
+    fn eval(&self, i: usize, theta: &[f64]) -> (f64, [f64; 4]) {
+        let r = &self.records[i];
+        let phase = f64::from(r.phase);
+        let w = [phase / 24.0, f64::from(r.eg_scale) / 100.0 * (24.0 - phase) / 24.0, 1.0 / 12.0, 0.0];
+        let mut acc = [f64::from(r.const_mg), f64::from(r.const_eg), f64::from(r.const_flat12), 0.0];
+        for e in self.entries_of(i) {
+            acc[usize::from(e.col & 3)] += f64::from(e.coef) * theta[usize::from(e.col >> 2)];
+        }
+        (w[0] * acc[0] + w[1] * acc[1] + w[2] * acc[2], w)
+    }
+
+    /// Evaluations (white's view) of every position under `theta`.
+    pub fn evals(&self, theta: &[f64]) -> Vec<f64> {
+        (0..self.len()).map(|i| self.eval(i, theta).0).collect()
+    }
+
+    /// `(evaluation, white's result)` of every position under `theta`: [`super::fit_k`]'s samples.
+    pub fn samples(&self, theta: &[f64]) -> Vec<(f64, f64)> {
+        (0..self.len()).map(|i| (self.eval(i, theta).0, f64::from(self.labels[i].0))).collect()
+    }
+
+    /// Sets each target to `lambda·result + (1 − lambda)·sigmoid(K·score)`, or to the result
+    /// where the position has no score.
+    pub fn set_targets(&mut self, k: f64, lambda: f64) {
+        for (r, &(result, score)) in self.records.iter_mut().zip(&self.labels) {
+            r.target = if score.is_nan() {
+                result
+            } else {
+                (lambda * f64::from(result) + (1.0 - lambda) * super::win_chance(k, f64::from(score))) as f32
+            };
+        }
+    }
+
+    /// Sum of squared errors over `range` under `theta`, and (with `grad`) its gradient per
+    /// gene. Deterministic for any `threads`.
+    pub fn loss_grad(&self, theta: &[f64], k: f64, range: Range<usize>, grad: bool, threads: usize) -> (f64, Vec<f64>) {
+        let starts: Vec<usize> = range.clone().step_by(CHUNK).collect();
+        let cols = self.genes * 4;
+        let slope = k * std::f64::consts::LN_10 / 400.0;
+        let parts = par_map(&starts, threads, |&from| {
+            let mut sse = 0.0;
+            let mut g = if grad { vec![0.0; cols] } else { Vec::new() };
+            for i in from..(from + CHUNK).min(range.end) {
+                let (e, w) = self.eval(i, theta);
+                let s = 1.0 / (1.0 + (-slope * e).exp());
+                let err = s - f64::from(self.records[i].target);
+                sse += err * err;
+                if grad {
+                    let d = 2.0 * err * s * (1.0 - s) * slope;
+                    let dw = w.map(|w| d * w);
+                    for en in self.entries_of(i) {
+                        g[usize::from(en.col)] += f64::from(en.coef) * dw[usize::from(en.col & 3)];
+                    }
+                }
+            }
+            (sse, g)
+        });
+        let mut sse = 0.0;
+        let mut gene = vec![0.0; if grad { self.genes } else { 0 }];
+        for (s, g) in parts {
+            sse += s;
+            for (c, v) in g.iter().enumerate() {
+                gene[c >> 2] += v;
+            }
+        }
+        (sse, gene)
+    }
+
+    /// Reorders the positions by `order` (a permutation of `0..len`).
+    pub fn permute(&self, order: &[usize]) -> TraceSet {
+        let mut out = TraceSet { genes: self.genes, ..TraceSet::default() };
+        out.records.reserve(order.len());
+        out.entries.reserve(self.entries.len());
+        for &i in order {
+            out.records.push(Record { start: out.entries.len() as u32, ..self.records[i] });
+            out.entries.extend_from_slice(self.entries_of(i));
+            out.labels.push(self.labels[i]);
+        }
+        out
+    }
+
+    /// `copies` copies of this set one after another (for benchmarks at a given size).
+    pub fn tiled(&self, copies: usize) -> Result<TraceSet, TraceError> {
+        let mut out = TraceSet { genes: self.genes, ..TraceSet::default() };
+        out.records.reserve(self.len() * copies);
+        out.entries.reserve(self.entries.len() * copies);
+        out.labels.reserve(self.len() * copies);
+        for _ in 0..copies {
+            out.append(self.clone())?;
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use evochess::params::{ParamSection, Params};
+    use shakmaty::{CastlingMode, Chess, fen::Fen};
+
+    use super::*;
+
+    pub(crate) fn fixture() -> Vec<Labelled> {
+        [
+            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 1.0),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 0.5),
+            ("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 0.0),
+            ("4k3/5p2/3b4/8/4P3/3B1P2/8/4K3 b - - 0 1", 0.5),
+            ("r1b2rk1/ppp2ppp/2n5/3qN3/3P4/2PB4/P4PPP/R2QR1K1 b - - 0 1", 1.0),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0.5),
+        ]
+        .iter()
+        .map(|(fen, result)| {
+            let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+            Labelled { pos, result: *result, score: None }
+        })
+        .collect()
+    }
+
+    /// Every linear evaluation parameter its own gene.
+    pub(crate) fn all_linear() -> (GeneOf, Vec<usize>) {
+        let linear = Tracer::new(&EvalParams::default()).linear();
+        let mut gene_of = vec![None; EvalParams::specs().len()];
+        for (g, &i) in linear.iter().enumerate() {
+            gene_of[i] = Some(g);
+        }
+        (gene_of, linear)
+    }
+
+    #[test]
+    fn gradient_equals_finite_differences() {
+        let p = Params::default().eval;
+        let (gene_of, linear) = all_linear();
+        let set = TraceSet::build(&fixture(), &p, &gene_of, linear.len(), 2).unwrap();
+        let theta: Vec<f64> = linear.iter().map(|&i| f64::from(p.get(i))).collect();
+        let k = 1.2;
+        let (_, grad) = set.loss_grad(&theta, k, 0..set.len(), true, 2);
+        let mut checked = 0;
+        for (g, &analytic) in grad.iter().enumerate() {
+            let h = 1e-3;
+            let mut up = theta.clone();
+            up[g] += h;
+            let mut down = theta.clone();
+            down[g] -= h;
+            let numeric = (set.loss_grad(&up, k, 0..set.len(), false, 1).0
+                - set.loss_grad(&down, k, 0..set.len(), false, 1).0)
+                / (2.0 * h);
+            assert!((analytic - numeric).abs() <= 1e-7 + 1e-5 * numeric.abs(), "gene {g}: {analytic} vs {numeric}");
+            checked += usize::from(analytic != 0.0);
+        }
+        assert!(checked > 50, "only {checked} genes have a gradient on the fixture");
+    }
+
+    #[test]
+    fn held_parameters_fold_into_constants_and_threads_do_not_change_sums() {
+        let p = Params::default().eval;
+        let positions = fixture();
+        let (gene_of, linear) = all_linear();
+        let all = TraceSet::build(&positions, &p, &gene_of, linear.len(), 1).unwrap();
+        // Only the material genes tuned: the rest is constant, the evaluations are the same.
+        let mut material = vec![None; gene_of.len()];
+        for (i, gene) in material.iter_mut().enumerate().take(10) {
+            *gene = Some(i);
+        }
+        let few = TraceSet::build(&positions, &p, &material, 10, 3).unwrap();
+        let theta_all: Vec<f64> = linear.iter().map(|&i| f64::from(p.get(i))).collect();
+        let theta_few: Vec<f64> = (0..10).map(|i| f64::from(p.get(i))).collect();
+        for (a, b) in all.evals(&theta_all).iter().zip(few.evals(&theta_few)) {
+            assert!((a - b).abs() < 1e-9, "{a} vs {b}");
+        }
+        let tiled = all.tiled(3000).unwrap();
+        let one = tiled.loss_grad(&theta_all, 1.0, 0..tiled.len(), true, 1);
+        let four = tiled.loss_grad(&theta_all, 1.0, 0..tiled.len(), true, 4);
+        assert_eq!(one.0.to_bits(), four.0.to_bits());
+        assert!(one.1.iter().zip(&four.1).all(|(a, b)| a.to_bits() == b.to_bits()));
+    }
+}
