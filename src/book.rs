@@ -13,7 +13,7 @@
 //! [`pick`] makes a weighted choice from a number the caller derives deterministically
 //! ([`choice_seed`]), so the same inputs always give the same book move.
 
-use std::{fs::File, io::Read, path::Path};
+use std::{io::Read, path::Path};
 
 use shakmaty::{CastlingMode, Chess, Move, Role, Square, uci::UciMove};
 use thiserror::Error;
@@ -96,11 +96,12 @@ impl Book {
         if meta.len() > MAX_BOOK_BYTES {
             return Err(BookError::TooLarge { path: shown(), limit: MAX_BOOK_BYTES });
         }
-        let file = File::open(path).map_err(io)?;
-        // Again on the open file, in case the path was swapped in between.
-        if !file.metadata().map_err(io)?.is_file() {
-            return Err(BookError::NotAFile { path: shown() });
-        }
+        // Without blocking (a FIFO swapped in, or a procfs file such as `/proc/kmsg`, would hang),
+        // and again only a regular file.
+        let file = crate::input::open_regular(path).map_err(|e| match e {
+            crate::input::InputError::NotAFile { .. } => BookError::NotAFile { path: shown() },
+            other => BookError::Io { path: shown(), reason: other.to_string() },
+        })?;
         let mut bytes = Vec::new();
         file.take(MAX_BOOK_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
         if bytes.len() as u64 > MAX_BOOK_BYTES {

@@ -10,6 +10,7 @@ pub mod book;
 pub mod data;
 pub mod engine;
 pub mod eval;
+pub mod input;
 pub mod limits;
 pub mod movepick;
 pub mod params;

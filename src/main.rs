@@ -21,6 +21,9 @@ use evochess::{
 };
 use shakmaty::{CastlingMode, Chess, fen::Fen};
 
+/// Largest EPD suite `evochess epd` reads (the biggest suites are a few MB; `/dev/zero` is endless).
+const MAX_EPD_BYTES: u64 = 256 << 20;
+
 /// `println!` that returns write errors instead of panicking (a reader such as `head -1` may
 /// close the pipe early).
 macro_rules! say {
@@ -175,7 +178,10 @@ fn run(command: Option<Command>, params: Params, tune: bool) -> anyhow::Result<(
 
 /// `evochess epd`: one line per position, then the solved count.
 fn epd(file: &Path, movetime: u64, depth: Option<u32>, hash: usize, params: &Params) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let text = evochess::input::read_text(file, MAX_EPD_BYTES).map_err(|e| match e {
+        evochess::input::InputError::Io { reason, .. } => anyhow::anyhow!("cannot read {}: {reason}", file.display()),
+        other => other.into(),
+    })?;
     let entries = parse_epd(&text).with_context(|| format!("in {}", file.display()))?;
     let limits = match depth {
         Some(d) => Limits::depth(d),

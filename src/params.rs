@@ -307,15 +307,11 @@ impl Params {
         let path = path.as_ref();
         let shown = || path.display().to_string();
         let io = |e: std::io::Error| ParamError::Io { path: shown(), reason: e.to_string() };
-        // stat before open: opening a FIFO for reading blocks until a writer comes.
-        if !std::fs::metadata(path).map_err(io)?.is_file() {
-            return Err(ParamError::NotAFile { path: shown() });
-        }
-        let file = std::fs::File::open(path).map_err(io)?;
-        // Again on the open file, in case the path was swapped in between.
-        if !file.metadata().map_err(io)?.is_file() {
-            return Err(ParamError::NotAFile { path: shown() });
-        }
+        // Regular files only, opened without blocking (a FIFO, or `/proc/kmsg`, would hang).
+        let file = crate::input::open_regular(path).map_err(|e| match e {
+            crate::input::InputError::NotAFile { .. } => ParamError::NotAFile { path: shown() },
+            other => ParamError::Io { path: shown(), reason: other.to_string() },
+        })?;
         let mut bytes = Vec::new();
         file.take(MAX_PARAMS_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
         if bytes.len() as u64 > MAX_PARAMS_FILE_BYTES {

@@ -161,6 +161,21 @@ fn closed_stdout_and_errors_end_quietly() {
     assert_eq!(stderr.trim_end(), "error: cannot read /no/such/suite.epd: No such file or directory (os error 2)");
 }
 
+/// `/dev/zero` would fill memory and a FIFO would block forever: both are refused at once.
+#[test]
+fn epd_refuses_what_is_not_a_regular_file() {
+    let fifo = common::temp_file("fifo-marker", "").with_file_name("suite.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs").success());
+    for path in ["/dev/zero", fifo.to_str().unwrap()] {
+        let out = run_bin(&["epd", path], "", TIMEOUT);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{path}: {stderr}");
+        assert!(stderr.contains(path) && stderr.contains("not a regular file"), "{stderr}");
+    }
+    std::fs::remove_file(&fifo).unwrap();
+}
+
 /// OpenBench builds an engine with `make EXE=name` in the repository.
 #[test]
 #[ignore = "needs make; a release build takes minutes"]

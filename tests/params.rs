@@ -170,6 +170,20 @@ fn params_file_is_a_bounded_regular_file_and_errors_never_echo_it() {
     std::fs::remove_file(&fifo).unwrap();
 }
 
+/// procfs files report size 0 and some block on read (`/proc/kmsg`): the engine answers at once
+/// (permission denied, or a read that would block) instead of hanging.
+#[test]
+fn params_and_book_files_in_procfs_never_hang_the_engine() {
+    let mut s = Session::start();
+    let start = std::time::Instant::now();
+    for option in ["ParamsFile", "BookFile"] {
+        let e = s.expect_error(&format!("setoption name {option} value /proc/kmsg"));
+        assert!(e.contains("/proc/kmsg"), "{e}");
+    }
+    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+    assert!(s.quit().success());
+}
+
 #[test]
 fn setoption_of_a_parameter_changes_eval() {
     let (spec, changed) = sensitive_param();

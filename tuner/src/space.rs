@@ -155,12 +155,18 @@ pub struct SearchSpace {
     layout: Layout,
 }
 
+/// Largest space file read (the full space of every parameter is about 100 KB).
+pub const MAX_SPACE_BYTES: u64 = 4 << 20;
+
 impl SearchSpace {
     /// Reads and validates a space file.
     pub fn load(path: impl AsRef<Path>) -> Result<Self, SpaceError> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| SpaceError::Io { path: path.display().to_string(), reason: e.to_string() })?;
+        // A regular file of bounded size only: `/dev/zero` or a FIFO must not hang or fill memory.
+        let text = evochess::input::read_text(path, MAX_SPACE_BYTES).map_err(|e| SpaceError::Io {
+            path: path.display().to_string(),
+            reason: e.to_string().replace(&format!("`{}`: ", path.display()), ""),
+        })?;
         Self::parse(&text)
     }
 
@@ -404,6 +410,12 @@ impl SearchSpace {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_space_path_that_is_not_a_regular_file_is_refused_at_once() {
+        let e = SearchSpace::load("/dev/zero").unwrap_err().to_string();
+        assert!(e.contains("/dev/zero") && e.contains("not a regular file"), "{e}");
+    }
 
     const TWO_PIECES: &str = r#"
 encoding = "gray"

@@ -3,7 +3,7 @@
 //! valid; this module only moves entries and keeps the run's keys and lock in order.
 
 use std::{
-    collections::HashMap,
+    collections::{HashMap, HashSet},
     time::{Duration, Instant},
 };
 
@@ -34,6 +34,9 @@ pub struct Coordinator {
     /// resumed coordinator sees answers that came while it was away).
     last_read: String,
     last_renew: Instant,
+    /// Entry ids of the tasks this coordinator published (or found at a resume), so that a
+    /// forged task someone added to the stream cannot end the run through a dead letter.
+    ours: HashSet<String>,
 }
 
 impl Coordinator {
@@ -65,6 +68,7 @@ impl Coordinator {
             results_key,
             last_read: "0".into(),
             last_renew: Instant::now(),
+            ours: HashSet::new(),
         })
     }
 
@@ -81,6 +85,7 @@ impl Coordinator {
             let task: Option<String> = entry.get(field::TASK);
             match task {
                 Some(t) if keep(&t) && !out.contains_key(&t) => {
+                    self.ours.insert(entry.id.clone());
                     out.insert(t, entry.id);
                 }
                 _ => self.drop_task(&entry.id)?,
@@ -91,7 +96,12 @@ impl Coordinator {
 
     /// Adds a task; returns its entry id.
     pub fn publish(&mut self, task: &str, body: &str) -> Result<String, BrokerError> {
-        self.con.xadd(&self.tasks_key, "*", &[(field::TASK, task), (field::BODY, body)]).map_err(|e| self.cfg.error(e))
+        let entry: String = self
+            .con
+            .xadd(&self.tasks_key, "*", &[(field::TASK, task), (field::BODY, body)])
+            .map_err(|e| self.cfg.error(e))?;
+        self.ours.insert(entry.clone());
+        Ok(entry)
     }
 
     /// Removes a task entry (and its pending-list record, if a worker holds it).
@@ -99,6 +109,7 @@ impl Coordinator {
         let e = |err| self.cfg.error(err);
         let _: i64 = self.con.xack(&self.tasks_key, GROUP, &[entry]).map_err(e)?;
         let _: i64 = self.con.xdel(&self.tasks_key, &[entry]).map_err(|err| self.cfg.error(err))?;
+        self.ours.remove(entry);
         Ok(())
     }
 
@@ -109,7 +120,8 @@ impl Coordinator {
     }
 
     /// Answers that arrived since the last call, waiting up to `wait` for the first; renews
-    /// the run's lock on the way.
+    /// the run's lock on the way. A task a worker moved to the dead-letter stream ends the wait
+    /// with [`BrokerError::DeadLetter`].
     pub fn answers(&mut self, wait: Duration) -> Result<Vec<Answer>, BrokerError> {
         if self.last_renew.elapsed() >= self.cfg.visibility / 4
             && let Some(lock) = &self.lock
@@ -125,6 +137,25 @@ impl Coordinator {
             for entry in key.ids {
                 self.last_read = entry.id.clone();
                 let text = |f: &str| entry.get::<String>(f);
+                if let Some(reason) = text(field::DEAD) {
+                    // No worker will run the task: waiting for it would be forever. The entry
+                    // goes, so that a resumed run publishes the task again.
+                    self.drop_answer(&entry.id)?;
+                    if !text(field::ENTRY).is_some_and(|e| self.ours.contains(&e)) {
+                        log::warn!(
+                            "broker: run {}: a task this coordinator did not publish went to the dead-letter stream",
+                            self.run
+                        );
+                        continue;
+                    }
+                    return Err(BrokerError::DeadLetter {
+                        run: self.run.clone(),
+                        task: text(field::TASK).unwrap_or_default(),
+                        worker: text(field::WORKER).unwrap_or_else(|| "?".into()),
+                        key: self.cfg.dead_key(),
+                        reason,
+                    });
+                }
                 let body = match (text(field::BODY), text(field::REFUSED)) {
                     (Some(b), _) => Ok(b),
                     (None, Some(r)) => Err(r),

@@ -11,6 +11,7 @@
 //! | `NS:run:ID:tasks` | stream, group `workers` | one entry per task: `task` (its id), `body` (JSON) |
 //! | `NS:run:ID:results` | stream | one entry per answer: `task`, `worker`, `body` or `refused` |
 //! | `NS:run:ID:lock` | string with expiry | the coordinator that owns the run |
+//! | `NS:dead` | stream (capped) | tasks no worker may run: `run`, `task`, `entry`, `worker`, `reason` |
 //!
 //! A run's id is a hash of what defines it (a match's fingerprint, a generation's genomes), so a
 //! coordinator restarted with `--resume` finds its own tasks and results again.
@@ -26,7 +27,21 @@
 //! Nothing names a command line: a task names engines by program name, and each worker runs only
 //! the programs of its own engines file, after checking that its build gives the coordinator's
 //! bench signature.
+//!
+//! # Untrusted messages
+//!
+//! Whoever can write to the broker can forge runs, specs and tasks, so a worker treats every
+//! entry as untrusted input: run ids are checked ([`valid_run_id`]) and never become a path,
+//! sizes are capped, an engine's options must pass the worker's allow-list, and nothing in a
+//! message may panic a worker. A task the worker cannot run for what it says (a malformed spec or
+//! task, a program or option the worker does not allow) or one delivered more than
+//! `--max-deliveries` times (its workers died on it) goes to the dead-letter stream `NS:dead`,
+//! with a `dead` entry in its run's results stream, which makes the coordinator stop with an
+//! error naming the task and the reason instead of waiting for it forever. Only a build that
+//! differs from the coordinator's still makes a worker refuse the run and exit: that is the
+//! worker's own configuration to fix.
 
+pub mod allow;
 pub mod coordinator;
 pub mod games;
 pub mod signature;
@@ -54,6 +69,8 @@ pub enum BrokerError {
         "broker: another coordinator ({owner}) holds run {run}; stop it first, or wait {ttl} s for its lock to lapse"
     )]
     Busy { run: String, owner: String, ttl: i64 },
+    #[error("broker: run {run}: worker {worker} moved task {task} to the dead-letter stream `{key}`: {reason}")]
+    DeadLetter { run: String, task: String, worker: String, key: String, reason: String },
 }
 
 /// Where the broker is and how tasks are paced.
@@ -132,6 +149,11 @@ impl BrokerConfig {
 
     pub fn run_key(&self, run: &str, what: &str) -> String {
         format!("{}:run:{run}:{what}", self.namespace)
+    }
+
+    /// The dead-letter stream: tasks that no worker may run, with the reason.
+    pub fn dead_key(&self) -> String {
+        format!("{}:dead", self.namespace)
     }
 }
 
@@ -220,6 +242,15 @@ pub fn run_id(kind: &str, definition: &str) -> String {
     format!("{kind}-{:016x}", crate::hash::fnv1a(definition))
 }
 
+/// Longest run id a worker serves ([`run_id`] makes about 25 characters).
+pub const MAX_RUN_ID: usize = 64;
+
+/// Whether `id` can be a run id: 1 to [`MAX_RUN_ID`] ASCII letters, digits, `-` and `_` (no
+/// `/`, `.`, spaces or control characters, so it can neither name a path nor garble a log).
+pub fn valid_run_id(id: &str) -> bool {
+    (1..=MAX_RUN_ID).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,5 +286,15 @@ mod tests {
         assert_eq!(run_id("match", "a"), run_id("match", "a"));
         assert_ne!(run_id("match", "a"), run_id("match", "b"));
         assert!(run_id("fit", "a").starts_with("fit-"));
+    }
+
+    #[test]
+    fn run_ids_are_checked_before_use() {
+        for kind in ["match", "evolve", "search"] {
+            assert!(valid_run_id(&run_id(kind, "x")));
+        }
+        for bad in ["", "/tmp/x", "../..", "a/b", "a.b", "a b", "a\nb", "é", &"a".repeat(MAX_RUN_ID + 1)] {
+            assert!(!valid_run_id(bad), "{bad:?}");
+        }
     }
 }

@@ -95,6 +95,12 @@ pub mod field {
     pub const WORKER: &str = "worker";
     /// In place of a body: why the worker would not run the run's tasks.
     pub const REFUSED: &str = "refused";
+    /// In place of a body: the task went to the dead-letter stream, and why.
+    pub const DEAD: &str = "dead";
+    /// In a dead-letter entry: the run, the task's entry id and the reason.
+    pub const RUN: &str = "run";
+    pub const ENTRY: &str = "entry";
+    pub const REASON: &str = "reason";
 }
 
 /// Checks a worker's answer to a games task against the task: one record per game (all of them,

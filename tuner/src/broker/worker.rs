@@ -4,6 +4,11 @@
 //! A worker runs only the programs of its engines file, and only after its build of each gives
 //! the coordinator's bench signature: a worker with another build answers the run with a
 //! refusal (the coordinator logs it), leaves the task to others, and exits with an error.
+//!
+//! Everything else a task can get wrong goes to the dead-letter stream (see [`super`]): the
+//! worker acknowledges the task, tells its coordinator, and serves on. Its files (the params
+//! texts of specs) live in a private directory it creates with an unpredictable name and mode
+//! 0700 and removes on exit; their names are a counter, never an id from the broker.
 
 use std::{
     collections::{BTreeMap, HashMap},
@@ -22,13 +27,18 @@ use arena::{
 };
 use redis::{
     Commands, Connection, RedisError,
-    streams::{StreamAutoClaimOptions, StreamAutoClaimReply, StreamId, StreamReadOptions, StreamReadReply},
+    streams::{
+        StreamAutoClaimOptions, StreamAutoClaimReply, StreamId, StreamInfoGroupsReply, StreamPendingCountReply,
+        StreamReadOptions, StreamReadReply,
+    },
 };
 use serde::Deserialize;
 use thiserror::Error;
 
 use super::{
-    BrokerConfig, BrokerError, GROUP, signature,
+    BrokerConfig, BrokerError, GROUP,
+    allow::{AllowList, OptionRule},
+    signature, valid_run_id,
     wire::{GamesAnswer, GamesSpec, GamesTask, RunSpec, field, signature_mismatches},
 };
 use crate::{
@@ -59,13 +69,44 @@ pub struct LocalProgram {
     #[serde(default)]
     pub args: Vec<String>,
     pub dir: Option<PathBuf>,
+    /// The options a task may set (`[engines.NAME.options]`, see [`super::allow`]).
+    #[serde(default)]
+    pub options: BTreeMap<String, OptionRule>,
+    /// Whether `options` come on top of the default allow-list (else they are all there is).
+    #[serde(default = "yes")]
+    pub default_options: bool,
+    /// `options` over the defaults, as checked.
+    #[serde(skip)]
+    pub allow: AllowList,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl LocalProgram {
+    /// `cmd` with no arguments, directory or options of its own: the default allow-list.
+    pub fn command(cmd: PathBuf) -> LocalProgram {
+        LocalProgram {
+            cmd,
+            args: Vec::new(),
+            dir: None,
+            options: BTreeMap::new(),
+            default_options: true,
+            allow: AllowList::defaults(),
+        }
+    }
 }
 
 /// `engines.toml`: `[engines.NAME] cmd = "..." args = [...] dir = "..."`, NAME being the file
-/// name of the coordinator's command (`evochess`, `stockfish`, ...).
+/// name of the coordinator's command (`evochess`, `stockfish`, ...), with the options a task may
+/// set in `[engines.NAME.options]`; `tb_dirs = [...]`: where a run's adjudication tablebases
+/// (`-tb`) may be.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EnginesFile {
+    #[serde(default)]
+    pub tb_dirs: Vec<PathBuf>,
     #[serde(default)]
     pub engines: BTreeMap<String, LocalProgram>,
 }
@@ -73,11 +114,15 @@ pub struct EnginesFile {
 impl EnginesFile {
     pub fn load(path: &Path) -> Result<EnginesFile, WorkerError> {
         let bad = |reason: String| WorkerError::Engines { path: path.display().to_string(), reason };
-        let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+        // Bounded, and only a regular file: a FIFO or `/dev/zero` must not hang the worker.
+        let text = evochess::input::read_text(path, 1 << 20).map_err(|e| bad(e.to_string()))?;
         let file: EnginesFile = toml::from_str(&text).map_err(|e| bad(e.to_string()))?;
         let base = path.parent().unwrap_or(Path::new("."));
-        let mut out = EnginesFile::default();
+        let mut out =
+            EnginesFile { tb_dirs: file.tb_dirs.iter().map(|d| base.join(d)).collect(), ..EnginesFile::default() };
         for (name, mut p) in file.engines {
+            p.allow = AllowList::from_file(&p.options, p.default_options, base)
+                .map_err(|e| bad(format!("engines.{name}.options: {e}")))?;
             // Relative paths are the file's, not the worker's working directory.
             if p.cmd.components().count() > 1 && p.cmd.is_relative() {
                 p.cmd = base.join(&p.cmd);
@@ -98,7 +143,7 @@ impl EnginesFile {
         if let Some(p) = std::env::current_exe().ok().and_then(|e| Some(e.parent()?.join("evochess")))
             && p.is_file()
         {
-            out.engines.insert("evochess".into(), LocalProgram { cmd: p, args: Vec::new(), dir: None });
+            out.engines.insert("evochess".into(), LocalProgram::command(p));
         }
         out
     }
@@ -115,7 +160,21 @@ pub struct WorkerConfig {
     pub name: String,
     /// Exit after this long without a task (scripts, benchmarks); `None`: serve until killed.
     pub idle_exit: Option<Duration>,
+    /// A task delivered more often than this (its workers died or hung on it) goes to the
+    /// dead-letter stream.
+    pub max_deliveries: u64,
 }
+
+impl WorkerConfig {
+    pub const DEFAULT_MAX_DELIVERIES: u64 = 3;
+}
+
+/// Largest run spec a worker reads (an evolve spec carries its training positions).
+pub const MAX_SPEC_BYTES: usize = 64 << 20;
+/// Largest task body and params text a worker accepts.
+pub const MAX_TASK_BYTES: usize = 1 << 20;
+/// Most engines in a games spec.
+const MAX_ENGINES: usize = 256;
 
 /// A run's spec as this worker uses it.
 enum RunWork {
@@ -132,8 +191,12 @@ struct Shared {
     failure: Mutex<Option<WorkerError>>,
     /// Local signatures by program.
     signatures: Mutex<HashMap<String, String>>,
-    specs: Mutex<HashMap<String, Arc<RunWork>>>,
+    /// Each run's prepared spec, or why no worker may serve it.
+    specs: Mutex<HashMap<String, Result<Arc<RunWork>, String>>>,
+    /// The private directory of this worker's files.
     params_dir: PathBuf,
+    /// Names the params files: a counter, never an id from the broker.
+    files: AtomicU64,
     last_task: Mutex<Instant>,
     done: AtomicU64,
 }
@@ -142,9 +205,8 @@ struct Shared {
 pub fn run(cfg: WorkerConfig) -> Result<u64, WorkerError> {
     // Fails now, not in a thread, when the broker cannot be reached.
     drop(cfg.broker.connect()?);
-    let params_dir = std::env::temp_dir().join(format!("evochess-worker-{}", std::process::id()));
-    std::fs::create_dir_all(&params_dir)
-        .map_err(|source| WorkerError::Io { path: params_dir.display().to_string(), source })?;
+    let params_dir = private_dir(&std::env::temp_dir())
+        .map_err(|source| WorkerError::Io { path: std::env::temp_dir().display().to_string(), source })?;
     log::info!(
         "worker {}: {} task(s) at once, programs: {}",
         cfg.name,
@@ -159,6 +221,7 @@ pub fn run(cfg: WorkerConfig) -> Result<u64, WorkerError> {
         signatures: Mutex::default(),
         specs: Mutex::default(),
         params_dir: params_dir.clone(),
+        files: AtomicU64::new(0),
         last_task: Mutex::new(Instant::now()),
         done: AtomicU64::new(0),
     });
@@ -219,8 +282,26 @@ enum Outcome {
     Answer(String),
     /// The run is over (its spec is gone): acknowledge and move on.
     Gone,
-    /// This worker cannot serve the run.
+    /// This worker cannot serve the run (its build differs): it leaves the task to others.
     Refuse(String),
+    /// No worker may run the task: to the dead-letter stream with this reason.
+    Dead(String),
+    /// The broker failed on the way: the task stays pending (it is taken over later).
+    Retry(String),
+}
+
+/// A task taken from a run's stream.
+struct Taken {
+    run: String,
+    key: String,
+    entry: StreamId,
+    /// How many times the broker has handed it out, this time included.
+    deliveries: u64,
+}
+
+/// A run id as logs show it: itself when valid, else quoted with escapes and cut short.
+fn shown(run: &str) -> String {
+    if valid_run_id(run) { run.to_string() } else { format!("{:?}", run.chars().take(80).collect::<String>()) }
 }
 
 fn serve(shared: &Shared, index: usize) {
@@ -228,6 +309,8 @@ fn serve(shared: &Shared, index: usize) {
     let consumer = format!("{}-{index}", shared.cfg.name);
     let mut con: Option<Connection> = None;
     let mut players: HashMap<String, UnitPlayer> = HashMap::new();
+    // Entries a read handed this consumer beyond the first (one per stream that had any).
+    let mut backlog: std::collections::VecDeque<Taken> = std::collections::VecDeque::new();
     while !shared.stop.load(Ordering::Relaxed) {
         if let Some(limit) = shared.cfg.idle_exit
             && shared.last_task.lock().expect("clock").elapsed() >= limit
@@ -236,7 +319,20 @@ fn serve(shared: &Shared, index: usize) {
             break;
         }
         let Some(c) = connected(broker, &mut con) else { continue };
-        let (run, key, entry) = match next_task(shared, c, &consumer) {
+        let taken = match backlog.pop_front() {
+            Some(t) => Ok(Some(t)),
+            None => next_task(shared, c, &consumer).map(|mut all| {
+                // Renewed from now on, or a long backlog would be taken over (and run twice).
+                let mut held = shared.held.lock().expect("held");
+                for t in &all {
+                    held.insert(t.entry.id.clone(), (t.key.clone(), consumer.clone()));
+                }
+                let first = all.pop_front();
+                backlog = all;
+                first
+            }),
+        };
+        let Taken { run, key, entry, deliveries } = match taken {
             Ok(Some(t)) => t,
             Ok(None) => continue,
             Err(e) => {
@@ -249,7 +345,30 @@ fn serve(shared: &Shared, index: usize) {
         *shared.last_task.lock().expect("clock") = Instant::now();
         shared.held.lock().expect("held").insert(entry.id.clone(), (key.clone(), consumer.clone()));
         let task: String = entry.get(field::TASK).unwrap_or_default();
-        let outcome = run_task(shared, c, &run, &entry, &mut players);
+        let outcome = if deliveries > shared.cfg.max_deliveries {
+            Outcome::Dead(format!(
+                "delivered {deliveries} times without an answer (more than --max-deliveries {}): the workers that \
+                 took it died or hung on it",
+                shared.cfg.max_deliveries
+            ))
+        } else {
+            // Nothing in a message may take the worker down: a panic is the task's failure.
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run_task(shared, c, &run, &entry, &mut players)
+            })) {
+                Ok(o) => o,
+                Err(panic) => {
+                    let what = panic
+                        .downcast_ref::<String>()
+                        .map(String::as_str)
+                        .or_else(|| panic.downcast_ref::<&str>().copied())
+                        .unwrap_or("a panic");
+                    players.clear();
+                    con = None;
+                    Outcome::Dead(format!("the worker failed on it: {what}"))
+                }
+            }
+        };
         let results_key = broker.run_key(&run, "results");
         match outcome {
             Outcome::Answer(body) => {
@@ -260,20 +379,97 @@ fn serve(shared: &Shared, index: usize) {
                 shared.done.fetch_add(1, Ordering::Relaxed);
             }
             Outcome::Gone => {
-                let _: Result<i64, _> = c.xack(&key, GROUP, &[&entry.id]);
+                if let Some(c) = con.as_mut() {
+                    let _: Result<i64, _> = c.xack(&key, GROUP, &[&entry.id]);
+                }
             }
             Outcome::Refuse(reason) => {
                 let fields =
                     [(field::TASK, task.as_str()), (field::WORKER, consumer.as_str()), (field::REFUSED, &reason)];
-                let _: Result<Option<String>, _> =
-                    redis::cmd("XADD").arg(&results_key).arg("NOMKSTREAM").arg("*").arg(&fields[..]).query(c);
-                log::error!("refusing run {run}: {reason}");
+                if let Some(c) = con.as_mut() {
+                    let _: Result<Option<String>, _> =
+                        redis::cmd("XADD").arg(&results_key).arg("NOMKSTREAM").arg("*").arg(&fields[..]).query(c);
+                }
+                log::error!("refusing run {}: {reason}", shown(&run));
                 shared.failure.lock().expect("failure").get_or_insert(WorkerError::Refused { run, reason });
                 shared.stop.store(true, Ordering::Relaxed);
+            }
+            Outcome::Dead(reason) => {
+                log::warn!("task {task:?} of run {}: to the dead-letter stream: {reason}", shown(&run));
+                let letter = DeadLetter { run: &run, tasks_key: &key, entry: &entry.id, task: &task, reason: &reason };
+                dead_letter(shared, &mut con, &consumer, &letter);
+            }
+            Outcome::Retry(reason) => {
+                log::warn!("{reason}; the task of run {} waits for a later try", shown(&run));
+                con = None;
+                thread::sleep(Duration::from_secs(1));
             }
         }
         *shared.last_task.lock().expect("clock") = Instant::now();
         shared.held.lock().expect("held").remove(&entry.id);
+    }
+}
+
+/// A task on its way to the dead-letter stream.
+struct DeadLetter<'a> {
+    run: &'a str,
+    tasks_key: &'a str,
+    entry: &'a str,
+    task: &'a str,
+    reason: &'a str,
+}
+
+/// Longest dead-letter stream kept (about; trimmed as Redis finds efficient).
+const DEAD_LETTERS_KEPT: usize = 10_000;
+
+/// Records a task in the dead-letter stream, tells its coordinator (a `dead` entry in the run's
+/// results stream, if the run has one), and removes the task; retried until the broker takes it.
+fn dead_letter(shared: &Shared, con: &mut Option<Connection>, consumer: &str, d: &DeadLetter) {
+    let broker = &shared.cfg.broker;
+    let results_key = broker.run_key(d.run, "results");
+    loop {
+        let Some(c) = connected(broker, con) else { continue };
+        let r: Result<(), RedisError> = redis::cmd("XADD")
+            .arg(broker.dead_key())
+            .arg("MAXLEN")
+            .arg("~")
+            .arg(DEAD_LETTERS_KEPT)
+            .arg("*")
+            .arg(
+                &[
+                    (field::RUN, d.run),
+                    (field::TASK, d.task),
+                    (field::ENTRY, d.entry),
+                    (field::WORKER, consumer),
+                    (field::REASON, d.reason),
+                ][..],
+            )
+            .query::<String>(c)
+            .and_then(|_| {
+                redis::cmd("XADD")
+                    .arg(&results_key)
+                    .arg("NOMKSTREAM")
+                    .arg("*")
+                    .arg(
+                        &[
+                            (field::TASK, d.task),
+                            (field::ENTRY, d.entry),
+                            (field::WORKER, consumer),
+                            (field::DEAD, d.reason),
+                        ][..],
+                    )
+                    .query::<Option<String>>(c)
+            })
+            .and_then(|_| c.xack::<_, _, _, i64>(d.tasks_key, GROUP, &[d.entry]))
+            .and_then(|_| c.xdel::<_, _, i64>(d.tasks_key, &[d.entry]).map(|_| ()));
+        match r {
+            Ok(()) => return,
+            Err(e) => {
+                log::warn!("{}; retrying the dead letter", broker.error(e));
+                *con = None;
+                thread::sleep(Duration::from_secs(1));
+            }
+        }
     }
 }
 
@@ -323,24 +519,43 @@ fn deliver(
     }
 }
 
-/// A task: first one of a dead worker's (idle past the visibility timeout), else a new one.
+/// The runs' task streams a worker may read: streams that have the workers' group. Anything
+/// else listed in `NS:runs` (a forged or half-deleted run) is passed over, so that it cannot
+/// stop the reads of the others.
+fn live_runs(shared: &Shared, con: &mut Connection) -> Result<Vec<(String, String)>, RedisError> {
+    let broker = &shared.cfg.broker;
+    // Raw bytes: one member that is not UTF-8 must not fail the listing.
+    let runs: Vec<Vec<u8>> = con.smembers(broker.runs_key())?;
+    let mut live = Vec::new();
+    for run in runs {
+        // Ids too long to be anyone's are not worth a dead letter; odd short ones get one.
+        let Some(run) = String::from_utf8(run).ok().filter(|r| r.len() <= 4 * super::MAX_RUN_ID) else { continue };
+        let key = broker.run_key(&run, "tasks");
+        let kind: String = redis::cmd("TYPE").arg(&key).query(con)?;
+        if kind != "stream" {
+            continue;
+        }
+        let groups: Result<StreamInfoGroupsReply, RedisError> = con.xinfo_groups(&key);
+        if groups.is_ok_and(|g| g.groups.iter().any(|g| g.name == GROUP)) {
+            live.push((run, key));
+        }
+    }
+    Ok(live)
+}
+
+/// Tasks: one of a dead worker's (idle past the visibility timeout), else the new ones a read
+/// gives (at most one per run), in order.
 fn next_task(
     shared: &Shared,
     con: &mut Connection,
     consumer: &str,
-) -> Result<Option<(String, String, StreamId)>, RedisError> {
+) -> Result<std::collections::VecDeque<Taken>, RedisError> {
     let broker = &shared.cfg.broker;
-    let runs: Vec<String> = con.smembers(broker.runs_key())?;
-    let mut live = Vec::new();
-    for run in runs {
-        let key = broker.run_key(&run, "tasks");
-        if con.exists(&key)? {
-            live.push((run, key));
-        }
-    }
+    let mut out = std::collections::VecDeque::new();
+    let live = live_runs(shared, con)?;
     if live.is_empty() {
         thread::sleep(Duration::from_millis(250));
-        return Ok(None);
+        return Ok(out);
     }
     let idle = broker.visibility.as_millis() as usize;
     for (run, key) in &live {
@@ -350,8 +565,11 @@ fn next_task(
         match r {
             Ok(reply) => {
                 if let Some(entry) = reply.claimed.into_iter().next() {
-                    log::info!("took over task {} of run {run} from a silent worker", entry.id);
-                    return Ok(Some((run.clone(), key.clone(), entry)));
+                    log::info!("took over task {} of run {} from a silent worker", entry.id, shown(run));
+                    let pending: StreamPendingCountReply = con.xpending_count(key, GROUP, &entry.id, &entry.id, 1)?;
+                    let deliveries = pending.ids.first().map_or(1, |p| p.times_delivered as u64);
+                    out.push_back(Taken { run: run.clone(), key: key.clone(), entry, deliveries });
+                    return Ok(out);
                 }
             }
             Err(e) if e.code() == Some("NOGROUP") => {}
@@ -365,17 +583,17 @@ fn next_task(
     let reply = match reply {
         Ok(r) => r,
         // A run closed between the listing and the read, or while the read waited.
-        Err(e) if matches!(e.code(), Some("NOGROUP" | "UNBLOCKED")) => return Ok(None),
+        Err(e) if matches!(e.code(), Some("NOGROUP" | "UNBLOCKED")) => return Ok(out),
         Err(e) => return Err(e),
     };
     for k in reply.map(|r| r.keys).unwrap_or_default() {
-        if let Some(entry) = k.ids.into_iter().next()
-            && let Some((run, key)) = live.iter().find(|(_, key)| *key == k.key)
-        {
-            return Ok(Some((run.clone(), key.clone(), entry)));
+        if let Some((run, key)) = live.iter().find(|(_, key)| *key == k.key) {
+            for entry in k.ids {
+                out.push_back(Taken { run: run.clone(), key: key.clone(), entry, deliveries: 1 });
+            }
         }
     }
-    Ok(None)
+    Ok(out)
 }
 
 fn run_task(
@@ -385,20 +603,35 @@ fn run_task(
     entry: &StreamId,
     players: &mut HashMap<String, UnitPlayer>,
 ) -> Outcome {
+    if !valid_run_id(run) {
+        return Outcome::Dead(format!(
+            "run id {} is not 1 to {} letters, digits, `-` or `_`",
+            shown(run),
+            super::MAX_RUN_ID
+        ));
+    }
     let spec = match spec_of(shared, con, run) {
         Ok(Some(s)) => s,
         Ok(None) => return Outcome::Gone,
-        Err(reason) => return Outcome::Refuse(reason),
+        Err(Unfit::Refuse(reason)) => return Outcome::Refuse(reason),
+        Err(Unfit::Dead(reason)) => return Outcome::Dead(reason),
+        Err(Unfit::Retry(reason)) => return Outcome::Retry(reason),
     };
     let body: String = entry.get(field::BODY).unwrap_or_default();
+    if body.len() > MAX_TASK_BYTES {
+        return Outcome::Dead(format!("a task body of {} bytes (at most {MAX_TASK_BYTES})", body.len()));
+    }
     match &*spec {
         RunWork::Games { spec, base } => {
             let task: GamesTask = match serde_json::from_str(&body) {
                 Ok(t) => t,
-                Err(e) => return Outcome::Refuse(format!("task {}: not a games task: {e}", entry.id)),
+                Err(e) => return Outcome::Dead(format!("not a games task: {e}")),
             };
-            if let Some(&(w, b)) = task.games.iter().find(|&&(w, b)| w.max(b) >= spec.engines.len()) {
-                return Outcome::Refuse(format!("task {}: engines {w} v {b} of {}", entry.id, spec.engines.len()));
+            if task.games.is_empty() || task.games.len() > 2 {
+                return Outcome::Dead(format!("a unit of {} games (1 or 2)", task.games.len()));
+            }
+            if let Some(&(w, b)) = task.games.iter().find(|&&(w, b)| w.max(b) >= spec.engines.len() || w == b) {
+                return Outcome::Dead(format!("engines {w} v {b} of {}", spec.engines.len()));
             }
             // One run's engines at a time per thread.
             players.retain(|r, _| r == run);
@@ -406,31 +639,39 @@ fn run_task(
                 Some(p) => p,
                 None => match UnitPlayer::new((**base).clone()) {
                     Ok(p) => players.entry(run.to_string()).or_insert(p),
-                    Err(e) => return Outcome::Refuse(e.to_string()),
+                    Err(e) => return Outcome::Dead(e.to_string()),
                 },
             };
             let games = player.play(&task.unit(), &task.opening);
             let signatures = spec.signatures.keys().map(|p| (p.clone(), local_signature(shared, p))).collect();
-            Outcome::Answer(serde_json::to_string(&GamesAnswer { games, signatures }).expect("answer serialises"))
+            answer(&GamesAnswer { games, signatures })
         }
         RunWork::Fitness { spec, prepared } => {
             let task: FitnessTask = match serde_json::from_str(&body) {
                 Ok(t) => t,
-                Err(e) => return Outcome::Refuse(format!("task {}: not a fitness task: {e}", entry.id)),
+                Err(e) => return Outcome::Dead(format!("not a fitness task: {e}")),
             };
-            let answer = remote::answer(spec, prepared, &task);
-            Outcome::Answer(serde_json::to_string(&answer).expect("answer serialises"))
+            answer(&remote::answer(spec, prepared, &task))
         }
         RunWork::Nodes { spec, parsed } => {
             let task: NodesTask = match serde_json::from_str(&body) {
                 Ok(t) => t,
-                Err(e) => return Outcome::Refuse(format!("task {}: not a node-count task: {e}", entry.id)),
+                Err(e) => return Outcome::Dead(format!("not a node-count task: {e}")),
             };
             match search_remote::answer(spec, parsed, &task) {
-                Ok(answer) => Outcome::Answer(serde_json::to_string(&answer).expect("answer serialises")),
-                Err(e) => Outcome::Refuse(format!("task {}: {e}", entry.id)),
+                Ok(a) => answer(&a),
+                Err(e) => Outcome::Dead(e.to_string()),
             }
         }
+    }
+}
+
+/// An answer's JSON (a value that does not serialise, such as a non-finite number from a
+/// forged task, makes the task a dead letter rather than a panic).
+fn answer(value: &impl serde::Serialize) -> Outcome {
+    match serde_json::to_string(value) {
+        Ok(json) => Outcome::Answer(json),
+        Err(e) => Outcome::Dead(format!("its answer does not serialise: {e}")),
     }
 }
 
@@ -451,57 +692,120 @@ fn local_signature(shared: &Shared, program: &str) -> String {
     s
 }
 
+/// Why a worker does not serve a run.
+enum Unfit {
+    /// This worker's build differs.
+    Refuse(String),
+    /// The spec is malformed or asks for what this worker does not allow.
+    Dead(String),
+    /// The broker failed.
+    Retry(String),
+}
+
 /// The run's spec, fetched and checked once: `Ok(None)` when the run has ended, `Err` with the
 /// reason this worker cannot serve it.
-fn spec_of(shared: &Shared, con: &mut Connection, run: &str) -> Result<Option<Arc<RunWork>>, String> {
+fn spec_of(shared: &Shared, con: &mut Connection, run: &str) -> Result<Option<Arc<RunWork>>, Unfit> {
     if let Some(s) = shared.specs.lock().expect("specs").get(run) {
-        return Ok(Some(Arc::clone(s)));
+        return s.clone().map(Some).map_err(Unfit::Dead);
     }
-    let text: Option<String> =
-        con.get(shared.cfg.broker.run_key(run, "spec")).map_err(|e| shared.cfg.broker.error(e).to_string())?;
-    let Some(text) = text else { return Ok(None) };
-    let spec: RunSpec = serde_json::from_str(&text).map_err(|e| format!("unreadable run spec: {e}"))?;
+    let key = shared.cfg.broker.run_key(run, "spec");
+    let broker_error = |e| Unfit::Retry(shared.cfg.broker.error(e).to_string());
+    // The size first: a forged spec of hundreds of megabytes is not worth reading.
+    let kind: String = redis::cmd("TYPE").arg(&key).query(con).map_err(broker_error)?;
+    let prepared = match kind.as_str() {
+        "none" => return Ok(None),
+        "string" => {
+            let len: usize = redis::cmd("STRLEN").arg(&key).query(con).map_err(broker_error)?;
+            if len > MAX_SPEC_BYTES {
+                Err(format!("a run spec of {len} bytes (at most {MAX_SPEC_BYTES})"))
+            } else {
+                let bytes: Option<Vec<u8>> = con.get(&key).map_err(broker_error)?;
+                let Some(bytes) = bytes else { return Ok(None) };
+                match prepare(shared, &bytes) {
+                    Err(Unfit::Dead(reason)) => Err(reason),
+                    Err(other) => return Err(other),
+                    Ok(work) => Ok(Arc::new(work)),
+                }
+            }
+        }
+        other => Err(format!("the run's spec is a Redis {other}, not a string")),
+    };
+    if prepared.is_ok() {
+        log::info!("serving run {run}");
+    }
+    shared.specs.lock().expect("specs").insert(run.to_string(), prepared.clone());
+    prepared.map(Some).map_err(Unfit::Dead)
+}
+
+/// Checks a spec's text and prepares its work.
+fn prepare(shared: &Shared, bytes: &[u8]) -> Result<RunWork, Unfit> {
+    let spec: RunSpec = serde_json::from_slice(bytes).map_err(|e| Unfit::Dead(format!("unreadable run spec: {e}")))?;
     for program in spec.signatures().keys() {
         if program != remote::PROGRAM && !shared.cfg.engines.engines.contains_key(program) {
-            return Err(format!("no engine `{program}` in this worker's engines file"));
+            return Err(Unfit::Dead(format!("no engine {program:?} in this worker's engines file")));
         }
     }
     let local: BTreeMap<String, String> =
         spec.signatures().keys().map(|p| (p.clone(), local_signature(shared, p))).collect();
     let bad = signature_mismatches(spec.signatures(), &local);
     if !bad.is_empty() {
-        return Err(format!("engine build differs: {}", bad.join("; ")));
+        return Err(Unfit::Refuse(format!("engine build differs: {}", bad.join("; "))));
     }
-    let prepared = match spec {
+    Ok(match spec {
         RunSpec::Games(spec) => {
-            let base = local_match(shared, run, &spec)?;
+            let base = local_match(shared, &spec)?;
             RunWork::Games { spec, base: Box::new(base) }
         }
         RunSpec::Fitness(spec) => {
-            let prepared = spec.prepare()?;
+            let prepared = spec.prepare().map_err(Unfit::Dead)?;
             RunWork::Fitness { spec, prepared }
         }
         RunSpec::Nodes(spec) => {
-            let parsed = spec.parse()?;
+            let parsed = spec.parse().map_err(Unfit::Dead)?;
             RunWork::Nodes { spec, parsed }
         }
-    };
-    log::info!("serving run {run}");
-    let prepared = Arc::new(prepared);
-    shared.specs.lock().expect("specs").insert(run.to_string(), Arc::clone(&prepared));
-    Ok(Some(prepared))
+    })
 }
 
 /// The match configuration that plays a run's units here: local commands, params files
-/// written from the spec's texts.
-fn local_match(shared: &Shared, run: &str, spec: &GamesSpec) -> Result<MatchConfig, String> {
+/// written from the spec's texts into the worker's private directory. Every engine, option and
+/// path is checked against the engines file first.
+fn local_match(shared: &Shared, spec: &GamesSpec) -> Result<MatchConfig, Unfit> {
+    let dead = Unfit::Dead;
+    if spec.engines.len() < 2 || spec.engines.len() > MAX_ENGINES {
+        return Err(dead(format!("a match of {} engines (2 to {MAX_ENGINES})", spec.engines.len())));
+    }
+    if let Some(tb) = &spec.adjudication.tb_path {
+        let roots: Vec<PathBuf> = shared.cfg.engines.tb_dirs.iter().filter_map(|d| d.canonicalize().ok()).collect();
+        if !tb.canonicalize().is_ok_and(|real| roots.iter().any(|r| real.starts_with(r))) {
+            return Err(dead(format!(
+                "adjudication tablebases at {:?}: not inside this worker's `tb_dirs`",
+                tb.display().to_string()
+            )));
+        }
+    }
     let mut engines = Vec::new();
     for (i, e) in spec.engines.iter().enumerate() {
-        let program = &shared.cfg.engines.engines[&e.program];
+        let who = format!("engine {i} ({:?})", e.name);
+        // Every program of a spec is signed: one without a signature was never checked.
+        if !spec.signatures.contains_key(&e.program) {
+            return Err(dead(format!("{who}: program {:?} has no signature in the spec", e.program)));
+        }
+        let Some(program) = shared.cfg.engines.engines.get(&e.program) else {
+            return Err(dead(format!("{who}: no engine {:?} in this worker's engines file", e.program)));
+        };
+        for (name, value) in &e.options {
+            program.allow.check(name, value).map_err(|why| dead(format!("{who}: {why}")))?;
+        }
         let params = match &e.params {
+            Some(text) if text.len() > MAX_TASK_BYTES => {
+                return Err(dead(format!("{who}: a params text of {} bytes (at most {MAX_TASK_BYTES})", text.len())));
+            }
             Some(text) => {
-                let path = shared.params_dir.join(format!("{run}-{i}.toml"));
-                std::fs::write(&path, text).map_err(|err| format!("{}: {err}", path.display()))?;
+                let n = shared.files.fetch_add(1, Ordering::Relaxed);
+                let path = shared.params_dir.join(format!("params-{n}.toml"));
+                write_private(&path, text.as_bytes())
+                    .map_err(|err| Unfit::Refuse(format!("{}: {err}", path.display())))?;
                 Some(path)
             }
             None => None,
@@ -528,6 +832,35 @@ fn local_match(shared: &Shared, run: &str, spec: &GamesSpec) -> Result<MatchConf
     Ok(m)
 }
 
+/// A new directory `evochess-worker-<random>` in `parent`, made by one `mkdir` with mode 0700
+/// that fails when the name exists: nobody can plant it or a link there first, or read it.
+fn private_dir(parent: &Path) -> std::io::Result<PathBuf> {
+    use rand::Rng;
+    let mut rng = rand::rng();
+    for _ in 0..16 {
+        let dir = parent.join(format!("evochess-worker-{:016x}", rng.random::<u64>()));
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        match builder.create(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::new(std::io::ErrorKind::AlreadyExists, "16 random names in a row were taken"))
+}
+
+/// Writes a new file (never an existing one: `create_new`) readable by this user only.
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)?.write_all(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -545,6 +878,12 @@ mod tests {
         std::fs::write(&path, "[engines.x]\ncommand = \"y\"\n").unwrap();
         let e = EnginesFile::load(&path).unwrap_err().to_string();
         assert!(e.contains("engines.toml") && e.contains("command"), "{e}");
+        let e = EnginesFile::load(Path::new("/dev/zero")).unwrap_err().to_string();
+        assert!(e.contains("/dev/zero") && e.contains("not a regular file"), "{e}");
+        std::fs::write(&path, "[engines.x]\ncmd = \"y\"\n[engines.x.options]\nHash = { max = 8, dirs = [\"/\"] }\n")
+            .unwrap();
+        let e = EnginesFile::load(&path).unwrap_err().to_string();
+        assert!(e.contains("engines.x.options") && e.contains("exactly one"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

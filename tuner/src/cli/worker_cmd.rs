@@ -12,6 +12,9 @@ use crate::broker::{
 /// The engines a task names are looked up in the engines file (`[engines.NAME] cmd = ...`,
 /// NAME being the file name of the coordinator's engine command); without one, only the
 /// evochess next to this tuner. Each program's bench signature must equal the coordinator's.
+/// `[engines.NAME.options]` lists the options a task may set (`Threads = { max = 4 }`,
+/// `SyzygyPath = { dirs = ["/srv/syzygy"] }`, ...); a task asking for anything else goes to the
+/// dead-letter stream.
 #[derive(clap::Args, Debug, Clone)]
 pub struct WorkerArgs {
     /// The broker: `redis://[user:pass@]HOST:PORT[/db]` (`rediss://` for TLS).
@@ -35,6 +38,10 @@ pub struct WorkerArgs {
     /// Exit after this many seconds without a task (default: serve until killed).
     #[arg(long, value_name = "SECONDS")]
     pub idle_exit: Option<f64>,
+    /// A task handed out more often than this without an answer (its workers died on it) goes
+    /// to the dead-letter stream, and its coordinator stops with the reason.
+    #[arg(long, value_name = "N", default_value_t = WorkerConfig::DEFAULT_MAX_DELIVERIES)]
+    pub max_deliveries: u64,
 }
 
 pub fn run(args: WorkerArgs) -> anyhow::Result<()> {
@@ -56,7 +63,11 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<()> {
         Some(s) => anyhow::bail!("--idle-exit {s}: a number of seconds"),
         None => None,
     };
-    let done = worker::run(WorkerConfig { broker, concurrency, engines, name, idle_exit })?;
+    if args.max_deliveries == 0 {
+        anyhow::bail!("--max-deliveries 0: at least 1");
+    }
+    let max_deliveries = args.max_deliveries;
+    let done = worker::run(WorkerConfig { broker, concurrency, engines, name, idle_exit, max_deliveries })?;
     eprintln!("worker: {done} task(s) done");
     Ok(())
 }
