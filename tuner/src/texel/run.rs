@@ -637,7 +637,13 @@ pub fn run(cfg: &TexelConfig, start: Start) -> Result<TexelOutcome, TexelError> 
         t.elapsed().as_secs_f64()
     );
     if train.is_empty() || validation.is_empty() {
-        return Err(TexelError::Config("no quiet positions left in the training or validation set".into()));
+        let why = if cfg.data.is_empty() {
+            "no quiet positions left in the training or validation set"
+        } else {
+            "data: no positions in the training or validation set (games go to validation with \
+             probability positions.test / (positions.train + positions.test))"
+        };
+        return Err(TexelError::Config(why.into()));
     }
     let k = match cfg.k {
         Some(k) => k,

@@ -45,7 +45,9 @@ pub fn shard_files(data: &[PathBuf]) -> Result<Vec<PathBuf>, TexelError> {
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| {
                     p.is_file()
-                        && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("shard-") && n.ends_with(".bin"))
+                        && p.file_name()
+                            .and_then(|n| n.to_str())
+                            .is_some_and(|n| n.starts_with("shard-") && n.ends_with(".bin"))
                 })
                 .collect();
             if found.is_empty() {
@@ -56,7 +58,10 @@ pub fn shard_files(data: &[PathBuf]) -> Result<Vec<PathBuf>, TexelError> {
         } else if entry.is_file() {
             files.push(entry.clone());
         } else {
-            return Err(TexelError::Config(format!("data: {} is neither a shard file nor a directory", entry.display())));
+            return Err(TexelError::Config(format!(
+                "data: {} is neither a shard file nor a directory",
+                entry.display()
+            )));
         }
     }
     Ok(files)
