@@ -629,9 +629,10 @@ pub fn run(cfg: &TexelConfig, start: Start) -> Result<TexelOutcome, TexelError> 
     let t = Instant::now();
     let ((train, dropped_train), (validation, dropped_validation), set_key) = load_sets(cfg, &base, threads)?;
     log::info!(
-        "texel: {} training and {} validation quiet positions ({} and {} dropped: check or no quiet end) in {:.1}s",
+        "texel: {} training and {} validation {} ({} and {} dropped: check or no quiet end) in {:.1}s",
         train.len(),
         validation.len(),
+        if cfg.data.is_empty() { "quiet positions" } else { "self-play positions, as stored" },
         dropped_train,
         dropped_validation,
         t.elapsed().as_secs_f64()

@@ -133,4 +133,44 @@ mod tests {
         let l = labelled(&Sample { pos: p, mv, score: 0, result: 0.5 });
         assert_eq!(l.result, 0.5);
     }
+
+    #[test]
+    fn shards_split_by_game_within_the_caps() {
+        use arena::outcome::GameOutcome;
+        use shakmaty::uci::UciMove;
+
+        use crate::datagen::{Filter, GameRecord, format::header};
+
+        // 40 white wins of 8 quiet plies each (knights out and back); game i starts at fullmove
+        // 10·i + 1, so a position's game is its fullmove number / 10.
+        let dir = std::env::temp_dir().join(format!("evochess-selfplay-split-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut bytes = header(&Filter { keep_in_check: false, keep_tactical: false, max_score: None });
+        for i in 0..40u32 {
+            let start = pos(&format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 {}", 10 * i + 1));
+            let mut p = start.clone();
+            let plies = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"]
+                .iter()
+                .map(|u| {
+                    let mv = u.parse::<UciMove>().unwrap().to_move(&p).unwrap();
+                    p.play_unchecked(mv);
+                    (mv, 20)
+                })
+                .collect();
+            GameRecord { index: u64::from(i), start, plies, outcome: GameOutcome::WhiteWins }.encode(&mut bytes);
+        }
+        let file = dir.join("shard-00000.bin");
+        std::fs::write(&file, &bytes).unwrap();
+        let game = |l: &Labelled| u32::from(l.pos.fullmoves()) / 10;
+        let (train, test, _) = selfplay_positions(std::slice::from_ref(&dir), 1000, 250, 5).unwrap();
+        assert_eq!(train.len() + test.len(), 320, "every position kept, no cap reached");
+        assert!(!test.is_empty() && test.len() < train.len());
+        assert!(train.iter().all(|t| test.iter().all(|v| game(t) != game(v))), "no game in both sets");
+        // White won: 1 for white to move, 0 for black to move; the score is the mover's.
+        assert!(train.iter().all(|l| l.result == if l.pos.turn() == Color::White { 1.0 } else { 0.0 }));
+        assert!(train.iter().all(|l| l.score == Some(20.0)));
+        let (train, test, _) = selfplay_positions(&[file], 50, 10, 5).unwrap();
+        assert_eq!((train.len(), test.len()), (50, 10), "the caps");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
