@@ -159,3 +159,67 @@ fn bad_texel_input_is_named() {
     let e = tuner_err(&["texel", "--config", cfg.to_str().unwrap(), "--space", space.to_str().unwrap()]);
     assert!(e.contains("knight_mgx"), "{e}");
 }
+
+/// A small self-play shard directory from the real `tuner datagen` (20 games at 300 nodes).
+fn selfplay_shards(dir: &Path) -> std::path::PathBuf {
+    let data = dir.join("selfplay");
+    let d = data.to_str().unwrap();
+    tuner_ok(&["datagen", "--games", "20", "--nodes", "300", "--seed", "3", "--shard-positions", "100000", "--out", d]);
+    data
+}
+
+/// An Adam fit over `data` (λ = 0.5: the shards carry scores) into `dir/out`.
+fn selfplay_config(dir: &Path, data: &Path) -> std::path::PathBuf {
+    let cfg = dir.join("selfplay.toml");
+    let space = dir.join("space.toml");
+    std::fs::copy(repo().join("configs/spaces/texel-full.toml"), &space).unwrap();
+    std::fs::write(
+        &cfg,
+        format!(
+            "data = [{data:?}]\nspace = {space:?}\npasses = 4\nthreads = 2\nout_dir = {out:?}\noptimizer = \"adam\"\n\
+             [gradient]\nlearning_rate = 0.5\nbatch_size = 64\nlambda = 0.5\n\
+             [positions]\ntrain = 1000\ntest = 300\nseed = 1\n",
+            out = dir.join("out"),
+        ),
+    )
+    .unwrap();
+    cfg
+}
+
+#[test]
+fn adam_texel_trains_on_datagen_shards() {
+    let dir = scratch("texel", "selfplay");
+    let data = selfplay_shards(&dir);
+    let cfg = selfplay_config(&dir, &data);
+    let out = tuner_ok(&["texel", "--config", cfg.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let k_line = stdout.lines().find(|l| l.starts_with("K ")).unwrap_or_else(|| panic!("{stdout}"));
+    let k: f64 = k_line[2..].split(';').next().unwrap().trim().parse().unwrap();
+    assert!(k > 0.05 && k < 10.0, "{stdout}");
+    // Both sets are non-empty and the validation set is capped at `test`.
+    let counts: Vec<usize> = k_line.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+    assert_eq!(counts.len(), 2, "{k_line}");
+    assert!(counts[0] > 300 && counts[0] <= 1000 && counts[1] > 0 && counts[1] <= 300, "{k_line}");
+    assert!(stdout.contains("validation MSE"), "{stdout}");
+    let csv = passes_without_time(&dir.join("out"));
+    let rows: Vec<Vec<f64>> = csv.lines().skip(1).map(|l| l.split(',').map(|c| c.parse().unwrap()).collect()).collect();
+    assert_eq!(rows.len(), 5, "the start and 4 epochs: {csv}");
+    assert!(rows.iter().all(|r| r[2].is_finite() && r[2] > 0.0 && r[2] < 0.5), "{csv}");
+    Params::load(dir.join("out/tuned.toml")).unwrap();
+
+    // Bad inputs: both sources, a file that is not a shard, a directory without shards.
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    std::fs::write(&cfg, format!("pgn = [{:?}]\n{text}", fixture("gm-sample.pgn"))).unwrap();
+    let e = tuner_err(&["texel", "--config", cfg.to_str().unwrap(), "--out", dir.join("o2").to_str().unwrap()]);
+    assert!(e.contains("pgn and data"), "{e}");
+    let junk = dir.join("junk.bin");
+    std::fs::write(&junk, "not a shard\n").unwrap();
+    std::fs::write(&cfg, text.replace(&format!("{data:?}"), &format!("{junk:?}"))).unwrap();
+    let e = tuner_err(&["texel", "--config", cfg.to_str().unwrap(), "--out", dir.join("o3").to_str().unwrap()]);
+    assert!(e.contains("data") && e.contains("junk.bin") && e.contains("not a datagen shard"), "{e}");
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    std::fs::write(&cfg, text.replace(&format!("{data:?}"), &format!("{empty:?}"))).unwrap();
+    let e = tuner_err(&["texel", "--config", cfg.to_str().unwrap(), "--out", dir.join("o4").to_str().unwrap()]);
+    assert!(e.contains("data") && e.contains("no shard-*.bin"), "{e}");
+}

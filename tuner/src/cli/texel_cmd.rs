@@ -12,7 +12,7 @@ use crate::{
 /// `optimizer = "adam" | "adagrad"`, by a gradient fit over traced positions.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TexelArgs {
-    /// Games with results; repeat for several (replaces the config's list).
+    /// Games with results; repeat for several (replaces the config's list, and its `data`).
     #[arg(long, value_name = "FILE.pgn")]
     pub pgn: Vec<PathBuf>,
     /// Search-space file of the parameters to tune.
@@ -40,6 +40,7 @@ pub fn run(args: TexelArgs) -> anyhow::Result<()> {
     };
     if !args.pgn.is_empty() {
         cfg.pgn = args.pgn.clone();
+        cfg.data.clear();
     }
     if let Some(p) = &args.params {
         cfg.params = Some(p.clone());

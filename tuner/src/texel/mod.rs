@@ -10,6 +10,7 @@
 pub mod gradient;
 pub mod quiet;
 pub mod run;
+pub mod selfplay;
 pub mod traces;
 
 /// The winning chance of `score` centipawns under scale `k`.

@@ -10,6 +10,13 @@
 //! linear in its parameters (tapering, piece-square tables, mobility tables), so the local
 //! search measures the loss itself instead of a gradient through term coefficients.
 //!
+//! With `data = [...]` instead of `pgn` the positions are `tuner datagen`'s self-play shards
+//! ([`super::selfplay`]): each with the game's result and the search's score, kept as they are
+//! (the shard's filter already dropped checks and tactical best moves), split by game record
+//! under `[positions] seed` and capped at `[positions] train`/`test`; the other `[positions]`
+//! keys are PGN sampling settings and do not apply. Paths are relative to the working
+//! directory, as `pgn`'s are.
+//!
 //! With `optimizer = "adam"` or `"adagrad"` the passes are epochs of a gradient fit instead
 //! ([`super::gradient`]): the positions are traced once (`evochess::eval::trace`: each linear
 //! parameter's exact coefficient, the tapering applied here) and the loop never evaluates.
@@ -38,6 +45,7 @@ use super::{
     fit_k,
     gradient::{Gradient, GradientConfig, GradientState, Optimizer, epoch},
     quiet::Resolver,
+    selfplay::selfplay_positions,
     traces::{GeneOf, TraceError, TraceSet},
     win_chance,
 };
@@ -61,6 +69,12 @@ use crate::{
 pub struct TexelConfig {
     /// Games with results (`.pgn` or `.pgn.xz`): any PGN, or `tuner match`'s own.
     pub pgn: Vec<PathBuf>,
+    /// `tuner datagen`'s self-play shards instead of `pgn` (exactly one of the two): each a
+    /// shard file or a directory whose `shard-*.bin` files are read in name order (see
+    /// [`super::selfplay`]). Left out of the serialised config when empty, so PGN runs keep
+    /// their checkpoints' fingerprints.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub data: Vec<PathBuf>,
     /// The parameters tuned: a search-space file (genes with keys, `min`, `max` and optional
     /// `step`, the smallest move; the encoding is ignored).
     pub space: PathBuf,
@@ -97,6 +111,7 @@ impl Default for TexelConfig {
     fn default() -> Self {
         TexelConfig {
             pgn: Vec::new(),
+            data: Vec::new(),
             space: PathBuf::new(),
             params: None,
             positions: PositionsConfig {
@@ -141,16 +156,22 @@ impl TexelConfig {
 
     fn validate(&self) -> Result<(), TexelError> {
         let bad = |why: String| Err(TexelError::Config(why));
-        if self.pgn.is_empty() {
-            return bad("pgn: name at least one PGN file of games with results".into());
+        match (self.pgn.is_empty(), self.data.is_empty()) {
+            (true, true) => {
+                return bad("pgn or data: name PGN files of games with results (pgn) or datagen shards (data)".into());
+            }
+            (false, false) => return bad("pgn and data: give exactly one of the two position sources".into()),
+            _ => {}
         }
         if self.space.as_os_str().is_empty() {
             return bad("space: name the search-space file of the parameters to tune".into());
         }
-        if self.positions.sample != Sample::Any {
+        // The sampling keys apply to PGN games only; shards are read as they are.
+        let pgn = self.data.is_empty();
+        if pgn && self.positions.sample != Sample::Any {
             return bad("positions.sample must be \"any\": Texel's loss needs losses and draws too".into());
         }
-        if self.positions.random_plies > 0 {
+        if pgn && self.positions.random_plies > 0 {
             return bad("positions.random_plies must be 0: a walked-off position has no game result".into());
         }
         if self.positions.train == 0 || self.positions.test == 0 {
@@ -515,9 +536,7 @@ pub fn bench_epoch(cfg: &TexelConfig, n: usize) -> Result<Vec<String>, TexelErro
     }
     let (space, _, base) = space_and_base(cfg)?;
     let threads = threads(cfg.threads);
-    std::fs::create_dir_all(&cfg.out_dir).map_err(|e| TexelError::io(&cfg.out_dir, e))?;
-    let set = load_or_extract(&cfg.pgn, &cfg.positions, &cfg.out_dir.join("positions.json"))?;
-    let (train, _) = quiet_positions(&set.train, &base, threads)?;
+    let ((train, _), _, _) = load_sets(cfg, &base, threads)?;
     let (gene_of, fitted) = linear_genes(&space);
     let t = Instant::now();
     let traced = TraceSet::build(&train, &base.eval, &gene_of, fitted.len(), threads)?;
@@ -581,6 +600,24 @@ pub struct TexelOutcome {
     pub tuned_file: PathBuf,
 }
 
+/// The training and validation positions of `cfg` (from `pgn`, resolved to quiet ones under
+/// `base`, or from `data`'s shards as they are), the count of positions dropped in each, and a
+/// key identifying the inputs.
+type Sets = ((Vec<Labelled>, usize), (Vec<Labelled>, usize), String);
+
+fn load_sets(cfg: &TexelConfig, base: &Params, threads: usize) -> Result<Sets, TexelError> {
+    if !cfg.data.is_empty() {
+        let (train, validation, key) =
+            selfplay_positions(&cfg.data, cfg.positions.train, cfg.positions.test, cfg.positions.seed)?;
+        return Ok(((train, 0), (validation, 0), key));
+    }
+    std::fs::create_dir_all(&cfg.out_dir).map_err(|e| TexelError::io(&cfg.out_dir, e))?;
+    let set = load_or_extract(&cfg.pgn, &cfg.positions, &cfg.out_dir.join("positions.json"))?;
+    let train = quiet_positions(&set.train, base, threads)?;
+    let validation = quiet_positions(&set.test, base, threads)?;
+    Ok((train, validation, set.key))
+}
+
 /// Runs (or continues, as `start` says) the tune.
 pub fn run(cfg: &TexelConfig, start: Start) -> Result<TexelOutcome, TexelError> {
     cfg.validate()?;
@@ -590,19 +627,24 @@ pub fn run(cfg: &TexelConfig, start: Start) -> Result<TexelOutcome, TexelError> 
     let threads = threads(cfg.threads);
 
     let t = Instant::now();
-    let set = load_or_extract(&cfg.pgn, &cfg.positions, &cfg.out_dir.join("positions.json"))?;
-    let (train, dropped_train) = quiet_positions(&set.train, &base, threads)?;
-    let (validation, dropped_validation) = quiet_positions(&set.test, &base, threads)?;
+    let ((train, dropped_train), (validation, dropped_validation), set_key) = load_sets(cfg, &base, threads)?;
     log::info!(
-        "texel: {} training and {} validation quiet positions ({} and {} dropped: check or no quiet end) in {:.1}s",
+        "texel: {} training and {} validation {} ({} and {} dropped: check or no quiet end) in {:.1}s",
         train.len(),
         validation.len(),
+        if cfg.data.is_empty() { "quiet positions" } else { "self-play positions, as stored" },
         dropped_train,
         dropped_validation,
         t.elapsed().as_secs_f64()
     );
     if train.is_empty() || validation.is_empty() {
-        return Err(TexelError::Config("no quiet positions left in the training or validation set".into()));
+        let why = if cfg.data.is_empty() {
+            "no quiet positions left in the training or validation set"
+        } else {
+            "data: no positions in the training or validation set (games go to validation with \
+             probability positions.test / (positions.train + positions.test))"
+        };
+        return Err(TexelError::Config(why.into()));
     }
     let k = match cfg.k {
         Some(k) => k,
@@ -621,7 +663,7 @@ pub fn run(cfg: &TexelConfig, start: Start) -> Result<TexelOutcome, TexelError> 
             &serde_json::to_string(&fixed).expect("config serialises"),
             space,
             &base.values_toml(),
-            &set.key,
+            &set_key,
         ])
     };
     let (fingerprint, legacy) = (fingerprint_with(&space.canonical()), fingerprint_with(&space_text));
@@ -657,7 +699,10 @@ mod tests {
         let ok = TexelConfig { pgn: vec!["g.pgn".into()], space: "s.toml".into(), ..TexelConfig::default() };
         assert!(ok.validate().is_ok());
         let err = |c: TexelConfig| c.validate().unwrap_err().to_string();
-        assert!(err(TexelConfig { pgn: vec![], ..ok.clone() }).contains("pgn"));
+        assert!(err(TexelConfig { pgn: vec![], ..ok.clone() }).contains("pgn or data"));
+        let shards = TexelConfig { pgn: vec![], data: vec!["data/selfplay".into()], ..ok.clone() };
+        assert!(shards.validate().is_ok());
+        assert!(err(TexelConfig { data: vec!["d".into()], ..ok.clone() }).contains("pgn and data"));
         let mut winner = ok.clone();
         winner.positions.sample = Sample::Winner;
         assert!(err(winner).contains("positions.sample"));
@@ -672,5 +717,9 @@ mod tests {
         cfg.validate().unwrap();
         let space = SearchSpace::load(root.join(&cfg.space)).unwrap();
         assert!(space.genes.len() > 200, "the whole evaluation: {}", space.genes.len());
+        for name in ["gradient", "selfplay"] {
+            let cfg = TexelConfig::load(&root.join(format!("configs/texel/{name}.toml"))).unwrap();
+            cfg.validate().unwrap();
+        }
     }
 }
