@@ -15,6 +15,10 @@ pub struct TexelArgs {
     /// Games with results; repeat for several (replaces the config's list, and its `data`).
     #[arg(long, value_name = "FILE.pgn")]
     pub pgn: Vec<PathBuf>,
+    /// `tuner datagen` shards, or directories of them; repeat for several (replaces the
+    /// config's `data`, and its `pgn`).
+    #[arg(long, value_name = "SHARD|DIR", conflicts_with = "pgn")]
+    pub data: Vec<PathBuf>,
     /// Search-space file of the parameters to tune.
     #[arg(long, value_name = "FILE.toml")]
     pub space: Option<PathBuf>,
@@ -41,6 +45,10 @@ pub fn run(args: TexelArgs) -> anyhow::Result<()> {
     if !args.pgn.is_empty() {
         cfg.pgn = args.pgn.clone();
         cfg.data.clear();
+    }
+    if !args.data.is_empty() {
+        cfg.data = args.data.clone();
+        cfg.pgn.clear();
     }
     if let Some(p) = &args.params {
         cfg.params = Some(p.clone());
