@@ -12,7 +12,7 @@ games="${1:-64}"
 nodes="${2:-5000}"
 cores="${3:-$(nproc)}"
 
-cargo build --release --quiet --bin evochess --bin tuner
+cargo build --release --quiet -p evochess -p tuner
 bench_line="$(./target/release/evochess bench 2>/dev/null | tail -n 1)"
 nps="$(grep -oE '[0-9]+ nps' <<<"$bench_line" | grep -oE '[0-9]+')"
 out="$(mktemp -d)"
