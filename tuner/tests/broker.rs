@@ -4,10 +4,11 @@
 //! SIGKILL lose and duplicate nothing; a worker with another engine build refuses.
 
 mod common;
+#[path = "common/redis_server.rs"]
+mod redis_server;
 
 use std::{
     collections::BTreeMap,
-    net::TcpListener,
     path::{Path, PathBuf},
     process::{Child, Command, Stdio},
     thread,
@@ -18,40 +19,9 @@ use common::{
     TUNER, assert_each_unit_once, engine_binary, fixture, games_in, journal_units, manifest, repo, scratch, text,
     tuner_ok,
 };
+use redis_server::Redis;
 
-const REDIS: &str = "/usr/bin/redis-server";
 const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
-
-/// A redis-server of the test's own on a free loopback port, stopped when dropped.
-struct Redis {
-    child: Child,
-    url: String,
-}
-
-impl Redis {
-    fn start() -> Redis {
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let child = Command::new(REDIS)
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("redis-server starts");
-        let started = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(started.elapsed() < Duration::from_secs(10), "redis-server did not listen on {port}");
-            thread::sleep(Duration::from_millis(20));
-        }
-        Redis { child, url: format!("redis://127.0.0.1:{port}/0") }
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// A `tuner worker` process, killed (SIGKILL) when dropped.
 struct Worker(Child);

@@ -4,10 +4,11 @@
 //! directory; every such task ends in the dead-letter stream, and valid work is still served.
 
 mod common;
+#[path = "common/redis_server.rs"]
+mod redis_server;
 
 use std::{
     collections::HashMap,
-    net::TcpListener,
     path::{Path, PathBuf},
     process::{Child, Command, Stdio},
     sync::OnceLock,
@@ -18,43 +19,14 @@ use std::{
 use common::{TUNER, engine_binary, games_in, repo, scratch, text};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use redis::{Commands, Connection};
+use redis_server::Redis;
 use serde_json::{Value, json};
 
-const REDIS: &str = "/usr/bin/redis-server";
 const NS: &str = "evochess";
 
-/// A redis-server of the test's own on a free loopback port, stopped when dropped.
-struct Redis {
-    child: Child,
-    url: String,
-}
-
 impl Redis {
-    fn start() -> Redis {
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let child = Command::new(REDIS)
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("redis-server starts");
-        let started = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(started.elapsed() < Duration::from_secs(10), "redis-server did not listen on {port}");
-            thread::sleep(Duration::from_millis(20));
-        }
-        Redis { child, url: format!("redis://127.0.0.1:{port}/0") }
-    }
-
     fn connect(&self) -> Connection {
         redis::Client::open(self.url.as_str()).unwrap().get_connection().unwrap()
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
