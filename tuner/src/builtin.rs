@@ -4,10 +4,9 @@
 //! names a built-in file the way the defaults do (`configs/spaces/evolve-paper.toml`), is served from
 //! the binary.
 
-use std::{
-    io,
-    path::{Component, Path},
-};
+use std::{io, path::Path};
+
+use arena::openings::builtin::find as builtin_file;
 
 /// Built-in files by their path relative to the repository root.
 const FILES: &[(&str, &str)] = &[
@@ -34,17 +33,7 @@ const FILES: &[(&str, &str)] = &[
 
 /// The built-in copy of `path` (`configs/x.toml` or `./configs/x.toml`), if there is one.
 pub fn builtin(path: &Path) -> Option<&'static str> {
-    let parts: Vec<&str> = path
-        .components()
-        .filter(|c| !matches!(c, Component::CurDir))
-        .map(|c| c.as_os_str().to_str())
-        .collect::<Option<_>>()?;
-    let key = parts.join("/");
-    FILES
-        .iter()
-        .find(|(name, _)| *name == key)
-        .map(|(_, text)| *text)
-        .or_else(|| arena::openings::builtin::builtin(path))
+    builtin_file(FILES, path).or_else(|| arena::openings::builtin::builtin(path))
 }
 
 /// The text of `path` from disk, or its built-in copy when no such file exists.

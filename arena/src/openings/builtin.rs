@@ -9,13 +9,19 @@ const BOOKS: &[(&str, &str)] = &[("openings/gnuchess-8ply.epd", include_str!("..
 
 /// The built-in copy of the book `path` (`openings/x.epd` or `./openings/x.epd`), if there is one.
 pub fn builtin(path: &Path) -> Option<&'static str> {
+    find(BOOKS, path)
+}
+
+/// The text `table` holds for `path`, a relative path with or without `./` (`(name, text)`
+/// pairs keyed by the path relative to the repository root); absolute paths are the user's own.
+pub fn find(table: &[(&str, &'static str)], path: &Path) -> Option<&'static str> {
     let parts: Vec<&str> = path
         .components()
         .filter(|c| !matches!(c, Component::CurDir))
         .map(|c| c.as_os_str().to_str())
         .collect::<Option<_>>()?;
     let key = parts.join("/");
-    BOOKS.iter().find(|(name, _)| *name == key).map(|(_, text)| *text)
+    table.iter().find(|(name, _)| *name == key).map(|(_, text)| *text)
 }
 
 #[cfg(test)]
