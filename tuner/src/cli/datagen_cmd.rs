@@ -61,6 +61,10 @@ pub struct GenerateArgs {
     /// Random legal moves after the opening, before the recorded game.
     #[arg(long, default_value_t = 8)]
     pub random_plies: usize,
+    /// Draw the random plies again while a search of --nodes scores the start beyond ±CP
+    /// centipawns (`off`: keep every start).
+    #[arg(long, value_name = "CP|off", default_value = "200")]
+    pub max_start_score: String,
     /// Games played at once, one search thread each (the output does not depend on it).
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
@@ -136,6 +140,12 @@ fn generate(a: GenerateArgs) -> anyhow::Result<()> {
         play: PlaySettings {
             nodes: a.nodes,
             random_plies: a.random_plies,
+            max_start_score: match a.max_start_score.as_str() {
+                "off" => None,
+                cp => Some(cp.parse().map_err(|_| {
+                    anyhow::anyhow!("--max-start-score `{cp}`: expected centipawns (a whole number ≥ 0) or `off`")
+                })?),
+            },
             adjudication: AdjudicationConfig {
                 draw: rule(&a.draw).map_err(|e| anyhow::anyhow!("--draw `{}`: {e}", a.draw))?,
                 resign: rule(&a.resign).map_err(|e| anyhow::anyhow!("--resign `{}`: {e}", a.resign))?,

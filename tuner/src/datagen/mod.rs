@@ -2,7 +2,8 @@
 //!
 //! Each game starts from an opening of a book (the built-in `openings/gnuchess-8ply.epd` by
 //! default, or `--openings FILE`: EPD, PGN or Polyglot) plus `--random-plies` uniformly random
-//! legal moves; every move after that is chosen by a node-limited search of the evochess library
+//! legal moves, drawn again while a search scores the start beyond `--max-start-score` (200 cp by
+//! default: random moves hang pieces, and unfiltered starts skewed the results); every move after that is chosen by a node-limited search of the evochess library
 //! run in-process ([`play`]), and the game ends by the rules of chess (mate, stalemate,
 //! repetition, 50 moves, insufficient material) or by the match runner's adjudication
 //! ([`arena::adjudicate`]: draw, resign, maximum moves, Syzygy with `--syzygy DIR`).

@@ -101,6 +101,9 @@ struct Identity {
     seed: u64,
     nodes: u64,
     random_plies: usize,
+    /// Absent in runs made before the start filter existed (they had none).
+    #[serde(default)]
+    max_start_score: Option<u32>,
     shard_positions: u64,
     hash_mb: usize,
     keep_in_check: bool,
@@ -208,6 +211,7 @@ fn identity(cfg: &DatagenConfig, book: String) -> Identity {
         seed: cfg.seed,
         nodes: cfg.play.nodes,
         random_plies: cfg.play.random_plies,
+        max_start_score: cfg.play.max_start_score,
         shard_positions: cfg.shard_positions,
         hash_mb: cfg.hash_mb,
         keep_in_check: cfg.filter.keep_in_check,
