@@ -717,7 +717,7 @@ mod tests {
         cfg.validate().unwrap();
         let space = SearchSpace::load(root.join(&cfg.space)).unwrap();
         assert!(space.genes.len() > 200, "the whole evaluation: {}", space.genes.len());
-        for name in ["gradient", "selfplay"] {
+        for name in ["gradient", "selfplay", "selfplay-from-material"] {
             let cfg = TexelConfig::load(&root.join(format!("configs/texel/{name}.toml"))).unwrap();
             cfg.validate().unwrap();
         }
