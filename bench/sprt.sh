@@ -26,7 +26,8 @@ tuner="${TUNER:-target/release/tuner}"
 mkdir -p "$out"
 resume=()
 [ -f "$out/games.pgn.state.jsonl" ] && resume=(--resume)
-sprt=(--sprt elo0="$elo0" elo1="$elo1")
+# model=: our runner reads bounds in a cutechess-style line as cutechess BayesElo otherwise.
+sprt=(--sprt elo0="$elo0" elo1="$elo1" model=normalized)
 [ "$elo0" = off ] && sprt=(--ratinginterval 20)
 "$tuner" match \
     --engine name=new cmd="$new" ${NEW_OPTS:-} \

@@ -333,6 +333,40 @@ pub fn rating_report(pairs: &[PairStats], sprt: Option<&SprtStatus>) -> String {
     s
 }
 
+/// The ranked standings table that ends cutechess's and fastchess's tournaments:
+/// `Rank Name Elo +/- Games Score Draw`, one row per engine, best Elo (of its games against all
+/// opponents, trinomial as cutechess computes it) first; engines without games last, in order.
+pub fn ranking_table(totals: &[EngineTotals]) -> String {
+    let mut rows: Vec<(&EngineTotals, Option<EloEstimate>)> = totals.iter().map(|t| (t, t.wdl.elo())).collect();
+    // Stable: equal ratings keep the command line's order.
+    rows.sort_by(|a, b| {
+        let key = |e: &Option<EloEstimate>| e.map_or(f64::NEG_INFINITY, |e| e.elo);
+        key(&b.1).partial_cmp(&key(&a.1)).unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let width = rows.iter().map(|(t, _)| t.name.chars().count()).max().unwrap_or(0).max(25);
+    let mut s = format!(
+        "{:<4} {:<width$} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
+        "Rank", "Name", "Elo", "+/-", "Games", "Score", "Draw"
+    );
+    for (rank, (t, elo)) in rows.iter().enumerate() {
+        let games = t.wdl.games();
+        let (e, err) =
+            elo.map_or(("-".to_string(), "-".to_string()), |e| (format!("{:.2}", e.elo), format!("{:.2}", e.error)));
+        let pct = |x: f64| if games == 0 { "-".to_string() } else { format!("{:.1}%", 100.0 * x) };
+        s.push_str(&format!(
+            "{:>4} {:<width$} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
+            rank + 1,
+            t.name,
+            e,
+            err,
+            games,
+            pct(if games == 0 { 0.0 } else { t.wdl.score() }),
+            pct(if games == 0 { 0.0 } else { t.wdl.draw_ratio() }),
+        ));
+    }
+    s
+}
+
 /// A resume-journal problem.
 #[derive(Debug, Error)]
 pub enum JournalError {
@@ -453,6 +487,29 @@ mod tests {
 
     fn g(white: usize, black: usize, outcome: GameOutcome) -> GameSummary {
         GameSummary { white, black, outcome, termination: Termination::Normal, reason: String::new(), plies: 10 }
+    }
+
+    #[test]
+    fn ranking_table_orders_by_elo_and_keeps_engines_without_games() {
+        let t = |name: &str, wins, draws, losses| EngineTotals {
+            name: name.into(),
+            games: wins + draws + losses,
+            points: wins as f64 + draws as f64 / 2.0,
+            wdl: Wdl { wins, draws, losses },
+            forfeits: 0,
+            time_forfeits: 0,
+        };
+        let table = ranking_table(&[t("weak", 1, 2, 5), t("idle", 0, 0, 0), t("strong", 5, 2, 1)]);
+        let lines: Vec<&str> = table.lines().collect();
+        let cols = |l: &str| l.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(cols(lines[0]), ["Rank", "Name", "Elo", "+/-", "Games", "Score", "Draw"]);
+        assert_eq!(cols(lines[1])[..2], ["1", "strong"]);
+        assert_eq!(cols(lines[1])[4..], ["8", "75.0%", "25.0%"]);
+        assert_eq!(cols(lines[2])[..2], ["2", "weak"]);
+        assert!(cols(lines[2])[2].starts_with('-'), "{table}");
+        assert_eq!(cols(lines[3]), ["3", "idle", "-", "-", "0", "-", "-"]);
+        // Columns line up whatever the name's length.
+        assert_eq!(lines[0].len(), lines[1].len());
     }
 
     #[test]

@@ -62,15 +62,20 @@ fn main() -> ExitCode {
         }
     };
     let cli = Cli::parse_from(args);
-    // `-log file=F level=L` (fastchess) sends the log, engine I/O included at trace, to F.
-    let log = match &cli.command {
-        Command::Match(a) | Command::Gauntlet(a) | Command::Roundrobin(a) => a.log.as_slice(),
-        _ => &[],
+    // `-log file=F level=L` (fastchess) sends the log, engine I/O included at trace, to F;
+    // `-debug` (cutechess) is `level=trace`, to stderr without -log (stdout is the match's).
+    let (log, debug) = match &cli.command {
+        Command::Match(a) | Command::Gauntlet(a) | Command::Roundrobin(a) => (a.log.as_slice(), a.debug.is_some()),
+        _ => (&[][..], false),
     };
     let mut logger = env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"));
+    if debug {
+        logger.filter_level(log::LevelFilter::Trace);
+    }
     match cli::match_cmd::log_target(log) {
         Ok(None) => {}
         Ok(Some((file, level))) => {
+            let level = if debug { log::LevelFilter::Trace } else { level };
             logger.filter_level(level).target(env_logger::Target::Pipe(Box::new(file)));
         }
         Err(e) => {

@@ -623,6 +623,8 @@ fn a_second_tuner_on_the_same_output_is_refused() {
         "depth=1",
         "-maxmoves",
         "20",
+        "-games",
+        "2",
         "-rounds",
         "150",
         // 10 ms between games: the first match runs for seconds after its first game.
@@ -664,7 +666,19 @@ fn without_srand_a_fresh_seed_is_printed_and_resume_keeps_it() {
     let run = |pgn: &str, extra: &[&str]| {
         let pgn = dir.join(pgn).display().to_string();
         let mut args = vec!["match", "-engine", "name=a", &fake, "-engine", "name=b", &fake, "-each", "depth=1"];
-        args.extend(["-maxmoves", "4", "-rounds", "3", "-openings", &book, "order=random", "-pgnout", &pgn]);
+        args.extend([
+            "-maxmoves",
+            "4",
+            "-games",
+            "2",
+            "-rounds",
+            "3",
+            "-openings",
+            &book,
+            "order=random",
+            "-pgnout",
+            &pgn,
+        ]);
         args.extend(extra);
         let out = tuner(&args);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -720,11 +734,11 @@ fn resume_refuses_a_truncated_or_missing_pgn() {
     let fake = format!("cmd={FAKE}");
     let pgn_s = pgn.to_str().unwrap().to_string();
     let args = ["match", "-engine", "name=a", &fake, "-engine", "name=b", &fake, "-each", "depth=1", "-maxmoves", "6"];
-    let out = tuner(&[&args[..], &["-rounds", "2", "-pgnout", &pgn_s]].concat());
+    let out = tuner(&[&args[..], &["-games", "2", "-rounds", "2", "-pgnout", &pgn_s]].concat());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(games_in(&pgn), 4);
     let full = fs::metadata(&pgn).unwrap().len();
-    let resume = || tuner(&[&args[..], &["-rounds", "2", "-pgnout", &pgn_s, "--resume"]].concat());
+    let resume = || tuner(&[&args[..], &["-games", "2", "-rounds", "2", "-pgnout", &pgn_s, "--resume"]].concat());
     // Intact: nothing to do, nothing lost.
     assert!(resume().status.success());
     assert_eq!(fs::metadata(&pgn).unwrap().len(), full);

@@ -96,6 +96,11 @@ pub enum Tournament {
 pub struct MatchConfig {
     pub engines: Vec<EngineSpec>,
     pub tournament: Tournament,
+    /// Gauntlet seeds: the first `seeds` engines each play all the others (cutechess and
+    /// fastchess `-seeds`); 0 counts as 1. Left out of the fingerprint at 0 or 1, so journals of
+    /// earlier gauntlets still resume.
+    #[serde(default, skip_serializing_if = "seeds_are_default")]
+    pub seeds: usize,
     /// Rounds; in each round every pairing plays `games` games.
     pub rounds: u32,
     pub games: u32,
@@ -124,6 +129,13 @@ pub struct MatchConfig {
     pub ping_timeout_ms: u64,
     pub quit_timeout_ms: u64,
     pub event: String,
+    /// PGN `Site` tag (`-site`); `?` when unknown, as the PGN standard asks.
+    #[serde(skip)]
+    pub site: String,
+    /// CPUs the local workers are pinned to, worker `i` to `cpus[i % len]` (fastchess
+    /// `-use-affinity`); the engines a worker starts inherit its CPU. Empty: not pinned.
+    #[serde(skip)]
+    pub affinity: Vec<usize>,
     #[serde(skip)]
     pub pgn_out: Option<PathBuf>,
     /// Notation and comments of `pgn_out`.
@@ -156,6 +168,7 @@ impl MatchConfig {
         MatchConfig {
             engines,
             tournament,
+            seeds: 0,
             rounds: 1,
             games: 2,
             repeat: true,
@@ -172,6 +185,8 @@ impl MatchConfig {
             ping_timeout_ms: 15_000,
             quit_timeout_ms: 2_000,
             event: "evochess tuner match".into(),
+            site: "?".into(),
+            affinity: Vec::new(),
             pgn_out: None,
             pgn_format: PgnFormat::default(),
             epd_out: None,
@@ -188,7 +203,10 @@ impl MatchConfig {
         let n = self.engines.len();
         match self.tournament {
             Tournament::Match => vec![(0, 1)],
-            Tournament::Gauntlet => (1..n).map(|i| (0, i)).collect(),
+            Tournament::Gauntlet => {
+                let seeds = self.seeds.clamp(1, n.max(1));
+                (0..seeds).flat_map(|s| (seeds..n).map(move |i| (s, i))).collect()
+            }
             Tournament::RoundRobin => (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect(),
         }
     }
@@ -252,6 +270,10 @@ impl MatchConfig {
     pub fn fingerprint(&self) -> String {
         serde_json::to_string(self).expect("config serializes")
     }
+}
+
+fn seeds_are_default(seeds: &usize) -> bool {
+    *seeds <= 1
 }
 
 /// Why a match could not run.
@@ -429,7 +451,7 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
         for g in &mut d.games {
             game_number += 1;
             g.game_number = game_number;
-            pgn_text.push_str(&game_to_pgn_as(g, &cfg.event, "?", cfg.pgn_format));
+            pgn_text.push_str(&game_to_pgn_as(g, &cfg.event, &cfg.site, cfg.pgn_format));
             epd_text.push_str(&g.final_fen);
             epd_text.push('\n');
         }
@@ -512,6 +534,12 @@ fn validate(cfg: &mut MatchConfig) -> Result<(), RunnerError> {
         }
         Tournament::Gauntlet | Tournament::RoundRobin if n < 2 => {
             return Err(RunnerError::Config(format!("a tournament needs at least 2 engines, got {n}")));
+        }
+        Tournament::Gauntlet if cfg.seeds >= n => {
+            return Err(RunnerError::Config(format!(
+                "-seeds {}: a gauntlet of {n} engines needs fewer seeds than engines, so that someone plays them",
+                cfg.seeds
+            )));
         }
         _ => {}
     }
@@ -653,6 +681,9 @@ impl Executor for LocalThreads {
                 thread::Builder::new()
                     .name(format!("worker-{i}"))
                     .spawn(move || {
+                        if let Some(&cpu) = ctx.cfg.affinity.get(i as usize % ctx.cfg.affinity.len().max(1)) {
+                            pin_to_cpu(cpu);
+                        }
                         worker(&ctx, &schedule, &tx);
                         Ok(())
                     })
@@ -660,6 +691,32 @@ impl Executor for LocalThreads {
             })
             .collect()
     }
+}
+
+/// Pins the calling thread to `cpu`; processes it starts afterwards inherit the mask (Linux
+/// `sched_setaffinity` on thread id 0). A CPU that cannot be used is logged, not fatal: the
+/// games are the same, only less isolated.
+#[cfg(target_os = "linux")]
+fn pin_to_cpu(cpu: usize) {
+    // SAFETY: `set` is a plain bit set owned by this frame; CPU_SET checks nothing but is given
+    // an index below CPU_SETSIZE, and sched_setaffinity only reads the set.
+    let ok = unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if cpu >= libc::CPU_SETSIZE as usize {
+            false
+        } else {
+            libc::CPU_SET(cpu, &mut set);
+            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0
+        }
+    };
+    if !ok {
+        log::warn!("-use-affinity: cannot pin a worker to CPU {cpu}: {}", io::Error::last_os_error());
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pin_to_cpu(cpu: usize) {
+    log::warn!("-use-affinity: pinning to CPU {cpu} is only supported on Linux");
 }
 
 /// An executor a [`MatchConfig`] can hold: shared, cloned with the config, and equal
@@ -893,6 +950,13 @@ mod tests {
     fn pairings_and_units() {
         let mut cfg = MatchConfig::new(vec![spec("a"), spec("b"), spec("c")], Tournament::Gauntlet);
         assert_eq!(cfg.pairings(), vec![(0, 1), (0, 2)]);
+        // Seeds: each of the first N plays all the others, never another seed.
+        cfg.engines.push(spec("d"));
+        cfg.seeds = 2;
+        assert_eq!(cfg.pairings(), vec![(0, 2), (0, 3), (1, 2), (1, 3)]);
+        cfg.seeds = 0;
+        assert!(!cfg.fingerprint().contains("seeds"));
+        cfg.engines.pop();
         cfg.tournament = Tournament::RoundRobin;
         assert_eq!(cfg.pairings(), vec![(0, 1), (0, 2), (1, 2)]);
         cfg.rounds = 2;

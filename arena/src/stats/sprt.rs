@@ -23,6 +23,12 @@
 //!   drawelo = 200·log10((1 − L)/L · (1 − W)/W), s = P(win) + ½P(draw) for
 //!   P(win) = 1/(1 + 10^((drawelo − e)/400)), P(loss) = 1/(1 + 10^((drawelo + e)/400)), then
 //!   the logistic MLE. Trinomial only, and 0 until both a win and a loss are in.
+//! * `cutechess` (cutechess-cli 1.3's `Sprt::status`, `projects/lib/src/sprt.cpp`): BayesElo
+//!   bounds read as cutechess reads them. Every class gets half a game (a Jeffreys prior), the
+//!   sample's BayesElo and drawelo are estimated, the bounds are divided by the scale
+//!   4x/(1 + x)², x = 10^(−drawelo/400), and the LLR is Σ nᵢ ln(p1ᵢ/p0ᵢ) over the win, loss and
+//!   draw probabilities that the BayesElo model gives under H0 and H1 (no MLE). Trinomial only;
+//!   what `tuner match` uses for cutechess's `-sprt elo0= elo1=` without fastchess's `model=`.
 
 use std::{fmt, str::FromStr};
 
@@ -40,6 +46,8 @@ pub enum SprtModel {
     Normalized,
     Logistic,
     Bayesian,
+    /// cutechess-cli's BayesElo SPRT (see the module docs); not a fastchess model.
+    Cutechess,
 }
 
 impl SprtModel {
@@ -59,6 +67,7 @@ impl fmt::Display for SprtModel {
             SprtModel::Normalized => "normalized",
             SprtModel::Logistic => "logistic",
             SprtModel::Bayesian => "bayesian",
+            SprtModel::Cutechess => "cutechess",
         })
     }
 }
@@ -70,6 +79,7 @@ impl FromStr for SprtModel {
             "normalized" => Ok(SprtModel::Normalized),
             "logistic" => Ok(SprtModel::Logistic),
             "bayesian" => Ok(SprtModel::Bayesian),
+            "cutechess" => Ok(SprtModel::Cutechess),
             _ => Err(SprtError::Model(s.to_string())),
         }
     }
@@ -82,7 +92,7 @@ pub enum SprtError {
     Bounds { elo0: f64, elo1: f64 },
     #[error("SPRT: need 0 < alpha, beta < 1 and alpha + beta < 1 (got {alpha}, {beta})")]
     Risks { alpha: f64, beta: f64 },
-    #[error("SPRT: unknown model `{0}` (expected normalized, logistic or bayesian)")]
+    #[error("SPRT: unknown model `{0}` (expected normalized, logistic, bayesian or cutechess)")]
     Model(String),
 }
 
@@ -136,9 +146,9 @@ impl Sprt {
 
     /// Whether [`Sprt::llr`] counts game pairs when there are any: not with `trinomial`, and
     /// never for BayesElo, which has no pentanomial form (fastchess turns pentanomial reports
-    /// off for it).
+    /// off for it; cutechess never counts pairs).
     pub fn pentanomial(&self) -> bool {
-        !self.trinomial && self.model != SprtModel::Bayesian
+        !self.trinomial && !matches!(self.model, SprtModel::Bayesian | SprtModel::Cutechess)
     }
 
     /// The test's LLR: over game pairs when [`Sprt::pentanomial`] and pairs exist, else over games.
@@ -166,6 +176,7 @@ impl Sprt {
                 let (s0, s1) = (bayeselo_score(self.elo0, drawelo), bayeselo_score(self.elo1, drawelo));
                 llr_logistic(&counts, &scores, s0, s1)
             }
+            SprtModel::Cutechess => llr_cutechess(r, self.elo0, self.elo1),
         }
     }
 
@@ -182,7 +193,7 @@ impl Sprt {
                 let t = |e: f64| std::f64::consts::SQRT_2 * e / NELO_PER_T;
                 llr_normalized(&counts, &scores, t(self.elo0), t(self.elo1))
             }
-            SprtModel::Logistic | SprtModel::Bayesian => {
+            SprtModel::Logistic | SprtModel::Bayesian | SprtModel::Cutechess => {
                 llr_logistic(&counts, &scores, score_from_elo(self.elo0), score_from_elo(self.elo1))
             }
         }
@@ -204,6 +215,25 @@ fn bayeselo_score(elo: f64, drawelo: f64) -> f64 {
     let win = 1.0 / (1.0 + 10f64.powf((drawelo - elo) / 400.0));
     let loss = 1.0 / (1.0 + 10f64.powf((drawelo + elo) / 400.0));
     win + 0.5 * (1.0 - win - loss)
+}
+
+/// cutechess-cli's LLR (`Sprt::status` in its `sprt.cpp`), step for step.
+fn llr_cutechess(r: &Wdl, elo0: f64, elo1: f64) -> f64 {
+    // Half a game in each class: a Dirichlet(½, ½, ½) prior, so nothing below is ever 0.
+    let (w, l, d) = (r.wins as f64 + 0.5, r.losses as f64 + 0.5, r.draws as f64 + 0.5);
+    let n = w + l + d;
+    let (pw, pl) = (w / n, l / n);
+    let drawelo = 200.0 * ((1.0 - pl) / pl * (1.0 - pw) / pw).log10();
+    let x = 10f64.powf(-drawelo / 400.0);
+    let scale = 4.0 * x / ((1.0 + x) * (1.0 + x));
+    // Win, loss and draw probabilities of a BayesElo difference at the sample's drawelo.
+    let probs = |elo: f64| {
+        let win = 1.0 / (1.0 + 10f64.powf((drawelo - elo) / 400.0));
+        let loss = 1.0 / (1.0 + 10f64.powf((drawelo + elo) / 400.0));
+        (win, loss, 1.0 - win - loss)
+    };
+    let (p0, p1) = (probs(elo0 / scale), probs(elo1 / scale));
+    w * (p1.0 / p0.0).ln() + l * (p1.1 / p0.1).ln() + d * (p1.2 / p0.2).ln()
 }
 
 /// Class frequencies with empty classes counted as 1e-3, and their total.
@@ -431,6 +461,31 @@ mod tests {
         let p = Penta { ll: 5, ld: 40, dd: 90, wl: 20, wd: 60, ww: 15 };
         assert!(!s.pentanomial());
         assert_eq!(s.llr(&wdl, &p), s.llr_wdl(&wdl));
+    }
+
+    /// cutechess-cli 1.3: values from a python3 transcription of its `Sprt::status`; the
+    /// half-game prior gives an LLR from the first games on, even with no loss.
+    #[test]
+    fn cutechess_llr_against_reference() {
+        let s = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap().with_model(SprtModel::Cutechess);
+        for (wdl, want) in
+            [(Wdl { wins: 120, draws: 200, losses: 80 }, 1.995_534), (Wdl { wins: 10, draws: 5, losses: 0 }, 0.744_341)]
+        {
+            assert!((s.llr_wdl(&wdl) - want).abs() < 1e-5, "{wdl:?}: {}", s.llr_wdl(&wdl));
+        }
+        let even = Sprt::new(-5.0, 5.0, 0.05, 0.05).unwrap().with_model(SprtModel::Cutechess);
+        let drawish = Wdl { wins: 300, draws: 1000, losses: 310 };
+        assert!((even.llr_wdl(&drawish) + 0.759_173).abs() < 1e-5, "{}", even.llr_wdl(&drawish));
+        // Not fastchess's bayesian model, and never over pairs.
+        let bayes = s.with_model(SprtModel::Bayesian);
+        assert!(
+            (s.llr_wdl(&Wdl { wins: 120, draws: 200, losses: 80 })
+                - bayes.llr_wdl(&Wdl { wins: 120, draws: 200, losses: 80 }))
+            .abs()
+                > 0.1
+        );
+        assert!(!s.pentanomial());
+        assert_eq!("cutechess".parse::<SprtModel>(), Ok(SprtModel::Cutechess));
     }
 
     #[test]

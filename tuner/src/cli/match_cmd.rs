@@ -6,6 +6,26 @@
 //!             -each tc=10+0.1 timemargin=100 -openings file=book.epd order=random \
 //!             -rounds 50 -concurrency 2 -pgnout out.pgn -sprt elo0=0 elo1=10
 //! ```
+//!
+//! # Two dialects
+//!
+//! The command lines of cutechess-cli and of fastchess run unchanged, each with its tool's
+//! meaning where the two differ. A command line is read as fastchess's when it uses syntax only
+//! fastchess has ([`Dialect::of`]: `-output format=fastchess`, `key=value` tokens in `-pgnout` or
+//! `-epdout`, `-sprt ... model=`, `-report`, `-log`, `-use-affinity`, `-force-concurrency`);
+//! otherwise as cutechess's. What depends on it:
+//!
+//! * The `-games` default: 1 (cutechess), 2 (fastchess); so cutechess's `-rounds 10` between two
+//!   engines is 10 games, fastchess's 20. (`-rounds` defaults to 1 for both: fastchess's own
+//!   default, 2, would double the games of lines that give only `-games`, as bench/sprt.sh does.)
+//! * `-sprt elo0= elo1=` without `model=`: cutechess's BayesElo test ([`SprtModel::Cutechess`],
+//!   cutechess-cli 1.3's formulas) in cutechess's dialect, normalized Elo (fastchess's default)
+//!   in fastchess's. `model=normalized|logistic|bayesian|cutechess` always wins.
+//!
+//! `tuner match` with more than two engines is cutechess's default tournament, a round robin;
+//! `-tournament gauntlet|round-robin` (cutechess) or `gauntlet|roundrobin` (fastchess) picks the
+//! subcommand (see [`super::cutechess_style_args`]). Every run ends with the ranked standings
+//! table (`Rank Name Elo +/- Games Score Draw`) before `Finished match`.
 
 use std::{path::PathBuf, time::Duration};
 
@@ -16,7 +36,7 @@ use arena::{
     game::GameRecord,
     openings::OpeningsConfig,
     pgn_out::PgnFormat,
-    results::{MatchResults, PairStats, SprtStatus, Standings, rating_report},
+    results::{MatchResults, PairStats, SprtStatus, Standings, ranking_table, rating_report},
     runner::{MatchConfig, MatchObserver, Tournament, play_match},
     stats::{Sprt, SprtModel},
 };
@@ -45,11 +65,13 @@ pub struct MatchArgs {
     /// Rounds; each round plays -games games per pairing.
     #[arg(long, default_value_t = 1)]
     pub rounds: u32,
-    /// Games per pairing per round (even: openings are played twice, colours swapped).
-    #[arg(long, default_value_t = 2)]
-    pub games: u32,
+    /// Games per pairing per round: 1 (cutechess's default; colours alternate from round to
+    /// round) or even (openings played twice, colours swapped; 2 is fastchess's default).
+    #[arg(long)]
+    pub games: Option<u32>,
     /// Play each opening N times (cutechess; default and only other choice: 2, colour-swapped
-    /// pairs, which is also the default without the flag; 1 is -norepeat).
+    /// pairs, which is also the default without the flag when -games is even; 1 is -norepeat).
+    /// With one game an encounter, cutechess's `-rounds 2N -repeat` is played as N rounds of pairs.
     #[arg(long, num_args = 0..=1, default_missing_value = "2", value_name = "N")]
     pub repeat: Option<u32>,
     /// Play both games of an opening with the same colours (fastchess).
@@ -151,6 +173,28 @@ pub struct MatchArgs {
     /// PGN Event tag.
     #[arg(long)]
     pub event: Option<String>,
+    /// PGN Site tag (cutechess, fastchess).
+    #[arg(long)]
+    pub site: Option<String>,
+    /// Gauntlet: the first N engines each play all the others (cutechess, fastchess; default 1).
+    #[arg(long, value_name = "N")]
+    pub seeds: Option<usize>,
+    /// Polyglot book access (cutechess): ram or disk. Books are always read into memory here;
+    /// both modes play the same openings, so either is accepted.
+    #[arg(long, value_name = "ram|disk")]
+    pub bookmode: Option<String>,
+    /// Log every line sent to and read from the engines (cutechess; `all` is its only
+    /// argument): the log goes to stderr at trace level, or to -log's file at trace level.
+    #[arg(long, num_args = 0..=1, default_missing_value = "all", value_name = "all")]
+    pub debug: Option<String>,
+    /// Pin each concurrent game, and the engines it starts, to one CPU (fastchess): of the
+    /// list `3,5,7-11`, else CPUs 0 to N-1 for the N CPUs this process may use. Linux only.
+    #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "CPUS")]
+    pub use_affinity: Option<String>,
+    /// Play -concurrency games at once even when that exceeds the CPUs (fastchess); without it
+    /// such a -concurrency is played with a warning that clocked games will be distorted.
+    #[arg(long)]
+    pub force_concurrency: bool,
     /// Do not print a line per finished game.
     #[arg(long)]
     pub quiet: bool,
@@ -163,10 +207,42 @@ fn secs_ms(s: f64, what: &str) -> anyhow::Result<u64> {
     Ok((s * 1000.0).round() as u64)
 }
 
-/// `-sprt elo0= elo1= [alpha=] [beta=] [model=]`; the model defaults to fastchess's, normalized.
-fn parse_sprt(tokens: &[String]) -> anyhow::Result<Sprt> {
+/// Whose command line this is, where cutechess-cli and fastchess read the same option
+/// differently (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Cutechess,
+    Fastchess,
+}
+
+impl Dialect {
+    /// fastchess's when the command line uses anything only fastchess has; else cutechess's.
+    pub fn of(args: &MatchArgs) -> Dialect {
+        let key_value = |tokens: &[String]| tokens.iter().any(|t| t.contains('='));
+        let fastchess = args.output.iter().any(|t| t == "format=fastchess")
+            || key_value(&args.pgnout)
+            || key_value(&args.epdout)
+            || args.sprt.iter().any(|t| t.starts_with("model="))
+            || !args.report.is_empty()
+            || !args.log.is_empty()
+            || args.use_affinity.is_some()
+            || args.force_concurrency;
+        if fastchess { Dialect::Fastchess } else { Dialect::Cutechess }
+    }
+
+    /// The SPRT model of `-sprt` without `model=`.
+    fn sprt_model(self) -> SprtModel {
+        match self {
+            Dialect::Cutechess => SprtModel::Cutechess,
+            Dialect::Fastchess => SprtModel::Normalized,
+        }
+    }
+}
+
+/// `-sprt elo0= elo1= [alpha=] [beta=] [model=]`; without `model=`, `default` (the dialect's).
+fn parse_sprt(tokens: &[String], default: SprtModel) -> anyhow::Result<Sprt> {
     let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
-    let mut model = SprtModel::Normalized;
+    let mut model = default;
     for t in tokens {
         let (k, v) = t.split_once('=').with_context(|| format!("-sprt: `{t}` is not key=value"))?;
         if k == "model" {
@@ -243,11 +319,47 @@ pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchC
             EngineSpec::parse(&each, &tokens)
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let engines = number_default_names(engines, args);
+    // cutechess's default tournament is a round robin: with two engines that is a match.
+    let tournament = match tournament {
+        Tournament::Match if engines.len() > 2 => Tournament::RoundRobin,
+        t => t,
+    };
+    let dialect = Dialect::of(args);
     let mut cfg = MatchConfig::new(engines, tournament);
+    if let Some(n) = args.seeds {
+        if tournament != Tournament::Gauntlet {
+            bail!("-seeds {n}: seeds are for gauntlets (`tuner gauntlet` or -tournament gauntlet)");
+        }
+        cfg.seeds = n;
+    }
+    if let Some(site) = &args.site {
+        cfg.site = site.clone();
+    }
+    match args.bookmode.as_deref() {
+        None | Some("ram" | "disk") => {}
+        Some(m) => bail!("-bookmode `{m}`: expected ram or disk"),
+    }
+    if let Some(d) = args.debug.as_deref().filter(|d| *d != "all") {
+        bail!("-debug `{d}`: the only argument is `all`");
+    }
+    if let Some(list) = &args.use_affinity {
+        cfg.affinity = parse_cpus(list)?;
+    }
     cfg.rounds = args.rounds;
-    cfg.games = args.games;
+    cfg.games = args.games.unwrap_or(match dialect {
+        Dialect::Cutechess => 1,
+        Dialect::Fastchess => 2,
+    });
+    // cutechess's `-rounds 2N -repeat` (one game an encounter) plays each opening in two
+    // consecutive rounds with sides swapped: here that is N rounds of colour-swapped pairs.
+    if args.repeat == Some(2) && args.games.is_none() && cfg.games == 1 && cfg.rounds.is_multiple_of(2) {
+        (cfg.games, cfg.rounds) = (2, cfg.rounds / 2);
+    }
     cfg.repeat = match args.repeat {
-        Some(2) | None => !args.norepeat,
+        Some(2) => !args.norepeat,
+        // Single games per encounter cannot be colour-swapped pairs.
+        None => !args.norepeat && cfg.games.is_multiple_of(2),
         Some(1) => false,
         Some(n) => bail!("-repeat {n}: only 1 or 2 (colour-swapped pairs) is supported"),
     };
@@ -272,7 +384,7 @@ pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchC
     cfg.adjudication.tb_pieces = args.tbpieces;
     cfg.adjudication.tb_ignore_50 = args.tbignore50;
     if !args.sprt.is_empty() {
-        let mut sprt = parse_sprt(&args.sprt)?;
+        let mut sprt = parse_sprt(&args.sprt, dialect.sprt_model())?;
         // fastchess takes the LLR over games when pentanomial reports are off.
         sprt.trinomial = !parse_report(&args.report)?;
         cfg.sprt = Some(sprt);
@@ -314,6 +426,53 @@ pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchC
         None => fresh_seed(),
     };
     Ok(cfg)
+}
+
+/// Engines named after their command (no `name=`) that share a name get `-2`, `-3`...: cutechess
+/// plays `-engine cmd=sloppy -engine cmd=sloppy` (its manual's first example), but results here
+/// are kept by name. A `name=` given twice is still an error.
+fn number_default_names(mut engines: Vec<EngineSpec>, args: &MatchArgs) -> Vec<EngineSpec> {
+    let named = |group: &str| {
+        group.split(super::ENGINE_TOKEN_SEP).chain(args.each.iter().map(String::as_str)).any(|t| t.starts_with("name="))
+    };
+    let explicit: Vec<bool> = args.engine.iter().map(|g| named(g)).collect();
+    for i in 0..engines.len() {
+        if explicit[i] || !engines[..i].iter().any(|e| e.name == engines[i].name) {
+            continue;
+        }
+        let base = engines[i].name.clone();
+        let mut k = 2;
+        while engines.iter().any(|e| e.name == format!("{base}-{k}")) {
+            k += 1;
+        }
+        engines[i].name = format!("{base}-{k}");
+    }
+    engines
+}
+
+/// `-use-affinity` CPUs: `3,5,7-11`, or when empty 0 to N-1 for the N CPUs this process may use.
+fn parse_cpus(list: &str) -> anyhow::Result<Vec<usize>> {
+    if list.is_empty() {
+        let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+        return Ok((0..n).collect());
+    }
+    let mut cpus = Vec::new();
+    for part in list.split(',') {
+        let num = |v: &str| {
+            v.trim().parse::<usize>().with_context(|| format!("-use-affinity `{list}`: `{v}` is not a CPU number"))
+        };
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (num(a)?, num(b)?);
+                if a > b {
+                    bail!("-use-affinity `{list}`: the range `{part}` is empty");
+                }
+                cpus.extend(a..=b);
+            }
+            None => cpus.push(num(part)?),
+        }
+    }
+    Ok(cpus)
 }
 
 /// A seed that differs from run to run (clock and process id), for a match without -srand.
@@ -371,7 +530,14 @@ impl MatchObserver for CliObserver {
                 g.result.reason
             ));
         }
-        if self.interval > 0 && s.games / self.interval > self.reported / self.interval && s.games < self.planned {
+        // Standings grow a unit (game pair) at a time, so they already hold the pair's second
+        // game when its first is announced: report after the unit's last game, the one whose
+        // number is the standings' count, so `Finished game 2` comes before the report of 2.
+        if self.interval > 0
+            && g.game_number == s.games
+            && s.games / self.interval > self.reported / self.interval
+            && s.games < self.planned
+        {
             self.reported = s.games;
             let sprt = self.sprt.as_ref().and_then(|sp| s.sprt_status(sp));
             let text = report_text(&s.pair_stats(), sprt.as_ref(), self.penta, self.fastchess.as_ref());
@@ -516,6 +682,26 @@ pub fn print_summary(r: &MatchResults, report: &str) {
     );
 }
 
+/// Warnings about a match that will run but not as its author likely meant.
+fn warn_about_the_setup(args: &MatchArgs, cfg: &MatchConfig) {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cfg.executor.is_none() && cfg.concurrency > cpus && !args.force_concurrency {
+        log::warn!(
+            "-concurrency {} exceeds the {cpus} CPUs: engines will wait for CPU time and clocked games are distorted \
+             (-force-concurrency silences this)",
+            cfg.concurrency
+        );
+    }
+    // Engines searching a fixed number of nodes (or plies) from the same start play the same
+    // game every time: a match of them measures one game, however many are played.
+    if cfg.openings.is_none() && cfg.engines.iter().all(|e| e.limits.is_untimed()) && cfg.planned_games() > 2 {
+        log::warn!(
+            "every engine plays by nodes=/depth= and there is no -openings: deterministic engines repeat the same \
+             games from the start position (give an opening book, e.g. -openings file=book.epd order=random)"
+        );
+    }
+}
+
 /// Runs `tuner match|gauntlet|roundrobin`.
 pub fn run(args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
     let cfg = config(&args, tournament)?;
@@ -530,6 +716,7 @@ pub fn run(args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
         log::warn!("the bayesian SPRT model has no pentanomial form: pentanomial reports are off");
         penta = false;
     }
+    warn_about_the_setup(&args, &cfg);
     let fastchess = parse_output_style(&args.output)?.then(|| fastchess_labels(&cfg));
     let mut obs = CliObserver {
         bar,
@@ -547,6 +734,7 @@ pub fn run(args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
     let results = play_match(&cfg, &mut obs)?;
     let report = report_text(&results.pairs, results.sprt.as_ref(), penta, obs.fastchess.as_ref());
     print_summary(&results, &report);
+    println!("{}", ranking_table(&results.totals).trim_end());
     // The last line of cutechess-cli and fastchess alike; scripts wait for it.
     println!("Finished match");
     Ok(())
@@ -570,15 +758,30 @@ mod tests {
     #[test]
     fn sprt_models() {
         let base = ["elo0=0", "elo1=5", "alpha=0.05", "beta=0.05"];
-        let with = |extra: &str| parse_sprt(&strings(&[&base[..], &[extra]].concat()));
-        // fastchess's default model is normalized.
-        let plain = parse_sprt(&strings(&base)).unwrap();
+        let with = |extra: &str| parse_sprt(&strings(&[&base[..], &[extra]].concat()), SprtModel::Normalized);
+        // fastchess's default model is normalized; cutechess's is its own.
+        let plain = parse_sprt(&strings(&base), Dialect::Fastchess.sprt_model()).unwrap();
         assert_eq!(plain.model, SprtModel::Normalized);
+        let cute = parse_sprt(&strings(&base), Dialect::Cutechess.sprt_model()).unwrap();
+        assert_eq!(cute.model, SprtModel::Cutechess);
+        assert_eq!(
+            parse_sprt(&strings(&[&base[..], &["model=logistic"]].concat()), SprtModel::Cutechess).unwrap().model,
+            SprtModel::Logistic
+        );
         assert_eq!(with("model=normalized").unwrap(), plain);
         assert_eq!(with("model=logistic").unwrap().model, SprtModel::Logistic);
         assert_eq!(with("model=bayesian").unwrap().model, SprtModel::Bayesian);
         let e = with("model=trinomial").unwrap_err().to_string();
         assert!(e.contains("unknown model `trinomial`"), "{e}");
+    }
+
+    #[test]
+    fn cpu_lists() {
+        assert_eq!(parse_cpus("3,5,7-9").unwrap(), vec![3, 5, 7, 8, 9]);
+        assert!(!parse_cpus("").unwrap().is_empty());
+        let e = parse_cpus("1,x").unwrap_err().to_string();
+        assert!(e.contains("`x` is not a CPU number"), "{e}");
+        assert!(parse_cpus("4-2").unwrap_err().to_string().contains("`4-2` is empty"));
     }
 
     #[test]

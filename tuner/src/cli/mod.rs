@@ -133,22 +133,83 @@ const CUTECHESS_STYLE: &[&str] = &["match", "gauntlet", "roundrobin"];
 /// Separates the `key=value` tokens of one `--engine` inside a single argument.
 pub const ENGINE_TOKEN_SEP: char = '\n';
 
-/// `--x`, or a single-dash word such as `-engine` or `-tbignore50` (a letter, then letters and
-/// digits); `-5` and `-0.5` are values.
+/// `--x`, or a single-dash word such as `-engine`, `-tbignore50` or `-use-affinity` (a letter,
+/// then letters, digits and inner dashes); `-5` and `-0.5` are values.
 fn is_option(s: &str) -> bool {
     s.starts_with("--")
         || (s.len() > 2
             && s.starts_with('-')
             && s[1..].starts_with(|c: char| c.is_ascii_alphabetic())
-            && s[1..].chars().all(|c| c.is_ascii_alphanumeric()))
+            && !s.ends_with('-')
+            && s[1..].chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
 }
 
-/// A single-dash word that is not one of the runner's options, named as it was typed.
+/// fastchess options this runner does not have, each with what to use instead.
+const FASTCHESS_UNSUPPORTED: &[(&str, &str)] = &[
+    ("config", "resume an interrupted match with -resume; its journal is PGNOUT.state.jsonl, or -state FILE"),
+    (
+        "autosaveinterval",
+        "the resume journal (-pgnout's .state.jsonl, or -state FILE) is written after every game pair",
+    ),
+    ("show-latency", "the engines' reported times are not recorded, so there is no latency to show"),
+];
+
+/// Why a cutechess-style command line cannot be read, each named as typed.
 #[derive(Debug, Error, PartialEq)]
-#[error("unknown option `{option}` for `tuner {subcommand}` (see `tuner {subcommand} --help`)")]
-pub struct UnknownOption {
-    pub option: String,
-    pub subcommand: String,
+pub enum UnknownOption {
+    /// A single-dash word that is not one of the runner's options; `nearest` is the known option
+    /// it most resembles, if any is close.
+    #[error(
+        "unknown option `{option}` for `tuner {subcommand}`{} (see `tuner {subcommand} --help`)",
+        nearest.as_ref().map(|n| format!("; did you mean `-{n}`?")).unwrap_or_default()
+    )]
+    Unknown { option: String, subcommand: String, nearest: Option<String> },
+    /// A fastchess option with no equivalent here.
+    #[error("`-{option}` (fastchess) is not supported by `tuner {subcommand}`: {instead}")]
+    Unsupported { option: String, subcommand: String, instead: String },
+    /// `-tournament` with a type this runner does not play, or against the subcommand.
+    #[error("-tournament {value}: {reason}")]
+    Tournament { value: String, reason: String },
+}
+
+/// Edit distance (insertions, deletions, substitutions), for naming the nearest known option.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (row[j + 1] + 1).min(row[j] + 1).min(diag + usize::from(ca != *cb));
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+/// The known name nearest `typed`, when it is close enough to be a slip (an edit for every three
+/// letters, at least one: `-foo` is no slip of `-log`).
+fn nearest<'a>(typed: &str, known: impl Iterator<Item = &'a str>) -> Option<String> {
+    let limit = (typed.chars().count() / 3).max(1);
+    known.map(|k| (edit_distance(typed, k), k)).filter(|(d, _)| *d <= limit).min().map(|(_, k)| k.to_string())
+}
+
+/// The subcommand that `-tournament VALUE` names (cutechess's `round-robin`, fastchess's
+/// `roundrobin`), checked against the subcommand typed: `match` becomes either, a gauntlet or
+/// round robin only itself.
+fn tournament_subcommand(subcommand: &str, value: &str) -> Result<&'static str, UnknownOption> {
+    let err = |reason: String| UnknownOption::Tournament { value: value.to_string(), reason };
+    let wanted = match value {
+        "gauntlet" => "gauntlet",
+        "round-robin" | "roundrobin" => "roundrobin",
+        "knockout" | "pyramid" => return Err(err("only gauntlet and round-robin tournaments are played".into())),
+        _ => return Err(err("expected gauntlet or round-robin (roundrobin)".into())),
+    };
+    if subcommand != "match" && subcommand != wanted {
+        return Err(err(format!("`tuner {subcommand}` is not a {value} (use `tuner match` or `tuner {wanted}`)")));
+    }
+    Ok(wanted)
 }
 
 /// Lets `tuner match -engine … -concurrency 2` work like cutechess-cli: for the runner's
@@ -156,11 +217,13 @@ pub struct UnknownOption {
 /// (`--engine`); other subcommands and values (`-5`, `arg=-v`) are left alone. The tokens after
 /// each `--engine` are joined into one argument (separated by [`ENGINE_TOKEN_SEP`]) so every
 /// engine stays a group: clap's derive cannot yet collect repeated multi-value options as groups.
+/// `-tournament gauntlet|round-robin` is taken out and becomes the subcommand.
 ///
 /// # Errors
 ///
-/// A single-dash word that is not an option of the subcommand: rewritten, clap would report it
-/// as `--word`, which the user never typed.
+/// A single-dash word that is not an option of the subcommand (rewritten, clap would report it
+/// as `--word`, which the user never typed), with the nearest known option; a fastchess option
+/// with no equivalent; a `-tournament` type that is not played.
 pub fn cutechess_style_args(args: impl IntoIterator<Item = OsString>) -> Result<Vec<OsString>, UnknownOption> {
     let args: Vec<OsString> = args.into_iter().collect();
     let Some(subcommand) = args.get(1).and_then(|a| a.to_str()).filter(|a| CUTECHESS_STYLE.contains(a)) else {
@@ -170,11 +233,21 @@ pub fn cutechess_style_args(args: impl IntoIterator<Item = OsString>) -> Result<
     let known = |name: &str| name == "help" || options.get_arguments().any(|a| a.get_long() == Some(name));
     let mut out: Vec<OsString> = Vec::new();
     let mut engine_group: Option<Vec<String>> = None;
-    for (i, a) in args.iter().enumerate() {
+    let mut chosen = subcommand;
+    let mut args_iter = args.iter().enumerate();
+    while let Some((i, a)) = args_iter.next() {
         let Some(s) = a.to_str().map(str::to_string) else {
             out.push(a.clone());
             continue;
         };
+        if i > 1 && matches!(s.as_str(), "-tournament" | "--tournament") {
+            if let Some(g) = engine_group.take() {
+                out.push(g.join(&ENGINE_TOKEN_SEP.to_string()).into());
+            }
+            let value = args_iter.next().and_then(|(_, v)| v.to_str()).unwrap_or_default();
+            chosen = tournament_subcommand(subcommand, value)?;
+            continue;
+        }
         if i > 1 && is_option(&s) {
             if let Some(g) = engine_group.take() {
                 out.push(g.join(&ENGINE_TOKEN_SEP.to_string()).into());
@@ -182,7 +255,23 @@ pub fn cutechess_style_args(args: impl IntoIterator<Item = OsString>) -> Result<
             let long = match s.strip_prefix("--") {
                 Some(_) => s,
                 None if known(&s[1..]) => format!("-{s}"),
-                None => return Err(UnknownOption { option: s, subcommand: subcommand.to_string() }),
+                None => {
+                    let sub = subcommand.to_string();
+                    if let Some((name, instead)) = FASTCHESS_UNSUPPORTED.iter().find(|(n, _)| *n == &s[1..]) {
+                        return Err(UnknownOption::Unsupported {
+                            option: name.to_string(),
+                            subcommand: sub,
+                            instead: instead.to_string(),
+                        });
+                    }
+                    let names = options
+                        .get_arguments()
+                        .filter_map(|a| a.get_long())
+                        .filter(|n| !n.starts_with("broker"))
+                        .chain(["tournament"]);
+                    let nearest = nearest(&s[1..], names);
+                    return Err(UnknownOption::Unknown { option: s, subcommand: sub, nearest });
+                }
             };
             if long == "--engine" {
                 engine_group = Some(Vec::new());
@@ -197,6 +286,7 @@ pub fn cutechess_style_args(args: impl IntoIterator<Item = OsString>) -> Result<
     if let Some(g) = engine_group {
         out.push(g.join(&ENGINE_TOKEN_SEP.to_string()).into());
     }
+    out[1] = chosen.into();
     Ok(out)
 }
 
@@ -246,10 +336,50 @@ mod tests {
     fn an_unknown_single_dash_option_is_named_as_typed() {
         let err = |v: &[&str]| cutechess_style_args(v.iter().map(OsString::from)).unwrap_err();
         let e = err(&["tuner", "match", "-engine", "cmd=x", "-foo", "1"]);
-        assert_eq!(e, UnknownOption { option: "-foo".into(), subcommand: "match".into() });
+        assert_eq!(e, UnknownOption::Unknown { option: "-foo".into(), subcommand: "match".into(), nearest: None });
         assert_eq!(e.to_string(), "unknown option `-foo` for `tuner match` (see `tuner match --help`)");
-        assert_eq!(err(&["tuner", "roundrobin", "-concurency", "2"]).option, "-concurency");
+        let e = err(&["tuner", "roundrobin", "-concurency", "2"]);
+        assert_eq!(
+            e.to_string(),
+            "unknown option `-concurency` for `tuner roundrobin`; did you mean `-concurrency`? (see `tuner roundrobin \
+             --help`)"
+        );
+        assert!(err(&["tuner", "match", "-use-afinity"]).to_string().contains("did you mean `-use-affinity`?"));
+        assert!(err(&["tuner", "match", "-ratinginterva", "2"]).to_string().contains("`-ratinginterval`"));
+        let e = err(&["tuner", "match", "-config", "file=c.json"]).to_string();
+        assert!(e.starts_with("`-config` (fastchess) is not supported by `tuner match`: resume"), "{e}");
         // Double-dash spellings are left to clap, which names them as typed; -help is known.
         assert_eq!(conv(&["tuner", "match", "--foo", "-help"]), vec!["tuner", "match", "--foo", "--help"]);
+    }
+
+    #[test]
+    fn tournament_picks_the_subcommand() {
+        assert_eq!(
+            conv(&["tuner", "match", "-engine", "cmd=x", "-tournament", "gauntlet", "-seeds", "2"]),
+            vec!["tuner", "gauntlet", "--engine", "cmd=x", "--seeds", "2"]
+        );
+        for value in ["round-robin", "roundrobin"] {
+            assert_eq!(conv(&["tuner", "match", "-tournament", value, "-use-affinity"])[1], "roundrobin");
+        }
+        assert_eq!(conv(&["tuner", "gauntlet", "-tournament", "gauntlet"])[1], "gauntlet");
+        let err = |v: &[&str]| cutechess_style_args(v.iter().map(OsString::from)).unwrap_err().to_string();
+        assert_eq!(
+            err(&["tuner", "match", "-tournament", "knockout"]),
+            "-tournament knockout: only gauntlet and round-robin tournaments are played"
+        );
+        assert!(
+            err(&["tuner", "gauntlet", "-tournament", "round-robin"]).contains("`tuner gauntlet` is not a round-robin")
+        );
+        assert!(err(&["tuner", "match", "-tournament"]).contains("expected gauntlet or round-robin"));
+    }
+
+    #[test]
+    fn nearest_option_is_a_close_one_or_none() {
+        assert_eq!(edit_distance("concurency", "concurrency"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        let known = ["engine", "each", "concurrency"];
+        assert_eq!(nearest("engnie", known.into_iter()).as_deref(), Some("engine"));
+        assert_eq!(nearest("xyz", known.into_iter()), None);
+        assert_eq!(nearest("foo", ["log"].into_iter()), None);
     }
 }
