@@ -120,6 +120,34 @@ fn a_run_killed_with_sigkill_resumes_to_the_uninterrupted_bytes() {
     assert_eq!(shard_files(&cut), shard_files(&whole));
 }
 
+/// The narrowest window of a kill: a full part recorded in progress.json but not yet renamed to
+/// its closed name. Built by hand from an uninterrupted run's first shard.
+#[test]
+fn a_full_part_killed_before_its_rename_is_closed_on_resume() {
+    let base = scratch("datagen", "rename");
+    let (whole, cut) = (base.join("whole"), base.join("cut"));
+    let run = args(&whole, 1);
+    tuner_ok(&run.iter().map(String::as_str).collect::<Vec<_>>());
+    std::fs::create_dir_all(&cut).unwrap();
+    std::fs::copy(whole.join("datagen.json"), cut.join("datagen.json")).unwrap();
+    let bytes = std::fs::read(whole.join("shard-00000.bin")).unwrap();
+    std::fs::write(cut.join("shard-00000.bin.part"), &bytes).unwrap();
+    let shard = Shard::from_bytes("shard-00000.bin".into(), bytes.clone()).unwrap();
+    let games: Vec<_> = shard.records().map(|r| r.unwrap().0).collect();
+    let kept = shard.samples().count() as u64;
+    let plies: usize = games.iter().map(|g| g.plies.len()).sum();
+    assert!(kept >= 400, "shard 0 is full: {kept}");
+    let progress = serde_json::json!({
+        "next_game": games.len(), "shard": 0, "part_bytes": bytes.len(), "part_games": games.len(),
+        "part_positions": kept, "positions": kept, "plies": plies, "nodes": 0,
+    });
+    std::fs::write(cut.join("progress.json"), progress.to_string()).unwrap();
+    let mut resumed = args(&cut, 2);
+    resumed.push("--resume".into());
+    tuner_ok(&resumed.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(shard_files(&cut), shard_files(&whole));
+}
+
 #[test]
 fn export_prints_legal_positions_with_score_and_result() {
     let base = scratch("datagen", "export");

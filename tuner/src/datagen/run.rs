@@ -354,6 +354,11 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
     };
     let header = format::header(&cfg.filter);
     let mut part = Part::open(&held.dir, &mut progress, &header)?;
+    if progress.part_positions >= cfg.shard_positions {
+        // Killed after recording a full part and before renaming it: close it as the run would
+        // have, or the next games would go into it and the shards would differ.
+        part = close_part(&held.dir, part, &mut progress, &header, &progress_file)?;
+    }
     write_json(&progress_file, &progress)?;
 
     let first = progress.next_game;
