@@ -284,7 +284,7 @@ fn fastchess_output_keys_and_variant() {
     assert!(first_moves.len() == 2 && first_moves.iter().all(|l| l.as_bytes()[4].is_ascii_digit()), "{text}");
     assert_eq!(fs::read_to_string(&epd).unwrap().lines().count(), 2);
 
-    // append=false (our default too) starts the file afresh; lan notation.
+    // append=false starts the file afresh; lan notation.
     let out = run("notation=lan", "append=false", "Standard");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(games_in(&pgn), 2);
