@@ -391,6 +391,8 @@ fn fastchess_pairing_and_report_flags() {
         fs::read_to_string(&pgn).unwrap().lines().filter(|l| l.starts_with("[White ")).map(String::from).collect();
     assert_eq!(whites, vec!["[White \"b\"]"; 4], "reverse and noswap: b has White in every game");
     // Without them, pairs swap colours and a takes White first; the pentanomial line is shown.
+    // (A rerun appends to its PGN: start this one afresh.)
+    fs::remove_file(&pgn).unwrap();
     let pgn_s = pgn.to_str().unwrap();
     let out = run(&["-repeat", "2", "-pgnout", pgn_s, "-output", "format=fastchess", "-sprt", "elo0=0", "elo1=10"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
