@@ -100,7 +100,7 @@ impl Book {
         // and again only a regular file.
         let file = crate::input::open_regular(path).map_err(|e| match e {
             crate::input::InputError::NotAFile { .. } => BookError::NotAFile { path: shown() },
-            other => BookError::Io { path: shown(), reason: other.to_string() },
+            other => BookError::Io { path: shown(), reason: other.reason() },
         })?;
         let mut bytes = Vec::new();
         file.take(MAX_BOOK_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;

@@ -28,6 +28,25 @@ pub enum InputError {
     NotText { path: String, at: usize },
 }
 
+impl InputError {
+    /// What went wrong, without the file's name, for callers that name the file themselves.
+    pub fn reason(&self) -> String {
+        match self {
+            InputError::Io { reason, .. } => reason.clone(),
+            InputError::NotAFile { .. } => "not a regular file".into(),
+            InputError::TooLarge { limit, .. } => format!("larger than {limit} bytes"),
+            InputError::NotText { at, .. } => format!("not UTF-8 text (byte {at})"),
+        }
+    }
+}
+
+/// Largest data file read whole (PGN games, EPD books, self-play shards, journals): the biggest
+/// shared file is about 30 MB unpacked; the cap is what keeps a procfs entry from filling memory.
+pub const MAX_DATA_BYTES: u64 = 1 << 30;
+
+/// Largest config, search space or parameter list read (the biggest is a few kB).
+pub const MAX_CONFIG_BYTES: u64 = 4 << 20;
+
 /// `O_NONBLOCK` where Rust's standard library does not name it.
 #[cfg(any(target_os = "linux", target_os = "android"))]
 const O_NONBLOCK: i32 = if cfg!(any(target_arch = "mips", target_arch = "mips64")) {

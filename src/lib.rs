@@ -41,12 +41,31 @@ pub fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
         }
         cause = c.source();
     }
-    out
+    printable(&out).into_owned()
+}
+
+/// `text` with control characters other than newline and tab (NUL, ESC, CR ...) escaped as
+/// `\x1b`: an error may carry bytes from a file or an engine, and raw ones would drive the
+/// reader's terminal.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let raw = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(raw) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if raw(c) {
+            out.push_str(&format!("\\x{:02x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::error_chain;
+    use super::{error_chain, printable};
 
     #[derive(Debug, thiserror::Error)]
     enum Inner {
@@ -66,5 +85,11 @@ mod tests {
     fn each_cause_is_printed_once() {
         assert_eq!(error_chain(&Outer::Quoting { source: Inner::Full }), "writing out.pgn: disk full");
         assert_eq!(error_chain(&Outer::Plain(Inner::Full)), "writing out.pgn: disk full");
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(printable("plain `key`"), "plain `key`");
+        assert_eq!(printable("a\0b\x1b[31mc\nd\u{85}"), "a\\x00b\\x1b[31mc\nd\\x85");
     }
 }

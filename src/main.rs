@@ -114,7 +114,7 @@ fn main() -> ExitCode {
             Ok(p) => p,
             Err(e) => {
                 // Same exit code as clap's usage errors: the invocation was wrong.
-                eprintln!("error: --params: {e}");
+                eprintln!("error: --params: {}", evochess::printable(&e.to_string()));
                 return ExitCode::from(2);
             }
         },

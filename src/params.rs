@@ -310,7 +310,7 @@ impl Params {
         // Regular files only, opened without blocking (a FIFO, or `/proc/kmsg`, would hang).
         let file = crate::input::open_regular(path).map_err(|e| match e {
             crate::input::InputError::NotAFile { .. } => ParamError::NotAFile { path: shown() },
-            other => ParamError::Io { path: shown(), reason: other.to_string() },
+            other => ParamError::Io { path: shown(), reason: other.reason() },
         })?;
         let mut bytes = Vec::new();
         file.take(MAX_PARAMS_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;

@@ -8,7 +8,7 @@
 
 use std::{
     collections::{BTreeMap, HashSet},
-    fs::{self, File},
+    fs::File,
     io::{self, Read, Seek, SeekFrom, Write},
     path::{Path, PathBuf},
 };
@@ -389,7 +389,7 @@ struct JournalHeader {
 
 /// The `seed` recorded in a journal's match fingerprint, if the file has one.
 pub fn journal_seed(path: &Path) -> Option<u64> {
-    let text = fs::read_to_string(path).ok()?;
+    let text = evochess::input::read_text(path, evochess::input::MAX_DATA_BYTES).ok()?;
     let header: JournalHeader = serde_json::from_str(text.lines().next()?).ok()?;
     let config: serde_json::Value = serde_json::from_str(&header.fingerprint).ok()?;
     config.get("seed")?.as_u64()
@@ -397,7 +397,8 @@ pub fn journal_seed(path: &Path) -> Option<u64> {
 
 /// Every unit recorded in a runner journal (header line skipped; a torn last line ignored).
 pub fn journal_units(path: &Path) -> io::Result<Vec<UnitEntry>> {
-    let text = fs::read_to_string(path)?;
+    let text = evochess::input::read_text(path, evochess::input::MAX_DATA_BYTES)
+        .map_err(|e| io::Error::other(e.to_string()))?;
     Ok(text
         .split_inclusive('\n')
         .skip(1)
@@ -432,6 +433,10 @@ impl Journal {
         }
         // Locked before anything is cut, so a second process cannot damage the first's journal.
         let mut file = open_exclusive(path).map_err(io_err)?;
+        // A FIFO or a device there would block or never end the read below.
+        if !file.metadata().map_err(io_err)?.is_file() {
+            return Err(JournalError::Corrupt { path: p, reason: "not a regular file".into() });
+        }
         if !resume {
             file.set_len(0).map_err(io_err)?;
             let header = serde_json::to_string(&JournalHeader { fingerprint: fingerprint.to_string() })
@@ -440,7 +445,11 @@ impl Journal {
             return Ok((Journal { path: path.to_path_buf(), file }, Vec::new()));
         }
         let mut text = String::new();
-        file.read_to_string(&mut text).map_err(io_err)?;
+        let cap = evochess::input::MAX_DATA_BYTES;
+        (&mut file).take(cap + 1).read_to_string(&mut text).map_err(io_err)?;
+        if text.len() as u64 > cap {
+            return Err(JournalError::Corrupt { path: p, reason: format!("larger than {cap} bytes") });
+        }
         let header: JournalHeader = text
             .lines()
             .next()
@@ -483,6 +492,8 @@ impl Journal {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     fn g(white: usize, black: usize, outcome: GameOutcome) -> GameSummary {

@@ -78,8 +78,9 @@ pub struct InfoString<'a>(pub &'a str);
 impl fmt::Display for InfoString<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("info string")?;
+        // Other control bytes (NUL, ESC) may come from a file an error quotes: escaped.
         for word in self.0.split_whitespace() {
-            write!(f, " {word}")?;
+            write!(f, " {}", crate::printable(word))?;
         }
         Ok(())
     }
@@ -257,6 +258,7 @@ mod tests {
     #[test]
     fn info_string_is_one_line() {
         assert_eq!(InfoString("error: bad\n  line 2\r\n").to_string(), "info string error: bad line 2");
+        assert_eq!(InfoString("error: `a\0\x1b[2J`").to_string(), "info string error: `a\\x00\\x1b[2J`");
     }
 
     #[test]

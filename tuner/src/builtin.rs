@@ -36,12 +36,18 @@ pub fn builtin(path: &Path) -> Option<&'static str> {
     builtin_file(FILES, path).or_else(|| arena::openings::builtin::builtin(path))
 }
 
-/// The text of `path` from disk, or its built-in copy when no such file exists.
+/// The text of `path` from disk, or its built-in copy when no such file exists. The file is
+/// read through [`evochess::input`] (a regular file, at most
+/// [`MAX_CONFIG_BYTES`](evochess::input::MAX_CONFIG_BYTES)); the error leaves naming the file
+/// to the caller.
 pub fn read_text(path: &Path) -> io::Result<String> {
-    match std::fs::read_to_string(path) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => builtin(path).map(str::to_string).ok_or(e),
-        other => other,
+    if let Err(e) = std::fs::metadata(path) {
+        return match builtin(path) {
+            Some(text) if e.kind() == io::ErrorKind::NotFound => Ok(text.to_string()),
+            _ => Err(e),
+        };
     }
+    evochess::input::read_text(path, evochess::input::MAX_CONFIG_BYTES).map_err(|e| io::Error::other(e.reason()))
 }
 
 #[cfg(test)]
@@ -66,6 +72,8 @@ mod tests {
         // A file on disk overrides the built-in copy.
         std::fs::write(&space, "encoding = \"gray\"\n").unwrap();
         assert_eq!(read_text(&space).unwrap(), "encoding = \"gray\"\n");
+        // Only regular files are read: a device never ends, a FIFO would block.
+        assert!(read_text(Path::new("/dev/zero")).unwrap_err().to_string().contains("not a regular file"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -132,7 +132,8 @@ fn parse_points(entry: &EpdEntry, c0: &str) -> Option<Result<StsPoints, (String,
 pub fn load_suite(path: &Path, held: bool) -> Result<Vec<SuitePosition>, SuiteError> {
     let path = &crate::paths::resolve_data_path(path);
     let p = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|reason| SuiteError::Io { path: p.clone(), reason })?;
+    let text = evochess::input::read_text(path, evochess::input::MAX_DATA_BYTES)
+        .map_err(|e| SuiteError::Io { path: p.clone(), reason: std::io::Error::other(e.reason()) })?;
     let suite = path.file_name().map_or_else(|| p.clone(), |f| f.to_string_lossy().into_owned());
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {

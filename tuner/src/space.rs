@@ -86,6 +86,16 @@ pub enum SpaceError {
     DuplicateKey { key: String, first: String, second: String },
     #[error("search space [fixed]: {0}")]
     Fixed(String),
+    /// A content error of the space file at `path`.
+    #[error("{path}: {source}")]
+    InFile { path: String, source: Box<SpaceError> },
+}
+
+impl SpaceError {
+    /// This content error, naming the file it was found in.
+    pub fn in_file(self, path: &Path) -> SpaceError {
+        SpaceError::InFile { path: path.display().to_string(), source: Box::new(self) }
+    }
 }
 
 /// What happens to evaluation parameters that are neither genes nor `[fixed]`.
@@ -167,7 +177,7 @@ impl SearchSpace {
             path: path.display().to_string(),
             reason: e.to_string().replace(&format!("`{}`: ", path.display()), ""),
         })?;
-        Self::parse(&text)
+        Self::parse(&text).map_err(|e| e.in_file(path))
     }
 
     /// Parses and validates a space document.

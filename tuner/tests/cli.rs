@@ -284,7 +284,7 @@ fn fastchess_output_keys_and_variant() {
     assert!(first_moves.len() == 2 && first_moves.iter().all(|l| l.as_bytes()[4].is_ascii_digit()), "{text}");
     assert_eq!(fs::read_to_string(&epd).unwrap().lines().count(), 2);
 
-    // append=false (our default too) starts the file afresh; lan notation.
+    // append=false starts the file afresh; lan notation.
     let out = run("notation=lan", "append=false", "Standard");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(games_in(&pgn), 2);
@@ -391,6 +391,8 @@ fn fastchess_pairing_and_report_flags() {
         fs::read_to_string(&pgn).unwrap().lines().filter(|l| l.starts_with("[White ")).map(String::from).collect();
     assert_eq!(whites, vec!["[White \"b\"]"; 4], "reverse and noswap: b has White in every game");
     // Without them, pairs swap colours and a takes White first; the pentanomial line is shown.
+    // (A rerun appends to its PGN: start this one afresh.)
+    fs::remove_file(&pgn).unwrap();
     let pgn_s = pgn.to_str().unwrap();
     let out = run(&["-repeat", "2", "-pgnout", pgn_s, "-output", "format=fastchess", "-sprt", "elo0=0", "elo1=10"]);
     let stdout = String::from_utf8_lossy(&out.stdout);

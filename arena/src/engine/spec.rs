@@ -259,17 +259,24 @@ impl EngineSpec {
         }
         let mut c = UciClient::spawn(&self.name, &self.cmd, &self.args, self.dir.as_deref(), timeouts)?;
         for (name, value) in &self.options {
-            c.set_option(name, value)?;
+            c.set_option_checked(name, value)?;
         }
         if let Some(p) = &self.params {
             if c.find_option("ParamsFile").is_some() {
-                c.set_option("ParamsFile", &p.display().to_string())?;
-                c.ping_refusing_errors()?;
+                c.set_option_checked("ParamsFile", &p.display().to_string())?;
             } else {
                 // Not evochess's file option: send each key as its own option (the contract
                 // makes every parameter a UCI spin option named by its key).
-                let text = std::fs::read_to_string(p).unwrap_or_default();
-                let table: toml::Table = text.parse().unwrap_or_default();
+                let text = evochess::input::read_text(p, evochess::params::MAX_PARAMS_FILE_BYTES).map_err(|e| {
+                    EngineError::Refused {
+                        engine: self.name.clone(),
+                        message: format!("params={}: {}", p.display(), e.reason()),
+                    }
+                })?;
+                let table: toml::Table = text.parse().map_err(|e: toml::de::Error| EngineError::Refused {
+                    engine: self.name.clone(),
+                    message: format!("params={}: not TOML: {}", p.display(), e.message().trim_end()),
+                })?;
                 for section in table.values() {
                     if let toml::Value::Table(entries) = section {
                         for (k, v) in entries {

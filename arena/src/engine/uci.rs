@@ -291,7 +291,8 @@ impl UciClient {
         self.sync().map(|_| ())
     }
 
-    /// `isready` → `readyok`; the first `info string error ...` seen on the way, if any.
+    /// `isready` → `readyok`; the first error seen on the way, if any: evochess's
+    /// `info string error ...`, or Stockfish's `No such option: X`.
     fn sync(&mut self) -> Result<Option<String>, EngineError> {
         self.conn.send("isready", "readyok")?;
         let deadline = Instant::now() + self.timeouts.ping;
@@ -299,20 +300,27 @@ impl UciClient {
         loop {
             match self.next_line(deadline, "readyok")? {
                 EngineLine::ReadyOk => return Ok(error),
-                EngineLine::Info(Info { string: Some(s), .. }) if error.is_none() && s.starts_with("error") => {
+                EngineLine::Info(Info { string: Some(s), .. })
+                    if error.is_none() && s.get(..5).is_some_and(|w| w.eq_ignore_ascii_case("error")) =>
+                {
                     error = Some(s);
                 }
+                EngineLine::Other(s) if error.is_none() && s.starts_with("No such option") => error = Some(s),
                 _ => {}
             }
         }
     }
 
-    /// [`UciClient::ping`] that fails on an `info string error ...` line before `readyok`: the
-    /// engine refused what it was just told (a parameter file it cannot load). Playing on with
-    /// its defaults instead would pass an untuned engine off as the tuned one.
-    pub fn ping_refusing_errors(&mut self) -> Result<(), EngineError> {
+    /// [`UciClient::set_option`], then the `isready` sync: an engine that answers with an error
+    /// fails naming the option and value. Playing on with its default instead would pass an
+    /// untuned engine off as the tuned one (a parameter file it cannot load).
+    pub fn set_option_checked(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        self.set_option(name, value)?;
         match self.sync()? {
-            Some(message) => Err(EngineError::Refused { engine: self.label().to_string(), message }),
+            Some(message) => Err(EngineError::Refused {
+                engine: self.label().to_string(),
+                message: format!("option `{name}` = `{value}`: {message}"),
+            }),
             None => Ok(()),
         }
     }

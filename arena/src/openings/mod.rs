@@ -11,7 +11,7 @@ pub mod builtin;
 
 use std::{
     fmt, fs,
-    io::{self, BufRead, BufReader},
+    io::{self, BufRead},
     ops::ControlFlow,
     path::{Path, PathBuf},
     str::FromStr,
@@ -273,25 +273,24 @@ impl OpeningBook {
     }
 }
 
-/// The text of a book file, decompressed in-process when it ends in `.xz`.
+/// The text of a book file, decompressed in-process when it ends in `.xz`. The file is read
+/// through [`evochess::input`] (a regular file, at most
+/// [`MAX_DATA_BYTES`](evochess::input::MAX_DATA_BYTES)), and the decompressed size is capped too.
 fn open_text(path: &Path) -> Result<Box<dyn BufRead>, OpeningsError> {
     let p = path.display().to_string();
-    let f = match fs::File::open(path) {
-        Ok(f) => f,
-        Err(source) => {
-            return match builtin::builtin(path) {
-                // The default book is built in, for runs outside the repository.
-                Some(text) if source.kind() == io::ErrorKind::NotFound => {
-                    Ok(Box::new(io::Cursor::new(text.as_bytes())))
-                }
-                _ => Err(OpeningsError::Io { path: p, source }),
-            };
-        }
-    };
-    if !xz::is_xz(path) {
-        return Ok(Box::new(BufReader::new(f)));
+    if let Err(source) = fs::metadata(path) {
+        return match builtin::builtin(path) {
+            // The default book is built in, for runs outside the repository.
+            Some(text) if source.kind() == io::ErrorKind::NotFound => Ok(Box::new(io::Cursor::new(text.as_bytes()))),
+            _ => Err(OpeningsError::Io { path: p, source }),
+        };
     }
-    let data = xz::decompress(&mut BufReader::new(f)).map_err(|reason| OpeningsError::Xz { path: p, reason })?;
+    let bytes = evochess::input::read_capped(path, evochess::input::MAX_DATA_BYTES)
+        .map_err(|e| OpeningsError::Io { path: p.clone(), source: io::Error::other(e.reason()) })?;
+    if !xz::is_xz(path) {
+        return Ok(Box::new(io::Cursor::new(bytes)));
+    }
+    let data = xz::decompress(&mut &bytes[..]).map_err(|reason| OpeningsError::Xz { path: p, reason })?;
     Ok(Box::new(io::Cursor::new(data)))
 }
 

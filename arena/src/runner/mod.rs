@@ -385,38 +385,38 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
     let pairings = cfg.pairings();
     let mut standings = Standings::new(&names, &pairings);
 
+    // Nothing an earlier run left is cut before every input and output has been checked: the
+    // journal of a resumed match is only read here (its torn last line dropped), the results
+    // path is tried, then the outputs are opened, and only then a fresh run replaces the journal.
     let mut done = HashSet::new();
     let mut journal = None;
     let mut pgn_len = None;
     let mut epd_len = None;
-    if let Some(path) = &cfg.state {
-        let (j, entries) = Journal::open(path, &cfg.fingerprint(), cfg.resume)?;
-        for e in &entries {
-            standings.add_unit(&e.games);
-            done.insert(e.unit);
-            pgn_len = e.pgn_len.or(pgn_len);
-            epd_len = e.epd_len.or(epd_len);
+    match &cfg.state {
+        Some(path) if cfg.resume => {
+            let (j, entries) = Journal::open(path, &cfg.fingerprint(), true)?;
+            for e in &entries {
+                standings.add_unit(&e.games);
+                done.insert(e.unit);
+                pgn_len = e.pgn_len.or(pgn_len);
+                epd_len = e.epd_len.or(epd_len);
+            }
+            journal = Some(j);
         }
-        journal = Some(j);
-    } else if cfg.resume {
-        return Err(RunnerError::Config("--resume needs a state file".into()));
+        None if cfg.resume => return Err(RunnerError::Config("--resume needs a state file".into())),
+        _ => {}
     }
-    let resume = cfg.resume;
-    let mut pgn = open_output(cfg.pgn_out.as_ref(), resume, pgn_len, cfg.append_outputs)?;
-    let mut epd = open_output(cfg.epd_out.as_ref(), resume, epd_len, cfg.append_outputs)?;
-
-    let ctx = Arc::new(Context { cfg: cfg.clone(), book, tb, stop: AtomicBool::new(false) });
     let mut stopped_early = false;
     if let Some(s) = &cfg.sprt
         && let Some(st) = standings.sprt_status(s)
         && st.decision != SprtDecision::Continue
     {
         stopped_early = true;
-        ctx.stop.store(true, Ordering::Relaxed);
     }
     // Results are rewritten after every unit: find out now, not after hours of games, that the
     // path cannot be written.
     if let Some(path) = &cfg.results_out {
+        let err = |source| RunnerError::Output { path: path.display().to_string(), source };
         // As cutechess does with its outputs: a directory that does not exist is a mistyped
         // path, not one to create.
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
@@ -424,12 +424,25 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
                 std::io::ErrorKind::NotFound,
                 format!("directory {} does not exist", dir.display()),
             );
-            return Err(RunnerError::Output { path: path.display().to_string(), source });
+            return Err(err(source));
         }
+        crate::files::probe_atomic(path).map_err(err)?;
+    }
+    let resume = cfg.resume;
+    let mut pgn = open_output(cfg.pgn_out.as_ref(), resume, pgn_len, cfg.append_outputs)?;
+    let mut epd = open_output(cfg.epd_out.as_ref(), resume, epd_len, cfg.append_outputs)?;
+    if let Some(path) = &cfg.state
+        && !resume
+    {
+        journal = Some(Journal::open(path, &cfg.fingerprint(), false)?.0);
+    }
+    if let Some(path) = &cfg.results_out {
         build_results(&cfg, &standings, stopped_early, t0, cpu0)
             .write_json(path)
             .map_err(|source| RunnerError::Output { path: path.display().to_string(), source })?;
     }
+
+    let ctx = Arc::new(Context { cfg: cfg.clone(), book, tb, stop: AtomicBool::new(stopped_early) });
     observer.on_start(cfg.planned_games(), standings.games, &standings);
 
     let schedule = Arc::new(Schedule { pairings, next: AtomicU64::new(0), count: cfg.unit_count(), done });
@@ -567,7 +580,10 @@ fn validate(cfg: &mut MatchConfig) -> Result<(), RunnerError> {
     {
         return Err(OpeningsError::Io {
             path: o.file.display().to_string(),
-            source: io::Error::new(io::ErrorKind::NotFound, "no such file"),
+            source: match o.file.exists() {
+                true => io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"),
+                false => io::Error::new(io::ErrorKind::NotFound, "no such file"),
+            },
         }
         .into());
     }

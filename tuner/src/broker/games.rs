@@ -92,10 +92,9 @@ fn games_spec(ctx: &Context) -> Result<GamesSpec, RunnerError> {
             )));
         }
         let params = match &e.params {
-            Some(p) => Some(
-                std::fs::read_to_string(p)
-                    .map_err(|source| RunnerError::Output { path: p.display().to_string(), source })?,
-            ),
+            Some(p) => Some(evochess::input::read_text(p, evochess::params::MAX_PARAMS_FILE_BYTES).map_err(|e| {
+                RunnerError::Output { path: p.display().to_string(), source: std::io::Error::other(e.reason()) }
+            })?),
             None => None,
         };
         engines.push(RemoteEngine {

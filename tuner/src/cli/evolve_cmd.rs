@@ -136,11 +136,15 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
             }
         }
     }
-    // Lock the runs and apply --resume/--force before the positions are read.
+    // Lock the runs and refuse a fresh start or an empty --resume before the positions are
+    // read; --force discards the old runs only once they have been read.
     let start = args.run.start();
-    let _held =
-        if args.bench { Vec::new() } else { RunDir::open_all(&runs::run_state(&cfg.out_dir, runs.clone()), start)? };
-    let setup = runs::prepare(&cfg, &args.pgn)?;
+    let prepare = || runs::prepare(&cfg, &args.pgn);
+    let (_held, setup) = if args.bench {
+        (Vec::new(), prepare()?)
+    } else {
+        RunDir::open_all_checked(&runs::run_state(&cfg.out_dir, runs.clone()), start, prepare)?
+    };
     if args.bench {
         return bench(&setup.space, &cfg, &setup.objective, setup.threads);
     }

@@ -115,8 +115,8 @@ pub struct MatchArgs {
     pub srand: Option<u64>,
     /// Write all games as PGN: cutechess `FILE [min] [fi]` or fastchess `file=FILE
     /// [notation=san|lan|uci] [append=true|false] [min=true|false]` (fastchess's per-move
-    /// annotation keys such as nodes= are accepted and ignored). A fresh run truncates FILE
-    /// unless append=true; --resume continues it.
+    /// annotation keys such as nodes= are accepted and ignored). A fresh run appends to an
+    /// existing FILE, as cutechess and fastchess do, unless append=false; --resume continues it.
     #[arg(long, num_args = 1.., value_name = "FILE|KEY=VALUE")]
     pub pgnout: Vec<String>,
     /// Write the final position of every game as EPD: `FILE` or `file=FILE [append=true|false]`.
@@ -406,7 +406,8 @@ pub fn config(args: &MatchArgs, tournament: Tournament) -> anyhow::Result<MatchC
     if appends.windows(2).any(|w| w[0] != w[1]) {
         bail!("-pgnout and -epdout disagree on append=");
     }
-    cfg.append_outputs = appends.first().copied().unwrap_or(false);
+    // cutechess and fastchess append to an existing file: a rerun must not lose earlier games.
+    cfg.append_outputs = appends.first().copied().unwrap_or(true);
     cfg.pgn_format = pgn.as_ref().map(|o| o.format).unwrap_or_default();
     cfg.pgn_out = pgn.map(|o| o.path);
     cfg.epd_out = epd.map(|o| o.path);

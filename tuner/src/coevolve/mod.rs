@@ -380,7 +380,7 @@ impl Coevolution {
             cfg.output = cfg.out_dir.join("coevolved.toml");
         }
         let space_text = crate::builtin::read_text(&cfg.space).map_err(|e| CoevolveError::io(&cfg.space, e))?;
-        let space = SearchSpace::parse(&space_text)?;
+        let space = SearchSpace::parse(&space_text).map_err(|e| e.in_file(&cfg.space))?;
         cfg.ga.validate(space.layout())?;
         let base = cfg.match_base()?;
         let limits = cfg.limits()?;
@@ -432,16 +432,19 @@ impl Coevolution {
         let checkpoint = out.join("checkpoint.json");
         // A run killed in its first generation has a journal of games but no checkpoint yet.
         let state = [checkpoint.clone(), gen_dir(out, 0).join("games.state.jsonl")];
-        let _held = RunDir::open(out, &state, start)?;
-        let (initial, initial_origins) = self.initial_population()?;
+        let layout = self.space.layout();
+        // `--force` discards the old run only once the new one's population has been read.
+        let (_held, (initial, initial_origins, ga)) = RunDir::open_checked(out, &state, start, || {
+            let (initial, initial_origins) = self.initial_population()?;
+            // The population size follows the initial population (ten evolve runs → ten organisms).
+            let mut ga = self.cfg.ga.clone();
+            ga.population = initial.len();
+            ga.elitism = ga.elitism.min(ga.population - 1);
+            ga.validate(layout)?;
+            Ok::<_, CoevolveError>((initial, initial_origins, ga))
+        })?;
         let fingerprint = self.fingerprint(&initial, &self.space.canonical());
         let legacy = self.fingerprint(&initial, &self.space_text);
-        let layout = self.space.layout();
-        // The population size follows the initial population (ten evolve runs → ten organisms).
-        let mut ga = self.cfg.ga.clone();
-        ga.population = initial.len();
-        ga.elitism = ga.elitism.min(ga.population - 1);
-        ga.validate(layout)?;
         let mismatch = "a different config, search space or initial population";
         let driver =
             Driver::single(ga.generations, self.cfg.seed, &fingerprint, checkpoint, mismatch).accepting_legacy(&legacy);

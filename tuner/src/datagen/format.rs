@@ -186,7 +186,8 @@ pub struct Shard {
 impl Shard {
     pub fn open(path: &Path) -> Result<Shard, FormatError> {
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| FormatError::Io { path: name.clone(), source })?;
+        let bytes = evochess::input::read_capped(path, evochess::input::MAX_DATA_BYTES)
+            .map_err(|e| FormatError::Io { path: name.clone(), source: std::io::Error::other(e.reason()) })?;
         Shard::from_bytes(name, bytes)
     }
 

@@ -93,6 +93,12 @@ fn io_err(path: &Path) -> impl FnOnce(io::Error) -> DatagenError + '_ {
     move |source| DatagenError::Io { path: path.display().to_string(), source }
 }
 
+/// A file of the run read back on resume, through [`evochess::input`].
+fn read_back(path: &Path) -> Result<Vec<u8>, DatagenError> {
+    evochess::input::read_capped(path, evochess::input::MAX_DATA_BYTES)
+        .map_err(|e| io_err(path)(io::Error::other(e.reason())))
+}
+
 /// What fixes a run's games: a resumed run must match it key for key (`games` and
 /// `concurrency` may change).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -231,8 +237,7 @@ fn first_difference(found: &Identity, given: &Identity) -> Option<(String, Strin
 }
 
 fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, DatagenError> {
-    let text = fs::read_to_string(path).map_err(io_err(path))?;
-    serde_json::from_str(&text)
+    serde_json::from_slice(&read_back(path)?)
         .map_err(|e| DatagenError::Damaged { path: path.display().to_string(), reason: format!("unreadable: {e}") })
 }
 
@@ -273,7 +278,7 @@ impl Part {
                 let reason = format!("{len} bytes, shorter than the {} progress.json recorded", progress.part_bytes);
                 return Err(DatagenError::Damaged { path: path.display().to_string(), reason });
             }
-            if fs::read(&path).map_err(io_err(&path))?.get(..header.len()) != Some(header) {
+            if read_back(&path)?.get(..header.len()) != Some(header) {
                 let reason = "its header does not match this run's settings".to_string();
                 return Err(DatagenError::Damaged { path: path.display().to_string(), reason });
             }

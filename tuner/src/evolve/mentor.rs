@@ -335,7 +335,7 @@ pub fn load_or_label(
             test: result_labels(&set.test, cfg.cap)?,
         });
     }
-    if let Ok(text) = std::fs::read_to_string(cache)
+    if let Ok(text) = evochess::input::read_text(cache, evochess::input::MAX_DATA_BYTES)
         && let Ok(labels) = serde_json::from_str::<Labels>(&text)
         && labels.key == key
     {

@@ -297,8 +297,9 @@ fn read_inputs(paths: &[PathBuf]) -> Result<Vec<(&Path, Vec<u8>)>, PositionsErro
     paths
         .iter()
         .map(|p| {
-            let bytes =
-                std::fs::read(p).map_err(|source| PositionsError::Io { path: p.display().to_string(), source })?;
+            let bytes = evochess::input::read_capped(p, evochess::input::MAX_DATA_BYTES).map_err(|e| {
+                PositionsError::Io { path: p.display().to_string(), source: io::Error::other(e.reason()) }
+            })?;
             Ok((p.as_path(), bytes))
         })
         .collect()
@@ -481,7 +482,7 @@ fn key_of(files: &[(&Path, Vec<u8>)], cfg: &PositionsConfig) -> String {
 pub fn load_or_extract(paths: &[PathBuf], cfg: &PositionsConfig, cache: &Path) -> Result<PositionSet, PositionsError> {
     let files = read_inputs(paths)?;
     let key = key_of(&files, cfg);
-    if let Ok(text) = std::fs::read_to_string(cache) {
+    if let Ok(text) = evochess::input::read_text(cache, evochess::input::MAX_DATA_BYTES) {
         match serde_json::from_str::<PositionSet>(&text) {
             Ok(set) if set.key == key => {
                 log::info!(

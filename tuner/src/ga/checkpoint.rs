@@ -57,11 +57,11 @@ impl<S: Serialize + DeserializeOwned, R: Serialize + DeserializeOwned> Checkpoin
 
     /// `None` when there is no checkpoint file.
     pub fn load(path: &Path) -> Result<Option<Self>, CheckpointError> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(CheckpointError::new(path, e)),
-        };
+        if std::fs::metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
+            return Ok(None);
+        }
+        let text = evochess::input::read_text(path, evochess::input::MAX_DATA_BYTES)
+            .map_err(|e| CheckpointError::new(path, e.reason()))?;
         serde_json::from_str(&text).map(Some).map_err(|e| CheckpointError::new(path, e))
     }
 }

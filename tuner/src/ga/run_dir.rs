@@ -95,8 +95,18 @@ impl RunDir {
     /// files; a run exists where any of them does). With [`Start::Force`] they are removed, so
     /// the command starts over as if the directory were new.
     pub fn open(dir: &Path, state: &[PathBuf], start: Start) -> Result<RunDir, RunDirError> {
-        let mut held = RunDir::open_all(&[(dir.to_path_buf(), state.to_vec())], start)?;
-        Ok(held.pop().expect("one directory"))
+        RunDir::open_checked(dir, state, start, || Ok::<_, RunDirError>(())).map(|(held, ())| held)
+    }
+
+    /// [`RunDir::open`] with the `check` of [`RunDir::open_all_checked`].
+    pub fn open_checked<T, E: From<RunDirError>>(
+        dir: &Path,
+        state: &[PathBuf],
+        start: Start,
+        check: impl FnOnce() -> Result<T, E>,
+    ) -> Result<(RunDir, T), E> {
+        let (mut held, checked) = RunDir::open_all_checked(&[(dir.to_path_buf(), state.to_vec())], start, check)?;
+        Ok((held.pop().expect("one directory"), checked))
     }
 
     /// [`RunDir::open`] for the independent runs of one command (`tuner evolve --runs N`, each
@@ -104,6 +114,17 @@ impl RunDir {
     /// locked, then the policy applies to the runs as a whole, so `--resume` continues the
     /// started runs and starts the others, and a fresh start is refused if any run exists.
     pub fn open_all(runs: &[(PathBuf, Vec<PathBuf>)], start: Start) -> Result<Vec<RunDir>, RunDirError> {
+        RunDir::open_all_checked(runs, start, || Ok::<_, RunDirError>(())).map(|(held, ())| held)
+    }
+
+    /// [`RunDir::open_all`] that runs `check` (reading the run's inputs) once the directories
+    /// are locked and before [`Start::Force`] removes anything: a run that cannot start leaves
+    /// the old one in place.
+    pub fn open_all_checked<T, E: From<RunDirError>>(
+        runs: &[(PathBuf, Vec<PathBuf>)],
+        start: Start,
+        check: impl FnOnce() -> Result<T, E>,
+    ) -> Result<(Vec<RunDir>, T), E> {
         let mut held = Vec::new();
         for (dir, _) in runs {
             let lock =
@@ -115,22 +136,23 @@ impl RunDir {
         let shown = |d: &Path| d.display().to_string();
         match (start, existing, first) {
             (Start::Fresh, Some((dir, state)), _) => {
-                return Err(RunDirError::Existing { dir: shown(dir), state: shown(state) });
+                return Err(RunDirError::Existing { dir: shown(dir), state: shown(state) }.into());
             }
             (Start::Resume, None, Some((dir, state))) => {
                 let state = state.map_or_else(String::new, |p| shown(p));
-                return Err(RunDirError::NothingToResume { dir: shown(dir), state });
-            }
-            (Start::Force, Some(_), _) => {
-                for (dir, state) in runs {
-                    for p in state.iter().filter(|p| p.exists()) {
-                        std::fs::remove_file(p).map_err(|source| RunDirError::Io { dir: shown(dir), source })?;
-                    }
-                }
+                return Err(RunDirError::NothingToResume { dir: shown(dir), state }.into());
             }
             _ => {}
         }
-        Ok(held)
+        let checked = check()?;
+        if start == Start::Force {
+            for (dir, state) in runs {
+                for p in state.iter().filter(|p| p.exists()) {
+                    std::fs::remove_file(p).map_err(|source| RunDirError::Io { dir: shown(dir), source })?;
+                }
+            }
+        }
+        Ok((held, checked))
     }
 }
 

@@ -333,7 +333,7 @@ impl Generations for Tournaments<'_> {
 pub fn run(cfg: &RrgaConfig, start: Start) -> Result<RrgaOutcome, RrgaError> {
     cfg.validate()?;
     let space_text = crate::builtin::read_text(&cfg.space).map_err(|e| RrgaError::io(&cfg.space, e))?;
-    let space = SearchSpace::parse(&space_text)?;
+    let space = SearchSpace::parse(&space_text).map_err(|e| e.in_file(&cfg.space))?;
     let genes = numeric_genes(&space)?;
     let reference = reference_genome(&space, &cfg.reference)?;
     let mut probe =

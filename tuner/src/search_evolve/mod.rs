@@ -194,7 +194,7 @@ impl SearchEvolution {
         }
         let space_text = crate::builtin::read_text(&cfg.space)
             .map_err(|e| SearchEvolveError::Config(format!("search space {}: {e}", cfg.space.display())))?;
-        let space = SearchSpace::parse(&space_text)?;
+        let space = SearchSpace::parse(&space_text).map_err(|e| e.in_file(&cfg.space))?;
         if let Some(g) = space.genes.iter().find(|g| g.keys.iter().any(|&k| Params::spec(k).section != "search")) {
             return Err(SearchEvolveError::Config(format!(
                 "gene `{}` is not a search parameter; search-evolve evolves the search section only",
@@ -210,7 +210,8 @@ impl SearchEvolution {
         }
         let base = match &cfg.params {
             Some(p) => {
-                let text = std::fs::read_to_string(p).map_err(|e| SearchEvolveError::params(p, e))?;
+                let text = evochess::input::read_text(p, evochess::params::MAX_PARAMS_FILE_BYTES)
+                    .map_err(|e| SearchEvolveError::params(p, e.reason()))?;
                 let params = Params::default().with_toml(&text).map_err(|e| SearchEvolveError::params(p, e))?;
                 space.with_fixed(&params)
             }
@@ -350,8 +351,9 @@ impl SearchEvolution {
             )
         };
         let path = self.cfg.out_dir.join("initial-best.json");
-        let initial: InitialBest =
-            std::fs::read_to_string(&path).map_err(|e| SearchEvolveError::io(&path, e)).and_then(|t| {
+        let initial: InitialBest = evochess::input::read_text(&path, evochess::input::MAX_DATA_BYTES)
+            .map_err(|e| SearchEvolveError::io(&path, e.reason()))
+            .and_then(|t| {
                 serde_json::from_str(&t).map_err(|e| SearchEvolveError::io(&path, std::io::Error::other(e)))
             })?;
         let initial_best = (initial.train, initial.held);

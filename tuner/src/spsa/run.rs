@@ -254,6 +254,11 @@ pub fn run(cfg: &SpsaConfig, start: Start) -> Result<Vec<SpsaParam>, SpsaError> 
     if cfg.tc.is_none() && cfg.nodes.is_none() {
         return Err(SpsaError::Config("give a time control (tc) or a node limit (nodes)".into()));
     }
+    if cfg.params.as_os_str().is_empty() {
+        return Err(SpsaError::Config(
+            "missing key `params`: name the file of SPSA lines to tune (`evochess params --spsa` prints them)".into(),
+        ));
+    }
     let text = crate::builtin::read_text(&cfg.params).map_err(|e| SpsaError::io(&cfg.params, e))?;
     let params =
         parse_lines(&text).map_err(|source| SpsaError::Lines { path: cfg.params.display().to_string(), source })?;
