@@ -95,9 +95,11 @@ enum Command {
         millis: u64,
     },
     /// Print the parameter set (after `--params`).
+    // Without a flag there is nothing to print: show the choices instead of an error.
+    #[command(arg_required_else_help = true)]
     Params {
         /// One OpenBench/fishtest SPSA line per parameter: `name, int, value, min, max, c_end, r_end`.
-        #[arg(long, conflicts_with = "dump", required_unless_present = "dump")]
+        #[arg(long, conflicts_with = "dump")]
         spsa: bool,
         /// The whole parameter file as TOML, with each key's doc and range.
         #[arg(long)]

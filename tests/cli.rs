@@ -63,8 +63,12 @@ fn params_spsa_and_dump() {
     let dump = stdout_of(&["params", "--dump"]);
     assert!(DEFAULT_TOML.ends_with(&dump) && dump.starts_with("[eval]\n"), "{dump}");
     assert_eq!(dump, Params::default().to_toml());
+    // Without a flag: the subcommand's help (its two choices), not an error.
     let out = run_bin(&["params"], "", TIMEOUT);
     assert_eq!(out.status.code(), Some(2), "params needs --spsa or --dump");
+    let help = String::from_utf8_lossy(&out.stderr);
+    assert!(help.contains("Usage:") && help.contains("--spsa") && help.contains("--dump"), "{help}");
+    assert!(!help.contains("error"), "{help}");
 }
 
 #[test]

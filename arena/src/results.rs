@@ -395,16 +395,28 @@ pub fn journal_seed(path: &Path) -> Option<u64> {
     config.get("seed")?.as_u64()
 }
 
-/// Every unit recorded in a runner journal (header line skipped; a torn last line ignored).
+/// Every unit recorded in a runner journal (header line skipped; a torn last line ignored). A
+/// complete line that is not a unit is an error naming its line number.
 pub fn journal_units(path: &Path) -> io::Result<Vec<UnitEntry>> {
     let text = evochess::input::read_text(path, evochess::input::MAX_DATA_BYTES)
         .map_err(|e| io::Error::other(e.to_string()))?;
-    Ok(text
-        .split_inclusive('\n')
-        .skip(1)
-        .take_while(|l| l.ends_with('\n'))
-        .map_while(|l| serde_json::from_str::<UnitEntry>(l).ok())
-        .collect())
+    let mut out = Vec::new();
+    for (i, line) in text.split_inclusive('\n').enumerate().skip(1) {
+        if !line.ends_with('\n') {
+            break;
+        }
+        let entry = parse_unit(line)
+            .map_err(|reason| io::Error::new(io::ErrorKind::InvalidData, format!("line {}: {reason}", i + 1)))?;
+        out.push(entry);
+    }
+    Ok(out)
+}
+
+/// One journal line as a unit, or why not (the parser's position only: a journal's text is not
+/// quoted back).
+fn parse_unit(line: &str) -> Result<UnitEntry, String> {
+    serde_json::from_str::<UnitEntry>(line)
+        .map_err(|e| format!("not a finished unit ({:?} error at column {})", e.classify(), e.column()).to_lowercase())
 }
 
 /// One finished unit in the journal.
@@ -463,15 +475,29 @@ impl Journal {
         let mut seen = HashSet::new();
         for (i, line) in text.split_inclusive('\n').enumerate() {
             if i > 0 {
-                // A line cut short by a kill has no newline or does not parse: it and anything
-                // after it are dropped (that unit is replayed).
+                // A kill can cut only the last line short (its newline is written last): that
+                // line is dropped and its unit replayed. A complete line that does not parse was
+                // damaged some other way; resuming past it would drop or replay games silently.
                 if !line.ends_with('\n') {
+                    log::warn!(
+                        "state file `{p}`: line {} was cut short (a kill while writing); its unit is played again",
+                        i + 1
+                    );
                     break;
                 }
-                match serde_json::from_str::<UnitEntry>(line) {
+                match parse_unit(line) {
                     Ok(e) if seen.insert(e.unit) => entries.push(e),
                     Ok(_) => {}
-                    Err(_) => break,
+                    Err(reason) => {
+                        return Err(JournalError::Corrupt {
+                            path: p.clone(),
+                            reason: format!(
+                                "line {}: {reason}; a kill leaves at most the last line cut short, so the file was \
+                                 damaged: repair or delete that line, or start the match afresh without resuming",
+                                i + 1
+                            ),
+                        });
+                    }
                 }
             }
             good_len += line.len() as u64;
@@ -588,6 +614,32 @@ mod tests {
         drop(j);
         let (_, done) = Journal::open(&path, "cfg", true).unwrap();
         assert_eq!(done.iter().map(|e| e.unit).collect::<Vec<_>>(), vec![3, 4]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_complete_line_stops_a_resume_naming_file_and_line() {
+        let dir = std::env::temp_dir().join(format!("tuner-journal-bad-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("state.jsonl");
+        let _ = fs::remove_file(&path);
+        let (mut j, _) = Journal::open(&path, "cfg", false).unwrap();
+        for unit in [1, 2] {
+            j.append(&UnitEntry { unit, games: vec![], pgn_len: None, epd_len: None }).unwrap();
+        }
+        drop(j);
+        // Line 2 (the first unit) damaged; line 3 intact after it.
+        let text = fs::read_to_string(&path).unwrap();
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines[1] = "{\"unit\":1,\"gam SECRET";
+        fs::write(&path, lines.join("\n") + "\n").unwrap();
+        let before = fs::read(&path).unwrap();
+        let e = Journal::open(&path, "cfg", true).err().expect("refused").to_string();
+        assert!(e.contains(&path.display().to_string()) && e.contains("line 2"), "{e}");
+        assert!(!e.contains("SECRET"), "the file's text is not quoted: {e}");
+        assert_eq!(fs::read(&path).unwrap(), before, "nothing cut");
+        let e = journal_units(&path).unwrap_err().to_string();
+        assert!(e.contains("line 2"), "{e}");
         fs::remove_dir_all(&dir).unwrap();
     }
 }

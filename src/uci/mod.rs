@@ -9,7 +9,9 @@
 //!   while a search is running first stops that search (its `bestmove` is printed), then runs:
 //!   `go` during a search is "stop, then go".
 //! * `quit` stops the search and exits. End of input waits for a search that will end by itself
-//!   (depth, nodes, time) and stops one that would not (`infinite`, `ponder`, no limits).
+//!   (depth, nodes, time) and stops one that would not (`infinite`, `ponder`, no limits). It
+//!   also stops, at once, a search or job whose starter has died (the engine was re-parented:
+//!   a killed GUI or tuner), which nobody would read and which could run for hours.
 //! * Lines longer than [`MAX_LINE`] bytes are discarded with an error.
 //! * `bench` and `perft` run on a thread of their own, like a search: `isready` is answered while
 //!   they run, and `stop`, `quit` or any state-changing command ends them (`info string` says so).
@@ -31,6 +33,7 @@ use std::{
         atomic::{AtomicBool, Ordering},
     },
     thread,
+    time::Duration,
 };
 
 use crossbeam_channel::{Receiver, Sender};
@@ -113,6 +116,7 @@ pub fn run(engine: Engine, input: impl BufRead + Send + 'static, out: Out, tune:
     }
     let mut session = Session::new(engine, out);
     session.show_tunables = tune;
+    session.parent = parent_pid();
     session.serve(rx);
 }
 
@@ -181,6 +185,16 @@ struct Session {
     job: Option<Job>,
     /// Tuning mode: `uci` lists the parameters too.
     show_tunables: bool,
+    /// The process that started the engine, where [`run`] can tell.
+    parent: Option<u32>,
+}
+
+/// This process's parent (it changes when the parent dies and the engine is re-parented).
+fn parent_pid() -> Option<u32> {
+    #[cfg(unix)]
+    return Some(std::os::unix::process::parent_id());
+    #[cfg(not(unix))]
+    return None;
 }
 
 /// Whether the loop goes on after a command.
@@ -192,7 +206,7 @@ enum Flow {
 
 impl Session {
     fn new(engine: Engine, out: Out) -> Session {
-        let mut s = Session { engine, out, search: None, ponder: false, job: None, show_tunables: false };
+        let mut s = Session { engine, out, search: None, ponder: false, job: None, show_tunables: false, parent: None };
         // Make the engine agree with the announced option defaults (Hash and Move Overhead
         // share the engine's constants).
         s.engine.set_syzygy_probe_depth(options::DEFAULT_SYZYGY_PROBE_DEPTH as u32);
@@ -212,15 +226,35 @@ impl Session {
                 }
             }
         }
-        // `quit` stops at once; end of input lets a self-terminating search (or job) finish.
+        // `quit` stops at once; end of input lets a self-terminating search (or job) finish,
+        // unless the engine's starter dies meanwhile.
         let unbounded = self.search.as_ref().is_some_and(|(l, _)| is_open_ended(l));
-        if explicit_quit || unbounded {
+        let orphaned = !explicit_quit && !unbounded && self.orphaned_while_busy();
+        if explicit_quit || unbounded || orphaned {
             self.engine.stop();
         }
         if let Some(job) = self.job.take() {
-            job.end(&self.out, !explicit_quit);
+            job.end(&self.out, !(explicit_quit || orphaned));
         }
         self.engine.wait();
+    }
+
+    /// After end of input: waits while a search or job ends by itself and says whether the
+    /// engine's starter died meanwhile. The reader sees end of input as the dying parent closes
+    /// its files, a moment before the engine is re-parented, so the parent is watched, not read once.
+    fn orphaned_while_busy(&self) -> bool {
+        let Some(parent) = self.parent else { return false };
+        loop {
+            let busy = self.engine.is_searching() || self.job.as_ref().is_some_and(|j| !j.handle.is_finished());
+            if !busy {
+                return false;
+            }
+            if parent_pid() != Some(parent) {
+                log::info!("the process that started the engine (pid {parent}) has ended: stopping");
+                return true;
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// Parses and executes one line. Errors are reported, never propagated.

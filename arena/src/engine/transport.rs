@@ -49,7 +49,7 @@ impl ProcessTransport {
         if let Some(d) = dir {
             command.current_dir(d);
         }
-        let mut child = command.spawn()?;
+        let mut child = spawn_tied(command)?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
@@ -67,6 +67,74 @@ impl ProcessTransport {
             }
         })?;
         Ok(ProcessTransport { child, stdin, rx })
+    }
+}
+
+/// Spawns `command` so that the child cannot outlive this process: on Linux it gets SIGKILL
+/// when the tuner dies, even by `kill -9` (`PR_SET_PDEATHSIG`). The signal follows the death of
+/// the spawning *thread*, not the process, so every child is spawned by one thread that lives as
+/// long as the process; engines started from short-lived game threads would otherwise be killed
+/// when their thread ends.
+pub fn spawn_tied(command: Command) -> io::Result<Child> {
+    #[cfg(target_os = "linux")]
+    {
+        tied::spawn(command)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let mut command = command;
+        command.spawn()
+    }
+}
+
+#[cfg(target_os = "linux")]
+mod tied {
+    use std::{
+        io,
+        os::unix::process::CommandExt,
+        process::{Child, Command},
+        sync::OnceLock,
+        thread,
+    };
+
+    use crossbeam_channel::{Sender, bounded, unbounded};
+
+    type Request = (Command, Sender<io::Result<Child>>);
+
+    /// The spawning thread's queue; `None` if that thread could not be started.
+    static SPAWNER: OnceLock<Option<Sender<Request>>> = OnceLock::new();
+
+    pub fn spawn(mut command: Command) -> io::Result<Child> {
+        let parent = std::process::id();
+        // SAFETY: between fork and exec the closure only makes async-signal-safe calls (prctl,
+        // getppid) and allocates nothing.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                // This process died between fork and prctl: no signal will ever come.
+                if libc::getppid() as u32 != parent {
+                    return Err(io::Error::from_raw_os_error(libc::ESRCH));
+                }
+                Ok(())
+            });
+        }
+        let spawner = SPAWNER.get_or_init(|| {
+            let (tx, rx) = unbounded::<Request>();
+            let started = thread::Builder::new().name("spawner".into()).spawn(move || {
+                for (mut command, reply) in rx {
+                    let _ = reply.send(command.spawn());
+                }
+            });
+            started.map_err(|e| log::warn!("no spawner thread ({e}): engines are tied to their game threads")).ok()?;
+            Some(tx)
+        });
+        let Some(spawner) = spawner else { return command.spawn() };
+        let (reply, answer) = bounded(1);
+        let gone = || io::Error::other("the spawner thread has ended");
+        spawner.send((command, reply)).map_err(|_| gone())?;
+        answer.recv().map_err(|_| gone())?
     }
 }
 

@@ -1,15 +1,53 @@
 //! The coordinator's side of a run: publish tasks, read answers, forget what is settled. The
 //! commands (a match, an evolve generation) decide what a task is and whether an answer is
 //! valid; this module only moves entries and keeps the run's keys and lock in order.
+//!
+//! # A broker that goes away
+//!
+//! A lost connection (Redis restarted, the network cut) is not the end of a run: the coordinator
+//! reconnects with backoff for up to [`RECONNECT_FOR`], logging each try, and then puts the run
+//! back as it was: its lock, spec, groups and its place in the runs set, and every task it still
+//! awaits that the broker no longer holds (a Redis without persistence forgets everything) is
+//! published again under a new entry id, which the callers' old ids resolve to. Answers are read
+//! again from the start of the results stream. An answer is accepted only once it has been read
+//! here, so a restart can lose answers the workers wrote but never an accepted result: a task
+//! whose answer was lost is played again, and one answered twice counts once.
+//!
+//! # Runs nobody will play
+//!
+//! A worker whose build differs refuses the run and leaves its task to others. When refusals
+//! came and, for [`BrokerConfig::patience`], no answer was accepted and no other worker holds a
+//! task, every worker that came refused: the run stops with [`BrokerError::Refused`].
 
 use std::{
-    collections::{HashMap, HashSet},
+    collections::{BTreeMap, BTreeSet, HashMap},
+    thread,
     time::{Duration, Instant},
 };
 
-use redis::{Commands, Connection, streams::StreamRangeReply, streams::StreamReadReply};
+use redis::{
+    Commands, Connection, RedisError, RedisResult,
+    streams::{StreamPendingCountReply, StreamRangeReply, StreamReadReply},
+};
 
-use super::{BrokerConfig, BrokerError, GROUP, RunLock, ensure_group, wire::field};
+use super::{BrokerConfig, BrokerError, GROUP, RunLock, ensure_group, redact, wire::field};
+
+/// How long a coordinator tries to reach a broker that went away before it gives up.
+pub const RECONNECT_FOR: Duration = Duration::from_secs(300);
+/// The pause before the first reconnection try; it doubles up to [`RECONNECT_MAX_PAUSE`].
+const RECONNECT_FIRST_PAUSE: Duration = Duration::from_millis(250);
+const RECONNECT_MAX_PAUSE: Duration = Duration::from_secs(10);
+
+/// Whether `e` means the connection (or the server behind it) is gone, rather than a refused
+/// command: such an error is answered by reconnecting.
+fn connection_lost(e: &RedisError) -> bool {
+    e.is_io_error()
+        || e.is_connection_dropped()
+        || e.is_connection_refusal()
+        || e.is_timeout()
+        || e.is_unrecoverable_error()
+        || e.code() == Some("LOADING")
+}
 
 /// One answer from the results stream.
 #[derive(Clone, Debug)]
@@ -34,9 +72,14 @@ pub struct Coordinator {
     /// resumed coordinator sees answers that came while it was away).
     last_read: String,
     last_renew: Instant,
-    /// Entry ids of the tasks this coordinator published (or found at a resume), so that a
-    /// forged task someone added to the stream cannot end the run through a dead letter.
-    ours: HashSet<String>,
+    /// The run's spec, stored again after a broker restart.
+    spec: String,
+    /// The tasks this coordinator published (or found at a resume) and has not dropped, by
+    /// entry id: their task ids and bodies, to publish again if the broker loses them, and so
+    /// that a forged task someone added to the stream cannot end the run through a dead letter.
+    ours: HashMap<String, (String, String)>,
+    /// Entry ids of tasks published again after a broker restart: old id → new id.
+    moved: HashMap<String, String>,
 }
 
 impl Coordinator {
@@ -68,8 +111,125 @@ impl Coordinator {
             results_key,
             last_read: "0".into(),
             last_renew: Instant::now(),
-            ours: HashSet::new(),
+            spec: spec.to_string(),
+            ours: HashMap::new(),
+            moved: HashMap::new(),
         })
+    }
+
+    /// Runs `op`, reconnecting (and restoring the run) while the broker is unreachable.
+    fn retry<T>(&mut self, mut op: impl FnMut(&mut Self) -> RedisResult<T>) -> Result<T, BrokerError> {
+        loop {
+            match op(self) {
+                Ok(v) => return Ok(v),
+                Err(e) if connection_lost(&e) => self.reconnect(e)?,
+                Err(e) => return Err(self.cfg.error(e)),
+            }
+        }
+    }
+
+    /// Reconnects with backoff for up to [`RECONNECT_FOR`], then restores the run.
+    fn reconnect(&mut self, lost: RedisError) -> Result<(), BrokerError> {
+        let url = redact(&self.cfg.url);
+        log::warn!(
+            "broker {url}: run {}: connection lost ({lost}); reconnecting for up to {} s",
+            self.run,
+            RECONNECT_FOR.as_secs()
+        );
+        let started = Instant::now();
+        let mut pause = RECONNECT_FIRST_PAUSE;
+        let mut tries = 0u32;
+        loop {
+            thread::sleep(pause);
+            pause = (pause * 2).min(RECONNECT_MAX_PAUSE);
+            tries += 1;
+            let why = match self.cfg.connect() {
+                Ok(con) => {
+                    self.con = con;
+                    match self.restore() {
+                        Ok(republished) => {
+                            log::warn!(
+                                "broker {url}: run {}: reconnected after {:.1} s ({tries} tries); {republished} \
+                                 task(s) the broker had lost published again",
+                                self.run,
+                                started.elapsed().as_secs_f64()
+                            );
+                            return Ok(());
+                        }
+                        Err(Restore::Busy(e)) => return Err(e),
+                        Err(Restore::Redis(e)) => e.to_string(),
+                    }
+                }
+                Err(e) => e.to_string(),
+            };
+            if started.elapsed() + pause > RECONNECT_FOR {
+                return Err(BrokerError::Unreachable {
+                    url,
+                    run: self.run.clone(),
+                    secs: started.elapsed().as_secs(),
+                    tries,
+                    last: why,
+                });
+            }
+            log::warn!(
+                "broker {url}: run {}: try {tries} failed ({why}); next in {:.1} s",
+                self.run,
+                pause.as_secs_f64()
+            );
+        }
+    }
+
+    /// Puts the run back on a broker that may have forgotten it; returns how many tasks it
+    /// published again.
+    fn restore(&mut self) -> Result<usize, Restore> {
+        let cfg = self.cfg.clone();
+        if let Some(lock) = &self.lock {
+            // The lock: still ours, or ours again (a restart forgot it); someone else's stops us.
+            let holder: Option<String> = self.con.get(&lock.key)?;
+            match holder {
+                Some(h) if h != lock.owner => {
+                    let ttl: i64 = self.con.ttl(&lock.key)?;
+                    return Err(Restore::Busy(BrokerError::Busy { run: self.run.clone(), owner: h, ttl }));
+                }
+                _ => {
+                    let _: () = self.con.set_ex(&lock.key, &lock.owner, lock.ttl_s)?;
+                    self.last_renew = Instant::now();
+                }
+            }
+        }
+        let _: () = self.con.set(cfg.run_key(&self.run, "spec"), &self.spec)?;
+        for (key, group) in [(&self.tasks_key, GROUP), (&self.results_key, "coordinator")] {
+            let made: RedisResult<()> =
+                redis::cmd("XGROUP").arg("CREATE").arg(key).arg(group).arg("0").arg("MKSTREAM").query(&mut self.con);
+            match made {
+                Err(e) if e.code() != Some("BUSYGROUP") => return Err(e.into()),
+                _ => {}
+            }
+        }
+        let _: () = self.con.sadd(cfg.runs_key(), &self.run)?;
+        let held: StreamRangeReply = self.con.xrange_all(&self.tasks_key)?;
+        let held: std::collections::HashSet<String> = held.ids.into_iter().map(|e| e.id).collect();
+        let lost: Vec<String> = self.ours.keys().filter(|e| !held.contains(*e)).cloned().collect();
+        for old in &lost {
+            let (task, body) = self.ours.remove(old).expect("listed above");
+            let new: String = self.con.xadd(&self.tasks_key, "*", &[(field::TASK, &task), (field::BODY, &body)])?;
+            self.moved.insert(old.clone(), new.clone());
+            self.ours.insert(new, (task, body));
+        }
+        // Every answer not yet dropped is read again: those read before were all dropped (or
+        // are answers to settled tasks, which the callers ignore).
+        self.last_read = "0".into();
+        Ok(lost.len())
+    }
+
+    /// The entry id a task published as `entry` has now (it changes when a broker restart
+    /// made this coordinator publish it again).
+    fn current(&self, entry: &str) -> String {
+        let mut e = entry;
+        while let Some(next) = self.moved.get(e) {
+            e = next;
+        }
+        e.to_string()
     }
 
     pub fn run(&self) -> &str {
@@ -79,13 +239,14 @@ impl Coordinator {
     /// The tasks already in the stream, task id → entry id; entries whose task `keep` rejects
     /// (settled, or from an earlier generation) are removed from the stream.
     pub fn published(&mut self, keep: impl Fn(&str) -> bool) -> Result<HashMap<String, String>, BrokerError> {
-        let reply: StreamRangeReply = self.con.xrange_all(&self.tasks_key).map_err(|e| self.cfg.error(e))?;
+        let reply: StreamRangeReply = self.retry(|co| co.con.xrange_all(&co.tasks_key))?;
         let mut out = HashMap::new();
         for entry in reply.ids {
             let task: Option<String> = entry.get(field::TASK);
-            match task {
-                Some(t) if keep(&t) && !out.contains_key(&t) => {
-                    self.ours.insert(entry.id.clone());
+            let body: Option<String> = entry.get(field::BODY);
+            match (task, body) {
+                (Some(t), Some(b)) if keep(&t) && !out.contains_key(&t) => {
+                    self.ours.insert(entry.id.clone(), (t.clone(), b));
                     out.insert(t, entry.id);
                 }
                 _ => self.drop_task(&entry.id)?,
@@ -96,42 +257,53 @@ impl Coordinator {
 
     /// Adds a task; returns its entry id.
     pub fn publish(&mut self, task: &str, body: &str) -> Result<String, BrokerError> {
-        let entry: String = self
-            .con
-            .xadd(&self.tasks_key, "*", &[(field::TASK, task), (field::BODY, body)])
-            .map_err(|e| self.cfg.error(e))?;
-        self.ours.insert(entry.clone());
+        let entry: String =
+            self.retry(|co| co.con.xadd(&co.tasks_key, "*", &[(field::TASK, task), (field::BODY, body)]))?;
+        self.ours.insert(entry.clone(), (task.to_string(), body.to_string()));
         Ok(entry)
     }
 
     /// Removes a task entry (and its pending-list record, if a worker holds it).
     pub fn drop_task(&mut self, entry: &str) -> Result<(), BrokerError> {
-        let e = |err| self.cfg.error(err);
-        let _: i64 = self.con.xack(&self.tasks_key, GROUP, &[entry]).map_err(e)?;
-        let _: i64 = self.con.xdel(&self.tasks_key, &[entry]).map_err(|err| self.cfg.error(err))?;
-        self.ours.remove(entry);
+        self.retry(|co| {
+            let entry = co.current(entry);
+            let _: i64 = co.con.xack(&co.tasks_key, GROUP, &[&entry])?;
+            co.con.xdel::<_, _, i64>(&co.tasks_key, &[&entry])
+        })?;
+        let entry = self.current(entry);
+        self.ours.remove(&entry);
         Ok(())
     }
 
     /// Removes an answer that has been counted (or rejected).
     pub fn drop_answer(&mut self, entry: &str) -> Result<(), BrokerError> {
-        let _: i64 = self.con.xdel(&self.results_key, &[entry]).map_err(|e| self.cfg.error(e))?;
+        let _: i64 = self.retry(|co| co.con.xdel(&co.results_key, &[entry]))?;
         Ok(())
+    }
+
+    /// Whether a worker other than `refused` holds one of the run's tasks and still renews its
+    /// claim (it is playing, so the run is not stuck).
+    pub fn held_by_others(&mut self, refused: &BTreeSet<String>) -> Result<bool, BrokerError> {
+        let pending: StreamPendingCountReply =
+            self.retry(|co| co.con.xpending_count(&co.tasks_key, GROUP, "-", "+", 1000))?;
+        let fresh = self.cfg.visibility.as_millis() as usize;
+        Ok(pending.ids.iter().any(|p| !refused.contains(&p.consumer) && p.last_delivered_ms < fresh))
     }
 
     /// Answers that arrived since the last call, waiting up to `wait` for the first; renews
     /// the run's lock on the way. A task a worker moved to the dead-letter stream ends the wait
     /// with [`BrokerError::DeadLetter`].
     pub fn answers(&mut self, wait: Duration) -> Result<Vec<Answer>, BrokerError> {
-        if self.last_renew.elapsed() >= self.cfg.visibility / 4
-            && let Some(lock) = &self.lock
-        {
-            lock.renew(&self.cfg, &mut self.con)?;
+        if self.last_renew.elapsed() >= self.cfg.visibility / 4 && self.lock.is_some() {
+            self.retry(|co| {
+                let lock = co.lock.as_ref().expect("checked above");
+                co.con.set_ex::<_, _, ()>(&lock.key, &lock.owner, lock.ttl_s)
+            })?;
             self.last_renew = Instant::now();
         }
         let opts = redis::streams::StreamReadOptions::default().count(256).block(wait.as_millis().max(1) as usize);
         let reply: Option<StreamReadReply> =
-            self.con.xread_options(&[&self.results_key], &[&self.last_read], &opts).map_err(|e| self.cfg.error(e))?;
+            self.retry(|co| co.con.xread_options(&[&co.results_key], &[&co.last_read], &opts))?;
         let mut out = Vec::new();
         for key in reply.map(|r| r.keys).unwrap_or_default() {
             for entry in key.ids {
@@ -141,7 +313,7 @@ impl Coordinator {
                     // No worker will run the task: waiting for it would be forever. The entry
                     // goes, so that a resumed run publishes the task again.
                     self.drop_answer(&entry.id)?;
-                    if !text(field::ENTRY).is_some_and(|e| self.ours.contains(&e)) {
+                    if !text(field::ENTRY).is_some_and(|e| self.ours.contains_key(&e)) {
                         log::warn!(
                             "broker: run {}: a task this coordinator did not publish went to the dead-letter stream",
                             self.run
@@ -177,9 +349,11 @@ impl Coordinator {
     pub fn close(mut self, finished: bool) -> Result<(), BrokerError> {
         let cfg = self.cfg.clone();
         if finished {
-            let keys = [&self.tasks_key, &self.results_key, &cfg.run_key(&self.run, "spec")];
-            let _: () = self.con.del(&keys).map_err(|e| cfg.error(e))?;
-            let _: () = self.con.srem(cfg.runs_key(), &self.run).map_err(|e| cfg.error(e))?;
+            let spec_key = cfg.run_key(&self.run, "spec");
+            self.retry(|co| {
+                let _: () = co.con.del(&[&co.tasks_key, &co.results_key, &spec_key])?;
+                co.con.srem::<_, _, ()>(cfg.runs_key(), &co.run)
+            })?;
         }
         if let Some(lock) = self.lock.take() {
             lock.release(&cfg, &mut self.con)?;
@@ -188,23 +362,65 @@ impl Coordinator {
     }
 }
 
-/// Logs, at most once a minute, that the coordinator is still waiting, so a run without workers
-/// says why it does not move.
-pub struct Patience {
-    since: Instant,
-    said: Instant,
+/// Why a run could not be put back after a reconnection.
+enum Restore {
+    /// Another coordinator took the run meanwhile.
+    Busy(BrokerError),
+    Redis(RedisError),
 }
 
-impl Default for Patience {
-    fn default() -> Self {
-        Patience { since: Instant::now(), said: Instant::now() }
+impl From<RedisError> for Restore {
+    fn from(e: RedisError) -> Self {
+        Restore::Redis(e)
     }
 }
 
+/// Logs, at most once a minute, that the coordinator is still waiting, so a run without workers
+/// says why it does not move; and ends a run that every worker refuses.
+pub struct Patience {
+    since: Instant,
+    said: Instant,
+    /// How long refusals may stand with no progress (see [`BrokerConfig::patience`]).
+    limit: Duration,
+    /// Since when only refusals came, and the refusing workers (consumer names) with a reason.
+    refused: Option<(Instant, BTreeMap<String, String>)>,
+}
+
 impl Patience {
+    pub fn new(cfg: &BrokerConfig) -> Patience {
+        Patience { since: Instant::now(), said: Instant::now(), limit: cfg.patience, refused: None }
+    }
+
     /// Something arrived.
     pub fn progress(&mut self) {
         self.since = Instant::now();
+        self.refused = None;
+    }
+
+    /// `worker` refused the run.
+    pub fn refused(&mut self, worker: &str, reason: &str) {
+        let (_, who) = self.refused.get_or_insert_with(|| (Instant::now(), BTreeMap::new()));
+        who.insert(worker.to_string(), reason.to_string());
+    }
+
+    /// Ends the run with [`BrokerError::Refused`] once refusals have stood for the limit with no
+    /// accepted answer and no other worker holding a task.
+    pub fn check(&self, co: &mut Coordinator) -> Result<(), BrokerError> {
+        let Some((since, who)) = &self.refused else { return Ok(()) };
+        if since.elapsed() < self.limit {
+            return Ok(());
+        }
+        let names: BTreeSet<String> = who.keys().cloned().collect();
+        if co.held_by_others(&names)? {
+            return Ok(());
+        }
+        let (worker, reason) = who.iter().next().expect("a refusal was recorded");
+        Err(BrokerError::Refused {
+            run: co.run().to_string(),
+            secs: since.elapsed().as_secs(),
+            workers: who.keys().cloned().collect::<Vec<_>>().join(", "),
+            first: format!("{worker}: {reason}"),
+        })
     }
 
     pub fn waiting(&mut self, run: &str, out: usize) {
@@ -242,11 +458,12 @@ pub fn gather<T>(
             out.insert(id.to_string(), entry);
         }
     }
-    let mut patience = Patience::default();
+    let mut patience = Patience::new(broker);
     while !out.is_empty() {
         let answers = co.answers(Duration::from_secs(1))?;
         if answers.is_empty() {
             patience.waiting(co.run(), out.len());
+            patience.check(&mut co)?;
         }
         for a in answers {
             co.drop_answer(&a.entry)?;
@@ -262,7 +479,10 @@ pub fn gather<T>(
                     patience.progress();
                 }
                 // A refusal leaves the task to other workers (it was not acknowledged).
-                Err(why) if a.body.is_err() => log::warn!("broker: worker {} refused task {}: {why}", a.worker, a.task),
+                Err(why) if a.body.is_err() => {
+                    log::warn!("broker: worker {} refused task {}: {why}", a.worker, a.task);
+                    patience.refused(&a.worker, &why);
+                }
                 Err(why) => {
                     log::warn!("broker: rejected the answer of worker {} to task {}: {why}", a.worker, a.task);
                     co.drop_task(&entry)?;

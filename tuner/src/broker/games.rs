@@ -150,7 +150,7 @@ fn coordinate(
         let body = games_task(ctx, &unit);
         out.insert(id, (entry, unit, body));
     }
-    let mut patience = Patience::default();
+    let mut patience = Patience::new(broker);
     let mut exhausted = false;
     let outcome = loop {
         if ctx.stop.load(Ordering::Relaxed) {
@@ -177,12 +177,16 @@ fn coordinate(
         };
         if answers.is_empty() {
             patience.waiting(co.run(), out.len());
+            if let Err(e) = patience.check(&mut co) {
+                break Err(e);
+            }
         }
         for a in answers {
             let id = unit_of(&a.task);
             let body = match (&a.body, id.and_then(|u| out.get(&u))) {
                 (Err(refusal), _) => {
                     log::warn!("broker: worker {} refused task {}: {refusal}", a.worker, a.task);
+                    patience.refused(&a.worker, refusal);
                     co.drop_answer(&a.entry)?;
                     continue;
                 }

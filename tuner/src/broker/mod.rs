@@ -71,6 +71,16 @@ pub enum BrokerError {
     Busy { run: String, owner: String, ttl: i64 },
     #[error("broker: run {run}: worker {worker} moved task {task} to the dead-letter stream `{key}`: {reason}")]
     DeadLetter { run: String, task: String, worker: String, key: String, reason: String },
+    #[error(
+        "broker {url}: run {run}: unreachable for {secs} s ({tries} reconnection tries; last: {last}); the run's \
+         state is kept: rerun the command with its resume flag once the broker is back"
+    )]
+    Unreachable { url: String, run: String, secs: u64, tries: u32, last: String },
+    #[error(
+        "broker: run {run}: every worker that came refused it ({workers}) and none answered for {secs} s; first \
+         refusal: {first}. Fix the workers' engines (or builds), then rerun with the resume flag"
+    )]
+    Refused { run: String, secs: u64, workers: String, first: String },
 }
 
 /// Where the broker is and how tasks are paced.
@@ -85,6 +95,9 @@ pub struct BrokerConfig {
     /// Tasks a coordinator keeps published but unanswered (a match of a billion games is
     /// published a window at a time).
     pub window: usize,
+    /// How long a coordinator waits once workers refused its run and no answer came (nor is a
+    /// task held by another worker) before it stops: longer than the longest task.
+    pub patience: Duration,
 }
 
 // The URL may hold a password: never print it.
@@ -95,6 +108,7 @@ impl fmt::Debug for BrokerConfig {
             .field("namespace", &self.namespace)
             .field("visibility", &self.visibility)
             .field("window", &self.window)
+            .field("patience", &self.patience)
             .finish()
     }
 }
@@ -103,6 +117,7 @@ impl BrokerConfig {
     pub const DEFAULT_NAMESPACE: &str = "evochess";
     pub const DEFAULT_VISIBILITY: Duration = Duration::from_secs(60);
     pub const DEFAULT_WINDOW: usize = 256;
+    pub const DEFAULT_PATIENCE: Duration = Duration::from_secs(300);
 
     /// A broker at `url` with the default namespace, visibility timeout and window.
     pub fn new(url: &str) -> Result<BrokerConfig, BrokerError> {
@@ -111,6 +126,7 @@ impl BrokerConfig {
             namespace: Self::DEFAULT_NAMESPACE.into(),
             visibility: Self::DEFAULT_VISIBILITY,
             window: Self::DEFAULT_WINDOW,
+            patience: Self::DEFAULT_PATIENCE,
         };
         cfg.client()?;
         Ok(cfg)

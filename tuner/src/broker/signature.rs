@@ -50,7 +50,7 @@ fn run_bench(cmd: &Path, args: &[String], dir: Option<&Path>) -> Option<String> 
     if let Some(d) = dir {
         command.current_dir(d);
     }
-    let mut child = command.spawn().ok()?;
+    let mut child = arena::engine::transport::spawn_tied(command).ok()?;
     let mut out = child.stdout.take()?;
     let mut err = child.stderr.take()?;
     let reader = std::thread::spawn(move || {

@@ -140,9 +140,8 @@ impl EnginesFile {
     /// Without a file: the evochess next to this tuner, if there is one.
     pub fn beside_tuner() -> EnginesFile {
         let mut out = EnginesFile::default();
-        if let Some(p) = std::env::current_exe().ok().and_then(|e| Some(e.parent()?.join("evochess")))
-            && p.is_file()
-        {
+        let p = crate::paths::default_engine();
+        if p.is_file() {
             out.engines.insert("evochess".into(), LocalProgram::command(p));
         }
         out

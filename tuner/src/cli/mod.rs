@@ -80,6 +80,10 @@ pub struct BrokerArgs {
     /// Tasks published ahead of the answers.
     #[arg(long, value_name = "N", default_value_t = crate::broker::BrokerConfig::DEFAULT_WINDOW)]
     pub broker_window: usize,
+    /// Seconds to wait, once workers refused the run (another engine build) and none answered,
+    /// before stopping with an error; longer than the longest task.
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::broker::BrokerConfig::DEFAULT_PATIENCE.as_secs_f64())]
+    pub broker_patience: f64,
 }
 
 impl BrokerArgs {
@@ -95,6 +99,10 @@ impl BrokerArgs {
         }
         cfg.namespace = self.broker_namespace.clone();
         cfg.window = self.broker_window;
+        if !(self.broker_patience.is_finite() && self.broker_patience >= 1.0) {
+            anyhow::bail!("--broker-patience {}: at least 1 second", self.broker_patience);
+        }
+        cfg.patience = std::time::Duration::from_secs_f64(self.broker_patience);
         Ok(Some(cfg))
     }
 }

@@ -40,7 +40,10 @@ impl QuickArgs {
             Some(p) => QuickConfig::load(p)?,
             None => QuickConfig::default(),
         };
-        set_given!(self; engine => cfg.engine, population => cfg.population, max_moves => cfg.max_moves, concurrency => cfg.concurrency);
+        if let Some(e) = &self.engine {
+            cfg.engine = Some(e.clone());
+        }
+        set_given!(self; population => cfg.population, max_moves => cfg.max_moves, concurrency => cfg.concurrency);
         set_given!(self.run; seed => cfg.seed, generations => cfg.generations, out => cfg.out_dir);
         cfg.broker = self.run.broker.config()?;
         if self.nodes.is_some() || self.movetime.is_some() {

@@ -41,7 +41,10 @@ impl RrgaArgs {
             Some(p) => RrgaConfig::load(p)?,
             None => RrgaConfig::default(),
         };
-        set_given!(self; engine => cfg.engine, population => cfg.population, depth => cfg.depth, verify_games => cfg.verify.games, concurrency => cfg.concurrency);
+        if let Some(e) = &self.engine {
+            cfg.engine = Some(e.clone());
+        }
+        set_given!(self; population => cfg.population, depth => cfg.depth, verify_games => cfg.verify.games, concurrency => cfg.concurrency);
         set_given!(self.run; seed => cfg.seed, generations => cfg.generations, out => cfg.out_dir);
         cfg.broker = self.run.broker.config()?;
         if let Some(p) = &self.params_out {

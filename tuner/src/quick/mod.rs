@@ -113,8 +113,9 @@ impl Evaluation {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct QuickConfig {
-    /// The evochess binary playing every game.
-    pub engine: PathBuf,
+    /// The evochess binary playing every game (default: the one next to the tuner, as for
+    /// every command: [`crate::paths::default_engine`]).
+    pub engine: Option<PathBuf>,
     /// UCI options sent to every engine process (`Hash`, ...).
     pub engine_options: BTreeMap<String, String>,
     pub seed: u64,
@@ -180,7 +181,7 @@ impl Default for QuickConfig {
     /// Belmonte's R1 settings (population 12), with node-limited games.
     fn default() -> Self {
         QuickConfig {
-            engine: PathBuf::from("target/release/evochess"),
+            engine: None,
             engine_options: BTreeMap::new(),
             seed: 1,
             population: 12,
@@ -228,6 +229,11 @@ pub enum QuickError {
 crate::command_error!(QuickError);
 
 impl QuickConfig {
+    /// The engine binary to run.
+    pub fn engine_path(&self) -> PathBuf {
+        self.engine.clone().unwrap_or_else(crate::paths::default_engine)
+    }
+
     /// Reads a config file (unknown keys are errors that name the key).
     pub fn load(path: &Path) -> Result<Self, QuickError> {
         let text = crate::builtin::read_text(path).map_err(|e| QuickError::io(path, e))?;

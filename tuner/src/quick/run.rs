@@ -313,7 +313,7 @@ impl Generations for Tournaments<'_> {
 /// Bad config, missing engine, unreadable checkpoint, a game the runner could not play, I/O.
 pub fn run(cfg: &QuickConfig, start: Start) -> Result<QuickOutcome, QuickError> {
     cfg.validate()?;
-    let mut probe = EngineSpec::new("engine", &cfg.engine).with_limits(cfg.limits());
+    let mut probe = EngineSpec::new("engine", cfg.engine_path()).with_limits(cfg.limits());
     probe.validate().map_err(|e| QuickError::Config(e.to_string()))?;
     let (_held, checkpoint) = open_game_run(&cfg.out_dir, start)?;
     let fingerprint = fingerprint(cfg);

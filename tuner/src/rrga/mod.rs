@@ -94,8 +94,9 @@ impl Default for VerifyConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RrgaConfig {
-    /// The evochess binary playing every game.
-    pub engine: PathBuf,
+    /// The evochess binary playing every game (default: the one next to the tuner, as for
+    /// every command: [`crate::paths::default_engine`]).
+    pub engine: Option<PathBuf>,
     /// UCI options sent to every engine process.
     pub engine_options: BTreeMap<String, String>,
     /// Search space (the 26 genes of Table 3).
@@ -142,7 +143,7 @@ impl Default for RrgaConfig {
     /// Aksenov §6.1: 10 players, depth 3, p_c = 0.5, p_m = 0.01, 40 generations.
     fn default() -> Self {
         RrgaConfig {
-            engine: PathBuf::from("target/release/evochess"),
+            engine: None,
             engine_options: BTreeMap::new(),
             space: PathBuf::from("configs/spaces/roundrobin-ga-aksenov.toml"),
             seed: 1,
@@ -186,6 +187,11 @@ pub enum RrgaError {
 crate::command_error!(RrgaError);
 
 impl RrgaConfig {
+    /// The engine binary to run.
+    pub fn engine_path(&self) -> PathBuf {
+        self.engine.clone().unwrap_or_else(crate::paths::default_engine)
+    }
+
     /// Reads a config file (unknown keys are errors that name the key).
     pub fn load(path: &Path) -> Result<Self, RrgaError> {
         let text = crate::builtin::read_text(path).map_err(|e| RrgaError::io(path, e))?;

@@ -337,7 +337,7 @@ pub fn run(cfg: &RrgaConfig, start: Start) -> Result<RrgaOutcome, RrgaError> {
     let genes = numeric_genes(&space)?;
     let reference = reference_genome(&space, &cfg.reference)?;
     let mut probe =
-        EngineSpec::new("engine", &cfg.engine).with_limits(SearchLimits { depth: Some(1), ..Default::default() });
+        EngineSpec::new("engine", cfg.engine_path()).with_limits(SearchLimits { depth: Some(1), ..Default::default() });
     probe.validate().map_err(|e| RrgaError::Config(e.to_string()))?;
     let ctx = Ctx { cfg, space: &space, engine: probe.cmd.clone() };
     let (_held, checkpoint) = open_game_run(&cfg.out_dir, start)?;

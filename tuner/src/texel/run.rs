@@ -80,7 +80,9 @@ pub struct TexelConfig {
     pub space: PathBuf,
     /// Parameter file the tuning starts from (default: the space's base).
     pub params: Option<PathBuf>,
-    /// Position sampling; `train` and `test` are the training and validation set sizes.
+    /// Position sampling; `train` and `test` are the training and validation set sizes. Keys
+    /// left out take texel's defaults (`sample = "any"`), not evolve's.
+    #[serde(deserialize_with = "texel_positions")]
     pub positions: PositionsConfig,
     /// Passes over every gene (the run's "generations").
     pub passes: usize,
@@ -101,6 +103,16 @@ pub struct TexelConfig {
     /// The gradient optimisers' settings (`[gradient]`; defaults when absent).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gradient: Option<GradientConfig>,
+}
+
+/// A `[positions]` table laid over texel's own defaults: [`PositionsConfig`]'s are evolve's
+/// (`sample = "winner"`), which texel refuses.
+fn texel_positions<'de, D: serde::Deserializer<'de>>(d: D) -> Result<PositionsConfig, D::Error> {
+    use serde::de::Error as _;
+    let given = toml::Table::deserialize(d)?;
+    let mut table = toml::Table::try_from(TexelConfig::default().positions).map_err(D::Error::custom)?;
+    table.extend(given);
+    table.try_into().map_err(D::Error::custom)
 }
 
 fn is_local(o: &Optimizer) -> bool {
@@ -149,9 +161,24 @@ pub enum TexelError {
 crate::command_error!(TexelError);
 
 impl TexelConfig {
+    /// Reads a config; its relative input paths (`pgn`, `data`, `space`, `params`) are relative
+    /// to the file, `out_dir` and `positions.cache` to the working directory.
     pub fn load(path: &Path) -> Result<Self, TexelError> {
         let text = crate::builtin::read_text(path).map_err(|e| TexelError::io(path, e))?;
-        toml::from_str(&text).map_err(|e| TexelError::Config(format!("{}: {e}", path.display())))
+        let mut cfg: TexelConfig =
+            toml::from_str(&text).map_err(|e| TexelError::Config(format!("{}: {e}", path.display())))?;
+        let given: toml::Table = toml::from_str(&text).unwrap_or_default();
+        crate::paths::rebase_given(
+            path,
+            &given,
+            &mut [
+                ("pgn", &mut cfg.pgn),
+                ("data", &mut cfg.data),
+                ("space", &mut cfg.space),
+                ("params", &mut cfg.params),
+            ],
+        );
+        Ok(cfg)
     }
 
     fn validate(&self) -> Result<(), TexelError> {
@@ -708,6 +735,17 @@ mod tests {
         assert!(err(winner).contains("positions.sample"));
         assert!(err(TexelConfig { k: Some(-1.0), ..ok.clone() }).contains("k must be"));
         assert!(err(TexelConfig { passes: 0, ..ok }).contains("passes"));
+    }
+
+    #[test]
+    fn positions_keys_left_out_take_texels_defaults() {
+        let cfg: TexelConfig =
+            toml::from_str("pgn = [\"g.pgn\"]\nspace = \"s.toml\"\n[positions]\ntrain = 7\n").unwrap();
+        assert_eq!(cfg.positions.sample, Sample::Any);
+        assert_eq!((cfg.positions.train, cfg.positions.test), (7, TexelConfig::default().positions.test));
+        cfg.validate().unwrap();
+        let e = toml::from_str::<TexelConfig>("[positions]\nsampel = \"any\"\n").unwrap_err().to_string();
+        assert!(e.contains("sampel") && e.contains("positions"), "{e}");
     }
 
     #[test]

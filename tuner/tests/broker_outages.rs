@@ -1,0 +1,172 @@
+//! A run over the broker when things go wrong (issue 48, item 6), against a real redis-server: a
+//! Redis restarted (without persistence) in the middle of a match loses and duplicates no game; a
+//! coordinator whose every worker refuses stops with an error after `--broker-patience`.
+
+mod common;
+
+use std::{
+    net::TcpListener,
+    path::Path,
+    process::{Child, Command, Stdio},
+    thread,
+    time::{Duration, Instant},
+};
+
+use common::{TUNER, assert_each_unit_once, engine_binary, games_in, journal_units, repo, scratch};
+
+const REDIS: &str = "/usr/bin/redis-server";
+const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
+
+/// A redis-server on a fixed loopback port that the test can stop and start again, without
+/// persistence: a restart forgets every key.
+struct Redis {
+    port: u16,
+    child: Option<Child>,
+}
+
+impl Redis {
+    fn start() -> Redis {
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mut r = Redis { port, child: None };
+        r.up();
+        r
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/0", self.port)
+    }
+
+    fn up(&mut self) {
+        let child = Command::new(REDIS)
+            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("redis-server starts");
+        self.child = Some(child);
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            assert!(started.elapsed() < Duration::from_secs(10), "redis-server did not listen on {}", self.port);
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn down(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        self.down();
+    }
+}
+
+/// A child process killed (SIGKILL) when dropped.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn worker(redis: &Redis, dir: &Path, name: &str, engine: &Path) -> Killed {
+    let engines = dir.join(format!("{name}-engines.toml"));
+    std::fs::write(&engines, format!("[engines.evochess]\ncmd = {engine:?}\n")).unwrap();
+    let log = std::fs::File::create(dir.join(format!("{name}.log"))).unwrap();
+    let child = Command::new(TUNER)
+        .args(["worker", "--broker", &redis.url(), "--engines", engines.to_str().unwrap()])
+        .args(["--visibility", "2", "--name", name])
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .expect("worker starts");
+    Killed(child)
+}
+
+/// A coordinator: `tuner match` of `games` games between two evaluations over the broker.
+fn coordinator(redis: &Redis, dir: &Path, limit: &str, games: u32, extra: &[&str]) -> Killed {
+    let engine = engine_binary();
+    let cmd = format!("cmd={}", engine.display());
+    let params = format!("params={}", repo().join("params/hand-set.toml").display());
+    let book = format!("file={}", repo().join("openings/gnuchess-8ply.epd").display());
+    let games = games.to_string();
+    let (pgn, state) = (dir.join("games.pgn"), dir.join("state.jsonl"));
+    let log = std::fs::File::create(dir.join("coordinator.log")).unwrap();
+    let child = Command::new(TUNER)
+        .args(["match", "-engine", "name=default", &cmd, "-engine", "name=hand-set", &cmd, &params])
+        .args(["-each", limit, "-games", &games, "-srand", "7", "-maxmoves", "80", "-openings", &book])
+        .args(["-pgnout", pgn.to_str().unwrap(), "min", "-state", state.to_str().unwrap(), "-broker", &redis.url()])
+        .args(extra)
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .expect("coordinator starts");
+    Killed(child)
+}
+
+/// Waits for `ready`, failing the test after `limit`.
+fn wait_for(limit: Duration, what: &str, mut ready: impl FnMut() -> bool) {
+    let started = Instant::now();
+    while !ready() {
+        assert!(started.elapsed() < limit, "timed out after {limit:?} waiting for {what}");
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The process's exit status once it ends, failing the test after `limit`.
+fn exit_within(p: &mut Killed, limit: Duration, what: &str) -> std::process::ExitStatus {
+    let mut status = None;
+    wait_for(limit, what, || {
+        status = p.0.try_wait().unwrap();
+        status.is_some()
+    });
+    status.unwrap()
+}
+
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn a_redis_restart_mid_match_loses_and_duplicates_no_game() {
+    let dir = scratch("outages", "restart");
+    let mut redis = Redis::start();
+    let _w = worker(&redis, &dir, "w", &engine_binary());
+    let mut co = coordinator(&redis, &dir, "nodes=1500", 24, &[]);
+    let state = dir.join("state.jsonl");
+    wait_for(Duration::from_secs(240), "three finished units", || journal_units(&state).len() >= 3);
+    // Every key goes: the run, its tasks, its results and the answers nobody read yet.
+    redis.down();
+    let done_at_restart = journal_units(&state).len();
+    thread::sleep(Duration::from_secs(2));
+    redis.up();
+    let status = exit_within(&mut co, Duration::from_secs(400), "the coordinator to finish");
+    let log = std::fs::read_to_string(dir.join("coordinator.log")).unwrap();
+    assert!(status.success(), "{log}");
+    assert!(done_at_restart < 12, "the restart came after the match was as good as over ({done_at_restart} units)");
+    assert!(log.contains("connection lost") && log.contains("reconnected"), "the outage is logged: {log}");
+    assert_eq!(games_in(&dir.join("games.pgn")), 24, "every game, once: {log}");
+    assert_each_unit_once(&state);
+}
+
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn a_run_every_worker_refuses_stops_with_an_error() {
+    let dir = scratch("outages", "refused");
+    let redis = Redis::start();
+    let mut co = coordinator(&redis, &dir, "nodes=400", 4, &["--broker-patience", "3"]);
+    // The fake engine answers `bench` with no node count: another build, refused.
+    let mut w = worker(&redis, &dir, "w", Path::new(FAKE));
+    let refused = exit_within(&mut w, Duration::from_secs(120), "the worker to refuse");
+    let status = exit_within(&mut co, Duration::from_secs(60), "the coordinator to give up");
+    let log = std::fs::read_to_string(dir.join("coordinator.log")).unwrap();
+    assert!(!refused.success() && !status.success(), "{log}");
+    assert!(log.contains("every worker that came refused it") && log.contains("engine build differs"), "{log}");
+    assert!(!log.contains("panicked"), "{log}");
+    assert_eq!(games_in(&dir.join("games.pgn")), 0);
+}
