@@ -204,7 +204,7 @@ impl CoevolveConfig {
         if self.openings_per_pair == 0 {
             return Err(CoevolveError::Config("openings_per_pair must be at least 1".into()));
         }
-        if self.reference_games % 2 != 0 {
+        if !self.reference_games.is_multiple_of(2) {
             return Err(CoevolveError::Config(format!(
                 "reference_games = {} must be even (each opening is played with both colours)",
                 self.reference_games
