@@ -334,6 +334,54 @@ impl SearchSpace {
         self.with_fixed(&p)
     }
 
+    /// The whole declared evaluation, one gray-coded gene per parameter over its declared
+    /// range with just enough bits for it (so every value is encodable), nothing fixed: the
+    /// space in which any parameter file is an organism value for value. Built from the
+    /// declaration, so it follows it when parameters are added.
+    pub fn whole_evaluation() -> SearchSpace {
+        Self::parse("encoding = \"gray\"\nothers = \"evolve\"\n").expect("the declaration makes a valid space")
+    }
+
+    /// A parameter file as an organism of this space: the genome nearest to it, and the base
+    /// that keeps its values outside the space (the file's own, with only `[fixed]` applied;
+    /// `others` describes random organisms, never a given file, so nothing of it is zeroed).
+    pub fn seed(&self, params: &Params) -> (Genome, Params) {
+        (self.genome_of(params), self.with_fixed(params))
+    }
+
+    /// The declared parameters whose value [`seed`](Self::seed) changes, in declaration order:
+    /// values out of a gene's range or off its grid, tied keys that differed (an endgame value
+    /// set to its middlegame twin), and `[fixed]` values.
+    pub fn projection_changes(&self, params: &Params) -> Vec<ParamId> {
+        let (genome, base) = self.seed(params);
+        let projected = self.apply(&genome, &base);
+        (0..Params::count()).map(ParamId).filter(|&id| projected.get(id) != params.get(id)).collect()
+    }
+
+    /// A log line for [`projection_changes`](Self::projection_changes): how many values the
+    /// space changed in the file `name`, and the first few of them.
+    pub fn projection_note(&self, name: &str, params: &Params) -> String {
+        let changed = self.projection_changes(params);
+        if changed.is_empty() {
+            return format!("{name}: the search space holds it value for value (0 values changed)");
+        }
+        let (genome, base) = self.seed(params);
+        let projected = self.apply(&genome, &base);
+        let shown: Vec<String> = changed
+            .iter()
+            .take(5)
+            .map(|&id| format!("{} {} -> {}", Params::spec(id).key(), params.get(id), projected.get(id)))
+            .collect();
+        let more =
+            if changed.len() > shown.len() { format!(", {} more", changed.len() - shown.len()) } else { String::new() };
+        format!(
+            "{name}: the search space changed {} of {} values ({}{more})",
+            changed.len(),
+            Params::count(),
+            shown.join(", ")
+        )
+    }
+
     /// `params` with the `[fixed]` values applied.
     pub fn with_fixed(&self, params: &Params) -> Params {
         let mut p = params.clone();
@@ -420,6 +468,67 @@ impl SearchSpace {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The default and hand-set evaluations: they differ in most values.
+    fn two_evaluations() -> [Params; 2] {
+        [Params::default(), hand_set()]
+    }
+
+    #[test]
+    fn the_whole_evaluation_holds_any_evaluation_value_for_value() {
+        let whole = SearchSpace::whole_evaluation();
+        let eval_params = Params::specs().filter(|s| s.section == "eval").count();
+        assert_eq!(whole.genes.len(), eval_params);
+        assert!(whole.fixed.is_empty());
+        for p in two_evaluations() {
+            assert_eq!(whole.projection_changes(&p), Vec::new());
+            let (genome, base) = whole.seed(&p);
+            assert_eq!(whole.apply(&genome, &base), p);
+            // From any other base too: every evaluation value is a gene.
+            let mut other = Params::default();
+            other.zero_eval_except(|_| false);
+            assert_eq!(whole.apply(&genome, &other).eval, p.eval);
+        }
+        // Every value of a range is encodable, the extremes included.
+        let (id, spec) = Params::find("pst_pawn_file_a_mg").unwrap();
+        for v in [spec.min, spec.min + 1, -1, 0, 1, spec.max - 1, spec.max] {
+            let mut p = Params::default();
+            p.set(id, i64::from(v)).unwrap();
+            assert_eq!(whole.projection_changes(&p), Vec::new(), "{v}");
+        }
+        assert!(whole.projection_note("x.toml", &hand_set()).ends_with("(0 values changed)"));
+    }
+
+    #[test]
+    fn a_smaller_space_keeps_each_seed_s_values_outside_it() {
+        // `others = "zero"` zeroes random organisms' other terms, never a given file's.
+        let space = SearchSpace::parse(&format!("others = \"zero\"\n{TWO_PIECES}")).unwrap();
+        let (pst, _) = Params::find("pst_pawn_file_a_eg").unwrap();
+        for mut p in two_evaluations() {
+            p.eval.knight_eg = p.eval.knight_mg + 7;
+            p.eval.queen_mg = 450;
+            p.search.lmr_base = 77;
+            let (genome, base) = space.seed(&p);
+            let q = space.apply(&genome, &base);
+            assert_eq!(q.get(pst), p.get(pst));
+            assert_ne!(p.get(pst), 0, "a value the zeroing would change");
+            assert_eq!(q.search, p.search, "the search section is the file's");
+            assert_eq!(q.eval.queen_mg, 450);
+            // What the space decides: the tied knight values and the fixed pawn values.
+            let mut expected: Vec<ParamId> = vec![Params::find("knight_eg").unwrap().0];
+            for key in ["pawn_mg", "pawn_eg"] {
+                let (id, _) = Params::find(key).unwrap();
+                if p.get(id) != 100 {
+                    expected.push(id);
+                }
+            }
+            expected.sort_by_key(|id| id.0);
+            assert_eq!(space.projection_changes(&p), expected);
+            let note = space.projection_note("seed.toml", &p);
+            assert!(note.starts_with(&format!("seed.toml: the search space changed {} of ", expected.len())), "{note}");
+            assert!(note.contains(&format!("eval.knight_eg {} -> {}", p.eval.knight_eg, p.eval.knight_mg)), "{note}");
+        }
+    }
 
     #[test]
     fn a_space_path_that_is_not_a_regular_file_is_refused_at_once() {

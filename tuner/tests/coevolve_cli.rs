@@ -141,3 +141,118 @@ fn kill_9_mid_generation_then_resume_neither_replays_nor_loses_games() {
     assert_eq!(csv.lines().count(), 3, "{csv}");
     Params::load(dir.join("out/coevolved.toml")).unwrap();
 }
+
+/// Issue 45, acceptance 0: under the default config (no `space`: the whole declared
+/// evaluation) every generation-0 organism file is its seed file, value for value, and the log
+/// says the space changed nothing.
+#[test]
+fn generation_0_holds_the_seed_files_value_for_value() {
+    let dir = scratch("coevolve", "seeds");
+    let pop = dir.join("seeds");
+    std::fs::create_dir_all(&pop).unwrap();
+    let repo = manifest().join("..");
+    let seeds = [
+        "params/default.toml",
+        "params/hand-set.toml",
+        "params/evolved/evol-star.toml",
+        "params/evolved/run-1.toml",
+        "params/evolved/compare/cmaes.toml",
+    ];
+    // Natural name order decides the organisms' order: number the copies.
+    for (i, s) in seeds.iter().enumerate() {
+        std::fs::copy(
+            repo.join(s),
+            pop.join(format!("{}-{}", i + 1, Path::new(s).file_name().unwrap().to_str().unwrap())),
+        )
+        .unwrap();
+    }
+    let out = dir.join("out");
+    let run = common::tuner_logging(
+        "info",
+        &[
+            "coevolve",
+            "--population-dir",
+            pop.to_str().unwrap(),
+            "--nodes",
+            "200",
+            "--generations",
+            "1",
+            "--concurrency",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    let log = text(&run.stderr);
+    assert!(run.status.success(), "{log}");
+    assert_eq!(log.matches("(0 values changed)").count(), seeds.len(), "{log}");
+    for (i, s) in seeds.iter().enumerate() {
+        let seed = Params::load(repo.join(s)).unwrap();
+        let organism = Params::load(out.join(format!("gen-000/g0o{i}.toml"))).unwrap();
+        assert!(organism == seed, "gen-000/g0o{i}.toml differs from {s}");
+    }
+    // The seeds differ, so the check above can fail.
+    assert_ne!(Params::load(repo.join(seeds[0])).unwrap(), Params::load(repo.join(seeds[4])).unwrap());
+}
+
+/// Issue 45, acceptance 4: a newcomer's first run, from an empty directory with nothing but the
+/// built binaries (the built-in book, the default config), lists every file it wrote.
+#[test]
+fn a_random_run_from_an_empty_directory_lists_its_outputs() {
+    let dir = scratch("coevolve", "newcomer");
+    let run = std::process::Command::new(common::TUNER)
+        .args(["coevolve", "--random", "6", "--generations", "2", "--nodes", "2000"])
+        .current_dir(&dir)
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap();
+    let stdout = text(&run.stdout);
+    assert!(run.status.success(), "{}{stdout}", text(&run.stderr));
+    let listed: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| *l != "output files:")
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(str::trim)
+        .collect();
+    let out = Path::new("coevolve-out");
+    for file in ["coevolved.toml", "generations.csv", "coevolution.svg", "checkpoint.json"] {
+        assert!(listed.contains(&out.join(file).to_str().unwrap()), "{file} not listed: {stdout}");
+    }
+    for g in 0..2 {
+        for file in ["games.pgn", "results.json", "crosstable.csv"] {
+            let path = out.join(format!("gen-{g:03}/{file}"));
+            assert!(listed.contains(&path.to_str().unwrap()), "{} not listed: {stdout}", path.display());
+        }
+        let organisms = format!("coevolve-out/gen-{g:03}/g{g}o0.toml ... g{g}o5.toml (6 organisms)");
+        assert!(listed.contains(&organisms.as_str()), "{stdout}");
+    }
+    // Generation 1's champion met generation 0's in the reference games the chart shows.
+    assert!(listed.contains(&"coevolve-out/gen-001/reference.pgn"), "{stdout}");
+    assert_eq!(games_in(&dir.join("coevolve-out/gen-001/reference.pgn")), 8);
+    assert!(stdout.contains("vs generation 0's champion"), "{stdout}");
+    // Every listed file exists, and nothing was written outside coevolve-out.
+    for line in &listed {
+        let path = line.split(" ... ").next().unwrap();
+        assert!(dir.join(path).is_file(), "{path} listed but absent");
+    }
+    let top: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(top, vec![std::ffi::OsString::from("coevolve-out")]);
+    Params::load(dir.join("coevolve-out/coevolved.toml")).unwrap();
+}
+
+#[test]
+fn a_missing_population_directory_says_how_to_start() {
+    let dir = scratch("coevolve", "nopop");
+    let run = std::process::Command::new(common::TUNER)
+        .args(["coevolve", "--nodes", "100"])
+        .current_dir(&dir)
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap();
+    let err = text(&run.stderr);
+    assert!(!run.status.success());
+    for needle in ["params/evolved", "no such directory", "--random N", "--population-dir DIR"] {
+        assert!(err.contains(needle), "stderr lacks `{needle}`: {err}");
+    }
+}

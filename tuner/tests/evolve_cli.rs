@@ -419,15 +419,21 @@ fn runs_from_any_directory_with_the_built_in_defaults() {
 }
 
 /// `--init FILE` starts from that file: with unmutated copies the whole first generation is its
-/// genome, so the result keeps its values (to the gene's resolution), and a checkpoint written
-/// from random values is not resumed as if it were seeded.
+/// genome, so the result keeps its values (to the gene's resolution) and, outside the space,
+/// the file's own values; a checkpoint written from random values is not resumed as if it were
+/// seeded.
 #[test]
 fn init_starts_every_run_from_a_parameter_file() {
     let dir = scratch("evolve", "init");
     let cfg = small_config(&dir, 6, 1, 3, 2);
     let mut config = std::fs::read_to_string(&cfg).unwrap();
     let seed_file = dir.join("seed.toml");
-    std::fs::write(&seed_file, "[eval]\nknight_mg = 777\nknight_eg = 777\nqueen_mg = 1500\nqueen_eg = 1500\n").unwrap();
+    std::fs::write(
+        &seed_file,
+        "[eval]\nknight_mg = 777\nknight_eg = 777\nqueen_mg = 1500\nqueen_eg = 1500\npst_pawn_file_a_eg = 33\n\
+         [search]\nlmr_base = 77\n",
+    )
+    .unwrap();
     config.push_str(&format!("[init]\nfile = {seed_file:?}\nmutation_rate = 0.0\n"));
     std::fs::write(&cfg, config).unwrap();
     let pgn = manifest().join("tests/data/evolve_small.pgn");
@@ -437,6 +443,8 @@ fn init_starts_every_run_from_a_parameter_file() {
     // 11 bits over 100..=2000: one step is under a centipawn.
     assert!((evolved.eval.knight_mg - 777).abs() <= 1, "knight {}", evolved.eval.knight_mg);
     assert!((evolved.eval.queen_mg - 1500).abs() <= 1, "queen {}", evolved.eval.queen_mg);
+    // Outside the space: the seed's values, not the defaults (3 and 75).
+    assert_eq!((evolved.eval.pst_pawn_file_a_eg, evolved.search.lmr_base), (33, 77));
     // Same output directory, random start: another run, refused.
     let random = std::fs::read_to_string(&cfg).unwrap().split("[init]").next().unwrap().to_string();
     std::fs::write(&cfg, random).unwrap();

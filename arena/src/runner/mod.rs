@@ -575,8 +575,10 @@ fn validate(cfg: &mut MatchConfig) -> Result<(), RunnerError> {
     if cfg.sprt.is_some() && cfg.pairings().len() != 1 {
         return Err(RunnerError::Config("SPRT needs a match between exactly two engines".into()));
     }
+    // The default book is built in (`openings::builtin`): a run outside the repository needs no file.
     if let Some(o) = &cfg.openings
         && !o.file.is_file()
+        && crate::openings::builtin::builtin(&o.file).is_none()
     {
         return Err(OpeningsError::Io {
             path: o.file.display().to_string(),
@@ -1043,6 +1045,10 @@ mod tests {
         cfg.openings = Some(OpeningsConfig::parse(&["file=/no/such/book.epd"]).unwrap());
         let e = validate(&mut cfg).unwrap_err().to_string();
         assert!(e.contains("/no/such/book.epd"), "{e}");
+        // The built-in book by its relative name, with no file there (unit tests run in arena/).
+        cfg.openings = Some(OpeningsConfig::parse(&["file=openings/gnuchess-8ply.epd"]).unwrap());
+        assert!(!std::path::Path::new("openings/gnuchess-8ply.epd").exists());
+        validate(&mut cfg).unwrap();
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! `tuner coevolve`: single-population coevolution of evolved organisms (David et al. §III-C).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
 
@@ -101,6 +101,24 @@ pub fn run(args: CoevolveArgs) -> anyhow::Result<()> {
              ({:.2} if the round robin were noise)",
             (size as f64 + 1.0) / 2.0
         );
+    }
+    let out_dir = &co.cfg.out_dir;
+    if let Some((g, r)) = outcome.history.iter().rev().find_map(|g| g.reference.as_ref().map(|r| (g.generation, r))) {
+        let elo = r.elo.map_or_else(|| "-".into(), |e| format!("{:+.1} +/- {:.1} Elo", e.elo, e.error));
+        println!(
+            "champion of generation {g} vs generation 0's champion {}: {:.1}/{} ({elo}); chart: {}",
+            r.reference,
+            r.points,
+            r.games,
+            out_dir.join("coevolution.svg").display()
+        );
+    }
+    println!("output files:");
+    println!("  {}", outcome.output.display());
+    for line in crate::coevolve::output_listing(out_dir)? {
+        if Path::new(&line) != outcome.output {
+            println!("  {line}");
+        }
     }
     print!("{}", super::best_file_text("best parameters", &outcome.output));
     Ok(())

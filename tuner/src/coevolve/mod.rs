@@ -7,18 +7,33 @@
 //! each with both colours) as an `evochess` process loaded with its parameter file, through
 //! the match runner's [`round_robin`]. An organism's fitness is its points in that round
 //! robin; selection is rank-based, with uniform crossover, bit-flip mutation and elitism
-//! (the paper's 0.75 / 0.005 / 1) over the evaluation chromosome of `configs/spaces/evolve-paper.toml`.
+//! (the paper's 0.75 / 0.005 / 1).
+//!
+//! The chromosome is the whole declared evaluation unless the config names a smaller space
+//! ([`SearchSpace::whole_evaluation`]), so generation 0 holds the given files value for value.
+//! In a smaller space (the paper's 224 bits, `configs/spaces/evolve-paper.toml`) the values
+//! outside it are each seed file's own ([`SearchSpace::seed`]: never zeroed, never an endgame
+//! value replaced by its middlegame twin unless a gene ties them), a log line per file says how
+//! many values the space changed, and bred organisms keep the outside values of the seed their
+//! slot descends from ([`lineage`]).
 //!
 //! Deviation, for fairness and lower noise: all encounters of a generation share the same two
 //! openings (the runner's colour-swapped game pairs), drawn afresh each generation from a
 //! shuffled book, where the paper gave every game its own opening.
 //!
+//! Progress across generations: a round robin's mean score is 50% by construction, so each
+//! generation's best also plays `reference_games` games against a fixed reference, generation
+//! 0's champion (extra games, openings drawn from the same book; generation 0 is the reference
+//! itself).
+//! `coevolution.svg` charts that Elo with its 95% interval; `generations.csv` has it beside the
+//! round-robin scores.
+//!
 //! Files under `out_dir` (see [`gen_dir`]): per generation the organisms' parameter files, the
 //! PGN of every game, the runner's resume journal (one line per finished game pair), its
-//! results JSON and the cross table with Elo estimates (CSV); overall `generations.csv`,
-//! `coevolution.svg` (best, mean and worst score per generation) and `checkpoint.json`
+//! results JSON, the cross table with Elo estimates (CSV) and the reference match (PGN,
+//! journal, results); overall `generations.csv`, `coevolution.svg` and `checkpoint.json`
 //! (the last finished generation). `--resume` continues the unfinished generation from its
-//! journal, so no finished game is replayed or lost, and breeds deterministically from the
+//! journals, so no finished game is replayed or lost, and breeds deterministically from the
 //! checkpoint: generation `g`'s RNG is [`generation_rng`]`(seed, 0, g)`.
 //!
 //! The output (`<out_dir>/coevolved.toml` unless `output` names a file) is the last generation's top scorer, the
@@ -41,6 +56,7 @@ use arena::{
     tc::{ClockTc, SearchLimits},
 };
 use evochess::params::Params;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use plotters::style::RGBColor;
 use serde::{Deserialize, Deserializer, Serialize};
 use thiserror::Error;
@@ -69,8 +85,11 @@ pub struct CoevolveConfig {
     /// Directory of parameter files forming the first generation (every `*.toml`, in natural
     /// name order). `None`: a random population of `ga.population` organisms.
     pub population_dir: Option<PathBuf>,
-    /// Search space: the evaluation chromosome (David et al.'s 224 bits).
-    pub space: PathBuf,
+    /// Search space file. `None` (the default): the whole declared evaluation
+    /// ([`SearchSpace::whole_evaluation`]), so that generation 0 holds the given files value for
+    /// value. A smaller space (David et al.'s 224 bits, `configs/spaces/evolve-paper.toml`) only
+    /// when named; the values outside it are each seed file's.
+    pub space: Option<PathBuf>,
     /// The engine binary; default `evochess` next to the `tuner` executable.
     pub engine: Option<PathBuf>,
     /// Clock per game in cutechess notation (`5+0.05`); `None` when only `nodes` limits moves.
@@ -92,6 +111,11 @@ pub struct CoevolveConfig {
     /// Maximum game length, `N` or `moves=N result=draw|material`.
     pub maxmoves: Option<Parsed<MaxMovesRule>>,
     pub seed: u64,
+    /// Games per generation between its best organism and the reference, the generation-0
+    /// champion (colour-swapped pairs, so even), for the chart of strength across generations;
+    /// 0: none.
+    #[serde(skip_serializing)] // the chart's games, not the evolution's: not in the run's identity
+    pub reference_games: u32,
     /// Per-generation files, charts and the checkpoint.
     pub out_dir: PathBuf,
     /// The best of the last generation, as a complete parameter file (empty: under `out_dir`,
@@ -125,7 +149,7 @@ impl Default for CoevolveConfig {
     fn default() -> Self {
         Self {
             population_dir: Some(PathBuf::from("params/evolved")),
-            space: PathBuf::from("configs/spaces/evolve-paper.toml"),
+            space: None,
             engine: None,
             tc: Some("5+0.05".parse().expect("a valid clock")),
             nodes: None,
@@ -137,6 +161,7 @@ impl Default for CoevolveConfig {
             resign: None,
             maxmoves: None,
             seed: 1,
+            reference_games: 8,
             out_dir: PathBuf::from("coevolve-out"),
             output: PathBuf::new(),
             ga: coevolve_ga_defaults(),
@@ -178,6 +203,12 @@ impl CoevolveConfig {
     pub fn match_base(&self) -> Result<MatchConfig, CoevolveError> {
         if self.openings_per_pair == 0 {
             return Err(CoevolveError::Config("openings_per_pair must be at least 1".into()));
+        }
+        if !self.reference_games.is_multiple_of(2) {
+            return Err(CoevolveError::Config(format!(
+                "reference_games = {} must be even (each opening is played with both colours)",
+                self.reference_games
+            )));
         }
         let mut m = MatchConfig::new(Vec::new(), Tournament::RoundRobin);
         m.games = 2 * self.openings_per_pair;
@@ -242,6 +273,24 @@ pub struct CoevolveGeneration {
     pub cross: Vec<Vec<f64>>,
     pub games: u64,
     pub seconds: f64,
+    /// The best organism's games against the reference (generation 0's champion); `None` in
+    /// generation 0 (the champion is the reference: 0 Elo by definition), without
+    /// `reference_games`, and in runs from before the reference.
+    #[serde(default)]
+    pub reference: Option<ReferenceResult>,
+}
+
+/// A generation's best organism against the fixed reference.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReferenceResult {
+    /// The reference's name (`g0oN`, its file in `gen-000/`).
+    pub reference: String,
+    /// The best organism's points.
+    pub points: f64,
+    pub games: u64,
+    pub wdl: Wdl,
+    /// The best organism's Elo against the reference with its 95% error; `None` where infinite.
+    pub elo: Option<EloEstimate>,
 }
 
 impl CoevolveGeneration {
@@ -325,39 +374,84 @@ pub fn parameter_files(dir: &Path) -> Result<Vec<PathBuf>, CoevolveError> {
     Ok(files)
 }
 
-/// Loads the first generation from parameter files: each file's evaluation values as the
-/// space's genome.
-pub fn load_population(files: &[PathBuf], space: &SearchSpace) -> Result<(Vec<Genome>, Vec<String>), CoevolveError> {
-    let mut pop = Vec::new();
-    let mut origins = Vec::new();
-    for f in files {
-        let p = Params::load(f).map_err(|e| CoevolveError::params(f, e))?;
-        pop.push(space.genome_of(&p));
-        origins.push(f.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()));
-    }
-    Ok((pop, origins))
+/// The first generation.
+#[derive(Clone, Debug)]
+pub struct Initial {
+    pub genomes: Vec<Genome>,
+    /// Where each organism came from: its file name, or `random`.
+    pub origins: Vec<String>,
+    /// Each organism's values outside the space: its seed file's (with the space's `[fixed]`
+    /// values), or the space's base for random organisms. Organisms bred later take theirs
+    /// by [`lineage`].
+    pub bases: Vec<Params>,
 }
 
-/// Logs a line per finished game at debug level, and one per 10% of the generation at info.
+/// Loads the first generation from parameter files: each file as the space's organism
+/// ([`SearchSpace::seed`]), logging how many of its values the space changed.
+pub fn load_population(files: &[PathBuf], space: &SearchSpace) -> Result<Initial, CoevolveError> {
+    let mut initial = Initial { genomes: Vec::new(), origins: Vec::new(), bases: Vec::new() };
+    for f in files {
+        let p = Params::load(f).map_err(|e| CoevolveError::params(f, e))?;
+        let name = f.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        log::info!("generation 0, organism {}: {}", initial.genomes.len(), space.projection_note(&name, &p));
+        let (genome, base) = space.seed(&p);
+        initial.genomes.push(genome);
+        initial.bases.push(base);
+        initial.origins.push(name);
+    }
+    Ok(initial)
+}
+
+/// Which of generation 0's organisms lends its values outside the space to each organism of
+/// `generation`: an elite keeps the one of the organism it copies (breeding puts the elites in
+/// the first slots, best first), a child the one of its slot's first organism, so that every
+/// seed file's values outside the space stay in the population. `history` holds the records of
+/// the generations before (points decide the elites, as in breeding).
+pub fn lineage(size: usize, elitism: usize, generation: usize, history: &[CoevolveGeneration]) -> Vec<usize> {
+    let mut from: Vec<usize> = (0..size).collect();
+    for previous in history.iter().filter(|h| h.generation < generation) {
+        let points: Vec<f64> = previous.organisms.iter().map(|o| o.points).collect();
+        let elites = elite_indices(&points, elitism.min(points.len()));
+        from = (0..size).map(|i| elites.get(i).map_or(i, |&e| from.get(e).copied().unwrap_or(e))).collect();
+    }
+    from
+}
+
+/// Moves the run's progress bar a game at a time; logs a line per finished game at debug
+/// level, and one per 10% of the match at info.
 struct GenObserver {
     generation: usize,
     planned: u64,
     next_report: u64,
+    bar: ProgressBar,
+}
+
+impl GenObserver {
+    fn advance(&self, games: u64) {
+        self.bar.inc(games);
+        let left = self.bar.length().unwrap_or(0).saturating_sub(self.bar.position());
+        self.bar.set_message(left.to_string());
+    }
 }
 
 impl MatchObserver for GenObserver {
     fn on_start(&mut self, planned: u64, done: u64, _: &arena::results::Standings) {
         self.planned = planned;
         if done > 0 {
-            log::info!("generation {}: resuming, {done} of {planned} games already played", self.generation);
+            self.bar.suspend(|| {
+                log::info!("generation {}: resuming, {done} of {planned} games already played", self.generation)
+            });
         }
+        self.advance(done);
+        self.bar.reset_eta();
         self.next_report = done + planned.div_ceil(10).max(1);
     }
 
     fn on_game(&mut self, g: &arena::game::GameRecord, s: &arena::results::Standings) {
+        self.advance(1);
         log::debug!("{} vs {}: {} {{{}}}", g.white, g.black, g.result.outcome.pgn(), g.result.reason);
         if s.games >= self.next_report {
-            log::info!("generation {}: {}/{} games", self.generation, s.games, self.planned);
+            self.bar.suspend(|| log::info!("generation {}: {}/{} games", self.generation, s.games, self.planned));
             self.next_report = s.games + self.planned.div_ceil(10).max(1);
         }
     }
@@ -379,8 +473,18 @@ impl Coevolution {
         if cfg.output.as_os_str().is_empty() {
             cfg.output = cfg.out_dir.join("coevolved.toml");
         }
-        let space_text = crate::builtin::read_text(&cfg.space).map_err(|e| CoevolveError::io(&cfg.space, e))?;
-        let space = SearchSpace::parse(&space_text).map_err(|e| e.in_file(&cfg.space))?;
+        let (space, space_text) = match &cfg.space {
+            Some(path) => {
+                let text = crate::builtin::read_text(path).map_err(|e| CoevolveError::io(path, e))?;
+                let space = SearchSpace::parse(&text).map_err(|e| e.in_file(path))?;
+                (space, text)
+            }
+            None => {
+                let space = SearchSpace::whole_evaluation();
+                let text = space.canonical();
+                (space, text)
+            }
+        };
         cfg.ga.validate(space.layout())?;
         let base = cfg.match_base()?;
         let limits = cfg.limits()?;
@@ -394,19 +498,34 @@ impl Coevolution {
     /// Identifies everything that determines the run except the generation count (so a
     /// finished run can be extended with `--resume --generations N`). `space` is the space's
     /// canonical form, or for the legacy fingerprint the file's raw text.
-    fn fingerprint(&self, initial: &[Genome], space: &str) -> String {
+    fn fingerprint(&self, initial: &Initial, space: &str) -> String {
         let mut cfg = self.cfg.clone();
         cfg.ga.generations = 0;
         cfg.concurrency = 0;
         cfg.output = PathBuf::new();
-        let genomes = serde_json::to_string(initial).expect("genomes serialise");
-        crate::ga::checkpoint::fingerprint(&[&serde_json::to_string(&cfg).expect("config serialises"), space, &genomes])
+        let genomes = serde_json::to_string(&initial.genomes).expect("genomes serialise");
+        let mut parts = vec![serde_json::to_string(&cfg).expect("config serialises"), space.to_string(), genomes];
+        // The seed files' values outside the space, where they are not the space's base: runs
+        // from before seed files kept them had the base there, and keep their fingerprint.
+        let base = self.space.base();
+        if initial.bases.iter().any(|b| *b != base) {
+            parts.push(initial.bases.iter().map(Params::values_toml).collect::<Vec<_>>().join("\n"));
+        }
+        crate::ga::checkpoint::fingerprint(&parts)
     }
 
     /// The first generation: from `population_dir` or random.
-    pub fn initial_population(&self) -> Result<(Vec<Genome>, Vec<String>), CoevolveError> {
+    pub fn initial_population(&self) -> Result<Initial, CoevolveError> {
         match &self.cfg.population_dir {
             Some(dir) => {
+                if !dir.is_dir() {
+                    let what = if dir.exists() { "is not a directory" } else { "no such directory" };
+                    return Err(CoevolveError::Config(format!(
+                        "population directory {}: {what}; give the first generation's parameter files (*.toml) \
+                         with --population-dir DIR, or start from random organisms with --random N",
+                        dir.display()
+                    )));
+                }
                 let files = parameter_files(dir)?;
                 if files.len() < 2 {
                     return Err(CoevolveError::Config(format!(
@@ -419,11 +538,16 @@ impl Coevolution {
             }
             None => {
                 let mut rng = generation_rng(self.cfg.seed, 0, 0);
-                let pop: Vec<Genome> =
-                    (0..self.cfg.ga.population).map(|_| random_genome(self.space.layout(), &mut rng)).collect();
-                Ok((pop, vec!["random".to_string(); self.cfg.ga.population]))
+                let n = self.cfg.ga.population;
+                let genomes: Vec<Genome> = (0..n).map(|_| random_genome(self.space.layout(), &mut rng)).collect();
+                Ok(Initial { genomes, origins: vec!["random".to_string(); n], bases: vec![self.space.base(); n] })
             }
         }
+    }
+
+    /// Games of one generation's round robin of `size` organisms.
+    pub fn round_robin_games(&self, size: usize) -> u64 {
+        (size * size.saturating_sub(1) / 2) as u64 * 2 * u64::from(self.cfg.openings_per_pair)
     }
 
     /// Runs (or continues, as `start` says) the coevolution and writes the output file.
@@ -434,44 +558,57 @@ impl Coevolution {
         let state = [checkpoint.clone(), gen_dir(out, 0).join("games.state.jsonl")];
         let layout = self.space.layout();
         // `--force` discards the old run only once the new one's population has been read.
-        let (_held, (initial, initial_origins, ga)) = RunDir::open_checked(out, &state, start, || {
-            let (initial, initial_origins) = self.initial_population()?;
+        let (_held, (initial, ga)) = RunDir::open_checked(out, &state, start, || {
+            let initial = self.initial_population()?;
             // The population size follows the initial population (ten evolve runs → ten organisms).
             let mut ga = self.cfg.ga.clone();
-            ga.population = initial.len();
+            ga.population = initial.genomes.len();
             ga.elitism = ga.elitism.min(ga.population - 1);
             ga.validate(layout)?;
-            Ok::<_, CoevolveError>((initial, initial_origins, ga))
+            Ok::<_, CoevolveError>((initial, ga))
         })?;
         let fingerprint = self.fingerprint(&initial, &self.space.canonical());
         let legacy = self.fingerprint(&initial, &self.space_text);
         let mismatch = "a different config, search space or initial population";
         let driver =
             Driver::single(ga.generations, self.cfg.seed, &fingerprint, checkpoint, mismatch).accepting_legacy(&legacy);
-        let problem = RoundRobin { coevolution: self, initial_origins, elitism: ga.elitism };
-        let finished = driver.evolve(&ga, layout, &problem, start.resumes(), |_| initial.clone())?;
+        let generations = ga.generations as u64;
+        let planned = generations * self.round_robin_games(ga.population)
+            + generations.saturating_sub(1) * u64::from(self.cfg.reference_games);
+        let bar = ProgressBar::with_draw_target(Some(planned), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} games, {msg} left, run ETA {eta}")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        let problem = RoundRobin { coevolution: self, initial: &initial, elitism: ga.elitism, generations, bar };
+        let finished = driver.evolve(&ga, layout, &problem, start.resumes(), |_| initial.genomes.clone())?;
+        problem.bar.finish_and_clear();
         let last = finished.history.last().expect("a generation was played");
-        self.finish(&finished.state.population, last, &finished.history)
+        let from = lineage(ga.population, ga.elitism, last.generation, &finished.history);
+        self.finish(&finished.state.population, &initial.bases[from[last.best]], last, &finished.history)
     }
 
-    /// Writes the organisms' files and plays generation `g`'s round robin.
+    /// Writes the organisms' files and plays generation `g`'s round robin (organism `i` keeps
+    /// the values outside the space of `bases[i]`).
     fn play_generation(
         &self,
         g: usize,
         pop: &[Genome],
         origins: &[String],
+        bases: &[&Params],
         resume: bool,
+        bar: &ProgressBar,
     ) -> Result<CoevolveGeneration, CoevolveError> {
         let started = Instant::now();
         let dir = gen_dir(&self.cfg.out_dir, g);
         std::fs::create_dir_all(&dir).map_err(|e| CoevolveError::io(&dir, e))?;
-        let base_params = self.space.base();
         let mut engines = Vec::new();
         let mut names = Vec::new();
         for (i, genome) in pop.iter().enumerate() {
             let name = format!("g{g}o{i}");
             let path = dir.join(format!("{name}.toml"));
-            let params = self.space.apply(genome, &base_params);
+            let params = self.space.apply(genome, bases[i]);
             let text = format!("# coevolution generation {g}, organism {i} ({})\n{}", origins[i], params.to_toml());
             write_atomic(&path, text.as_bytes()).map_err(|e| CoevolveError::io(&path, e))?;
             engines.push(EngineSpec::new(&name, &self.engine).with_params(&path).with_limits(self.limits.clone()));
@@ -484,12 +621,52 @@ impl Coevolution {
         m.state = Some(dir.join("games.state.jsonl"));
         m.results_out = Some(dir.join("results.json"));
         m.resume = resume && dir.join("games.state.jsonl").is_file();
-        let mut obs = GenObserver { generation: g, planned: 0, next_report: 0 };
+        let mut obs = GenObserver { generation: g, planned: 0, next_report: 0, bar: bar.clone() };
         let results = round_robin(engines, &m, &mut obs)?;
         let summary = summarise(g, &names, origins, &results, started.elapsed().as_secs_f64());
         let csv = dir.join("crosstable.csv");
         write_atomic(&csv, crosstable_csv(&summary).as_bytes()).map_err(|e| CoevolveError::io(&csv, e))?;
         Ok(summary)
+    }
+
+    /// Plays generation `g`'s best organism (`best`, a file of `gen_dir(g)`) against the
+    /// reference `reference` (generation 0's champion), `reference_games` games with openings
+    /// drawn from the book, journaled like the round robin so that a resume loses nothing.
+    fn play_reference(
+        &self,
+        g: usize,
+        best: &str,
+        reference: &Path,
+        resume: bool,
+        bar: &ProgressBar,
+    ) -> Result<ReferenceResult, CoevolveError> {
+        let dir = gen_dir(&self.cfg.out_dir, g);
+        let name = reference.file_stem().map_or_else(|| "reference".into(), |s| s.to_string_lossy().into_owned());
+        let engines = vec![
+            EngineSpec::new(best, &self.engine)
+                .with_params(dir.join(format!("{best}.toml")))
+                .with_limits(self.limits.clone()),
+            EngineSpec::new(&name, &self.engine).with_params(reference).with_limits(self.limits.clone()),
+        ];
+        let mut m = self.base.clone();
+        m.games = self.cfg.reference_games;
+        // Other openings than the round robin's.
+        m.seed = crate::hash::mix64(!self.cfg.seed ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        m.event = "evochess coevolution: champion vs reference".into();
+        m.pgn_out = Some(dir.join("reference.pgn"));
+        m.state = Some(dir.join("reference.state.jsonl"));
+        m.results_out = Some(dir.join("reference.json"));
+        m.resume = resume && dir.join("reference.state.jsonl").is_file();
+        let mut obs = GenObserver { generation: g, planned: 0, next_report: 0, bar: bar.clone() };
+        let r = round_robin(engines, &m, &mut obs)?;
+        let t = &r.totals[0];
+        Ok(ReferenceResult {
+            reference: name,
+            points: t.points,
+            games: t.games,
+            wdl: t.wdl,
+            elo: t.wdl.elo().filter(|e| e.elo.is_finite() && e.error.is_finite()),
+        })
     }
 
     fn write_reports(&self, history: &[CoevolveGeneration]) -> Result<(), CoevolveError> {
@@ -503,24 +680,32 @@ impl Coevolution {
     fn finish(
         &self,
         pop: &[Genome],
+        base: &Params,
         last: &CoevolveGeneration,
         history: &[CoevolveGeneration],
     ) -> Result<CoevolveOutcome, CoevolveError> {
         let best = pop[last.best].clone();
-        let params = self.space.apply(&best, &self.space.base());
+        let params = self.space.apply(&best, base);
         let o = &last.organisms[last.best];
         let elo = o.elo.map_or_else(|| "-".into(), |e| format!("{:+.1} +/- {:.1}", e.elo, e.error));
+        let genes = if self.cfg.space.is_some() {
+            format!("# Genes: {}\n", self.space.describe(&best))
+        } else {
+            "# Space: the whole declared evaluation (every value below is a gene).\n".to_string()
+        };
         let header = format!(
             "# Coevolved by `tuner coevolve` (David et al. 2014 III-C): best of generation {} of {} organisms,\n\
-             # {:.1}/{} points ({:.1}%), Elo vs the field {elo}.\n# Genes: {}\n\n",
+             # {:.1}/{} points ({:.1}%), Elo vs the field {elo}.\n{genes}\n",
             last.generation,
             pop.len(),
             o.points,
             o.games,
             100.0 * last.best_score(),
-            self.space.describe(&best)
         );
         let text = format!("{header}{}", params.to_toml());
+        if let Some(parent) = self.cfg.output.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| CoevolveError::io(parent, e))?;
+        }
         write_atomic(&self.cfg.output, text.as_bytes()).map_err(|e| CoevolveError::io(&self.cfg.output, e))?;
         let first = &history[0];
         let initial_best = gen_dir(&self.cfg.out_dir, 0).join(format!("{}.toml", first.best_name));
@@ -534,22 +719,27 @@ pub struct Standing {
     pub result: OrganismResult,
     /// Points against each organism (0 against itself).
     pub row: Vec<f64>,
+    /// The generation's best only: its games against the reference.
+    pub reference: Option<ReferenceResult>,
 }
 
 /// A coevolution as the driver's problem: an organism's fitness is its points in a round robin
 /// of its generation, so no score carries over from one generation to the next.
 struct RoundRobin<'c> {
     coevolution: &'c Coevolution,
-    /// Where generation 0's organisms came from (file names, or `random`).
-    initial_origins: Vec<String>,
+    /// Generation 0: where its organisms came from and the values they keep outside the space.
+    initial: &'c Initial,
     elitism: usize,
+    generations: u64,
+    /// The whole run's games (round robins and reference matches).
+    bar: ProgressBar,
 }
 
 impl RoundRobin<'_> {
     /// Where each organism of `generation` came from: the carried-over elites of the previous
     /// generation (the first slots, as [`breed`](crate::ga::breed) places them), then children.
     fn origins(&self, generation: usize, history: &[CoevolveGeneration]) -> Vec<String> {
-        let Some(previous) = history.last() else { return self.initial_origins.clone() };
+        let Some(previous) = history.last() else { return self.initial.origins.clone() };
         let points: Vec<f64> = previous.organisms.iter().map(|o| o.points).collect();
         let elites = elite_indices(&points, self.elitism.min(points.len()));
         (0..points.len())
@@ -567,9 +757,33 @@ impl Problem for RoundRobin<'_> {
     type Error = CoevolveError;
 
     fn evaluate(&self, b: Batch<'_, Standing, CoevolveGeneration>) -> Result<Vec<Standing>, CoevolveError> {
+        let co = self.coevolution;
         let origins = self.origins(b.generation, b.history);
-        let g = self.coevolution.play_generation(b.generation, b.population, &origins, b.resume)?;
-        Ok(g.organisms.into_iter().zip(g.cross).map(|(result, row)| Standing { result, row }).collect())
+        let from = lineage(b.population.len(), self.elitism, b.generation, b.history);
+        let bases: Vec<&Params> = from.iter().map(|&i| &self.initial.bases[i]).collect();
+        let done: u64 = b.history.iter().map(|h| h.games + h.reference.as_ref().map_or(0, |r| r.games)).sum();
+        self.bar.set_position(done);
+        self.bar.set_prefix(format!("generation {}/{}", b.generation + 1, self.generations));
+        self.bar.reset_eta();
+        let g = co.play_generation(b.generation, b.population, &origins, &bases, b.resume, &self.bar)?;
+        let reference = match b.history.first() {
+            Some(first) if co.cfg.reference_games > 0 => {
+                let file = gen_dir(&co.cfg.out_dir, 0).join(format!("{}.toml", first.best_name));
+                Some(co.play_reference(b.generation, &g.best_name, &file, b.resume, &self.bar)?)
+            }
+            _ => None,
+        };
+        let best = g.best;
+        Ok(g.organisms
+            .into_iter()
+            .zip(g.cross)
+            .enumerate()
+            .map(|(i, (result, row))| Standing {
+                result,
+                row,
+                reference: if i == best { reference.clone() } else { None },
+            })
+            .collect())
     }
 
     fn fitness(&self, s: &Standing) -> f64 {
@@ -589,7 +803,7 @@ impl Problem for RoundRobin<'_> {
             wdl: Wdl::default(),
             elo: None,
         };
-        (Standing { result, row: Vec::new() }, false)
+        (Standing { result, row: Vec::new(), reference: None }, false)
     }
 
     fn test(&self, _: &Genome) -> f64 {
@@ -611,9 +825,14 @@ impl Problem for RoundRobin<'_> {
             organisms: standings.iter().map(|s| s.result.clone()).collect(),
             cross: standings.iter().map(|s| s.row.clone()).collect(),
             seconds: stats.seconds,
+            reference: standings[best].reference.clone(),
         };
-        log::info!(
-            "generation {}: best {} {:.1}/{} ({:.1}%), mean {:.1}%, worst {:.1}%{} ({:.0}s)",
+        let reference = g.reference.as_ref().map_or(String::new(), |r| {
+            let elo = r.elo.map_or_else(|| "-".into(), |e| format!("{:+.0} +/- {:.0} Elo", e.elo, e.error));
+            format!(", vs {} {:.1}/{} ({elo})", r.reference, r.points, r.games)
+        });
+        let line = format!(
+            "generation {}: best {} {:.1}/{} ({:.1}%), mean {:.1}%, worst {:.1}%{}{reference} ({:.0}s)",
             g.generation,
             g.best_name,
             g.organisms[best].points,
@@ -625,12 +844,66 @@ impl Problem for RoundRobin<'_> {
                 .map_or(String::new(), |r| format!(", last generation's best ranks {r} of {}", g.organisms.len())),
             g.seconds
         );
+        self.bar.suspend(|| log::info!("{line}"));
         Ok(g)
     }
 
     fn report(&self, history: &[CoevolveGeneration]) -> Result<(), CoevolveError> {
         self.coevolution.write_reports(history)
     }
+}
+
+/// Every file under `out_dir`, for the final summary, one line each, except that each
+/// generation's organism files (`g<G>o<I>.toml`) share one line; sorted, generation
+/// directories in order.
+pub fn output_listing(out_dir: &Path) -> Result<Vec<String>, CoevolveError> {
+    fn organism(name: &str) -> bool {
+        let Some((g, i)) = name.strip_prefix('g').and_then(|r| r.strip_suffix(".toml")).and_then(|r| r.split_once('o'))
+        else {
+            return false;
+        };
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        digits(g) && digits(i)
+    }
+    fn entries(dir: &Path) -> Result<Vec<PathBuf>, CoevolveError> {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(|e| CoevolveError::io(dir, e))?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .collect();
+        paths
+            .sort_by_key(|p| natural_key(&p.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default()));
+        Ok(paths)
+    }
+    let mut lines = Vec::new();
+    let mut dirs = vec![out_dir.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let mut organisms = Vec::new();
+        let mut subdirs = Vec::new();
+        for path in entries(&dir)? {
+            let name = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+            if path.is_dir() {
+                subdirs.push(path);
+            } else if organism(&name) {
+                organisms.push(path);
+            } else {
+                lines.push(path.display().to_string());
+            }
+        }
+        match organisms.as_slice() {
+            [] => {}
+            [only] => lines.push(only.display().to_string()),
+            [first, .., last] => lines.push(format!(
+                "{} ... {} ({} organisms)",
+                first.display(),
+                last.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default(),
+                organisms.len()
+            )),
+        }
+        // Depth first, in name order.
+        dirs.extend(subdirs.into_iter().rev());
+    }
+    Ok(lines)
 }
 
 /// Scores, cross table and Elo estimates of one finished round robin.
@@ -671,6 +944,7 @@ pub fn summarise(
         cross,
         games: r.games_played,
         seconds,
+        reference: None,
     }
 }
 
@@ -717,26 +991,40 @@ pub fn generations_csv(history: &[CoevolveGeneration]) -> String {
         .column("worst_score", |g| format!("{:.4}", g.worst_score()))
         .column("games", |g| g.games.to_string())
         .column("seconds", |g| format!("{:.1}", g.seconds))
+        .column("reference", |g| g.reference.as_ref().map_or(String::new(), |r| r.reference.clone()))
+        .column("reference_points", |g| g.reference.as_ref().map_or(String::new(), |r| r.points.to_string()))
+        .column("reference_games", |g| g.reference.as_ref().map_or(String::new(), |r| r.games.to_string()))
+        .column("reference_elo", |g| fmt_elo(g.reference.as_ref().and_then(|r| r.elo)).0)
+        .column("reference_elo_error", |g| fmt_elo(g.reference.as_ref().and_then(|r| r.elo)).1)
         .column("elite_rank", |g| g.elite_rank().map_or(String::new(), |r| r.to_string()));
     csv.write(history)
 }
 
-/// Best, mean and worst score (percent) per generation.
+/// The champion's strength across generations: each generation's best organism against the
+/// fixed reference, generation 0's champion, in Elo with its 95% interval (generation 0 is the
+/// reference itself: 0). A round robin's mean score is 50% by construction and its best score
+/// is relative to a field that changes, so neither shows progress; this measure does.
 pub fn render_svg(history: &[CoevolveGeneration]) -> Result<String, String> {
-    let line = |label: &str, color, f: fn(&CoevolveGeneration) -> f64| crate::chart::Series {
+    let point = |g: &CoevolveGeneration, f: fn(&EloEstimate) -> f64| match (g.generation, &g.reference) {
+        (0, _) => Some((0, 0.0)),
+        (n, Some(r)) => r.elo.as_ref().map(|e| (n, f(e))),
+        _ => None,
+    };
+    let line = |label: &str, color, f: fn(&EloEstimate) -> f64| crate::chart::Series {
         label: label.to_string(),
         color,
-        points: history.iter().map(|g| (g.generation, 100.0 * f(g))).collect(),
+        points: history.iter().filter_map(|g| point(g, f)).collect(),
     };
-    let n = history.first().map_or(0, |g| g.organisms.len());
+    let games = history.iter().find_map(|g| g.reference.as_ref().map(|r| r.games)).unwrap_or(0);
+    let reference = history.first().map_or_else(String::new, |g| g.best_name.clone());
     crate::chart::render_lines_svg(
-        &format!("coevolution: round-robin score of {n} organisms per generation"),
+        &format!("coevolution: each generation's champion vs generation 0's ({reference}), {games} games"),
         "generation",
-        "score in the generation's round robin (%)",
+        "Elo against generation 0's champion",
         &[
-            line("best organism", RGBColor(200, 30, 30), CoevolveGeneration::best_score),
-            line("population average", RGBColor(30, 30, 200), CoevolveGeneration::mean_score),
-            line("worst organism", RGBColor(30, 150, 30), CoevolveGeneration::worst_score),
+            line("champion", RGBColor(200, 30, 30), |e| e.elo),
+            line("95% upper bound", RGBColor(150, 150, 150), |e| e.elo + e.error),
+            line("95% lower bound", RGBColor(150, 150, 150), |e| e.elo - e.error),
         ],
     )
 }
@@ -758,6 +1046,7 @@ mod tests {
             organisms,
             games: 0,
             seconds: 0.0,
+            reference: None,
         };
         let g = generation(vec![organism("elite g0o2", 2.0), organism("child", 3.0), organism("child", 2.0)]);
         assert_eq!(g.elite_rank(), Some(2), "one organism scored more; a tie shares the better rank");
@@ -784,6 +1073,70 @@ mod tests {
         assert_eq!((c.run, c.generation, c.state.fitness.clone(), c.state.best()), (0, 0, vec![1.5, 0.5], 0));
         assert!(c.state.metric.is_empty());
         assert_eq!(c.history[0].games, 2);
+    }
+
+    #[test]
+    fn elites_keep_their_seed_s_values_and_children_their_slot_s() {
+        let generation = |g: usize, points: Vec<f64>| CoevolveGeneration {
+            generation: g,
+            best: 0,
+            best_name: String::new(),
+            cross: Vec::new(),
+            organisms: points.into_iter().map(|p| organism("", p)).collect(),
+            games: 0,
+            seconds: 0.0,
+            reference: None,
+        };
+        assert_eq!(lineage(4, 1, 0, &[]), vec![0, 1, 2, 3]);
+        // Generation 0: organism 2 wins, so generation 1's elite (slot 0) is seed 2.
+        let history = vec![generation(0, vec![1.0, 0.0, 3.0, 2.0]), generation(1, vec![0.0, 1.0, 2.0, 2.0])];
+        assert_eq!(lineage(4, 1, 1, &history), vec![2, 1, 2, 3]);
+        // Generation 1: slot 2 wins (a tie goes to the lower slot), itself a child of seed 2's
+        // slot; with two elites the second is slot 3.
+        assert_eq!(lineage(4, 1, 2, &history), vec![2, 1, 2, 3]);
+        assert_eq!(lineage(4, 2, 2, &history), vec![2, 3, 2, 3]);
+        let history = vec![generation(0, vec![1.0, 0.0, 3.0, 2.0]), generation(1, vec![0.0, 3.0, 2.0, 2.0])];
+        assert_eq!(lineage(4, 1, 2, &history), vec![1, 1, 2, 3]);
+    }
+
+    #[test]
+    fn the_output_listing_names_every_file_and_groups_organisms() {
+        let dir = std::env::temp_dir().join(format!("evochess-coevolve-listing-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for g in 0..2 {
+            let gen_dir = gen_dir(&dir, g);
+            std::fs::create_dir_all(&gen_dir).unwrap();
+            for i in 0..11 {
+                std::fs::write(gen_dir.join(format!("g{g}o{i}.toml")), "").unwrap();
+            }
+            std::fs::write(gen_dir.join("games.pgn"), "").unwrap();
+        }
+        std::fs::write(dir.join("gen-001/g1oX.toml"), "").unwrap();
+        std::fs::write(dir.join("generations.csv"), "").unwrap();
+        let shown: Vec<String> =
+            output_listing(&dir).unwrap().iter().map(|l| l.replace(&format!("{}/", dir.display()), "")).collect();
+        assert_eq!(
+            shown,
+            vec![
+                "generations.csv",
+                "gen-000/games.pgn",
+                "gen-000/g0o0.toml ... g0o10.toml (11 organisms)",
+                "gen-001/g1oX.toml",
+                "gen-001/games.pgn",
+                "gen-001/g1o0.toml ... g1o10.toml (11 organisms)",
+            ]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(output_listing(&dir).unwrap_err().to_string().contains(&dir.display().to_string()));
+    }
+
+    #[test]
+    fn the_default_space_is_the_whole_evaluation_and_reference_games_come_in_pairs() {
+        assert_eq!(CoevolveConfig::default().space, None);
+        let shipped = CoevolveConfig::load(Path::new("configs/coevolve/default.toml")).unwrap();
+        assert_eq!(shipped, CoevolveConfig::default(), "configs/coevolve/default.toml lists the defaults");
+        let e = CoevolveConfig::parse("reference_games = 3\n").unwrap().match_base().unwrap_err().to_string();
+        assert!(e.contains("reference_games = 3"), "{e}");
     }
 
     #[test]

@@ -29,6 +29,9 @@ pub struct Setup {
     pub objective: Objective,
     /// First-generation genome and the mutation rate of its copies (`[init]`).
     pub init: Option<(Genome, f64)>,
+    /// Every organism's values outside the space: the `[init]` file's own (with the space's
+    /// `[fixed]` values), or without `[init]` the space's base.
+    pub base: Params,
     /// Identifies config, space, positions, labels and base values; stored in checkpoints.
     pub fingerprint: String,
     /// The same with the space file's raw text, as tuners before the canonical space wrote it.
@@ -103,7 +106,12 @@ pub fn prepare(cfg: &EvolveConfig, pgn: &[PathBuf]) -> Result<Setup, EvolveError
     // extended with --resume --generations N.
     let mut ga = cfg.ga.clone();
     ga.generations = 0;
-    let init = cfg.init.as_ref().zip(init_params.as_ref()).map(|(i, p)| (space.genome_of(p), i.mutation_rate));
+    let init = cfg.init.as_ref().zip(init_params.as_ref()).map(|(i, p)| {
+        log::info!("[init] {}", space.projection_note(&i.file.display().to_string(), p));
+        (space.genome_of(p), i.mutation_rate)
+    });
+    // A seed file keeps its values outside the space: `others` describes random organisms.
+    let base = init_params.as_ref().map_or_else(|| space.base(), |p| space.with_fixed(p));
     // The seed genome, not the file's text, decides the run. Absent `[init]` adds nothing, so
     // that existing runs keep their fingerprint.
     let init_key = init
@@ -111,7 +119,7 @@ pub fn prepare(cfg: &EvolveConfig, pgn: &[PathBuf]) -> Result<Setup, EvolveError
         .map_or(String::new(), |(genome, rate)| format!(" init={:016x}/{rate}", fnv1a(&format!("{:?}", genome.key()))));
     // The base values too: `others = "default"` reads the compiled-in defaults, which change
     // when a tuned evaluation replaces them, and a run must not resume on another base.
-    let base_key = format!(" base={:016x}", fnv1a(&space.base().values_toml()));
+    let base_key = format!(" base={:016x}", fnv1a(&base.values_toml()));
     let fingerprint_with = |space: &str| {
         crate::ga::checkpoint::fingerprint(&[
             space,
@@ -133,7 +141,7 @@ pub fn prepare(cfg: &EvolveConfig, pgn: &[PathBuf]) -> Result<Setup, EvolveError
             ));
         }
     };
-    Ok(Setup { space, objective, init, fingerprint, legacy_fingerprint, threads, remote })
+    Ok(Setup { space, objective, init, base, fingerprint, legacy_fingerprint, threads, remote })
 }
 
 /// Evolves runs `runs` (continuing checkpoints when `resume`), writing each run's best as
@@ -145,12 +153,12 @@ pub fn run_all(
     resume: bool,
     mut done: impl FnMut(&RunFile),
 ) -> Result<Vec<RunFile>, EvolveError> {
-    let Setup { space, objective, init, fingerprint, legacy_fingerprint, threads, remote } = setup;
+    let Setup { space, objective, init, base, fingerprint, legacy_fingerprint, threads, remote } = setup;
     let evolution = Evolution {
         space,
         ga: &cfg.ga,
         objective,
-        base: space.base(),
+        base: base.clone(),
         seed: cfg.seed,
         threads: *threads,
         fingerprint: fingerprint.clone(),

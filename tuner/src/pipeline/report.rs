@@ -187,15 +187,23 @@ impl Report<'_> {
         w.push_str(&copy_chart(out, &out.join("coevolve/coevolution.svg"), "coevolution.svg"));
         writeln!(
             w,
-            "\n| generation | best | points | score | Elo vs field (95% CI) | mean score | worst score |\n|---|---|---|---|---|---|---|"
+            "\n| generation | best | points | score | Elo vs field (95% CI) | Elo vs generation 0's champion | mean score | worst score |\n|---|---|---|---|---|---|---|---|"
         )?;
         for g in h {
             let b = &g.organisms[g.best];
             let elo =
                 b.elo.filter(|e| e.elo.is_finite()).map_or("-".into(), |e| format!("{:+.0} ± {:.0}", e.elo, e.error));
+            let reference = match (&g.reference, g.generation) {
+                (_, 0) => "0 (itself)".to_string(),
+                (Some(r), _) => r.elo.map_or_else(
+                    || format!("{}/{}", r.points, r.games),
+                    |e| format!("{:+.0} ± {:.0} ({}/{})", e.elo, e.error, r.points, r.games),
+                ),
+                (None, _) => "-".to_string(),
+            };
             writeln!(
                 w,
-                "| {} | {} | {}/{} | {:.1}% | {elo} | {:.1}% | {:.1}% |",
+                "| {} | {} | {}/{} | {:.1}% | {elo} | {reference} | {:.1}% | {:.1}% |",
                 g.generation,
                 g.best_name,
                 b.points,
