@@ -10,7 +10,11 @@
 //! [`BUDGET`] evaluations.
 
 use super::{
-    Optimiser, OptimiseError, Outcome, cmaes::CmaEs, ga::Ga, local::LocalSearch, optimise,
+    OptimiseError, Optimiser, Outcome,
+    cmaes::CmaEs,
+    ga::Ga,
+    local::LocalSearch,
+    optimise,
     spsa::{Spsa, SpsaSettings},
     synthetic::SyntheticTexel,
 };

@@ -78,11 +78,7 @@ pub trait Objective {
 
 /// Checks that `tell` got one fitness value per candidate asked.
 pub fn check_told(optimiser: &'static str, asked: usize, fitness: &[f64]) -> Result<(), OptimiseError> {
-    if fitness.len() == asked {
-        Ok(())
-    } else {
-        Err(OptimiseError::Told { optimiser, asked, told: fitness.len() })
-    }
+    if fitness.len() == asked { Ok(()) } else { Err(OptimiseError::Told { optimiser, asked, told: fitness.len() }) }
 }
 
 /// The end of [`optimise`].
