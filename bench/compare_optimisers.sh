@@ -19,6 +19,10 @@
 #
 #   bench/compare_optimisers.sh [GAMES] [METHOD ...]     (default: all five, in the order above)
 #
+# Where the answer is known, the optimisers themselves (GA, CMA-ES, SPSA, local search through the
+# one ask/tell interface, tuner::optimise) are compared on a synthetic Texel loss, each within a
+# stated tolerance of the true weights: cargo test -p tuner --lib optimise::compare -- --nocapture
+#
 # TUNE_ONLY=1 runs the untimed tuning steps only and plays nothing, so that they can go first and
 # the timed games later, each with the machine to itself.
 set -euo pipefail

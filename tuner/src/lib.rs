@@ -13,6 +13,7 @@ pub mod epd;
 pub mod evolve;
 pub mod ga;
 pub mod hash;
+pub mod optimise;
 pub mod parsed;
 pub mod paths;
 pub mod pipeline;

@@ -17,7 +17,9 @@ use crate::broker::{
     BrokerConfig, BrokerError,
     coordinator::{Coordinator, Patience},
     run_id, signature,
-    wire::{GamesAnswer, GamesSpec, GamesTask, RemoteEngine, RunSpec, check_games_answer, signature_mismatches},
+    wire::{
+        GAMES, GamesAnswer, GamesSpec, GamesTask, RemoteEngine, check_games_answer, signature_mismatches, spec_json,
+    },
 };
 
 impl From<BrokerError> for RunnerError {
@@ -133,7 +135,7 @@ fn coordinate(
 ) -> Result<(), RunnerError> {
     let cfg = &ctx.cfg;
     let spec = games_spec(ctx)?;
-    let spec_json = serde_json::to_string(&RunSpec::Games(spec.clone())).expect("spec serialises");
+    let spec_json = spec_json(GAMES, &spec);
     // The run is the match (its fingerprint) as the workers will play it (the spec: params
     // texts and signatures).
     let run = run_id("match", &format!("{}\n{spec_json}", cfg.fingerprint()));

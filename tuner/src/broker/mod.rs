@@ -44,6 +44,7 @@
 pub mod allow;
 pub mod coordinator;
 pub mod games;
+pub mod kinds;
 pub mod signature;
 pub mod wire;
 pub mod worker;

@@ -12,6 +12,10 @@ use std::{
     time::{Duration, Instant},
 };
 
+/// The signature key (the program name) of the tuner's in-process evaluation and search, the
+/// program of every in-process task kind.
+pub const PROGRAM: &str = "evochess-library";
+
 /// How long a bench may take before the engine counts as having none.
 const BENCH_TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -40,7 +44,7 @@ pub fn library_signature_cached() -> String {
 
 /// The signatures map of an in-process fitness's tasks and answers: the tuner's own build.
 pub fn library_signatures() -> std::collections::BTreeMap<String, String> {
-    std::collections::BTreeMap::from([(crate::evolve::remote::PROGRAM.to_string(), library_signature_cached())])
+    std::collections::BTreeMap::from([(PROGRAM.to_string(), library_signature_cached())])
 }
 
 /// The bench output (stdout and stderr), or `None` when the engine failed or hung.

@@ -39,24 +39,67 @@ pub struct GamesSpec {
     pub signatures: BTreeMap<String, String>,
 }
 
-/// A run's spec, stored once under `NS:run:ID:spec`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+/// The `kind` of a games run's spec.
+pub const GAMES: &str = "games";
+
+/// A run's spec, stored once under `NS:run:ID:spec`: a JSON object whose `kind` names what its
+/// tasks are: games, played by the broker's own [`super::games`], or a task kind registered
+/// with the worker from outside ([`super::kinds::TaskKind`]), which the broker reads no further
+/// than its `signatures`.
+#[derive(Clone, Debug, PartialEq)]
 pub enum RunSpec {
     Games(GamesSpec),
-    Fitness(crate::evolve::remote::FitnessSpec),
-    Nodes(crate::search_evolve::remote::NodesSpec),
+    Task(TaskSpec),
+}
+
+/// The spec of a run of a registered task kind.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TaskSpec {
+    pub kind: String,
+    /// The programs its tasks run, with the coordinator's signatures.
+    pub signatures: BTreeMap<String, String>,
+    /// The whole spec, `kind` included, for the kind to read.
+    pub json: serde_json::Value,
 }
 
 impl RunSpec {
+    /// Reads a spec's JSON.
+    ///
+    /// # Errors
+    /// Why it is not a spec: not JSON, no `kind`, no `signatures`, a games spec that does not read.
+    pub fn parse(bytes: &[u8]) -> Result<RunSpec, String> {
+        #[derive(Deserialize)]
+        struct Head {
+            kind: String,
+            signatures: BTreeMap<String, String>,
+        }
+        let json: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+        let head = Head::deserialize(&json).map_err(|e| e.to_string())?;
+        if head.kind == GAMES {
+            return serde_json::from_value(json).map(RunSpec::Games).map_err(|e| e.to_string());
+        }
+        Ok(RunSpec::Task(TaskSpec { kind: head.kind, signatures: head.signatures, json }))
+    }
+
     /// The programs a worker must have, with the coordinator's signatures.
     pub fn signatures(&self) -> &BTreeMap<String, String> {
         match self {
             RunSpec::Games(g) => &g.signatures,
-            RunSpec::Fitness(f) => &f.signatures,
-            RunSpec::Nodes(n) => &n.signatures,
+            RunSpec::Task(t) => &t.signatures,
         }
     }
+}
+
+/// A spec's JSON: `{"kind": KIND, ...}` with the spec's own fields after the tag (the form the
+/// broker's specs have always had, so run ids, made from it, stay the same).
+pub fn spec_json<T: Serialize>(kind: &str, spec: &T) -> String {
+    #[derive(Serialize)]
+    struct Tagged<'a, T> {
+        kind: &'a str,
+        #[serde(flatten)]
+        spec: &'a T,
+    }
+    serde_json::to_string(&Tagged { kind, spec }).expect("spec serialises")
 }
 
 /// One unit of a match: a game, or a pair of games on one opening.
@@ -140,4 +183,59 @@ pub fn signature_mismatches(wanted: &BTreeMap<String, String>, got: &BTreeMap<St
             None => Some(format!("`{program}`: no signature")),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn games_spec() -> GamesSpec {
+        let engine = |name: &str| RemoteEngine {
+            name: name.into(),
+            program: "evochess".into(),
+            proto: Protocol::Uci,
+            options: vec![("Hash".into(), "16".into())],
+            limits: SearchLimits { nodes: Some(50), ..SearchLimits::default() },
+            params: Some("[eval]\n".into()),
+            restart: false,
+        };
+        GamesSpec {
+            engines: vec![engine("a"), engine("b")],
+            adjudication: AdjudicationConfig::default(),
+            stall_timeout_ms: 30000,
+            start_timeout_ms: 30000,
+            ping_timeout_ms: 30000,
+            quit_timeout_ms: 2000,
+            wait_ms: 0,
+            signatures: [("evochess".to_string(), "bench 1".to_string())].into(),
+        }
+    }
+
+    #[test]
+    fn a_games_spec_is_the_json_the_tagged_enum_wrote_and_reads_back() {
+        // The form of the broker's specs until its `RunSpec` stopped naming the objectives'
+        // specs: an internally tagged enum. Run ids hash this text, so it must not change.
+        #[derive(Serialize)]
+        #[serde(tag = "kind", rename_all = "snake_case")]
+        enum Before {
+            Games(GamesSpec),
+        }
+        let spec = games_spec();
+        let json = spec_json(GAMES, &spec);
+        assert_eq!(json, serde_json::to_string(&Before::Games(spec.clone())).unwrap());
+        assert_eq!(RunSpec::parse(json.as_bytes()).unwrap(), RunSpec::Games(spec));
+    }
+
+    #[test]
+    fn other_kinds_are_left_to_their_registration_and_bad_specs_named() {
+        let spec = RunSpec::parse(br#"{"kind":"fitness","signatures":{"p":"bench 2"},"x":[1]}"#).unwrap();
+        let RunSpec::Task(t) = &spec else { panic!("{spec:?}") };
+        assert_eq!(t.kind, "fitness");
+        assert_eq!(spec.signatures(), &BTreeMap::from([("p".to_string(), "bench 2".to_string())]));
+        assert_eq!(t.json["x"][0], 1);
+        assert!(RunSpec::parse(br#"{"signatures":{}}"#).unwrap_err().contains("kind"));
+        assert!(RunSpec::parse(br#"{"kind":"fitness"}"#).unwrap_err().contains("signatures"));
+        assert!(RunSpec::parse(br#"{"kind":"games","signatures":{}}"#).unwrap_err().contains("engines"));
+        assert!(RunSpec::parse(b"\xff").is_err());
+    }
 }

@@ -38,15 +38,9 @@ use thiserror::Error;
 use super::{
     BrokerConfig, BrokerError, GROUP,
     allow::{AllowList, OptionRule},
+    kinds::{PreparedRun, TaskKind, TaskKinds, answer_json},
     signature, valid_run_id,
     wire::{GamesAnswer, GamesSpec, GamesTask, RunSpec, field, signature_mismatches},
-};
-use crate::{
-    evolve::{
-        fitness::Prepared,
-        remote::{self, FitnessSpec, FitnessTask},
-    },
-    search_evolve::remote::{self as search_remote, NodesSpec, NodesTask},
 };
 
 #[derive(Debug, Error)]
@@ -162,6 +156,8 @@ pub struct WorkerConfig {
     /// A task delivered more often than this (its workers died or hung on it) goes to the
     /// dead-letter stream.
     pub max_deliveries: u64,
+    /// The in-process task kinds served beside games (registered by the command).
+    pub kinds: TaskKinds,
 }
 
 impl WorkerConfig {
@@ -178,8 +174,7 @@ const MAX_ENGINES: usize = 256;
 /// A run's spec as this worker uses it.
 enum RunWork {
     Games { spec: GamesSpec, base: Box<MatchConfig> },
-    Fitness { spec: FitnessSpec, prepared: Vec<Prepared> },
-    Nodes { spec: NodesSpec, parsed: Vec<search_remote::Parsed> },
+    Task(Box<dyn PreparedRun>),
 }
 
 struct Shared {
@@ -645,32 +640,19 @@ fn run_task(
             let signatures = spec.signatures.keys().map(|p| (p.clone(), local_signature(shared, p))).collect();
             answer(&GamesAnswer { games, signatures })
         }
-        RunWork::Fitness { spec, prepared } => {
-            let task: FitnessTask = match serde_json::from_str(&body) {
-                Ok(t) => t,
-                Err(e) => return Outcome::Dead(format!("not a fitness task: {e}")),
-            };
-            answer(&remote::answer(spec, prepared, &task))
-        }
-        RunWork::Nodes { spec, parsed } => {
-            let task: NodesTask = match serde_json::from_str(&body) {
-                Ok(t) => t,
-                Err(e) => return Outcome::Dead(format!("not a node-count task: {e}")),
-            };
-            match search_remote::answer(spec, parsed, &task) {
-                Ok(a) => answer(&a),
-                Err(e) => Outcome::Dead(e.to_string()),
-            }
-        }
+        RunWork::Task(run) => match run.answer(&body) {
+            Ok(json) => Outcome::Answer(json),
+            Err(reason) => Outcome::Dead(reason),
+        },
     }
 }
 
 /// An answer's JSON (a value that does not serialise, such as a non-finite number from a
 /// forged task, makes the task a dead letter rather than a panic).
 fn answer(value: &impl serde::Serialize) -> Outcome {
-    match serde_json::to_string(value) {
+    match answer_json(value) {
         Ok(json) => Outcome::Answer(json),
-        Err(e) => Outcome::Dead(format!("its answer does not serialise: {e}")),
+        Err(reason) => Outcome::Dead(reason),
     }
 }
 
@@ -679,7 +661,7 @@ fn local_signature(shared: &Shared, program: &str) -> String {
     if let Some(s) = shared.signatures.lock().expect("signatures").get(program) {
         return s.clone();
     }
-    let s = if program == remote::PROGRAM {
+    let s = if program == signature::PROGRAM {
         signature::library_signature_cached()
     } else {
         match shared.cfg.engines.engines.get(program) {
@@ -738,9 +720,13 @@ fn spec_of(shared: &Shared, con: &mut Connection, run: &str) -> Result<Option<Ar
 
 /// Checks a spec's text and prepares its work.
 fn prepare(shared: &Shared, bytes: &[u8]) -> Result<RunWork, Unfit> {
-    let spec: RunSpec = serde_json::from_slice(bytes).map_err(|e| Unfit::Dead(format!("unreadable run spec: {e}")))?;
+    let spec = RunSpec::parse(bytes).map_err(|e| Unfit::Dead(format!("unreadable run spec: {e}")))?;
+    // A kind this worker does not serve is a dead letter before any engine is benched.
+    if let RunSpec::Task(t) = &spec {
+        task_kind(shared, &t.kind)?;
+    }
     for program in spec.signatures().keys() {
-        if program != remote::PROGRAM && !shared.cfg.engines.engines.contains_key(program) {
+        if program != signature::PROGRAM && !shared.cfg.engines.engines.contains_key(program) {
             return Err(Unfit::Dead(format!("no engine {program:?} in this worker's engines file")));
         }
     }
@@ -755,14 +741,15 @@ fn prepare(shared: &Shared, bytes: &[u8]) -> Result<RunWork, Unfit> {
             let base = local_match(shared, &spec)?;
             RunWork::Games { spec, base: Box::new(base) }
         }
-        RunSpec::Fitness(spec) => {
-            let prepared = spec.prepare().map_err(Unfit::Dead)?;
-            RunWork::Fitness { spec, prepared }
-        }
-        RunSpec::Nodes(spec) => {
-            let parsed = spec.parse().map_err(Unfit::Dead)?;
-            RunWork::Nodes { spec, parsed }
-        }
+        RunSpec::Task(t) => RunWork::Task(task_kind(shared, &t.kind)?.prepare(t.json).map_err(Unfit::Dead)?),
+    })
+}
+
+/// The registered kind of a spec's `kind`.
+fn task_kind<'a>(shared: &'a Shared, kind: &str) -> Result<&'a dyn TaskKind, Unfit> {
+    shared.cfg.kinds.get(kind).ok_or_else(|| {
+        let known = shared.cfg.kinds.names().join(", ");
+        Unfit::Dead(format!("unreadable run spec: unknown kind `{kind}` (this worker serves games, {known})"))
     })
 }
 

@@ -1,10 +1,15 @@
 //! `tuner worker`: serves the tasks that commands given `--broker` publish.
 
-use std::{path::PathBuf, time::Duration};
+use std::{path::PathBuf, sync::Arc, time::Duration};
 
-use crate::broker::{
-    BrokerConfig,
-    worker::{self, EnginesFile, WorkerConfig},
+use crate::{
+    broker::{
+        BrokerConfig,
+        kinds::TaskKinds,
+        worker::{self, EnginesFile, WorkerConfig},
+    },
+    evolve::remote::FitnessKind,
+    search_evolve::remote::NodesKind,
 };
 
 /// Take games and fitness tasks from a Redis broker and run them here.
@@ -67,7 +72,9 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<()> {
         anyhow::bail!("--max-deliveries 0: at least 1");
     }
     let max_deliveries = args.max_deliveries;
-    let done = worker::run(WorkerConfig { broker, concurrency, engines, name, idle_exit, max_deliveries })?;
+    // The in-process objectives a worker serves beside games.
+    let kinds = TaskKinds::new(vec![Arc::new(FitnessKind), Arc::new(NodesKind)]);
+    let done = worker::run(WorkerConfig { broker, concurrency, engines, name, idle_exit, max_deliveries, kinds })?;
     eprintln!("worker: {done} task(s) done");
     Ok(())
 }

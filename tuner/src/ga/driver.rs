@@ -9,9 +9,11 @@
 //! generation is evaluated (in-process threads or games through the runner, continuing a
 //! killed generation's journal when resumed), how the next is bred, and its reports.
 //!
-//! Commands whose organisms are [`Genome`]s bred by [`breed`] supply less: a [`Problem`] (the
-//! fitness), run by [`Driver::evolve`], which adds elitism through `breed`, memoised scores
-//! of unchanged genomes and the test-set measure of each generation's best.
+//! Commands whose organisms are [`Genome`]s supply less: a [`Problem`] (the fitness), run by
+//! [`Driver::evolve`] with the optimiser `[ga] optimiser` names, or by [`Driver::optimise`] with
+//! any [`Optimiser`] (ask/tell, [`crate::optimise`]); the driver adds memoised scores of
+//! unchanged genomes and the test-set measure of each generation's best, and checkpoints the
+//! optimiser's state beside the generation ([`Told`]).
 //!
 //! | command | through | state kept per generation | evaluation |
 //! | --- | --- | --- | --- |
@@ -22,10 +24,10 @@
 //! | `roundrobin-ga` | [`Generations`] | Aksenov's players; roulette and two-point arithmetic crossover | round robin with a reference player |
 //! | `spsa` | [`Generations`] | the tune and its ± perturbation (one iteration a generation) | game pairs of + against − |
 //!
-//! A new fitness (a distributed one, say) is a new [`Problem`]; a new optimiser with its own
-//! variation is a new [`Generations`] whose `breed` draws from the RNG it is given, as `spsa`
-//! is, or, for any [`Problem`], an [`Optimiser`] beside the GA, as CMA-ES is
-//! (`optimiser = "cmaes"`, [`Sampled`]).
+//! A new fitness (a distributed one, say) is a new [`Problem`]; a new optimiser for every
+//! [`Problem`] is a new [`Optimiser`], as the GA and CMA-ES are (`optimiser = "cmaes"`); a
+//! command with its own kind of generation is a new [`Generations`] whose `breed` draws from
+//! the RNG it is given, as `spsa` is.
 
 use std::{cell::RefCell, collections::HashMap, path::PathBuf, time::Instant};
 
@@ -33,14 +35,14 @@ use rand::rngs::StdRng;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
 use super::{
-    GaConfig, Genome, Optimiser, breed,
+    GaConfig, Genome, OptimiserKind,
     checkpoint::{Checkpoint, CheckpointError},
-    cmaes::Cmaes,
     encoding::Layout,
     generation_rng,
     operators::elite_indices,
     report::GenerationStats,
 };
+use crate::optimise::{OptimiseError, Optimiser, cmaes::CmaEs, ga::Ga};
 
 /// What a command evolves, for [`Driver::run`].
 pub trait Generations {
@@ -214,14 +216,26 @@ impl<'a> Driver<'a> {
         resume: bool,
         initial: impl Fn(&mut StdRng) -> Vec<Genome>,
     ) -> Result<Finished<Population, P::Record>, P::Error> {
-        let scoring = Scoring::new(problem, layout);
         match ga.optimiser {
-            Optimiser::Ga => self.run(&Evolving { ga, scoring, initial }, resume),
-            Optimiser::Cmaes => {
-                let f = self.run(&Adapting { ga, scoring, initial }, resume)?;
-                Ok(Finished { state: f.state.evaluated, history: f.history })
+            OptimiserKind::Ga => self.optimise(Ga::new(ga.clone(), layout.clone(), initial), layout, problem, resume),
+            OptimiserKind::Cmaes => {
+                let cma = CmaEs::new(layout.clone(), ga.cmaes_sigma, ga.population, initial);
+                self.optimise(cma, layout, problem, resume)
             }
         }
+    }
+
+    /// Runs a [`Problem`] over `layout` with any [`Optimiser`] (whose first ask is generation 0).
+    pub fn optimise<P: Problem, O: Optimiser>(
+        &self,
+        optimiser: O,
+        layout: &Layout,
+        problem: &P,
+        resume: bool,
+    ) -> Result<Finished<Population, P::Record>, P::Error> {
+        let optimised = Optimised { optimiser: RefCell::new(optimiser), scoring: Scoring::new(problem, layout) };
+        let f = self.run(&optimised, resume)?;
+        Ok(Finished { state: f.state.evaluated, history: f.history })
     }
 }
 
@@ -231,7 +245,7 @@ pub trait Problem {
     type Score: Clone;
     /// One generation in the history: [`GenerationStats`], or a command's richer record.
     type Record: Clone + Serialize + DeserializeOwned;
-    type Error: From<CheckpointError> + From<super::GaError>;
+    type Error: From<CheckpointError> + From<OptimiseError>;
 
     /// Scores of the batch's population, in order.
     fn evaluate(&self, batch: Batch<'_, Self::Score, Self::Record>) -> Result<Vec<Self::Score>, Self::Error>;
@@ -371,110 +385,67 @@ impl<'a, P: Problem> Scoring<'a, P> {
     }
 }
 
-/// A [`Problem`] bred by the GA's operators, as [`Generations`].
-struct Evolving<'a, P: Problem, I> {
-    ga: &'a GaConfig,
-    scoring: Scoring<'a, P>,
-    initial: I,
-}
-
-impl<P: Problem, I: Fn(&mut StdRng) -> Vec<Genome>> Generations for Evolving<'_, P, I> {
-    type State = Population;
-    type Record = P::Record;
-    type Error = P::Error;
-
-    fn initial(&self, rng: &mut StdRng) -> Result<Population, P::Error> {
-        Ok(Population { population: (self.initial)(rng), fitness: Vec::new(), metric: Vec::new() })
-    }
-
-    fn evaluate(
-        &self,
-        generation: usize,
-        state: Population,
-        history: &[P::Record],
-        resume: bool,
-    ) -> Result<(Population, P::Record), P::Error> {
-        self.scoring.score(generation, state.population, history, resume)
-    }
-
-    fn breed(&self, _: usize, state: &Population, _: &[P::Record], rng: &mut StdRng) -> Result<Population, P::Error> {
-        self.scoring.restore(state);
-        let population = breed(&state.population, &state.fitness, self.ga, self.scoring.layout, rng)?;
-        Ok(Population { population, fitness: Vec::new(), metric: Vec::new() })
-    }
-
-    fn check(&self, state: &Population) -> Result<(), String> {
-        self.scoring.check(state)
-    }
-
-    fn report(&self, history: &[P::Record]) -> Result<(), P::Error> {
-        self.scoring.problem.report(history)
-    }
-}
-
-/// A generation of CMA-ES: its points in the unit box, their genomes and scores, and the
-/// distribution they were drawn from.
+/// An evaluated generation with the optimiser's state of the ask that proposed it: the
+/// checkpoint's state of [`Driver::evolve`]. Both are flattened, so a GA checkpoint is still a
+/// [`Population`] alone and a CMA-ES one the population with `points` and `cma`, as they were
+/// before the optimisers were one trait.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Sampled {
+pub struct Told<S> {
     #[serde(flatten)]
     pub evaluated: Population,
-    pub points: Vec<Vec<f64>>,
-    pub cma: Cmaes,
+    #[serde(flatten)]
+    pub optimiser: S,
 }
 
-/// A [`Problem`] optimised by CMA-ES over its layout's unit box ([`Layout::genome_at`]), as
-/// [`Generations`]: `breed` tells the strategy the last generation's fitness and asks it for
-/// the next points.
-struct Adapting<'a, P: Problem, I> {
-    ga: &'a GaConfig,
+/// A [`Problem`] optimised by any [`Optimiser`], as [`Generations`]: generation 0 is its first
+/// ask; `breed` takes up the checkpoint's optimiser state, tells it the generation's fitness
+/// and asks it for the next.
+struct Optimised<'a, P: Problem, O> {
+    optimiser: RefCell<O>,
     scoring: Scoring<'a, P>,
-    /// Draws generation 0's genomes; their mean point is the strategy's first mean.
-    initial: I,
 }
 
-impl<P: Problem, I> Adapting<'_, P, I> {
-    fn sample(&self, cma: Cmaes, rng: &mut StdRng) -> Sampled {
-        let points = cma.ask(rng);
-        let population = points.iter().map(|x| self.scoring.layout.genome_at(x)).collect();
-        Sampled { evaluated: Population { population, fitness: Vec::new(), metric: Vec::new() }, points, cma }
+impl<P: Problem, O: Optimiser> Optimised<'_, P, O> {
+    fn ask(&self, rng: &mut StdRng) -> Result<Told<O::State>, P::Error> {
+        let mut optimiser = self.optimiser.borrow_mut();
+        let population = optimiser.ask(rng)?;
+        let evaluated = Population { population, fitness: Vec::new(), metric: Vec::new() };
+        Ok(Told { evaluated, optimiser: optimiser.state() })
     }
 }
 
-impl<P: Problem, I: Fn(&mut StdRng) -> Vec<Genome>> Generations for Adapting<'_, P, I> {
-    type State = Sampled;
+impl<P: Problem, O: Optimiser> Generations for Optimised<'_, P, O> {
+    type State = Told<O::State>;
     type Record = P::Record;
     type Error = P::Error;
 
-    fn initial(&self, rng: &mut StdRng) -> Result<Sampled, P::Error> {
-        let layout = self.scoring.layout;
-        let start: Vec<Vec<f64>> = (self.initial)(rng).iter().map(|g| layout.unit_of(g)).collect();
-        let n = layout.gene_count();
-        let mean = (0..n).map(|i| start.iter().map(|x| x[i]).sum::<f64>() / start.len().max(1) as f64).collect();
-        Ok(self.sample(Cmaes::new(mean, self.ga.cmaes_sigma, self.ga.population), rng))
+    fn initial(&self, rng: &mut StdRng) -> Result<Self::State, P::Error> {
+        self.ask(rng)
     }
 
     fn evaluate(
         &self,
         generation: usize,
-        state: Sampled,
+        state: Self::State,
         history: &[P::Record],
         resume: bool,
-    ) -> Result<(Sampled, P::Record), P::Error> {
+    ) -> Result<(Self::State, P::Record), P::Error> {
         let (evaluated, record) = self.scoring.score(generation, state.evaluated.population, history, resume)?;
-        Ok((Sampled { evaluated, ..state }, record))
+        Ok((Told { evaluated, ..state }, record))
     }
 
-    fn breed(&self, _: usize, state: &Sampled, _: &[P::Record], rng: &mut StdRng) -> Result<Sampled, P::Error> {
+    fn breed(&self, _: usize, state: &Self::State, _: &[P::Record], rng: &mut StdRng) -> Result<Self::State, P::Error> {
         self.scoring.restore(&state.evaluated);
-        let mut cma = state.cma.clone();
-        cma.tell(&state.points, &state.evaluated.fitness);
-        Ok(self.sample(cma, rng))
+        {
+            let mut optimiser = self.optimiser.borrow_mut();
+            optimiser.restore(state.optimiser.clone());
+            optimiser.tell(&state.evaluated.population, &state.evaluated.fitness)?;
+        }
+        self.ask(rng)
     }
 
-    fn check(&self, state: &Sampled) -> Result<(), String> {
-        if state.points.len() != state.evaluated.population.len() {
-            return Err("inconsistent checkpoint (points and genomes differ in number)".into());
-        }
+    fn check(&self, state: &Self::State) -> Result<(), String> {
+        self.optimiser.borrow().check(&state.optimiser, &state.evaluated.population)?;
         self.scoring.check(&state.evaluated)
     }
 
@@ -558,8 +529,8 @@ mod tests {
             CheckpointErrorOrGa(e.to_string())
         }
     }
-    impl From<crate::ga::GaError> for CheckpointErrorOrGa {
-        fn from(e: crate::ga::GaError) -> Self {
+    impl From<OptimiseError> for CheckpointErrorOrGa {
+        fn from(e: OptimiseError) -> Self {
             CheckpointErrorOrGa(e.to_string())
         }
     }
@@ -647,9 +618,9 @@ mod tests {
     }
 
     fn cmaes_run(dir: &std::path::Path, generations: usize, resume: bool) -> Finished<Population, GenerationStats> {
-        use crate::ga::{Optimiser, encoding::NumericGene};
+        use crate::ga::encoding::NumericGene;
         let layout = Layout::Numeric(vec![NumericGene { min: -10.0, max: 10.0, step: None }; 5]);
-        let ga = GaConfig { population: 10, generations, optimiser: Optimiser::Cmaes, ..GaConfig::default() };
+        let ga = GaConfig { population: 10, generations, optimiser: OptimiserKind::Cmaes, ..GaConfig::default() };
         let driver = Driver::single(generations, 7, "sphere", dir.join("checkpoint.json"), "other inputs");
         driver
             .evolve(&ga, &layout, &ByFunction { f: sphere, evaluated: Cell::new(0) }, resume, |rng| {

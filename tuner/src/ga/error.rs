@@ -21,6 +21,8 @@ pub enum RunError {
     #[error(transparent)]
     Ga(#[from] GaError),
     #[error(transparent)]
+    Optimise(#[from] crate::optimise::OptimiseError),
+    #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
     #[error(transparent)]
     RunDir(#[from] RunDirError),
@@ -50,6 +52,11 @@ macro_rules! command_error {
         }
         impl From<$crate::ga::GaError> for $error {
             fn from(e: $crate::ga::GaError) -> Self {
+                $crate::ga::error::RunError::from(e).into()
+            }
+        }
+        impl From<$crate::optimise::OptimiseError> for $error {
+            fn from(e: $crate::optimise::OptimiseError) -> Self {
                 $crate::ga::error::RunError::from(e).into()
             }
         }

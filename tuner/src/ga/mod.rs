@@ -130,25 +130,26 @@ pub struct GaConfig {
     /// `"ga"`: the operators above. `"cmaes"`: CMA-ES over the genes' ranges ([`cmaes`]),
     /// `population` points a generation; selection, crossover, mutation and elitism unused.
     /// Absent from serialised GA settings when `"ga"`, so existing runs keep their fingerprint.
-    #[serde(skip_serializing_if = "Optimiser::is_ga")]
-    pub optimiser: Optimiser,
+    #[serde(skip_serializing_if = "OptimiserKind::is_ga")]
+    pub optimiser: OptimiserKind,
     /// CMA-ES's initial step size, as a fraction of every gene's range.
     #[serde(skip_serializing_if = "is_default_sigma")]
     pub cmaes_sigma: f64,
 }
 
-/// How a generation is bred from the last.
+/// Which optimiser breeds a generation from the last (`[ga] optimiser`): each is a
+/// [`crate::optimise::Optimiser`], chosen by [`driver::Driver::evolve`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Optimiser {
+pub enum OptimiserKind {
     #[default]
     Ga,
     Cmaes,
 }
 
-impl Optimiser {
+impl OptimiserKind {
     pub fn is_ga(&self) -> bool {
-        *self == Optimiser::Ga
+        *self == OptimiserKind::Ga
     }
 }
 
@@ -172,7 +173,7 @@ impl Default for GaConfig {
             crossover_rate: 0.75,
             mutation: Mutation::BitFlip,
             mutation_rate: 0.005,
-            optimiser: Optimiser::Ga,
+            optimiser: OptimiserKind::Ga,
             cmaes_sigma: DEFAULT_CMAES_SIGMA,
         }
     }

@@ -14,12 +14,16 @@ use crate::{
     broker::{
         BrokerConfig, BrokerError,
         coordinator::gather,
+        kinds::{PreparedRun, TaskKind, answer_json},
         run_id, signature,
-        wire::{RunSpec, signature_mismatches},
+        wire::{signature_mismatches, spec_json},
     },
     epd::SuitePosition,
     hash::fnv1a,
 };
+
+/// The `kind` of a search-evolve run's spec.
+pub const KIND: &str = "nodes";
 
 /// Positions per task.
 const CHUNK: usize = 25;
@@ -100,6 +104,34 @@ pub fn answer(spec: &NodesSpec, parsed: &[Parsed], task: &NodesTask) -> Result<N
     Ok(out)
 }
 
+/// The worker's side: search-evolve runs, registered with `tuner worker`.
+pub struct NodesKind;
+
+impl TaskKind for NodesKind {
+    fn kind(&self) -> &'static str {
+        KIND
+    }
+
+    fn prepare(&self, spec: serde_json::Value) -> Result<Box<dyn PreparedRun>, String> {
+        let spec: NodesSpec = serde_json::from_value(spec).map_err(|e| format!("unreadable run spec: {e}"))?;
+        let parsed = spec.parse()?;
+        Ok(Box::new(NodesRun { spec, parsed }))
+    }
+}
+
+/// A search-evolve run's positions, parsed once per worker.
+struct NodesRun {
+    spec: NodesSpec,
+    parsed: Vec<Parsed>,
+}
+
+impl PreparedRun for NodesRun {
+    fn answer(&self, task: &str) -> Result<String, String> {
+        let task: NodesTask = serde_json::from_str(task).map_err(|e| format!("not a node-count task: {e}"))?;
+        answer_json(&answer(&self.spec, &self.parsed, &task)?)
+    }
+}
+
 /// The coordinator's side: node totals of organisms, computed by workers.
 pub struct RemoteNodes {
     broker: BrokerConfig,
@@ -121,7 +153,7 @@ impl RemoteNodes {
             .collect();
         let signatures = signature::library_signatures();
         let spec = NodesSpec { positions, node_cap, signatures };
-        let spec_json = serde_json::to_string(&RunSpec::Nodes(spec.clone())).expect("spec serialises");
+        let spec_json = spec_json(KIND, &spec);
         let run = run_id("search", &format!("{fingerprint}\n{spec_json}"));
         RemoteNodes { broker, spec, spec_json, run }
     }
@@ -160,5 +192,33 @@ impl RemoteNodes {
             out[k].solved += answers[id].solved;
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_spec_json_is_the_one_the_broker_always_stored() {
+        // Written by the tuner at 49c4e69, when the broker's `RunSpec` enum held this spec.
+        let before = r#"{"kind":"nodes","positions":[{"fen":"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1","best":["e1d2"],"avoid":["e2e4","e1f1"]}],"node_cap":250000,"signatures":{"evochess-library":"bench 4977478"}}"#;
+        let spec = NodesSpec {
+            positions: vec![NodesPosition {
+                fen: "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1".into(),
+                best: vec!["e1d2".into()],
+                avoid: vec!["e2e4".into(), "e1f1".into()],
+            }],
+            node_cap: 250000,
+            signatures: [(signature::PROGRAM.to_string(), "bench 4977478".to_string())].into(),
+        };
+        assert_eq!(spec_json(KIND, &spec), before);
+        let crate::broker::wire::RunSpec::Task(t) = crate::broker::wire::RunSpec::parse(before.as_bytes()).unwrap()
+        else {
+            panic!("not a task spec")
+        };
+        let run = NodesKind.prepare(t.json).unwrap();
+        let e = run.answer(r#"{"params":{},"from":0,"to":9}"#).unwrap_err();
+        assert!(e.contains("node-count task") || e.contains("positions 0..9 of 1"), "{e}");
     }
 }

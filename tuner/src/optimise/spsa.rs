@@ -1,0 +1,136 @@
+//! SPSA ([`crate::spsa::Spsa`], OpenBench's gains) as an [`Optimiser`] over a numeric layout:
+//! every ask is the pair θ + c_k·Δ, θ − c_k·Δ; the tell moves θ by `R_k · c_k · (f₊ − f₋) · Δ`,
+//! the `tuner spsa` update with the fitness difference in place of a game pair's wins − losses
+//! (for the difference of an objective, `R_k · c_k²` is the step along the gradient estimate,
+//! as in Spall's `a_k`). Integer genes are proposed stochastically rounded, as OpenBench plays them.
+
+use rand::rngs::StdRng;
+use serde::{Deserialize, Serialize};
+
+use super::{OptimiseError, Optimiser, check_told, numeric_genes};
+use crate::{
+    ga::{Genome, encoding::Layout},
+    spsa::{Perturbation, Schedule, Spsa as Tune, SpsaParam},
+};
+
+/// The tune and the perturbation of the last ask.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpsaState {
+    pub tune: Tune,
+    pub perturbation: Option<Perturbation>,
+}
+
+/// The gains of a tune over a layout, relative to each gene's range.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SpsaSettings {
+    /// Planned iterations `N` (pairs of candidates).
+    pub iterations: u64,
+    /// The last perturbation, as a fraction of each gene's range.
+    pub c_end: f64,
+    /// The last `R_k = a_k / c_k²` (the same for every gene: `R` does not change when a gene's
+    /// range is scaled, so equal fitness differences move every gene by the same share of its
+    /// range).
+    pub r_end: f64,
+}
+
+impl Default for SpsaSettings {
+    fn default() -> Self {
+        SpsaSettings { iterations: 1000, c_end: 0.02, r_end: 0.002 }
+    }
+}
+
+/// SPSA from a start genome over a numeric layout.
+pub struct Spsa {
+    layout: Layout,
+    state: SpsaState,
+}
+
+impl Spsa {
+    /// A tune starting at `start`; a gene's `c_end` is `settings.c_end` of its range.
+    ///
+    /// # Errors
+    /// When the layout is binary or `start` does not fit it.
+    pub fn new(layout: Layout, start: &Genome, settings: SpsaSettings) -> Result<Spsa, OptimiseError> {
+        let genes = numeric_genes("spsa", &layout)?;
+        let unsuited = |reason: String| OptimiseError::Unsuited { optimiser: "spsa", reason };
+        let Genome::Numbers(values) = start else {
+            return Err(unsuited("the start point is not a numeric genome".into()));
+        };
+        if values.len() != genes.len() {
+            return Err(unsuited(format!("a start point of {} genes for {}", values.len(), genes.len())));
+        }
+        if !(settings.c_end > 0.0 && settings.r_end > 0.0 && settings.iterations > 0) {
+            return Err(unsuited(format!("c_end, r_end and iterations must be positive ({settings:?})")));
+        }
+        let params = genes
+            .iter()
+            .zip(values)
+            .enumerate()
+            .map(|(i, (g, &value))| {
+                let range = (g.max - g.min).max(f64::MIN_POSITIVE);
+                SpsaParam {
+                    name: format!("gene{i}"),
+                    value: g.repair(value),
+                    min: g.min,
+                    max: g.max,
+                    c_end: settings.c_end * range,
+                    r_end: settings.r_end,
+                    integer: g.step.is_some(),
+                }
+            })
+            .collect();
+        let tune = Tune::new(params, Schedule::new(settings.iterations));
+        Ok(Spsa { layout, state: SpsaState { tune, perturbation: None } })
+    }
+
+    fn genome(&self, values: &[f64]) -> Genome {
+        let genes = numeric_genes("spsa", &self.layout).unwrap_or(&[]);
+        Genome::Numbers(genes.iter().zip(values).map(|(g, &v)| g.repair(v)).collect())
+    }
+}
+
+impl Optimiser for Spsa {
+    type State = SpsaState;
+
+    fn name(&self) -> &'static str {
+        "spsa"
+    }
+
+    fn ask(&mut self, rng: &mut StdRng) -> Result<Vec<Genome>, OptimiseError> {
+        let p = self.state.tune.perturb(rng);
+        let pair = vec![self.genome(&p.plus), self.genome(&p.minus)];
+        self.state.perturbation = Some(p);
+        Ok(pair)
+    }
+
+    fn tell(&mut self, candidates: &[Genome], fitness: &[f64]) -> Result<(), OptimiseError> {
+        check_told(self.name(), candidates.len(), fitness)?;
+        check_told(self.name(), 2, fitness)?;
+        let Some(p) = self.state.perturbation.take() else {
+            return Err(OptimiseError::Told { optimiser: "spsa", asked: 0, told: fitness.len() });
+        };
+        self.state.tune.update(&p, fitness[0] - fitness[1]);
+        Ok(())
+    }
+
+    fn state(&self) -> SpsaState {
+        self.state.clone()
+    }
+
+    fn restore(&mut self, state: SpsaState) {
+        self.state = state;
+    }
+
+    fn check(&self, state: &SpsaState, candidates: &[Genome]) -> Result<(), String> {
+        if state.tune.params.len() != self.layout.gene_count() || candidates.len() != 2 {
+            return Err("inconsistent checkpoint (not an SPSA pair of this search space)".into());
+        }
+        Ok(())
+    }
+
+    fn recommend(&self) -> Option<Genome> {
+        let theta: Vec<f64> = self.state.tune.params.iter().map(|p| p.value).collect();
+        Some(self.genome(&theta))
+    }
+}
