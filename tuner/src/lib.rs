@@ -16,6 +16,7 @@ pub mod hash;
 pub mod parsed;
 pub mod paths;
 pub mod pipeline;
+pub mod promote;
 pub mod quick;
 pub mod rrga;
 pub mod search_evolve;

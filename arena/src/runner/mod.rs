@@ -534,8 +534,11 @@ fn validate(cfg: &mut MatchConfig) -> Result<(), RunnerError> {
     if cfg.sprt.is_some() && cfg.pairings().len() != 1 {
         return Err(RunnerError::Config("SPRT needs a match between exactly two engines".into()));
     }
+    // The default book is served from the binary where no such file exists (see
+    // `openings::builtin`), so matches with it run from any directory.
     if let Some(o) = &cfg.openings
         && !o.file.is_file()
+        && crate::openings::builtin::builtin(&o.file).is_none()
     {
         return Err(OpeningsError::Io {
             path: o.file.display().to_string(),

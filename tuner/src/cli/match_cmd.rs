@@ -164,7 +164,7 @@ fn secs_ms(s: f64, what: &str) -> anyhow::Result<u64> {
 }
 
 /// `-sprt elo0= elo1= [alpha=] [beta=] [model=]`; the model defaults to fastchess's, normalized.
-fn parse_sprt(tokens: &[String]) -> anyhow::Result<Sprt> {
+pub(crate) fn parse_sprt(tokens: &[String]) -> anyhow::Result<Sprt> {
     let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
     let mut model = SprtModel::Normalized;
     for t in tokens {
