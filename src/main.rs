@@ -98,9 +98,18 @@ enum Command {
     // Without a flag there is nothing to print: show the choices instead of an error.
     #[command(arg_required_else_help = true)]
     Params {
-        /// One OpenBench/fishtest SPSA line per parameter: `name, int, value, min, max, c_end, r_end`.
+        /// One OpenBench/fishtest SPSA line per parameter: `name, int, value, min, max, c_end, r_end`
+        /// (c_end: the declared step, else max(5% of the value, 1% of the range, 1), at most a
+        /// quarter of the range; r_end 0.002).
         #[arg(long, conflicts_with = "dump")]
         spsa: bool,
+        /// With --spsa: only the parameters matching these comma-separated patterns (name
+        /// prefixes or globs with * and ?, e.g. `knight_mg,pst_knight_*`), at most --max-params.
+        #[arg(long, requires = "spsa", value_name = "PATTERN[,PATTERN]")]
+        only: Option<String>,
+        /// Largest group --only may select: SPSA needs 50k-400k games to tune even 20 at once.
+        #[arg(long, requires = "only", value_name = "N", default_value_t = evochess::params::spsa::DEFAULT_MAX_PARAMS)]
+        max_params: usize,
         /// The whole parameter file as TOML, with each key's doc and range.
         #[arg(long)]
         dump: bool,
@@ -165,9 +174,15 @@ fn run(command: Option<Command>, params: Params, tune: bool) -> anyhow::Result<(
             let pos = if fen.is_empty() { Chess::default() } else { parse_fen(&fen.join(" "))? };
             say!("{}", uci::perft_divide(&pos, depth));
         }
-        Some(Command::Params { spsa, dump: _ }) => {
+        Some(Command::Params { spsa, only, max_params, dump: _ }) => {
             if spsa {
-                for line in params.spsa_lines() {
+                let lines = match only {
+                    Some(patterns) => {
+                        params.spsa_lines_of(&evochess::params::spsa::select(&patterns, max_params).context("--only")?)
+                    }
+                    None => params.spsa_lines(),
+                };
+                for line in lines {
                     say!("{line}");
                 }
             } else {

@@ -22,6 +22,9 @@
 //! assert_eq!(p.eval.knight_mg, 333); // a failed load changes nothing
 //! ```
 
+pub mod default_file;
+pub mod spsa;
+
 use std::{fmt::Write as _, io::Read, path::Path};
 
 use serde::{Deserialize, Serialize};
@@ -33,7 +36,7 @@ pub use crate::{eval::params::EvalParams, search::params::SearchParams};
 pub const DEFAULT_TOML: &str = include_str!("../params/default.toml");
 
 /// One parameter's declaration: what the tuner, UCI and SPSA need to know about it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ParamSpec {
     /// Section in the TOML file: `eval` or `search`.
     pub section: &'static str,
@@ -42,6 +45,10 @@ pub struct ParamSpec {
     pub default: i32,
     pub min: i32,
     pub max: i32,
+    /// Declared SPSA `c_end`; `None`: [`spsa::c_end`]'s rule.
+    pub spsa_step: Option<f64>,
+    /// Declared SPSA `r_end`; `None`: [`spsa::DEFAULT_R_END`].
+    pub spsa_r_end: Option<f64>,
     /// One-line description, from the declaration's doc comment.
     pub doc: &'static str,
 }
@@ -115,13 +122,16 @@ pub trait ParamSection: Default + Clone {
     fn set_unchecked(&mut self, index: usize, value: i32);
 }
 
-/// Declares a parameter section once. Each line: `/// doc` then `name: default, [min, max];`.
+/// Declares a parameter section once. Each line: `/// doc` then `name: default, [min, max];`,
+/// optionally with its SPSA settings before the `;`: `, step C` (`c_end`) and `, r_end R`
+/// (without them [`spsa::c_end`] and [`spsa::r_end`] derive them from the value).
 #[macro_export]
 macro_rules! declare_params {
     (
         $(#[$meta:meta])*
         pub struct $name:ident in $section:literal {
-            $( $(#[doc = $doc:literal])+ $field:ident : $default:expr, [$min:expr, $max:expr]; )*
+            $( $(#[doc = $doc:literal])+ $field:ident : $default:expr, [$min:expr, $max:expr]
+               $(, step $step:expr)? $(, r_end $r_end:expr)?; )*
         }
     ) => {
         $(#[$meta])*
@@ -148,6 +158,8 @@ macro_rules! declare_params {
                         default: $default,
                         min: $min,
                         max: $max,
+                        spsa_step: $crate::params::declared(&[$($step as f64)?]),
+                        spsa_r_end: $crate::params::declared(&[$($r_end as f64)?]),
                         doc: $crate::params::trim_doc(concat!($($doc),+)),
                     },
                 )* ];
@@ -169,6 +181,14 @@ macro_rules! declare_params {
             }
         }
     };
+}
+
+/// An optional part of a declaration line: the value given, if one was (usable in consts).
+pub const fn declared(given: &[f64]) -> Option<f64> {
+    match given {
+        [x] => Some(*x),
+        _ => None,
+    }
 }
 
 /// Strips the leading space rustdoc leaves on `/// doc` lines (usable in consts).
@@ -355,15 +375,14 @@ impl Params {
     }
 
     /// OpenBench/fishtest SPSA input, one line per parameter:
-    /// `name, int, value, min, max, c_end, r_end` with c_end = max(range/20, 0.5) and r_end = 0.002.
+    /// `name, int, value, min, max, c_end, r_end` ([`spsa`] gives c_end and r_end).
     pub fn spsa_lines(&self) -> Vec<String> {
-        Self::specs()
-            .enumerate()
-            .map(|(i, s)| {
-                let c_end = (f64::from(s.max - s.min) / 20.0).max(0.5);
-                format!("{}, int, {}, {}, {}, {:.2}, 0.002", s.name, self.get(ParamId(i)), s.min, s.max, c_end)
-            })
-            .collect()
+        Self::specs().enumerate().map(|(i, s)| spsa::line(s, self.get(ParamId(i)))).collect()
+    }
+
+    /// The SPSA lines of `ids` only (a group chosen by [`spsa::select`]).
+    pub fn spsa_lines_of(&self, ids: &[ParamId]) -> Vec<String> {
+        ids.iter().map(|&id| spsa::line(Self::spec(id), self.get(id))).collect()
     }
 }
 
@@ -371,25 +390,14 @@ impl Params {
 mod tests {
     use super::*;
 
-    /// The comment that opens `params/default.toml`: where its values come from.
-    const DEFAULT_TOML_HEADER: &str = "\
-# evochess's defaults, generated from the declarations in src/eval/params.rs and src/search/params.rs
-# (`UPDATE_DEFAULT_TOML=1 cargo test -p evochess --lib default_toml`).
-# The evaluation is the tuner's output: the hand-set evaluation (params/hand-set.toml) refined by
-# `tuner evolve --pgn ../shared/data/games/gm2600_classical.pgn.xz
-# --pgn ../shared/data/games/gm2600_fast.pgn.xz --config configs/evolve/full-mentor-refine.toml`:
-# Stockfish 15.1 depth-8 scores of 25,000 GM positions as the mentor, 300 generations of 100,
-# inside a ridge prior centred on the hand-set values (params/evolved/full-mentor-refine.toml).
-# It beats the hand-set evaluation in games: BENCHMARKS.md, issue 10 acceptance 5.
-# The search section is set by hand.
-
-";
-
-    /// `params/default.toml` is generated from the declaration; regenerate it with
+    /// `params/default.toml` is generated from the declaration below its own header (the
+    /// defaults' lineage, kept); regenerate it with
     /// `UPDATE_DEFAULT_TOML=1 cargo test -p evochess --lib default_toml`.
     #[test]
     fn default_toml_matches_declaration() {
-        let generated = format!("{DEFAULT_TOML_HEADER}{}", Params::default().to_toml());
+        let (header, _) = default_file::split_header(DEFAULT_TOML);
+        assert!(header.starts_with(default_file::PREAMBLE), "params/default.toml lost its header:\n{header}");
+        let generated = default_file::file_text(header, &Params::default());
         if std::env::var_os("UPDATE_DEFAULT_TOML").is_some() {
             std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/params/default.toml"), &generated).unwrap();
             return;
@@ -442,10 +450,18 @@ mod tests {
 
     #[test]
     fn spsa_lines_have_openbench_shape() {
-        let lines = Params::default().spsa_lines();
+        let p = Params::default();
+        let lines = p.spsa_lines();
         assert_eq!(lines.len(), Params::count());
-        let fields: Vec<&str> = lines[0].split(", ").collect();
-        assert_eq!(fields.len(), 7);
-        assert_eq!(fields[1], "int");
+        for line in &lines {
+            let fields: Vec<&str> = line.split(", ").collect();
+            assert_eq!(fields.len(), 7, "{line}");
+            assert_eq!(fields[1], "int");
+            assert!(fields[5].parse::<f64>().unwrap() > 0.0 && fields[6] == "0.002", "{line}");
+        }
+        let (id, _) = Params::find("knight_mg").unwrap();
+        assert_eq!(lines[id.0], format!("knight_mg, int, {}, 100, 2000, 19.00, 0.002", p.eval.knight_mg));
+        let group = p.spsa_lines_of(&spsa::select("pawn_mg,null_move_use", 20).unwrap());
+        assert_eq!(group, ["pawn_mg, int, 100, 50, 200, 5.00, 0.002", "null_move_use, int, 1, 0, 1, 0.25, 0.002"]);
     }
 }

@@ -71,6 +71,31 @@ fn params_spsa_and_dump() {
     assert!(!help.contains("error"), "{help}");
 }
 
+/// `params --spsa --only`: a group of parameters by name patterns, bounded in size, with the
+/// steps of the value rule, over the values `--params` loaded.
+#[test]
+fn params_spsa_only_selects_a_bounded_group() {
+    let file = common::temp_file("spsa-only.toml", "[eval]\nknight_mg = 400\n");
+    let text =
+        stdout_of(&["--params", file.to_str().unwrap(), "params", "--spsa", "--only", "knight_mg,pst_rook_rank_8_*"]);
+    assert_eq!(
+        text,
+        "knight_mg, int, 400, 100, 2000, 20.00, 0.002\n\
+         pst_rook_rank_8_mg, int, 40, -150, 150, 3.00, 0.002\n\
+         pst_rook_rank_8_eg, int, 8, -150, 150, 3.00, 0.002\n"
+    );
+    let refused = |args: &[&str], needle: &str| {
+        let out = run_bin(args, "", TIMEOUT);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains(needle) && !err.contains("panicked"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    };
+    refused(&["params", "--spsa", "--only", "pst_*"], "parameters, more than 20: SPSA needs 50k-400k games");
+    refused(&["params", "--spsa", "--only", "pst_queen_*", "--max-params", "10"], "more than 10");
+    refused(&["params", "--spsa", "--only", "knight_mg,qeen_mg"], "no parameter matches `qeen_mg`");
+    assert_eq!(stdout_of(&["params", "--spsa", "--only", "pst_queen_*", "--max-params", "24"]).lines().count(), 24);
+}
+
 #[test]
 fn bench_prints_openbench_line() {
     let text = stdout_of(&["bench", "3"]);

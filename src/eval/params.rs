@@ -10,6 +10,8 @@
 //! by `tuner evolve --config configs/evolve/full-mentor-refine.toml` (Stockfish 15.1 depth-8
 //! scores of GM positions as the mentor, inside a ridge prior centred on the hand-set values),
 //! copied from `params/evolved/full-mentor-refine.toml`. Games: BENCHMARKS.md.
+//! Later changes of the values come from `tuner promote`, which rewrites them here once a tune
+//! wins its SPRT; the header of `params/default.toml` records each one's lineage.
 
 crate::declare_params! {
     /// Weights of every evaluation term.

@@ -17,6 +17,7 @@ pub mod optimise;
 pub mod parsed;
 pub mod paths;
 pub mod pipeline;
+pub mod promote;
 pub mod quick;
 pub mod rrga;
 pub mod search_evolve;

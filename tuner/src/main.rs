@@ -45,6 +45,9 @@ enum Command {
     Epd(cli::epd_cmd::EpdArgs),
     /// evolve xN -> coevolve -> search-evolve -> verification, with a Markdown report.
     Pipeline(cli::pipeline_cmd::PipelineArgs),
+    /// Promote a candidate parameter file to the default if it passes an SPRT against it
+    /// (exit 0 promoted, 3 rejected, 4 no decision within the cap).
+    Promote(cli::promote_cmd::PromoteArgs),
     /// Serve the games and fitness tasks of commands given --broker (Redis Streams).
     Worker(cli::worker_cmd::WorkerArgs),
 }
@@ -85,7 +88,7 @@ fn main() -> ExitCode {
     }
     logger.init();
     match run(cli.command) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("error: {}", evochess::error_chain(e.as_ref()));
             ExitCode::FAILURE
@@ -93,8 +96,9 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(command: Command) -> anyhow::Result<()> {
-    match command {
+/// The command's exit status: success, or `tuner promote`'s outcome.
+fn run(command: Command) -> anyhow::Result<ExitCode> {
+    let done = match command {
         Command::Evolve(a) => cli::evolve_cmd::run(a),
         Command::Match(a) => cli::match_cmd::run(a, Tournament::Match),
         Command::Gauntlet(a) => cli::match_cmd::run(a, Tournament::Gauntlet),
@@ -110,5 +114,7 @@ fn run(command: Command) -> anyhow::Result<()> {
         Command::Epd(a) => cli::epd_cmd::run(a),
         Command::Pipeline(a) => cli::pipeline_cmd::run(a),
         Command::Worker(a) => cli::worker_cmd::run(a),
-    }
+        Command::Promote(a) => return cli::promote_cmd::run(a).map(ExitCode::from),
+    };
+    done.map(|()| ExitCode::SUCCESS)
 }

@@ -240,7 +240,7 @@ impl Dialect {
 }
 
 /// `-sprt elo0= elo1= [alpha=] [beta=] [model=]`; without `model=`, `default` (the dialect's).
-fn parse_sprt(tokens: &[String], default: SprtModel) -> anyhow::Result<Sprt> {
+pub(crate) fn parse_sprt(tokens: &[String], default: SprtModel) -> anyhow::Result<Sprt> {
     let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
     let mut model = default;
     for t in tokens {

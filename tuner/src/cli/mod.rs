@@ -10,6 +10,7 @@ pub mod fastchess_out;
 pub mod match_cmd;
 pub mod openings_cmd;
 pub mod pipeline_cmd;
+pub mod promote_cmd;
 pub mod quick_cmd;
 pub mod rrga_cmd;
 pub mod search_evolve_cmd;

@@ -16,7 +16,10 @@ use arena::{
     runner::{MatchConfig, NoObserver, RunnerError, Tournament, play_match},
     tc::{ClockTc, SearchLimits},
 };
-use evochess::params::Params;
+use evochess::params::{
+    Params,
+    spsa::{DEFAULT_MAX_PARAMS, matches, select},
+};
 use plotters::style::RGBColor;
 use rand::rngs::StdRng;
 use serde::{Deserialize, Serialize};
@@ -40,8 +43,16 @@ use crate::{
 #[serde(default, deny_unknown_fields)]
 pub struct SpsaConfig {
     /// OpenBench's SPSA input (`name, int, value, min, max, c_end, r_end` per line), e.g. a
-    /// selection of `evochess params --spsa`.
+    /// selection of `evochess params --spsa`. May be left out when `only` is given: the lines
+    /// are then `evochess params --spsa --only` over `base`.
     pub params: PathBuf,
+    /// The group to tune: comma-separated name prefixes or globs (`knight_mg,pst_knight_*`),
+    /// picking lines of `params` or, without it, parameters of the engine.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub only: Option<String>,
+    /// Most parameters tuned at once; a larger group is refused (the SPSA budget, README).
+    #[serde(skip_serializing_if = "is_default_max")]
+    pub max_params: usize,
     /// Parameter file the tuned values are applied over (default: the engine's defaults).
     pub base: Option<PathBuf>,
     /// The engine binary; default `evochess` next to the `tuner` executable.
@@ -69,6 +80,8 @@ impl Default for SpsaConfig {
         let s = Schedule::new(1000);
         SpsaConfig {
             params: PathBuf::new(),
+            only: None,
+            max_params: DEFAULT_MAX_PARAMS,
             base: None,
             engine: None,
             iterations: s.iterations,
@@ -85,6 +98,11 @@ impl Default for SpsaConfig {
             broker: None,
         }
     }
+}
+
+/// Left out of the run's fingerprint at its default, so tunes begun before the key existed resume.
+fn is_default_max(n: &usize) -> bool {
+    *n == DEFAULT_MAX_PARAMS
 }
 
 #[derive(Debug, Error)]
@@ -261,6 +279,46 @@ impl Generations for Tuning<'_> {
     }
 }
 
+/// The tuned parameters' SPSA input text and lines: `params`' lines, or the engine's own over
+/// `base`, narrowed to `only`, at most `max_params` of them.
+fn lines(cfg: &SpsaConfig, base: &Params) -> Result<(String, Vec<SpsaParam>), SpsaError> {
+    let only = cfg.only.as_deref();
+    let text = if cfg.params.as_os_str().is_empty() {
+        let only = only.ok_or_else(|| {
+            SpsaError::Config(
+                "missing key `params`: name the file of SPSA lines to tune (`evochess params --spsa` prints them), \
+                 or give `only` (the engine's parameters to tune)"
+                    .into(),
+            )
+        })?;
+        let ids = select(only, cfg.max_params).map_err(|e| SpsaError::Config(format!("only: {e}")))?;
+        base.spsa_lines_of(&ids).join("\n")
+    } else {
+        crate::builtin::read_text(&cfg.params).map_err(|e| SpsaError::io(&cfg.params, e))?
+    };
+    let mut params =
+        parse_lines(&text).map_err(|source| SpsaError::Lines { path: cfg.params.display().to_string(), source })?;
+    if let Some(only) = only {
+        let patterns: Vec<&str> = only.split(',').map(str::trim).collect();
+        if let Some(p) = patterns.iter().find(|p| p.is_empty() || !params.iter().any(|l| matches(p, &l.name))) {
+            return Err(SpsaError::Config(format!("only: `{p}` matches no line of {}", cfg.params.display())));
+        }
+        params.retain(|l| patterns.iter().any(|p| matches(p, &l.name)));
+    }
+    if params.is_empty() {
+        return Err(SpsaError::Config(format!("{} names no parameter", cfg.params.display())));
+    }
+    if params.len() > cfg.max_params {
+        return Err(SpsaError::Config(format!(
+            "{} parameters, more than max_params = {}: SPSA needs 50k-400k games to tune even 20 at once \
+             (README, SPSA budget); narrow them with `only`, or raise max_params if you mean it",
+            params.len(),
+            cfg.max_params
+        )));
+    }
+    Ok((text, params))
+}
+
 /// Runs (or continues, as `start` says) the tune; returns the final values.
 pub fn run(cfg: &SpsaConfig, start: Start) -> Result<Vec<SpsaParam>, SpsaError> {
     if cfg.iterations == 0 || cfg.pairs == 0 {
@@ -269,21 +327,11 @@ pub fn run(cfg: &SpsaConfig, start: Start) -> Result<Vec<SpsaParam>, SpsaError> 
     if cfg.tc.is_none() && cfg.nodes.is_none() {
         return Err(SpsaError::Config("give a time control (tc) or a node limit (nodes)".into()));
     }
-    if cfg.params.as_os_str().is_empty() {
-        return Err(SpsaError::Config(
-            "missing key `params`: name the file of SPSA lines to tune (`evochess params --spsa` prints them)".into(),
-        ));
-    }
-    let text = crate::builtin::read_text(&cfg.params).map_err(|e| SpsaError::io(&cfg.params, e))?;
-    let params =
-        parse_lines(&text).map_err(|source| SpsaError::Lines { path: cfg.params.display().to_string(), source })?;
-    if params.is_empty() {
-        return Err(SpsaError::Config(format!("{} names no parameter", cfg.params.display())));
-    }
     let base = match &cfg.base {
         Some(p) => Params::load(p).map_err(|e| SpsaError::params(p, e))?,
         None => Params::default(),
     };
+    let (text, params) = lines(cfg, &base)?;
     for p in &params {
         let Some((_, spec)) = Params::find(&p.name) else {
             return Err(SpsaError::Config(format!("`{}` is not an engine parameter", p.name)));
@@ -340,5 +388,45 @@ mod tests {
             assert_eq!(p.value, f64::from(Params::default().get(id)), "{} starts at the default", p.name);
         }
         assert!(root.join(&cfg.openings).is_file());
+        // The comparison tunes the whole evaluation on purpose, so it raises the maximum.
+        let cfg = SpsaConfig::load(&root.join("configs/spsa/compare.toml")).unwrap();
+        assert!(cfg.max_params > 200, "{}", cfg.max_params);
+    }
+
+    #[test]
+    fn groups_come_from_the_engine_or_narrow_a_file_and_are_bounded() {
+        let names = |ps: &[SpsaParam]| ps.iter().map(|p| p.name.clone()).collect::<Vec<_>>();
+        let base = Params::default().with_toml("[eval]\nknight_mg = 400\n").unwrap();
+        let only = |o: &str| SpsaConfig { only: Some(o.into()), ..SpsaConfig::default() };
+        // From the engine's declarations, at the base's values, with the value rule's steps.
+        let (_, ps) = lines(&only("knight_mg,bishop_mg"), &base).unwrap();
+        assert_eq!(names(&ps), ["knight_mg", "bishop_mg"]);
+        assert_eq!((ps[0].value, ps[0].c_end, ps[0].r_end), (400.0, 20.0, 0.002));
+        let e = lines(&only("pst_*"), &base).unwrap_err().to_string();
+        assert!(e.contains("more than 20"), "{e}");
+        let (_, ps) = lines(&SpsaConfig { max_params: 1000, ..only("pst_*") }, &base).unwrap();
+        assert!(ps.len() > 100);
+        let e = lines(&SpsaConfig::default(), &base).unwrap_err().to_string();
+        assert!(e.contains("give `params`"), "{e}");
+
+        // A file's lines, narrowed.
+        let dir = std::env::temp_dir().join(format!("evochess-spsa-lines-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("lines.txt");
+        std::fs::write(&file, Params::default().spsa_lines().join("\n")).unwrap();
+        let from_file = |o: Option<&str>, max: usize| {
+            lines(
+                &SpsaConfig { params: file.clone(), only: o.map(Into::into), max_params: max, ..Default::default() },
+                &base,
+            )
+        };
+        let (_, ps) = from_file(Some("queen_*"), 20).unwrap();
+        assert_eq!(names(&ps), ["queen_mg", "queen_eg", "queen_mobility"]);
+        assert_eq!(ps[0].value, f64::from(Params::default().eval.queen_mg), "a file's own values");
+        let e = from_file(Some("queen_*,kinght"), 20).unwrap_err().to_string();
+        assert!(e.contains("`kinght` matches no line"), "{e}");
+        let e = from_file(None, 20).unwrap_err().to_string();
+        assert!(e.contains("more than max_params = 20"), "{e}");
+        assert_eq!(from_file(None, 1000).unwrap().1.len(), Params::count());
     }
 }

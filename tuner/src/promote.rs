@@ -1,0 +1,373 @@
+//! `tuner promote`: a tune becomes the engine's default only by beating it in an SPRT.
+//!
+//! The candidate (a parameter file, possibly partial: its keys over the current default) plays
+//! the current default through the match runner, as `tuner match -sprt` does: colour-swapped
+//! game pairs from a book, pentanomial statistics, the runner's SPRT (normalized Elo, [0, 10]
+//! by default) and a cap on the games. Both engines are the same binary, each given a complete
+//! parameter file written into the run's directory, so what played is exactly what is promoted.
+//!
+//! On H1 the candidate becomes the default. The default values live in the declarations
+//! (`declare_params!`, see [`evochess::params::default_file`]), so promotion rewrites their values
+//! in src/eval/params.rs and src/search/params.rs and writes params/default.toml with a header
+//! giving the new values' lineage: the candidate, the user's `--lineage` lines, the settings,
+//! the SPRT line, the bench signatures, and the header of the default it replaced. After a
+//! rebuild the engine plays the new defaults, and `default_toml_matches_declaration` still
+//! holds. `--out FILE` writes the promoted file elsewhere instead (the declarations and the
+//! default untouched); `--dry-run` writes nothing. On H0, or at the cap, nothing is written.
+//!
+//! Everything that can be checked is checked before the first game: the candidate and default
+//! files load (errors name the file and key), the declarations can be rewritten, the engine
+//! exists, and the candidate differs from the default.
+
+use std::{
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+use arena::{
+    adjudicate::AdjudicationConfig,
+    engine::spec::EngineSpec,
+    files::write_atomic,
+    game::GameRecord,
+    openings::OpeningsConfig,
+    results::{MatchResults, SprtStatus, Standings},
+    runner::{MatchConfig, MatchObserver, RunnerError, Tournament, play_match},
+    stats::{Sprt, SprtDecision},
+    tc::{ClockTc, SearchLimits},
+};
+use evochess::params::{
+    Params,
+    default_file::{self, DECLARATIONS, DeclarationError},
+};
+use thiserror::Error;
+
+/// What `tuner promote` was asked to do.
+#[derive(Clone, Debug)]
+pub struct PromoteConfig {
+    pub candidate: PathBuf,
+    /// The current default file; the declarations are found from it (`<root>/params/default.toml`
+    /// → `<root>/src/eval/params.rs`).
+    pub default: PathBuf,
+    /// Write the promoted file here instead of replacing the default and the declarations.
+    pub out: Option<PathBuf>,
+    pub dry_run: bool,
+    /// Lines for the header: where the candidate comes from (data, settings).
+    pub lineage: Vec<String>,
+    /// The command as typed, for the header.
+    pub command: String,
+    pub engine: PathBuf,
+    pub sprt: Sprt,
+    /// Most games before giving up (an even number: game pairs).
+    pub max_games: u64,
+    pub clock: Option<ClockTc>,
+    pub nodes: Option<u64>,
+    pub openings: PathBuf,
+    pub concurrency: usize,
+    pub seed: u64,
+    pub adjudication: AdjudicationConfig,
+    /// Where the games, their journal and the two played parameter files go.
+    pub dir: PathBuf,
+    pub resume: bool,
+}
+
+/// How a promotion ended; [`Outcome::exit_code`] is the command's status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// H1: the candidate is the new default (or would be, with `--dry-run`).
+    Promoted,
+    /// H0: the candidate is not better by the test's margin.
+    Rejected,
+    /// The cap came first.
+    Inconclusive,
+}
+
+impl Outcome {
+    /// 0 promoted, 3 rejected, 4 inconclusive (1 and 2 are the tuner's errors and usage errors).
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Outcome::Promoted => 0,
+            Outcome::Rejected => 3,
+            Outcome::Inconclusive => 4,
+        }
+    }
+}
+
+/// What a promotion run reports.
+#[derive(Debug)]
+pub struct Report {
+    pub outcome: Outcome,
+    pub results: MatchResults,
+    pub sprt_line: String,
+    /// The files written (empty unless promoted without `--dry-run`).
+    pub written: Vec<PathBuf>,
+    /// The promoted file's text (promoted only; what `--dry-run` would write).
+    pub text: Option<String>,
+}
+
+#[derive(Debug, Error)]
+pub enum PromoteError {
+    #[error("{0}")]
+    Params(#[from] evochess::params::ParamError),
+    #[error("{path}: {source}")]
+    Declaration { path: String, source: DeclarationError },
+    #[error("{path}: {reason}")]
+    Io { path: String, reason: String },
+    #[error("promote: {0}")]
+    Config(String),
+    #[error("bench of {engine}: {reason}")]
+    Bench { engine: String, reason: String },
+    #[error(transparent)]
+    Games(#[from] Box<RunnerError>),
+}
+
+fn io(path: &Path, e: impl std::fmt::Display) -> PromoteError {
+    PromoteError::Io { path: path.display().to_string(), reason: e.to_string() }
+}
+
+/// The repository root of a default file `<root>/params/default.toml`.
+fn root_of(default: &Path) -> PathBuf {
+    let params_dir = default.parent().unwrap_or(Path::new(""));
+    match params_dir.parent() {
+        Some(root) => root.to_path_buf(),
+        None => PathBuf::from(".."),
+    }
+}
+
+/// The declaration files rewritten to `params`' values, as (path, new text).
+fn rewritten_declarations(root: &Path, params: &Params) -> Result<Vec<(PathBuf, String)>, PromoteError> {
+    DECLARATIONS
+        .iter()
+        .map(|(section, rel)| {
+            let path = root.join(rel);
+            let source = std::fs::read_to_string(&path).map_err(|e| {
+                io(&path, format!("{e} (the declarations must sit beside the default file as in the repository; --out FILE writes elsewhere)"))
+            })?;
+            let text = match *section {
+                "eval" => default_file::rewrite_declaration(&source, &params.eval),
+                _ => default_file::rewrite_declaration(&source, &params.search),
+            }
+            .map_err(|source| PromoteError::Declaration { path: path.display().to_string(), source })?;
+            Ok((path, text))
+        })
+        .collect()
+}
+
+/// The bench signature (`N` of the last line `N nodes M nps`) of `engine` with `params`.
+pub fn bench_signature(engine: &Path, params: Option<&Path>) -> Result<u64, PromoteError> {
+    let mut cmd = Command::new(engine);
+    if let Some(p) = params {
+        cmd.arg("--params").arg(p);
+    }
+    let bad = |reason: String| PromoteError::Bench { engine: engine.display().to_string(), reason };
+    let out = cmd.arg("bench").output().map_err(|e| bad(e.to_string()))?;
+    if !out.status.success() {
+        return Err(bad(format!("{}: {}", out.status, String::from_utf8_lossy(&out.stderr).trim())));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().last().unwrap_or("");
+    match last.split(' ').collect::<Vec<_>>()[..] {
+        [n, "nodes", _, "nps"] => n.parse().map_err(|_| bad(format!("last line `{last}`"))),
+        _ => Err(bad(format!("last line `{last}` is not `N nodes M nps`"))),
+    }
+}
+
+/// The SPRT line of the header and the report: LLR, bounds, games, W/D/L, pentanomial, Elo.
+pub fn sprt_line(sprt: &Sprt, status: Option<&SprtStatus>, r: &MatchResults) -> String {
+    let mut s =
+        format!("SPRT {} elo0={} elo1={} alpha={} beta={}", sprt.model, sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta);
+    if let Some(st) = status {
+        s += &format!(": LLR {:.2} ({:.2}, {:.2})", st.llr, st.lower, st.upper);
+    }
+    if let Some(p) = r.pairs.first() {
+        let b = p.penta.buckets();
+        s += &format!(
+            "; games {}: W {} D {} L {}; Ptnml(0-2) [{}, {}, {}, {}, {}]",
+            p.games, p.wdl.wins, p.wdl.draws, p.wdl.losses, b[0], b[1], b[2], b[3], b[4]
+        );
+        if let Some(e) = p.penta_elo.or(p.elo) {
+            s += &format!("; Elo {:.1} +/- {:.1} (95%)", e.elo, e.error);
+        }
+    }
+    s
+}
+
+/// Logs the SPRT's course every ten game pairs (the runner's own CLI observer draws a bar).
+struct Progress {
+    sprt: Sprt,
+}
+
+impl MatchObserver for Progress {
+    fn on_start(&mut self, planned: u64, done: u64, _: &Standings) {
+        log::info!(
+            "promote: up to {planned} games{}",
+            if done > 0 { format!(", {done} already played") } else { String::new() }
+        );
+    }
+
+    fn on_game(&mut self, _: &GameRecord, s: &Standings) {
+        if s.games.is_multiple_of(20)
+            && let Some(st) = s.sprt_status(&self.sprt)
+        {
+            let t = &s.totals()[0];
+            log::info!(
+                "promote: {} games, candidate {}-{}-{} (W-D-L), LLR {:.2} ({:.2}, {:.2})",
+                s.games,
+                t.wdl.wins,
+                t.wdl.draws,
+                t.wdl.losses,
+                st.llr,
+                st.lower,
+                st.upper
+            );
+        }
+    }
+
+    fn on_finish(&mut self, _: &MatchResults) {}
+}
+
+/// Runs the SPRT and, on H1, writes the promoted defaults.
+pub fn run(cfg: &PromoteConfig) -> Result<Report, PromoteError> {
+    if cfg.max_games < 2 || !cfg.max_games.is_multiple_of(2) {
+        return Err(PromoteError::Config(format!("--max-games {}: an even number, at least 2", cfg.max_games)));
+    }
+    if cfg.clock.is_none() == cfg.nodes.is_none() {
+        return Err(PromoteError::Config("give a clock (--tc) or a node limit (--nodes), not both".into()));
+    }
+    let default = Params::load(&cfg.default)?;
+    let candidate = default.with_file(&cfg.candidate)?;
+    if candidate == default {
+        return Err(PromoteError::Config(format!(
+            "{} sets every value as {} does: nothing to test",
+            cfg.candidate.display(),
+            cfg.default.display()
+        )));
+    }
+    let old_text = std::fs::read_to_string(&cfg.default).map_err(|e| io(&cfg.default, e))?;
+    let writes_declarations = cfg.out.is_none() && !cfg.dry_run;
+    let root = root_of(&cfg.default);
+    // Found out now, not after hours of games.
+    if writes_declarations {
+        rewritten_declarations(&root, &candidate)?;
+    }
+    if !cfg.engine.is_file() {
+        return Err(PromoteError::Config(format!("engine {} not found", cfg.engine.display())));
+    }
+
+    std::fs::create_dir_all(&cfg.dir).map_err(|e| io(&cfg.dir, e))?;
+    let (cand_file, def_file) = (cfg.dir.join("candidate.toml"), cfg.dir.join("default.toml"));
+    write_atomic(&cand_file, candidate.to_toml().as_bytes()).map_err(|e| io(&cand_file, e))?;
+    write_atomic(&def_file, default.to_toml().as_bytes()).map_err(|e| io(&def_file, e))?;
+    let limits = SearchLimits { clock: cfg.clock, nodes: cfg.nodes, ..SearchLimits::default() };
+    let engines = vec![
+        EngineSpec::new("candidate", &cfg.engine).with_params(&cand_file).with_limits(limits.clone()),
+        EngineSpec::new("default", &cfg.engine).with_params(&def_file).with_limits(limits),
+    ];
+    let mut m = MatchConfig::new(engines, Tournament::Match);
+    m.games = 2;
+    m.rounds = u32::try_from(cfg.max_games / 2).map_err(|_| PromoteError::Config("--max-games is too large".into()))?;
+    m.repeat = true;
+    m.concurrency = cfg.concurrency.max(1);
+    m.seed = cfg.seed;
+    m.sprt = Some(cfg.sprt);
+    m.adjudication = cfg.adjudication.clone();
+    let book = [format!("file={}", cfg.openings.display()), "order=random".to_string()];
+    m.openings = Some(OpeningsConfig::parse(&book).map_err(|e| PromoteError::Config(format!("--openings: {e}")))?);
+    m.state = Some(cfg.dir.join("games.state.jsonl"));
+    m.resume = cfg.resume;
+    m.pgn_out = Some(cfg.dir.join("games.pgn"));
+    m.event = "evochess promote".into();
+    let results = play_match(&m, &mut Progress { sprt: cfg.sprt }).map_err(Box::new)?;
+
+    let status = results.sprt.clone();
+    let line = sprt_line(&cfg.sprt, status.as_ref(), &results);
+    let outcome = match status.map(|s| s.decision) {
+        Some(SprtDecision::AcceptH1) => Outcome::Promoted,
+        Some(SprtDecision::AcceptH0) => Outcome::Rejected,
+        _ => Outcome::Inconclusive,
+    };
+    let mut report = Report { outcome, results, sprt_line: line, written: Vec::new(), text: None };
+    if outcome != Outcome::Promoted {
+        return Ok(report);
+    }
+
+    let engine_bench = bench_signature(&cfg.engine, None)?;
+    let promoted_bench = bench_signature(&cfg.engine, Some(&cand_file))?;
+    let settings = match (&cfg.clock, cfg.nodes) {
+        (Some(tc), _) => format!("tc {tc}"),
+        (None, Some(n)) => format!("{n} nodes a move"),
+        (None, None) => unreachable!("checked above"),
+    };
+    let mut lines = vec![
+        "Promoted by `tuner promote`: these values beat the previous default in an SPRT.".to_string(),
+        format!("Candidate: {}", cfg.candidate.display()),
+    ];
+    lines.extend(cfg.lineage.iter().map(|l| format!("Lineage: {l}")));
+    lines.push(format!(
+        "Games: {settings}, book {}, seed {}, concurrency {}, engine {}",
+        cfg.openings.display(),
+        cfg.seed,
+        m.concurrency,
+        cfg.engine.display()
+    ));
+    lines.push(report.sprt_line.clone());
+    lines.push(format!(
+        "Bench: {promoted_bench} (these values); {engine_bench} (the binary that played, with the previous defaults)"
+    ));
+    lines.push(format!("Command: {}", cfg.command));
+    let (old_header, _) = default_file::split_header(&old_text);
+    let previous: Vec<&str> = old_header
+        .strip_prefix(default_file::PREAMBLE)
+        .unwrap_or(old_header)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.strip_prefix('#').unwrap_or(l).trim_start())
+        .collect();
+    if !previous.is_empty() {
+        lines.push("The default it replaced:".into());
+        lines.extend(previous.iter().map(|l| format!("  {l}")));
+    }
+    let text = default_file::file_text(&default_file::header(&lines), &candidate);
+    report.text = Some(text.clone());
+    if cfg.dry_run {
+        return Ok(report);
+    }
+    if let Some(out) = &cfg.out {
+        write_atomic(out, text.as_bytes()).map_err(|e| io(out, e))?;
+        report.written.push(out.clone());
+        return Ok(report);
+    }
+    // The declarations first: a failure there leaves the default file as it was, still agreeing
+    // with the declarations that were not rewritten.
+    for (path, new) in rewritten_declarations(&root, &candidate)? {
+        write_atomic(&path, new.as_bytes()).map_err(|e| io(&path, e))?;
+        report.written.push(path);
+    }
+    write_atomic(&cfg.default, text.as_bytes()).map_err(|e| io(&cfg.default, e))?;
+    report.written.push(cfg.default.clone());
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_declarations_are_found_beside_the_default_file() {
+        assert_eq!(root_of(Path::new("/repo/params/default.toml")), Path::new("/repo"));
+        assert_eq!(root_of(Path::new("params/default.toml")), Path::new(""));
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let files = rewritten_declarations(&repo, &Params::default()).unwrap();
+        for (path, text) in &files {
+            assert_eq!(&std::fs::read_to_string(path).unwrap(), text, "the defaults rewrite to the same file");
+        }
+        let e = rewritten_declarations(Path::new("/nonexistent"), &Params::default()).unwrap_err().to_string();
+        assert!(e.contains("/nonexistent/src/eval/params.rs") && e.contains("--out"), "{e}");
+    }
+
+    #[test]
+    fn exit_codes_keep_clear_of_errors_and_usage() {
+        assert_eq!(Outcome::Promoted.exit_code(), 0);
+        assert_eq!(Outcome::Rejected.exit_code(), 3);
+        assert_eq!(Outcome::Inconclusive.exit_code(), 4);
+    }
+}
