@@ -73,7 +73,8 @@ fn inputs_that_are_not_regular_files_are_refused_at_once() {
         )
         .unwrap();
         let texel = dir.join("texel.toml");
-        let space = "configs/spaces/evolve-paper.toml";
+        // Paths in a texel config are relative to the config file: the repository's space by its full path.
+        let space = repo().join("configs/spaces/evolve-paper.toml");
         std::fs::write(&texel, format!("pgn = [{b:?}]\nspace = {space:?}\nout_dir = {:?}\n", dir.join("texel")))
             .unwrap();
         let two = ["match", "-engine", "name=a", &engine, "-engine", "name=b", &engine, "-each", "nodes=10"];

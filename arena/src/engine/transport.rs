@@ -106,10 +106,22 @@ mod tied {
 
     pub fn spawn(mut command: Command) -> io::Result<Child> {
         let parent = std::process::id();
+        // The child is forked by the spawner thread, so it would inherit that thread's CPU set:
+        // it gets the caller's instead (`-use-affinity` pins a game's thread, and its engines
+        // must follow).
+        // SAFETY: a zeroed cpu_set_t is a valid empty set; sched_getaffinity writes at most its size.
+        let caller_cpus = unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            (libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0).then_some(set)
+        };
         // SAFETY: between fork and exec the closure only makes async-signal-safe calls (prctl,
-        // getppid) and allocates nothing.
+        // sched_setaffinity, getppid) and allocates nothing.
         unsafe {
             command.pre_exec(move || {
+                if let Some(set) = &caller_cpus {
+                    // Best effort: a CPU set the child cannot take leaves it where it is.
+                    libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), set);
+                }
                 if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
                     return Err(io::Error::last_os_error());
                 }

@@ -407,7 +407,7 @@ mod tests {
         let (_, ps) = lines(&SpsaConfig { max_params: 1000, ..only("pst_*") }, &base).unwrap();
         assert!(ps.len() > 100);
         let e = lines(&SpsaConfig::default(), &base).unwrap_err().to_string();
-        assert!(e.contains("give `params`"), "{e}");
+        assert!(e.contains("missing key `params`") && e.contains("`only`"), "{e}");
 
         // A file's lines, narrowed.
         let dir = std::env::temp_dir().join(format!("evochess-spsa-lines-{}", std::process::id()));
