@@ -316,11 +316,13 @@ fn options_outside_the_worker_allow_list_are_refused() {
 #[test]
 #[ignore = "needs /usr/bin/redis-server"]
 fn a_coordinator_whose_task_is_dead_lettered_stops_with_the_reason() {
-    let mut lab = Lab::start("coordinator", "", &[]);
+    // Hash 16 is valid for the engine (the coordinator's own check of its options passes) but
+    // above this worker's cap, so only the worker refuses it.
+    let mut lab = Lab::start("coordinator", "[engines.evochess.options]\nHash = { max = 8 }\n", &[]);
     let engine = engine_binary();
     let cmd = format!("cmd={}", engine.display());
     let out = Command::new(TUNER)
-        .args(["match", "-engine", "name=a", &cmd, "option.Hash=999999", "-engine", "name=b", &cmd])
+        .args(["match", "-engine", "name=a", &cmd, "option.Hash=16", "-engine", "name=b", &cmd])
         .args(["-each", "nodes=50", "-games", "2", "-maxmoves", "15", "-srand", "3"])
         .args(["-pgnout", lab.dir.join("games.pgn").to_str().unwrap(), "-broker", &lab.redis.url])
         .env("RUST_LOG", "warn")

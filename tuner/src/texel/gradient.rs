@@ -236,8 +236,12 @@ impl Generations for Gradient<'_> {
         let values = self.values(&s.theta);
         let train_mse =
             if trials > 0 { sse / n as f64 } else { history.last().map_or(self.tuning.start.0, |r| r.train_mse) };
-        let validation_mse =
-            mse(&self.tuning.validation, &self.tuning.params(&values), self.tuning.k, self.tuning.threads);
+        // After the early stop the values no longer move: the epochs left only carry the record.
+        let was_stopped = s.stopped;
+        let validation_mse = match history.last() {
+            Some(last) if was_stopped => last.validation_mse,
+            _ => mse(&self.tuning.validation, &self.tuning.params(&values), self.tuning.k, self.tuning.threads),
+        };
         if !s.stopped {
             if validation_mse < s.best_validation {
                 (s.best_validation, s.stale) = (validation_mse, 0);
@@ -255,7 +259,8 @@ impl Generations for Gradient<'_> {
             seconds: t.elapsed().as_secs_f64(),
             values,
         };
-        log::info!(
+        log::log!(
+            if was_stopped { log::Level::Debug } else { log::Level::Info },
             "epoch {}: training MSE {:.6}, validation MSE {:.6}, {} genes changed, {} steps ({:.1}s){}",
             g + 1,
             record.train_mse,
