@@ -3,67 +3,21 @@
 //! coordinator whose every worker refuses stops with an error after `--broker-patience`.
 
 mod common;
+#[path = "common/redis_server.rs"]
+mod redis_server;
 
 use std::{
-    net::TcpListener,
     path::Path,
     process::{Child, Command, Stdio},
     thread,
     time::{Duration, Instant},
 };
 
+use redis_server::Redis;
+
 use common::{TUNER, assert_each_unit_once, engine_binary, games_in, journal_units, repo, scratch};
 
-const REDIS: &str = "/usr/bin/redis-server";
 const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
-
-/// A redis-server on a fixed loopback port that the test can stop and start again, without
-/// persistence: a restart forgets every key.
-struct Redis {
-    port: u16,
-    child: Option<Child>,
-}
-
-impl Redis {
-    fn start() -> Redis {
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let mut r = Redis { port, child: None };
-        r.up();
-        r
-    }
-
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/0", self.port)
-    }
-
-    fn up(&mut self) {
-        let child = Command::new(REDIS)
-            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("redis-server starts");
-        self.child = Some(child);
-        let started = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
-            assert!(started.elapsed() < Duration::from_secs(10), "redis-server did not listen on {}", self.port);
-            thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    fn down(&mut self) {
-        if let Some(mut c) = self.child.take() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        self.down();
-    }
-}
 
 /// A child process killed (SIGKILL) when dropped.
 struct Killed(Child);
@@ -80,7 +34,7 @@ fn worker(redis: &Redis, dir: &Path, name: &str, engine: &Path) -> Killed {
     std::fs::write(&engines, format!("[engines.evochess]\ncmd = {engine:?}\n")).unwrap();
     let log = std::fs::File::create(dir.join(format!("{name}.log"))).unwrap();
     let child = Command::new(TUNER)
-        .args(["worker", "--broker", &redis.url(), "--engines", engines.to_str().unwrap()])
+        .args(["worker", "--broker", &redis.url, "--engines", engines.to_str().unwrap()])
         .args(["--visibility", "2", "--name", name])
         .env("RUST_LOG", "info")
         .stdout(Stdio::null())
@@ -102,7 +56,7 @@ fn coordinator(redis: &Redis, dir: &Path, limit: &str, games: u32, extra: &[&str
     let child = Command::new(TUNER)
         .args(["match", "-engine", "name=default", &cmd, "-engine", "name=hand-set", &cmd, &params])
         .args(["-each", limit, "-games", &games, "-srand", "7", "-maxmoves", "80", "-openings", &book])
-        .args(["-pgnout", pgn.to_str().unwrap(), "min", "-state", state.to_str().unwrap(), "-broker", &redis.url()])
+        .args(["-pgnout", pgn.to_str().unwrap(), "min", "-state", state.to_str().unwrap(), "-broker", &redis.url])
         .args(extra)
         .env("RUST_LOG", "info")
         .stdout(Stdio::null())

@@ -10,9 +10,12 @@ use std::{
 
 const REDIS: &str = "/usr/bin/redis-server";
 
-/// A redis-server on a free loopback port, stopped when dropped.
+/// A redis-server on a free loopback port, without persistence, stopped when dropped. A test
+/// may stop it and start it again on the same port ([`Redis::down`], [`Redis::up`]): a restart
+/// forgets every key.
 pub struct Redis {
-    child: Child,
+    child: Option<Child>,
+    port: u16,
     pub url: String,
 }
 
@@ -24,20 +27,44 @@ impl Redis {
     pub fn start() -> Redis {
         for _ in 0..20 {
             let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-            let mut child = Command::new(REDIS)
-                .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("redis-server starts");
             let url = format!("redis://127.0.0.1:{port}/0");
-            if Self::answers_as(&mut child, &url) {
-                return Redis { child, url };
+            if let Some(child) = Self::spawn_on(port, &url) {
+                return Redis { child: Some(child), port, url };
             }
-            let _ = child.kill();
-            let _ = child.wait();
         }
         panic!("redis-server did not start on any of 20 ports");
+    }
+
+    /// Starts the server again on its port after [`Redis::down`].
+    #[allow(dead_code)] // only the outage tests restart it
+    pub fn up(&mut self) {
+        assert!(self.child.is_none(), "redis-server is already up");
+        let child = Self::spawn_on(self.port, &self.url);
+        self.child = Some(child.unwrap_or_else(|| panic!("redis-server did not come back on port {}", self.port)));
+    }
+
+    /// Stops the server (SIGKILL): its keys are gone.
+    pub fn down(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// A redis-server on `port`, once it answers there itself; `None` (and no process) if not.
+    fn spawn_on(port: u16, url: &str) -> Option<Child> {
+        let mut child = Command::new(REDIS)
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("redis-server starts");
+        if Self::answers_as(&mut child, url) {
+            return Some(child);
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        None
     }
 
     /// Waits until `child` itself answers on `url` (its `process_id` in `INFO server`); false when
@@ -63,7 +90,6 @@ impl Redis {
 
 impl Drop for Redis {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.down();
     }
 }
