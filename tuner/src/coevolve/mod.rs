@@ -184,9 +184,10 @@ impl CoevolveConfig {
         toml::from_str(text).map_err(|e| CoevolveError::Config(e.to_string()))
     }
 
+    /// Reads a config file; its relative input paths (`population_dir`, `space`, `engine`,
+    /// `openings`) are relative to the file, `out_dir` and `output` to the working directory.
     pub fn load(path: &Path) -> Result<Self, CoevolveError> {
-        let text = crate::builtin::read_text(path).map_err(|e| CoevolveError::io(path, e))?;
-        Self::parse(&text).map_err(|e| CoevolveError::Config(format!("{}: {e}", path.display())))
+        crate::paths::load_config(path).map_err(|e| e.into_command(CoevolveError::io, CoevolveError::Config))
     }
 
     /// The engine binary to run.
@@ -255,6 +256,12 @@ pub enum CoevolveError {
 }
 
 crate::command_error!(CoevolveError);
+
+impl crate::paths::ConfigPaths for CoevolveConfig {
+    fn input_paths() -> Vec<String> {
+        crate::paths::keys(&["population_dir", "space", "engine", "openings"])
+    }
+}
 
 /// One organism's result in one generation's round robin.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
