@@ -259,7 +259,7 @@ crate::command_error!(CoevolveError);
 
 impl crate::paths::ConfigPaths for CoevolveConfig {
     fn input_paths() -> Vec<String> {
-        crate::paths::keys(&["population_dir", "space", "engine", "openings"])
+        crate::paths::keys(&["population_dir", "space", "engine", "openings", "champion.start"])
     }
 }
 
