@@ -251,22 +251,9 @@ impl MatchObserver for GateObserver {
     fn on_game(&mut self, _: &GameRecord, s: &Standings) {
         self.bar.inc_length(1);
         self.bar.inc(1);
-        if s.games.is_multiple_of(20)
-            && let Some(st) = s.sprt_status(&self.sprt)
-        {
-            let t = &s.totals()[0];
+        if let Some(progress) = crate::promote::sprt_progress(&self.sprt, s) {
             self.bar.suspend(|| {
-                log::info!(
-                    "generation {}: champion test, {} games, challenger {}-{}-{} (W-D-L), LLR {:.2} ({:.2}, {:.2})",
-                    self.generation,
-                    s.games,
-                    t.wdl.wins,
-                    t.wdl.draws,
-                    t.wdl.losses,
-                    st.llr,
-                    st.lower,
-                    st.upper
-                )
+                log::info!("generation {}: champion test, {} games, challenger {progress}", self.generation, s.games)
             });
         }
     }
