@@ -192,23 +192,35 @@ pub fn sprt_line(sprt: &Sprt, status: Option<&SprtStatus>, r: &MatchResults) -> 
 }
 
 /// Every ten game pairs of an SPRT, the first engine's score and the LLR for a progress line:
-/// `W-D-L (W-D-L), LLR x (lower, upper)`; `None` between them.
-pub fn sprt_progress(sprt: &Sprt, s: &Standings) -> Option<String> {
-    if !s.games.is_multiple_of(20) {
-        return None;
+/// `W-D-L (W-D-L), LLR x (lower, upper)`. The runner reports both games of a pair with the same
+/// standings, so each count is reported once.
+pub struct SprtProgress {
+    sprt: Sprt,
+    reported: u64,
+}
+
+impl SprtProgress {
+    pub fn new(sprt: Sprt) -> Self {
+        Self { sprt, reported: 0 }
     }
-    let st = s.sprt_status(sprt)?;
-    let t = &s.totals()[0];
-    Some(format!(
-        "{}-{}-{} (W-D-L), LLR {:.2} ({:.2}, {:.2})",
-        t.wdl.wins, t.wdl.draws, t.wdl.losses, st.llr, st.lower, st.upper
-    ))
+
+    /// The line for these standings, or `None` between reports.
+    pub fn line(&mut self, s: &Standings) -> Option<String> {
+        if !s.games.is_multiple_of(20) || s.games == self.reported {
+            return None;
+        }
+        let st = s.sprt_status(&self.sprt)?;
+        self.reported = s.games;
+        let t = &s.totals()[0];
+        Some(format!(
+            "{}-{}-{} (W-D-L), LLR {:.2} ({:.2}, {:.2})",
+            t.wdl.wins, t.wdl.draws, t.wdl.losses, st.llr, st.lower, st.upper
+        ))
+    }
 }
 
 /// Logs the SPRT's course every ten game pairs (the runner's own CLI observer draws a bar).
-struct Progress {
-    sprt: Sprt,
-}
+struct Progress(SprtProgress);
 
 impl MatchObserver for Progress {
     fn on_start(&mut self, planned: u64, done: u64, _: &Standings) {
@@ -219,7 +231,7 @@ impl MatchObserver for Progress {
     }
 
     fn on_game(&mut self, _: &GameRecord, s: &Standings) {
-        if let Some(progress) = sprt_progress(&self.sprt, s) {
+        if let Some(progress) = self.0.line(s) {
             log::info!("promote: {} games, candidate {progress}", s.games);
         }
     }
@@ -278,7 +290,7 @@ pub fn run(cfg: &PromoteConfig) -> Result<Report, PromoteError> {
     m.resume = cfg.resume;
     m.pgn_out = Some(cfg.dir.join("games.pgn"));
     m.event = "evochess promote".into();
-    let results = play_match(&m, &mut Progress { sprt: cfg.sprt }).map_err(Box::new)?;
+    let results = play_match(&m, &mut Progress(SprtProgress::new(cfg.sprt))).map_err(Box::new)?;
 
     let status = results.sprt.clone();
     let line = sprt_line(&cfg.sprt, status.as_ref(), &results);
@@ -371,5 +383,40 @@ mod tests {
         assert_eq!(Outcome::Promoted.exit_code(), 0);
         assert_eq!(Outcome::Rejected.exit_code(), 3);
         assert_eq!(Outcome::Inconclusive.exit_code(), 4);
+    }
+
+    #[test]
+    fn sprt_progress_reports_each_count_of_ten_pairs_once() {
+        use arena::{
+            outcome::{GameOutcome, Termination},
+            results::GameSummary,
+            stats::SprtModel,
+        };
+        let sprt =
+            Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05, model: SprtModel::Normalized, trinomial: false };
+        let game = |white, outcome| GameSummary {
+            white,
+            black: 1 - white,
+            outcome,
+            termination: Termination::Normal,
+            reason: String::new(),
+            plies: 40,
+        };
+        let mut standings = Standings::new(&["candidate".into(), "default".into()], &[(0, 1)]);
+        let mut progress = SprtProgress::new(sprt);
+        let mut lines = Vec::new();
+        for pair in 0..20 {
+            standings.add_unit(&[game(0, GameOutcome::WhiteWins), game(1, GameOutcome::Draw)]);
+            // The runner calls the observer once per game, both with the pair's standings.
+            for _ in 0..2 {
+                if let Some(line) = progress.line(&standings) {
+                    lines.push((pair, line));
+                }
+            }
+        }
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert_eq!(lines[0].0, 9);
+        assert!(lines[0].1.starts_with("10-10-0 (W-D-L), LLR "), "{}", lines[0].1);
+        assert!(lines[1].1.starts_with("20-20-0 (W-D-L)"), "{}", lines[1].1);
     }
 }

@@ -42,6 +42,7 @@ use super::{Coevolution, CoevolveError, CoevolveGeneration, gen_dir};
 use crate::{
     csv::{Csv, quoted},
     parsed::Parsed,
+    promote::SprtProgress,
 };
 
 /// The start's file under `out_dir`.
@@ -233,7 +234,7 @@ pub fn champions_csv(history: &[CoevolveGeneration]) -> String {
 /// Logs the test's course every 20 games (ten game pairs) and keeps the run's bar moving.
 struct GateObserver {
     generation: usize,
-    sprt: Sprt,
+    progress: SprtProgress,
     bar: ProgressBar,
 }
 
@@ -251,7 +252,7 @@ impl MatchObserver for GateObserver {
     fn on_game(&mut self, _: &GameRecord, s: &Standings) {
         self.bar.inc_length(1);
         self.bar.inc(1);
-        if let Some(progress) = crate::promote::sprt_progress(&self.sprt, s) {
+        if let Some(progress) = self.progress.line(s) {
             self.bar.suspend(|| {
                 log::info!("generation {}: champion test, {} games, challenger {progress}", self.generation, s.games)
             });
@@ -361,7 +362,7 @@ impl Coevolution {
         m.state = Some(dir.join("champion.state.jsonl"));
         m.results_out = Some(dir.join("champion.json"));
         m.resume = resume && dir.join("champion.state.jsonl").is_file();
-        let mut obs = GateObserver { generation: g, sprt, bar: bar.clone() };
+        let mut obs = GateObserver { generation: g, progress: SprtProgress::new(sprt), bar: bar.clone() };
         let r = play_match(&m, &mut obs)?;
         let verdict = match r.sprt.as_ref().map(|s| s.decision) {
             Some(SprtDecision::AcceptH1) => Verdict::Promoted,
