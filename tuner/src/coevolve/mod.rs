@@ -565,6 +565,14 @@ impl Coevolution {
             ga.population = initial.genomes.len();
             ga.elitism = ga.elitism.min(ga.population - 1);
             ga.validate(layout)?;
+            if ga.optimiser.from_one_point() {
+                // Each organism plays with its own file's values outside the space, and the
+                // report follows the lineage of a population: a one-point optimiser has neither.
+                return Err(CoevolveError::Config(format!(
+                    "ga.optimiser = \"{}\": coevolve runs the GA or CMA-ES (\"ga\" or \"cmaes\")",
+                    ga.optimiser.name()
+                )));
+            }
             Ok::<_, CoevolveError>((initial, ga))
         })?;
         let fingerprint = self.fingerprint(&initial, &self.space.canonical());
