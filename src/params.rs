@@ -82,9 +82,45 @@ pub enum ParamError {
     NotAFile { path: String },
     #[error("parameter file {path} is over the {limit}-byte limit")]
     TooLarge { path: String, limit: u64 },
-    /// A content error of the file at `path`.
-    #[error("{path}: {source}")]
-    InFile { path: String, source: Box<ParamError> },
+    /// A content error of the file at `path`, with the line of the key (or section) it names
+    /// where the file has one.
+    #[error("{path}{}: {source}", at_line(.line))]
+    InFile { path: String, line: Option<usize>, source: Box<ParamError> },
+}
+
+/// `, line N` for an error's location, or nothing.
+fn at_line(line: &Option<usize>) -> String {
+    line.map(|l| format!(", line {l}")).unwrap_or_default()
+}
+
+impl ParamError {
+    /// The section, and key within it, that a content error names (`eval`, `knight_mg`).
+    fn culprit(&self) -> Option<(&str, Option<&str>)> {
+        match self {
+            ParamError::UnknownSection(s) | ParamError::SectionNotTable(s) => Some((s.as_str(), None)),
+            ParamError::UnknownKey(k)
+            | ParamError::WrongType { key: k, .. }
+            | ParamError::OutOfRange { key: k, .. } => k.split_once('.').map(|(s, k)| (s, Some(k))),
+            _ => None,
+        }
+    }
+}
+
+/// The line of `text` that sets `section` (`key` within it, when given), from toml's spans;
+/// `None` where it cannot say (a key shortened for its message is not found).
+fn line_of_key(text: &str, section: &str, key: Option<&str>) -> Option<usize> {
+    let doc = toml::de::DeTable::parse(text).ok()?;
+    let (name, value) = doc.get_ref().iter().find(|(k, _)| &**k.get_ref() == section)?;
+    let at = match (key, value.get_ref()) {
+        (Some(key), toml::de::DeValue::Table(entries)) => entries.iter().find(|(k, _)| &**k.get_ref() == key)?.0.span(),
+        _ => name.span(),
+    };
+    Some(line_at(text, at.start))
+}
+
+/// The 1-based line of byte offset `at` of `text`.
+fn line_at(text: &str, at: usize) -> usize {
+    text.as_bytes()[..at.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1
 }
 
 /// Largest parameter file read (the full default file is about 20 KB).
@@ -105,7 +141,7 @@ fn quote_key(key: &str) -> String {
 fn syntax_error(text: &str, e: &toml::de::Error) -> ParamError {
     let at = e.span().map_or(0, |s| s.start.min(text.len()));
     let before = &text.as_bytes()[..at];
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line = line_at(text, at);
     let column = at - before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1) + 1;
     ParamError::Syntax { line, column, message: e.message().trim_end().to_string() }
 }
@@ -341,7 +377,10 @@ impl Params {
             path: shown(),
             reason: format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
         })?;
-        self.with_toml(&text).map_err(|e| ParamError::InFile { path: shown(), source: Box::new(e) })
+        self.with_toml(&text).map_err(|e| {
+            let line = e.culprit().and_then(|(section, key)| line_of_key(&text, section, key));
+            ParamError::InFile { path: shown(), line, source: Box::new(e) }
+        })
     }
 
     /// The full parameter file: every key with its doc and range as a comment.
@@ -428,6 +467,17 @@ mod tests {
         assert_eq!(e, ParamError::OutOfRange { key: "search.null_move_use".into(), value: 5, min: 0, max: 1 });
         assert!(matches!(p.with_toml("[engine]\nx = 1\n"), Err(ParamError::UnknownSection(_))));
         assert!(matches!(p.with_toml("[eval\n"), Err(ParamError::Syntax { line: 1, .. })));
+    }
+
+    #[test]
+    fn file_errors_give_the_line_of_the_key() {
+        let text = "[eval]\nknight_mg = 300\n\n[search]\nno_such = 1\n";
+        assert_eq!(line_of_key(text, "search", Some("no_such")), Some(5));
+        assert_eq!(line_of_key(text, "search", None), Some(4));
+        assert_eq!(line_of_key(text, "search", Some("absent")), None);
+        assert_eq!(line_of_key("\neval.knight_mg = 1\n", "eval", Some("knight_mg")), Some(2));
+        let e = Params::default().with_toml(text).unwrap_err();
+        assert_eq!(e.culprit(), Some(("search", Some("no_such"))));
     }
 
     #[test]

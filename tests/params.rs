@@ -99,6 +99,37 @@ fn bad_params_files_exit_2_naming_the_key() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/params.toml"));
 }
 
+/// An unknown key (or section) in a parameter file is refused, over UCI and on the command
+/// line, with the file, the key and the key's line; the engine keeps what it had.
+#[test]
+fn unknown_keys_are_refused_naming_file_key_and_line() {
+    let spec = Params::specs().next().unwrap();
+    let key_file = temp_file(
+        "unknown-key.toml",
+        &format!("# tuned\n[{s}]\n{n} = {v}\n\nno_such_term = 3\n", s = spec.section, n = spec.name, v = spec.default),
+    );
+    let section_file = temp_file("unknown-section.toml", "[eval]\n\n[engine]\nhash = 3\n");
+    let key = format!("{}.no_such_term", spec.section);
+    let cases = [
+        (&key_file, format!(", line 5: unknown parameter `{key}`")),
+        (&section_file, ", line 3: unknown section `engine`".into()),
+    ];
+    let mut s = Session::start();
+    s.send(&format!("position fen {FEN}"));
+    let before = eval_cp(&mut s);
+    for (file, expected) in &cases {
+        let e = s.expect_error(&format!("setoption name ParamsFile value {}", file.display()));
+        assert!(e.contains(&format!("{}{expected}", file.display())), "{e}");
+        assert_eq!(eval_cp(&mut s), before);
+        let out = run_bin(&["--params", file.to_str().unwrap(), "params", "--dump"], "", TIMEOUT);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(&format!("--params: {}{expected}", file.display())), "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
+    assert!(s.quit().success());
+}
+
 #[test]
 fn params_file_option_loads_and_keeps_previous_on_error() {
     let (spec, changed) = sensitive_param();

@@ -1,6 +1,14 @@
-//! Where the shared data lives: see [`evochess::data`].
+//! Where the tuner's files are: the shared data ([`evochess::data`]), the default engine, and
+//! the input files a config names, relative to the config file ([`load_config`], the one
+//! loader of every command's config).
 
-use std::path::{Component, Path, PathBuf};
+use std::{
+    io,
+    path::{Component, Path, PathBuf},
+};
+
+use serde::de::DeserializeOwned;
+use thiserror::Error;
 
 pub use evochess::data::shared_data_dir as data_dir;
 
@@ -47,40 +55,87 @@ pub fn in_config(config: &Path, path: &Path) -> PathBuf {
     out
 }
 
-/// Applies [`in_config`] to the input paths of a config read from `config`, key by key: only the
-/// keys the file sets (`given`, the file as a table), so a built-in default is left as it is.
-pub fn rebase_given(config: &Path, given: &toml::Table, paths: &mut [(&str, &mut dyn RebasePaths)]) {
-    for (key, value) in paths {
-        if given.contains_key(*key) {
-            value.rebase(config);
+/// A command's config file type: which of its keys name input files. Their relative values
+/// are relative to the config file ([`in_config`]), so a config works from any working
+/// directory; outputs (`out_dir`, ...) stay relative to the working directory, where a run
+/// writes.
+pub trait ConfigPaths {
+    /// Dotted keys (`init.file`) whose value is a path or a list of paths.
+    fn input_paths() -> Vec<String>;
+}
+
+/// `keys` as owned strings, for [`ConfigPaths::input_paths`].
+pub fn keys(keys: &[&str]) -> Vec<String> {
+    keys.iter().map(|k| (*k).to_string()).collect()
+}
+
+/// Why a config file could not be loaded; each names the file.
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    /// Missing, unreadable, not a regular file or too large.
+    #[error("{}: {source}", path.display())]
+    Read { path: PathBuf, source: io::Error },
+    /// Not a valid config: toml's message names the key and its line.
+    #[error("{}: {message}", path.display())]
+    Parse { path: PathBuf, message: String },
+}
+
+impl ConfigError {
+    /// A command's own error: `read` for a file that could not be read (given the path), `parse`
+    /// for the rest (given the whole message, path included).
+    pub fn into_command<E>(self, read: impl FnOnce(&Path, io::Error) -> E, parse: impl FnOnce(String) -> E) -> E {
+        match self {
+            ConfigError::Read { path, source } => read(&path, source),
+            parse_error @ ConfigError::Parse { .. } => parse(parse_error.to_string()),
         }
     }
 }
 
-/// A config value holding paths.
-pub trait RebasePaths {
-    fn rebase(&mut self, config: &Path);
+/// Reads the config file `path` of a command, from disk or the built-in copy of a shipped one
+/// ([`crate::builtin::read_text`]). Keys and types are checked on the text as written (so that
+/// errors give the key and its line); then the input paths the file sets
+/// ([`ConfigPaths::input_paths`]) are made relative to the file. Keys it leaves out keep their
+/// defaults as they are (the built-in `configs/...` names).
+pub fn load_config<T: DeserializeOwned + ConfigPaths>(path: &Path) -> Result<T, ConfigError> {
+    let text = crate::builtin::read_text(path).map_err(|source| ConfigError::Read { path: path.into(), source })?;
+    let parse = |e: toml::de::Error| ConfigError::Parse { path: path.into(), message: e.to_string() };
+    toml::from_str::<T>(&text).map_err(parse)?;
+    let mut table: toml::Table = toml::from_str(&text).map_err(parse)?;
+    rebase_table(path, &mut table, &T::input_paths());
+    toml::Value::Table(table).try_into::<T>().map_err(parse)
 }
 
-impl RebasePaths for PathBuf {
-    fn rebase(&mut self, config: &Path) {
-        *self = in_config(config, self);
+/// Applies [`in_config`] to the values at `keys` (dotted: `init.file`) that `table`, read from
+/// the file `config`, sets: a string, or each string of an array. Values of another type are
+/// left for the config's own parse to refuse.
+pub fn rebase_table(config: &Path, table: &mut toml::Table, keys: &[String]) {
+    for key in keys {
+        rebase_key(config, table, key);
     }
 }
 
-impl<T: RebasePaths> RebasePaths for Option<T> {
-    fn rebase(&mut self, config: &Path) {
-        if let Some(p) = self {
-            p.rebase(config);
+fn rebase_key(config: &Path, table: &mut toml::Table, key: &str) {
+    match key.split_once('.') {
+        Some((head, rest)) => {
+            if let Some(toml::Value::Table(inner)) = table.get_mut(head) {
+                rebase_key(config, inner, rest);
+            }
+        }
+        None => {
+            if let Some(value) = table.get_mut(key) {
+                rebase_value(config, value);
+            }
         }
     }
 }
 
-impl<T: RebasePaths> RebasePaths for Vec<T> {
-    fn rebase(&mut self, config: &Path) {
-        for p in self {
-            p.rebase(config);
-        }
+fn rebase_value(config: &Path, value: &mut toml::Value) {
+    match value {
+        // TOML text is UTF-8; only a config directory that is not could be altered here, and
+        // the file it then names is reported missing by its full path.
+        toml::Value::String(s) => *s = in_config(config, Path::new(s.as_str())).to_string_lossy().into_owned(),
+        toml::Value::Array(items) => items.iter_mut().for_each(|v| rebase_value(config, v)),
+        _ => {}
     }
 }
 
@@ -98,5 +153,53 @@ mod tests {
         assert_eq!(at("a.toml", "s.toml"), Path::new("s.toml"));
         assert_eq!(at("/r/a.toml", "/abs/s.toml"), Path::new("/abs/s.toml"));
         assert_eq!(at("/r/a.toml", ""), Path::new(""));
+    }
+
+    #[derive(Debug, Default, serde::Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    struct Conf {
+        space: PathBuf,
+        suites: Vec<PathBuf>,
+        out_dir: PathBuf,
+        init: Option<Init>,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    struct Init {
+        file: PathBuf,
+    }
+
+    impl ConfigPaths for Conf {
+        fn input_paths() -> Vec<String> {
+            keys(&["space", "suites", "init.file"])
+        }
+    }
+
+    #[test]
+    fn a_config_rebases_the_input_paths_it_sets_and_nothing_else() {
+        let dir = std::env::temp_dir().join(format!("evochess-paths-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("conf")).unwrap();
+        let file = dir.join("conf/c.toml");
+        std::fs::write(
+            &file,
+            "space = \"s.toml\"\nsuites = [\"../a.epd\", \"/abs/b.epd\"]\nout_dir = \"out\"\n[init]\nfile = \"p.toml\"\n",
+        )
+        .unwrap();
+        let c: Conf = load_config(&file).unwrap();
+        assert_eq!(c.space, dir.join("conf/s.toml"));
+        assert_eq!(c.suites, [dir.join("a.epd"), PathBuf::from("/abs/b.epd")]);
+        assert_eq!(c.init.unwrap().file, dir.join("conf/p.toml"));
+        assert_eq!(c.out_dir, Path::new("out"), "outputs stay relative to the working directory");
+        // Keys the file leaves out keep their defaults.
+        std::fs::write(&file, "out_dir = \"o\"\n").unwrap();
+        let c: Conf = load_config(&file).unwrap();
+        assert_eq!((c.space, c.suites.len()), (PathBuf::new(), 0));
+        // Errors name the file, and toml's message the key and its line.
+        std::fs::write(&file, "out_dir = \"o\"\nspaec = \"s.toml\"\n").unwrap();
+        let e = load_config::<Conf>(&file).unwrap_err().to_string();
+        assert!(e.contains(&file.display().to_string()) && e.contains("spaec") && e.contains("line 2"), "{e}");
+        let e = load_config::<Conf>(&dir.join("conf/none.toml")).unwrap_err();
+        assert!(matches!(e, ConfigError::Read { .. }) && e.to_string().contains("none.toml"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

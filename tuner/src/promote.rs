@@ -191,6 +191,20 @@ pub fn sprt_line(sprt: &Sprt, status: Option<&SprtStatus>, r: &MatchResults) -> 
     s
 }
 
+/// Every ten game pairs of an SPRT, the first engine's score and the LLR for a progress line:
+/// `W-D-L (W-D-L), LLR x (lower, upper)`; `None` between them.
+pub fn sprt_progress(sprt: &Sprt, s: &Standings) -> Option<String> {
+    if !s.games.is_multiple_of(20) {
+        return None;
+    }
+    let st = s.sprt_status(sprt)?;
+    let t = &s.totals()[0];
+    Some(format!(
+        "{}-{}-{} (W-D-L), LLR {:.2} ({:.2}, {:.2})",
+        t.wdl.wins, t.wdl.draws, t.wdl.losses, st.llr, st.lower, st.upper
+    ))
+}
+
 /// Logs the SPRT's course every ten game pairs (the runner's own CLI observer draws a bar).
 struct Progress {
     sprt: Sprt,
@@ -205,20 +219,8 @@ impl MatchObserver for Progress {
     }
 
     fn on_game(&mut self, _: &GameRecord, s: &Standings) {
-        if s.games.is_multiple_of(20)
-            && let Some(st) = s.sprt_status(&self.sprt)
-        {
-            let t = &s.totals()[0];
-            log::info!(
-                "promote: {} games, candidate {}-{}-{} (W-D-L), LLR {:.2} ({:.2}, {:.2})",
-                s.games,
-                t.wdl.wins,
-                t.wdl.draws,
-                t.wdl.losses,
-                st.llr,
-                st.lower,
-                st.upper
-            );
+        if let Some(progress) = sprt_progress(&self.sprt, s) {
+            log::info!("promote: {} games, candidate {progress}", s.games);
         }
     }
 

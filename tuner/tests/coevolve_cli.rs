@@ -8,7 +8,9 @@ use std::{
     time::Duration,
 };
 
-use common::{assert_fails_with, engine_binary, games_in, kill_9_when, manifest, scratch, text, tuner_err, tuner_ok};
+use common::{
+    assert_fails_with, engine_binary, games_in, kill_9_when, manifest, repo, scratch, text, tuner_err, tuner_ok,
+};
 use evochess::params::Params;
 
 /// `n` parameter files that differ in their piece values, as `tuner evolve` would leave them.
@@ -258,4 +260,150 @@ fn a_missing_population_directory_says_how_to_start() {
     for needle in ["params/evolved", "no such directory", "--random N", "--population-dir DIR"] {
         assert!(err.contains(needle), "stderr lacks `{needle}`: {err}");
     }
+}
+
+/// A parameter file far weaker than the default: piece values upside down (a pawn worth two
+/// knights, a queen barely a rook and a half), so it gives pieces away.
+fn broken(path: &Path, knight: i32) -> PathBuf {
+    let mut p = Params::default();
+    (p.eval.pawn_mg, p.eval.pawn_eg) = (200, 250);
+    (p.eval.knight_mg, p.eval.knight_eg) = (knight, knight);
+    (p.eval.bishop_mg, p.eval.bishop_eg) = (100, 100);
+    (p.eval.rook_mg, p.eval.rook_eg) = (200, 200);
+    (p.eval.queen_mg, p.eval.queen_eg) = (400, 400);
+    std::fs::write(path, p.to_toml()).unwrap();
+    path.to_path_buf()
+}
+
+/// A config for the SPRT gate's tests: the population `seeds` (copied, in this order), the
+/// whole evaluation as the space (so organisms are their files value for value), fast
+/// node-limited games, and a gate with wide bounds and a small cap (a crushed side is decided
+/// in about six game pairs).
+fn gate_config(dir: &Path, seeds: &[PathBuf], start: &Path, generations: usize) -> PathBuf {
+    let pop = dir.join("seeds");
+    std::fs::create_dir_all(&pop).unwrap();
+    for (i, s) in seeds.iter().enumerate() {
+        std::fs::copy(s, pop.join(format!("{}-{}", i + 1, s.file_name().unwrap().to_str().unwrap()))).unwrap();
+    }
+    let cfg = dir.join("coevolve.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "population_dir = {pop:?}\nengine = {:?}\nnodes = 500\ntc = \"60+1\"\nconcurrency = 1\n\
+             openings = {:?}\nopenings_per_pair = 1\nmaxmoves = \"80\"\nresign = \"movecount=3 score=600\"\n\
+             reference_games = 0\nout_dir = {:?}\n[ga]\ngenerations = {generations}\n\
+             [champion]\ngate = \"sprt\"\nstart = {start:?}\nelo0 = 0\nelo1 = 100\nalpha = 0.1\nbeta = 0.1\n\
+             max_games = 40\n",
+            engine_binary(),
+            manifest().join("../openings/gnuchess-8ply.epd"),
+            dir.join("out"),
+        ),
+    )
+    .unwrap();
+    cfg
+}
+
+/// The challenges the run printed (`generation G: ...` lines of the champion chain).
+fn chain(stdout: &str) -> Vec<String> {
+    stdout.lines().filter(|l| l.starts_with("  generation ")).map(|l| l.trim().to_string()).collect()
+}
+
+/// Issue 45, the SPRT-gated champion: a population that cannot beat the start never replaces
+/// it, so the output is the start file value for value.
+#[test]
+fn with_the_gate_a_weaker_population_leaves_the_start_as_the_output() {
+    let dir = scratch("coevolve", "gate-keeps");
+    let seeds = [broken(&dir.join("broken.toml"), 100), broken(&dir.join("broken-b.toml"), 150)];
+    let start = repo().join("params/default.toml");
+    let cfg = gate_config(&dir, &seeds, &start, 1);
+    let out = tuner_ok(&["coevolve", "--config", cfg.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    let lines = chain(&stdout);
+    assert_eq!(lines.len(), 1, "{stdout}");
+    assert!(lines[0].starts_with("generation 0: g0o"), "{stdout}");
+    assert!(
+        lines[0].contains(" vs start: rejected") && lines[0].contains("SPRT normalized elo0=0 elo1=100"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("no challenger passed the gate"), "{stdout}");
+    let output = Params::load(dir.join("out/coevolved.toml")).unwrap();
+    assert!(output == Params::load(&start).unwrap(), "the output is not params/default.toml value for value");
+    // The test's games are the runner's, journaled and listed in champions.csv.
+    let games = games_in(&dir.join("out/gen-000/champion.pgn"));
+    assert!((2..=40).contains(&games), "{games} games");
+    let csv = std::fs::read_to_string(dir.join("out/champions.csv")).unwrap();
+    let row = csv.lines().nth(1).unwrap();
+    assert!(row.contains(",start,") && row.contains(&format!(",{games},\"SPRT normalized")), "{csv}");
+}
+
+/// Issue 45, the SPRT-gated champion: a clearly stronger challenger (params/default.toml
+/// against a start that gives pieces away) passes and becomes the output.
+#[test]
+fn with_the_gate_a_stronger_challenger_becomes_the_output() {
+    let dir = scratch("coevolve", "gate-promotes");
+    let start = broken(&dir.join("start.toml"), 100);
+    let seeds = [repo().join("params/default.toml"), broken(&dir.join("broken-b.toml"), 150)];
+    let cfg = gate_config(&dir, &seeds, &start, 1);
+    let out = tuner_ok(&["coevolve", "--config", cfg.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    let lines = chain(&stdout);
+    // Organism 0 is params/default.toml: it wins the round robin (a tie goes to it too).
+    assert_eq!(lines.len(), 1, "{stdout}");
+    assert!(lines[0].starts_with("generation 0: g0o0 vs start: promoted (H1); SPRT"), "{stdout}");
+    assert!(stdout.contains("champion: g0o0 of generation 0, which passed the gate"), "{stdout}");
+    let output = Params::load(dir.join("out/coevolved.toml")).unwrap();
+    assert!(output == Params::load(repo().join("params/default.toml")).unwrap(), "the output is not the challenger");
+    assert!(output != Params::load(&start).unwrap());
+    let header = std::fs::read_to_string(dir.join("out/coevolved.toml")).unwrap();
+    assert!(header.contains("# generation 0: g0o0 vs start: promoted (H1); SPRT normalized"), "{header}");
+    // The start the challenger met is a file of the run.
+    assert!(Params::load(dir.join("out/champion-start.toml")).unwrap() == Params::load(&start).unwrap());
+}
+
+/// Issue 45, the SPRT-gated champion: a run killed mid-test continues the test from its journal,
+/// and one killed after the test does not play it again.
+#[test]
+fn with_the_gate_kill_9_and_resume_replay_no_test() {
+    let dir = scratch("coevolve", "gate-kill");
+    let start = broken(&dir.join("start.toml"), 100);
+    let seeds = [
+        repo().join("params/default.toml"),
+        broken(&dir.join("broken-b.toml"), 150),
+        broken(&dir.join("broken-c.toml"), 200),
+    ];
+    let cfg = gate_config(&dir, &seeds, &start, 2);
+    let args = ["coevolve", "--config", cfg.to_str().unwrap()];
+    let resume = ["coevolve", "--config", cfg.to_str().unwrap(), "--resume"];
+    let test = dir.join("out/gen-000/champion.state.jsonl");
+    let pgn = dir.join("out/gen-000/champion.pgn");
+    // Killed in generation 0's test, after its first game pair.
+    kill_9_when(&args, Duration::from_secs(120), "a game pair of the champion test", || !journal(&test).is_empty());
+    let before = journal(&test);
+    // Resumed, then killed in generation 1: generation 0, its test included, is checkpointed.
+    let checkpoint = dir.join("out/checkpoint.json");
+    kill_9_when(&resume, Duration::from_secs(120), "generation 0's checkpoint", || checkpoint.is_file());
+    let finished = journal(&test);
+    assert_eq!(&finished[..before.len()], &before[..], "the pairs played before the kill were changed");
+    assert!(finished.len() > before.len(), "the test was over before the first kill");
+    common::assert_each_unit_once(&test);
+    let (kept_journal, kept_pgn) = (std::fs::read(&test).unwrap(), std::fs::read(&pgn).unwrap());
+    assert_eq!(games_in(&pgn), 2 * finished.len());
+
+    let out = tuner_ok(&resume);
+    let stdout = text(&out.stdout);
+    assert_eq!(std::fs::read(&test).unwrap(), kept_journal, "generation 0's finished test was played again");
+    assert_eq!(std::fs::read(&pgn).unwrap(), kept_pgn);
+    let lines = chain(&stdout);
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(lines[0].starts_with("generation 0: g0o0 vs start: promoted (H1)"), "{stdout}");
+    assert!(lines[1].starts_with("generation 1: g1o") && lines[1].contains(" vs g0o0: "), "{stdout}");
+    assert!(lines[0].contains(&format!("games {}:", 2 * finished.len())), "{stdout}");
+    let output = Params::load(dir.join("out/coevolved.toml")).unwrap();
+    // The champion is g0o0, or generation 1's best if it passed its own test.
+    let name = stdout.lines().find_map(|l| l.strip_prefix("champion: ")).and_then(|l| l.split(' ').next());
+    let file = match name {
+        Some(n @ ("g0o0" | "g1o0" | "g1o1" | "g1o2")) => format!("out/gen-00{}/{n}.toml", &n[1..2]),
+        other => panic!("champion {other:?}\n{stdout}"),
+    };
+    assert!(output == Params::load(dir.join(&file)).unwrap(), "the output is not {file}");
 }

@@ -243,7 +243,10 @@ fn count_solved_par_equals_serial() {
 
 #[test]
 fn config_file_is_the_builtin_default() {
-    let cfg = EvolveConfig::load(&repo().join("configs/evolve/default.toml")).unwrap();
+    let mut cfg = EvolveConfig::load(&repo().join("configs/evolve/default.toml")).unwrap();
+    // The file names its space relative to itself: the default's file, reached from the config.
+    assert_eq!(cfg.space.canonicalize().unwrap(), repo().join(&EvolveConfig::default().space).canonicalize().unwrap());
+    cfg.space = EvolveConfig::default().space;
     assert_eq!(cfg, EvolveConfig::default());
     let e = EvolveConfig::parse("[ga]\npopulaton = 3\n").unwrap_err();
     assert!(e.to_string().contains("populaton"), "{e}");

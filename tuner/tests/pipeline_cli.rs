@@ -30,7 +30,7 @@ fn toy_pipeline_runs_every_stage_and_renders_the_report() {
 concurrency = 2
 pgn = [{pgn:?}]
 [evolve]
-config = "configs/evolve/default.toml"
+config = {evolve_cfg:?}
 runs = 2
 [evolve.positions]
 train = 3
@@ -39,7 +39,7 @@ test = 2
 population = 6
 generations = 2
 [coevolve]
-config = "configs/coevolve/default.toml"
+config = {coevolve_cfg:?}
 nodes = 300
 tc = "60+1"
 openings_per_pair = 1
@@ -47,7 +47,7 @@ maxmoves = "60"
 [coevolve.ga]
 generations = 2
 [search_evolve]
-config = "configs/search-evolve/default.toml"
+config = {search_evolve_cfg:?}
 suites = [{wac:?}]
 held = [{wac:?}]
 max_positions = 4
@@ -66,6 +66,9 @@ opponents = [{{ name = "ghost", cmd = "/no/such/engine" }}]
 "#,
             out = dir.join("out"),
             pgn = manifest().join("tests/data/evolve_small.pgn"),
+            evolve_cfg = repo().join("configs/evolve/default.toml"),
+            coevolve_cfg = repo().join("configs/coevolve/default.toml"),
+            search_evolve_cfg = repo().join("configs/search-evolve/default.toml"),
         ),
     )
     .unwrap();
@@ -130,10 +133,12 @@ fn a_bad_clock_in_a_later_stage_fails_before_evolution_starts() {
     std::fs::write(
         &cfg,
         format!(
-            "out_dir = {out:?}\npgn = [{pgn:?}]\n[evolve]\nconfig = \"configs/evolve/default.toml\"\n\
-             [coevolve]\nconfig = \"configs/coevolve/default.toml\"\ntc = \"5+x\"\n[verify]\nopponents = []\n",
+            "out_dir = {out:?}\npgn = [{pgn:?}]\n[evolve]\nconfig = {evolve_cfg:?}\n\
+             [coevolve]\nconfig = {coevolve_cfg:?}\ntc = \"5+x\"\n[verify]\nopponents = []\n",
             out = dir.join("out"),
             pgn = manifest().join("tests/data/evolve_small.pgn"),
+            evolve_cfg = repo().join("configs/evolve/default.toml"),
+            coevolve_cfg = repo().join("configs/coevolve/default.toml"),
         ),
     )
     .unwrap();

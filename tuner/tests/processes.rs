@@ -241,3 +241,105 @@ fn an_spsa_config_names_its_files_relative_to_itself() {
     // Found (next to the config, not in the working directory) and then refused for its text.
     assert!(!out.status.success() && err.contains("is not an engine parameter"), "{err}");
 }
+
+/// Every command that reads a config with paths (evolve, search-evolve, coevolve, quick,
+/// roundrobin-ga, pipeline) finds the files it names relative to the config file, run from
+/// another working directory: the engine, spaces, suites, books and parameter files below
+/// `conf/` are reached only that way, and the outputs land in the working directory.
+#[test]
+fn every_config_names_its_files_relative_to_itself() {
+    let (tuner, _, work) = bare_install("relative");
+    let conf = work.parent().unwrap().join("conf");
+    for sub in ["engine", "spaces", "suites", "pop", "stages"] {
+        std::fs::create_dir_all(conf.join(sub)).unwrap();
+    }
+    // The engine the configs name: a link of its own, so that running it shows which was used
+    // (the tuner's default is the one beside it in bin/).
+    let engine = conf.join("engine/evochess");
+    std::fs::hard_link(engine_binary(), &engine)
+        .or_else(|_| std::fs::copy(engine_binary(), &engine).map(|_| ()))
+        .unwrap();
+    let copy = |from: PathBuf, to: &str| {
+        std::fs::copy(&from, conf.join(to)).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+    };
+    copy(repo().join("tuner/tests/data/piece-space.toml"), "spaces/piece.toml");
+    copy(repo().join("configs/spaces/roundrobin-ga-aksenov.toml"), "spaces/rrga.toml");
+    copy(repo().join("configs/spaces/search-evolve-paper.toml"), "spaces/search.toml");
+    copy(repo().join("openings/gnuchess-8ply.epd"), "book.epd");
+    copy(repo().join("tests/data/wac.epd"), "suites/wac.epd");
+    copy(repo().join("tuner/tests/data/evolve_small.pgn"), "games.pgn");
+    std::fs::write(conf.join("init.toml"), evochess::params::Params::default().to_toml()).unwrap();
+    for i in 1..=2 {
+        let mut p = evochess::params::Params::default();
+        p.eval.knight_mg += 10 * i;
+        std::fs::write(conf.join(format!("pop/run-{i}.toml")), p.to_toml()).unwrap();
+    }
+    let write = |name: &str, text: &str| {
+        let path = conf.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+
+    let evolve = write(
+        "evolve.toml",
+        "space = \"spaces/piece.toml\"\nout_dir = \"evolve-out\"\n[positions]\ntrain = 3\ntest = 2\n\
+         [ga]\npopulation = 4\ngenerations = 1\n[init]\nfile = \"init.toml\"\nmutation_rate = 0.0\n",
+    );
+    let pgn = conf.join("games.pgn").display().to_string();
+    starts(&tuner, &work, &["evolve", "--pgn", &pgn, "--config", &evolve], |_| false);
+    assert!(work.join("evolve-out/evolved/run-1.toml").is_file(), "evolve writes under the working directory");
+
+    let search = write(
+        "search-evolve.toml",
+        "space = \"spaces/search.toml\"\nparams = \"init.toml\"\nsuites = [\"suites/wac.epd\"]\n\
+         held = [\"suites/wac.epd\"]\nmax_positions = 2\nnode_cap = 1000\nout_dir = \"se-out\"\n\
+         output = \"se.toml\"\n[ga]\npopulation = 4\ngenerations = 1\n",
+    );
+    starts(&tuner, &work, &["search-evolve", "--config", &search], |_| false);
+    assert!(work.join("se.toml").is_file());
+
+    // The game-playing commands: started once they run the engine the config names.
+    let coevolve = write(
+        "coevolve.toml",
+        "engine = \"engine/evochess\"\npopulation_dir = \"pop\"\nopenings = \"book.epd\"\nnodes = 100\n\
+         concurrency = 1\nopenings_per_pair = 1\nmaxmoves = \"20\"\nout_dir = \"co-out\"\n[ga]\ngenerations = 1\n",
+    );
+    starts(&tuner, &work, &["coevolve", "--config", &coevolve], runs(&engine));
+    let quick = write(
+        "quick.toml",
+        "engine = \"engine/evochess\"\nopenings = \"book.epd\"\npopulation = 5\ngenerations = 1\nnodes = 100\n\
+         max_moves = 10\nout_dir = \"quick-out\"\n",
+    );
+    starts(&tuner, &work, &["quick", "--config", &quick], runs(&engine));
+    let rrga = write(
+        "rrga.toml",
+        "engine = \"engine/evochess\"\nspace = \"spaces/rrga.toml\"\nopenings = \"book.epd\"\npopulation = 3\n\
+         generations = 1\ndepth = 1\nmax_moves = 10\nout_dir = \"rrga-out\"\n[verify]\ngames = 0\nopenings = \"book.epd\"\n",
+    );
+    starts(&tuner, &work, &["roundrobin-ga", "--config", &rrga], runs(&engine));
+    for out in ["co-out", "quick-out", "rrga-out"] {
+        assert!(work.join(out).is_dir(), "{out} is under the working directory");
+    }
+
+    // The pipeline names its stage file relative to itself, and the stage file its space
+    // relative to itself: the space's unknown key shows both were found.
+    std::fs::write(
+        conf.join("spaces/bad.toml"),
+        "encoding = \"gray\"\n[[gene]]\nname = \"g\"\nkeys = [\"zz_relative\"]\nmin = 0\nmax = 1\nbits = 1\n",
+    )
+    .unwrap();
+    std::fs::write(
+        conf.join("stages/evolve.toml"),
+        "space = \"../spaces/bad.toml\"\n[ga]\npopulation = 4\ngenerations = 1\n",
+    )
+    .unwrap();
+    let pipeline = write(
+        "pipeline.toml",
+        "out_dir = \"pipeline-out\"\npgn = [\"games.pgn\"]\n[evolve]\nconfig = \"stages/evolve.toml\"\n\
+         [verify]\nsuites = [\"suites/wac.epd\"]\nopenings = \"book.epd\"\nopponents = []\n",
+    );
+    let out = Command::new(&tuner).args(["pipeline", &pipeline]).current_dir(&work).output().unwrap();
+    let err = text(&out.stderr);
+    assert!(!out.status.success() && err.contains("zz_relative"), "{err}");
+    let _ = std::fs::remove_dir_all(work.parent().unwrap());
+}

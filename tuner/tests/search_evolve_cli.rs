@@ -37,7 +37,7 @@ fn args(dir: &Path, eval: &Path, generations: usize, extra: &[&str]) -> Output {
     a.extend_from_slice(extra);
     let cfg = manifest().join("../configs/search-evolve/default.toml");
     let space = manifest().join("../configs/spaces/search-evolve-paper.toml");
-    // The config's relative paths are relative to the repository root.
+    // Run from another directory: the config names its space relative to itself.
     Command::new(TUNER)
         .args(&a)
         .args(["--config", cfg.to_str().unwrap()])

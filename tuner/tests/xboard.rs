@@ -313,6 +313,41 @@ fn options_reuse_and_spec_errors() {
     assert!(e.contains("`proto`") && e.contains("uci or xboard"), "{e}");
 }
 
+/// Through the `tuner` binary: an option the xboard engine does not declare, a value outside its
+/// declaration, or one the engine answers with `Error` stops the match before any game, naming
+/// the engine and the option, as a UCI engine's option errors do.
+#[test]
+fn xboard_option_errors_stop_the_match_naming_engine_and_option() {
+    let dir = scratch("xboard", "option-errors");
+    let pgn = dir.join("games.pgn");
+    let run = |extra: &[&str], option: &str| {
+        let out = Command::new(TUNER)
+            .args(["match", "-engine", "name=u", &format!("cmd={UCI}"), "-engine", "name=xb"])
+            .args([format!("cmd={XBOARD}"), "proto=xboard".into(), "arg=--option".into()])
+            .args(extra.iter().map(|a| format!("arg={a}")))
+            .arg(option)
+            .args(["-each", "depth=1", "-games", "2", "-maxmoves", "20", "-pgnout", pgn.to_str().unwrap()])
+            .env("RUST_LOG", "warn")
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    for (extra, option, expected) in [
+        (&[][..], "option.Hash=16", "no option `Hash` (it declares: Skill Level, Ponder)"),
+        (&[], "option.Skill Level=99", "option `Skill Level` = `99`: outside the declared range 0 to 20"),
+        (&[], "option.Ponder=maybe", "option `Ponder` = `maybe`: not true or false"),
+        (&["--refuse-options"], "option.Skill Level=5", "Error (bad value): option Skill Level=5"),
+    ] {
+        let (code, err) = run(extra, option);
+        assert_eq!(code, Some(1), "{option}: {err}");
+        assert!(err.contains("engine `xb`") && err.contains(expected), "{option}: {err}");
+        assert!(!pgn.exists(), "{option}: no game is played");
+    }
+    let (code, err) = run(&[], "option.Skill Level=5");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(common::games_in(&pgn), 2);
+}
+
 /// A two-game match of evochess against a Debian xboard engine through the `tuner` binary: both
 /// games are played to an end without a forfeit.
 fn real_match(opponent: &str) {

@@ -240,7 +240,7 @@ impl EngineSpec {
                 for (name, value) in &self.options {
                     c.set_option(name, value)?;
                 }
-                c.ping()?;
+                c.ping_checked()?;
                 Ok(EngineClient::Xboard(c))
             }
         }

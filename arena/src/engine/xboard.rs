@@ -175,15 +175,52 @@ pub struct XbOption {
     pub name: String,
     /// `check`, `spin`, `slider`, `combo`, `string`, `file`, `path`, `button`, `save`, `reset`.
     pub kind: String,
+    /// What follows the type: `DEFAULT MIN MAX` of a spin or slider, the default of a check,
+    /// the choices of a combo (`A /// *B /// C`, the starred one the default).
+    pub values: String,
 }
 
 impl XbOption {
     fn parse(value: &str) -> Option<XbOption> {
         let at = value.find(" -")?;
         let name = value[..at].trim();
-        let kind = value[at + 2..].split_whitespace().next()?;
-        (!name.is_empty()).then(|| XbOption { name: name.to_string(), kind: kind.to_string() })
+        let after = value[at + 2..].trim_start();
+        let kind = after.split_whitespace().next()?;
+        let values = after[kind.len()..].trim().to_string();
+        (!name.is_empty()).then(|| XbOption { name: name.to_string(), kind: kind.to_string(), values })
     }
+
+    /// Why `value` is not one the declaration allows; `None` when it is, or when the declaration
+    /// does not say. An xboard engine does not answer a setting, so a value out of its range
+    /// would otherwise be clamped or ignored in silence.
+    fn refuses(&self, value: &str) -> Option<String> {
+        let value = value.trim();
+        match self.kind.as_str() {
+            "spin" | "slider" => {
+                let Ok(v) = value.parse::<i64>() else { return Some("not an integer".into()) };
+                let bounds: Result<Vec<i64>, _> = self.values.split_whitespace().map(str::parse).collect();
+                match bounds.as_deref() {
+                    Ok([_, min, max, ..]) if !(*min..=*max).contains(&v) => {
+                        Some(format!("outside the declared range {min} to {max}"))
+                    }
+                    _ => None,
+                }
+            }
+            "check" => (!matches!(value, "true" | "false" | "1" | "0")).then(|| "not true or false".into()),
+            "combo" if !self.values.is_empty() => {
+                let choices: Vec<&str> = self.values.split("///").map(|c| c.trim().trim_start_matches('*')).collect();
+                (!choices.iter().any(|c| c.eq_ignore_ascii_case(value)))
+                    .then(|| format!("not one of its choices ({})", choices.join(", ")))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Whether `line` is an engine's `Error (…): option …`, its answer to a setting it refuses.
+fn is_option_error(line: &str) -> bool {
+    matches!(XbLine::parse(line), XbLine::Error(_))
+        && line.split_once("):").is_some_and(|(_, command)| command.trim_start().starts_with("option"))
 }
 
 /// What the engine declared, with the protocol's defaults for what it did not.
@@ -369,8 +406,13 @@ impl XboardClient {
         self.features.myname.as_deref()
     }
 
-    /// `option NAME=VALUE` for an option the engine declared (names compared without case);
+    /// `option NAME=VALUE` for an option the engine declared (names compared without case) with
+    /// a value its declaration allows (a spin's range, a check's true/false, a combo's choices);
     /// `true`/`false` become 1/0 for a check box.
+    ///
+    /// # Errors
+    /// [`EngineError::UnknownOption`] for an undeclared name, [`EngineError::Refused`] for a value
+    /// out of the declaration, naming the option and value.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         let Some(o) = self.features.options.iter().find(|o| o.name.eq_ignore_ascii_case(name.trim())) else {
             return Err(EngineError::UnknownOption {
@@ -379,6 +421,12 @@ impl XboardClient {
                 declared: self.features.options.iter().map(|o| o.name.as_str()).collect::<Vec<_>>().join(", "),
             });
         };
+        if let Some(why) = o.refuses(value) {
+            return Err(EngineError::Refused {
+                engine: self.label().to_string(),
+                message: format!("option `{}` = `{value}`: {why}", o.name),
+            });
+        }
         let line = match (o.kind.as_str(), value) {
             ("button" | "save" | "reset", _) => format!("option {}", o.name),
             ("check", "true") => format!("option {}=1", o.name),
@@ -391,19 +439,44 @@ impl XboardClient {
     /// `ping N` → `pong N`, discarding whatever comes before (the end of the last game). An
     /// engine without `ping` is given a moment to finish its output instead.
     pub fn ping(&mut self) -> Result<(), EngineError> {
+        self.sync().map(|_| ())
+    }
+
+    /// [`XboardClient::ping`] after `option` commands: the engine's first `Error (…): option …`
+    /// on the way fails the start naming the engine, as a UCI engine's error for a `setoption`
+    /// does. Playing on would pass its defaults off as the settings asked for.
+    pub fn ping_checked(&mut self) -> Result<(), EngineError> {
+        match self.sync()? {
+            Some(line) => Err(EngineError::Refused { engine: self.label().to_string(), message: line }),
+            None => Ok(()),
+        }
+    }
+
+    /// The sync of [`XboardClient::ping`]; the first option error seen on the way, if any.
+    fn sync(&mut self) -> Result<Option<String>, EngineError> {
+        let mut error = None;
+        let note = |error: &mut Option<String>, line: &str| {
+            if error.is_none() && is_option_error(line) {
+                *error = Some(line.trim().to_string());
+            }
+        };
         if !self.features.ping {
             let settle = Instant::now() + self.timeouts.ping.min(NO_PING_SETTLE);
-            while self.conn.line_until(settle, "pong")?.is_some() {}
-            return Ok(());
+            while let Some(line) = self.conn.line_until(settle, "pong")? {
+                note(&mut error, &line);
+            }
+            return Ok(error);
         }
         self.last_ping += 1;
         let n = self.last_ping;
         self.conn.send(&format!("ping {n}"), "pong")?;
         let deadline = Instant::now() + self.timeouts.ping;
         loop {
-            if XbLine::parse(&self.conn.next_line(deadline, "pong")?) == XbLine::Pong(n) {
-                return Ok(());
+            let line = self.conn.next_line(deadline, "pong")?;
+            if XbLine::parse(&line) == XbLine::Pong(n) {
+                return Ok(error);
             }
+            note(&mut error, &line);
         }
     }
 
@@ -647,6 +720,26 @@ mod tests {
         // A move number alone, or a PV-less number, is not a move.
         assert!(matches!(XbLine::parse("1. e2e4"), XbLine::Other(_)));
         assert!(matches!(XbLine::parse("  +----+----+"), XbLine::Other(_)));
+    }
+
+    #[test]
+    fn option_values_are_checked_against_their_declaration() {
+        let o = |v: &str| XbOption::parse(v).unwrap();
+        let spin = o("Skill Level -spin 10 0 20");
+        assert_eq!((spin.name.as_str(), spin.kind.as_str(), spin.values.as_str()), ("Skill Level", "spin", "10 0 20"));
+        assert_eq!(spin.refuses("20"), None);
+        assert_eq!(spin.refuses("21").as_deref(), Some("outside the declared range 0 to 20"));
+        assert_eq!(spin.refuses("high").as_deref(), Some("not an integer"));
+        let check = o("Ponder -check 0");
+        assert_eq!((check.refuses("true"), check.refuses("0")), (None, None));
+        assert!(check.refuses("maybe").is_some());
+        let combo = o("Style -combo Solid /// *Normal /// Risky");
+        assert_eq!(combo.refuses("risky"), None);
+        assert_eq!(combo.refuses("Wild").as_deref(), Some("not one of its choices (Solid, Normal, Risky)"));
+        assert_eq!(o("Book -file book.bin").refuses("other.bin"), None);
+        assert!(is_option_error("Error (bad value): option Skill Level=99"));
+        assert!(!is_option_error("Error (unknown command): accepted"));
+        assert!(!is_option_error("tellusererror option"));
     }
 
     #[test]

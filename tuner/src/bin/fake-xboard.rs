@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! fake-xboard [--seed N] [--no-features] [--done0-ms MS] [--usermove] [--san] [--no-ping]
-//!             [--no-setboard] [--reuse0] [--option] [--old-moves] [--offer-draw] [--score CP]
+//!             [--no-setboard] [--reuse0] [--option] [--refuse-options] [--old-moves] [--offer-draw]
+//!             [--score CP]
 //!             [--crash-after N] [--stall-after N] [--illegal-after N] [--slow-after N --slow-ms MS]
 //!             [--resign-after N] [--reject-after N] [--claim-win-after N] [--claim-draw-after N]
 //!             [--log FILE]
@@ -12,6 +13,7 @@
 //! a `usermove` command) is an unknown command; with `--san` only SAN moves are understood, else
 //! only coordinates; a move it cannot play gets `Illegal move`. "after N" counts the moves it
 //! has made since the process started. `--log` appends every command received.
+//! `--refuse-options` answers every `option` command with `Error (bad value): option …`.
 
 use std::{
     io::{self, BufRead, Write},
@@ -32,6 +34,7 @@ struct Behaviour {
     no_setboard: bool,
     reuse0: bool,
     option: bool,
+    refuse_options: bool,
     old_moves: bool,
     offer_draw: bool,
     score: i32,
@@ -67,6 +70,7 @@ fn parse_args() -> Behaviour {
             "--no-setboard" => b.no_setboard = true,
             "--reuse0" => b.reuse0 = true,
             "--option" => b.option = true,
+            "--refuse-options" => b.refuse_options = true,
             "--old-moves" => b.old_moves = true,
             "--offer-draw" => b.offer_draw = true,
             _ => on = false,
@@ -234,6 +238,7 @@ fn main() {
         }
         let (word, rest) = cmd.split_once(' ').unwrap_or((cmd, ""));
         match word {
+            "option" if e.b.refuse_options => e.say(&mut out, &format!("Error (bad value): {cmd}")),
             "xboard" | "accepted" | "rejected" | "level" | "st" | "sd" | "post" | "easy" | "time" | "otim" | "?"
             | "option" | "result" => {
                 if word == "result" {

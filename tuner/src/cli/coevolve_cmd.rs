@@ -6,7 +6,7 @@ use anyhow::{Context as _, bail};
 
 use crate::{
     cli::{RunArgs, set_given},
-    coevolve::{Coevolution, CoevolveConfig},
+    coevolve::{Coevolution, CoevolveConfig, champion},
 };
 
 /// Coevolve evaluation functions by round robins between evochess processes.
@@ -84,15 +84,37 @@ pub fn run(args: CoevolveArgs) -> anyhow::Result<()> {
     let outcome = co.run(args.run.start())?;
     let last = outcome.history.last().expect("at least one generation");
     let b = &last.organisms[last.best];
-    println!(
-        "coevolution: {} generations; best of the last: {} with {:.1}/{} points ({:.1}%) -> {}",
+    let best = format!(
+        "coevolution: {} generations; best of the last: {} with {:.1}/{} points ({:.1}%)",
         outcome.history.len(),
         last.best_name,
         b.points,
         b.games,
         100.0 * last.best_score(),
-        outcome.output.display()
     );
+    match &outcome.first_champion {
+        None => println!("{best} -> {}", outcome.output.display()),
+        Some(first) => {
+            println!("{best}");
+            println!("champion chain (SPRT gate), from the start {}:", first.source);
+            for line in champion::chain_lines(&outcome.history) {
+                println!("  {line}");
+            }
+            match champion::current(&outcome.history) {
+                Some((g, name)) => {
+                    println!(
+                        "champion: {name} of generation {g}, which passed the gate -> {}",
+                        outcome.output.display()
+                    )
+                }
+                None => println!(
+                    "champion: the start ({}), no challenger passed the gate -> {}",
+                    first.source,
+                    outcome.output.display()
+                ),
+            }
+        }
+    }
     println!("best evolve-only organism (generation 0 winner): {}", outcome.initial_best.display());
     if let Some((mean, n)) = crate::coevolve::elite_rank_stability(&outcome.history) {
         let size = last.organisms.len();

@@ -37,7 +37,10 @@
 //! checkpoint: generation `g`'s RNG is [`generation_rng`]`(seed, 0, g)`.
 //!
 //! The output (`<out_dir>/coevolved.toml` unless `output` names a file) is the last generation's top scorer, the
-//! paper's "best of best".
+//! paper's "best of best"; with `[champion] gate = "sprt"` it is instead the run's champion, the
+//! start file or a challenger that beat the champion before it in an SPRT ([`champion`]).
+
+pub mod champion;
 
 use std::{
     io,
@@ -61,6 +64,7 @@ use plotters::style::RGBColor;
 use serde::{Deserialize, Deserializer, Serialize};
 use thiserror::Error;
 
+use self::champion::{Challenge, ChampionConfig, FirstChampion};
 use crate::{
     csv::{Csv, quoted},
     ga::{
@@ -124,6 +128,9 @@ pub struct CoevolveConfig {
     /// GA settings; keys not given keep the coevolution defaults (not `tuner evolve`'s).
     #[serde(deserialize_with = "ga_over_coevolve_defaults")]
     pub ga: GaConfig,
+    /// `[champion]`: the SPRT-gated champion ([`champion`]); off by default.
+    #[serde(skip_serializing_if = "ChampionConfig::is_off")]
+    pub champion: ChampionConfig,
     /// Play the round robins on `tuner worker`s (`--broker`); not part of the run's identity.
     #[serde(skip)]
     pub broker: Option<crate::broker::BrokerConfig>,
@@ -165,6 +172,7 @@ impl Default for CoevolveConfig {
             out_dir: PathBuf::from("coevolve-out"),
             output: PathBuf::new(),
             ga: coevolve_ga_defaults(),
+            champion: ChampionConfig::default(),
             broker: None,
         }
     }
@@ -176,9 +184,10 @@ impl CoevolveConfig {
         toml::from_str(text).map_err(|e| CoevolveError::Config(e.to_string()))
     }
 
+    /// Reads a config file; its relative input paths (`population_dir`, `space`, `engine`,
+    /// `openings`) are relative to the file, `out_dir` and `output` to the working directory.
     pub fn load(path: &Path) -> Result<Self, CoevolveError> {
-        let text = crate::builtin::read_text(path).map_err(|e| CoevolveError::io(path, e))?;
-        Self::parse(&text).map_err(|e| CoevolveError::Config(format!("{}: {e}", path.display())))
+        crate::paths::load_config(path).map_err(|e| e.into_command(CoevolveError::io, CoevolveError::Config))
     }
 
     /// The engine binary to run.
@@ -248,6 +257,12 @@ pub enum CoevolveError {
 
 crate::command_error!(CoevolveError);
 
+impl crate::paths::ConfigPaths for CoevolveConfig {
+    fn input_paths() -> Vec<String> {
+        crate::paths::keys(&["population_dir", "space", "engine", "openings", "champion.start"])
+    }
+}
+
 /// One organism's result in one generation's round robin.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OrganismResult {
@@ -278,6 +293,10 @@ pub struct CoevolveGeneration {
     /// `reference_games`, and in runs from before the reference.
     #[serde(default)]
     pub reference: Option<ReferenceResult>,
+    /// The best organism's challenge of the run's champion (`[champion] gate = "sprt"`);
+    /// `None` without the gate and in generations that do not challenge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub challenge: Option<Challenge>,
 }
 
 /// A generation's best organism against the fixed reference.
@@ -336,6 +355,8 @@ pub struct CoevolveOutcome {
     /// Parameter file of the generation-0 round-robin winner (the best evolve-only organism).
     pub initial_best: PathBuf,
     pub output: PathBuf,
+    /// With the gate: the first champion (the output's values unless a challenger passed).
+    pub first_champion: Option<FirstChampion>,
 }
 
 /// Directory of generation `g`.
@@ -486,6 +507,7 @@ impl Coevolution {
             }
         };
         cfg.ga.validate(space.layout())?;
+        cfg.champion.validate()?;
         let base = cfg.match_base()?;
         let limits = cfg.limits()?;
         let engine = cfg.engine_path();
@@ -498,7 +520,7 @@ impl Coevolution {
     /// Identifies everything that determines the run except the generation count (so a
     /// finished run can be extended with `--resume --generations N`). `space` is the space's
     /// canonical form, or for the legacy fingerprint the file's raw text.
-    fn fingerprint(&self, initial: &Initial, space: &str) -> String {
+    fn fingerprint(&self, initial: &Initial, first: Option<&FirstChampion>, space: &str) -> String {
         let mut cfg = self.cfg.clone();
         cfg.ga.generations = 0;
         cfg.concurrency = 0;
@@ -510,6 +532,10 @@ impl Coevolution {
         let base = self.space.base();
         if initial.bases.iter().any(|b| *b != base) {
             parts.push(initial.bases.iter().map(Params::values_toml).collect::<Vec<_>>().join("\n"));
+        }
+        // The gate's first champion: its values decide every test.
+        if let Some(first) = first {
+            parts.push(format!("champion start\n{}", first.params.values_toml()));
         }
         crate::ga::checkpoint::fingerprint(&parts)
     }
@@ -558,8 +584,9 @@ impl Coevolution {
         let state = [checkpoint.clone(), gen_dir(out, 0).join("games.state.jsonl")];
         let layout = self.space.layout();
         // `--force` discards the old run only once the new one's population has been read.
-        let (_held, (initial, ga)) = RunDir::open_checked(out, &state, start, || {
+        let (_held, (initial, ga, first)) = RunDir::open_checked(out, &state, start, || {
             let initial = self.initial_population()?;
+            let first = self.first_champion()?;
             // The population size follows the initial population (ten evolve runs → ten organisms).
             let mut ga = self.cfg.ga.clone();
             ga.population = initial.genomes.len();
@@ -573,10 +600,10 @@ impl Coevolution {
                     ga.optimiser.name()
                 )));
             }
-            Ok::<_, CoevolveError>((initial, ga))
+            Ok::<_, CoevolveError>((initial, ga, first))
         })?;
-        let fingerprint = self.fingerprint(&initial, &self.space.canonical());
-        let legacy = self.fingerprint(&initial, &self.space_text);
+        let fingerprint = self.fingerprint(&initial, first.as_ref(), &self.space.canonical());
+        let legacy = self.fingerprint(&initial, first.as_ref(), &self.space_text);
         let mismatch = "a different config, search space or initial population";
         let driver =
             Driver::single(ga.generations, self.cfg.seed, &fingerprint, checkpoint, mismatch).accepting_legacy(&legacy);
@@ -589,12 +616,22 @@ impl Coevolution {
                 .expect("valid template")
                 .progress_chars("=> "),
         );
-        let problem = RoundRobin { coevolution: self, initial: &initial, elitism: ga.elitism, generations, bar };
+        let problem = RoundRobin {
+            coevolution: self,
+            initial: &initial,
+            first: first.as_ref(),
+            elitism: ga.elitism,
+            generations,
+            planned,
+            bar,
+        };
         let finished = driver.evolve(&ga, layout, &problem, start.resumes(), |_| initial.genomes.clone())?;
         problem.bar.finish_and_clear();
+        drop(problem); // it borrows `first`, which the output takes
         let last = finished.history.last().expect("a generation was played");
         let from = lineage(ga.population, ga.elitism, last.generation, &finished.history);
-        self.finish(&finished.state.population, &initial.bases[from[last.best]], last, &finished.history)
+        let base = &initial.bases[from[last.best]];
+        self.finish(&finished.state.population, base, last, &finished.history, first)
     }
 
     /// Writes the organisms' files and plays generation `g`'s round robin (organism `i` keeps
@@ -682,7 +719,12 @@ impl Coevolution {
         write_atomic(&csv, generations_csv(history).as_bytes()).map_err(|e| CoevolveError::io(&csv, e))?;
         let svg = self.cfg.out_dir.join("coevolution.svg");
         let text = render_svg(history).map_err(|e| CoevolveError::io(&svg, io::Error::other(e)))?;
-        write_atomic(&svg, text.as_bytes()).map_err(|e| CoevolveError::io(&svg, e))
+        write_atomic(&svg, text.as_bytes()).map_err(|e| CoevolveError::io(&svg, e))?;
+        if !self.cfg.champion.is_off() {
+            let csv = self.cfg.out_dir.join("champions.csv");
+            write_atomic(&csv, champion::champions_csv(history).as_bytes()).map_err(|e| CoevolveError::io(&csv, e))?;
+        }
+        Ok(())
     }
 
     fn finish(
@@ -691,25 +733,20 @@ impl Coevolution {
         base: &Params,
         last: &CoevolveGeneration,
         history: &[CoevolveGeneration],
+        first_champion: Option<FirstChampion>,
     ) -> Result<CoevolveOutcome, CoevolveError> {
-        let best = pop[last.best].clone();
-        let params = self.space.apply(&best, base);
-        let o = &last.organisms[last.best];
-        let elo = o.elo.map_or_else(|| "-".into(), |e| format!("{:+.1} +/- {:.1}", e.elo, e.error));
-        let genes = if self.cfg.space.is_some() {
-            format!("# Genes: {}\n", self.space.describe(&best))
-        } else {
-            "# Space: the whole declared evaluation (every value below is a gene).\n".to_string()
+        let (best, params, header) = match &first_champion {
+            Some(first) => {
+                let (params, header) = self.champion_output(first, history)?;
+                (self.space.seed(&params).0, params, header)
+            }
+            None => {
+                let best = pop[last.best].clone();
+                let params = self.space.apply(&best, base);
+                let header = self.best_header(&best, pop.len(), last);
+                (best, params, header)
+            }
         };
-        let header = format!(
-            "# Coevolved by `tuner coevolve` (David et al. 2014 III-C): best of generation {} of {} organisms,\n\
-             # {:.1}/{} points ({:.1}%), Elo vs the field {elo}.\n{genes}\n",
-            last.generation,
-            pop.len(),
-            o.points,
-            o.games,
-            100.0 * last.best_score(),
-        );
         let text = format!("{header}{}", params.to_toml());
         if let Some(parent) = self.cfg.output.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|e| CoevolveError::io(parent, e))?;
@@ -717,7 +754,33 @@ impl Coevolution {
         write_atomic(&self.cfg.output, text.as_bytes()).map_err(|e| CoevolveError::io(&self.cfg.output, e))?;
         let first = &history[0];
         let initial_best = gen_dir(&self.cfg.out_dir, 0).join(format!("{}.toml", first.best_name));
-        Ok(CoevolveOutcome { best, params, history: history.to_vec(), initial_best, output: self.cfg.output.clone() })
+        Ok(CoevolveOutcome {
+            best,
+            params,
+            history: history.to_vec(),
+            initial_best,
+            output: self.cfg.output.clone(),
+            first_champion,
+        })
+    }
+
+    /// The header of the paper's output, the last generation's best organism `best`.
+    fn best_header(&self, best: &Genome, size: usize, last: &CoevolveGeneration) -> String {
+        let o = &last.organisms[last.best];
+        let elo = o.elo.map_or_else(|| "-".into(), |e| format!("{:+.1} +/- {:.1}", e.elo, e.error));
+        let genes = if self.cfg.space.is_some() {
+            format!("# Genes: {}\n", self.space.describe(best))
+        } else {
+            "# Space: the whole declared evaluation (every value below is a gene).\n".to_string()
+        };
+        format!(
+            "# Coevolved by `tuner coevolve` (David et al. 2014 III-C): best of generation {} of {size} organisms,\n\
+             # {:.1}/{} points ({:.1}%), Elo vs the field {elo}.\n{genes}\n",
+            last.generation,
+            o.points,
+            o.games,
+            100.0 * last.best_score(),
+        )
     }
 }
 
@@ -729,6 +792,8 @@ pub struct Standing {
     pub row: Vec<f64>,
     /// The generation's best only: its games against the reference.
     pub reference: Option<ReferenceResult>,
+    /// The generation's best only: its challenge of the champion.
+    pub challenge: Option<Challenge>,
 }
 
 /// A coevolution as the driver's problem: an organism's fitness is its points in a round robin
@@ -737,9 +802,13 @@ struct RoundRobin<'c> {
     coevolution: &'c Coevolution,
     /// Generation 0: where its organisms came from and the values they keep outside the space.
     initial: &'c Initial,
+    /// The gate's first champion; `None` without the gate.
+    first: Option<&'c FirstChampion>,
     elitism: usize,
     generations: u64,
-    /// The whole run's games (round robins and reference matches).
+    /// Games of the round robins and reference matches of the whole run.
+    planned: u64,
+    /// The whole run's games (round robins, reference matches and the champion's tests so far).
     bar: ProgressBar,
 }
 
@@ -770,7 +839,9 @@ impl Problem for RoundRobin<'_> {
         let from = lineage(b.population.len(), self.elitism, b.generation, b.history);
         let bases: Vec<&Params> = from.iter().map(|&i| &self.initial.bases[i]).collect();
         let done: u64 = b.history.iter().map(|h| h.games + h.reference.as_ref().map_or(0, |r| r.games)).sum();
-        self.bar.set_position(done);
+        let tests: u64 = b.history.iter().filter_map(|h| h.challenge.as_ref()).map(|c| c.games).sum();
+        self.bar.set_length(self.planned + tests);
+        self.bar.set_position(done + tests);
         self.bar.set_prefix(format!("generation {}/{}", b.generation + 1, self.generations));
         self.bar.reset_eta();
         let g = co.play_generation(b.generation, b.population, &origins, &bases, b.resume, &self.bar)?;
@@ -778,6 +849,12 @@ impl Problem for RoundRobin<'_> {
             Some(first) if co.cfg.reference_games > 0 => {
                 let file = gen_dir(&co.cfg.out_dir, 0).join(format!("{}.toml", first.best_name));
                 Some(co.play_reference(b.generation, &g.best_name, &file, b.resume, &self.bar)?)
+            }
+            _ => None,
+        };
+        let challenge = match self.first {
+            Some(first) if co.cfg.champion.challenges_after(b.generation) => {
+                Some(co.challenge(b.generation, &g.best_name, first, b.history, b.resume, &self.bar)?)
             }
             _ => None,
         };
@@ -790,6 +867,7 @@ impl Problem for RoundRobin<'_> {
                 result,
                 row,
                 reference: if i == best { reference.clone() } else { None },
+                challenge: if i == best { challenge.clone() } else { None },
             })
             .collect())
     }
@@ -811,7 +889,7 @@ impl Problem for RoundRobin<'_> {
             wdl: Wdl::default(),
             elo: None,
         };
-        (Standing { result, row: Vec::new(), reference: None }, false)
+        (Standing { result, row: Vec::new(), reference: None, challenge: None }, false)
     }
 
     fn test(&self, _: &Genome) -> f64 {
@@ -834,6 +912,7 @@ impl Problem for RoundRobin<'_> {
             cross: standings.iter().map(|s| s.row.clone()).collect(),
             seconds: stats.seconds,
             reference: standings[best].reference.clone(),
+            challenge: standings[best].challenge.clone(),
         };
         let reference = g.reference.as_ref().map_or(String::new(), |r| {
             let elo = r.elo.map_or_else(|| "-".into(), |e| format!("{:+.0} +/- {:.0} Elo", e.elo, e.error));
@@ -853,6 +932,12 @@ impl Problem for RoundRobin<'_> {
             g.seconds
         );
         self.bar.suspend(|| log::info!("{line}"));
+        if let Some(c) = &g.challenge {
+            self.bar.suspend(|| log::info!("{}", champion::chain_lines(std::slice::from_ref(&g))[0]));
+            if c.verdict == champion::Verdict::Promoted {
+                self.bar.suspend(|| log::info!("generation {}: {} is the new champion", g.generation, c.challenger));
+            }
+        }
         Ok(g)
     }
 
@@ -953,6 +1038,7 @@ pub fn summarise(
         games: r.games_played,
         seconds,
         reference: None,
+        challenge: None,
     }
 }
 
@@ -1055,6 +1141,7 @@ mod tests {
             games: 0,
             seconds: 0.0,
             reference: None,
+            challenge: None,
         };
         let g = generation(vec![organism("elite g0o2", 2.0), organism("child", 3.0), organism("child", 2.0)]);
         assert_eq!(g.elite_rank(), Some(2), "one organism scored more; a tie shares the better rank");
@@ -1094,6 +1181,7 @@ mod tests {
             games: 0,
             seconds: 0.0,
             reference: None,
+            challenge: None,
         };
         assert_eq!(lineage(4, 1, 0, &[]), vec![0, 1, 2, 3]);
         // Generation 0: organism 2 wins, so generation 1's elite (slot 0) is seed 2.

@@ -28,7 +28,7 @@ use self::{
 use crate::ga::GaConfig;
 
 /// Everything `tuner evolve` can be told in its config file (`configs/evolve/default.toml`).
-/// Relative paths are relative to the working directory.
+/// Relative input paths in a file are relative to it ([`EvolveConfig::load`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct EvolveConfig {
@@ -136,9 +136,10 @@ impl EvolveConfig {
         Ok(())
     }
 
+    /// Reads a config file; its relative input paths (`space`, `init.file`) are relative to
+    /// the file, `out_dir`, `evolved_dir` and `positions.cache` to the working directory.
     pub fn load(path: &Path) -> Result<Self, EvolveError> {
-        let text = crate::builtin::read_text(path).map_err(|e| EvolveError::io(path, e))?;
-        Self::parse(&text).map_err(|e| EvolveError::Config(format!("{}: {e}", path.display())))
+        crate::paths::load_config(path).map_err(|e| e.into_command(EvolveError::io, EvolveError::Config))
     }
 }
 
@@ -157,6 +158,12 @@ pub enum EvolveError {
 }
 
 crate::command_error!(EvolveError);
+
+impl crate::paths::ConfigPaths for EvolveConfig {
+    fn input_paths() -> Vec<String> {
+        crate::paths::keys(&["space", "init.file"])
+    }
+}
 
 /// What an organism is measured against.
 pub enum Objective {

@@ -11,7 +11,14 @@ use arena::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::{parsed::Parsed, search_evolve::data_file};
+use crate::{
+    coevolve::CoevolveConfig,
+    evolve::EvolveConfig,
+    parsed::Parsed,
+    paths::ConfigPaths,
+    search_evolve::{SearchEvolveConfig, data_file},
+};
+
 /// One stage: its own config file plus inline overrides of any of its keys.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -22,13 +29,19 @@ pub struct Stage {
 }
 
 impl Stage {
-    /// The stage's config text: its file with the overrides merged in (tables key by key).
-    pub fn merged(&self) -> anyhow::Result<toml::Table> {
-        let mut table: toml::Table = match &self.config {
-            Some(p) => crate::builtin::read_text(p)
-                .with_context(|| format!("cannot read {}", p.display()))?
-                .parse()
-                .with_context(|| format!("in {}", p.display()))?,
+    /// The stage's config text: its file, with the input paths at `inputs` (the stage command's
+    /// [`ConfigPaths::input_paths`]) made relative to that file, and the overrides merged in
+    /// (tables key by key; [`PipelineConfig::load`] rebased theirs on the pipeline file).
+    pub fn merged(&self, inputs: &[String]) -> anyhow::Result<toml::Table> {
+        let mut table = match &self.config {
+            Some(p) => {
+                let mut t: toml::Table = crate::builtin::read_text(p)
+                    .with_context(|| format!("cannot read {}", p.display()))?
+                    .parse()
+                    .with_context(|| format!("in {}", p.display()))?;
+                crate::paths::rebase_table(p, &mut t, inputs);
+                t
+            }
             None => toml::Table::new(),
         };
         merge(&mut table, &self.overrides);
@@ -38,8 +51,13 @@ impl Stage {
     /// [`Stage::merged`] with its parallelism key (`threads` or `concurrency`) set to the
     /// pipeline's `concurrency`, unless the pipeline file sets it for this stage: the stage's
     /// own config file (e.g. `threads = 0` in configs/evolve/default.toml) does not outrank the pipeline.
-    pub fn merged_with_parallelism(&self, key: &str, concurrency: usize) -> anyhow::Result<toml::Table> {
-        let mut table = self.merged()?;
+    pub fn merged_with_parallelism(
+        &self,
+        key: &str,
+        concurrency: usize,
+        inputs: &[String],
+    ) -> anyhow::Result<toml::Table> {
+        let mut table = self.merged(inputs)?;
         if !self.overrides.contains_key(key) {
             table.insert(key.into(), (concurrency as i64).into());
         }
@@ -277,16 +295,45 @@ impl PipelineConfig {
         }
     }
 
+    /// Reads a pipeline file. Its relative input paths (`engine`, `pgn`, each stage's `config`
+    /// and the stage keys naming inputs, `[verify]` `suites` and `openings`) are relative to
+    /// it, `out_dir` to the working directory; a stage's own file names its inputs relative to
+    /// itself ([`Stage::merged`]).
     pub fn load(path: &Path) -> anyhow::Result<Self> {
-        let text = crate::builtin::read_text(path).with_context(|| format!("cannot read {}", path.display()))?;
-        toml::from_str(&text).with_context(|| format!("pipeline config {}", path.display()))
+        crate::paths::load_config(path).map_err(|e| {
+            e.into_command(
+                |p, e| anyhow::anyhow!("cannot read {}: {e}", p.display()),
+                |message| anyhow::anyhow!("pipeline config {message}"),
+            )
+        })
+    }
+}
+
+impl ConfigPaths for PipelineConfig {
+    fn input_paths() -> Vec<String> {
+        let mut keys = crate::paths::keys(&[
+            "engine",
+            "pgn",
+            "evolve.config",
+            "coevolve.config",
+            "search_evolve.config",
+            "verify.suites",
+            "verify.openings",
+        ]);
+        for (stage, inputs) in [
+            ("evolve", EvolveConfig::input_paths()),
+            ("coevolve", CoevolveConfig::input_paths()),
+            ("search_evolve", SearchEvolveConfig::input_paths()),
+        ] {
+            keys.extend(inputs.iter().map(|k| format!("{stage}.{k}")));
+        }
+        keys
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{coevolve::CoevolveConfig, evolve::EvolveConfig, search_evolve::SearchEvolveConfig};
 
     fn verify(extra: &str) -> VerifyConfig {
         let text = format!("games = 300\ntc = \"300+0\"\nopenings = \"Cargo.toml\"\n{extra}");
@@ -307,12 +354,13 @@ mod tests {
                 }
                 toml::to_string(&table).unwrap()
             };
-            let evolve = cfg.evolve.merged_with_parallelism("threads", 1).unwrap();
+            let evolve = cfg.evolve.merged_with_parallelism("threads", 1, &EvolveConfig::input_paths()).unwrap();
             EvolveConfig::parse(&with(evolve, &["out_dir", "evolved_dir"])).unwrap_or_else(|e| panic!("{name}: {e}"));
-            let co = cfg.coevolve.merged_with_parallelism("concurrency", 1).unwrap();
+            let co = cfg.coevolve.merged_with_parallelism("concurrency", 1, &CoevolveConfig::input_paths()).unwrap();
             CoevolveConfig::parse(&with(co, &["population_dir", "out_dir", "output", "engine"]))
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
-            let se = cfg.search_evolve.merged_with_parallelism("threads", 1).unwrap();
+            let se =
+                cfg.search_evolve.merged_with_parallelism("threads", 1, &SearchEvolveConfig::input_paths()).unwrap();
             SearchEvolveConfig::parse(&with(se, &["params", "out_dir", "output"]))
                 .unwrap_or_else(|e| panic!("{name}: {e}"));
         }
@@ -332,11 +380,11 @@ mod tests {
         let get = |cfg: &PipelineConfig, i: usize| {
             let (key, stage) = PARALLELISM_KEYS[i];
             let stage = stage(&mut cfg.clone()).clone();
-            stage.merged_with_parallelism(key, cfg.concurrency).unwrap()[key].as_integer().unwrap()
+            stage.merged_with_parallelism(key, cfg.concurrency, &[]).unwrap()[key].as_integer().unwrap()
         };
         // The file's `threads = 0` loses to the pipeline's 1; a stage table of the pipeline wins.
         assert_eq!((get(&cfg, 0), get(&cfg, 1), get(&cfg, 2)), (1, 1, 3));
-        assert_eq!(cfg.evolve.merged_with_parallelism("threads", 1).unwrap()["seed"].as_integer(), Some(3));
+        assert_eq!(cfg.evolve.merged_with_parallelism("threads", 1, &[]).unwrap()["seed"].as_integer(), Some(3));
         cfg.force_concurrency(2);
         assert_eq!((get(&cfg, 0), get(&cfg, 1), get(&cfg, 2)), (2, 2, 2));
         std::fs::remove_dir_all(&dir).unwrap();

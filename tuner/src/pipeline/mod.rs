@@ -48,7 +48,7 @@ use crate::{
     evolve::{self, EvolveConfig},
     ga::run_dir::{RunDir, Start},
     ga::threads,
-    paths::default_engine,
+    paths::{ConfigPaths, default_engine},
     search_evolve::{SearchEvolution, SearchEvolveConfig},
     space::SearchSpace,
 };
@@ -77,20 +77,22 @@ fn stage_configs(cfg: &PipelineConfig, engine: &Path) -> anyhow::Result<Stages> 
         write_atomic(&out.join(name), text.as_bytes())?;
         Ok(text)
     };
-    let mut table = cfg.evolve.merged_with_parallelism("threads", cfg.concurrency)?;
+    let mut table = cfg.evolve.merged_with_parallelism("threads", cfg.concurrency, &EvolveConfig::input_paths())?;
     table.insert("out_dir".into(), shown(out.join("evolve")));
     table.insert("evolved_dir".into(), shown(out.join("evolved")));
     let evolve = EvolveConfig::parse(&write("evolve.toml", &table)?).context("[evolve]")?;
     evolve.validate().context("[evolve]")?;
 
-    let mut table = cfg.coevolve.merged_with_parallelism("concurrency", cfg.concurrency)?;
+    let mut table =
+        cfg.coevolve.merged_with_parallelism("concurrency", cfg.concurrency, &CoevolveConfig::input_paths())?;
     table.insert("population_dir".into(), shown(out.join("evolved")));
     table.insert("out_dir".into(), shown(out.join("coevolve")));
     table.insert("output".into(), shown(out.join("params/coevolved.toml")));
     table.insert("engine".into(), shown(engine.to_path_buf()));
     let coevolve = CoevolveConfig::parse(&write("coevolve.toml", &table)?).context("[coevolve]")?;
 
-    let mut table = cfg.search_evolve.merged_with_parallelism("threads", cfg.concurrency)?;
+    let mut table =
+        cfg.search_evolve.merged_with_parallelism("threads", cfg.concurrency, &SearchEvolveConfig::input_paths())?;
     table.insert("params".into(), shown(coevolve.output.clone()));
     table.insert("out_dir".into(), shown(out.join("search-evolve")));
     table.insert("output".into(), shown(out.join("params/evol-star.toml")));

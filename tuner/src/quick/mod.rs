@@ -228,16 +228,23 @@ pub enum QuickError {
 
 crate::command_error!(QuickError);
 
+impl crate::paths::ConfigPaths for QuickConfig {
+    fn input_paths() -> Vec<String> {
+        crate::paths::keys(&["engine", "reference", "openings"])
+    }
+}
+
 impl QuickConfig {
     /// The engine binary to run.
     pub fn engine_path(&self) -> PathBuf {
         self.engine.clone().unwrap_or_else(crate::paths::default_engine)
     }
 
-    /// Reads a config file (unknown keys are errors that name the key).
+    /// Reads a config file (unknown keys are errors that name the key); its relative input
+    /// paths (`engine`, `reference`, `openings`) are relative to the file, `out_dir` to the
+    /// working directory.
     pub fn load(path: &Path) -> Result<Self, QuickError> {
-        let text = crate::builtin::read_text(path).map_err(|e| QuickError::io(path, e))?;
-        toml::from_str(&text).map_err(|e| QuickError::Config(format!("{}: {e}", path.display())))
+        crate::paths::load_config(path).map_err(|e| e.into_command(QuickError::io, QuickError::Config))
     }
 
     /// Per-move search limit.

@@ -186,16 +186,23 @@ pub enum RrgaError {
 
 crate::command_error!(RrgaError);
 
+impl crate::paths::ConfigPaths for RrgaConfig {
+    fn input_paths() -> Vec<String> {
+        crate::paths::keys(&["engine", "space", "openings", "verify.openings"])
+    }
+}
+
 impl RrgaConfig {
     /// The engine binary to run.
     pub fn engine_path(&self) -> PathBuf {
         self.engine.clone().unwrap_or_else(crate::paths::default_engine)
     }
 
-    /// Reads a config file (unknown keys are errors that name the key).
+    /// Reads a config file (unknown keys are errors that name the key); its relative input
+    /// paths (`engine`, `space`, `openings`, `verify.openings`) are relative to the file,
+    /// `out_dir` and `params_out` to the working directory.
     pub fn load(path: &Path) -> Result<Self, RrgaError> {
-        let text = crate::builtin::read_text(path).map_err(|e| RrgaError::io(path, e))?;
-        toml::from_str(&text).map_err(|e| RrgaError::Config(format!("{}: {e}", path.display())))
+        crate::paths::load_config(path).map_err(|e| e.into_command(RrgaError::io, RrgaError::Config))
     }
 
     pub fn validate(&self) -> Result<(), RrgaError> {

@@ -118,10 +118,10 @@ impl SearchEvolveConfig {
         toml::from_str(text).map_err(|e| SearchEvolveError::Config(e.to_string()))
     }
 
+    /// Reads a config file; its relative input paths (`space`, `params`, `suites`, `held`) are
+    /// relative to the file, `out_dir` and `output` to the working directory.
     pub fn load(path: &Path) -> Result<Self, SearchEvolveError> {
-        let text = crate::builtin::read_text(path)
-            .map_err(|e| SearchEvolveError::Config(format!("{}: {e}", path.display())))?;
-        Self::parse(&text).map_err(|e| SearchEvolveError::Config(format!("{}: {e}", path.display())))
+        crate::paths::load_config(path).map_err(|e| SearchEvolveError::Config(e.to_string()))
     }
 }
 
@@ -138,6 +138,12 @@ pub enum SearchEvolveError {
 }
 
 crate::command_error!(SearchEvolveError);
+
+impl crate::paths::ConfigPaths for SearchEvolveConfig {
+    fn input_paths() -> Vec<String> {
+        crate::paths::keys(&["space", "params", "suites", "held"])
+    }
+}
 
 /// Node totals of one parameter set on a list of positions.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -119,25 +119,17 @@ pub enum SpsaError {
 
 crate::command_error!(SpsaError);
 
+impl crate::paths::ConfigPaths for SpsaConfig {
+    fn input_paths() -> Vec<String> {
+        crate::paths::keys(&["params", "base", "engine", "openings"])
+    }
+}
+
 impl SpsaConfig {
     /// Reads a config; its relative input paths (`params`, `base`, `engine`, `openings`) are
     /// relative to the file, `out_dir` to the working directory.
     pub fn load(path: &Path) -> Result<Self, SpsaError> {
-        let text = crate::builtin::read_text(path).map_err(|e| SpsaError::io(path, e))?;
-        let mut cfg: SpsaConfig =
-            toml::from_str(&text).map_err(|e| SpsaError::Config(format!("{}: {e}", path.display())))?;
-        let given: toml::Table = toml::from_str(&text).unwrap_or_default();
-        crate::paths::rebase_given(
-            path,
-            &given,
-            &mut [
-                ("params", &mut cfg.params),
-                ("base", &mut cfg.base),
-                ("engine", &mut cfg.engine),
-                ("openings", &mut cfg.openings),
-            ],
-        );
-        Ok(cfg)
+        crate::paths::load_config(path).map_err(|e| e.into_command(SpsaError::io, SpsaError::Config))
     }
 
     fn schedule(&self) -> Schedule {

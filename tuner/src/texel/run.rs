@@ -160,25 +160,17 @@ pub enum TexelError {
 
 crate::command_error!(TexelError);
 
+impl crate::paths::ConfigPaths for TexelConfig {
+    fn input_paths() -> Vec<String> {
+        crate::paths::keys(&["pgn", "data", "space", "params"])
+    }
+}
+
 impl TexelConfig {
     /// Reads a config; its relative input paths (`pgn`, `data`, `space`, `params`) are relative
     /// to the file, `out_dir` and `positions.cache` to the working directory.
     pub fn load(path: &Path) -> Result<Self, TexelError> {
-        let text = crate::builtin::read_text(path).map_err(|e| TexelError::io(path, e))?;
-        let mut cfg: TexelConfig =
-            toml::from_str(&text).map_err(|e| TexelError::Config(format!("{}: {e}", path.display())))?;
-        let given: toml::Table = toml::from_str(&text).unwrap_or_default();
-        crate::paths::rebase_given(
-            path,
-            &given,
-            &mut [
-                ("pgn", &mut cfg.pgn),
-                ("data", &mut cfg.data),
-                ("space", &mut cfg.space),
-                ("params", &mut cfg.params),
-            ],
-        );
-        Ok(cfg)
+        crate::paths::load_config(path).map_err(|e| e.into_command(TexelError::io, TexelError::Config))
     }
 
     fn validate(&self) -> Result<(), TexelError> {
