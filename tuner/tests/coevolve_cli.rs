@@ -99,6 +99,15 @@ fn bad_configuration_is_a_clear_error() {
     assert_fails_with(&["coevolve", "--config", c, "--population-dir", "/no/such/dir"], "/no/such/dir");
     assert_fails_with(&["coevolve", "--config", c, "--tc", "5+x"], "5+x");
     assert_fails_with(&["coevolve", "--config", c, "--engine", "/no/such/engine"], "/no/such/engine");
+    // The one-point optimisers evolve and search-evolve run have no population to coevolve:
+    // refused before the population is read.
+    let good = std::fs::read_to_string(&cfg).unwrap();
+    for optimiser in ["local", "spsa"] {
+        std::fs::write(&cfg, format!("{good}optimiser = \"{optimiser}\"\n")).unwrap();
+        let expected = format!("ga.optimiser = \"{optimiser}\": coevolve runs the GA or CMA-ES");
+        assert_fails_with(&["coevolve", "--config", c, "--population-dir", "/no/such/dir"], &expected);
+    }
+    std::fs::write(&cfg, good).unwrap();
     std::fs::write(dir.join("evolved/run-2.toml"), "[eval]\nknight_mgg = 3\n").unwrap();
     assert_fails_with(&["coevolve", "--config", c], "knight_mgg");
 }

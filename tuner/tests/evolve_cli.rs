@@ -14,8 +14,21 @@ const PIECE_SPACE: &str = include_str!("data/piece-space.toml");
 
 /// Writes a config for a small run into `dir` and returns its path.
 fn small_config(dir: &Path, population: usize, generations: usize, train: usize, test: usize) -> PathBuf {
+    small_config_in(dir, PIECE_SPACE, population, generations, train, test)
+}
+
+/// [`small_config`] over the search space `space` (its text). The `[ga]` table comes last, so
+/// keys appended to the file are GA keys.
+fn small_config_in(
+    dir: &Path,
+    space_text: &str,
+    population: usize,
+    generations: usize,
+    train: usize,
+    test: usize,
+) -> PathBuf {
     let space = dir.join("space.toml");
-    std::fs::write(&space, PIECE_SPACE).unwrap();
+    std::fs::write(&space, space_text).unwrap();
     let cfg = dir.join("evolve.toml");
     std::fs::write(
         &cfg,
@@ -154,22 +167,34 @@ fn checkpoint_generation(path: &Path) -> Option<u64> {
 
 #[test]
 fn kill_9_then_resume_gives_the_uninterrupted_result() {
-    kill_9_then_resume("kill", "");
+    kill_9_then_resume("kill", PIECE_SPACE, 30, "");
 }
 
 #[test]
 fn cmaes_killed_and_resumed_gives_the_uninterrupted_result() {
-    kill_9_then_resume("kill-cmaes", "optimiser = \"cmaes\"\ncmaes_sigma = 0.2\n");
+    kill_9_then_resume("kill-cmaes", PIECE_SPACE, 30, "optimiser = \"cmaes\"\ncmaes_sigma = 0.2\n");
 }
 
-/// A run with `extra_ga` appended to its `[ga]` table, killed with SIGKILL after its third
-/// checkpoint and resumed, ends with the uninterrupted run's parameter file and table.
-fn kill_9_then_resume(name: &str, extra_ga: &str) {
+/// SPSA and the local search evaluate two and three candidates a generation: more generations,
+/// so that the run is still going when it is killed.
+#[test]
+fn spsa_killed_and_resumed_gives_the_uninterrupted_result() {
+    let spsa = "optimiser = \"spsa\"\nspsa = { iterations = 80, c_end = 0.05, r_end = 0.001 }\n";
+    kill_9_then_resume("kill-spsa", &integer_space(), 80, spsa);
+}
+
+#[test]
+fn local_search_killed_and_resumed_gives_the_uninterrupted_result() {
+    kill_9_then_resume("kill-local", PIECE_SPACE, 80, "optimiser = \"local\"\nlocal_step = 0.2\n");
+}
+
+/// A run over `space` with `extra_ga` appended to its `[ga]` table, killed with SIGKILL after
+/// its third checkpoint and resumed, ends with the uninterrupted run's parameter file and table.
+fn kill_9_then_resume(name: &str, space: &str, generations: usize, extra_ga: &str) {
     let games = fixture("gm-sample.pgn");
     let pgn = games.to_str().unwrap();
-    let generations = 30;
     let dir = scratch("evolve", name);
-    let cfg = small_config(&dir, 16, generations, 80, 20);
+    let cfg = small_config_in(&dir, space, 16, generations, 80, 20);
     let text = std::fs::read_to_string(&cfg).unwrap() + extra_ga;
     std::fs::write(&cfg, text).unwrap();
     let cfg_s = cfg.to_str().unwrap();
@@ -486,4 +511,104 @@ fn cmaes_optimiser_evolves_and_resumes_like_the_ga() {
     let e =
         tuner_err(&["evolve", "--pgn", pgn.to_str().unwrap(), "--config", cfg.to_str().unwrap(), "--generations", "7"]);
     assert!(e.contains("--resume"), "{e}");
+}
+
+/// The test space's four piece values as integer genes (numeric, as SPSA needs).
+fn integer_space() -> String {
+    PIECE_SPACE.replace("encoding = \"gray\"", "encoding = \"integer\"").replace("bits = 11", "")
+}
+
+/// Appends `keys` to the config (its `[ga]` table, which comes last).
+fn append_ga(cfg: &Path, keys: &str) {
+    let text = std::fs::read_to_string(cfg).unwrap() + keys;
+    std::fs::write(cfg, text).unwrap();
+}
+
+/// `optimiser = "ga" | "cmaes" | "spsa" | "local"` each optimise the GM-move fitness of the same
+/// config: the parameter file, the table of every generation, and a checkpoint holding each
+/// optimiser's own candidates and state.
+#[test]
+fn every_optimiser_runs_the_move_matching_fitness_end_to_end() {
+    let pgn = manifest().join("tests/data/evolve_small.pgn");
+    for (optimiser, candidates, state) in
+        [("ga", 8, None), ("cmaes", 8, Some("cma")), ("spsa", 2, Some("tune")), ("local", 3, Some("incumbent"))]
+    {
+        let dir = scratch("evolve", &format!("each-{optimiser}"));
+        let cfg = small_config_in(&dir, &integer_space(), 8, 4, 3, 2);
+        // Gaussian mutation, so that the GA too runs on integer genes.
+        append_ga(&cfg, &format!("mutation = {{ kind = \"gaussian\", sigma = 0.05 }}\noptimiser = \"{optimiser}\"\n"));
+        tuner_ok(&["evolve", "--pgn", pgn.to_str().unwrap(), "--config", cfg.to_str().unwrap()]);
+        let params = Params::load(dir.join("evolved/run-1.toml")).unwrap();
+        assert_eq!(params.eval.pawn_mg, 100, "{optimiser}");
+        assert_eq!(params.eval.knight_mg, params.eval.knight_eg, "{optimiser}: tied keys");
+        let csv = std::fs::read_to_string(dir.join("out/run-1/generations.csv")).unwrap();
+        assert_eq!(csv.lines().count(), 5, "{optimiser}: {csv}");
+        let checkpoint: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("out/run-1/checkpoint.json")).unwrap()).unwrap();
+        assert_eq!(checkpoint["population"].as_array().unwrap().len(), candidates, "{optimiser}: {checkpoint}");
+        for key in ["cma", "tune", "incumbent"] {
+            assert_eq!(checkpoint.get(key).is_some(), state == Some(key), "{optimiser}: `{key}` in {checkpoint}");
+        }
+        if optimiser == "spsa" {
+            // Generation 3's pair is asked after three iterations were told.
+            assert_eq!(checkpoint["tune"]["done"], 3, "{checkpoint}");
+        }
+    }
+}
+
+/// SPSA and the local search, stopped after 3 generations and extended to 6 with --resume, end
+/// where a direct run of 6 does (the SPSA gains follow `iterations`, not `generations`).
+#[test]
+fn spsa_and_local_search_resume_like_the_ga() {
+    let pgn = manifest().join("tests/data/evolve_small.pgn");
+    let spsa = "optimiser = \"spsa\"\nspsa = { iterations = 6, c_end = 0.05, r_end = 0.05 }\n";
+    for (name, keys) in [("spsa", spsa), ("local", "optimiser = \"local\"\nlocal_step = 0.2\n")] {
+        let run = |dir: &Path, generations: usize, resume: bool| {
+            let cfg = small_config_in(dir, &integer_space(), 8, generations, 3, 2);
+            append_ga(&cfg, keys);
+            let mut args = vec!["evolve", "--pgn", pgn.to_str().unwrap(), "--config", cfg.to_str().unwrap()];
+            if resume {
+                args.push("--resume");
+            }
+            tuner_ok(&args);
+        };
+        let direct = scratch("evolve", &format!("{name}-direct"));
+        run(&direct, 6, false);
+        let stopped = scratch("evolve", &format!("{name}-resumed"));
+        run(&stopped, 3, false);
+        run(&stopped, 6, true);
+        let file = |dir: &Path| std::fs::read_to_string(dir.join("evolved/run-1.toml")).unwrap();
+        assert_eq!(file(&stopped), file(&direct), "{name}");
+        let table = |dir: &Path| -> Vec<String> {
+            let csv = std::fs::read_to_string(dir.join("out/run-1/generations.csv")).unwrap();
+            csv.lines().map(|l| l.rsplit_once(',').unwrap().0.to_string()).collect()
+        };
+        assert_eq!(table(&stopped), table(&direct), "{name}");
+        assert_eq!(table(&direct).len(), 7, "{name}");
+    }
+}
+
+/// What SPSA and the local search cannot run is refused before any work, naming the key.
+#[test]
+fn one_point_optimisers_refuse_bad_settings() {
+    let dir = scratch("evolve", "one-point-bad");
+    let pgn = manifest().join("tests/data/evolve_small.pgn");
+    let (pgn_s, cfg) = (pgn.to_str().unwrap(), dir.join("evolve.toml"));
+    let cfg_s = cfg.to_str().unwrap();
+    let with = |space: &str, keys: &str| {
+        small_config_in(&dir, space, 8, 2, 3, 2);
+        append_ga(&cfg, keys);
+    };
+    with(PIECE_SPACE, "optimiser = \"spsa\"\n");
+    assert_fails_with(&["evolve", "--pgn", pgn_s, "--config", cfg_s], "ga.optimiser: `spsa` needs a numeric genome");
+    with(&integer_space(), "optimiser = \"spsa\"\nspsa = { c_end = 0.0 }\n");
+    assert_fails_with(&["evolve", "--pgn", pgn_s, "--config", cfg_s], "ga.spsa: c_end 0 must be in (0, 1]");
+    with(&integer_space(), "optimiser = \"spsa\"\nspsa = { c_ends = 0.1 }\n");
+    assert_fails_with(&["evolve", "--pgn", pgn_s, "--config", cfg_s], "c_ends");
+    with(PIECE_SPACE, "optimiser = \"local\"\nlocal_step = 1.5\n");
+    assert_fails_with(&["evolve", "--pgn", pgn_s, "--config", cfg_s], "ga.local_step: 1.5 must be in (0, 1]");
+    with(PIECE_SPACE, "optimiser = \"newton\"\n");
+    assert_fails_with(&["evolve", "--pgn", pgn_s, "--config", cfg_s], "newton");
+    // Refused before the positions were read (they are cached on the way).
+    assert!(!dir.join("out/positions.json").exists());
 }

@@ -125,26 +125,31 @@ opponents = [{{ name = "ghost", cmd = "/no/such/engine" }}]
     );
 }
 
-/// A bad value in a late stage stops the pipeline before the first stage does any work.
+/// A bad value in a late stage stops the pipeline before the first stage does any work: a
+/// clock that does not parse, or an optimiser coevolve cannot run.
 #[test]
-fn a_bad_clock_in_a_later_stage_fails_before_evolution_starts() {
-    let dir = scratch("pipeline", "bad-late-stage");
-    let cfg = dir.join("pipeline.toml");
-    std::fs::write(
-        &cfg,
-        format!(
-            "out_dir = {out:?}\npgn = [{pgn:?}]\n[evolve]\nconfig = {evolve_cfg:?}\n\
-             [coevolve]\nconfig = {coevolve_cfg:?}\ntc = \"5+x\"\n[verify]\nopponents = []\n",
-            out = dir.join("out"),
-            pgn = manifest().join("tests/data/evolve_small.pgn"),
-            evolve_cfg = repo().join("configs/evolve/default.toml"),
-            coevolve_cfg = repo().join("configs/coevolve/default.toml"),
-        ),
-    )
-    .unwrap();
-    let out = pipeline(&cfg);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
-    assert!(stderr.contains("[coevolve]") && stderr.contains("`5+x`"), "{stderr}");
-    assert!(!dir.join("out/evolve").exists(), "no evolve run was started");
+fn a_bad_later_stage_fails_before_evolution_starts() {
+    let cases =
+        [("clock", "tc = \"5+x\"\n", "`5+x`"), ("optimiser", "[coevolve.ga]\noptimiser = \"spsa\"\n", "GA or CMA-ES")];
+    for (name, coevolve, expected) in cases {
+        let dir = scratch("pipeline", &format!("bad-late-stage-{name}"));
+        let cfg = dir.join("pipeline.toml");
+        std::fs::write(
+            &cfg,
+            format!(
+                "out_dir = {out:?}\npgn = [{pgn:?}]\n[evolve]\nconfig = {evolve_cfg:?}\n\
+                 [coevolve]\nconfig = {coevolve_cfg:?}\n{coevolve}[verify]\nopponents = []\n",
+                out = dir.join("out"),
+                pgn = manifest().join("tests/data/evolve_small.pgn"),
+                evolve_cfg = repo().join("configs/evolve/default.toml"),
+                coevolve_cfg = repo().join("configs/coevolve/default.toml"),
+            ),
+        )
+        .unwrap();
+        let out = pipeline(&cfg);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success());
+        assert!(stderr.contains("[coevolve]") && stderr.contains(expected), "{name}: {stderr}");
+        assert!(!dir.join("out/evolve").exists(), "{name}: no evolve run was started");
+    }
 }

@@ -12,6 +12,11 @@ use evochess::params::Params;
 
 /// A small run: 12 WAC positions, 8 held-out BK positions, 3000-node cap, 4 organisms.
 fn args(dir: &Path, eval: &Path, generations: usize, extra: &[&str]) -> Output {
+    args_with(&manifest().join("../configs/search-evolve/default.toml"), dir, eval, generations, extra)
+}
+
+/// [`args`] with the config file `cfg`.
+fn args_with(cfg: &Path, dir: &Path, eval: &Path, generations: usize, extra: &[&str]) -> Output {
     let gens = generations.to_string();
     let mut a = vec![
         "search-evolve",
@@ -35,7 +40,6 @@ fn args(dir: &Path, eval: &Path, generations: usize, extra: &[&str]) -> Output {
         dir.join("evolved.toml").to_str().unwrap().to_owned().leak(),
     ];
     a.extend_from_slice(extra);
-    let cfg = manifest().join("../configs/search-evolve/default.toml");
     let space = manifest().join("../configs/spaces/search-evolve-paper.toml");
     // Run from another directory: the config names its space relative to itself.
     Command::new(TUNER)
@@ -103,4 +107,28 @@ fn resumed_run_ends_where_an_uninterrupted_one_does() {
     let other = args(&dir, &eval, 4, &["--resume", "--seed", "7"]);
     assert!(!other.status.success());
     assert!(text(&other.stderr).contains("different config"), "{}", text(&other.stderr));
+}
+
+/// `optimiser = "local"` runs the same command with the coordinate local search (which suits
+/// Table I's Gray code): the incumbent and one gene a step up and down a generation, so the best
+/// node count never rises, and the evaluation stays fixed.
+#[test]
+fn the_local_search_lowers_node_counts_through_the_same_command() {
+    let dir = scratch("search-evolve", "local");
+    let eval = eval_file(&dir);
+    let space = manifest().join("../configs/spaces/search-evolve-paper.toml");
+    let cfg = dir.join("local.toml");
+    std::fs::write(&cfg, format!("space = {space:?}\n[ga]\noptimiser = \"local\"\nlocal_step = 0.25\n")).unwrap();
+    let out = args_with(&cfg, &dir, &eval, 4, &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let evolved = Params::load(dir.join("evolved.toml")).unwrap();
+    assert_eq!(evolved.eval, Params::load(&eval).unwrap().eval, "evaluation stays fixed");
+    let csv = std::fs::read_to_string(dir.join("out/generations.csv")).unwrap();
+    let best: Vec<u64> = csv.lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse().unwrap()).collect();
+    assert_eq!(best.len(), 4, "{csv}");
+    assert!(best.windows(2).all(|w| w[1] <= w[0]), "the incumbent is asked every generation: {best:?}");
+    let checkpoint: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/checkpoint.json")).unwrap()).unwrap();
+    assert_eq!(checkpoint["population"].as_array().unwrap().len(), 3, "{checkpoint}");
+    assert_eq!(checkpoint["coordinate"], 3, "one gene a generation: {checkpoint}");
 }

@@ -65,11 +65,12 @@ impl SearchEvolveArgs {
 pub fn run(args: SearchEvolveArgs) -> anyhow::Result<()> {
     let evo = SearchEvolution::new(args.config()?)?;
     log::info!(
-        "search evolution: {} training and {} held-out positions, cap {} nodes, population {}, {} generations",
+        "search evolution: {} training and {} held-out positions, cap {} nodes, {}, {} candidates a generation, {} generations",
         evo.train.len(),
         evo.held.len(),
         evo.cfg.node_cap,
-        evo.cfg.ga.population,
+        evo.cfg.ga.optimiser.name(),
+        evo.cfg.ga.candidates(),
         evo.cfg.ga.generations
     );
     let s = evo.run(args.run.start())?;

@@ -190,6 +190,19 @@ impl CoevolveConfig {
         crate::paths::load_config(path).map_err(|e| e.into_command(CoevolveError::io, CoevolveError::Config))
     }
 
+    /// Refuses the optimisers that start from one point (`"spsa"`, `"local"`): the organisms
+    /// are the population's files, each with its own values outside the space, and the report
+    /// follows their lineage; a one-point optimiser has neither.
+    pub fn check_optimiser(&self) -> Result<(), CoevolveError> {
+        if self.ga.optimiser.from_one_point() {
+            return Err(CoevolveError::Config(format!(
+                "ga.optimiser = \"{}\": coevolve runs the GA or CMA-ES (\"ga\" or \"cmaes\")",
+                self.ga.optimiser.name()
+            )));
+        }
+        Ok(())
+    }
+
     /// The engine binary to run.
     pub fn engine_path(&self) -> PathBuf {
         self.engine.clone().unwrap_or_else(crate::paths::default_engine)
@@ -506,6 +519,7 @@ impl Coevolution {
                 (space, text)
             }
         };
+        cfg.check_optimiser()?;
         cfg.ga.validate(space.layout())?;
         cfg.champion.validate()?;
         let base = cfg.match_base()?;

@@ -237,7 +237,7 @@ impl Evolution<'_> {
         let svg = dir.join("fitness.svg");
         let (train, _) = self.objective.sizes();
         let title =
-            format!("run {run}: best and average of {} organisms, {train} training positions", self.ga.population);
+            format!("run {run}: best and average of {} organisms, {train} training positions", self.ga.candidates());
         report::write_svg(&svg, &title, &self.objective.metric_label(), history).map_err(|e| EvolveError::io(&svg, e))
     }
 }

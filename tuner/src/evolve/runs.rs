@@ -168,10 +168,11 @@ pub fn run_all(
         remote: remote.as_ref(),
     };
     log::info!(
-        "evolving {} genes ({} loci) with {threads} threads: population {}, {} generations, {} run(s)",
+        "evolving {} genes ({} loci) with {threads} threads: {}, {} candidates a generation, {} generations, {} run(s)",
         space.genes.len(),
         space.layout().len(),
-        cfg.ga.population,
+        cfg.ga.optimiser.name(),
+        cfg.ga.candidates(),
         cfg.ga.generations,
         cfg.runs
     );
@@ -186,7 +187,7 @@ pub fn run_all(
              # Train: {} {} of {n_train}{}; test: {} of {n_test}{}.\n# Genes: {}\n\n",
             cfg.seed,
             outcome.history.len(),
-            cfg.ga.population,
+            cfg.ga.candidates(),
             outcome.train_metric,
             objective.metric_name(),
             pct(outcome.train_metric, false),

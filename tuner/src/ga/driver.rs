@@ -25,7 +25,8 @@
 //! | `spsa` | [`Generations`] | the tune and its ± perturbation (one iteration a generation) | game pairs of + against − |
 //!
 //! A new fitness (a distributed one, say) is a new [`Problem`]; a new optimiser for every
-//! [`Problem`] is a new [`Optimiser`], as the GA and CMA-ES are (`optimiser = "cmaes"`); a
+//! [`Problem`] is a new [`Optimiser`], as the GA, CMA-ES, SPSA and the local search are
+//! (`optimiser = "cmaes"`, `"spsa"`, `"local"`); a
 //! command with its own kind of generation is a new [`Generations`] whose `breed` draws from
 //! the RNG it is given, as `spsa` is.
 
@@ -42,7 +43,11 @@ use super::{
     operators::elite_indices,
     report::GenerationStats,
 };
-use crate::optimise::{OptimiseError, Optimiser, cmaes::CmaEs, ga::Ga};
+use crate::optimise::{OptimiseError, Optimiser, cmaes::CmaEs, ga::Ga, local::LocalSearch, spsa::Spsa};
+
+/// The "generation" of [`generation_rng`] whose RNG draws a one-point optimiser's start: one no
+/// run reaches.
+const START_STREAM: u64 = u64::MAX;
 
 /// What a command evolves, for [`Driver::run`].
 pub trait Generations {
@@ -206,8 +211,11 @@ impl<'a> Driver<'a> {
         if self.run == 0 { String::new() } else { format!("run {}: ", self.run) }
     }
 
-    /// Runs a [`Problem`] over `layout` with `ga`'s optimiser: the GA's operators, or CMA-ES
-    /// (`optimiser = "cmaes"`); `initial` draws generation 0 (CMA-ES starts at its mean point).
+    /// Runs a [`Problem`] over `layout` with `ga`'s optimiser: the GA's operators, CMA-ES
+    /// (`optimiser = "cmaes"`), SPSA (`"spsa"`) or the local search (`"local"`). `initial`
+    /// draws generation 0; CMA-ES starts at its mean point, SPSA and the local search at its
+    /// first genome (an `[init]` file's own, or the first random one), drawn from an RNG of its
+    /// own.
     pub fn evolve<P: Problem>(
         &self,
         ga: &GaConfig,
@@ -222,7 +230,26 @@ impl<'a> Driver<'a> {
                 let cma = CmaEs::new(layout.clone(), ga.cmaes_sigma, ga.population, initial);
                 self.optimise(cma, layout, problem, resume)
             }
+            OptimiserKind::Spsa => {
+                let spsa = Spsa::new(layout.clone(), &self.start(initial)?, ga.spsa)?;
+                self.optimise(spsa, layout, problem, resume)
+            }
+            OptimiserKind::Local => {
+                let local = LocalSearch::new(layout.clone(), &self.start(initial)?, ga.local_step);
+                self.optimise(local, layout, problem, resume)
+            }
         }
+    }
+
+    /// The start point of a one-point optimiser: the first genome `initial` draws, from an RNG
+    /// of its own (not generation 0's, which the optimiser's first ask draws from), so the same
+    /// on every resume.
+    fn start(&self, initial: impl Fn(&mut StdRng) -> Vec<Genome>) -> Result<Genome, OptimiseError> {
+        let mut rng = generation_rng(self.seed, self.run as u64, START_STREAM);
+        initial(&mut rng).into_iter().next().ok_or_else(|| OptimiseError::Unsuited {
+            optimiser: "driver",
+            reason: "the initial draw holds no genome to start from".into(),
+        })
     }
 
     /// Runs a [`Problem`] over `layout` with any [`Optimiser`] (whose first ask is generation 0).
@@ -388,7 +415,9 @@ impl<'a, P: Problem> Scoring<'a, P> {
 /// An evaluated generation with the optimiser's state of the ask that proposed it: the
 /// checkpoint's state of [`Driver::evolve`]. Both are flattened, so a GA checkpoint is still a
 /// [`Population`] alone and a CMA-ES one the population with `points` and `cma`, as they were
-/// before the optimisers were one trait.
+/// before the optimisers were one trait; SPSA adds `tune` and `perturbation`, the local search
+/// `incumbent`, `step`, `coordinate`, `moved` and `asked`. (So an optimiser's state must not
+/// name a field as the checkpoint or [`Population`] do, `fitness` say.)
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Told<S> {
     #[serde(flatten)]
@@ -459,9 +488,12 @@ mod tests {
     use std::cell::Cell;
 
     use super::*;
-    use crate::ga::{
-        encoding::{BinaryGene, BitCoding},
-        random_genome,
+    use crate::{
+        ga::{
+            encoding::{BinaryGene, BitCoding},
+            random_genome,
+        },
+        optimise::spsa::SpsaSettings,
     };
 
     /// A fitness given as a function of the genome; counts its evaluations.
@@ -617,10 +649,16 @@ mod tests {
         }
     }
 
-    fn cmaes_run(dir: &std::path::Path, generations: usize, resume: bool) -> Finished<Population, GenerationStats> {
+    /// A run of `ga` on the sphere in five real genes.
+    fn sphere_run(
+        ga: &GaConfig,
+        dir: &std::path::Path,
+        generations: usize,
+        resume: bool,
+    ) -> Finished<Population, GenerationStats> {
         use crate::ga::encoding::NumericGene;
         let layout = Layout::Numeric(vec![NumericGene { min: -10.0, max: 10.0, step: None }; 5]);
-        let ga = GaConfig { population: 10, generations, optimiser: OptimiserKind::Cmaes, ..GaConfig::default() };
+        let ga = GaConfig { generations, ..ga.clone() };
         let driver = Driver::single(generations, 7, "sphere", dir.join("checkpoint.json"), "other inputs");
         driver
             .evolve(&ga, &layout, &ByFunction { f: sphere, evaluated: Cell::new(0) }, resume, |rng| {
@@ -629,19 +667,89 @@ mod tests {
             .unwrap()
     }
 
-    #[test]
-    fn cmaes_through_the_driver_converges_and_resumes_exactly() {
-        let root = std::env::temp_dir().join(format!("evochess-driver-cmaes-{}", std::process::id()));
+    /// `ga` run for `generations` into one directory, and into another stopped after `stop`
+    /// and resumed to `generations`: the two ends, which the caller compares.
+    fn direct_and_resumed(
+        name: &str,
+        ga: &GaConfig,
+        stop: usize,
+        generations: usize,
+    ) -> (Finished<Population, GenerationStats>, Finished<Population, GenerationStats>) {
+        let root = std::env::temp_dir().join(format!("evochess-driver-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(root.join("a")).unwrap();
         std::fs::create_dir_all(root.join("b")).unwrap();
-        let whole = cmaes_run(&root.join("a"), 120, false);
-        let best = whole.state.best();
-        assert!(whole.state.fitness[best] > -1e-6, "f = {}", whole.state.fitness[best]);
-        // Stopped after 40 generations, continued to 120: the same last generation.
-        cmaes_run(&root.join("b"), 40, false);
-        let resumed = cmaes_run(&root.join("b"), 120, true);
-        assert_eq!(resumed.state, whole.state);
+        let whole = sphere_run(ga, &root.join("a"), generations, false);
+        sphere_run(ga, &root.join("b"), stop, false);
+        let resumed = sphere_run(ga, &root.join("b"), generations, true);
         std::fs::remove_dir_all(&root).unwrap();
+        (whole, resumed)
+    }
+
+    /// The fitness of a run's last generation's best.
+    fn best_fitness(f: &Finished<Population, GenerationStats>) -> f64 {
+        f.state.fitness[f.state.best()]
+    }
+
+    #[test]
+    fn cmaes_through_the_driver_converges_and_resumes_exactly() {
+        let ga = GaConfig { population: 10, optimiser: OptimiserKind::Cmaes, ..GaConfig::default() };
+        // Stopped after 40 generations, continued to 120: the same last generation.
+        let (whole, resumed) = direct_and_resumed("cmaes", &ga, 40, 120);
+        assert!(best_fitness(&whole) > -1e-6, "f = {}", best_fitness(&whole));
+        assert_eq!(resumed.state, whole.state);
+    }
+
+    #[test]
+    fn spsa_through_the_driver_converges_and_resumes_exactly() {
+        // The sphere's f₊ − f₋ is 4·c·Σ(3 − xⱼ)Δⱼ, so θ moves by k·(3 − θ) on average, k = 4·R·c²,
+        // and the squared distance shrinks by 1 − 2k + 5k² (five genes): R = 0.1 with c_end a
+        // fiftieth of the range (0.4) gives k from 0.27 at the start to 0.064 at the end.
+        let spsa = SpsaSettings { iterations: 300, c_end: 0.02, r_end: 0.1 };
+        let ga = GaConfig { optimiser: OptimiserKind::Spsa, spsa, ..GaConfig::default() };
+        let (whole, resumed) = direct_and_resumed("spsa", &ga, 100, 300);
+        // One iteration a generation: the pair θ ± c·Δ.
+        assert_eq!(whole.state.population.len(), 2);
+        assert_eq!(whole.history.len(), 300);
+        // From about −210 (a random start) to the optimum.
+        assert!(whole.history[0].best_fitness < -10.0, "{:?}", whole.history[0]);
+        // The pair lies c_end = 0.4 either side of θ in every gene: −5·0.4² = −0.8 at θ = 3.
+        assert!(best_fitness(&whole) > -0.8 - 1e-6, "f = {}", best_fitness(&whole));
+        assert_eq!(resumed.state, whole.state);
+        let strip = |h: &[GenerationStats]| h.iter().map(|s| (s.best_fitness, s.mean_fitness)).collect::<Vec<_>>();
+        assert_eq!(strip(&resumed.history), strip(&whole.history));
+    }
+
+    #[test]
+    fn local_search_through_the_driver_converges_and_resumes_exactly() {
+        let ga = GaConfig { optimiser: OptimiserKind::Local, local_step: 0.25, ..GaConfig::default() };
+        let (whole, resumed) = direct_and_resumed("local", &ga, 37, 150);
+        // The incumbent and one coordinate up and down.
+        assert_eq!(whole.state.population.len(), 3);
+        // The incumbent is asked every generation, so the best never gets worse.
+        assert!(whole.history.windows(2).all(|w| w[1].best_fitness >= w[0].best_fitness));
+        assert!(best_fitness(&whole) > -1e-3, "f = {}", best_fitness(&whole));
+        assert_eq!(resumed.state, whole.state);
+    }
+
+    #[test]
+    fn a_one_point_optimiser_starts_from_the_first_genome_drawn() {
+        use crate::ga::encoding::NumericGene;
+        let dir = std::env::temp_dir().join(format!("evochess-driver-start-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let layout = Layout::Numeric(vec![NumericGene { min: -10.0, max: 10.0, step: None }; 2]);
+        let ga = GaConfig { generations: 1, optimiser: OptimiserKind::Local, ..GaConfig::default() };
+        let driver = Driver::single(1, 7, "start", dir.join("checkpoint.json"), "other inputs");
+        let start = Genome::Numbers(vec![5.0, -5.0]);
+        let problem = ByFunction { f: sphere, evaluated: Cell::new(0) };
+        let f = driver.evolve(&ga, &layout, &problem, false, |_| vec![start.clone(), Genome::Numbers(vec![0.0; 2])]);
+        assert_eq!(f.unwrap().state.population[0], start);
+        // A draw of nothing is an error, not a panic.
+        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::create_dir_all(&dir).unwrap();
+        let e = driver.evolve(&ga, &layout, &problem, false, |_| Vec::new()).err().unwrap();
+        assert!(e.0.contains("no genome"), "{}", e.0);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

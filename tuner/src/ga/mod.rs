@@ -49,7 +49,7 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 use serde::{Deserialize, Deserializer, Serialize};
 use thiserror::Error;
 
-use crate::hash::mix64;
+use crate::{hash::mix64, optimise::spsa::SpsaSettings};
 
 use self::{
     encoding::Layout,
@@ -129,12 +129,22 @@ pub struct GaConfig {
     pub mutation_rate: f64,
     /// `"ga"`: the operators above. `"cmaes"`: CMA-ES over the genes' ranges ([`cmaes`]),
     /// `population` points a generation; selection, crossover, mutation and elitism unused.
+    /// `"spsa"` (numeric spaces) and `"local"`: SPSA ([`crate::optimise::spsa`]) and the
+    /// coordinate local search ([`crate::optimise::local`]) from the first organism of the
+    /// initial draw; `population` and the operators unused.
     /// Absent from serialised GA settings when `"ga"`, so existing runs keep their fingerprint.
     #[serde(skip_serializing_if = "OptimiserKind::is_ga")]
     pub optimiser: OptimiserKind,
     /// CMA-ES's initial step size, as a fraction of every gene's range.
     #[serde(skip_serializing_if = "is_default_sigma")]
     pub cmaes_sigma: f64,
+    /// SPSA's gains (`optimiser = "spsa"`, the `[ga.spsa]` table). Absent from serialised
+    /// settings at their defaults, as the keys below, so existing runs keep their fingerprint.
+    #[serde(skip_serializing_if = "is_default_spsa")]
+    pub spsa: SpsaSettings,
+    /// The local search's first step (`optimiser = "local"`), as a fraction of every gene's range.
+    #[serde(skip_serializing_if = "is_default_local_step")]
+    pub local_step: f64,
 }
 
 /// Which optimiser breeds a generation from the last (`[ga] optimiser`): each is a
@@ -142,22 +152,55 @@ pub struct GaConfig {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OptimiserKind {
+    /// The operators of `[ga]`, `population` organisms a generation.
     #[default]
     Ga,
+    /// CMA-ES, `population` points a generation.
     Cmaes,
+    /// SPSA from one start point: the pair θ ± c_k·Δ a generation (one iteration).
+    Spsa,
+    /// Coordinate local search from one start point: the incumbent and one coordinate a step up
+    /// and down a generation.
+    Local,
 }
 
 impl OptimiserKind {
     pub fn is_ga(&self) -> bool {
         *self == OptimiserKind::Ga
     }
+
+    /// The name in the config and in errors.
+    pub fn name(self) -> &'static str {
+        match self {
+            OptimiserKind::Ga => "ga",
+            OptimiserKind::Cmaes => "cmaes",
+            OptimiserKind::Spsa => "spsa",
+            OptimiserKind::Local => "local",
+        }
+    }
+
+    /// Whether the optimiser starts from one point and never uses the GA's operators.
+    pub fn from_one_point(self) -> bool {
+        matches!(self, OptimiserKind::Spsa | OptimiserKind::Local)
+    }
 }
 
 /// Hansen's usual start: a third of the range.
 pub const DEFAULT_CMAES_SIGMA: f64 = 0.3;
 
+/// The local search's first step: a tenth of every range.
+pub const DEFAULT_LOCAL_STEP: f64 = 0.1;
+
 fn is_default_sigma(sigma: &f64) -> bool {
     *sigma == DEFAULT_CMAES_SIGMA
+}
+
+fn is_default_spsa(spsa: &SpsaSettings) -> bool {
+    *spsa == SpsaSettings::default()
+}
+
+fn is_default_local_step(step: &f64) -> bool {
+    *step == DEFAULT_LOCAL_STEP
 }
 
 impl Default for GaConfig {
@@ -175,6 +218,8 @@ impl Default for GaConfig {
             mutation_rate: 0.005,
             optimiser: OptimiserKind::Ga,
             cmaes_sigma: DEFAULT_CMAES_SIGMA,
+            spsa: SpsaSettings::default(),
+            local_step: DEFAULT_LOCAL_STEP,
         }
     }
 }
@@ -205,6 +250,16 @@ fn invalid(key: &'static str, reason: impl Into<String>) -> GaError {
 }
 
 impl GaConfig {
+    /// Candidates evaluated a generation: `population`, SPSA's pair, or the local search's
+    /// incumbent and its two neighbours.
+    pub fn candidates(&self) -> usize {
+        match self.optimiser {
+            OptimiserKind::Ga | OptimiserKind::Cmaes => self.population,
+            OptimiserKind::Spsa => 2,
+            OptimiserKind::Local => 3,
+        }
+    }
+
     /// Checks ranges and that every operator suits the layout's encoding.
     pub fn validate(&self, layout: &Layout) -> Result<(), GaError> {
         if self.population < 2 {
@@ -243,6 +298,24 @@ impl GaConfig {
         }
         let numeric = matches!(layout, Layout::Numeric(_));
         let have = if numeric { "numeric (integer/real)" } else { "binary (gray/binary)" };
+        // The one-point optimisers use none of the operators, so their fit to the space is not
+        // checked (a GA config switched to `"local"` runs as it is).
+        match self.optimiser {
+            OptimiserKind::Spsa if !numeric => {
+                return Err(GaError::Incompatible {
+                    key: "optimiser",
+                    operator: "spsa".into(),
+                    needs: "numeric",
+                    have,
+                });
+            }
+            OptimiserKind::Spsa => return self.spsa.validate().map_err(|reason| invalid("spsa", reason)),
+            OptimiserKind::Local if !(self.local_step > 0.0 && self.local_step <= 1.0) => {
+                return Err(invalid("local_step", format!("{} must be in (0, 1]", self.local_step)));
+            }
+            OptimiserKind::Local => return Ok(()),
+            OptimiserKind::Ga | OptimiserKind::Cmaes => {}
+        }
         if self.crossover.numeric_only() && !numeric {
             return Err(GaError::Incompatible {
                 key: "crossover",

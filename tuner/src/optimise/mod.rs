@@ -11,8 +11,9 @@
 //! candidates is its [`Optimiser::State`]: a checkpoint holds it beside the candidates and their
 //! fitness, so a killed run resumes by [`Optimiser::restore`], `tell`, `ask` with the
 //! generation's RNG and proposes what an uninterrupted run would. [`crate::ga::driver`] runs the
-//! evolution commands' generations this way; [`optimise`] is the plain loop (no checkpoint)
-//! that [`compare`] uses to run every optimiser on one synthetic objective with a known answer.
+//! evolution commands' generations this way, with whichever of the four `[ga] optimiser` names;
+//! [`optimise`] is the plain loop (no checkpoint) that [`compare`] uses to run every optimiser
+//! on one synthetic objective with a known answer.
 
 pub mod cmaes;
 pub mod compare;

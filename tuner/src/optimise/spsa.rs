@@ -13,14 +13,17 @@ use crate::{
     spsa::{Perturbation, Schedule, Spsa as Tune, SpsaParam},
 };
 
-/// The tune and the perturbation of the last ask.
+/// The tune and the perturbation of the last ask: everything the next `tell` and `ask` read
+/// (θ, the iterations done, which fix the gains, and the signs and gains of the pair asked).
+/// The ask draws from the generation's RNG, so no RNG state is kept.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SpsaState {
     pub tune: Tune,
     pub perturbation: Option<Perturbation>,
 }
 
-/// The gains of a tune over a layout, relative to each gene's range.
+/// The gains of a tune over a layout, relative to each gene's range (`[ga.spsa]` of the
+/// evolution commands with `optimiser = "spsa"`).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SpsaSettings {
@@ -30,13 +33,30 @@ pub struct SpsaSettings {
     pub c_end: f64,
     /// The last `R_k = a_k / c_k²` (the same for every gene: `R` does not change when a gene's
     /// range is scaled, so equal fitness differences move every gene by the same share of its
-    /// range).
+    /// range). A step is `R_k · c_k · (f₊ − f₋)`, so `r_end` is chosen for the objective's
+    /// fitness units: `r_end · c_end · |f₊ − f₋|` is the last step's share of the range.
     pub r_end: f64,
 }
 
 impl Default for SpsaSettings {
     fn default() -> Self {
         SpsaSettings { iterations: 1000, c_end: 0.02, r_end: 0.002 }
+    }
+}
+
+impl SpsaSettings {
+    /// Why the gains cannot work, naming the key.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.iterations == 0 {
+            return Err("iterations must be at least 1".into());
+        }
+        if !(self.c_end > 0.0 && self.c_end <= 1.0) {
+            return Err(format!("c_end {} must be in (0, 1] (a fraction of each range)", self.c_end));
+        }
+        if !(self.r_end > 0.0 && self.r_end.is_finite()) {
+            return Err(format!("r_end {} must be positive", self.r_end));
+        }
+        Ok(())
     }
 }
 
@@ -60,9 +80,7 @@ impl Spsa {
         if values.len() != genes.len() {
             return Err(unsuited(format!("a start point of {} genes for {}", values.len(), genes.len())));
         }
-        if !(settings.c_end > 0.0 && settings.r_end > 0.0 && settings.iterations > 0) {
-            return Err(unsuited(format!("c_end, r_end and iterations must be positive ({settings:?})")));
-        }
+        settings.validate().map_err(unsuited)?;
         let params = genes
             .iter()
             .zip(values)
@@ -123,7 +141,8 @@ impl Optimiser for Spsa {
     }
 
     fn check(&self, state: &SpsaState, candidates: &[Genome]) -> Result<(), String> {
-        if state.tune.params.len() != self.layout.gene_count() || candidates.len() != 2 {
+        if state.tune.params.len() != self.layout.gene_count() || candidates.len() != 2 || state.perturbation.is_none()
+        {
             return Err("inconsistent checkpoint (not an SPSA pair of this search space)".into());
         }
         Ok(())

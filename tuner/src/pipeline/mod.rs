@@ -90,6 +90,7 @@ fn stage_configs(cfg: &PipelineConfig, engine: &Path) -> anyhow::Result<Stages> 
     table.insert("output".into(), shown(out.join("params/coevolved.toml")));
     table.insert("engine".into(), shown(engine.to_path_buf()));
     let coevolve = CoevolveConfig::parse(&write("coevolve.toml", &table)?).context("[coevolve]")?;
+    coevolve.check_optimiser().context("[coevolve]")?;
 
     let mut table =
         cfg.search_evolve.merged_with_parallelism("threads", cfg.concurrency, &SearchEvolveConfig::input_paths())?;

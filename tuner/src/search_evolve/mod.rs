@@ -386,7 +386,7 @@ impl SearchEvolution {
              # node cap {} per position. Training: {} nodes, {} of {} solved; held out: {} nodes, {} of {} solved.\n\
              # params/default.toml search section: {} / {} nodes. Evaluation from {}.\n# Genes: {}\n\n",
             history.len(),
-            self.cfg.ga.population,
+            self.cfg.ga.candidates(),
             self.cfg.node_cap,
             final_best.0.nodes,
             final_best.0.solved,
