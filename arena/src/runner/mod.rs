@@ -101,6 +101,11 @@ pub struct MatchConfig {
     /// earlier gauntlets still resume.
     #[serde(default, skip_serializing_if = "seeds_are_default")]
     pub seeds: usize,
+    /// A round robin of only these encounters, as (first, second) engine indices, in this
+    /// order (a racing round: each organism against a few others); empty: every pair. Left out
+    /// of the fingerprint when empty, so journals of earlier round robins still resume.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pairs: Vec<(usize, usize)>,
     /// Rounds; in each round every pairing plays `games` games.
     pub rounds: u32,
     pub games: u32,
@@ -169,6 +174,7 @@ impl MatchConfig {
             engines,
             tournament,
             seeds: 0,
+            pairs: Vec::new(),
             rounds: 1,
             games: 2,
             repeat: true,
@@ -207,6 +213,7 @@ impl MatchConfig {
                 let seeds = self.seeds.clamp(1, n.max(1));
                 (0..seeds).flat_map(|s| (seeds..n).map(move |i| (s, i))).collect()
             }
+            Tournament::RoundRobin if !self.pairs.is_empty() => self.pairs.clone(),
             Tournament::RoundRobin => (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect(),
         }
     }
@@ -562,6 +569,23 @@ fn validate(cfg: &mut MatchConfig) -> Result<(), RunnerError> {
             return Err(SpecError::DuplicateName(e.name.clone()).into());
         }
         e.validate()?;
+    }
+    if !cfg.pairs.is_empty() {
+        if cfg.tournament != Tournament::RoundRobin {
+            return Err(RunnerError::Config("a list of encounters (pairs) is for a round robin only".into()));
+        }
+        let mut seen = HashSet::new();
+        for &(a, b) in &cfg.pairs {
+            if a >= n || b >= n || a == b {
+                return Err(RunnerError::Config(format!(
+                    "encounter ({a}, {b}): an encounter is two different engines of 0 to {}",
+                    n - 1
+                )));
+            }
+            if !seen.insert((a.min(b), a.max(b))) {
+                return Err(RunnerError::Config(format!("encounter ({a}, {b}) is listed twice")));
+            }
+        }
     }
     if cfg.rounds == 0 || cfg.games == 0 {
         return Err(RunnerError::Config("rounds and games must be positive".into()));
@@ -1013,6 +1037,31 @@ mod tests {
         let last = cfg.unit(cfg.unit_count() - 1, &pairings);
         assert_eq!((last.round, last.games.clone()), (3_999_999_999, vec![(1, 2), (2, 1)]));
         assert_eq!(cfg.planned_games(), 4_000_000_000 * 3 * 4);
+    }
+
+    #[test]
+    fn a_round_robin_of_listed_encounters() {
+        let mut cfg = MatchConfig::new(vec![spec("a"), spec("b"), spec("c"), spec("d")], Tournament::RoundRobin);
+        let fingerprint = cfg.fingerprint();
+        assert!(!fingerprint.contains("pairs"), "{fingerprint}");
+        cfg.pairs = vec![(2, 0), (1, 3)];
+        assert_eq!(cfg.pairings(), vec![(2, 0), (1, 3)]);
+        assert_eq!(cfg.planned_games(), 4);
+        assert_eq!(cfg.units()[1].games, vec![(1, 3), (3, 1)]);
+        assert_ne!(cfg.fingerprint(), fingerprint);
+        validate(&mut cfg).unwrap();
+        for (pairs, needle) in [
+            (vec![(0, 4)], "encounter (0, 4)"),
+            (vec![(1, 1)], "encounter (1, 1)"),
+            (vec![(0, 1), (1, 0)], "(1, 0) is listed twice"),
+        ] {
+            cfg.pairs = pairs;
+            let e = validate(&mut cfg).unwrap_err().to_string();
+            assert!(e.contains(needle), "{e}");
+        }
+        cfg.pairs = vec![(0, 1)];
+        cfg.tournament = Tournament::Gauntlet;
+        assert!(validate(&mut cfg).unwrap_err().to_string().contains("round robin only"));
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Match statistics: Elo with 95% confidence interval, LOS, draw ratio, pentanomial counts
-//! ([`elo`]) and the sequential probability ratio test ([`sprt`]).
+//! ([`elo`]), the sequential probability ratio test ([`sprt`]) and Bradley–Terry ratings of many
+//! players from unbalanced pairwise results ([`bradley_terry`]).
 
+pub mod bradley_terry;
 pub mod elo;
 pub mod sprt;
 
@@ -28,6 +30,24 @@ pub fn phi(x: f64) -> f64 {
     0.5 * (1.0 + erf(x / std::f64::consts::SQRT_2))
 }
 
+/// The standard normal quantile: x with Φ(x) = `p`, for `p` in (0, 1) (to Φ's accuracy, by
+/// bisection over ±10); NaN outside.
+pub fn phi_inverse(p: f64) -> f64 {
+    if !(p > 0.0 && p < 1.0) {
+        return f64::NAN;
+    }
+    let (mut lo, mut hi) = (-10.0, 10.0);
+    for _ in 0..100 {
+        let mid = (lo + hi) / 2.0;
+        if phi(mid) < p {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -40,5 +60,8 @@ mod tests {
             assert!((erf(-x) + want).abs() < 2e-7, "erf(-{x})");
         }
         assert!((phi(1.959_963_984_540_054) - 0.975).abs() < 1e-7);
+        assert!((phi_inverse(0.975) - 1.959_963_984_540_054).abs() < 1e-6);
+        assert!(phi_inverse(0.5).abs() < 1e-6 && (phi_inverse(0.1) + phi_inverse(0.9)).abs() < 1e-6);
+        assert!(phi_inverse(0.0).is_nan() && phi_inverse(1.0).is_nan() && phi_inverse(f64::NAN).is_nan());
     }
 }

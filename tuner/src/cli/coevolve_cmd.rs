@@ -84,8 +84,10 @@ pub fn run(args: CoevolveArgs) -> anyhow::Result<()> {
     let outcome = co.run(args.run.start())?;
     let last = outcome.history.last().expect("at least one generation");
     let b = &last.organisms[last.best];
+    let rating =
+        b.rating.as_ref().map_or(String::new(), |r| format!(", racing rating {:+.1} +/- {:.1} Elo", r.elo, r.error));
     let best = format!(
-        "coevolution: {} generations; best of the last: {} with {:.1}/{} points ({:.1}%)",
+        "coevolution: {} generations; best of the last: {} with {:.1}/{} points ({:.1}%){rating}",
         outcome.history.len(),
         last.best_name,
         b.points,
@@ -125,6 +127,19 @@ pub fn run(args: CoevolveArgs) -> anyhow::Result<()> {
         );
     }
     let out_dir = &co.cfg.out_dir;
+    let races: Vec<_> = outcome.history.iter().filter_map(|g| g.race.as_ref().map(|r| (g, r))).collect();
+    if let Some((_, race)) = races.first() {
+        let games: u64 = races.iter().map(|(g, _)| g.games).sum();
+        let separated = races.iter().filter(|(_, r)| r.end == crate::coevolve::racing::RaceEnd::Separated).count();
+        println!(
+            "racing: {games} games in {} generations ({:.0} a generation, budget {}); the elite separated in {separated} \
+             of them; ratings (1 s.e.) in {}",
+            races.len(),
+            games as f64 / races.len() as f64,
+            race.budget,
+            crate::coevolve::gen_dir(out_dir, last.generation).join("crosstable.csv").display()
+        );
+    }
     if let Some((g, r)) = outcome.history.iter().rev().find_map(|g| g.reference.as_ref().map(|r| (g.generation, r))) {
         let elo = r.elo.map_or_else(|| "-".into(), |e| format!("{:+.1} +/- {:.1} Elo", e.elo, e.error));
         println!(

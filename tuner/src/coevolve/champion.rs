@@ -418,6 +418,7 @@ mod tests {
             games: 0,
             seconds: 0.0,
             reference: None,
+            race: None,
             challenge: challenge.map(|(challenger, champion, verdict)| Challenge {
                 challenger: challenger.into(),
                 champion: champion.into(),

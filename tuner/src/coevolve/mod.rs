@@ -36,11 +36,16 @@
 //! journals, so no finished game is replayed or lost, and breeds deterministically from the
 //! checkpoint: generation `g`'s RNG is [`generation_rng`]`(seed, 0, g)`.
 //!
+//! With `selection = "racing"` a generation is ranked by racing instead ([`racing`]): rounds of
+//! game pairs among the organisms still in doubt, up to `racing_games` games, and fitness is each
+//! organism's Bradley–Terry rating from the generation's games.
+//!
 //! The output (`<out_dir>/coevolved.toml` unless `output` names a file) is the last generation's top scorer, the
 //! paper's "best of best"; with `[champion] gate = "sprt"` it is instead the run's champion, the
 //! start file or a challenger that beat the champion before it in an SPRT ([`champion`]).
 
 pub mod champion;
+pub mod racing;
 
 use std::{
     io,
@@ -64,7 +69,10 @@ use plotters::style::RGBColor;
 use serde::{Deserialize, Deserializer, Serialize};
 use thiserror::Error;
 
-use self::champion::{Challenge, ChampionConfig, FirstChampion};
+use self::{
+    champion::{Challenge, ChampionConfig, FirstChampion},
+    racing::{Race, Rating, Scheme},
+};
 use crate::{
     csv::{Csv, quoted},
     ga::{
@@ -108,6 +116,17 @@ pub struct CoevolveConfig {
     pub openings: PathBuf,
     /// Openings per encounter; each is played with both colours (paper: 4 games = 2 openings).
     pub openings_per_pair: u32,
+    /// How a generation ranks its organisms: `round-robin` (the paper's; fitness is points) or
+    /// `racing` (rounds of game pairs among the organisms in doubt; fitness is a Bradley–Terry
+    /// rating, [`racing`]). Out of the run's identity when `round-robin`, so earlier runs resume.
+    #[serde(skip_serializing_if = "Scheme::is_round_robin")]
+    pub selection: Scheme,
+    /// Racing: most games per generation (game pairs, so even); 0: the round robin's count.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub racing_games: u64,
+    /// Racing: two-sided confidence of the bounds (rating ± z·error) that drop organisms.
+    #[serde(skip_serializing_if = "is_default_confidence")]
+    pub racing_confidence: f64,
     /// Draw adjudication, `movenumber=N movecount=M score=CP` (none by default).
     pub draw: Option<Parsed<DrawRule>>,
     /// Resign adjudication, `movecount=N score=CP` (none by default).
@@ -148,6 +167,14 @@ pub fn coevolve_ga_defaults() -> GaConfig {
     }
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+fn is_default_confidence(c: &f64) -> bool {
+    *c == racing::DEFAULT_CONFIDENCE
+}
+
 fn ga_over_coevolve_defaults<'de, D: Deserializer<'de>>(d: D) -> Result<GaConfig, D::Error> {
     crate::ga::overlay_defaults(d, coevolve_ga_defaults())
 }
@@ -164,6 +191,9 @@ impl Default for CoevolveConfig {
             concurrency: 0,
             openings: PathBuf::from("openings/gnuchess-8ply.epd"),
             openings_per_pair: 2,
+            selection: Scheme::RoundRobin,
+            racing_games: 0,
+            racing_confidence: racing::DEFAULT_CONFIDENCE,
             draw: None,
             resign: None,
             maxmoves: None,
@@ -266,6 +296,8 @@ pub enum CoevolveError {
     Config(String),
     #[error(transparent)]
     Runner(#[from] RunnerError),
+    #[error("racing: {0}")]
+    Ratings(#[from] arena::stats::bradley_terry::RatingsError),
 }
 
 crate::command_error!(CoevolveError);
@@ -288,6 +320,16 @@ pub struct OrganismResult {
     /// Elo against the rest of the field with its 95% error (trinomial, David App. B formula
     /// for the point estimate: RD = −400·log10(1/W − 1)); `None` where it is infinite.
     pub elo: Option<EloEstimate>,
+    /// Racing: the Bradley–Terry rating, the organism's fitness; `None` in a round robin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<Rating>,
+}
+
+impl OrganismResult {
+    /// What selection maximised: the racing rating, or the round robin's points.
+    pub fn fitness(&self) -> f64 {
+        self.rating.as_ref().map_or(self.points, |r| r.elo)
+    }
 }
 
 /// One generation's summary.
@@ -310,6 +352,10 @@ pub struct CoevolveGeneration {
     /// `None` without the gate and in generations that do not challenge.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub challenge: Option<Challenge>,
+    /// Racing: the rounds, why the race ended and the games of each pair; `None` for a round
+    /// robin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub race: Option<Race>,
 }
 
 /// A generation's best organism against the fixed reference.
@@ -349,7 +395,7 @@ impl CoevolveGeneration {
     /// meaningful one keeps it near the top. `None` in generation 0 or without elitism.
     pub fn elite_rank(&self) -> Option<usize> {
         let elite = self.organisms.iter().find(|o| o.origin.starts_with("elite"))?;
-        Some(1 + self.organisms.iter().filter(|o| o.points > elite.points).count())
+        Some(1 + self.organisms.iter().filter(|o| o.fitness() > elite.fitness()).count())
     }
 }
 
@@ -440,12 +486,12 @@ pub fn load_population(files: &[PathBuf], space: &SearchSpace) -> Result<Initial
 /// `generation`: an elite keeps the one of the organism it copies (breeding puts the elites in
 /// the first slots, best first), a child the one of its slot's first organism, so that every
 /// seed file's values outside the space stay in the population. `history` holds the records of
-/// the generations before (points decide the elites, as in breeding).
+/// the generations before (fitness decides the elites, as in breeding).
 pub fn lineage(size: usize, elitism: usize, generation: usize, history: &[CoevolveGeneration]) -> Vec<usize> {
     let mut from: Vec<usize> = (0..size).collect();
     for previous in history.iter().filter(|h| h.generation < generation) {
-        let points: Vec<f64> = previous.organisms.iter().map(|o| o.points).collect();
-        let elites = elite_indices(&points, elitism.min(points.len()));
+        let fitness: Vec<f64> = previous.organisms.iter().map(OrganismResult::fitness).collect();
+        let elites = elite_indices(&fitness, elitism.min(fitness.len()));
         from = (0..size).map(|i| elites.get(i).map_or(i, |&e| from.get(e).copied().unwrap_or(e))).collect();
     }
     from
@@ -458,9 +504,19 @@ struct GenObserver {
     planned: u64,
     next_report: u64,
     bar: ProgressBar,
+    /// Whether to log every 10% (not for racing rounds, which log a line each).
+    progress_lines: bool,
 }
 
 impl GenObserver {
+    fn new(generation: usize, bar: &ProgressBar) -> GenObserver {
+        GenObserver { generation, planned: 0, next_report: 0, bar: bar.clone(), progress_lines: true }
+    }
+
+    fn quiet(generation: usize, bar: &ProgressBar) -> GenObserver {
+        GenObserver { progress_lines: false, ..GenObserver::new(generation, bar) }
+    }
+
     fn advance(&self, games: u64) {
         self.bar.inc(games);
         let left = self.bar.length().unwrap_or(0).saturating_sub(self.bar.position());
@@ -484,11 +540,19 @@ impl MatchObserver for GenObserver {
     fn on_game(&mut self, g: &arena::game::GameRecord, s: &arena::results::Standings) {
         self.advance(1);
         log::debug!("{} vs {}: {} {{{}}}", g.white, g.black, g.result.outcome.pgn(), g.result.reason);
-        if s.games >= self.next_report {
+        if self.progress_lines && s.games >= self.next_report {
             self.bar.suspend(|| log::info!("generation {}: {}/{} games", self.generation, s.games, self.planned));
             self.next_report = s.games + self.planned.div_ceil(10).max(1);
         }
     }
+}
+
+/// A generation's organisms as the runner plays them: engine `i` is organism `i`, named
+/// `names[i]` (`g<G>o<I>`, its file), from `origins[i]`.
+pub struct Field {
+    pub engines: Vec<EngineSpec>,
+    pub names: Vec<String>,
+    pub origins: Vec<String>,
 }
 
 /// A configured coevolution.
@@ -522,6 +586,18 @@ impl Coevolution {
         cfg.check_optimiser()?;
         cfg.ga.validate(space.layout())?;
         cfg.champion.validate()?;
+        if !(cfg.racing_confidence > 0.0 && cfg.racing_confidence < 1.0) {
+            return Err(CoevolveError::Config(format!(
+                "racing_confidence = {}: a probability between 0 and 1 (0.95: bounds of 1.96 standard errors)",
+                cfg.racing_confidence
+            )));
+        }
+        if !cfg.racing_games.is_multiple_of(2) {
+            return Err(CoevolveError::Config(format!(
+                "racing_games = {} must be even (each opening is played with both colours)",
+                cfg.racing_games
+            )));
+        }
         let base = cfg.match_base()?;
         let limits = cfg.limits()?;
         let engine = cfg.engine_path();
@@ -590,12 +666,37 @@ impl Coevolution {
         (size * size.saturating_sub(1) / 2) as u64 * 2 * u64::from(self.cfg.openings_per_pair)
     }
 
+    /// Most games of one generation of `size` organisms under the configured selection.
+    pub fn generation_games(&self, size: usize) -> u64 {
+        match self.cfg.selection {
+            Scheme::RoundRobin => self.round_robin_games(size),
+            Scheme::Racing => self.racing_budget(size),
+        }
+    }
+
+    /// A race's budget must let every organism play in the first round.
+    fn check_racing_budget(&self, size: usize) -> Result<(), CoevolveError> {
+        let least = 2 * size.saturating_sub(1) as u64;
+        if self.cfg.selection == Scheme::Racing && self.racing_budget(size) < least {
+            return Err(CoevolveError::Config(format!(
+                "racing_games = {}: {size} organisms need at least {least} games a generation (a game pair for each \
+                 neighbour in the first round)",
+                self.cfg.racing_games
+            )));
+        }
+        Ok(())
+    }
+
     /// Runs (or continues, as `start` says) the coevolution and writes the output file.
     pub fn run(&self, start: Start) -> Result<CoevolveOutcome, CoevolveError> {
         let out = &self.cfg.out_dir;
         let checkpoint = out.join("checkpoint.json");
         // A run killed in its first generation has a journal of games but no checkpoint yet.
-        let state = [checkpoint.clone(), gen_dir(out, 0).join("games.state.jsonl")];
+        let state = [
+            checkpoint.clone(),
+            gen_dir(out, 0).join("games.state.jsonl"),
+            gen_dir(out, 0).join("race-01.state.jsonl"),
+        ];
         let layout = self.space.layout();
         // `--force` discards the old run only once the new one's population has been read.
         let (_held, (initial, ga, first)) = RunDir::open_checked(out, &state, start, || {
@@ -606,6 +707,7 @@ impl Coevolution {
             ga.population = initial.genomes.len();
             ga.elitism = ga.elitism.min(ga.population - 1);
             ga.validate(layout)?;
+            self.check_racing_budget(ga.population)?;
             Ok::<_, CoevolveError>((initial, ga, first))
         })?;
         let fingerprint = self.fingerprint(&initial, first.as_ref(), &self.space.canonical());
@@ -614,7 +716,7 @@ impl Coevolution {
         let driver =
             Driver::single(ga.generations, self.cfg.seed, &fingerprint, checkpoint, mismatch).accepting_legacy(&legacy);
         let generations = ga.generations as u64;
-        let planned = generations * self.round_robin_games(ga.population)
+        let planned = generations * self.generation_games(ga.population)
             + generations.saturating_sub(1) * u64::from(self.cfg.reference_games);
         let bar = ProgressBar::with_draw_target(Some(planned), ProgressDrawTarget::stderr());
         bar.set_style(
@@ -640,18 +742,15 @@ impl Coevolution {
         self.finish(&finished.state.population, base, last, &finished.history, first)
     }
 
-    /// Writes the organisms' files and plays generation `g`'s round robin (organism `i` keeps
-    /// the values outside the space of `bases[i]`).
-    fn play_generation(
+    /// Writes generation `g`'s organism files (organism `i` keeps the values outside the space
+    /// of `bases[i]`): the engines that play them.
+    fn write_organisms(
         &self,
         g: usize,
         pop: &[Genome],
         origins: &[String],
         bases: &[&Params],
-        resume: bool,
-        bar: &ProgressBar,
-    ) -> Result<CoevolveGeneration, CoevolveError> {
-        let started = Instant::now();
+    ) -> Result<Field, CoevolveError> {
         let dir = gen_dir(&self.cfg.out_dir, g);
         std::fs::create_dir_all(&dir).map_err(|e| CoevolveError::io(&dir, e))?;
         let mut engines = Vec::new();
@@ -665,6 +764,20 @@ impl Coevolution {
             engines.push(EngineSpec::new(&name, &self.engine).with_params(&path).with_limits(self.limits.clone()));
             names.push(name);
         }
+        Ok(Field { engines, names, origins: origins.to_vec() })
+    }
+
+    /// Plays generation `g`'s round robin among `field`.
+    fn play_generation(
+        &self,
+        g: usize,
+        field: Field,
+        resume: bool,
+        bar: &ProgressBar,
+    ) -> Result<CoevolveGeneration, CoevolveError> {
+        let started = Instant::now();
+        let dir = gen_dir(&self.cfg.out_dir, g);
+        let Field { engines, names, origins } = field;
         let mut m = self.base.clone();
         // Fresh openings every generation, reproducibly.
         m.seed = crate::hash::mix64(self.cfg.seed ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -672,9 +785,9 @@ impl Coevolution {
         m.state = Some(dir.join("games.state.jsonl"));
         m.results_out = Some(dir.join("results.json"));
         m.resume = resume && dir.join("games.state.jsonl").is_file();
-        let mut obs = GenObserver { generation: g, planned: 0, next_report: 0, bar: bar.clone() };
+        let mut obs = GenObserver::new(g, bar);
         let results = round_robin(engines, &m, &mut obs)?;
-        let summary = summarise(g, &names, origins, &results, started.elapsed().as_secs_f64());
+        let summary = summarise(g, &names, &origins, &results, started.elapsed().as_secs_f64());
         let csv = dir.join("crosstable.csv");
         write_atomic(&csv, crosstable_csv(&summary).as_bytes()).map_err(|e| CoevolveError::io(&csv, e))?;
         Ok(summary)
@@ -708,7 +821,7 @@ impl Coevolution {
         m.state = Some(dir.join("reference.state.jsonl"));
         m.results_out = Some(dir.join("reference.json"));
         m.resume = resume && dir.join("reference.state.jsonl").is_file();
-        let mut obs = GenObserver { generation: g, planned: 0, next_report: 0, bar: bar.clone() };
+        let mut obs = GenObserver::new(g, bar);
         let r = round_robin(engines, &m, &mut obs)?;
         let t = &r.totals[0];
         Ok(ReferenceResult {
@@ -774,6 +887,10 @@ impl Coevolution {
     fn best_header(&self, best: &Genome, size: usize, last: &CoevolveGeneration) -> String {
         let o = &last.organisms[last.best];
         let elo = o.elo.map_or_else(|| "-".into(), |e| format!("{:+.1} +/- {:.1}", e.elo, e.error));
+        let elo = match &o.rating {
+            Some(r) => format!("{elo}; racing rating {:+.1} +/- {:.1} (1 s.e.)", r.elo, r.error),
+            None => elo,
+        };
         let genes = if self.cfg.space.is_some() {
             format!("# Genes: {}\n", self.space.describe(best))
         } else {
@@ -800,10 +917,13 @@ pub struct Standing {
     pub reference: Option<ReferenceResult>,
     /// The generation's best only: its challenge of the champion.
     pub challenge: Option<Challenge>,
+    /// The generation's best only: its race (racing).
+    pub race: Option<Race>,
 }
 
 /// A coevolution as the driver's problem: an organism's fitness is its points in a round robin
-/// of its generation, so no score carries over from one generation to the next.
+/// of its generation (or its rating in the generation's race), so no score carries over from
+/// one generation to the next.
 struct RoundRobin<'c> {
     coevolution: &'c Coevolution,
     /// Generation 0: where its organisms came from and the values they keep outside the space.
@@ -823,9 +943,9 @@ impl RoundRobin<'_> {
     /// generation (the first slots, as [`breed`](crate::ga::breed) places them), then children.
     fn origins(&self, generation: usize, history: &[CoevolveGeneration]) -> Vec<String> {
         let Some(previous) = history.last() else { return self.initial.origins.clone() };
-        let points: Vec<f64> = previous.organisms.iter().map(|o| o.points).collect();
-        let elites = elite_indices(&points, self.elitism.min(points.len()));
-        (0..points.len())
+        let fitness: Vec<f64> = previous.organisms.iter().map(OrganismResult::fitness).collect();
+        let elites = elite_indices(&fitness, self.elitism.min(fitness.len()));
+        (0..fitness.len())
             .map(|i| match elites.get(i) {
                 Some(&e) => format!("elite g{}o{e}", generation - 1),
                 None => "child".to_string(),
@@ -846,11 +966,18 @@ impl Problem for RoundRobin<'_> {
         let bases: Vec<&Params> = from.iter().map(|&i| &self.initial.bases[i]).collect();
         let done: u64 = b.history.iter().map(|h| h.games + h.reference.as_ref().map_or(0, |r| r.games)).sum();
         let tests: u64 = b.history.iter().filter_map(|h| h.challenge.as_ref()).map(|c| c.games).sum();
-        self.bar.set_length(self.planned + tests);
+        // Races that ended before their budget leave games unplayed.
+        let per_generation = co.generation_games(b.population.len());
+        let unused: u64 = b.history.iter().map(|h| per_generation.saturating_sub(h.games)).sum();
+        self.bar.set_length((self.planned + tests).saturating_sub(unused));
         self.bar.set_position(done + tests);
         self.bar.set_prefix(format!("generation {}/{}", b.generation + 1, self.generations));
         self.bar.reset_eta();
-        let g = co.play_generation(b.generation, b.population, &origins, &bases, b.resume, &self.bar)?;
+        let field = co.write_organisms(b.generation, b.population, &origins, &bases)?;
+        let mut g = match co.cfg.selection {
+            Scheme::RoundRobin => co.play_generation(b.generation, field, b.resume, &self.bar)?,
+            Scheme::Racing => co.play_race(b.generation, &field, self.elitism, b.resume, &self.bar)?,
+        };
         let reference = match b.history.first() {
             Some(first) if co.cfg.reference_games > 0 => {
                 let file = gen_dir(&co.cfg.out_dir, 0).join(format!("{}.toml", first.best_name));
@@ -865,6 +992,7 @@ impl Problem for RoundRobin<'_> {
             _ => None,
         };
         let best = g.best;
+        let mut race = g.race.take();
         Ok(g.organisms
             .into_iter()
             .zip(g.cross)
@@ -874,12 +1002,13 @@ impl Problem for RoundRobin<'_> {
                 row,
                 reference: if i == best { reference.clone() } else { None },
                 challenge: if i == best { challenge.clone() } else { None },
+                race: if i == best { race.take() } else { None },
             })
             .collect())
     }
 
     fn fitness(&self, s: &Standing) -> f64 {
-        s.result.points
+        s.result.fitness()
     }
 
     fn metric(&self, s: &Standing) -> f64 {
@@ -894,8 +1023,9 @@ impl Problem for RoundRobin<'_> {
             games: 0,
             wdl: Wdl::default(),
             elo: None,
+            rating: None,
         };
-        (Standing { result, row: Vec::new(), reference: None, challenge: None }, false)
+        (Standing { result, row: Vec::new(), reference: None, challenge: None, race: None }, false)
     }
 
     fn test(&self, _: &Genome) -> f64 {
@@ -919,13 +1049,29 @@ impl Problem for RoundRobin<'_> {
             seconds: stats.seconds,
             reference: standings[best].reference.clone(),
             challenge: standings[best].challenge.clone(),
+            race: standings[best].race.clone(),
         };
         let reference = g.reference.as_ref().map_or(String::new(), |r| {
             let elo = r.elo.map_or_else(|| "-".into(), |e| format!("{:+.0} +/- {:.0} Elo", e.elo, e.error));
             format!(", vs {} {:.1}/{} ({elo})", r.reference, r.points, r.games)
         });
+        // Racing: the best's rating, and the race's games and end.
+        let rating = match (&g.organisms[best].rating, &g.race) {
+            (Some(r), Some(race)) => format!(
+                " rating {:+.0} +/- {:.0} Elo (1 s.e.) after {} racing rounds, {} games ({}),",
+                r.elo,
+                r.error,
+                race.rounds,
+                g.games,
+                match race.end {
+                    racing::RaceEnd::Separated => "the elite separated",
+                    racing::RaceEnd::Budget => "the budget spent",
+                }
+            ),
+            _ => String::new(),
+        };
         let line = format!(
-            "generation {}: best {} {:.1}/{} ({:.1}%), mean {:.1}%, worst {:.1}%{}{reference} ({:.0}s)",
+            "generation {}: best {}{rating} {:.1}/{} ({:.1}%), mean {:.1}%, worst {:.1}%{}{reference} ({:.0}s)",
             g.generation,
             g.best_name,
             g.organisms[best].points,
@@ -1031,6 +1177,7 @@ pub fn summarise(
             wdl: t.wdl,
             // A 100% or 0% score (or an interval reaching it) has no finite Elo; JSON cannot hold it.
             elo: t.wdl.elo().filter(|e| e.elo.is_finite() && e.error.is_finite()),
+            rating: None,
         })
         .collect();
     let fitness: Vec<f64> = organisms.iter().map(|o| o.points).collect();
@@ -1045,6 +1192,7 @@ pub fn summarise(
         seconds,
         reference: None,
         challenge: None,
+        race: None,
     }
 }
 
@@ -1056,13 +1204,21 @@ fn fmt_elo(e: Option<EloEstimate>) -> (String, String) {
     }
 }
 
-/// `organism,origin,<each opponent>,points,games,score,elo,elo_error` (row's points vs column).
+/// `organism,origin,<each opponent>,points,games,score,elo,elo_error` (row's points vs column);
+/// after a race each cell is `points/games` (empty where the two never met), and the columns
+/// `rating,rating_se,dropped_after` follow.
 pub fn crosstable_csv(g: &CoevolveGeneration) -> String {
     let mut csv = Csv::new()
         .column("organism", |&(_, o): &(usize, &OrganismResult)| o.name.clone())
         .column("origin", |&(_, o)| quoted(&o.origin));
+    let games = g.race.as_ref().map(|r| &r.games);
     for (j, opponent) in g.organisms.iter().enumerate() {
-        csv.push(&opponent.name, move |&(i, _)| if i == j { "-".to_string() } else { g.cross[i][j].to_string() });
+        csv.push(&opponent.name, move |&(i, _)| match games {
+            _ if i == j => "-".to_string(),
+            Some(games) if games[i][j] == 0 => String::new(),
+            Some(games) => format!("{}/{}", g.cross[i][j], games[i][j]),
+            None => g.cross[i][j].to_string(),
+        });
     }
     let csv = csv
         .column("points", |&(_, o)| o.points.to_string())
@@ -1070,6 +1226,17 @@ pub fn crosstable_csv(g: &CoevolveGeneration) -> String {
         .column("score", |&(_, o)| format!("{:.4}", if o.games > 0 { o.points / o.games as f64 } else { 0.0 }))
         .column("elo", |&(_, o)| fmt_elo(o.elo).0)
         .column("elo_error", |&(_, o)| fmt_elo(o.elo).1);
+    let csv = match g.race {
+        Some(_) => {
+            let rating = |o: &OrganismResult, f: fn(&Rating) -> String| o.rating.as_ref().map_or(String::new(), f);
+            csv.column("rating", move |&(_, o)| rating(o, |r| format!("{:.1}", r.elo)))
+                .column("rating_se", move |&(_, o)| rating(o, |r| format!("{:.1}", r.error)))
+                .column("dropped_after", move |&(_, o)| {
+                    rating(o, |r| r.dropped_after.map_or(String::new(), |d| d.to_string()))
+                })
+        }
+        None => csv,
+    };
     csv.write(g.organisms.iter().enumerate())
 }
 
@@ -1086,7 +1253,21 @@ pub fn generations_csv(history: &[CoevolveGeneration]) -> String {
         .column("best_games", |g| best(g).games.to_string())
         .column("best_score", |g| format!("{:.4}", g.best_score()))
         .column("best_elo", |g| fmt_elo(best(g).elo).0)
-        .column("best_elo_error", |g| fmt_elo(best(g).elo).1)
+        .column("best_elo_error", |g| fmt_elo(best(g).elo).1);
+    // After races: the best's rating (its fitness), the rounds and why the race ended.
+    let csv = if history.iter().any(|g| g.race.is_some()) {
+        let rating = |g: &CoevolveGeneration, f: fn(&Rating) -> f64| {
+            best(g).rating.as_ref().map_or(String::new(), |r| format!("{:.1}", f(r)))
+        };
+        let race = |g: &CoevolveGeneration, f: fn(&Race) -> String| g.race.as_ref().map_or(String::new(), f);
+        csv.column("best_rating", move |g: &&CoevolveGeneration| rating(g, |r| r.elo))
+            .column("best_rating_se", move |g| rating(g, |r| r.error))
+            .column("race_rounds", move |g| race(g, |r| r.rounds.to_string()))
+            .column("race_end", move |g| race(g, |r| format!("{:?}", r.end).to_lowercase()))
+    } else {
+        csv
+    };
+    let csv = csv
         .column("mean_score", |g| format!("{:.4}", g.mean_score()))
         .column("worst_score", |g| format!("{:.4}", g.worst_score()))
         .column("games", |g| g.games.to_string())
@@ -1133,7 +1314,15 @@ pub fn render_svg(history: &[CoevolveGeneration]) -> Result<String, String> {
 mod tests {
 
     fn organism(origin: &str, points: f64) -> OrganismResult {
-        OrganismResult { name: String::new(), origin: origin.into(), points, games: 4, wdl: Wdl::default(), elo: None }
+        OrganismResult {
+            name: String::new(),
+            origin: origin.into(),
+            points,
+            games: 4,
+            wdl: Wdl::default(),
+            elo: None,
+            rating: None,
+        }
     }
 
     #[test]
@@ -1148,6 +1337,7 @@ mod tests {
             seconds: 0.0,
             reference: None,
             challenge: None,
+            race: None,
         };
         let g = generation(vec![organism("elite g0o2", 2.0), organism("child", 3.0), organism("child", 2.0)]);
         assert_eq!(g.elite_rank(), Some(2), "one organism scored more; a tie shares the better rank");
@@ -1188,6 +1378,7 @@ mod tests {
             seconds: 0.0,
             reference: None,
             challenge: None,
+            race: None,
         };
         assert_eq!(lineage(4, 1, 0, &[]), vec![0, 1, 2, 3]);
         // Generation 0: organism 2 wins, so generation 1's elite (slot 0) is seed 2.
