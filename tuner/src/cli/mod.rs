@@ -13,6 +13,7 @@ pub mod pipeline_cmd;
 pub mod promote_cmd;
 pub mod quick_cmd;
 pub mod rrga_cmd;
+pub mod saved_match;
 pub mod search_evolve_cmd;
 pub mod spsa_cmd;
 pub mod texel_cmd;
@@ -137,7 +138,7 @@ macro_rules! set_given {
 pub(crate) use set_given;
 
 /// The runner subcommands, which accept cutechess's single-dash long options.
-const CUTECHESS_STYLE: &[&str] = &["match", "gauntlet", "roundrobin"];
+pub(crate) const CUTECHESS_STYLE: &[&str] = &["match", "gauntlet", "roundrobin"];
 
 /// Separates the `key=value` tokens of one `--engine` inside a single argument.
 pub const ENGINE_TOKEN_SEP: char = '\n';
@@ -154,14 +155,8 @@ fn is_option(s: &str) -> bool {
 }
 
 /// fastchess options this runner does not have, each with what to use instead.
-const FASTCHESS_UNSUPPORTED: &[(&str, &str)] = &[
-    ("config", "resume an interrupted match with -resume; its journal is PGNOUT.state.jsonl, or -state FILE"),
-    (
-        "autosaveinterval",
-        "the resume journal (-pgnout's .state.jsonl, or -state FILE) is written after every game pair",
-    ),
-    ("show-latency", "the engines' reported times are not recorded, so there is no latency to show"),
-];
+const FASTCHESS_UNSUPPORTED: &[(&str, &str)] =
+    &[("show-latency", "the engines' reported times are not recorded, so there is no latency to show")];
 
 /// Why a cutechess-style command line cannot be read, each named as typed.
 #[derive(Debug, Error, PartialEq)]
@@ -355,8 +350,13 @@ mod tests {
         );
         assert!(err(&["tuner", "match", "-use-afinity"]).to_string().contains("did you mean `-use-affinity`?"));
         assert!(err(&["tuner", "match", "-ratinginterva", "2"]).to_string().contains("`-ratinginterval`"));
-        let e = err(&["tuner", "match", "-config", "file=c.json"]).to_string();
-        assert!(e.starts_with("`-config` (fastchess) is not supported by `tuner match`: resume"), "{e}");
+        let e = err(&["tuner", "match", "-show-latency"]).to_string();
+        assert!(e.starts_with("`-show-latency` (fastchess) is not supported by `tuner match`: the"), "{e}");
+        // fastchess's -config and -autosaveinterval are options of the runner.
+        assert_eq!(
+            conv(&["tuner", "match", "-config", "file=c.json", "-autosaveinterval", "0"]),
+            vec!["tuner", "match", "--config", "file=c.json", "--autosaveinterval", "0"]
+        );
         // Double-dash spellings are left to clap, which names them as typed; -help is known.
         assert_eq!(conv(&["tuner", "match", "--foo", "-help"]), vec!["tuner", "match", "--foo", "--help"]);
     }
