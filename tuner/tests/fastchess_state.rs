@@ -1,6 +1,8 @@
-//! fastchess's `-config file=NAME [discard=true]` and `-autosaveinterval N` through the `tuner` binary (issue 48, item 9): a match started with `-config` and killed
+//! fastchess's `-config file=NAME [discard=true]`, `-autosaveinterval N` and `-show-latency`
+//! through the `tuner` binary (issue 48, item 9): a match started with `-config` and killed
 //! (SIGKILL) resumes from `tuner match -config file=NAME` alone, from any directory, playing
-//! each game pair once; the saved standings guard the journal; `discard=true` starts afresh.
+//! each game pair once; the saved standings guard the journal; `discard=true` starts afresh;
+//! `-show-latency` logs each move's latency and sums it up per engine.
 
 mod common;
 
@@ -151,5 +153,46 @@ fn config_without_outputs_journals_beside_the_file_and_leaves_foreign_files_alon
     let out = run_in(&dir, "warn", &words("match -config file=missing.json"));
     let e = text(&out.stderr);
     assert!(!out.status.success() && e.contains("-config file=") && e.contains("missing.json"), "{e}");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `-show-latency`: a line per move with the measured and the reported time, and a summary per
+/// engine. The slow engine sleeps 30 ms a move and reports `time 0`, so each of its latencies
+/// is at least 30 ms.
+#[test]
+fn show_latency_logs_each_move_and_sums_up_each_engine() {
+    let dir = scratch("fcstate", "latency");
+    let line = format!(
+        "match -engine cmd={UCI} name=slow arg=--slow-after arg=0 arg=--slow-ms arg=30 -engine cmd={UCI} name=quick \
+         -each nodes=10 -games 2 -maxmoves 5"
+    );
+    let out = run_in(&dir, "info", &words(&(line.clone() + " -show-latency")));
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    let latencies = |engine: &str| -> Vec<i64> {
+        let marker = format!("engine {engine} latency: ");
+        stderr
+            .lines()
+            .filter_map(|l| l.split_once(&marker))
+            .map(|(_, rest)| {
+                assert!(rest.contains("(elapsed: ") && rest.ends_with(", reported: 0)"), "{rest}");
+                rest.split_once("ms").unwrap().0.parse().unwrap()
+            })
+            .collect()
+    };
+    let (slow, quick) = (latencies("slow"), latencies("quick"));
+    assert!(!slow.is_empty() && !quick.is_empty(), "{stderr}");
+    assert!(slow.iter().all(|&ms| ms >= 30), "{slow:?}");
+    let summary = |engine: &str| {
+        stdout.lines().find(|l| l.starts_with(&format!("Latency of {engine}: "))).unwrap_or_else(|| panic!("{stdout}"))
+    };
+    assert!(summary("slow").ends_with(&format!(" over {} moves", slow.len())), "{stdout}");
+    assert!(summary("quick").ends_with(&format!(" over {} moves", quick.len())), "{stdout}");
+    let min: i64 = summary("slow").split_once("min ").unwrap().1.split_once(" ms").unwrap().0.parse().unwrap();
+    assert_eq!(min, *slow.iter().min().unwrap());
+    // Without the option: neither.
+    let out = run_in(&dir, "info", &words(&line));
+    assert!(out.status.success());
+    assert!(!text(&out.stderr).contains("latency: ") && !text(&out.stdout).contains("Latency of "));
     fs::remove_dir_all(&dir).unwrap();
 }

@@ -13,7 +13,7 @@
 //! meaning where the two differ. A command line is read as fastchess's when it uses syntax only
 //! fastchess has ([`Dialect::of`]: `-output format=fastchess`, `key=value` tokens in `-pgnout` or
 //! `-epdout`, `-sprt ... model=`, `-report`, `-log`, `-use-affinity`, `-force-concurrency`,
-//! `-config`, `-autosaveinterval`); otherwise as cutechess's. What depends on it:
+//! `-config`, `-autosaveinterval`, `-show-latency`); otherwise as cutechess's. What depends on it:
 //!
 //! * The `-games` default: 1 (cutechess), 2 (fastchess); so cutechess's `-rounds 10` between two
 //!   engines is 10 games, fastchess's 20. (`-rounds` defaults to 1 for both: fastchess's own
@@ -45,6 +45,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::{
     fastchess_out::{self, EngineLabel, Labels, book_label},
+    latency::Latencies,
     saved_match::Saving,
 };
 
@@ -213,6 +214,10 @@ pub struct MatchArgs {
     /// kill loses only the games in progress.
     #[arg(long, value_name = "N")]
     pub autosaveinterval: Option<u64>,
+    /// Log every move's think latency, the time measured less the time the engine reported in
+    /// its last `info ... time` (fastchess), and print each engine's mean, least and most.
+    #[arg(long)]
+    pub show_latency: bool,
     /// The command line after the subcommand in the runner's long form, as `main` parsed it
     /// (what -config saves); `None` when an argument is not UTF-8.
     #[arg(skip)]
@@ -247,7 +252,8 @@ impl Dialect {
             || args.use_affinity.is_some()
             || args.force_concurrency
             || !args.config.is_empty()
-            || args.autosaveinterval.is_some();
+            || args.autosaveinterval.is_some()
+            || args.show_latency;
         if fastchess { Dialect::Fastchess } else { Dialect::Cutechess }
     }
 
@@ -524,6 +530,8 @@ struct CliObserver {
     fastchess: Option<Labels>,
     /// The -config file the standings are saved to.
     saving: Option<Saving>,
+    /// Each engine's think latencies (`-show-latency`).
+    latency: Option<Latencies>,
 }
 
 impl CliObserver {
@@ -577,6 +585,11 @@ impl MatchObserver for CliObserver {
             let sprt = self.sprt.as_ref().and_then(|sp| s.sprt_status(sp));
             let text = report_text(&s.pair_stats(), sprt.as_ref(), self.penta, self.fastchess.as_ref());
             self.say(text.trim_end());
+        }
+        if let Some(latency) = &mut self.latency {
+            for line in latency.add(g) {
+                log::info!("{line}");
+            }
         }
         if g.game_number == s.games {
             self.autosave(s);
@@ -790,6 +803,7 @@ pub fn run(mut args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
         penta,
         fastchess,
         saving,
+        latency: args.show_latency.then(|| Latencies::new(cfg.engines.iter().map(|e| e.name.clone()).collect())),
     };
     if args.srand.is_none() && !args.resume {
         obs.say(&format!("Random seed: {} (repeat with -srand {0})", cfg.seed));
@@ -800,6 +814,9 @@ pub fn run(mut args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
     }
     let report = report_text(&results.pairs, results.sprt.as_ref(), penta, obs.fastchess.as_ref());
     print_summary(&results, &report);
+    if let Some(latency) = &obs.latency {
+        println!("{}", latency.summary().trim_end());
+    }
     println!("{}", ranking_table(&results.totals).trim_end());
     // The last line of cutechess-cli and fastchess alike; scripts wait for it.
     println!("Finished match");

@@ -7,6 +7,7 @@ pub mod datagen_cmd;
 pub mod epd_cmd;
 pub mod evolve_cmd;
 pub mod fastchess_out;
+pub mod latency;
 pub mod match_cmd;
 pub mod openings_cmd;
 pub mod pipeline_cmd;
@@ -154,10 +155,6 @@ fn is_option(s: &str) -> bool {
             && s[1..].chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
 }
 
-/// fastchess options this runner does not have, each with what to use instead.
-const FASTCHESS_UNSUPPORTED: &[(&str, &str)] =
-    &[("show-latency", "the engines' reported times are not recorded, so there is no latency to show")];
-
 /// Why a cutechess-style command line cannot be read, each named as typed.
 #[derive(Debug, Error, PartialEq)]
 pub enum UnknownOption {
@@ -168,9 +165,6 @@ pub enum UnknownOption {
         nearest.as_ref().map(|n| format!("; did you mean `-{n}`?")).unwrap_or_default()
     )]
     Unknown { option: String, subcommand: String, nearest: Option<String> },
-    /// A fastchess option with no equivalent here.
-    #[error("`-{option}` (fastchess) is not supported by `tuner {subcommand}`: {instead}")]
-    Unsupported { option: String, subcommand: String, instead: String },
     /// `-tournament` with a type this runner does not play, or against the subcommand.
     #[error("-tournament {value}: {reason}")]
     Tournament { value: String, reason: String },
@@ -226,8 +220,8 @@ fn tournament_subcommand(subcommand: &str, value: &str) -> Result<&'static str, 
 /// # Errors
 ///
 /// A single-dash word that is not an option of the subcommand (rewritten, clap would report it
-/// as `--word`, which the user never typed), with the nearest known option; a fastchess option
-/// with no equivalent; a `-tournament` type that is not played.
+/// as `--word`, which the user never typed), with the nearest known option; a `-tournament`
+/// type that is not played.
 pub fn cutechess_style_args(args: impl IntoIterator<Item = OsString>) -> Result<Vec<OsString>, UnknownOption> {
     let args: Vec<OsString> = args.into_iter().collect();
     let Some(subcommand) = args.get(1).and_then(|a| a.to_str()).filter(|a| CUTECHESS_STYLE.contains(a)) else {
@@ -261,13 +255,6 @@ pub fn cutechess_style_args(args: impl IntoIterator<Item = OsString>) -> Result<
                 None if known(&s[1..]) => format!("-{s}"),
                 None => {
                     let sub = subcommand.to_string();
-                    if let Some((name, instead)) = FASTCHESS_UNSUPPORTED.iter().find(|(n, _)| *n == &s[1..]) {
-                        return Err(UnknownOption::Unsupported {
-                            option: name.to_string(),
-                            subcommand: sub,
-                            instead: instead.to_string(),
-                        });
-                    }
                     let names = options
                         .get_arguments()
                         .filter_map(|a| a.get_long())
@@ -350,12 +337,10 @@ mod tests {
         );
         assert!(err(&["tuner", "match", "-use-afinity"]).to_string().contains("did you mean `-use-affinity`?"));
         assert!(err(&["tuner", "match", "-ratinginterva", "2"]).to_string().contains("`-ratinginterval`"));
-        let e = err(&["tuner", "match", "-show-latency"]).to_string();
-        assert!(e.starts_with("`-show-latency` (fastchess) is not supported by `tuner match`: the"), "{e}");
-        // fastchess's -config and -autosaveinterval are options of the runner.
+        // fastchess's -config, -autosaveinterval and -show-latency are options of the runner.
         assert_eq!(
-            conv(&["tuner", "match", "-config", "file=c.json", "-autosaveinterval", "0"]),
-            vec!["tuner", "match", "--config", "file=c.json", "--autosaveinterval", "0"]
+            conv(&["tuner", "match", "-config", "file=c.json", "-autosaveinterval", "0", "-show-latency"]),
+            vec!["tuner", "match", "--config", "file=c.json", "--autosaveinterval", "0", "--show-latency"]
         );
         // Double-dash spellings are left to clap, which names them as typed; -help is known.
         assert_eq!(conv(&["tuner", "match", "--foo", "-help"]), vec!["tuner", "match", "--foo", "--help"]);
