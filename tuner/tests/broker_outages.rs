@@ -1,5 +1,6 @@
 //! A run over the broker when things go wrong (issue 48, item 6), against a real redis-server: a
-//! Redis restarted (without persistence) in the middle of a match loses and duplicates no game; a worker killed (SIGKILL) in the middle of a task has it taken
+//! Redis restarted in the middle of a match, without persistence or with its append-only file,
+//! loses and duplicates no game; a worker killed (SIGKILL) in the middle of a task has it taken
 //! over by another; a coordinator whose every worker refuses stops with an error after
 //! `--broker-patience`. The matches are small and node-limited, and every wait is generous: the
 //! suite runs on loaded cores.
@@ -127,6 +128,33 @@ fn a_redis_restart_mid_match_loses_and_duplicates_no_game() {
     assert!(done_at_restart < 12, "the restart came after the match was as good as over ({done_at_restart} units)");
     assert!(log.contains("connection lost") && log.contains("reconnected"), "the outage is logged: {log}");
     assert_eq!(games_in(&dir.join("games.pgn")), 24, "every game, once: {log}");
+    assert_each_unit_once(&state);
+}
+
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn a_redis_restart_with_its_append_only_file_loses_and_duplicates_no_game() {
+    let dir = scratch("outages", "aof");
+    let aof = dir.join("redis");
+    std::fs::create_dir_all(&aof).unwrap();
+    let mut redis = Redis::start_persistent(&aof);
+    let _w = worker(&redis, &dir, "w", &engine_binary());
+    let mut co = coordinator(&redis, &dir, "nodes=300", 12, &[]);
+    let state = dir.join("state.jsonl");
+    wait_for(Duration::from_secs(600), "two finished units", || journal_units(&state).len() >= 2);
+    redis.down();
+    let done_at_restart = journal_units(&state).len();
+    thread::sleep(Duration::from_secs(2));
+    redis.up();
+    let status = exit_within(&mut co, Duration::from_secs(600), "the coordinator to finish");
+    let log = std::fs::read_to_string(dir.join("coordinator.log")).unwrap();
+    assert!(status.success(), "{log}");
+    assert!(done_at_restart < 6, "the restart came after the match was as good as over ({done_at_restart} units)");
+    assert!(log.contains("connection lost") && log.contains("reconnected"), "the outage is logged: {log}");
+    // The broker kept the run: its tasks are found again, none is published a second time.
+    assert!(log.contains("0 task(s) the broker had lost published again"), "{log}");
+    assert_eq!(games_in(&dir.join("games.pgn")), 12, "every game, once: {log}");
+    assert_eq!(journal_units(&state).len(), 6);
     assert_each_unit_once(&state);
 }
 
