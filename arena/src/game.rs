@@ -41,6 +41,11 @@ pub struct MoveRecord {
     pub time_ms: u64,
     pub score: Option<Score>,
     pub depth: Option<u32>,
+    /// The runner's time for the move less the engine's own, from its last `info ... time`
+    /// (fastchess's think latency; negative when the engine reports more than was measured).
+    /// `None` when the engine reported no time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<i64>,
 }
 
 /// Everything about a finished game: enough for PGN, EPD and the statistics.
@@ -282,6 +287,10 @@ fn run_moves(
             time_ms: found.elapsed.as_millis() as u64,
             score: found.score,
             depth: found.depth,
+            // Saturating: an engine may report any number.
+            latency_ms: found
+                .reported_ms
+                .map(|r| (found.elapsed.as_millis() as i64).saturating_sub(i64::try_from(r).unwrap_or(i64::MAX))),
         });
         let ruled = rules_result(&pos, &history);
         // A draw claim must be made true by the move it comes with (cutechess).

@@ -225,6 +225,7 @@ mod tests {
             time_ms: 100,
             score: None,
             depth: None,
+            latency_ms: None,
         };
         GameRecord {
             white: "a".into(),

@@ -64,7 +64,25 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let cli = Cli::parse_from(args);
+    // `-config file=NAME` alone (fastchess): the match saved there, resumed where it was started.
+    let args = match cli::saved_match::resume_args(args) {
+        Ok((args, None)) => args,
+        Ok((args, Some(dir))) => {
+            if let Err(e) = std::env::set_current_dir(&dir) {
+                eprintln!("error: -config: cannot change to {}, where the match was started: {e}", dir.display());
+                return ExitCode::FAILURE;
+            }
+            args
+        }
+        Err(e) => {
+            eprintln!("error: {}", evochess::error_chain(e.as_ref()));
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut cli = Cli::parse_from(&args);
+    if let Command::Match(a) | Command::Gauntlet(a) | Command::Roundrobin(a) = &mut cli.command {
+        a.command_line = args[2..].iter().map(|a| a.to_str().map(str::to_string)).collect();
+    }
     // `-log file=F level=L` (fastchess) sends the log, engine I/O included at trace, to F;
     // `-debug` (cutechess) is `level=trace`, to stderr without -log (stdout is the match's).
     let (log, debug) = match &cli.command {

@@ -1,7 +1,8 @@
 //! Distributed tuning against a real `redis-server` on 127.0.0.1: `tuner worker` processes play
 //! a match, a coevolve generation and an evolve generation that a coordinator published, with
-//! the same results as the same command run locally; workers and coordinators killed with
-//! SIGKILL lose and duplicate nothing; a worker with another engine build refuses.
+//! the same results as the same command run locally; a coordinator killed with SIGKILL loses and
+//! duplicates nothing (a killed worker: broker_outages.rs); a worker with another engine build
+//! refuses.
 
 mod common;
 #[path = "common/redis_server.rs"]
@@ -12,7 +13,7 @@ use std::{
     path::{Path, PathBuf},
     process::{Child, Command, Stdio},
     thread,
-    time::{Duration, Instant},
+    time::Duration,
 };
 
 use common::{
@@ -146,15 +147,6 @@ fn without_seconds(csv: &str) -> Vec<String> {
         .collect()
 }
 
-/// Waits until `ready` holds, failing the test after `limit`.
-fn wait_for(limit: Duration, what: &str, mut ready: impl FnMut() -> bool) {
-    let started = Instant::now();
-    while !ready() {
-        assert!(started.elapsed() < limit, "timed out after {limit:?} waiting for {what}");
-        thread::sleep(Duration::from_millis(20));
-    }
-}
-
 #[test]
 #[ignore = "needs /usr/bin/redis-server"]
 fn a_match_over_the_broker_with_two_workers_plays_the_local_games() {
@@ -171,31 +163,6 @@ fn a_match_over_the_broker_with_two_workers_plays_the_local_games() {
         let log = std::fs::read_to_string(dir.join(format!("{w}.log"))).unwrap();
         assert!(log.contains("serving run match-"), "{w}: {log}");
     }
-}
-
-#[test]
-#[ignore = "needs /usr/bin/redis-server"]
-fn a_worker_killed_mid_game_loses_and_duplicates_nothing() {
-    let dir = scratch("broker", "worker-kill");
-    let redis = Redis::start();
-    let engines = engines_file(&dir, &engine_binary());
-    let mut a = Worker::start(&redis, &dir, "a", &engines);
-    let mut args = match_args(&dir);
-    args.extend(["-broker".into(), redis.url.clone()]);
-    let refs: Vec<String> = args.clone();
-    let coordinator = thread::spawn(move || run_match(&refs));
-    // Worker a alone until a few units are in: it is then mid-unit, and dies with SIGKILL.
-    let journal = dir.join("state.jsonl");
-    wait_for(Duration::from_secs(120), "three units from worker a", || journal_units(&journal).len() >= 3);
-    a.0.kill().unwrap();
-    a.0.wait().unwrap();
-    let _b = Worker::start(&redis, &dir, "b", &engines);
-    coordinator.join().expect("the match ends");
-    assert_eq!(games_in(&dir.join("games.pgn")), 40);
-    assert_each_unit_once(&journal);
-    assert_eq!(games(&dir.join("games.pgn")), local_games());
-    let log_b = std::fs::read_to_string(dir.join("b.log")).unwrap();
-    assert!(log_b.contains("took over task"), "worker b took over a's task: {log_b}");
 }
 
 #[test]

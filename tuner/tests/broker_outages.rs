@@ -1,6 +1,9 @@
 //! A run over the broker when things go wrong (issue 48, item 6), against a real redis-server: a
-//! Redis restarted (without persistence) in the middle of a match loses and duplicates no game; a
-//! coordinator whose every worker refuses stops with an error after `--broker-patience`.
+//! Redis restarted in the middle of a match, without persistence or with its append-only file,
+//! loses and duplicates no game; a worker killed (SIGKILL) in the middle of a task has it taken
+//! over by another; a coordinator whose every worker refuses stops with an error after
+//! `--broker-patience`. The matches are small and node-limited, and every wait is generous: the
+//! suite runs on loaded cores.
 
 mod common;
 #[path = "common/redis_server.rs"]
@@ -75,6 +78,26 @@ fn wait_for(limit: Duration, what: &str, mut ready: impl FnMut() -> bool) {
     }
 }
 
+/// The entries of the run's task stream that a worker holds and has not answered yet:
+/// (entry id, consumer); a worker named `a` reads as consumer `a-0`.
+fn pending(redis: &Redis) -> Vec<(String, String)> {
+    let mut con = redis::Client::open(redis.url.as_str()).unwrap().get_connection().unwrap();
+    let keys: Vec<String> = redis::cmd("KEYS").arg("evochess:run:*:tasks").query(&mut con).unwrap();
+    let mut out = Vec::new();
+    for key in keys {
+        let rows: Vec<(String, String, u64, u64)> =
+            redis::cmd("XPENDING").arg(&key).arg("workers").arg("-").arg("+").arg(100).query(&mut con).unwrap();
+        out.extend(rows.into_iter().map(|(entry, consumer, _, _)| (entry, consumer)));
+    }
+    out
+}
+
+/// Sends `signal` (`-STOP`, `-CONT`) to the process.
+fn signal(p: &Killed, signal: &str) {
+    let sent = Command::new("kill").args([signal, &p.0.id().to_string()]).status().unwrap();
+    assert!(sent.success(), "kill {signal}");
+}
+
 /// The process's exit status once it ends, failing the test after `limit`.
 fn exit_within(p: &mut Killed, limit: Duration, what: &str) -> std::process::ExitStatus {
     let mut status = None;
@@ -106,6 +129,75 @@ fn a_redis_restart_mid_match_loses_and_duplicates_no_game() {
     assert!(log.contains("connection lost") && log.contains("reconnected"), "the outage is logged: {log}");
     assert_eq!(games_in(&dir.join("games.pgn")), 24, "every game, once: {log}");
     assert_each_unit_once(&state);
+}
+
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn a_redis_restart_with_its_append_only_file_loses_and_duplicates_no_game() {
+    let dir = scratch("outages", "aof");
+    let aof = dir.join("redis");
+    std::fs::create_dir_all(&aof).unwrap();
+    let mut redis = Redis::start_persistent(&aof);
+    let _w = worker(&redis, &dir, "w", &engine_binary());
+    let mut co = coordinator(&redis, &dir, "nodes=300", 12, &[]);
+    let state = dir.join("state.jsonl");
+    wait_for(Duration::from_secs(600), "two finished units", || journal_units(&state).len() >= 2);
+    redis.down();
+    let done_at_restart = journal_units(&state).len();
+    thread::sleep(Duration::from_secs(2));
+    redis.up();
+    let status = exit_within(&mut co, Duration::from_secs(600), "the coordinator to finish");
+    let log = std::fs::read_to_string(dir.join("coordinator.log")).unwrap();
+    assert!(status.success(), "{log}");
+    assert!(done_at_restart < 6, "the restart came after the match was as good as over ({done_at_restart} units)");
+    assert!(log.contains("connection lost") && log.contains("reconnected"), "the outage is logged: {log}");
+    // The broker kept the run: its tasks are found again, none is published a second time.
+    assert!(log.contains("0 task(s) the broker had lost published again"), "{log}");
+    assert_eq!(games_in(&dir.join("games.pgn")), 12, "every game, once: {log}");
+    assert_eq!(journal_units(&state).len(), 6);
+    assert_each_unit_once(&state);
+}
+
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn a_worker_killed_mid_task_has_it_taken_over_by_another() {
+    let dir = scratch("outages", "worker-kill");
+    let redis = Redis::start();
+    let a = worker(&redis, &dir, "a", &engine_binary());
+    let mut co = coordinator(&redis, &dir, "nodes=300", 8, &[]);
+    let state = dir.join("state.jsonl");
+    // Worker a plays alone. Once it has answered a task, it is frozen (SIGSTOP) whenever the
+    // test looks: if it holds a task then, it dies there (SIGKILL); else it goes on (SIGCONT).
+    let mut held = None;
+    wait_for(Duration::from_secs(600), "worker a in the middle of its second task or later", || {
+        let done = journal_units(&state).len();
+        assert!(done < 4, "the match ended before worker a was caught holding a task");
+        if done == 0 {
+            return false;
+        }
+        signal(&a, "-STOP");
+        held = pending(&redis).into_iter().find(|(_, consumer)| consumer == "a-0").map(|(entry, _)| entry);
+        if held.is_none() {
+            signal(&a, "-CONT");
+        }
+        held.is_some()
+    });
+    let held = held.unwrap();
+    drop(a); // SIGKILL
+    assert!(
+        pending(&redis).iter().any(|(entry, consumer)| *entry == held && consumer == "a-0"),
+        "the dead worker's task {held} stays pending"
+    );
+    let _b = worker(&redis, &dir, "b", &engine_binary());
+    let status = exit_within(&mut co, Duration::from_secs(600), "the coordinator to finish");
+    let log = std::fs::read_to_string(dir.join("coordinator.log")).unwrap();
+    assert!(status.success(), "{log}");
+    let log_b = std::fs::read_to_string(dir.join("b.log")).unwrap();
+    assert!(log_b.contains(&format!("took over task {held} ")), "worker b took over a's task {held}: {log_b}");
+    assert_eq!(games_in(&dir.join("games.pgn")), 8, "every game, once: {log}");
+    assert_eq!(journal_units(&state).len(), 4);
+    assert_each_unit_once(&state);
+    assert!(pending(&redis).is_empty(), "nothing is left pending");
 }
 
 #[test]

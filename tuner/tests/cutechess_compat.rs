@@ -317,7 +317,7 @@ fn node_limited_games_without_a_book_get_a_warning() {
 }
 
 /// Every option in this file's scope is known (no clap error); a slip gets the nearest option;
-/// fastchess options with no equivalent say what to use instead; bad values name the option.
+/// bad values name the option.
 #[test]
 fn unknown_and_unsupported_options_get_a_sentence() {
     let fake = format!("cmd={UCI}");
@@ -334,9 +334,8 @@ fn unknown_and_unsupported_options_get_a_sentence() {
         (&["-use-afinity"][..], "unknown option `-use-afinity` for `tuner match`; did you mean `-use-affinity`?"),
         (&["-force-concurency"], "did you mean `-force-concurrency`?"),
         (&["-tournement", "gauntlet"], "did you mean `-tournament`?"),
-        (&["-config", "file=config.json"], "`-config` (fastchess) is not supported by `tuner match`: resume"),
-        (&["-autosaveinterval", "20"], "`-autosaveinterval` (fastchess) is not supported"),
-        (&["-show-latency"], "`-show-latency` (fastchess) is not supported"),
+        (&["-config", "colour=red"], "-config: unknown setting `colour=red`"),
+        (&["-config", "stats=false"], "-config stats=false: a resumed match always counts the games of its journal"),
         (&["-tournament", "knockout"], "-tournament knockout: only gauntlet and round-robin"),
         (&["-bookmode", "tape"], "-bookmode `tape`: expected ram or disk"),
         (&["-debug", "some"], "-debug `some`: the only argument is `all`"),

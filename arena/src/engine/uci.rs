@@ -169,6 +169,9 @@ pub struct SearchResult {
     pub score: Option<Score>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// The search time the engine itself reported, in its last `info ... time` (fastchess's
+    /// think latency is `elapsed` less this).
+    pub reported_ms: Option<u64>,
 }
 
 /// `go` parameters as sent.
@@ -357,12 +360,15 @@ impl UciClient {
         let mut score = None;
         let mut depth = None;
         let mut nodes = None;
+        let mut reported_ms = None;
         loop {
             match self.next_line(end, "bestmove") {
                 Ok(EngineLine::BestMove { mv, ponder }) => {
-                    return Ok(SearchResult { bestmove: mv, ponder, elapsed: start.elapsed(), score, depth, nodes });
+                    let elapsed = start.elapsed();
+                    return Ok(SearchResult { bestmove: mv, ponder, elapsed, score, depth, nodes, reported_ms });
                 }
                 Ok(EngineLine::Info(info)) => {
+                    reported_ms = info.time_ms.or(reported_ms);
                     if info.multipv.unwrap_or(1) == 1 {
                         if let Some(s) = info.score
                             && !info.bound
@@ -470,7 +476,9 @@ mod tests {
                 Some("uci") => vec!["id name Scripted", "option name Move Overhead type spin default 10", "uciok"],
                 Some("isready") => vec!["readyok"],
                 Some("go") if stall_on_go => vec![],
-                Some("go") => vec!["info depth 1 score cp 12", "garbage", "bestmove e2e4"],
+                Some("go") => {
+                    vec!["info depth 1 score cp 12 time 7", "info string no time", "garbage", "bestmove e2e4"]
+                }
                 Some("quit") => return ScriptReply::Crash,
                 _ => vec![],
             };
@@ -492,6 +500,8 @@ mod tests {
         let r = c.go(&Go { depth: Some(1), ..Go::default() }, Duration::from_secs(1)).unwrap();
         assert_eq!(r.bestmove, "e2e4");
         assert_eq!(r.score, Some(Score::Cp(12)));
+        // The last `info ... time` counts, whatever info lines follow it.
+        assert_eq!(r.reported_ms, Some(7));
         c.quit();
     }
 

@@ -595,7 +595,7 @@ impl XboardClient {
 
     fn wait_for_move(&mut self, side: Color, start: Instant, deadline: Duration) -> Result<Reply, EngineError> {
         let end = start + deadline;
-        let (mut score, mut depth, mut nodes) = (None, None, None);
+        let (mut score, mut depth, mut nodes, mut reported_ms) = (None, None, None, None);
         let mut claims_draw = false;
         loop {
             let line = match self.conn.next_line(end, "move") {
@@ -609,14 +609,16 @@ impl XboardClient {
             match XbLine::parse(&line) {
                 XbLine::Move(mv) => {
                     self.known += 1;
-                    let found =
-                        SearchResult { bestmove: mv, ponder: None, elapsed: start.elapsed(), score, depth, nodes };
+                    let elapsed = start.elapsed();
+                    let found = SearchResult { bestmove: mv, ponder: None, elapsed, score, depth, nodes, reported_ms };
                     return Ok(Reply::Move { found, claims_draw });
                 }
                 XbLine::Thinking(t) => {
                     score = Some(Score::Cp(t.score));
                     depth = Some(t.depth);
                     nodes = Some(t.nodes);
+                    // Thinking output gives the time in centiseconds.
+                    reported_ms = Some(t.time_cs.saturating_mul(10));
                 }
                 XbLine::Resign => return Ok(Reply::Resign),
                 XbLine::Claim { claim: Claim::Draw, .. } => claims_draw = true,

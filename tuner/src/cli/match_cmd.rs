@@ -12,8 +12,8 @@
 //! The command lines of cutechess-cli and of fastchess run unchanged, each with its tool's
 //! meaning where the two differ. A command line is read as fastchess's when it uses syntax only
 //! fastchess has ([`Dialect::of`]: `-output format=fastchess`, `key=value` tokens in `-pgnout` or
-//! `-epdout`, `-sprt ... model=`, `-report`, `-log`, `-use-affinity`, `-force-concurrency`);
-//! otherwise as cutechess's. What depends on it:
+//! `-epdout`, `-sprt ... model=`, `-report`, `-log`, `-use-affinity`, `-force-concurrency`,
+//! `-config`, `-autosaveinterval`, `-show-latency`); otherwise as cutechess's. What depends on it:
 //!
 //! * The `-games` default: 1 (cutechess), 2 (fastchess); so cutechess's `-rounds 10` between two
 //!   engines is 10 games, fastchess's 20. (`-rounds` defaults to 1 for both: fastchess's own
@@ -43,7 +43,11 @@ use arena::{
 use clap::{ArgAction, Args};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::fastchess_out::{self, EngineLabel, Labels, book_label};
+use super::{
+    fastchess_out::{self, EngineLabel, Labels, book_label},
+    latency::Latencies,
+    saved_match::Saving,
+};
 
 /// Options shared by `match`, `gauntlet` and `roundrobin`. Single-dash spellings
 /// (`-engine`, `-concurrency`) work as in cutechess-cli.
@@ -198,6 +202,26 @@ pub struct MatchArgs {
     /// Do not print a line per finished game.
     #[arg(long)]
     pub quiet: bool,
+    /// Save the match (fastchess): file=NAME [discard=true|false] [outname=NAME]. Started with
+    /// it, the match is saved in NAME (outname=, else file=, else config.json) and
+    /// `tuner match -config file=NAME` alone resumes it; discard=true plays this command line
+    /// afresh instead of what NAME holds. Without -pgnout or -state its journal is
+    /// NAME.state.jsonl.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub config: Vec<String>,
+    /// Games between saves of the -config file's standings (fastchess; default 20; 0: at the
+    /// start and the end only). The journal records every game pair whatever this is, so a
+    /// kill loses only the games in progress.
+    #[arg(long, value_name = "N")]
+    pub autosaveinterval: Option<u64>,
+    /// Log every move's think latency, the time measured less the time the engine reported in
+    /// its last `info ... time` (fastchess), and print each engine's mean, least and most.
+    #[arg(long)]
+    pub show_latency: bool,
+    /// The command line after the subcommand in the runner's long form, as `main` parsed it
+    /// (what -config saves); `None` when an argument is not UTF-8.
+    #[arg(skip)]
+    pub command_line: Option<Vec<String>>,
 }
 
 fn secs_ms(s: f64, what: &str) -> anyhow::Result<u64> {
@@ -226,7 +250,10 @@ impl Dialect {
             || !args.report.is_empty()
             || !args.log.is_empty()
             || args.use_affinity.is_some()
-            || args.force_concurrency;
+            || args.force_concurrency
+            || !args.config.is_empty()
+            || args.autosaveinterval.is_some()
+            || args.show_latency;
         if fastchess { Dialect::Fastchess } else { Dialect::Cutechess }
     }
 
@@ -270,7 +297,7 @@ struct OutputSpec {
     append: Option<bool>,
 }
 
-fn parse_bool(option: &str, k: &str, v: &str) -> anyhow::Result<bool> {
+pub(crate) fn parse_bool(option: &str, k: &str, v: &str) -> anyhow::Result<bool> {
     match v.to_ascii_lowercase().as_str() {
         "true" | "1" | "yes" | "on" => Ok(true),
         "false" | "0" | "no" | "off" => Ok(false),
@@ -501,22 +528,37 @@ struct CliObserver {
     penta: bool,
     /// fastchess's report blocks instead of cutechess's (`-output format=fastchess`).
     fastchess: Option<Labels>,
+    /// The -config file the standings are saved to.
+    saving: Option<Saving>,
+    /// Each engine's think latencies (`-show-latency`).
+    latency: Option<Latencies>,
 }
 
 impl CliObserver {
     fn say(&self, text: &str) {
         self.bar.suspend(|| println!("{text}"));
     }
+
+    /// Saves the standings to the -config file when due. A failed save is only warned about:
+    /// every finished pair is in the journal already, which is what a resume reads.
+    fn autosave(&mut self, standings: &Standings) {
+        if let Some(saving) = &mut self.saving
+            && let Err(e) = saving.after_games(standings)
+        {
+            log::warn!("{}", evochess::error_chain(e.as_ref()));
+        }
+    }
 }
 
 impl MatchObserver for CliObserver {
-    fn on_start(&mut self, planned: u64, done: u64, _standings: &Standings) {
+    fn on_start(&mut self, planned: u64, done: u64, standings: &Standings) {
         self.bar.set_length(planned);
         self.bar.set_position(done);
         (self.planned, self.reported) = (planned, done);
         if done > 0 {
             self.say(&format!("Resuming: {done} of {planned} games already played"));
         }
+        self.autosave(standings);
     }
 
     fn on_game(&mut self, g: &GameRecord, s: &Standings) {
@@ -543,6 +585,14 @@ impl MatchObserver for CliObserver {
             let sprt = self.sprt.as_ref().and_then(|sp| s.sprt_status(sp));
             let text = report_text(&s.pair_stats(), sprt.as_ref(), self.penta, self.fastchess.as_ref());
             self.say(text.trim_end());
+        }
+        if let Some(latency) = &mut self.latency {
+            for line in latency.add(g) {
+                log::info!("{line}");
+            }
+        }
+        if g.game_number == s.games {
+            self.autosave(s);
         }
         let t = &s.totals()[0];
         self.bar.set_message(format!("{}: {}-{}-{}", t.name, t.wdl.wins, t.wdl.draws, t.wdl.losses));
@@ -704,8 +754,32 @@ fn warn_about_the_setup(args: &MatchArgs, cfg: &MatchConfig) {
 }
 
 /// Runs `tuner match|gauntlet|roundrobin`.
-pub fn run(args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
+pub fn run(mut args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
+    let mut saving = if args.config.is_empty() {
+        if args.autosaveinterval.is_some() {
+            log::warn!("-autosaveinterval: without -config nothing is saved (the journal, if any, keeps every pair)");
+        }
+        None
+    } else {
+        let subcommand = match tournament {
+            Tournament::Match => "match",
+            Tournament::Gauntlet => "gauntlet",
+            Tournament::RoundRobin => "roundrobin",
+        };
+        Some(Saving::prepare(
+            &args.config,
+            args.autosaveinterval,
+            subcommand,
+            args.command_line.as_deref(),
+            args.resume,
+            &mut args.state,
+            !args.pgnout.is_empty(),
+        )?)
+    };
     let cfg = config(&args, tournament)?;
+    if let Some(s) = &mut saving {
+        s.start(cfg.planned_games(), cfg.state.as_deref())?;
+    }
     let bar = ProgressBar::with_draw_target(Some(cfg.planned_games()), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed_precise} eta {eta}  {msg}")
@@ -728,13 +802,21 @@ pub fn run(args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
         quiet: args.quiet,
         penta,
         fastchess,
+        saving,
+        latency: args.show_latency.then(|| Latencies::new(cfg.engines.iter().map(|e| e.name.clone()).collect())),
     };
     if args.srand.is_none() && !args.resume {
         obs.say(&format!("Random seed: {} (repeat with -srand {0})", cfg.seed));
     }
     let results = play_match(&cfg, &mut obs)?;
+    if let Some(mut s) = obs.saving.take() {
+        s.finish(results.games_played, results.pairs.clone())?;
+    }
     let report = report_text(&results.pairs, results.sprt.as_ref(), penta, obs.fastchess.as_ref());
     print_summary(&results, &report);
+    if let Some(latency) = &obs.latency {
+        println!("{}", latency.summary().trim_end());
+    }
     println!("{}", ranking_table(&results.totals).trim_end());
     // The last line of cutechess-cli and fastchess alike; scripts wait for it.
     println!("Finished match");

@@ -7,12 +7,14 @@ pub mod datagen_cmd;
 pub mod epd_cmd;
 pub mod evolve_cmd;
 pub mod fastchess_out;
+pub mod latency;
 pub mod match_cmd;
 pub mod openings_cmd;
 pub mod pipeline_cmd;
 pub mod promote_cmd;
 pub mod quick_cmd;
 pub mod rrga_cmd;
+pub mod saved_match;
 pub mod search_evolve_cmd;
 pub mod spsa_cmd;
 pub mod texel_cmd;
@@ -137,7 +139,7 @@ macro_rules! set_given {
 pub(crate) use set_given;
 
 /// The runner subcommands, which accept cutechess's single-dash long options.
-const CUTECHESS_STYLE: &[&str] = &["match", "gauntlet", "roundrobin"];
+pub(crate) const CUTECHESS_STYLE: &[&str] = &["match", "gauntlet", "roundrobin"];
 
 /// Separates the `key=value` tokens of one `--engine` inside a single argument.
 pub const ENGINE_TOKEN_SEP: char = '\n';
@@ -153,16 +155,6 @@ fn is_option(s: &str) -> bool {
             && s[1..].chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
 }
 
-/// fastchess options this runner does not have, each with what to use instead.
-const FASTCHESS_UNSUPPORTED: &[(&str, &str)] = &[
-    ("config", "resume an interrupted match with -resume; its journal is PGNOUT.state.jsonl, or -state FILE"),
-    (
-        "autosaveinterval",
-        "the resume journal (-pgnout's .state.jsonl, or -state FILE) is written after every game pair",
-    ),
-    ("show-latency", "the engines' reported times are not recorded, so there is no latency to show"),
-];
-
 /// Why a cutechess-style command line cannot be read, each named as typed.
 #[derive(Debug, Error, PartialEq)]
 pub enum UnknownOption {
@@ -173,9 +165,6 @@ pub enum UnknownOption {
         nearest.as_ref().map(|n| format!("; did you mean `-{n}`?")).unwrap_or_default()
     )]
     Unknown { option: String, subcommand: String, nearest: Option<String> },
-    /// A fastchess option with no equivalent here.
-    #[error("`-{option}` (fastchess) is not supported by `tuner {subcommand}`: {instead}")]
-    Unsupported { option: String, subcommand: String, instead: String },
     /// `-tournament` with a type this runner does not play, or against the subcommand.
     #[error("-tournament {value}: {reason}")]
     Tournament { value: String, reason: String },
@@ -231,8 +220,8 @@ fn tournament_subcommand(subcommand: &str, value: &str) -> Result<&'static str, 
 /// # Errors
 ///
 /// A single-dash word that is not an option of the subcommand (rewritten, clap would report it
-/// as `--word`, which the user never typed), with the nearest known option; a fastchess option
-/// with no equivalent; a `-tournament` type that is not played.
+/// as `--word`, which the user never typed), with the nearest known option; a `-tournament`
+/// type that is not played.
 pub fn cutechess_style_args(args: impl IntoIterator<Item = OsString>) -> Result<Vec<OsString>, UnknownOption> {
     let args: Vec<OsString> = args.into_iter().collect();
     let Some(subcommand) = args.get(1).and_then(|a| a.to_str()).filter(|a| CUTECHESS_STYLE.contains(a)) else {
@@ -266,13 +255,6 @@ pub fn cutechess_style_args(args: impl IntoIterator<Item = OsString>) -> Result<
                 None if known(&s[1..]) => format!("-{s}"),
                 None => {
                     let sub = subcommand.to_string();
-                    if let Some((name, instead)) = FASTCHESS_UNSUPPORTED.iter().find(|(n, _)| *n == &s[1..]) {
-                        return Err(UnknownOption::Unsupported {
-                            option: name.to_string(),
-                            subcommand: sub,
-                            instead: instead.to_string(),
-                        });
-                    }
                     let names = options
                         .get_arguments()
                         .filter_map(|a| a.get_long())
@@ -355,8 +337,11 @@ mod tests {
         );
         assert!(err(&["tuner", "match", "-use-afinity"]).to_string().contains("did you mean `-use-affinity`?"));
         assert!(err(&["tuner", "match", "-ratinginterva", "2"]).to_string().contains("`-ratinginterval`"));
-        let e = err(&["tuner", "match", "-config", "file=c.json"]).to_string();
-        assert!(e.starts_with("`-config` (fastchess) is not supported by `tuner match`: resume"), "{e}");
+        // fastchess's -config, -autosaveinterval and -show-latency are options of the runner.
+        assert_eq!(
+            conv(&["tuner", "match", "-config", "file=c.json", "-autosaveinterval", "0", "-show-latency"]),
+            vec!["tuner", "match", "--config", "file=c.json", "--autosaveinterval", "0", "--show-latency"]
+        );
         // Double-dash spellings are left to clap, which names them as typed; -help is known.
         assert_eq!(conv(&["tuner", "match", "--foo", "-help"]), vec!["tuner", "match", "--foo", "--help"]);
     }

@@ -3,6 +3,7 @@
 
 use std::{
     net::TcpListener,
+    path::{Path, PathBuf},
     process::{Child, Command, Stdio},
     thread,
     time::{Duration, Instant},
@@ -10,12 +11,14 @@ use std::{
 
 const REDIS: &str = "/usr/bin/redis-server";
 
-/// A redis-server on a free loopback port, without persistence, stopped when dropped. A test
-/// may stop it and start it again on the same port ([`Redis::down`], [`Redis::up`]): a restart
-/// forgets every key.
+/// A redis-server on a free loopback port, stopped when dropped. A test may stop it and start it
+/// again on the same port ([`Redis::down`], [`Redis::up`]): a restart forgets every key, unless
+/// the server persists them ([`Redis::start_persistent`]).
 pub struct Redis {
     child: Option<Child>,
     port: u16,
+    /// The directory of its append-only file, when it keeps one.
+    persist: Option<PathBuf>,
     pub url: String,
 }
 
@@ -25,11 +28,22 @@ impl Redis {
     /// binds it (ours then exits, and the test talks to a server that dies with the other test).
     /// Such a start is retried on a fresh port.
     pub fn start() -> Redis {
+        Self::start_with(None)
+    }
+
+    /// Starts one that logs every write to an append-only file in `dir`, synced before it
+    /// answers (`appendfsync always`), so a restart, even after SIGKILL, finds every key again.
+    #[allow(dead_code)] // only the outage tests persist
+    pub fn start_persistent(dir: &Path) -> Redis {
+        Self::start_with(Some(dir.to_path_buf()))
+    }
+
+    fn start_with(persist: Option<PathBuf>) -> Redis {
         for _ in 0..20 {
             let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
             let url = format!("redis://127.0.0.1:{port}/0");
-            if let Some(child) = Self::spawn_on(port, &url) {
-                return Redis { child: Some(child), port, url };
+            if let Some(child) = Self::spawn_on(port, &url, persist.as_deref()) {
+                return Redis { child: Some(child), port, persist, url };
             }
         }
         panic!("redis-server did not start on any of 20 ports");
@@ -39,11 +53,11 @@ impl Redis {
     #[allow(dead_code)] // only the outage tests restart it
     pub fn up(&mut self) {
         assert!(self.child.is_none(), "redis-server is already up");
-        let child = Self::spawn_on(self.port, &self.url);
+        let child = Self::spawn_on(self.port, &self.url, self.persist.as_deref());
         self.child = Some(child.unwrap_or_else(|| panic!("redis-server did not come back on port {}", self.port)));
     }
 
-    /// Stops the server (SIGKILL): its keys are gone.
+    /// Stops the server (SIGKILL): its keys are gone, unless it persists them.
     pub fn down(&mut self) {
         if let Some(mut c) = self.child.take() {
             let _ = c.kill();
@@ -52,13 +66,14 @@ impl Redis {
     }
 
     /// A redis-server on `port`, once it answers there itself; `None` (and no process) if not.
-    fn spawn_on(port: u16, url: &str) -> Option<Child> {
-        let mut child = Command::new(REDIS)
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("redis-server starts");
+    fn spawn_on(port: u16, url: &str, persist: Option<&Path>) -> Option<Child> {
+        let mut command = Command::new(REDIS);
+        command.args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", ""]);
+        match persist {
+            Some(dir) => command.args(["--appendonly", "yes", "--appendfsync", "always"]).arg("--dir").arg(dir),
+            None => command.args(["--appendonly", "no"]),
+        };
+        let mut child = command.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("redis-server starts");
         if Self::answers_as(&mut child, url) {
             return Some(child);
         }
