@@ -7,7 +7,9 @@
 //! * [`Evaluator`]: built once per parameter set ([`Evaluator::new`]), it caches the expanded
 //!   64-square piece-square tables and is the faster choice for a search that evaluates millions
 //!   of nodes with one parameter set (qsearch, the 1-ply search). Rebuild it whenever the
-//!   parameters change; it holds its own copy of them.
+//!   parameters change; it holds its own copy of them. [`Evaluator::evaluate_cached`] also
+//!   takes a search thread's [`PawnTable`], which caches the pawn-only terms by pawn structure
+//!   ([`pawn_table`]): the same number again, computed faster.
 //!
 //! Terms, one group per file, each a pure function of (position, params): [`material`],
 //! [`psqt`] (file + rank profiles per piece), [`pawns`] (David Fig. 3 pawn terms and Aksenov's
@@ -19,6 +21,7 @@ pub mod bits;
 pub mod king;
 pub mod material;
 pub mod params;
+pub mod pawn_table;
 pub mod pawns;
 pub mod pieces;
 pub mod psqt;
@@ -29,17 +32,19 @@ pub(crate) mod tests;
 pub mod threats;
 pub mod trace;
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use shakmaty::{Board, Chess, Color, Position, Square, attacks};
 
 use self::{
     bits::{DARK_SQUARES, fill_fwd, pawn_attacks, pawn_double_attacks},
     psqt::{Profiles, PsqtSource},
 };
-pub use self::{params::EvalParams, psqt::PsqtTable, score::S};
+pub use self::{params::EvalParams, pawn_table::PawnTable, psqt::PsqtTable, score::S};
 
 /// Static evaluation of `pos` in centipawns, positive when the side to move stands better.
 pub fn evaluate(pos: &Chess, p: &EvalParams) -> i32 {
-    relative(pos, eval_dispatch(pos, p, &Profiles::new(p)))
+    relative(pos, eval_dispatch(pos, p, &Profiles::new(p), None))
 }
 
 /// Game phase 0 (bare kings and pawns) ..= 24 (all pieces): N,B = 1, R = 2, Q = 4.
@@ -53,11 +58,21 @@ pub fn phase(pos: &Chess) -> i32 {
 pub struct Evaluator {
     params: EvalParams,
     psqt: Box<PsqtTable>,
+    /// Names the parameter set in pawn tables (see [`pawn_table`]): each [`Evaluator::new`]
+    /// takes a new one; a clone, with the same parameters, keeps it.
+    id: u64,
 }
+
+/// The next [`Evaluator`]'s id; 0 marks an empty pawn-table entry.
+static NEXT_EVALUATOR_ID: AtomicU64 = AtomicU64::new(1);
 
 impl Evaluator {
     pub fn new(params: &EvalParams) -> Evaluator {
-        Evaluator { params: params.clone(), psqt: Box::new(PsqtTable::new(params)) }
+        Evaluator {
+            params: params.clone(),
+            psqt: Box::new(PsqtTable::new(params)),
+            id: NEXT_EVALUATOR_ID.fetch_add(1, Ordering::Relaxed),
+        }
     }
 
     pub fn params(&self) -> &EvalParams {
@@ -67,7 +82,14 @@ impl Evaluator {
     /// Same as [`evaluate`] with this evaluator's parameters.
     #[inline]
     pub fn evaluate(&self, pos: &Chess) -> i32 {
-        relative(pos, eval_dispatch(pos, &self.params, &*self.psqt))
+        relative(pos, eval_dispatch(pos, &self.params, &*self.psqt, None))
+    }
+
+    /// [`Evaluator::evaluate`] with the pawn-only terms read from `pawns` (computed and stored
+    /// there on a miss): the same value, faster where pawn structures repeat, as in a search.
+    #[inline]
+    pub fn evaluate_cached(&self, pos: &Chess, pawns: &mut PawnTable) -> i32 {
+        relative(pos, eval_dispatch(pos, &self.params, &*self.psqt, Some((pawns, self.id))))
     }
 }
 
@@ -238,39 +260,54 @@ fn endgame_scale(ctx: &Ctx, board: &Board, p: &EvalParams, eg: i32) -> i32 {
 /// [`eval_white`] compiled with the POPCNT instruction when the CPU has it: the evaluation is
 /// mostly popcounts, and the x86-64 baseline target would emulate each one in ~12 instructions.
 #[inline(always)]
-fn eval_dispatch<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P) -> i32 {
+fn eval_dispatch<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_source: PawnSource<'_>) -> i32 {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
     {
         if std::arch::is_x86_feature_detected!("popcnt") {
             // SAFETY: the running CPU supports POPCNT, checked just above.
-            return unsafe { eval_white_popcnt(pos, p, psqt) };
+            return unsafe { eval_white_popcnt(pos, p, psqt, pawn_source) };
         }
     }
-    eval_white(pos, p, psqt)
+    eval_white(pos, p, psqt, pawn_source)
 }
 
 #[cfg(all(target_arch = "x86_64", not(target_feature = "popcnt")))]
 #[target_feature(enable = "popcnt")]
-fn eval_white_popcnt<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P) -> i32 {
-    eval_white(pos, p, psqt)
+fn eval_white_popcnt<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_source: PawnSource<'_>) -> i32 {
+    eval_white(pos, p, psqt, pawn_source)
 }
 
 /// The whole evaluation from white's view, generic over the piece-square source.
 #[inline(always)]
-fn eval_white<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P) -> i32 {
-    breakdown(pos, p, psqt).total()
+fn eval_white<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_source: PawnSource<'_>) -> i32 {
+    breakdown_with(pos, p, psqt, pawn_source).total()
 }
+
+/// Where the pawn-only terms come from: a pawn table and the id of the evaluator whose
+/// parameters are `p`, or `None` to compute them.
+type PawnSource<'t> = Option<(&'t mut PawnTable, u64)>;
 
 #[inline(always)]
 pub(crate) fn breakdown<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P) -> Breakdown {
+    breakdown_with(pos, p, psqt, None)
+}
+
+#[inline(always)]
+fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_source: PawnSource<'_>) -> Breakdown {
     use Color::{Black, White};
     let board = pos.board();
     let mut ctx = Ctx::new(pos);
     let mut s = material::score(board, p) + psqt.score(board);
     // Order matters: pawn terms record passed/weak pawns for the rook terms; piece terms record
     // attack maps and king pressure for the far-pawn and king terms.
-    s += pawns::score(&mut ctx, p, White);
-    s -= pawns::score(&mut ctx, p, Black);
+    let structure = match pawn_source {
+        Some((table, id)) => table.probe(&ctx, p, id),
+        None => pawns::structure(&ctx, p),
+    };
+    ctx.passed = structure.passed;
+    ctx.weak_pawns = structure.weak;
+    s += structure.score;
+    s += pawns::score_with_pieces(&ctx, p, White) - pawns::score_with_pieces(&ctx, p, Black);
     s += pieces::score(&mut ctx, p, White);
     s -= pieces::score(&mut ctx, p, Black);
     s += pawns::far_pawns(&ctx, p, White) - pawns::far_pawns(&ctx, p, Black);

@@ -2,6 +2,11 @@
 //! passed pawn vs enemy king; Aksenov Table 3: adjacent, centre, blocked centre, far pawn).
 //! Set-wise bitboard code: a handful of shifts and popcounts per side, no per-pawn loop except
 //! over passed pawns.
+//!
+//! The terms come in two parts so that a search can cache the first by pawn structure
+//! ([`super::pawn_table`]): [`structure`] depends on the pawns alone, [`score_with_pieces`]
+//! also on the other pieces (what blocks a centre pawn, where the enemy king stands). Their
+//! sum is the pawn evaluation, whichever way the first part was obtained.
 
 use shakmaty::{Color, Square};
 
@@ -18,10 +23,30 @@ pub const PASSED_FACTOR: [i32; 8] = [0, 1, 1, 2, 4, 7, 11, 0];
 /// Weight by relative rank of the enemy king's distance to a passed pawn's promotion square.
 pub const KING_DIST_WEIGHT: [i32; 8] = [0, 0, 0, 1, 1, 2, 2, 0];
 
-/// Pawn structure of `us`. Fills `ctx.passed[us]` and `ctx.weak_pawns[us]` for the piece terms;
-/// needs `ctx` pawn attack maps and spans of both sides.
+/// The pawn-only part of the pawn terms, both sides: what depends on the pawns alone (and the
+/// parameters), so [`super::pawn_table`] can cache it by pawn structure. [`score_with_pieces`]
+/// adds the rest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PawnStructure {
+    /// The pawn-only terms, white minus black.
+    pub score: S,
+    /// Passed pawns, by colour (`Color as usize`: black 0, white 1).
+    pub passed: [u64; 2],
+    /// Isolated or backward pawns, by colour.
+    pub weak: [u64; 2],
+}
+
+/// The [`PawnStructure`] of `ctx`'s pawns: reads only their bitboards, attacks and spans.
 #[inline(always)]
-pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
+pub(super) fn structure(ctx: &Ctx, p: &EvalParams) -> PawnStructure {
+    let (white, white_passed, white_weak) = pawn_only(ctx, p, Color::White);
+    let (black, black_passed, black_weak) = pawn_only(ctx, p, Color::Black);
+    PawnStructure { score: white - black, passed: [black_passed, white_passed], weak: [black_weak, white_weak] }
+}
+
+/// The pawn-only terms of `us`, its passed pawns and its weak (isolated or backward) pawns.
+#[inline(always)]
+fn pawn_only(ctx: &Ctx, p: &EvalParams, us: Color) -> (S, u64, u64) {
     let them = !us;
     let (u, t) = (us as usize, them as usize);
     let own = ctx.pawns[u];
@@ -44,7 +69,6 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
     let backward = fwd(them, backward_stops) & own & !isolated;
     let holes = rel(us, HOLE_ZONE) & !ctx.pawn_span[u];
     let centre_pawns = own & CENTRE;
-    let blocked = own & rel(us, CENTRE_HOME) & fwd(them, ctx.occ);
 
     s -= S::new(p.doubled_pawn_penalty, p.doubled_pawn_penalty) * doubled.count_ones() as i32;
     s -= S::new(p.isolated_pawn_penalty, p.isolated_pawn_penalty) * isolated.count_ones() as i32;
@@ -52,28 +76,39 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
     s += S::new(p.adjacent_pawn, p.adjacent_pawn) * adjacent.count_ones() as i32;
     s -= S::new(p.weak_square_penalty, 0) * holes.count_ones() as i32;
     s += S::new(p.centre_pawn, 0) * centre_pawns.count_ones() as i32;
-    s -= S::new(p.blocked_centre_pawn, 0) * blocked.count_ones() as i32;
 
     // Passed: no enemy pawn ahead on this or an adjacent file, and no friendly pawn ahead.
     let enemy_front = fill_fwd(them, fwd(them, opp) | ctx.pawn_att[t]);
     let behind_own = fill_fwd(them, fwd(them, own));
     let passed = own & !enemy_front & !behind_own;
+    let mut factor = 0;
+    for sq in shakmaty::Bitboard(passed) {
+        factor += PASSED_FACTOR[rel_rank(us, sq)];
+    }
+    s += S::new(p.passed_pawn_mult * factor, 2 * p.passed_pawn_mult * factor);
+    (s, passed, isolated | backward)
+}
+
+/// The pawn terms of `us` that depend on other pieces too: centre pawns blocked by whatever
+/// stands on their stop square, and the enemy king's distance from our passed pawns'
+/// promotion squares. Needs `ctx.passed`.
+#[inline(always)]
+pub(super) fn score_with_pieces(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+    let them = !us;
+    let (u, t) = (us as usize, them as usize);
+    let blocked = ctx.pawns[u] & rel(us, CENTRE_HOME) & fwd(them, ctx.occ);
+    let mut s = -(S::new(p.blocked_centre_pawn, 0) * blocked.count_ones() as i32);
+    let passed = ctx.passed[u];
     if passed != 0 {
         let enemy_king = ctx.king[t];
         let promo_rank = if us == Color::White { 56 } else { 0 };
-        let (mut factor, mut king_dist) = (0, 0);
+        let mut king_dist = 0;
         for sq in shakmaty::Bitboard(passed) {
-            let r = rel_rank(us, sq);
-            factor += PASSED_FACTOR[r];
             let promo = Square::new((promo_rank + file_of(sq)) as u32);
-            king_dist += KING_DIST_WEIGHT[r] * enemy_king.distance(promo) as i32;
+            king_dist += KING_DIST_WEIGHT[rel_rank(us, sq)] * enemy_king.distance(promo) as i32;
         }
-        s += S::new(p.passed_pawn_mult * factor, 2 * p.passed_pawn_mult * factor);
         s += S::new(0, p.passed_pawn_enemy_king_dist * king_dist);
     }
-
-    ctx.passed[u] = passed;
-    ctx.weak_pawns[u] = isolated | backward;
     s
 }
 

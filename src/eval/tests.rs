@@ -3,7 +3,7 @@
 
 use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Position, fen::Fen};
 
-use super::{Breakdown, EvalParams, Evaluator, breakdown, evaluate, phase, psqt::Profiles};
+use super::{Breakdown, EvalParams, Evaluator, PawnTable, breakdown, evaluate, phase, psqt::Profiles};
 use crate::params::ParamSection;
 
 pub(crate) fn pos(fen: &str) -> Chess {
@@ -154,6 +154,61 @@ fn evaluator_matches_free_function() {
             assert_eq!(e.evaluate(p), evaluate(p, &params));
         }
     }
+}
+
+/// Black's and white's pawns, the pawn table's tag.
+fn pawn_sets(p: &Chess) -> [u64; 2] {
+    let b = p.board();
+    [(b.pawns() & b.black()).0, (b.pawns() & b.white()).0]
+}
+
+/// The pawn table gives back exactly the uncached evaluation: one small table (entries replaced
+/// all the time) used by evaluators of three parameter sets in turn, so that each finds the
+/// others' entries for the same pawns and must not take them.
+#[test]
+fn pawn_table_gives_the_uncached_evaluation() {
+    let positions = many_positions();
+    let mut rng = 777u64;
+    let params = [EvalParams::default(), random_params(&mut rng), random_params(&mut rng)];
+    let evaluators: Vec<Evaluator> = params.iter().map(Evaluator::new).collect();
+    let mut table = PawnTable::with_entries(64);
+    let (mut hits, mut foreign) = (0, 0);
+    for round in 0..2 {
+        for (e, p) in evaluators.iter().zip(&params) {
+            for (i, pos) in positions.iter().enumerate() {
+                let pawns = pawn_sets(pos);
+                if table.get(pawns, e.id).is_some() {
+                    hits += 1;
+                } else if evaluators.iter().any(|other| table.get(pawns, other.id).is_some()) {
+                    foreign += 1;
+                }
+                assert_eq!(e.evaluate_cached(pos, &mut table), evaluate(pos, p), "round {round}, position {i}");
+                assert!(table.get(pawns, e.id).is_some());
+            }
+        }
+    }
+    // Children share their parent's pawns: most lookups hit; at each change of evaluator the
+    // table holds the previous one's entries.
+    assert!(hits > positions.len(), "{hits} hits of {}", positions.len() * 6);
+    assert!(foreign > 10, "{foreign}");
+}
+
+/// Ids: a new evaluator never matches another's entries, even with equal parameters; a clone
+/// (same parameters) shares them.
+#[test]
+fn pawn_table_entries_belong_to_one_evaluator() {
+    let pos = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let (a, b) = (Evaluator::default(), Evaluator::default());
+    assert_ne!(a.id, b.id);
+    assert_ne!(a.id, 0, "0 marks an empty entry");
+    let mut table = PawnTable::new();
+    assert!(table.get(pawn_sets(&pos), a.id).is_none());
+    let v = a.evaluate_cached(&pos, &mut table);
+    assert_eq!(v, a.evaluate(&pos));
+    assert!(table.get(pawn_sets(&pos), a.id).is_some());
+    assert!(table.get(pawn_sets(&pos), b.id).is_none());
+    assert!(table.get(pawn_sets(&pos), a.clone().id).is_some());
+    assert_eq!(a.evaluate_cached(&pos, &mut table), v);
 }
 
 #[test]

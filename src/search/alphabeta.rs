@@ -359,7 +359,7 @@ impl Worker<'_> {
         }
         debug_assert_eq!(in_check, pos.is_check());
         if ply >= MAX_PLY - 2 {
-            return Some(if in_check { DRAW } else { clamp_eval(self.ev.evaluate(pos)) });
+            return Some(if in_check { DRAW } else { clamp_eval(self.ev.evaluate_cached(pos, &mut self.hist.pawns)) });
         }
         *alpha = (*alpha).max(mated_in(ply));
         *beta = (*beta).min(mate_in(ply + 1));

@@ -2,10 +2,14 @@
 //!
 //! Every history is updated with the "gravity" formula `h += bonus - h * |bonus| / MAX`, which
 //! keeps values within `±HISTORY_MAX` and lets old information decay.
+//!
+//! [`History`] is also where a search thread keeps the other tables it owns and carries from
+//! one search to the next: the evaluation's pawn table (an exact cache, see
+//! [`crate::eval::pawn_table`]).
 
 use shakmaty::{Color, Move, Role, Square};
 
-use crate::score::MAX_PLY;
+use crate::{eval::PawnTable, score::MAX_PLY};
 
 /// Bound of every history value.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -55,7 +59,8 @@ fn gravity(h: &mut i16, bonus: i32) {
     *h = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
 }
 
-/// All move-ordering tables of one searcher (about 1.3 MiB, heap allocated).
+/// All move-ordering tables of one searcher, and its pawn table (about 1.5 MiB, heap
+/// allocated).
 pub struct History {
     /// [colour][from][to]
     butterfly: Vec<i16>,
@@ -68,6 +73,9 @@ pub struct History {
     countermoves: Vec<Option<Move>>,
     /// Two quiet killers per ply.
     pub killers: [[Option<Move>; 2]; MAX_PLY + 2],
+    /// The evaluation's pawn table of this thread. Never cleared: it only ever returns what
+    /// the evaluation would compute.
+    pub pawns: PawnTable,
 }
 
 impl Default for History {
@@ -84,10 +92,11 @@ impl History {
             capture: vec![0; 768 * 7],
             countermoves: vec![None; 768],
             killers: [[None; 2]; MAX_PLY + 2],
+            pawns: PawnTable::new(),
         }
     }
 
-    /// Forgets everything (`ucinewgame`).
+    /// Forgets everything learnt (`ucinewgame`).
     pub fn clear(&mut self) {
         self.butterfly.fill(0);
         self.continuation.fill(0);

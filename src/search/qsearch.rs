@@ -31,7 +31,7 @@ impl Worker<'_> {
         }
         debug_assert_eq!(in_check, pos.is_check());
         if ply >= MAX_PLY - 2 {
-            return if in_check { DRAW } else { clamp_eval(self.ev.evaluate(pos)) };
+            return if in_check { DRAW } else { clamp_eval(self.ev.evaluate_cached(pos, &mut self.hist.pawns)) };
         }
         let pv_node = beta - alpha > 1;
 
@@ -128,7 +128,7 @@ impl Worker<'_> {
     pub(crate) fn static_eval(&mut self, pos: &Chess, hit: Option<TtHit>, ply: usize) -> (i32, i32) {
         let static_eval = match hit {
             Some(h) if h.eval.abs() < TB_WIN_IN_MAX => h.eval,
-            _ => clamp_eval(self.ev.evaluate(pos)),
+            _ => clamp_eval(self.ev.evaluate_cached(pos, &mut self.hist.pawns)),
         };
         let mut eval = static_eval;
         if let Some(h) = hit {

@@ -1,0 +1,103 @@
+//! The pawn hash table: the pawn-only part of the evaluation ([`PawnStructure`]) cached by
+//! pawn structure. A search meets the same few pawn structures millions of times; with the
+//! table it computes each once.
+//!
+//! One table per search thread (no locking), of a fixed size, always replacing. An entry
+//! holds both sides' pawn bitboards, so a lookup never returns another structure's terms (no
+//! key collisions), and the id of the [`Evaluator`](super::Evaluator) that filled it: the
+//! cached terms depend on the evaluation parameters, and an evaluator built from other
+//! parameters (a `setoption`, a `ParamsFile`, the tuner's next candidate) has another id, so
+//! the entries of the old one never match again. Nothing ever needs clearing: whatever the
+//! table returns is what [`pawns::structure`] would compute, and the evaluation with the table
+//! equals the one without it ([`super::Evaluator::evaluate_cached`]).
+
+use super::{
+    Ctx, EvalParams,
+    pawns::{self, PawnStructure},
+};
+use crate::zobrist::pawn_key_of;
+
+/// Entries of a table made by [`PawnTable::new`]: 4,096 entries of 64 bytes, 256 KiB. A
+/// search's pawn structures fit many times over, and the table stays small beside the
+/// transposition table and the histories in the caches.
+pub const PAWN_TABLE_ENTRIES: usize = 1 << 12;
+
+/// One cache line.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Entry {
+    /// Black's and white's pawns (`Color as usize` order, as in `Ctx`).
+    pawns: [u64; 2],
+    /// Id of the evaluator whose parameters computed `structure`; 0 for an empty entry (ids
+    /// start at 1).
+    evaluator: u64,
+    structure: PawnStructure,
+}
+
+/// A pawn hash table of one search thread.
+pub struct PawnTable {
+    /// A power of two of them.
+    entries: Vec<Entry>,
+}
+
+impl Default for PawnTable {
+    fn default() -> Self {
+        PawnTable::new()
+    }
+}
+
+impl PawnTable {
+    /// A table of [`PAWN_TABLE_ENTRIES`] entries.
+    pub fn new() -> PawnTable {
+        PawnTable::with_entries(PAWN_TABLE_ENTRIES)
+    }
+
+    /// A table of `entries` entries, rounded up to a power of two.
+    pub fn with_entries(entries: usize) -> PawnTable {
+        PawnTable { entries: vec![Entry::default(); entries.max(1).next_power_of_two()] }
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.entries.len() * size_of::<Entry>()
+    }
+
+    #[inline(always)]
+    fn slot(&self, pawns: [u64; 2]) -> usize {
+        (pawn_key_of(pawns[1], pawns[0]) as usize) & (self.entries.len() - 1)
+    }
+
+    /// The structure of black's and white's `pawns` as evaluator `id` computed it, if the
+    /// table holds it.
+    pub fn get(&self, pawns: [u64; 2], id: u64) -> Option<PawnStructure> {
+        let e = &self.entries[self.slot(pawns)];
+        (e.evaluator == id && e.pawns == pawns).then_some(e.structure)
+    }
+
+    /// The structure of `ctx`'s pawns under `p` (the parameters of evaluator `id`): from the
+    /// table, or computed and stored.
+    #[inline(always)]
+    pub(super) fn probe(&mut self, ctx: &Ctx, p: &EvalParams, id: u64) -> PawnStructure {
+        let i = self.slot(ctx.pawns);
+        let e = &mut self.entries[i];
+        if e.evaluator == id && e.pawns == ctx.pawns {
+            return e.structure;
+        }
+        let structure = pawns::structure(ctx, p);
+        *e = Entry { pawns: ctx.pawns, evaluator: id, structure };
+        structure
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Entry, PawnTable};
+
+    #[test]
+    fn entries_are_one_cache_line_and_tables_a_power_of_two() {
+        assert_eq!(size_of::<Entry>(), 64);
+        assert_eq!(PawnTable::new().bytes(), 1 << 18);
+        assert_eq!(PawnTable::with_entries(100).bytes(), 128 * 64);
+        assert_eq!(PawnTable::with_entries(0).bytes(), 64);
+    }
+}
