@@ -214,8 +214,8 @@ fn a_worker_with_another_engine_build_refuses() {
     assert_eq!(games_in(&dir.join("games.pgn")), 0, "no game counted");
 }
 
-/// A coevolve config of 4 organisms, one generation of node-limited games.
-fn coevolve_config(dir: &Path) -> PathBuf {
+/// A coevolve config of 4 organisms, one generation of node-limited games; `extra` adds keys.
+fn coevolve_config(dir: &Path, extra: &str) -> PathBuf {
     let pop = dir.join("evolved");
     std::fs::create_dir_all(&pop).unwrap();
     for i in 0..4 {
@@ -229,7 +229,7 @@ fn coevolve_config(dir: &Path) -> PathBuf {
         &cfg,
         format!(
             "population_dir = {pop:?}\nspace = {:?}\nengine = {:?}\nnodes = 300\ntc = \"60+1\"\nconcurrency = 2\n\
-             openings = {:?}\nopenings_per_pair = 1\nmaxmoves = \"60\"\nout_dir = {:?}\n[ga]\ngenerations = 1\n",
+             openings = {:?}\nopenings_per_pair = 1\nmaxmoves = \"60\"\nout_dir = {:?}\n{extra}[ga]\ngenerations = 1\n",
             manifest().join("../configs/spaces/evolve-paper.toml"),
             engine_binary(),
             manifest().join("../openings/gnuchess-8ply.epd"),
@@ -250,14 +250,32 @@ fn standings(gen_dir: &Path) -> BTreeMap<String, String> {
 #[ignore = "needs /usr/bin/redis-server"]
 fn a_coevolve_generation_over_the_broker_scores_as_local() {
     let local = scratch("broker", "coevolve-local");
-    tuner_ok(&["coevolve", "--config", coevolve_config(&local).to_str().unwrap()]);
+    tuner_ok(&["coevolve", "--config", coevolve_config(&local, "").to_str().unwrap()]);
     let dir = scratch("broker", "coevolve-remote");
     let (redis, _a, _b) = broker_with_two_workers(&dir);
-    tuner_ok(&["coevolve", "--config", coevolve_config(&dir).to_str().unwrap(), "--broker", &redis.url]);
+    tuner_ok(&["coevolve", "--config", coevolve_config(&dir, "").to_str().unwrap(), "--broker", &redis.url]);
     let log = worker_logs(&dir);
     assert!(log.contains("serving run match-"), "the workers played the round robin: {log}");
     assert_eq!(standings(&dir.join("out/gen-000")), standings(&local.join("out/gen-000")));
     assert_eq!(games(&dir.join("out/gen-000/games.pgn")).len(), 12);
+}
+
+/// Issue 45: a race's rounds go through the same runner and executor as the round robin.
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn a_coevolve_race_over_the_broker_rates_as_local() {
+    let racing = "selection = \"racing\"\nracing_games = 16\n";
+    let local = scratch("broker", "race-local");
+    tuner_ok(&["coevolve", "--config", coevolve_config(&local, racing).to_str().unwrap()]);
+    let dir = scratch("broker", "race-remote");
+    let (redis, _a, _b) = broker_with_two_workers(&dir);
+    tuner_ok(&["coevolve", "--config", coevolve_config(&dir, racing).to_str().unwrap(), "--broker", &redis.url]);
+    let log = worker_logs(&dir);
+    assert!(log.contains("serving run match-"), "the workers played the race: {log}");
+    let remote = standings(&dir.join("out/gen-000"));
+    assert_eq!(remote, standings(&local.join("out/gen-000")));
+    assert!(remote.values().all(|row| row.split(',').count() == 14), "{remote:?}");
+    assert!(games_in(&dir.join("out/gen-000/race-01.pgn")) >= 6);
 }
 
 #[test]

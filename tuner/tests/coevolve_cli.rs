@@ -413,3 +413,172 @@ fn with_the_gate_kill_9_and_resume_replay_no_test() {
     };
     assert!(output == Params::load(dir.join(&file)).unwrap(), "the output is not {file}");
 }
+
+/// A racing config (issue 45): the population `seeds` (copied, in this order), the whole
+/// evaluation as the space, fast node-limited games, no reference games, and `racing_games`
+/// games a generation.
+fn racing_config(dir: &Path, seeds: &[PathBuf], generations: usize, racing_games: u64) -> PathBuf {
+    let pop = dir.join("seeds");
+    std::fs::create_dir_all(&pop).unwrap();
+    for (i, s) in seeds.iter().enumerate() {
+        std::fs::copy(s, pop.join(format!("{}-{}", i + 1, s.file_name().unwrap().to_str().unwrap()))).unwrap();
+    }
+    let cfg = dir.join("coevolve.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "population_dir = {pop:?}\nengine = {:?}\nnodes = 500\ntc = \"60+1\"\nconcurrency = 1\n\
+             openings = {:?}\nmaxmoves = \"80\"\nresign = \"movecount=3 score=600\"\nreference_games = 0\n\
+             out_dir = {:?}\nselection = \"racing\"\nracing_games = {racing_games}\n[ga]\ngenerations = {generations}\n",
+            engine_binary(),
+            manifest().join("../openings/gnuchess-8ply.epd"),
+            dir.join("out"),
+        ),
+    )
+    .unwrap();
+    cfg
+}
+
+/// params/default.toml and three files that give pieces away.
+fn racing_seeds(dir: &Path) -> Vec<PathBuf> {
+    vec![
+        repo().join("params/default.toml"),
+        broken(&dir.join("broken-a.toml"), 100),
+        broken(&dir.join("broken-b.toml"), 150),
+        broken(&dir.join("broken-c.toml"), 200),
+    ]
+}
+
+/// The cells of a CSV line.
+fn cells(line: &str) -> Vec<&str> {
+    line.split(',').collect()
+}
+
+/// Issue 45, `selection = "racing"`: rounds of game pairs within the budget, Bradley–Terry
+/// ratings as fitness, the cross table and generations.csv reporting them.
+#[test]
+fn racing_rates_the_organisms_within_its_game_budget() {
+    let dir = scratch("coevolve", "racing");
+    let cfg = racing_config(&dir, &racing_seeds(&dir), 2, 24);
+    let out = tuner_ok(&["coevolve", "--config", cfg.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("racing rating") && stdout.contains("racing: "), "{stdout}");
+    let csv = std::fs::read_to_string(dir.join("out/generations.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 3, "{csv}");
+    let header = cells(lines[0]);
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("no {name}: {csv}"));
+    for g in 0..2 {
+        let row = cells(lines[g + 1]);
+        let gdir = dir.join(format!("out/gen-{g:03}"));
+        // Every round's games are in its PGN and journal, and they add up to the generation's
+        // games, within the budget.
+        let rounds: usize = row[column("race_rounds")].parse().unwrap();
+        assert!(rounds >= 1, "{csv}");
+        let mut games = 0;
+        for r in 1..=rounds {
+            let journal = gdir.join(format!("race-{r:02}.state.jsonl"));
+            common::assert_each_unit_once(&journal);
+            let pgn = games_in(&gdir.join(format!("race-{r:02}.pgn")));
+            assert_eq!(pgn, 2 * common::journal_units(&journal).len(), "round {r}");
+            games += pgn;
+        }
+        assert!(!gdir.join(format!("race-{:02}.pgn", rounds + 1)).exists());
+        assert_eq!(row[column("games")], games.to_string(), "{csv}");
+        assert!((6..=24).contains(&games), "{games} games");
+        assert!(matches!(row[column("race_end")], "separated" | "budget"), "{csv}");
+        // The cross table: points/games per pair, ratings of mean 0, the best rated highest.
+        let cross = std::fs::read_to_string(gdir.join("crosstable.csv")).unwrap();
+        let rows: Vec<Vec<&str>> = cross.lines().map(cells).collect();
+        assert_eq!(rows.len(), 5, "{cross}");
+        let rating_at = rows[0].iter().position(|h| *h == "rating").unwrap();
+        assert_eq!(rows[0][rating_at + 1..], ["rating_se", "dropped_after"], "{cross}");
+        let ratings: Vec<f64> = rows[1..].iter().map(|r| r[rating_at].parse().unwrap()).collect();
+        assert!(ratings.iter().sum::<f64>().abs() < 0.5, "{cross}");
+        let best = row[column("best")];
+        let top = (0..4).max_by(|&a, &b| ratings[a].total_cmp(&ratings[b]).then(b.cmp(&a))).unwrap();
+        assert_eq!(rows[top + 1][0], best, "{cross}");
+        assert_eq!(row[column("best_rating")], rows[top + 1][rating_at], "{csv}\n{cross}");
+        let mut pair_games = 0;
+        for r in &rows[1..] {
+            for cell in &r[2..6] {
+                if let Some((_, n)) = cell.split_once('/') {
+                    pair_games += n.parse::<usize>().unwrap();
+                }
+            }
+        }
+        assert_eq!(pair_games, 2 * games, "each game counted once from either side: {cross}");
+    }
+    // Generation 0: params/default.toml (g0o0) against files that give pieces away is rated best.
+    assert_eq!(cells(lines[1])[column("best")], "g0o0", "{csv}");
+    let output = Params::load(dir.join("out/coevolved.toml")).unwrap();
+    let best = cells(lines[2])[column("best")].to_string();
+    assert!(output == Params::load(dir.join(format!("out/gen-001/{best}.toml"))).unwrap());
+}
+
+/// Issue 45, racing's resume: a run killed mid-round and again in its second generation, each
+/// time resumed, keeps every finished game pair, plays none twice, and ends as the same run
+/// uninterrupted (node-limited games are reproducible, and a round's encounters follow from the
+/// seed and the games before).
+#[test]
+fn racing_killed_and_resumed_ends_as_the_uninterrupted_run() {
+    let dir = scratch("coevolve", "racing-kill");
+    let cfg = racing_config(&dir, &racing_seeds(&dir), 2, 24);
+    let args = ["coevolve", "--config", cfg.to_str().unwrap()];
+    let resume = ["coevolve", "--config", cfg.to_str().unwrap(), "--resume"];
+    let first = dir.join("out/gen-000/race-01.state.jsonl");
+    kill_9_when(&args, Duration::from_secs(120), "2 game pairs of the first round", || journal(&first).len() >= 2);
+    let before = journal(&first);
+    let checkpoint = dir.join("out/checkpoint.json");
+    kill_9_when(&resume, Duration::from_secs(180), "generation 0's checkpoint", || checkpoint.is_file());
+    let after = journal(&first);
+    assert_eq!(&after[..before.len()], &before[..], "the pairs played before the kill were changed");
+    tuner_ok(&resume);
+
+    let clean = scratch("coevolve", "racing-clean");
+    let clean_cfg = racing_config(&clean, &racing_seeds(&clean), 2, 24);
+    tuner_ok(&["coevolve", "--config", clean_cfg.to_str().unwrap()]);
+    for g in 0..2 {
+        let gdir = dir.join(format!("out/gen-{g:03}"));
+        let cdir = clean.join(format!("out/gen-{g:03}"));
+        let cross = std::fs::read_to_string(gdir.join("crosstable.csv")).unwrap();
+        assert_eq!(cross, std::fs::read_to_string(cdir.join("crosstable.csv")).unwrap(), "generation {g}");
+        for r in 1.. {
+            let journal = gdir.join(format!("race-{r:02}.state.jsonl"));
+            if !journal.exists() {
+                assert!(!cdir.join(format!("race-{r:02}.state.jsonl")).exists(), "generation {g}: round {r}");
+                break;
+            }
+            common::assert_each_unit_once(&journal);
+            let mut units = common::journal_units(&journal);
+            units.sort_unstable();
+            let mut clean_units = common::journal_units(&cdir.join(format!("race-{r:02}.state.jsonl")));
+            clean_units.sort_unstable();
+            assert_eq!(units, clean_units, "generation {g}, round {r}");
+            assert_eq!(games_in(&gdir.join(format!("race-{r:02}.pgn"))), 2 * units.len());
+        }
+    }
+    assert!(
+        Params::load(dir.join("out/coevolved.toml")).unwrap()
+            == Params::load(clean.join("out/coevolved.toml")).unwrap()
+    );
+}
+
+/// Issue 45: a bad `selection`, an odd or too small racing budget are errors naming the key.
+#[test]
+fn bad_racing_configuration_is_a_clear_error() {
+    let dir = scratch("coevolve", "racing-bad");
+    let seeds = racing_seeds(&dir);
+    for (edit, needle) in [
+        (("selection = \"racing\"", "selection = \"racin\""), "selection = \"racin\""),
+        (("racing_games = 24", "racing_games = 7"), "racing_games = 7"),
+        (("racing_games = 24", "racing_games = 4"), "racing_games = 4: 4 organisms need at least 6"),
+        (("racing_games = 24", "racing_games = 24\nracing_confidence = 1.5"), "racing_confidence = 1.5"),
+    ] {
+        let cfg = racing_config(&dir, &seeds, 1, 24);
+        let text = std::fs::read_to_string(&cfg).unwrap().replace(edit.0, edit.1);
+        std::fs::write(&cfg, text).unwrap();
+        assert_fails_with(&["coevolve", "--config", cfg.to_str().unwrap()], needle);
+    }
+    assert!(!dir.join("out/gen-000/race-01.pgn").exists(), "no game was played");
+}
