@@ -234,8 +234,8 @@ fn setoption_of_a_parameter_changes_eval() {
 
 /// Every committed evolved file (params/evolved, recursively) loads, stays in range and is not
 /// just the defaults: a broken or stale result must fail here, not in a user's GUI. The one the
-/// default evaluation was copied from must equal it (the search defaults have moved on since,
-/// proven by SPRT: BENCHMARKS.md).
+/// default evaluation was promoted from must equal it, and the one before it the 2026-11-27
+/// default's (the search defaults have moved on since, proven by SPRT: BENCHMARKS.md).
 #[test]
 fn committed_evolved_files_load_and_differ_from_the_defaults() {
     fn toml_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
@@ -248,13 +248,17 @@ fn committed_evolved_files_load_and_differ_from_the_defaults() {
             }
         }
     }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    toml_files(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("params/evolved"), &mut files);
+    toml_files(&root.join("params/evolved"), &mut files);
     assert!(!files.is_empty());
+    let before_promotion = Params::load(root.join("params/default-2026-11-27.toml")).unwrap();
     for f in files {
         let p = Params::load(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        if f.ends_with("full-mentor-refine.toml") {
+        if f.ends_with("evolved/texel-selfplay.toml") {
             assert_eq!(p.eval, Params::default().eval, "the default evaluation is {}'s", f.display());
+        } else if f.ends_with("full-mentor-refine.toml") {
+            assert_eq!(p.eval, before_promotion.eval, "the 2026-11-27 default evaluation is {}'s", f.display());
         } else {
             assert_ne!(p, Params::default(), "{} holds only the defaults", f.display());
         }

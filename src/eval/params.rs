@@ -19,425 +19,425 @@ crate::declare_params! {
         /// Pawn value, middlegame
         pawn_mg: 100, [50, 200];
         /// Pawn value, endgame
-        pawn_eg: 93, [50, 250];
+        pawn_eg: 96, [50, 250];
         /// Knight value, middlegame
-        knight_mg: 321, [100, 2000];
+        knight_mg: 308, [100, 2000];
         /// Knight value, endgame
-        knight_eg: 300, [100, 2000];
+        knight_eg: 315, [100, 2000];
         /// Bishop value, middlegame
-        bishop_mg: 334, [100, 2000];
+        bishop_mg: 327, [100, 2000];
         /// Bishop value, endgame
-        bishop_eg: 322, [100, 2000];
+        bishop_eg: 344, [100, 2000];
         /// Rook value, middlegame
-        rook_mg: 456, [200, 3000];
+        rook_mg: 435, [200, 3000];
         /// Rook value, endgame
-        rook_eg: 525, [200, 3000];
+        rook_eg: 545, [200, 3000];
         /// Queen value, middlegame
-        queen_mg: 939, [400, 5000];
+        queen_mg: 943, [400, 5000];
         /// Queen value, endgame
-        queen_eg: 970, [400, 5000];
+        queen_eg: 988, [400, 5000];
         /// Pawn square table: file a/h term, middlegame
-        pst_pawn_file_a_mg: -21, [-150, 150];
+        pst_pawn_file_a_mg: -23, [-150, 150];
         /// Pawn square table: file a/h term, endgame
-        pst_pawn_file_a_eg: 3, [-150, 150];
+        pst_pawn_file_a_eg: 4, [-150, 150];
         /// Pawn square table: file b/g term, middlegame
-        pst_pawn_file_b_mg: -18, [-150, 150];
+        pst_pawn_file_b_mg: -20, [-150, 150];
         /// Pawn square table: file b/g term, endgame
         pst_pawn_file_b_eg: 2, [-150, 150];
         /// Pawn square table: file c/f term, middlegame
-        pst_pawn_file_c_mg: -8, [-150, 150];
+        pst_pawn_file_c_mg: -13, [-150, 150];
         /// Pawn square table: file c/f term, endgame
-        pst_pawn_file_c_eg: 1, [-150, 150];
+        pst_pawn_file_c_eg: 2, [-150, 150];
         /// Pawn square table: file d/e term, middlegame
-        pst_pawn_file_d_mg: -11, [-150, 150];
+        pst_pawn_file_d_mg: -18, [-150, 150];
         /// Pawn square table: file d/e term, endgame
-        pst_pawn_file_d_eg: -10, [-150, 150];
+        pst_pawn_file_d_eg: -8, [-150, 150];
         /// Pawn square table: relative rank 2 term, middlegame
-        pst_pawn_rank_2_mg: -16, [-150, 150];
+        pst_pawn_rank_2_mg: -20, [-150, 150];
         /// Pawn square table: relative rank 2 term, endgame
-        pst_pawn_rank_2_eg: -5, [-150, 150];
+        pst_pawn_rank_2_eg: -2, [-150, 150];
         /// Pawn square table: relative rank 3 term, middlegame
-        pst_pawn_rank_3_mg: -10, [-150, 150];
+        pst_pawn_rank_3_mg: -13, [-150, 150];
         /// Pawn square table: relative rank 3 term, endgame
-        pst_pawn_rank_3_eg: -9, [-150, 150];
+        pst_pawn_rank_3_eg: -7, [-150, 150];
         /// Pawn square table: relative rank 4 term, middlegame
-        pst_pawn_rank_4_mg: -11, [-150, 150];
+        pst_pawn_rank_4_mg: -13, [-150, 150];
         /// Pawn square table: relative rank 4 term, endgame
-        pst_pawn_rank_4_eg: -11, [-150, 150];
+        pst_pawn_rank_4_eg: -10, [-150, 150];
         /// Pawn square table: relative rank 5 term, middlegame
-        pst_pawn_rank_5_mg: 1, [-150, 150];
+        pst_pawn_rank_5_mg: -2, [-150, 150];
         /// Pawn square table: relative rank 5 term, endgame
         pst_pawn_rank_5_eg: -6, [-150, 150];
         /// Pawn square table: relative rank 6 term, middlegame
-        pst_pawn_rank_6_mg: 22, [-150, 150];
+        pst_pawn_rank_6_mg: 13, [-150, 150];
         /// Pawn square table: relative rank 6 term, endgame
-        pst_pawn_rank_6_eg: 6, [-150, 150];
+        pst_pawn_rank_6_eg: -4, [-150, 150];
         /// Pawn square table: relative rank 7 term, middlegame
-        pst_pawn_rank_7_mg: 18, [-150, 150];
+        pst_pawn_rank_7_mg: 32, [-150, 150];
         /// Pawn square table: relative rank 7 term, endgame
-        pst_pawn_rank_7_eg: 7, [-150, 150];
+        pst_pawn_rank_7_eg: 22, [-150, 150];
         /// Knight square table: file a/h term, middlegame
-        pst_knight_file_a_mg: -13, [-150, 150];
+        pst_knight_file_a_mg: -22, [-150, 150];
         /// Knight square table: file a/h term, endgame
-        pst_knight_file_a_eg: 4, [-150, 150];
+        pst_knight_file_a_eg: -2, [-150, 150];
         /// Knight square table: file b/g term, middlegame
-        pst_knight_file_b_mg: -2, [-150, 150];
+        pst_knight_file_b_mg: -9, [-150, 150];
         /// Knight square table: file b/g term, endgame
-        pst_knight_file_b_eg: -2, [-150, 150];
+        pst_knight_file_b_eg: 3, [-150, 150];
         /// Knight square table: file c/f term, middlegame
-        pst_knight_file_c_mg: -5, [-150, 150];
+        pst_knight_file_c_mg: -3, [-150, 150];
         /// Knight square table: file c/f term, endgame
-        pst_knight_file_c_eg: -6, [-150, 150];
+        pst_knight_file_c_eg: 7, [-150, 150];
         /// Knight square table: file d/e term, middlegame
-        pst_knight_file_d_mg: 5, [-150, 150];
+        pst_knight_file_d_mg: -1, [-150, 150];
         /// Knight square table: file d/e term, endgame
-        pst_knight_file_d_eg: 6, [-150, 150];
+        pst_knight_file_d_eg: 17, [-150, 150];
         /// Knight square table: relative rank 1 term, middlegame
-        pst_knight_rank_1_mg: -5, [-150, 150];
+        pst_knight_rank_1_mg: -8, [-150, 150];
         /// Knight square table: relative rank 1 term, endgame
-        pst_knight_rank_1_eg: -26, [-150, 150];
+        pst_knight_rank_1_eg: -18, [-150, 150];
         /// Knight square table: relative rank 2 term, middlegame
-        pst_knight_rank_2_mg: -9, [-150, 150];
+        pst_knight_rank_2_mg: -8, [-150, 150];
         /// Knight square table: relative rank 2 term, endgame
-        pst_knight_rank_2_eg: -19, [-150, 150];
+        pst_knight_rank_2_eg: -13, [-150, 150];
         /// Knight square table: relative rank 3 term, middlegame
         pst_knight_rank_3_mg: 0, [-150, 150];
         /// Knight square table: relative rank 3 term, endgame
-        pst_knight_rank_3_eg: -4, [-150, 150];
+        pst_knight_rank_3_eg: 2, [-150, 150];
         /// Knight square table: relative rank 4 term, middlegame
-        pst_knight_rank_4_mg: 3, [-150, 150];
+        pst_knight_rank_4_mg: 11, [-150, 150];
         /// Knight square table: relative rank 4 term, endgame
         pst_knight_rank_4_eg: 17, [-150, 150];
         /// Knight square table: relative rank 5 term, middlegame
-        pst_knight_rank_5_mg: -5, [-150, 150];
+        pst_knight_rank_5_mg: -1, [-150, 150];
         /// Knight square table: relative rank 5 term, endgame
-        pst_knight_rank_5_eg: 9, [-150, 150];
+        pst_knight_rank_5_eg: 20, [-150, 150];
         /// Knight square table: relative rank 6 term, middlegame
-        pst_knight_rank_6_mg: 9, [-150, 150];
+        pst_knight_rank_6_mg: -9, [-150, 150];
         /// Knight square table: relative rank 6 term, endgame
-        pst_knight_rank_6_eg: 4, [-150, 150];
+        pst_knight_rank_6_eg: 5, [-150, 150];
         /// Knight square table: relative rank 7 term, middlegame
-        pst_knight_rank_7_mg: 23, [-150, 150];
+        pst_knight_rank_7_mg: 15, [-150, 150];
         /// Knight square table: relative rank 7 term, endgame
-        pst_knight_rank_7_eg: -10, [-150, 150];
+        pst_knight_rank_7_eg: 3, [-150, 150];
         /// Knight square table: relative rank 8 term, middlegame
-        pst_knight_rank_8_mg: -4, [-150, 150];
+        pst_knight_rank_8_mg: -50, [-150, 150];
         /// Knight square table: relative rank 8 term, endgame
-        pst_knight_rank_8_eg: -11, [-150, 150];
+        pst_knight_rank_8_eg: -9, [-150, 150];
         /// Bishop square table: file a/h term, middlegame
-        pst_bishop_file_a_mg: 2, [-150, 150];
+        pst_bishop_file_a_mg: -6, [-150, 150];
         /// Bishop square table: file a/h term, endgame
-        pst_bishop_file_a_eg: -19, [-150, 150];
+        pst_bishop_file_a_eg: -4, [-150, 150];
         /// Bishop square table: file b/g term, middlegame
         pst_bishop_file_b_mg: 4, [-150, 150];
         /// Bishop square table: file b/g term, endgame
-        pst_bishop_file_b_eg: -1, [-150, 150];
+        pst_bishop_file_b_eg: 8, [-150, 150];
         /// Bishop square table: file c/f term, middlegame
-        pst_bishop_file_c_mg: -1, [-150, 150];
+        pst_bishop_file_c_mg: -4, [-150, 150];
         /// Bishop square table: file c/f term, endgame
-        pst_bishop_file_c_eg: -4, [-150, 150];
+        pst_bishop_file_c_eg: 10, [-150, 150];
         /// Bishop square table: file d/e term, middlegame
-        pst_bishop_file_d_mg: -9, [-150, 150];
+        pst_bishop_file_d_mg: -6, [-150, 150];
         /// Bishop square table: file d/e term, endgame
-        pst_bishop_file_d_eg: 18, [-150, 150];
+        pst_bishop_file_d_eg: 23, [-150, 150];
         /// Bishop square table: relative rank 1 term, middlegame
-        pst_bishop_rank_1_mg: -3, [-150, 150];
+        pst_bishop_rank_1_mg: -4, [-150, 150];
         /// Bishop square table: relative rank 1 term, endgame
-        pst_bishop_rank_1_eg: -20, [-150, 150];
+        pst_bishop_rank_1_eg: -18, [-150, 150];
         /// Bishop square table: relative rank 2 term, middlegame
-        pst_bishop_rank_2_mg: 0, [-150, 150];
+        pst_bishop_rank_2_mg: 3, [-150, 150];
         /// Bishop square table: relative rank 2 term, endgame
-        pst_bishop_rank_2_eg: -8, [-150, 150];
+        pst_bishop_rank_2_eg: -11, [-150, 150];
         /// Bishop square table: relative rank 3 term, middlegame
-        pst_bishop_rank_3_mg: 9, [-150, 150];
+        pst_bishop_rank_3_mg: 5, [-150, 150];
         /// Bishop square table: relative rank 3 term, endgame
-        pst_bishop_rank_3_eg: 3, [-150, 150];
+        pst_bishop_rank_3_eg: -1, [-150, 150];
         /// Bishop square table: relative rank 4 term, middlegame
-        pst_bishop_rank_4_mg: -4, [-150, 150];
+        pst_bishop_rank_4_mg: 0, [-150, 150];
         /// Bishop square table: relative rank 4 term, endgame
         pst_bishop_rank_4_eg: 4, [-150, 150];
         /// Bishop square table: relative rank 5 term, middlegame
         pst_bishop_rank_5_mg: -2, [-150, 150];
         /// Bishop square table: relative rank 5 term, endgame
-        pst_bishop_rank_5_eg: 2, [-150, 150];
+        pst_bishop_rank_5_eg: 4, [-150, 150];
         /// Bishop square table: relative rank 6 term, middlegame
-        pst_bishop_rank_6_mg: 18, [-150, 150];
+        pst_bishop_rank_6_mg: 0, [-150, 150];
         /// Bishop square table: relative rank 6 term, endgame
-        pst_bishop_rank_6_eg: -17, [-150, 150];
+        pst_bishop_rank_6_eg: -1, [-150, 150];
         /// Bishop square table: relative rank 7 term, middlegame
-        pst_bishop_rank_7_mg: -18, [-150, 150];
+        pst_bishop_rank_7_mg: -36, [-150, 150];
         /// Bishop square table: relative rank 7 term, endgame
-        pst_bishop_rank_7_eg: 2, [-150, 150];
+        pst_bishop_rank_7_eg: 14, [-150, 150];
         /// Bishop square table: relative rank 8 term, middlegame
-        pst_bishop_rank_8_mg: -7, [-150, 150];
+        pst_bishop_rank_8_mg: -11, [-150, 150];
         /// Bishop square table: relative rank 8 term, endgame
-        pst_bishop_rank_8_eg: -46, [-150, 150];
+        pst_bishop_rank_8_eg: -6, [-150, 150];
         /// Rook square table: file a/h term, middlegame
-        pst_rook_file_a_mg: -5, [-150, 150];
+        pst_rook_file_a_mg: -14, [-150, 150];
         /// Rook square table: file a/h term, endgame
-        pst_rook_file_a_eg: 0, [-150, 150];
+        pst_rook_file_a_eg: 6, [-150, 150];
         /// Rook square table: file b/g term, middlegame
-        pst_rook_file_b_mg: -11, [-150, 150];
+        pst_rook_file_b_mg: -14, [-150, 150];
         /// Rook square table: file b/g term, endgame
-        pst_rook_file_b_eg: 6, [-150, 150];
+        pst_rook_file_b_eg: 12, [-150, 150];
         /// Rook square table: file c/f term, middlegame
-        pst_rook_file_c_mg: -1, [-150, 150];
+        pst_rook_file_c_mg: -3, [-150, 150];
         /// Rook square table: file c/f term, endgame
-        pst_rook_file_c_eg: 9, [-150, 150];
+        pst_rook_file_c_eg: 10, [-150, 150];
         /// Rook square table: file d/e term, middlegame
-        pst_rook_file_d_mg: 6, [-150, 150];
+        pst_rook_file_d_mg: 5, [-150, 150];
         /// Rook square table: file d/e term, endgame
-        pst_rook_file_d_eg: -9, [-150, 150];
+        pst_rook_file_d_eg: -1, [-150, 150];
         /// Rook square table: relative rank 1 term, middlegame
-        pst_rook_rank_1_mg: -5, [-150, 150];
+        pst_rook_rank_1_mg: -11, [-150, 150];
         /// Rook square table: relative rank 1 term, endgame
         pst_rook_rank_1_eg: -12, [-150, 150];
         /// Rook square table: relative rank 2 term, middlegame
-        pst_rook_rank_2_mg: -27, [-150, 150];
+        pst_rook_rank_2_mg: -31, [-150, 150];
         /// Rook square table: relative rank 2 term, endgame
-        pst_rook_rank_2_eg: -9, [-150, 150];
+        pst_rook_rank_2_eg: -7, [-150, 150];
         /// Rook square table: relative rank 3 term, middlegame
         pst_rook_rank_3_mg: -19, [-150, 150];
         /// Rook square table: relative rank 3 term, endgame
-        pst_rook_rank_3_eg: 2, [-150, 150];
+        pst_rook_rank_3_eg: -2, [-150, 150];
         /// Rook square table: relative rank 4 term, middlegame
-        pst_rook_rank_4_mg: -13, [-150, 150];
+        pst_rook_rank_4_mg: -16, [-150, 150];
         /// Rook square table: relative rank 4 term, endgame
-        pst_rook_rank_4_eg: 19, [-150, 150];
+        pst_rook_rank_4_eg: 14, [-150, 150];
         /// Rook square table: relative rank 5 term, middlegame
-        pst_rook_rank_5_mg: 2, [-150, 150];
+        pst_rook_rank_5_mg: -4, [-150, 150];
         /// Rook square table: relative rank 5 term, endgame
-        pst_rook_rank_5_eg: 18, [-150, 150];
+        pst_rook_rank_5_eg: 19, [-150, 150];
         /// Rook square table: relative rank 6 term, middlegame
-        pst_rook_rank_6_mg: -5, [-150, 150];
+        pst_rook_rank_6_mg: -9, [-150, 150];
         /// Rook square table: relative rank 6 term, endgame
-        pst_rook_rank_6_eg: 16, [-150, 150];
+        pst_rook_rank_6_eg: 20, [-150, 150];
         /// Rook square table: relative rank 7 term, middlegame
-        pst_rook_rank_7_mg: 7, [-150, 150];
+        pst_rook_rank_7_mg: 0, [-150, 150];
         /// Rook square table: relative rank 7 term, endgame
-        pst_rook_rank_7_eg: -8, [-150, 150];
+        pst_rook_rank_7_eg: 7, [-150, 150];
         /// Rook square table: relative rank 8 term, middlegame
-        pst_rook_rank_8_mg: 40, [-150, 150];
+        pst_rook_rank_8_mg: 30, [-150, 150];
         /// Rook square table: relative rank 8 term, endgame
-        pst_rook_rank_8_eg: 8, [-150, 150];
+        pst_rook_rank_8_eg: 20, [-150, 150];
         /// Queen square table: file a/h term, middlegame
-        pst_queen_file_a_mg: -9, [-150, 150];
+        pst_queen_file_a_mg: -7, [-150, 150];
         /// Queen square table: file a/h term, endgame
-        pst_queen_file_a_eg: -13, [-150, 150];
+        pst_queen_file_a_eg: -2, [-150, 150];
         /// Queen square table: file b/g term, middlegame
-        pst_queen_file_b_mg: -4, [-150, 150];
+        pst_queen_file_b_mg: -3, [-150, 150];
         /// Queen square table: file b/g term, endgame
-        pst_queen_file_b_eg: 9, [-150, 150];
+        pst_queen_file_b_eg: 4, [-150, 150];
         /// Queen square table: file c/f term, middlegame
         pst_queen_file_c_mg: -2, [-150, 150];
         /// Queen square table: file c/f term, endgame
-        pst_queen_file_c_eg: 13, [-150, 150];
+        pst_queen_file_c_eg: 18, [-150, 150];
         /// Queen square table: file d/e term, middlegame
         pst_queen_file_d_mg: -1, [-150, 150];
         /// Queen square table: file d/e term, endgame
-        pst_queen_file_d_eg: 3, [-150, 150];
+        pst_queen_file_d_eg: 8, [-150, 150];
         /// Queen square table: relative rank 1 term, middlegame
-        pst_queen_rank_1_mg: 3, [-150, 150];
+        pst_queen_rank_1_mg: 9, [-150, 150];
         /// Queen square table: relative rank 1 term, endgame
-        pst_queen_rank_1_eg: -21, [-150, 150];
+        pst_queen_rank_1_eg: -40, [-150, 150];
         /// Queen square table: relative rank 2 term, middlegame
-        pst_queen_rank_2_mg: 7, [-150, 150];
+        pst_queen_rank_2_mg: 14, [-150, 150];
         /// Queen square table: relative rank 2 term, endgame
-        pst_queen_rank_2_eg: -19, [-150, 150];
+        pst_queen_rank_2_eg: -30, [-150, 150];
         /// Queen square table: relative rank 3 term, middlegame
-        pst_queen_rank_3_mg: 1, [-150, 150];
+        pst_queen_rank_3_mg: 5, [-150, 150];
         /// Queen square table: relative rank 3 term, endgame
-        pst_queen_rank_3_eg: 8, [-150, 150];
+        pst_queen_rank_3_eg: 10, [-150, 150];
         /// Queen square table: relative rank 4 term, middlegame
-        pst_queen_rank_4_mg: 5, [-150, 150];
+        pst_queen_rank_4_mg: 1, [-150, 150];
         /// Queen square table: relative rank 4 term, endgame
-        pst_queen_rank_4_eg: 15, [-150, 150];
+        pst_queen_rank_4_eg: 23, [-150, 150];
         /// Queen square table: relative rank 5 term, middlegame
-        pst_queen_rank_5_mg: 1, [-150, 150];
+        pst_queen_rank_5_mg: -7, [-150, 150];
         /// Queen square table: relative rank 5 term, endgame
-        pst_queen_rank_5_eg: 36, [-150, 150];
+        pst_queen_rank_5_eg: 57, [-150, 150];
         /// Queen square table: relative rank 6 term, middlegame
-        pst_queen_rank_6_mg: 8, [-150, 150];
+        pst_queen_rank_6_mg: -7, [-150, 150];
         /// Queen square table: relative rank 6 term, endgame
-        pst_queen_rank_6_eg: 24, [-150, 150];
+        pst_queen_rank_6_eg: 35, [-150, 150];
         /// Queen square table: relative rank 7 term, middlegame
-        pst_queen_rank_7_mg: -16, [-150, 150];
+        pst_queen_rank_7_mg: -14, [-150, 150];
         /// Queen square table: relative rank 7 term, endgame
-        pst_queen_rank_7_eg: 15, [-150, 150];
+        pst_queen_rank_7_eg: 20, [-150, 150];
         /// Queen square table: relative rank 8 term, middlegame
-        pst_queen_rank_8_mg: -1, [-150, 150];
+        pst_queen_rank_8_mg: -6, [-150, 150];
         /// Queen square table: relative rank 8 term, endgame
-        pst_queen_rank_8_eg: -4, [-150, 150];
+        pst_queen_rank_8_eg: 2, [-150, 150];
         /// King square table: file a/h term, middlegame
-        pst_king_file_a_mg: 2, [-150, 150];
+        pst_king_file_a_mg: 6, [-150, 150];
         /// King square table: file a/h term, endgame
-        pst_king_file_a_eg: -31, [-150, 150];
+        pst_king_file_a_eg: -20, [-150, 150];
         /// King square table: file b/g term, middlegame
-        pst_king_file_b_mg: 15, [-150, 150];
+        pst_king_file_b_mg: 17, [-150, 150];
         /// King square table: file b/g term, endgame
-        pst_king_file_b_eg: -5, [-150, 150];
+        pst_king_file_b_eg: -3, [-150, 150];
         /// King square table: file c/f term, middlegame
-        pst_king_file_c_mg: -3, [-150, 150];
+        pst_king_file_c_mg: 5, [-150, 150];
         /// King square table: file c/f term, endgame
-        pst_king_file_c_eg: 11, [-150, 150];
+        pst_king_file_c_eg: 4, [-150, 150];
         /// King square table: file d/e term, middlegame
-        pst_king_file_d_mg: -3, [-150, 150];
+        pst_king_file_d_mg: -9, [-150, 150];
         /// King square table: file d/e term, endgame
-        pst_king_file_d_eg: 12, [-150, 150];
+        pst_king_file_d_eg: 8, [-150, 150];
         /// King square table: relative rank 1 term, middlegame
-        pst_king_rank_1_mg: -10, [-150, 150];
+        pst_king_rank_1_mg: -11, [-150, 150];
         /// King square table: relative rank 1 term, endgame
-        pst_king_rank_1_eg: -55, [-150, 150];
+        pst_king_rank_1_eg: -62, [-150, 150];
         /// King square table: relative rank 2 term, middlegame
-        pst_king_rank_2_mg: -1, [-150, 150];
+        pst_king_rank_2_mg: -6, [-150, 150];
         /// King square table: relative rank 2 term, endgame
-        pst_king_rank_2_eg: -13, [-150, 150];
+        pst_king_rank_2_eg: -27, [-150, 150];
         /// King square table: relative rank 3 term, middlegame
-        pst_king_rank_3_mg: -33, [-150, 150];
+        pst_king_rank_3_mg: -21, [-150, 150];
         /// King square table: relative rank 3 term, endgame
-        pst_king_rank_3_eg: -2, [-150, 150];
+        pst_king_rank_3_eg: -16, [-150, 150];
         /// King square table: relative rank 4 term, middlegame
-        pst_king_rank_4_mg: -41, [-150, 150];
+        pst_king_rank_4_mg: -54, [-150, 150];
         /// King square table: relative rank 4 term, endgame
-        pst_king_rank_4_eg: 16, [-150, 150];
+        pst_king_rank_4_eg: 10, [-150, 150];
         /// King square table: relative rank 5 term, middlegame
-        pst_king_rank_5_mg: -57, [-150, 150];
+        pst_king_rank_5_mg: -60, [-150, 150];
         /// King square table: relative rank 5 term, endgame
-        pst_king_rank_5_eg: 36, [-150, 150];
+        pst_king_rank_5_eg: 37, [-150, 150];
         /// King square table: relative rank 6 term, middlegame
-        pst_king_rank_6_mg: -44, [-150, 150];
+        pst_king_rank_6_mg: -29, [-150, 150];
         /// King square table: relative rank 6 term, endgame
-        pst_king_rank_6_eg: 16, [-150, 150];
+        pst_king_rank_6_eg: 43, [-150, 150];
         /// King square table: relative rank 7 term, middlegame
-        pst_king_rank_7_mg: -43, [-150, 150];
+        pst_king_rank_7_mg: -39, [-150, 150];
         /// King square table: relative rank 7 term, endgame
-        pst_king_rank_7_eg: 12, [-150, 150];
+        pst_king_rank_7_eg: 41, [-150, 150];
         /// King square table: relative rank 8 term, middlegame
-        pst_king_rank_8_mg: -51, [-150, 150];
+        pst_king_rank_8_mg: -37, [-150, 150];
         /// King square table: relative rank 8 term, endgame
-        pst_king_rank_8_eg: 12, [-150, 150];
+        pst_king_rank_8_eg: 6, [-150, 150];
         /// Middlegame bonus per rank a pawn on files c-f has advanced from its start square (David Fig. 3)
-        pawn_advance_a: 0, [0, 100];
+        pawn_advance_a: 2, [0, 100];
         /// Endgame bonus per rank any pawn has advanced from its start square (David Fig. 3)
         pawn_advance_b: 4, [0, 100];
         /// Passed pawn: multiplies the rank factor [0,1,1,2,4,7,11,0] (relative rank 1..8); middlegame x1, endgame x2 (David Fig. 3)
-        passed_pawn_mult: 5, [0, 100];
+        passed_pawn_mult: 4, [0, 100];
         /// Penalty per pawn with a friendly pawn behind it on its file (David Fig. 3)
         doubled_pawn_penalty: 10, [0, 100];
         /// Penalty per pawn without friendly pawns on the adjacent files (David Fig. 3)
-        isolated_pawn_penalty: 11, [0, 100];
+        isolated_pawn_penalty: 10, [0, 100];
         /// Penalty per non-isolated pawn with no adjacent friendly pawn level or behind and its stop square attacked by an enemy pawn (David Fig. 3)
-        backward_pawn_penalty: 3, [0, 100];
+        backward_pawn_penalty: 2, [0, 100];
         /// Middlegame penalty per square on relative ranks 3-4 that no friendly pawn can ever attack (hole) (David Fig. 3)
-        weak_square_penalty: 1, [0, 100];
+        weak_square_penalty: 3, [0, 100];
         /// Endgame bonus per passed pawn: multiplies the enemy king's distance to the promotion square times the rank weight [0,0,0,1,1,2,2,0] (David Fig. 3)
-        passed_pawn_enemy_king_dist: 8, [0, 100];
+        passed_pawn_enemy_king_dist: 12, [0, 100];
         /// Knight: multiplies the square's centrality 0 (rim) ..3 (d4,e4,d5,e5) (David Fig. 3)
-        knight_sq_mult: 4, [0, 100];
+        knight_sq_mult: 0, [0, 100];
         /// Knight on an outpost (relative rank 4-6, never attackable by enemy pawns): multiplies (relative rank - 3) + 1 if pawn-supported (David Fig. 3)
-        knight_outpost_mult: 7, [0, 100];
+        knight_outpost_mult: 5, [0, 100];
         /// Bonus per bishop move target: attacked square not own-occupied and not attacked by enemy pawns (David Fig. 3)
-        bishop_mobility: 4, [0, 100];
+        bishop_mobility: 3, [0, 100];
         /// Bonus for having two or more bishops (David Fig. 3)
-        bishop_pair: 37, [0, 100];
+        bishop_pair: 36, [0, 100];
         /// Middlegame bonus per rook on the enemy king's file (David Fig. 3)
-        rook_attack_king_file: 26, [0, 100];
+        rook_attack_king_file: 14, [0, 100];
         /// Middlegame bonus per rook on a file adjacent to the enemy king's, files c-f (David Fig. 3)
-        rook_attack_king_adj_file: 3, [0, 100];
+        rook_attack_king_adj_file: 0, [0, 100];
         /// Middlegame bonus per rook on a file adjacent to the enemy king's, files a,b,g,h (David Fig. 3)
-        rook_attack_king_adj_file_abgh: 16, [0, 100];
+        rook_attack_king_adj_file_abgh: 5, [0, 100];
         /// Bonus per rook on the relative 7th rank while enemy pawns are there or the enemy king is on the 8th (David Fig. 3)
-        rook_7th_rank: 25, [0, 100];
+        rook_7th_rank: 15, [0, 100];
         /// Bonus per pair of rooks that defend each other along a rank or file (David Fig. 3)
-        rook_connected: 3, [0, 100];
+        rook_connected: 2, [0, 100];
         /// Bonus per rook move target: attacked square not own-occupied and not attacked by enemy pawns (David Fig. 3)
-        rook_mobility: 1, [0, 100];
+        rook_mobility: 2, [0, 100];
         /// Bonus per rook on the same file behind a passed pawn of either colour (David Fig. 3)
         rook_behind_passed_pawn: 16, [0, 100];
         /// Bonus per rook on a file without pawns (David Fig. 3)
-        rook_open_file: 23, [0, 100];
+        rook_open_file: 21, [0, 100];
         /// Bonus per rook on a file with enemy pawns but no friendly pawns (David Fig. 3)
         rook_semi_open_file: 12, [0, 100];
         /// Bonus per rook on a semi-open file whose enemy pawn is isolated or backward (David Fig. 3)
-        rook_atck_weak_pawn_open_column: 8, [0, 100];
+        rook_atck_weak_pawn_open_column: 11, [0, 100];
         /// Middlegame rook bonus: multiplies the file centrality 0 (a,h) ..3 (d,e) (David Fig. 3)
-        rook_column_mult: 3, [0, 100];
+        rook_column_mult: 0, [0, 100];
         /// Bonus per queen move target: attacked square not own-occupied and not attacked by enemy pawns (David Fig. 3)
         queen_mobility: 2, [0, 100];
         /// King shelter penalty: no friendly pawn ahead of the king on its file; scaled by enemy non-pawn material (David Fig. 3)
         king_no_friendly_pawn: 33, [0, 100];
         /// King shelter penalty per adjacent file with no friendly pawn ahead of the king; scaled by enemy non-pawn material (David Fig. 3)
-        king_no_friendly_pawn_adj: 17, [0, 100];
+        king_no_friendly_pawn_adj: 15, [0, 100];
         /// King shelter penalty per king or adjacent file whose nearest friendly pawn ahead is 2+ ranks from the king; scaled by enemy material (David Fig. 3)
-        king_friendly_pawn_advanced1: 5, [0, 100];
+        king_friendly_pawn_advanced1: 6, [0, 100];
         /// King safety penalty: no enemy pawn on the king's file (open for enemy rooks); scaled by enemy non-pawn material (David Fig. 3)
-        king_no_enemy_pawn: 9, [0, 100];
+        king_no_enemy_pawn: 13, [0, 100];
         /// King safety penalty per adjacent file with no enemy pawn; scaled by enemy non-pawn material (David Fig. 3)
-        king_no_enemy_pawn_adj: 6, [0, 100];
+        king_no_enemy_pawn_adj: 0, [0, 100];
         /// Middlegame king penalty: multiplies the number of (enemy minor/major piece, king-zone square) attacks; zone = king square and neighbours (David Fig. 3)
-        king_pressure_mult: 1, [0, 100];
+        king_pressure_mult: 0, [0, 100];
         /// Middlegame bonus when the king stands on a castled square (a1,b1,c1,g1,h1 relative) (Aksenov Table 3)
-        castling_done: 18, [0, 100];
+        castling_done: 4, [0, 100];
         /// Middlegame penalty when no castling right is left and the king is not on a castled square (Aksenov Table 3)
-        castling_missed: 26, [0, 100];
+        castling_missed: 31, [0, 100];
         /// Bonus per knight move target: attacked square not own-occupied and not attacked by enemy pawns (Aksenov Table 3)
-        knight_mobility: 3, [0, 100];
+        knight_mobility: 4, [0, 100];
         /// Bonus per knight with more than 5 move targets (Aksenov Table 3)
         knight_mobility_high: 0, [0, 100];
         /// Bonus per pawn defended by a friendly pawn or with one beside it on the same rank (Aksenov Table 3)
-        adjacent_pawn: 3, [0, 100];
+        adjacent_pawn: 5, [0, 100];
         /// Bonus per (rook, friendly passed pawn) where the rook defends the pawn (Aksenov Table 3)
-        rook_supported_passer: 3, [0, 100];
+        rook_supported_passer: 0, [0, 100];
         /// Middlegame bonus per friendly pawn on d4, e4, d5 or e5 (Aksenov Table 3)
         centre_pawn: 13, [0, 100];
         /// Middlegame penalty per pawn on relative d2, e2, d3 or e3 whose stop square is occupied (Aksenov Table 3)
-        blocked_centre_pawn: 9, [0, 100];
+        blocked_centre_pawn: 4, [0, 100];
         /// Middlegame penalty per bishop on its own back rank (Aksenov Table 3)
-        bishop_first_rank: 3, [0, 100];
+        bishop_first_rank: 4, [0, 100];
         /// Middlegame penalty per knight on its own back rank (Aksenov Table 3)
-        knight_first_rank: 8, [0, 100];
+        knight_first_rank: 11, [0, 100];
         /// Bonus per pawn on relative rank 6 or 7 that no enemy piece attacks (Aksenov Table 3)
-        far_pawn: 20, [0, 100];
+        far_pawn: 22, [0, 100];
         /// Bonus per bishop on an outpost (relative rank 4-6, never attackable by enemy pawns) defended by a friendly pawn (Aksenov Table 3)
-        bishop_outpost: 14, [0, 100];
+        bishop_outpost: 17, [0, 100];
         /// Bonus for the side to move
-        tempo: 29, [0, 100];
+        tempo: 21, [0, 100];
         /// Threat: per own pawn not defended by a pawn and poorly defended against attacks, middlegame (Ethereal 12)
-        threat_weak_pawn_mg: 8, [0, 200];
+        threat_weak_pawn_mg: 17, [0, 200];
         /// Threat: per own pawn not defended by a pawn and poorly defended against attacks, endgame
-        threat_weak_pawn_eg: 26, [0, 200];
+        threat_weak_pawn_eg: 39, [0, 200];
         /// Threat: per own knight or bishop attacked by an enemy pawn, middlegame
-        threat_minor_by_pawn_mg: 37, [0, 200];
+        threat_minor_by_pawn_mg: 68, [0, 200];
         /// Threat: per own knight or bishop attacked by an enemy pawn, endgame
-        threat_minor_by_pawn_eg: 60, [0, 200];
+        threat_minor_by_pawn_eg: 42, [0, 200];
         /// Threat: per own knight or bishop attacked by an enemy knight or bishop, middlegame
-        threat_minor_by_minor_mg: 25, [0, 200];
+        threat_minor_by_minor_mg: 24, [0, 200];
         /// Threat: per own knight or bishop attacked by an enemy knight or bishop, endgame
-        threat_minor_by_minor_eg: 39, [0, 200];
+        threat_minor_by_minor_eg: 29, [0, 200];
         /// Threat: per poorly defended own knight or bishop attacked by an enemy rook or queen, middlegame
-        threat_minor_by_major_mg: 20, [0, 200];
+        threat_minor_by_major_mg: 41, [0, 200];
         /// Threat: per poorly defended own knight or bishop attacked by an enemy rook or queen, endgame
-        threat_minor_by_major_eg: 34, [0, 200];
+        threat_minor_by_major_eg: 45, [0, 200];
         /// Threat: per own rook attacked by an enemy pawn, knight or bishop, middlegame
-        threat_rook_by_lesser_mg: 53, [0, 200];
+        threat_rook_by_lesser_mg: 68, [0, 200];
         /// Threat: per own rook attacked by an enemy pawn, knight or bishop, endgame
-        threat_rook_by_lesser_eg: 8, [0, 200];
+        threat_rook_by_lesser_eg: 25, [0, 200];
         /// Threat: per poorly defended own knight or bishop attacked by the enemy king, middlegame
-        threat_minor_by_king_mg: 27, [0, 200];
+        threat_minor_by_king_mg: 54, [0, 200];
         /// Threat: per poorly defended own knight or bishop attacked by the enemy king, endgame
-        threat_minor_by_king_eg: 18, [0, 200];
+        threat_minor_by_king_eg: 30, [0, 200];
         /// Threat: per poorly defended own rook attacked by the enemy king, middlegame
-        threat_rook_by_king_mg: 23, [0, 200];
+        threat_rook_by_king_mg: 56, [0, 200];
         /// Threat: per poorly defended own rook attacked by the enemy king, endgame
-        threat_rook_by_king_eg: 0, [0, 200];
+        threat_rook_by_king_eg: 25, [0, 200];
         /// Threat: per own queen attacked by any enemy piece, middlegame
-        threat_queen_mg: 36, [0, 200];
+        threat_queen_mg: 50, [0, 200];
         /// Threat: per own queen attacked by any enemy piece, endgame
-        threat_queen_eg: 18, [0, 200];
+        threat_queen_eg: 28, [0, 200];
         /// Threat: per enemy piece a safe pawn push (single, or double from the start) would attack, middlegame
-        threat_pawn_push_mg: 4, [0, 200];
+        threat_pawn_push_mg: 17, [0, 200];
         /// Threat: per enemy piece a safe pawn push (single, or double from the start) would attack, endgame
-        threat_pawn_push_eg: 27, [0, 200];
+        threat_pawn_push_eg: 8, [0, 200];
         /// King danger: attack units per enemy knight reaching our king zone (Ethereal 12)
         ks_weight_knight: 23, [0, 100];
         /// King danger: attack units per enemy bishop reaching our king zone
@@ -469,34 +469,34 @@ crate::declare_params! {
         /// King danger: endgame penalty = units / this (centipawns)
         ks_eg_divisor: 33, [1, 200];
         /// Passed pawn whose square in front is occupied: penalty per unit of its rank factor, middlegame
-        passed_blocked_mg: 3, [0, 50];
+        passed_blocked_mg: 4, [0, 50];
         /// Passed pawn whose square in front is occupied: penalty per unit of its rank factor, endgame
         passed_blocked_eg: 0, [0, 50];
         /// Passed pawn that can advance one square safely: bonus per unit of its rank factor, middlegame
-        passed_safe_push_mg: 2, [0, 50];
+        passed_safe_push_mg: 0, [0, 50];
         /// Passed pawn that can advance one square safely: bonus per unit of its rank factor, endgame
         passed_safe_push_eg: 5, [0, 50];
         /// Passed pawn whose path to promotion no enemy piece occupies or attacks: endgame bonus per unit of its rank factor
-        passed_free_path_eg: 11, [0, 50];
+        passed_free_path_eg: 7, [0, 50];
         // The trapped-piece and bad-bishop terms are 0 in the hand-set evaluation (at 12/12/10/8
         // and 2/5 they scored +7 ± 24 Elo over 590 games, SPRT inconclusive); the values are the tuner's.
         /// Penalty per move a knight has fewer than three (move targets as for mobility)
-        low_mobility_knight: 6, [0, 100];
+        low_mobility_knight: 3, [0, 100];
         /// Penalty per move a bishop has fewer than three
-        low_mobility_bishop: 2, [0, 100];
+        low_mobility_bishop: 3, [0, 100];
         /// Penalty per move a rook has fewer than three
-        low_mobility_rook: 5, [0, 100];
+        low_mobility_rook: 4, [0, 100];
         /// Penalty per move a queen has fewer than three
-        low_mobility_queen: 5, [0, 100];
+        low_mobility_queen: 2, [0, 100];
         /// Bad bishop: penalty per own pawn on the bishop's square colour, middlegame
         bishop_colour_pawns_mg: 4, [0, 50];
         /// Bad bishop: penalty per own pawn on the bishop's square colour, endgame
-        bishop_colour_pawns_eg: 7, [0, 50];
+        bishop_colour_pawns_eg: 6, [0, 50];
         /// Endgame scale (percent of the endgame score kept) with opposite-coloured bishops and nothing else but pawns
         scale_opposite_bishops: 50, [0, 100];
         /// Endgame scale (percent) when the side ahead has no pawns and at most a minor piece more (N, B = 1, R = 2, Q = 4)
         scale_pawnless_minor_ahead: 14, [0, 100];
         /// Passed pawn: endgame penalty per square of our king's distance to its front square, times the rank weight [0,0,0,1,1,2,2,0]
-        passed_own_king_dist: 7, [0, 50];
+        passed_own_king_dist: 8, [0, 50];
     }
 }

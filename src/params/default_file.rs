@@ -137,13 +137,15 @@ mod tests {
             rewrite_declaration(&gone, &EvalParams::default()),
             Err(DeclarationError::Missing { section: "eval", name: "tempo" })
         );
-        let twice = EVAL_SOURCE
-            .replace("        tempo: 29, [0, 100];\n", "        tempo: 29, [0, 100];\n        tempo: 29, [0, 100];\n");
+        // The line as declared today (its value is the tuner's and moves with each promotion).
+        let tempo = format!("        tempo: {}, [0, 100];\n", EvalParams::default().tempo);
+        assert!(EVAL_SOURCE.contains(&tempo), "{tempo}");
+        let twice = EVAL_SOURCE.replace(&tempo, &tempo.repeat(2));
         assert!(matches!(
             rewrite_declaration(&twice, &EvalParams::default()),
             Err(DeclarationError::Repeated { name: "tempo", count: 2, .. })
         ));
-        let computed = EVAL_SOURCE.replace("tempo: 29,", "tempo: 20 + 9,");
+        let computed = EVAL_SOURCE.replace(tempo.trim_start(), "tempo: 20 + 9, [0, 100];\n");
         let e = rewrite_declaration(&computed, &EvalParams::default()).unwrap_err();
         assert!(matches!(&e, DeclarationError::NotLiteral { name: "tempo", found, .. } if found == "20 + 9"), "{e}");
     }
