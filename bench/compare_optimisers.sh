@@ -8,7 +8,12 @@
 #   ga-co     tuner evolve x4, then tuner coevolve       configs/evolve/compare-ga-coevolve.toml,
 #                                                        configs/coevolve/compare-ga-coevolve.toml
 #   cmaes     tuner evolve, optimiser = "cmaes"          configs/evolve/compare-cmaes.toml
+#   spsa-mm   tuner evolve, optimiser = "spsa"           configs/evolve/compare-spsa.toml
 #   spsa      tuner spsa, game pairs at 5+0.05           configs/spsa/compare.toml
+#
+# ga, cmaes and spsa-mm are one objective (GM move matching, the same space, positions and start)
+# with three optimisers: their configs differ only in `optimiser` and its keys, so their rows
+# compare optimisers. spsa and texel bring their own objectives (games, the Texel loss).
 #   texel     tuner texel, quiet GM positions            configs/texel/compare.toml
 #
 # Every step is resumable and skipped once done (its marker compare-out/STEP.done exists), so
@@ -17,7 +22,7 @@
 # table to compare-out/table.md. compare-out/ is not committed (.gitignore): copy the summary of a
 # finished comparison to docs/runs/compare-out/ and the results to params/evolved/compare/.
 #
-#   bench/compare_optimisers.sh [GAMES] [METHOD ...]     (default: all five, in the order above)
+#   bench/compare_optimisers.sh [GAMES] [METHOD ...]     (default: all six, in the order above)
 #
 # Where the answer is known, the optimisers themselves (GA, CMA-ES, SPSA, local search through the
 # one ask/tell interface, tuner::optimise) are compared on a synthetic Texel loss, each within a
@@ -30,7 +35,7 @@ cd "$(dirname "$0")/.."
 games="${1:-200}"
 shift || true
 methods=("$@")
-[ ${#methods[@]} -eq 0 ] && methods=(ga ga-co cmaes spsa texel)
+[ ${#methods[@]} -eq 0 ] && methods=(ga ga-co cmaes spsa-mm spsa texel)
 tuner="${TUNER:-target/release/tuner}"
 engine="${EVOCHESS:-target/release/evochess}"
 tune_only="${TUNE_ONLY:-0}"
@@ -63,10 +68,11 @@ result_of() {
     ga) echo "$out/ga/evolved/run-1.toml" ;;
     ga-co) echo "$out/ga-coevolve/coevolved.toml" ;;
     cmaes) echo "$out/cmaes/evolved/run-1.toml" ;;
+    spsa-mm) echo "$out/spsa-mm/evolved/run-1.toml" ;;
     spsa) echo "$out/spsa/tuned.toml" ;;
     texel) echo "$out/texel/tuned.toml" ;;
     *)
-        echo "unknown method $1 (ga, ga-co, cmaes, spsa, texel)" >&2
+        echo "unknown method $1 (ga, ga-co, cmaes, spsa-mm, spsa, texel)" >&2
         exit 2
         ;;
     esac
@@ -77,6 +83,7 @@ for m in "${methods[@]}"; do
     case "$m" in
     ga) timed ga "$out/ga" "$tuner" evolve --config configs/evolve/compare-ga.toml "${pgn[@]}" ;;
     cmaes) timed cmaes "$out/cmaes" "$tuner" evolve --config configs/evolve/compare-cmaes.toml "${pgn[@]}" ;;
+    spsa-mm) timed spsa-mm "$out/spsa-mm" "$tuner" evolve --config configs/evolve/compare-spsa.toml "${pgn[@]}" ;;
     ga-co)
         timed ga-co+evolve "$out/ga-coevolve/evolve" \
             "$tuner" evolve --config configs/evolve/compare-ga-coevolve.toml "${pgn[@]}"
@@ -104,7 +111,7 @@ done
     # machine is not in this column (BENCHMARKS.md counts it by hand).
     echo "| method | result | wall time of the finishing tuning run | Elo vs params/default.toml (10+0.1) |"
     echo "|---|---|---|---|"
-    for m in ga ga-co cmaes spsa texel; do
+    for m in ga ga-co cmaes spsa-mm spsa texel; do
         [ -f "$out/vs-default-$m.txt" ] || continue
         secs=$(awk -v m="$m" '$1 == m || index($1, m "+") == 1 { sub("s", "", $2); t += $2 } END { print t }' "$out/times.txt")
         elo=$(grep -i "elo" "$out/vs-default-$m.txt" | tail -n 1)

@@ -14,7 +14,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use common::{TUNER, engine_binary, games_in, repo, scratch, text, tuner_err};
+use common::{TUNER, engine_binary, games_in, manifest, repo, scratch, text, tuner_err};
 
 /// Long enough for a loaded machine to start the binary; a FIFO read blocks forever.
 const LIMIT: Duration = Duration::from_secs(60);
@@ -64,6 +64,7 @@ fn inputs_that_are_not_regular_files_are_refused_at_once() {
     let dir = scratch("io", "not-files");
     let engine = format!("cmd={}", engine_binary().display());
     let book = repo().join("openings/gnuchess-8ply.epd");
+    let games = manifest().join("tests/data/evolve_small.pgn");
     for bad in [PathBuf::from("/dev/zero"), fifo(&dir, "fifo")] {
         let b = s(&bad);
         let spsa = dir.join("spsa.toml");
@@ -85,6 +86,11 @@ fn inputs_that_are_not_regular_files_are_refused_at_once() {
             vec!["quick", "--config", b],
             vec!["texel", "--config", s(&texel)],
             vec!["evolve", "--pgn", b, "--out", s(&dir), "--generations", "1"],
+            vec!["evolve", "--pgn", s(&games), "--space", b, "--out", s(&dir), "--generations", "1"],
+            vec!["evolve", "--pgn", s(&games), "--config", b],
+            vec!["search-evolve", "--config", b],
+            vec!["coevolve", "--config", b],
+            vec!["pipeline", b],
             [&two[..], &["-openings", &openings, "format=epd"]].concat(),
             [&two[..], &["-state", b, "-resume"]].concat(),
         ];
@@ -161,6 +167,40 @@ fn a_rerun_appends_to_its_pgn_and_a_failed_start_cuts_nothing() {
         assert_eq!(std::fs::read(&pgn).unwrap(), pgn_before, "{results}: the PGN was cut");
         assert_eq!(std::fs::read(&journal).unwrap(), journal_before, "{results}: the journal was cut");
     }
+}
+
+#[test]
+fn the_same_match_run_again_without_resume_keeps_its_unfinished_journal() {
+    let dir = scratch("io", "unfinished");
+    let pgn = dir.join("games.pgn");
+    let journal = dir.join("games.pgn.state.jsonl");
+    let four = ["-rounds", "2"];
+    let out = small_match(&pgn, &four);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(games_in(&pgn), 4);
+    // As a kill leaves it: the last unit not journaled (its games stay in the PGN until a resume
+    // cuts them back to the journal's length).
+    let lines: Vec<String> = std::fs::read_to_string(&journal).unwrap().lines().map(String::from).collect();
+    assert!(lines.len() >= 3, "a header and at least two units: {lines:?}");
+    std::fs::write(&journal, lines[..lines.len() - 1].join("\n") + "\n").unwrap();
+    let (pgn_before, journal_before) = (std::fs::read(&pgn).unwrap(), std::fs::read(&journal).unwrap());
+
+    // The same command without -resume: refused, nothing cut.
+    let out = small_match(&pgn, &four);
+    let err = text(&out.stderr);
+    assert!(!out.status.success() && err.contains("unfinished") && err.contains("-resume"), "{err}");
+    assert!(err.contains(s(&journal)), "{err}");
+    assert_eq!(std::fs::read(&pgn).unwrap(), pgn_before, "the PGN was touched");
+    assert_eq!(std::fs::read(&journal).unwrap(), journal_before, "the journal was touched");
+
+    // -resume finishes it: four games, the last unit played once.
+    let out = small_match(&pgn, &[&four[..], &["-resume"]].concat());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(games_in(&pgn), 4);
+    // Another match at the same path (other settings) starts afresh, as cutechess does.
+    let out = small_match(&pgn, &["-rounds", "3"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(games_in(&pgn), 10);
 }
 
 #[test]

@@ -49,7 +49,7 @@ use std::{
     fmt,
     fs::File,
     io::{self, Seek, Write},
-    path::PathBuf,
+    path::{Path, PathBuf},
     sync::{
         Arc,
         atomic::{AtomicBool, AtomicU64, Ordering},
@@ -347,6 +347,37 @@ pub struct Context {
     pub stop: AtomicBool,
 }
 
+/// The same match run again without `--resume` over its own unfinished journal: an error, so
+/// that a forgotten `-resume` does not replace the journal and replay its games. A journal of
+/// another match (other settings), a finished one (every unit, or an SPRT decision) or a
+/// damaged one is replaced, as cutechess starts a new match.
+fn refuse_to_restart_unfinished(
+    cfg: &MatchConfig,
+    path: &Path,
+    names: &[String],
+    pairings: &[(usize, usize)],
+) -> Result<(), RunnerError> {
+    let Ok((_, entries)) = Journal::open(path, &cfg.fingerprint(), true) else {
+        return Ok(());
+    };
+    let mut old = Standings::new(names, pairings);
+    for e in &entries {
+        old.add_unit(&e.games);
+    }
+    let decided =
+        cfg.sprt.as_ref().and_then(|s| old.sprt_status(s)).is_some_and(|st| st.decision != SprtDecision::Continue);
+    if entries.is_empty() || entries.len() as u64 >= cfg.unit_count() || decided {
+        return Ok(());
+    }
+    Err(RunnerError::Config(format!(
+        "state file {} holds this match unfinished ({} of {} games): run it again with -resume to go on, \
+         or remove the file to start over",
+        path.display(),
+        old.games,
+        cfg.planned_games()
+    )))
+}
+
 /// Every engine against every other (the GA's fitness tournament): `base` supplies everything
 /// but the engines and the tournament type.
 pub fn round_robin(
@@ -411,6 +442,7 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
             journal = Some(j);
         }
         None if cfg.resume => return Err(RunnerError::Config("--resume needs a state file".into())),
+        Some(path) if path.exists() => refuse_to_restart_unfinished(&cfg, path, &names, &pairings)?,
         _ => {}
     }
     let mut stopped_early = false;

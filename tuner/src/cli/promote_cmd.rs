@@ -94,7 +94,7 @@ pub fn config(args: &PromoteArgs) -> anyhow::Result<PromoteConfig> {
         out: args.out.clone(),
         dry_run: args.dry_run,
         lineage: args.lineage.clone(),
-        command: std::env::args().collect::<Vec<_>>().join(" "),
+        command: shell_command(std::env::args()),
         engine: args.engine.clone().unwrap_or_else(crate::paths::default_engine),
         sprt: super::match_cmd::parse_sprt(&args.sprt, arena::stats::sprt::SprtModel::Normalized)?,
         max_games: args.max_games,
@@ -140,4 +140,28 @@ pub fn run(args: PromoteArgs) -> anyhow::Result<u8> {
         ),
     }
     Ok(report.outcome.exit_code())
+}
+
+/// The command line as a shell would take it back: arguments with spaces or quotes are single-quoted,
+/// so the promoted file's `Command:` header can be pasted to rerun the promotion.
+fn shell_command(args: impl IntoIterator<Item = String>) -> String {
+    let quoted = |a: String| {
+        let plain = !a.is_empty() && a.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=+:,@%".contains(c));
+        if plain { a } else { format!("'{}'", a.replace('\'', r"'\''")) }
+    };
+    args.into_iter().map(quoted).collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_command;
+
+    #[test]
+    fn the_command_header_quotes_what_a_shell_would_split() {
+        let args = ["tuner", "promote", "--tc", "8+0.08", "--lineage", "Fit: lambda = 0", "it's", ""];
+        assert_eq!(
+            shell_command(args.iter().map(|a| a.to_string())),
+            r#"tuner promote --tc 8+0.08 --lineage 'Fit: lambda = 0' 'it'\''s' ''"#
+        );
+    }
 }
