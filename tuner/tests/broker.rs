@@ -278,6 +278,24 @@ fn a_coevolve_race_over_the_broker_rates_as_local() {
     assert!(games_in(&dir.join("out/gen-000/race-01.pgn")) >= 6);
 }
 
+/// Issue 45: reference selection's gauntlet against the pool goes through the same executor.
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn a_coevolve_reference_selection_over_the_broker_scores_as_local() {
+    let reference = "selection = \"reference\"\n[pool]\ngames = 4\n";
+    let local = scratch("broker", "pool-local");
+    tuner_ok(&["coevolve", "--config", coevolve_config(&local, reference).to_str().unwrap()]);
+    let dir = scratch("broker", "pool-remote");
+    let (redis, _a, _b) = broker_with_two_workers(&dir);
+    tuner_ok(&["coevolve", "--config", coevolve_config(&dir, reference).to_str().unwrap(), "--broker", &redis.url]);
+    let log = worker_logs(&dir);
+    assert!(log.contains("serving run match-"), "the workers played the gauntlet: {log}");
+    let remote = standings(&dir.join("out/gen-000"));
+    assert_eq!(remote, standings(&local.join("out/gen-000")));
+    assert!(remote.values().all(|row| row.split(',').count() == 8), "{remote:?}");
+    assert_eq!(games_in(&dir.join("out/gen-000/pool.pgn")), 16);
+}
+
 #[test]
 #[ignore = "needs /usr/bin/redis-server"]
 fn an_evolve_generation_over_the_broker_scores_as_local() {

@@ -76,9 +76,9 @@ fn coevolution_plays_round_robins_and_writes_the_best() {
     let csv = std::fs::read_to_string(dir.join("out/generations.csv")).unwrap();
     assert_eq!(csv.lines().count(), 3, "{csv}");
     // The noise check: generation 1's carried-over best has a rank in 1..=3, generation 0 none.
-    let rank = |line: &str| line.rsplit(',').next().unwrap().to_string();
     let lines: Vec<&str> = csv.lines().collect();
-    assert!(lines[0].ends_with(",elite_rank"), "{csv}");
+    let at = lines[0].split(',').position(|h| h == "elite_rank").unwrap_or_else(|| panic!("no elite_rank: {csv}"));
+    let rank = |line: &str| line.split(',').nth(at).unwrap().to_string();
     assert_eq!(rank(lines[1]), "");
     assert!(matches!(rank(lines[2]).as_str(), "1" | "2" | "3"), "{csv}");
     assert!(text(&out.stdout).contains("fitness noise check"), "{}", text(&out.stdout));
@@ -281,11 +281,10 @@ fn broken(path: &Path, knight: i32) -> PathBuf {
     path.to_path_buf()
 }
 
-/// A config for the SPRT gate's tests: the population `seeds` (copied, in this order), the
-/// whole evaluation as the space (so organisms are their files value for value), fast
-/// node-limited games, and a gate with wide bounds and a small cap (a crushed side is decided
-/// in about six game pairs).
-fn gate_config(dir: &Path, seeds: &[PathBuf], start: &Path, generations: usize) -> PathBuf {
+/// A config of fast node-limited games over the population `seeds` (copied, in this order), the
+/// whole evaluation as the space (so organisms are their files value for value), no reference
+/// games: `top` adds top-level keys, `tables` tables after `[ga]`.
+fn seeded_config(dir: &Path, seeds: &[PathBuf], generations: usize, top: &str, tables: &str) -> PathBuf {
     let pop = dir.join("seeds");
     std::fs::create_dir_all(&pop).unwrap();
     for (i, s) in seeds.iter().enumerate() {
@@ -296,10 +295,8 @@ fn gate_config(dir: &Path, seeds: &[PathBuf], start: &Path, generations: usize) 
         &cfg,
         format!(
             "population_dir = {pop:?}\nengine = {:?}\nnodes = 500\ntc = \"60+1\"\nconcurrency = 1\n\
-             openings = {:?}\nopenings_per_pair = 1\nmaxmoves = \"80\"\nresign = \"movecount=3 score=600\"\n\
-             reference_games = 0\nout_dir = {:?}\n[ga]\ngenerations = {generations}\n\
-             [champion]\ngate = \"sprt\"\nstart = {start:?}\nelo0 = 0\nelo1 = 100\nalpha = 0.1\nbeta = 0.1\n\
-             max_games = 40\n",
+             openings = {:?}\nmaxmoves = \"80\"\nresign = \"movecount=3 score=600\"\nreference_games = 0\n\
+             out_dir = {:?}\n{top}[ga]\ngenerations = {generations}\n{tables}",
             engine_binary(),
             manifest().join("../openings/gnuchess-8ply.epd"),
             dir.join("out"),
@@ -307,6 +304,15 @@ fn gate_config(dir: &Path, seeds: &[PathBuf], start: &Path, generations: usize) 
     )
     .unwrap();
     cfg
+}
+
+/// A config for the SPRT gate's tests: a gate with wide bounds and a small cap (a crushed side
+/// is decided in about six game pairs).
+fn gate_config(dir: &Path, seeds: &[PathBuf], start: &Path, generations: usize) -> PathBuf {
+    let gate = format!(
+        "[champion]\ngate = \"sprt\"\nstart = {start:?}\nelo0 = 0\nelo1 = 100\nalpha = 0.1\nbeta = 0.1\nmax_games = 40\n"
+    );
+    seeded_config(dir, seeds, generations, "openings_per_pair = 1\n", &gate)
 }
 
 /// The challenges the run printed (`generation G: ...` lines of the champion chain).
@@ -414,29 +420,10 @@ fn with_the_gate_kill_9_and_resume_replay_no_test() {
     assert!(output == Params::load(dir.join(&file)).unwrap(), "the output is not {file}");
 }
 
-/// A racing config (issue 45): the population `seeds` (copied, in this order), the whole
-/// evaluation as the space, fast node-limited games, no reference games, and `racing_games`
-/// games a generation.
+/// A racing config (issue 45): `racing_games` games a generation.
 fn racing_config(dir: &Path, seeds: &[PathBuf], generations: usize, racing_games: u64) -> PathBuf {
-    let pop = dir.join("seeds");
-    std::fs::create_dir_all(&pop).unwrap();
-    for (i, s) in seeds.iter().enumerate() {
-        std::fs::copy(s, pop.join(format!("{}-{}", i + 1, s.file_name().unwrap().to_str().unwrap()))).unwrap();
-    }
-    let cfg = dir.join("coevolve.toml");
-    std::fs::write(
-        &cfg,
-        format!(
-            "population_dir = {pop:?}\nengine = {:?}\nnodes = 500\ntc = \"60+1\"\nconcurrency = 1\n\
-             openings = {:?}\nmaxmoves = \"80\"\nresign = \"movecount=3 score=600\"\nreference_games = 0\n\
-             out_dir = {:?}\nselection = \"racing\"\nracing_games = {racing_games}\n[ga]\ngenerations = {generations}\n",
-            engine_binary(),
-            manifest().join("../openings/gnuchess-8ply.epd"),
-            dir.join("out"),
-        ),
-    )
-    .unwrap();
-    cfg
+    let top = format!("selection = \"racing\"\nracing_games = {racing_games}\n");
+    seeded_config(dir, seeds, generations, &top, "")
 }
 
 /// params/default.toml and three files that give pieces away.
@@ -581,4 +568,141 @@ fn bad_racing_configuration_is_a_clear_error() {
         assert_fails_with(&["coevolve", "--config", cfg.to_str().unwrap()], needle);
     }
     assert!(!dir.join("out/gen-000/race-01.pgn").exists(), "no game was played");
+}
+
+/// A reference-selection config (issue 45): `pool` is the `[pool]` table's body; `tables` any
+/// table after `[ga]` (immigrants).
+fn reference_config(dir: &Path, seeds: &[PathBuf], generations: usize, pool: &str, tables: &str) -> PathBuf {
+    seeded_config(dir, seeds, generations, "selection = \"reference\"\n", &format!("{tables}[pool]\n{pool}"))
+}
+
+/// Issue 45, `selection = "reference"` with its default pool (the run's start, the population's
+/// first file) and one immigrant a generation: every organism plays the same games against the
+/// pool, fitness is those points (the mean score is not 50% by construction), the cross table
+/// has a column per pool member, and the immigrant and the population's diversity are reported.
+#[test]
+fn reference_selection_scores_every_organism_against_the_same_pool() {
+    let dir = scratch("coevolve", "reference");
+    let cfg = reference_config(&dir, &racing_seeds(&dir), 2, "games = 4\n", "[ga.immigrants]\ncount = 1\n");
+    let out = tuner_ok(&["coevolve", "--config", cfg.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("pool-start.toml"), "the output listing names the pool's file: {stdout}");
+    // The default pool is the start, the population's first file, value for value.
+    assert!(
+        Params::load(dir.join("out/pool-start.toml")).unwrap()
+            == Params::load(repo().join("params/default.toml")).unwrap()
+    );
+    let csv = std::fs::read_to_string(dir.join("out/generations.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    let header = cells(lines[0]);
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("no {name}: {csv}"));
+    for g in 0..2 {
+        let gdir = dir.join(format!("out/gen-{g:03}"));
+        common::assert_each_unit_once(&gdir.join("pool.state.jsonl"));
+        assert_eq!(games_in(&gdir.join("pool.pgn")), 16, "4 organisms x 1 member x 4 games");
+        assert_eq!(cells(lines[g + 1])[column("games")], "16", "{csv}");
+        assert!(!gdir.join("games.pgn").exists(), "no round robin");
+        let cross = std::fs::read_to_string(gdir.join("crosstable.csv")).unwrap();
+        let rows: Vec<Vec<&str>> = cross.lines().map(cells).collect();
+        assert_eq!(rows[0][..5], ["organism", "origin", "start", "points", "games"], "{cross}");
+        for r in &rows[1..] {
+            let (points, games) = r[2].split_once('/').unwrap();
+            assert_eq!((points, games), (r[3], "4"), "{cross}");
+        }
+        let best = cells(lines[g + 1])[column("best")];
+        let top =
+            rows[1..].iter().max_by(|a, b| a[3].parse::<f64>().unwrap().total_cmp(&b[3].parse().unwrap())).unwrap();
+        assert_eq!(top[3], rows[1..].iter().find(|r| r[0] == best).unwrap()[3], "{cross}");
+        let diversity: f64 = cells(lines[g + 1])[column("diversity")].parse().unwrap();
+        assert!(diversity > 0.0 && diversity <= 1.0, "{csv}");
+        if g == 1 {
+            assert_eq!(rows[4][1], "\"immigrant\"", "the last slot is the immigrant: {cross}");
+        }
+    }
+    // params/default.toml against itself scores about half; files that give pieces away less.
+    assert_eq!(cells(lines[1])[column("best")], "g0o0", "{csv}");
+    assert!(cells(lines[1])[column("mean_score")].parse::<f64>().unwrap() < 0.45, "{csv}");
+}
+
+/// Issue 45: a pool of a parameter file (relative to the config) and another engine, each with a
+/// column; the engine plays under the coevolution's limits.
+#[test]
+fn a_reference_pool_holds_files_and_engines() {
+    let dir = scratch("coevolve", "reference-pool");
+    std::fs::copy(repo().join("params/hand-set.toml"), dir.join("hand-set.toml")).unwrap();
+    let seeds = &racing_seeds(&dir)[..3];
+    let pool = format!(
+        "files = [\"hand-set.toml\"]\nengines = [\"cmd={} name=plain\"]\ngames = 2\n",
+        engine_binary().display()
+    );
+    let cfg = reference_config(&dir, seeds, 1, &pool, "");
+    tuner_ok(&["coevolve", "--config", cfg.to_str().unwrap()]);
+    assert!(!dir.join("out/pool-start.toml").exists());
+    assert_eq!(games_in(&dir.join("out/gen-000/pool.pgn")), 12, "3 organisms x 2 members x 2 games");
+    let cross = std::fs::read_to_string(dir.join("out/gen-000/crosstable.csv")).unwrap();
+    assert!(cross.starts_with("organism,origin,hand-set,plain,points,games,"), "{cross}");
+    for row in cross.lines().skip(1) {
+        let c = cells(row);
+        assert!(c[2].ends_with("/2") && c[3].ends_with("/2") && c[5] == "4", "{cross}");
+    }
+}
+
+/// Issue 45, reference selection's resume: killed mid-gauntlet and resumed, the run keeps every
+/// finished game pair, plays none twice and ends as the same run uninterrupted.
+#[test]
+fn reference_selection_killed_and_resumed_ends_as_the_uninterrupted_run() {
+    let run = |dir: &Path| reference_config(dir, &racing_seeds(dir), 2, "games = 4\n", "");
+    let dir = scratch("coevolve", "reference-kill");
+    let cfg = run(&dir);
+    let args = ["coevolve", "--config", cfg.to_str().unwrap()];
+    let resume = ["coevolve", "--config", cfg.to_str().unwrap(), "--resume"];
+    let first = dir.join("out/gen-000/pool.state.jsonl");
+    kill_9_when(&args, Duration::from_secs(120), "3 game pairs of generation 0", || journal(&first).len() >= 3);
+    let before = journal(&first);
+    tuner_ok(&resume);
+    assert_eq!(&journal(&first)[..before.len()], &before[..], "the pairs played before the kill were changed");
+    let clean = scratch("coevolve", "reference-clean");
+    let clean_cfg = run(&clean);
+    tuner_ok(&["coevolve", "--config", clean_cfg.to_str().unwrap()]);
+    for g in 0..2 {
+        let (gdir, cdir) = (dir.join(format!("out/gen-{g:03}")), clean.join(format!("out/gen-{g:03}")));
+        common::assert_each_unit_once(&gdir.join("pool.state.jsonl"));
+        assert_eq!(games_in(&gdir.join("pool.pgn")), 16);
+        let cross = std::fs::read_to_string(gdir.join("crosstable.csv")).unwrap();
+        assert_eq!(cross, std::fs::read_to_string(cdir.join("crosstable.csv")).unwrap(), "generation {g}");
+    }
+    assert!(
+        Params::load(dir.join("out/coevolved.toml")).unwrap()
+            == Params::load(clean.join("out/coevolved.toml")).unwrap()
+    );
+}
+
+/// Issue 45: a pool without reference selection, odd pool games, a bad engine string or a
+/// missing file, and immigrants that would replace elites are errors naming what was wrong.
+#[test]
+fn bad_reference_or_immigrant_configuration_is_a_clear_error() {
+    let dir = scratch("coevolve", "reference-bad");
+    let seeds = racing_seeds(&dir);
+    for (pool, tables, needle) in [
+        ("games = 3\n", "", "pool.games = 3"),
+        ("engines = [\"name=x\"]\n", "", "pool.engines[0] = \"name=x\""),
+        ("engines = [\"cmd=/no/such/engine\"]\n", "", "pool.engines[0]"),
+        ("files = [\"missing.toml\"]\n", "", "missing.toml"),
+        ("games = 2\n", "[ga.immigrants]\ncount = 4\n", "immigrants"),
+        ("games = 2\n", "[ga.immigrants]\ncount = 1\nsigma = 0\n", "sigma 0"),
+        ("games = 2\n", "[ga.immigrants]\ncount = 1\nkind = \"alien\"\n", "alien"),
+    ] {
+        let cfg = reference_config(&dir, &seeds, 1, pool, tables);
+        assert_fails_with(&["coevolve", "--config", cfg.to_str().unwrap()], needle);
+    }
+    let cfg = reference_config(&dir, &seeds, 1, "games = 2\n", "");
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    std::fs::write(&cfg, text.replace("selection = \"reference\"", "selection = \"round-robin\"")).unwrap();
+    assert_fails_with(
+        &["coevolve", "--config", cfg.to_str().unwrap()],
+        "[pool] is the opponents of selection = \"reference\"",
+    );
+    std::fs::write(&cfg, text.replace("selection = \"reference\"", "selection = \"referenc\"")).unwrap();
+    assert_fails_with(&["coevolve", "--config", cfg.to_str().unwrap()], "\"reference\"");
+    assert!(!dir.join("out/gen-000/pool.pgn").exists(), "no game was played");
 }

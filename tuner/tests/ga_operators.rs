@@ -312,3 +312,62 @@ fn par_map_order_does_not_depend_on_threads() {
     assert_eq!(one, four);
     assert_eq!(one[7], tuner::hash::mix64(7));
 }
+
+/// Issue 45's diversity: immigrants take the last slots; a mutant immigrant moves every gene of
+/// a generation-0 organism by about `sigma` of its range, a random one is anywhere.
+#[test]
+fn immigrants_replace_the_last_children_with_mutants_or_random_genomes() {
+    use tuner::ga::{ImmigrantKind, Immigrants};
+    let layout = Layout::Numeric(vec![NumericGene { min: 0.0, max: 1000.0, step: None }; 200]);
+    let seed = Genome::Numbers(vec![500.0; 200]);
+    let mut rng = StdRng::seed_from_u64(11);
+    let bred: Vec<Genome> = (0..6).map(|_| random_genome(&layout, &mut rng)).collect();
+    let mutants = Immigrants { count: 2, kind: ImmigrantKind::Mutant, sigma: 0.05 };
+    let mut next = bred.clone();
+    mutants.arrive(&mut next, &layout, || vec![seed.clone()], &mut rng);
+    assert_eq!(next[..4], bred[..4], "the elites and the first children stay");
+    for g in &next[4..] {
+        let Genome::Numbers(x) = g else { panic!("numeric") };
+        let sd = (x.iter().map(|v| (v - 500.0).powi(2)).sum::<f64>() / x.len() as f64).sqrt();
+        assert!((40.0..60.0).contains(&sd), "a mutant moves each gene by N(0, 50): sd {sd}");
+    }
+    assert_ne!(next[4], next[5]);
+    let random = Immigrants { count: 1, kind: ImmigrantKind::Random, sigma: 0.05 };
+    let mut next = bred.clone();
+    random.arrive(&mut next, &layout, || panic!("a random immigrant needs no generation 0"), &mut rng);
+    let Genome::Numbers(x) = &next[5] else { panic!("numeric") };
+    assert!(x.iter().any(|&v| !(300.0..700.0).contains(&v)), "a random genome is spread over the range");
+    assert_eq!(next[..5], bred[..5]);
+    // None by default: nothing changes.
+    let mut same = bred.clone();
+    Immigrants::default().arrive(&mut same, &layout, || panic!("not called"), &mut rng);
+    assert_eq!(same, bred);
+}
+
+/// Immigrants through breeding: the same seed breeds the same generation, and they are checked
+/// against the population and the optimiser.
+#[test]
+fn immigrants_are_validated_against_the_population_and_the_optimiser() {
+    use tuner::ga::{Immigrants, OptimiserKind};
+    let layout = Layout::Bits { coding: BitCoding::Gray, genes: vec![BinaryGene { min: -50, max: 50, bits: 7 }; 10] };
+    let with = |count: usize| GaConfig {
+        population: 10,
+        elitism: 2,
+        immigrants: Immigrants { count, ..Immigrants::default() },
+        ..GaConfig::default()
+    };
+    assert!(with(8).validate(&layout).is_ok());
+    let e = with(9).validate(&layout).unwrap_err().to_string();
+    assert!(e.contains("immigrants") && e.contains("elitism 2"), "{e}");
+    let cmaes = GaConfig { optimiser: OptimiserKind::Cmaes, ..with(1) };
+    assert!(cmaes.validate(&layout).unwrap_err().to_string().contains("\"cmaes\""));
+    let toml = "[ga]\npopulation = 10\n[ga.immigrants]\ncount = 3\nkind = \"random\"\n";
+    #[derive(serde::Deserialize)]
+    struct Wrap {
+        ga: GaConfig,
+    }
+    let w: Wrap = toml::from_str(toml).unwrap();
+    assert_eq!((w.ga.immigrants.count, w.ga.immigrants.sigma), (3, 0.05));
+    // Absent from the serialised settings when none, so older runs keep their fingerprint.
+    assert!(!serde_json::to_string(&GaConfig::default()).unwrap().contains("immigrants"));
+}

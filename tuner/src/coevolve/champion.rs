@@ -264,21 +264,24 @@ impl Coevolution {
     /// The first champion (`None` without the gate); called once the population has been read,
     /// so that a missing population directory is reported as such.
     pub(super) fn first_champion(&self) -> Result<Option<FirstChampion>, CoevolveError> {
-        if self.cfg.champion.is_off() {
-            return Ok(None);
-        }
+        if self.cfg.champion.is_off() { Ok(None) } else { self.start_champion().map(Some) }
+    }
+
+    /// The run's start: `[champion] start`, else the population's first file, else the engine's
+    /// declared defaults (the first champion of the gate, the default pool of reference selection).
+    pub(super) fn start_champion(&self) -> Result<FirstChampion, CoevolveError> {
         let file = match (&self.cfg.champion.start, &self.cfg.population_dir) {
             (Some(start), _) => Some(start.clone()),
             (None, Some(dir)) => super::parameter_files(dir)?.into_iter().next(),
             (None, None) => None,
         };
-        Ok(Some(match file {
+        Ok(match file {
             Some(f) => FirstChampion {
                 source: f.display().to_string(),
                 params: Params::load(&f).map_err(|e| CoevolveError::params(&f, e))?,
             },
             None => FirstChampion { source: "the engine's declared defaults".into(), params: Params::default() },
-        }))
+        })
     }
 
     /// The champion after `history`: its name, file and values.
@@ -419,6 +422,8 @@ mod tests {
             seconds: 0.0,
             reference: None,
             race: None,
+            pool: None,
+            diversity: None,
             challenge: challenge.map(|(challenger, champion, verdict)| Challenge {
                 challenger: challenger.into(),
                 champion: champion.into(),

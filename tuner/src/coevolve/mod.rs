@@ -46,6 +46,7 @@
 
 pub mod champion;
 pub mod racing;
+pub mod reference;
 
 use std::{
     io,
@@ -72,6 +73,7 @@ use thiserror::Error;
 use self::{
     champion::{Challenge, ChampionConfig, FirstChampion},
     racing::{Race, Rating, Scheme},
+    reference::{Pool, PoolConfig, PoolTable},
 };
 use crate::{
     csv::{Csv, quoted},
@@ -116,9 +118,11 @@ pub struct CoevolveConfig {
     pub openings: PathBuf,
     /// Openings per encounter; each is played with both colours (paper: 4 games = 2 openings).
     pub openings_per_pair: u32,
-    /// How a generation ranks its organisms: `round-robin` (the paper's; fitness is points) or
+    /// How a generation ranks its organisms: `round-robin` (the paper's; fitness is points),
     /// `racing` (rounds of game pairs among the organisms in doubt; fitness is a Bradley–Terry
-    /// rating, [`racing`]). Out of the run's identity when `round-robin`, so earlier runs resume.
+    /// rating, [`racing`]) or `reference` (the same games for every organism against the fixed
+    /// `[pool]`; fitness is points, [`reference`]). Out of the run's identity when
+    /// `round-robin`, so earlier runs resume.
     #[serde(skip_serializing_if = "Scheme::is_round_robin")]
     pub selection: Scheme,
     /// Racing: most games per generation (game pairs, so even); 0: the round robin's count.
@@ -127,6 +131,9 @@ pub struct CoevolveConfig {
     /// Racing: two-sided confidence of the bounds (rating ± z·error) that drop organisms.
     #[serde(skip_serializing_if = "is_default_confidence")]
     pub racing_confidence: f64,
+    /// `[pool]`: the fixed opponents of `selection = "reference"` ([`reference`]).
+    #[serde(skip_serializing_if = "PoolConfig::is_empty")]
+    pub pool: PoolConfig,
     /// Draw adjudication, `movenumber=N movecount=M score=CP` (none by default).
     pub draw: Option<Parsed<DrawRule>>,
     /// Resign adjudication, `movecount=N score=CP` (none by default).
@@ -192,6 +199,7 @@ impl Default for CoevolveConfig {
             openings: PathBuf::from("openings/gnuchess-8ply.epd"),
             openings_per_pair: 2,
             selection: Scheme::RoundRobin,
+            pool: PoolConfig::default(),
             racing_games: 0,
             racing_confidence: racing::DEFAULT_CONFIDENCE,
             draw: None,
@@ -304,7 +312,7 @@ crate::command_error!(CoevolveError);
 
 impl crate::paths::ConfigPaths for CoevolveConfig {
     fn input_paths() -> Vec<String> {
-        crate::paths::keys(&["population_dir", "space", "engine", "openings", "champion.start"])
+        crate::paths::keys(&["population_dir", "space", "engine", "openings", "champion.start", "pool.files"])
     }
 }
 
@@ -356,6 +364,28 @@ pub struct CoevolveGeneration {
     /// robin.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub race: Option<Race>,
+    /// Reference selection: every organism's games against each pool member; `None` otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pool: Option<PoolTable>,
+    /// The population's diversity ([`diversity`]); `None` in runs from before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diversity: Option<f64>,
+}
+
+/// How far apart a population's organisms are: the mean, over every two organisms, of the
+/// share of genes whose values differ (0: every organism the same, as in a collapsed
+/// population; 1: no gene shared).
+pub fn diversity(pop: &[Genome], layout: &crate::ga::encoding::Layout) -> f64 {
+    let units: Vec<Vec<f64>> = pop.iter().map(|g| layout.unit_of(g)).collect();
+    let genes = layout.gene_count().max(1) as f64;
+    let (mut sum, mut pairs) = (0.0, 0usize);
+    for i in 0..units.len() {
+        for j in i + 1..units.len() {
+            sum += units[i].iter().zip(&units[j]).filter(|(a, b)| a != b).count() as f64 / genes;
+            pairs += 1;
+        }
+    }
+    if pairs == 0 { 0.0 } else { sum / pairs as f64 }
 }
 
 /// A generation's best organism against the fixed reference.
@@ -598,19 +628,33 @@ impl Coevolution {
                 cfg.racing_games
             )));
         }
+        if cfg.selection != Scheme::Reference && !cfg.pool.is_empty() {
+            return Err(CoevolveError::Config(format!(
+                "[pool] is the opponents of selection = \"reference\"; selection is \"{}\"",
+                String::from(cfg.selection)
+            )));
+        }
         let base = cfg.match_base()?;
         let limits = cfg.limits()?;
         let engine = cfg.engine_path();
         if !engine.is_file() {
             return Err(CoevolveError::Config(format!("engine {} not found", engine.display())));
         }
-        Ok(Coevolution { cfg, space, space_text, base, limits, engine })
+        let co = Coevolution { cfg, space, space_text, base, limits, engine };
+        co.check_pool()?;
+        Ok(co)
     }
 
     /// Identifies everything that determines the run except the generation count (so a
     /// finished run can be extended with `--resume --generations N`). `space` is the space's
     /// canonical form, or for the legacy fingerprint the file's raw text.
-    fn fingerprint(&self, initial: &Initial, first: Option<&FirstChampion>, space: &str) -> String {
+    fn fingerprint(
+        &self,
+        initial: &Initial,
+        first: Option<&FirstChampion>,
+        pool: Option<&Pool>,
+        space: &str,
+    ) -> String {
         let mut cfg = self.cfg.clone();
         cfg.ga.generations = 0;
         cfg.concurrency = 0;
@@ -626,6 +670,10 @@ impl Coevolution {
         // The gate's first champion: its values decide every test.
         if let Some(first) = first {
             parts.push(format!("champion start\n{}", first.params.values_toml()));
+        }
+        // The pool's files: their values decide every organism's fitness.
+        if let Some(pool) = pool {
+            parts.push(format!("pool\n{}", pool.params.iter().map(Params::values_toml).collect::<Vec<_>>().join("\n")));
         }
         crate::ga::checkpoint::fingerprint(&parts)
     }
@@ -671,6 +719,7 @@ impl Coevolution {
         match self.cfg.selection {
             Scheme::RoundRobin => self.round_robin_games(size),
             Scheme::Racing => self.racing_budget(size),
+            Scheme::Reference => self.pool_generation_games(size, self.pool_members()),
         }
     }
 
@@ -696,22 +745,27 @@ impl Coevolution {
             checkpoint.clone(),
             gen_dir(out, 0).join("games.state.jsonl"),
             gen_dir(out, 0).join("race-01.state.jsonl"),
+            gen_dir(out, 0).join("pool.state.jsonl"),
         ];
         let layout = self.space.layout();
         // `--force` discards the old run only once the new one's population has been read.
-        let (_held, (initial, ga, first)) = RunDir::open_checked(out, &state, start, || {
+        let (_held, (initial, ga, first, pool)) = RunDir::open_checked(out, &state, start, || {
             let initial = self.initial_population()?;
             let first = self.first_champion()?;
+            let pool = self.pool()?;
             // The population size follows the initial population (ten evolve runs → ten organisms).
             let mut ga = self.cfg.ga.clone();
             ga.population = initial.genomes.len();
             ga.elitism = ga.elitism.min(ga.population - 1);
             ga.validate(layout)?;
             self.check_racing_budget(ga.population)?;
-            Ok::<_, CoevolveError>((initial, ga, first))
+            Ok::<_, CoevolveError>((initial, ga, first, pool))
         })?;
-        let fingerprint = self.fingerprint(&initial, first.as_ref(), &self.space.canonical());
-        let legacy = self.fingerprint(&initial, first.as_ref(), &self.space_text);
+        if let Some(pool) = &pool {
+            self.write_pool(pool)?;
+        }
+        let fingerprint = self.fingerprint(&initial, first.as_ref(), pool.as_ref(), &self.space.canonical());
+        let legacy = self.fingerprint(&initial, first.as_ref(), pool.as_ref(), &self.space_text);
         let mismatch = "a different config, search space or initial population";
         let driver =
             Driver::single(ga.generations, self.cfg.seed, &fingerprint, checkpoint, mismatch).accepting_legacy(&legacy);
@@ -728,6 +782,7 @@ impl Coevolution {
             coevolution: self,
             initial: &initial,
             first: first.as_ref(),
+            pool: pool.as_ref(),
             elitism: ga.elitism,
             generations,
             planned,
@@ -919,6 +974,8 @@ pub struct Standing {
     pub challenge: Option<Challenge>,
     /// The generation's best only: its race (racing).
     pub race: Option<Race>,
+    /// The generation's best only: the generation's games against the pool (reference).
+    pub pool: Option<PoolTable>,
 }
 
 /// A coevolution as the driver's problem: an organism's fitness is its points in a round robin
@@ -930,6 +987,8 @@ struct RoundRobin<'c> {
     initial: &'c Initial,
     /// The gate's first champion; `None` without the gate.
     first: Option<&'c FirstChampion>,
+    /// Reference selection's pool; `None` for the other schemes.
+    pool: Option<&'c Pool>,
     elitism: usize,
     generations: u64,
     /// Games of the round robins and reference matches of the whole run.
@@ -945,9 +1004,12 @@ impl RoundRobin<'_> {
         let Some(previous) = history.last() else { return self.initial.origins.clone() };
         let fitness: Vec<f64> = previous.organisms.iter().map(OrganismResult::fitness).collect();
         let elites = elite_indices(&fitness, self.elitism.min(fitness.len()));
+        // Immigrants take the last slots ([`crate::ga::Immigrants::arrive`]).
+        let immigrants = fitness.len().saturating_sub(self.coevolution.cfg.ga.immigrants.count);
         (0..fitness.len())
             .map(|i| match elites.get(i) {
                 Some(&e) => format!("elite g{}o{e}", generation - 1),
+                None if i >= immigrants => "immigrant".to_string(),
                 None => "child".to_string(),
             })
             .collect()
@@ -977,6 +1039,10 @@ impl Problem for RoundRobin<'_> {
         let mut g = match co.cfg.selection {
             Scheme::RoundRobin => co.play_generation(b.generation, field, b.resume, &self.bar)?,
             Scheme::Racing => co.play_race(b.generation, &field, self.elitism, b.resume, &self.bar)?,
+            Scheme::Reference => {
+                let pool = self.pool.expect("reference selection reads its pool before the run");
+                co.play_pool(b.generation, field, pool, b.resume, &self.bar)?
+            }
         };
         let reference = match b.history.first() {
             Some(first) if co.cfg.reference_games > 0 => {
@@ -993,6 +1059,7 @@ impl Problem for RoundRobin<'_> {
         };
         let best = g.best;
         let mut race = g.race.take();
+        let mut pool = g.pool.take();
         Ok(g.organisms
             .into_iter()
             .zip(g.cross)
@@ -1003,6 +1070,7 @@ impl Problem for RoundRobin<'_> {
                 reference: if i == best { reference.clone() } else { None },
                 challenge: if i == best { challenge.clone() } else { None },
                 race: if i == best { race.take() } else { None },
+                pool: if i == best { pool.take() } else { None },
             })
             .collect())
     }
@@ -1025,7 +1093,7 @@ impl Problem for RoundRobin<'_> {
             elo: None,
             rating: None,
         };
-        (Standing { result, row: Vec::new(), reference: None, challenge: None, race: None }, false)
+        (Standing { result, row: Vec::new(), reference: None, challenge: None, race: None, pool: None }, false)
     }
 
     fn test(&self, _: &Genome) -> f64 {
@@ -1034,7 +1102,7 @@ impl Problem for RoundRobin<'_> {
 
     fn record(
         &self,
-        _: &[Genome],
+        pop: &[Genome],
         standings: &[Standing],
         best: usize,
         stats: GenerationStats,
@@ -1043,13 +1111,17 @@ impl Problem for RoundRobin<'_> {
             generation: stats.generation,
             best,
             best_name: standings[best].result.name.clone(),
-            games: standings.iter().map(|s| s.result.games).sum::<u64>() / 2,
+            // Each game is two organisms' in a round robin or a race, one organism's against the pool.
+            games: standings.iter().map(|s| s.result.games).sum::<u64>()
+                / if standings[best].pool.is_some() { 1 } else { 2 },
             organisms: standings.iter().map(|s| s.result.clone()).collect(),
             cross: standings.iter().map(|s| s.row.clone()).collect(),
             seconds: stats.seconds,
             reference: standings[best].reference.clone(),
             challenge: standings[best].challenge.clone(),
             race: standings[best].race.clone(),
+            pool: standings[best].pool.clone(),
+            diversity: Some(diversity(pop, self.coevolution.space.layout())),
         };
         let reference = g.reference.as_ref().map_or(String::new(), |r| {
             let elo = r.elo.map_or_else(|| "-".into(), |e| format!("{:+.0} +/- {:.0} Elo", e.elo, e.error));
@@ -1071,7 +1143,7 @@ impl Problem for RoundRobin<'_> {
             _ => String::new(),
         };
         let line = format!(
-            "generation {}: best {}{rating} {:.1}/{} ({:.1}%), mean {:.1}%, worst {:.1}%{}{reference} ({:.0}s)",
+            "generation {}: best {}{rating} {:.1}/{} ({:.1}%), mean {:.1}%, worst {:.1}%{}{reference}, diversity {:.3} ({:.0}s)",
             g.generation,
             g.best_name,
             g.organisms[best].points,
@@ -1081,6 +1153,7 @@ impl Problem for RoundRobin<'_> {
             100.0 * g.worst_score(),
             g.elite_rank()
                 .map_or(String::new(), |r| format!(", last generation's best ranks {r} of {}", g.organisms.len())),
+            g.diversity.unwrap_or(0.0),
             g.seconds
         );
         self.bar.suspend(|| log::info!("{line}"));
@@ -1151,6 +1224,83 @@ pub fn output_listing(out_dir: &Path) -> Result<Vec<String>, CoevolveError> {
     Ok(lines)
 }
 
+/// A generation's games gathered per player: the cross table (points of row against column),
+/// the games of each pair and each player's wins, draws and losses. Players are the organisms,
+/// then any pool members (`selection = "reference"`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    pub cross: Vec<Vec<f64>>,
+    pub games: Vec<Vec<u64>>,
+    pub wdl: Vec<Wdl>,
+}
+
+impl Table {
+    /// `players` players' table from each encounter's `(a, b, a's results against b)`.
+    pub fn from_pairs(players: usize, pairs: impl IntoIterator<Item = (usize, usize, Wdl)>) -> Table {
+        let mut t = Table {
+            cross: vec![vec![0.0; players]; players],
+            games: vec![vec![0; players]; players],
+            wdl: vec![Wdl::default(); players],
+        };
+        for (a, b, w) in pairs {
+            let points = w.wins as f64 + w.draws as f64 / 2.0;
+            t.cross[a][b] += points;
+            t.cross[b][a] += w.games() as f64 - points;
+            t.games[a][b] += w.games();
+            t.games[b][a] += w.games();
+            for (i, w) in [(a, w), (b, w.flipped())] {
+                t.wdl[i].wins += w.wins;
+                t.wdl[i].draws += w.draws;
+                t.wdl[i].losses += w.losses;
+            }
+        }
+        t
+    }
+
+    /// The first `names.len()` players' results (no racing rating).
+    pub fn organisms(&self, names: &[String], origins: &[String]) -> Vec<OrganismResult> {
+        (0..names.len())
+            .map(|i| OrganismResult {
+                name: names[i].clone(),
+                origin: origins.get(i).cloned().unwrap_or_default(),
+                points: self.cross[i].iter().sum(),
+                games: self.games[i].iter().sum(),
+                wdl: self.wdl[i],
+                // A 100% or 0% score (or an interval reaching it) has no finite Elo; JSON cannot hold it.
+                elo: self.wdl[i].elo().filter(|e| e.elo.is_finite() && e.error.is_finite()),
+                rating: None,
+            })
+            .collect()
+    }
+}
+
+/// A generation's record from its organisms' results, `best` the fittest: the three selection
+/// schemes fill in what is theirs (`race`, `pool`).
+pub fn generation_record(
+    generation: usize,
+    organisms: Vec<OrganismResult>,
+    cross: Vec<Vec<f64>>,
+    games: u64,
+    seconds: f64,
+) -> CoevolveGeneration {
+    let fitness: Vec<f64> = organisms.iter().map(OrganismResult::fitness).collect();
+    let best = elite_indices(&fitness, 1)[0];
+    CoevolveGeneration {
+        generation,
+        best,
+        best_name: organisms[best].name.clone(),
+        organisms,
+        cross,
+        games,
+        seconds,
+        reference: None,
+        challenge: None,
+        race: None,
+        pool: None,
+        diversity: None,
+    }
+}
+
 /// Scores, cross table and Elo estimates of one finished round robin.
 pub fn summarise(
     generation: usize,
@@ -1159,41 +1309,8 @@ pub fn summarise(
     r: &MatchResults,
     seconds: f64,
 ) -> CoevolveGeneration {
-    let n = names.len();
-    let mut cross = vec![vec![0.0; n]; n];
-    for p in &r.pairs {
-        cross[p.first][p.second] = p.points;
-        cross[p.second][p.first] = p.games as f64 - p.points;
-    }
-    let organisms: Vec<OrganismResult> = r
-        .totals
-        .iter()
-        .enumerate()
-        .map(|(i, t)| OrganismResult {
-            name: names[i].clone(),
-            origin: origins.get(i).cloned().unwrap_or_default(),
-            points: t.points,
-            games: t.games,
-            wdl: t.wdl,
-            // A 100% or 0% score (or an interval reaching it) has no finite Elo; JSON cannot hold it.
-            elo: t.wdl.elo().filter(|e| e.elo.is_finite() && e.error.is_finite()),
-            rating: None,
-        })
-        .collect();
-    let fitness: Vec<f64> = organisms.iter().map(|o| o.points).collect();
-    let best = elite_indices(&fitness, 1)[0];
-    CoevolveGeneration {
-        generation,
-        best,
-        best_name: names[best].clone(),
-        organisms,
-        cross,
-        games: r.games_played,
-        seconds,
-        reference: None,
-        challenge: None,
-        race: None,
-    }
+    let table = Table::from_pairs(names.len(), r.pairs.iter().map(|p| (p.first, p.second, p.wdl)));
+    generation_record(generation, table.organisms(names, origins), table.cross, r.games_played, seconds)
 }
 
 fn fmt_elo(e: Option<EloEstimate>) -> (String, String) {
@@ -1206,19 +1323,30 @@ fn fmt_elo(e: Option<EloEstimate>) -> (String, String) {
 
 /// `organism,origin,<each opponent>,points,games,score,elo,elo_error` (row's points vs column);
 /// after a race each cell is `points/games` (empty where the two never met), and the columns
-/// `rating,rating_se,dropped_after` follow.
+/// `rating,rating_se,dropped_after` follow; after reference selection the opponents are the pool
+/// members, each cell `points/games`.
 pub fn crosstable_csv(g: &CoevolveGeneration) -> String {
     let mut csv = Csv::new()
         .column("organism", |&(_, o): &(usize, &OrganismResult)| o.name.clone())
         .column("origin", |&(_, o)| quoted(&o.origin));
     let games = g.race.as_ref().map(|r| &r.games);
-    for (j, opponent) in g.organisms.iter().enumerate() {
-        csv.push(&opponent.name, move |&(i, _)| match games {
-            _ if i == j => "-".to_string(),
-            Some(games) if games[i][j] == 0 => String::new(),
-            Some(games) => format!("{}/{}", g.cross[i][j], games[i][j]),
-            None => g.cross[i][j].to_string(),
-        });
+    match &g.pool {
+        // Reference selection: a column per pool member; the organisms never met.
+        Some(pool) => {
+            for (j, member) in pool.members.iter().enumerate() {
+                csv.push(member, move |&(i, _)| format!("{}/{}", pool.points[i][j], pool.games[i][j]));
+            }
+        }
+        None => {
+            for (j, opponent) in g.organisms.iter().enumerate() {
+                csv.push(&opponent.name, move |&(i, _)| match games {
+                    _ if i == j => "-".to_string(),
+                    Some(games) if games[i][j] == 0 => String::new(),
+                    Some(games) => format!("{}/{}", g.cross[i][j], games[i][j]),
+                    None => g.cross[i][j].to_string(),
+                });
+            }
+        }
     }
     let csv = csv
         .column("points", |&(_, o)| o.points.to_string())
@@ -1277,7 +1405,8 @@ pub fn generations_csv(history: &[CoevolveGeneration]) -> String {
         .column("reference_games", |g| g.reference.as_ref().map_or(String::new(), |r| r.games.to_string()))
         .column("reference_elo", |g| fmt_elo(g.reference.as_ref().and_then(|r| r.elo)).0)
         .column("reference_elo_error", |g| fmt_elo(g.reference.as_ref().and_then(|r| r.elo)).1)
-        .column("elite_rank", |g| g.elite_rank().map_or(String::new(), |r| r.to_string()));
+        .column("elite_rank", |g| g.elite_rank().map_or(String::new(), |r| r.to_string()))
+        .column("diversity", |g| g.diversity.map_or(String::new(), |d| format!("{d:.4}")));
     csv.write(history)
 }
 
@@ -1338,6 +1467,8 @@ mod tests {
             reference: None,
             challenge: None,
             race: None,
+            pool: None,
+            diversity: None,
         };
         let g = generation(vec![organism("elite g0o2", 2.0), organism("child", 3.0), organism("child", 2.0)]);
         assert_eq!(g.elite_rank(), Some(2), "one organism scored more; a tie shares the better rank");
@@ -1379,6 +1510,8 @@ mod tests {
             reference: None,
             challenge: None,
             race: None,
+            pool: None,
+            diversity: None,
         };
         assert_eq!(lineage(4, 1, 0, &[]), vec![0, 1, 2, 3]);
         // Generation 0: organism 2 wins, so generation 1's elite (slot 0) is seed 2.
@@ -1430,6 +1563,34 @@ mod tests {
         assert_eq!(shipped, CoevolveConfig::default(), "configs/coevolve/default.toml lists the defaults");
         let e = CoevolveConfig::parse("reference_games = 3\n").unwrap().match_base().unwrap_err().to_string();
         assert!(e.contains("reference_games = 3"), "{e}");
+    }
+
+    #[test]
+    fn diversity_is_the_mean_share_of_genes_two_organisms_differ_in() {
+        use crate::ga::encoding::{Layout, NumericGene};
+        let layout = Layout::Numeric(vec![NumericGene { min: 0.0, max: 10.0, step: Some(1.0) }; 4]);
+        let g = |x: [f64; 4]| Genome::Numbers(x.to_vec());
+        assert_eq!(diversity(&[g([1.0; 4]), g([1.0; 4]), g([1.0; 4])], &layout), 0.0);
+        assert_eq!(diversity(&[g([1.0; 4]), g([2.0; 4])], &layout), 1.0);
+        // Pairs differ in 1, 2 and 1 of 4 genes.
+        let d = diversity(&[g([1.0, 1.0, 1.0, 1.0]), g([2.0, 1.0, 1.0, 1.0]), g([2.0, 3.0, 1.0, 1.0])], &layout);
+        assert!((d - (0.25 + 0.5 + 0.25) / 3.0).abs() < 1e-12, "{d}");
+        assert_eq!(diversity(&[g([1.0; 4])], &layout), 0.0);
+    }
+
+    #[test]
+    fn a_table_gathers_each_pair_s_games_from_either_side() {
+        let w = |wins, draws, losses| Wdl { wins, draws, losses };
+        let t = Table::from_pairs(3, [(0, 1, w(2, 1, 1)), (2, 0, w(1, 0, 1))]);
+        assert_eq!(t.cross, vec![vec![0.0, 2.5, 1.0], vec![1.5, 0.0, 0.0], vec![1.0, 0.0, 0.0]]);
+        assert_eq!(t.games, vec![vec![0, 4, 2], vec![4, 0, 0], vec![2, 0, 0]]);
+        assert_eq!(t.wdl, vec![w(3, 1, 2), w(1, 1, 2), w(1, 0, 1)]);
+        let names: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
+        let o = t.organisms(&names, &[]);
+        assert_eq!(o.len(), 2, "only the organisms, not the pool after them");
+        assert_eq!((o[0].points, o[0].games, o[1].points, o[1].games), (3.5, 6, 1.5, 4));
+        let g = generation_record(3, o, t.cross.clone(), 5, 1.0);
+        assert_eq!((g.best, g.best_name.as_str(), g.games), (0, "a", 5));
     }
 
     #[test]

@@ -43,9 +43,10 @@ use rand::{Rng, rngs::StdRng};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Coevolution, CoevolveError, CoevolveGeneration, Field, GenObserver, OrganismResult, crosstable_csv, gen_dir,
+    Coevolution, CoevolveError, CoevolveGeneration, Field, GenObserver, Table, crosstable_csv, gen_dir,
+    generation_record,
 };
-use crate::ga::{generation_rng, operators::elite_indices};
+use crate::ga::generation_rng;
 
 /// Virtual draws per organism against the field's centre in every fit: after a round most
 /// racers have only wins or only losses, whose maximum-likelihood ratings are infinite. One
@@ -66,6 +67,9 @@ pub enum Scheme {
     RoundRobin,
     /// Rounds of game pairs among the organisms in doubt; fitness is a Bradley–Terry rating.
     Racing,
+    /// Every organism plays the same games against a fixed pool (`[pool]`); fitness is its
+    /// points ([`super::reference`]).
+    Reference,
 }
 
 impl Scheme {
@@ -81,7 +85,10 @@ impl TryFrom<String> for Scheme {
         match s.as_str() {
             "round-robin" => Ok(Scheme::RoundRobin),
             "racing" => Ok(Scheme::Racing),
-            other => Err(format!("selection = \"{other}\": expected \"round-robin\" (the paper's) or \"racing\"")),
+            "reference" => Ok(Scheme::Reference),
+            other => Err(format!(
+                "selection = \"{other}\": expected \"round-robin\" (the paper's), \"racing\" or \"reference\""
+            )),
         }
     }
 }
@@ -91,6 +98,7 @@ impl From<Scheme> for String {
         match s {
             Scheme::RoundRobin => "round-robin",
             Scheme::Racing => "racing",
+            Scheme::Reference => "reference",
         }
         .to_string()
     }
@@ -226,47 +234,15 @@ pub fn summarise_race(
     race: &RaceOutcome,
     seconds: f64,
 ) -> CoevolveGeneration {
-    let n = names.len();
-    let mut cross = vec![vec![0.0; n]; n];
-    let mut games = vec![vec![0u64; n]; n];
-    let mut wdl = vec![Wdl::default(); n];
-    for (a, b, w) in race.tally.results() {
-        let points = w.wins as f64 + w.draws as f64 / 2.0;
-        cross[a][b] += points;
-        cross[b][a] += w.games() as f64 - points;
-        games[a][b] += w.games();
-        games[b][a] += w.games();
-        for (i, w) in [(a, w), (b, w.flipped())] {
-            wdl[i].wins += w.wins;
-            wdl[i].draws += w.draws;
-            wdl[i].losses += w.losses;
-        }
-    }
+    let table = Table::from_pairs(names.len(), race.tally.results());
     let r = &race.ratings;
-    let organisms: Vec<OrganismResult> = (0..n)
-        .map(|i| OrganismResult {
-            name: names[i].clone(),
-            origin: origins.get(i).cloned().unwrap_or_default(),
-            points: cross[i].iter().sum(),
-            games: games[i].iter().sum(),
-            wdl: wdl[i],
-            elo: wdl[i].elo().filter(|e| e.elo.is_finite() && e.error.is_finite()),
-            rating: Some(Rating { elo: r.elo[i], error: r.error[i], dropped_after: race.dropped[i] }),
-        })
-        .collect();
-    let best = elite_indices(&r.elo, 1)[0];
-    CoevolveGeneration {
-        generation,
-        best,
-        best_name: names[best].clone(),
-        organisms,
-        cross,
-        games: race.tally.games(),
-        seconds,
-        reference: None,
-        challenge: None,
-        race: Some(Race { rounds: race.rounds, end: race.end, budget: race.budget, games }),
+    let mut organisms = table.organisms(names, origins);
+    for (i, o) in organisms.iter_mut().enumerate() {
+        o.rating = Some(Rating { elo: r.elo[i], error: r.error[i], dropped_after: race.dropped[i] });
     }
+    let mut g = generation_record(generation, organisms, table.cross, race.tally.games(), seconds);
+    g.race = Some(Race { rounds: race.rounds, end: race.end, budget: race.budget, games: table.games });
+    g
 }
 
 /// `name +R ± E` of each racer, best first (E: the bound's half width).

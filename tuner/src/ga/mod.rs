@@ -145,6 +145,78 @@ pub struct GaConfig {
     /// The local search's first step (`optimiser = "local"`), as a fraction of every gene's range.
     #[serde(skip_serializing_if = "is_default_local_step")]
     pub local_step: f64,
+    /// Diversity (`[ga.immigrants]`): newcomers that replace the last children of every bred
+    /// generation, so a small population does not collapse onto one organism. None by default
+    /// (the papers'); absent from serialised settings then, so existing runs keep their
+    /// fingerprint.
+    #[serde(skip_serializing_if = "Immigrants::is_none")]
+    pub immigrants: Immigrants,
+}
+
+/// `[ga.immigrants]`: `count` newcomers a generation, in place of the last children (never of
+/// the elites).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Immigrants {
+    pub count: usize,
+    pub kind: ImmigrantKind,
+    /// `mutant`: the standard deviation of each gene's move, as a fraction of its range.
+    pub sigma: f64,
+}
+
+/// What an immigrant is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ImmigrantKind {
+    /// A generation-0 organism (drawn uniformly) with every gene moved by N(0, sigma × range):
+    /// new values near the given files, for a population seeded from files.
+    #[default]
+    Mutant,
+    /// A random genome of the space.
+    Random,
+}
+
+impl Default for Immigrants {
+    fn default() -> Self {
+        Immigrants { count: 0, kind: ImmigrantKind::Mutant, sigma: 0.05 }
+    }
+}
+
+impl Immigrants {
+    pub fn is_none(&self) -> bool {
+        *self == Immigrants::default()
+    }
+
+    /// Replaces the last `count` genomes of `bred` with immigrants: mutants of `initial()`'s
+    /// genomes or random ones (`initial` is called only for mutants).
+    pub fn arrive(
+        &self,
+        bred: &mut [Genome],
+        layout: &Layout,
+        initial: impl FnOnce() -> Vec<Genome>,
+        rng: &mut impl Rng,
+    ) {
+        if self.count == 0 {
+            return;
+        }
+        let from = bred.len().saturating_sub(self.count);
+        let seeds = match self.kind {
+            ImmigrantKind::Mutant => initial(),
+            ImmigrantKind::Random => Vec::new(),
+        };
+        for slot in &mut bred[from..] {
+            *slot = match seeds.len() {
+                0 => random_genome(layout, rng),
+                n => {
+                    let normal = rand_distr::Normal::new(0.0, self.sigma).expect("sigma is validated positive");
+                    let unit = layout.unit_of(&seeds[rng.random_range(0..n)]);
+                    let moved: Vec<f64> =
+                        unit.iter().map(|x| x + rand_distr::Distribution::sample(&normal, rng)).collect();
+                    layout.genome_at(&moved)
+                }
+            };
+        }
+    }
 }
 
 /// Which optimiser breeds a generation from the last (`[ga] optimiser`): each is a
@@ -220,6 +292,7 @@ impl Default for GaConfig {
             cmaes_sigma: DEFAULT_CMAES_SIGMA,
             spsa: SpsaSettings::default(),
             local_step: DEFAULT_LOCAL_STEP,
+            immigrants: Immigrants::default(),
         }
     }
 }
@@ -270,6 +343,31 @@ impl GaConfig {
         }
         if !(self.cmaes_sigma > 0.0 && self.cmaes_sigma <= 1.0) {
             return Err(invalid("cmaes_sigma", format!("{} must be in (0, 1]", self.cmaes_sigma)));
+        }
+        let im = &self.immigrants;
+        if im.count > 0 && !self.optimiser.is_ga() {
+            return Err(invalid(
+                "immigrants",
+                format!(
+                    "immigrants are bred into a GA's generations; optimiser \"{}\" has none",
+                    self.optimiser.name()
+                ),
+            ));
+        }
+        if im.count > 0 && im.count + self.elitism > self.population {
+            return Err(invalid(
+                "immigrants",
+                format!(
+                    "count {} and elitism {} exceed the population {}: immigrants replace children, never elites",
+                    im.count, self.elitism, self.population
+                ),
+            ));
+        }
+        if !(im.sigma > 0.0 && im.sigma.is_finite()) {
+            return Err(invalid(
+                "immigrants",
+                format!("sigma {} must be positive (a fraction of each range)", im.sigma),
+            ));
         }
         if self.elitism >= self.population {
             return Err(invalid(

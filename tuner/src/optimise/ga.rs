@@ -2,7 +2,7 @@
 //! later one breeds the last told population with [`breed`] (elitism, selection, crossover,
 //! mutation as `[ga]` configures them).
 
-use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng, rngs::StdRng};
 use serde::{Deserialize, Serialize};
 
 use super::{OptimiseError, Optimiser, check_told};
@@ -41,7 +41,16 @@ impl<I: Fn(&mut StdRng) -> Vec<Genome>> Optimiser for Ga<I> {
     fn ask(&mut self, rng: &mut StdRng) -> Result<Vec<Genome>, OptimiseError> {
         match &self.told {
             None => Ok((self.initial)(rng)),
-            Some((pop, fitness)) => Ok(breed(pop, fitness, &self.cfg, &self.layout, rng)?),
+            Some((pop, fitness)) => {
+                let mut bred = breed(pop, fitness, &self.cfg, &self.layout, rng)?;
+                // Generation 0 again, from an RNG of this ask's own, for the mutants: the same
+                // draw on a resume.
+                if self.cfg.immigrants.count > 0 {
+                    let mut draw = StdRng::seed_from_u64(rng.random());
+                    self.cfg.immigrants.arrive(&mut bred, &self.layout, || (self.initial)(&mut draw), rng);
+                }
+                Ok(bred)
+            }
         }
     }
 
