@@ -31,7 +31,7 @@ enum Command {
     /// Evolve Aksenov's 26 evaluation parameters by round robins (Aksenov 2004).
     #[command(name = "roundrobin-ga")]
     RoundrobinGa(cli::rrga_cmd::RrgaArgs),
-    /// Coevolve evolved organisms by round robins (David et al. 2014 III-C).
+    /// Coevolve organisms by round robins (David et al. 2014 III-C), racing or a fixed pool.
     Coevolve(cli::coevolve_cmd::CoevolveArgs),
     /// Evolve the selective-search parameters on an EPD suite (David et al. 2014 IV).
     SearchEvolve(cli::search_evolve_cmd::SearchEvolveArgs),

@@ -706,3 +706,35 @@ fn bad_reference_or_immigrant_configuration_is_a_clear_error() {
     assert_fails_with(&["coevolve", "--config", cfg.to_str().unwrap()], "\"reference\"");
     assert!(!dir.join("out/gen-000/pool.pgn").exists(), "no game was played");
 }
+
+/// Issue 45, acceptance 2's population: one file and `mutants` of it, each gene moved by 5% of
+/// its range, the same on every run with the seed.
+#[test]
+fn mutants_of_one_file_fill_generation_0() {
+    let run = |name: &str| {
+        let dir = scratch("coevolve", name);
+        let cfg =
+            seeded_config(&dir, &[repo().join("params/default.toml")], 1, "mutants = 3\nopenings_per_pair = 1\n", "");
+        tuner_ok(&["coevolve", "--config", cfg.to_str().unwrap()]);
+        let organisms: Vec<Params> =
+            (0..4).map(|i| Params::load(dir.join(format!("out/gen-000/g0o{i}.toml"))).unwrap()).collect();
+        let cross = std::fs::read_to_string(dir.join("out/gen-000/crosstable.csv")).unwrap();
+        (organisms, cross)
+    };
+    let (organisms, cross) = run("mutants");
+    let start = Params::load(repo().join("params/default.toml")).unwrap();
+    assert!(organisms[0] == start, "the file itself is organism 0");
+    assert_eq!(cross.matches("\"mutant of 1-default.toml\"").count(), 3, "{cross}");
+    let ids: Vec<_> = (0..evochess::params::Params::count()).map(evochess::params::ParamId).collect();
+    for (i, m) in organisms.iter().enumerate().skip(1) {
+        let moved = ids.iter().filter(|&&id| m.get(id) != start.get(id)).count();
+        assert!(moved * 2 > ids.len(), "mutant {i} moves most values ({moved} of {})", ids.len());
+        assert!(*m != organisms[1 + i % 3], "mutants differ from one another");
+    }
+    assert!(organisms == run("mutants-again").0, "the seed decides the mutants");
+    let dir = scratch("coevolve", "mutants-bad");
+    let cfg = seeded_config(&dir, &[repo().join("params/default.toml")], 1, "mutant_sigma = 0\nmutants = 2\n", "");
+    assert_fails_with(&["coevolve", "--config", cfg.to_str().unwrap()], "mutant_sigma = 0");
+    let cfg = seeded_config(&dir, &[repo().join("params/default.toml")], 1, "", "");
+    assert_fails_with(&["coevolve", "--config", cfg.to_str().unwrap()], "`mutants = N`");
+}

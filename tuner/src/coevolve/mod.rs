@@ -92,6 +92,9 @@ use crate::{
     space::SearchSpace,
 };
 
+/// Salts the mutants' RNG apart from breeding's `generation_rng(seed, 0, g)`.
+const MUTANT_SALT: u64 = 0x6d75_7461_6e74_7321;
+
 /// Everything `tuner coevolve` reads from its config file (`configs/coevolve/default.toml`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -99,6 +102,13 @@ pub struct CoevolveConfig {
     /// Directory of parameter files forming the first generation (every `*.toml`, in natural
     /// name order). `None`: a random population of `ga.population` organisms.
     pub population_dir: Option<PathBuf>,
+    /// Mutants of the seed files added to generation 0 (file 1, 2, ... in turn), each gene moved
+    /// by N(0, `mutant_sigma` × its range): a population from one file and its neighbours.
+    #[serde(skip_serializing_if = "is_zero_usize")]
+    pub mutants: usize,
+    /// The mutants' step, a fraction of each gene's range.
+    #[serde(skip_serializing_if = "is_default_mutant_sigma")]
+    pub mutant_sigma: f64,
     /// Search space file. `None` (the default): the whole declared evaluation
     /// ([`SearchSpace::whole_evaluation`]), so that generation 0 holds the given files value for
     /// value. A smaller space (David et al.'s 224 bits, `configs/spaces/evolve-paper.toml`) only
@@ -174,6 +184,17 @@ pub fn coevolve_ga_defaults() -> GaConfig {
     }
 }
 
+fn is_zero_usize(n: &usize) -> bool {
+    *n == 0
+}
+
+fn is_default_mutant_sigma(s: &f64) -> bool {
+    *s == DEFAULT_MUTANT_SIGMA
+}
+
+/// Issue 45's mutants: each gene moved by 5% of its range.
+pub const DEFAULT_MUTANT_SIGMA: f64 = 0.05;
+
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }
@@ -200,6 +221,8 @@ impl Default for CoevolveConfig {
             openings_per_pair: 2,
             selection: Scheme::RoundRobin,
             pool: PoolConfig::default(),
+            mutants: 0,
+            mutant_sigma: DEFAULT_MUTANT_SIGMA,
             racing_games: 0,
             racing_confidence: racing::DEFAULT_CONFIDENCE,
             draw: None,
@@ -628,6 +651,18 @@ impl Coevolution {
                 cfg.racing_games
             )));
         }
+        if !(cfg.mutant_sigma > 0.0 && cfg.mutant_sigma.is_finite()) {
+            return Err(CoevolveError::Config(format!(
+                "mutant_sigma = {}: a positive fraction of each gene's range (0.05: 5%)",
+                cfg.mutant_sigma
+            )));
+        }
+        if cfg.mutants > 0 && cfg.population_dir.is_none() {
+            return Err(CoevolveError::Config(format!(
+                "mutants = {}: mutants are of the population_dir's files; a random population has none",
+                cfg.mutants
+            )));
+        }
         if cfg.selection != Scheme::Reference && !cfg.pool.is_empty() {
             return Err(CoevolveError::Config(format!(
                 "[pool] is the opponents of selection = \"reference\"; selection is \"{}\"",
@@ -691,14 +726,17 @@ impl Coevolution {
                     )));
                 }
                 let files = parameter_files(dir)?;
-                if files.len() < 2 {
+                if files.is_empty() || files.len() + self.cfg.mutants < 2 {
                     return Err(CoevolveError::Config(format!(
-                        "population_dir {} holds {} parameter file(s); coevolution needs at least 2",
+                        "population_dir {} holds {} parameter file(s); coevolution needs at least 2 organisms \
+                         (files, or one file and `mutants = N` of it)",
                         dir.display(),
                         files.len()
                     )));
                 }
-                load_population(&files, &self.space)
+                let mut initial = load_population(&files, &self.space)?;
+                self.add_mutants(&mut initial);
+                Ok(initial)
             }
             None => {
                 let mut rng = generation_rng(self.cfg.seed, 0, 0);
@@ -706,6 +744,20 @@ impl Coevolution {
                 let genomes: Vec<Genome> = (0..n).map(|_| random_genome(self.space.layout(), &mut rng)).collect();
                 Ok(Initial { genomes, origins: vec!["random".to_string(); n], bases: vec![self.space.base(); n] })
             }
+        }
+    }
+
+    /// Appends `mutants` mutants of the seed files (in turn) to generation 0, from an RNG of
+    /// their own, so the same on every resume.
+    fn add_mutants(&self, initial: &mut Initial) {
+        let seeds = initial.genomes.len();
+        let mut rng = generation_rng(self.cfg.seed ^ MUTANT_SALT, 0, 0);
+        for k in 0..self.cfg.mutants {
+            let of = k % seeds;
+            let genome = crate::ga::mutant(&initial.genomes[of], self.space.layout(), self.cfg.mutant_sigma, &mut rng);
+            initial.genomes.push(genome);
+            initial.origins.push(format!("mutant of {}", initial.origins[of]));
+            initial.bases.push(initial.bases[of].clone());
         }
     }
 

@@ -176,6 +176,15 @@ pub enum ImmigrantKind {
     Random,
 }
 
+/// `seed` with every gene moved by N(0, `sigma` × its range), clamped into the range (a binary
+/// gene takes its nearest codable value, an integer gene its nearest step).
+pub fn mutant(seed: &Genome, layout: &Layout, sigma: f64, rng: &mut impl Rng) -> Genome {
+    let normal = rand_distr::Normal::new(0.0, sigma).expect("sigma is positive and finite");
+    let moved: Vec<f64> =
+        layout.unit_of(seed).iter().map(|x| x + rand_distr::Distribution::sample(&normal, rng)).collect();
+    layout.genome_at(&moved)
+}
+
 impl Default for Immigrants {
     fn default() -> Self {
         Immigrants { count: 0, kind: ImmigrantKind::Mutant, sigma: 0.05 }
@@ -207,13 +216,7 @@ impl Immigrants {
         for slot in &mut bred[from..] {
             *slot = match seeds.len() {
                 0 => random_genome(layout, rng),
-                n => {
-                    let normal = rand_distr::Normal::new(0.0, self.sigma).expect("sigma is validated positive");
-                    let unit = layout.unit_of(&seeds[rng.random_range(0..n)]);
-                    let moved: Vec<f64> =
-                        unit.iter().map(|x| x + rand_distr::Distribution::sample(&normal, rng)).collect();
-                    layout.genome_at(&moved)
-                }
+                n => mutant(&seeds[rng.random_range(0..n)], layout, self.sigma, rng),
             };
         }
     }
