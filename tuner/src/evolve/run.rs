@@ -147,6 +147,9 @@ impl Evolution<'_> {
             legacy: self.legacy_fingerprint.as_deref(),
             checkpoint,
             mismatch: "a different config, search space or position set",
+            // Move matching replays exactly from a checkpoint, and SPSA's thousands of quick
+            // generations would otherwise rewrite the whole history each time.
+            throttle: true,
         };
         let problem = RunProblem { evolution: self, run, dir };
         let finished = driver.evolve(self.ga, layout, &problem, resume, |rng| match &self.init {

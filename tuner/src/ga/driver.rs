@@ -30,7 +30,12 @@
 //! command with its own kind of generation is a new [`Generations`] whose `breed` draws from
 //! the RNG it is given, as `spsa` is.
 
-use std::{cell::RefCell, collections::HashMap, path::PathBuf, time::Instant};
+use std::{
+    cell::RefCell,
+    collections::HashMap,
+    path::PathBuf,
+    time::{Duration, Instant},
+};
 
 use rand::rngs::StdRng;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
@@ -98,7 +103,15 @@ pub struct Driver<'a> {
     pub checkpoint: PathBuf,
     /// What to say when a checkpoint's fingerprint differs ("a different config, ...").
     pub mismatch: &'a str,
+    /// Whether a generation may go unsaved ([`Driver::throttled`]).
+    pub throttle: bool,
 }
+
+/// A throttled driver saves once the time since its last save is this many times what that
+/// save took: the checkpoint (the whole history) and the reports then cost at most about a
+/// tenth of the run, where saving every generation of a long run of quick generations (SPSA's
+/// 17,500 iterations) grows quadratically.
+pub const SAVE_RATIO: u32 = 10;
 
 /// The end of a run: its last evaluated generation and the history.
 pub struct Finished<S, R> {
@@ -115,7 +128,16 @@ impl<'a> Driver<'a> {
         checkpoint: PathBuf,
         mismatch: &'a str,
     ) -> Driver<'a> {
-        Driver { generations, seed, run: 0, fingerprint, legacy: None, checkpoint, mismatch }
+        Driver { generations, seed, run: 0, fingerprint, legacy: None, checkpoint, mismatch, throttle: false }
+    }
+
+    /// Saves the checkpoint and the reports only once [`SAVE_RATIO`] times the last save's cost
+    /// has passed since it, and after the last generation. Only for problems whose generations
+    /// replay exactly from a checkpoint (a deterministic fitness, nothing journaled outside the
+    /// checkpoint, as move matching): a kill then costs the generations since the last save,
+    /// which a resume recomputes to the same values.
+    pub fn throttled(self) -> Driver<'a> {
+        Driver { throttle: true, ..self }
     }
 
     /// Also resumes checkpoints written under `legacy`, the older form of the same fingerprint.
@@ -171,6 +193,7 @@ impl<'a> Driver<'a> {
                 (state, 0, history)
             }
         };
+        let (mut last_save, mut save_cost) = (Instant::now(), Duration::ZERO);
         while generation + 1 < self.generations {
             generation += 1;
             let mut rng = generation_rng(self.seed, self.run as u64, generation as u64);
@@ -178,8 +201,13 @@ impl<'a> Driver<'a> {
             let (evaluated, record) = command.evaluate(generation, bred, &history, resume)?;
             state = evaluated;
             history.push(record);
-            self.save(command, &state, generation, &history)?;
-            saved = true;
+            let last = generation + 1 == self.generations;
+            if !self.throttle || last || last_save.elapsed() >= save_cost * SAVE_RATIO {
+                let started = Instant::now();
+                self.save(command, &state, generation, &history)?;
+                (last_save, save_cost) = (Instant::now(), started.elapsed());
+                saved = true;
+            }
         }
         if !saved {
             // A run resumed with nothing left to do: its reports are rewritten, so one finished
@@ -586,6 +614,7 @@ mod tests {
             legacy,
             checkpoint: dir.join("checkpoint.json"),
             mismatch: "other inputs",
+            throttle: false,
         };
         let problem = ByFunction { f: ones, evaluated: Cell::new(0) };
         let result = driver.evolve(&ga, &layout, &problem, resume, |rng| {
@@ -616,6 +645,93 @@ mod tests {
         // Other inputs are refused by their fingerprint.
         let e = one_max(&root.join("b"), 13, true, "y", None).0.err().unwrap();
         assert!(e.0.contains("other inputs") && e.0.contains("fingerprint"), "{}", e.0);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    /// A throttled OneMax run of `generations` into `dir` that fails in generation `fail_at`
+    /// (a kill): the end, and how many times it saved.
+    fn throttled_one_max(
+        dir: &std::path::Path,
+        generations: usize,
+        fail_at: Option<usize>,
+    ) -> (Result<Finished<Population, GenerationStats>, CheckpointErrorOrGa>, usize) {
+        struct Failing<'a> {
+            inner: ByFunction<fn(&Genome) -> f64>,
+            fail_at: Option<usize>,
+            reports: &'a Cell<usize>,
+        }
+        impl Problem for Failing<'_> {
+            type Score = f64;
+            type Record = GenerationStats;
+            type Error = CheckpointErrorOrGa;
+            fn evaluate(&self, b: Batch<'_, f64, GenerationStats>) -> Result<Vec<f64>, Self::Error> {
+                if Some(b.generation) == self.fail_at {
+                    return Err(CheckpointErrorOrGa("killed".into()));
+                }
+                self.inner.evaluate(b)
+            }
+            fn fitness(&self, s: &f64) -> f64 {
+                *s
+            }
+            fn metric(&self, s: &f64) -> f64 {
+                *s
+            }
+            fn restore(&self, fitness: f64, _: f64) -> (f64, bool) {
+                (fitness, true)
+            }
+            fn test(&self, _: &Genome) -> f64 {
+                0.0
+            }
+            fn record(
+                &self,
+                _: &[Genome],
+                _: &[f64],
+                _: usize,
+                s: GenerationStats,
+            ) -> Result<GenerationStats, Self::Error> {
+                Ok(s)
+            }
+            fn report(&self, _: &[GenerationStats]) -> Result<(), Self::Error> {
+                self.reports.set(self.reports.get() + 1);
+                Ok(())
+            }
+        }
+        let layout =
+            Layout::Bits { coding: BitCoding::Binary, genes: vec![BinaryGene { min: 0, max: 255, bits: 8 }; 4] };
+        let ga = GaConfig { population: 12, generations, mutation_rate: 0.02, ..GaConfig::default() };
+        let driver = Driver::single(generations, 5, "t", dir.join("checkpoint.json"), "other inputs").throttled();
+        let reports = Cell::new(0);
+        let problem = Failing { inner: ByFunction { f: ones, evaluated: Cell::new(0) }, fail_at, reports: &reports };
+        let resume = dir.join("checkpoint.json").exists();
+        let result = driver.evolve(&ga, &layout, &problem, resume, |rng| {
+            (0..ga.population).map(|_| random_genome(&layout, rng)).collect()
+        });
+        (result, reports.get())
+    }
+
+    #[test]
+    fn a_throttled_run_saves_less_often_and_resumes_to_the_same_end() {
+        let root = std::env::temp_dir().join(format!("evochess-driver-throttle-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for d in ["a", "b"] {
+            std::fs::create_dir_all(root.join(d)).unwrap();
+        }
+        let (whole, saves) = throttled_one_max(&root.join("a"), 3000, None);
+        let whole = whole.unwrap();
+        // Generations of microseconds against saves of a growing history: most go unsaved, the
+        // last never.
+        assert!(saves < 1500, "{saves} saves in 3000 generations");
+        let saved = Checkpoint::<Population, GenerationStats>::load(&root.join("a/checkpoint.json")).unwrap().unwrap();
+        assert_eq!((saved.generation, saved.history.len()), (2999, 3000));
+        // Killed in generation 2500: the checkpoint is some generation before it, and the resumed
+        // run recomputes the rest to the uninterrupted run's end.
+        assert!(throttled_one_max(&root.join("b"), 3000, Some(2500)).0.is_err());
+        let kept = Checkpoint::<Population, GenerationStats>::load(&root.join("b/checkpoint.json")).unwrap().unwrap();
+        assert!(kept.generation < 2500, "{}", kept.generation);
+        let resumed = throttled_one_max(&root.join("b"), 3000, None).0.unwrap();
+        assert_eq!(resumed.state, whole.state);
+        let strip = |h: &[GenerationStats]| h.iter().map(|s| (s.best_fitness, s.mean_fitness)).collect::<Vec<_>>();
+        assert_eq!(strip(&resumed.history), strip(&whole.history));
         std::fs::remove_dir_all(&root).unwrap();
     }
 
