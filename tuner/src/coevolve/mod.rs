@@ -38,7 +38,11 @@
 //!
 //! With `selection = "racing"` a generation is ranked by racing instead ([`racing`]): rounds of
 //! game pairs among the organisms still in doubt, up to `racing_games` games, and fitness is each
-//! organism's Bradley–Terry rating from the generation's games.
+//! organism's Bradley–Terry rating from the generation's games. With `selection = "reference"`
+//! every organism plays the same games against a fixed pool instead ([`reference`](mod@reference)); fitness is
+//! its points. `[ga.immigrants]` replaces the last children of each generation with newcomers,
+//! `mutants` adds mutants of the given files to generation 0, and each generation's record
+//! keeps the population's [`diversity`].
 //!
 //! The output (`<out_dir>/coevolved.toml` unless `output` names a file) is the last generation's top scorer, the
 //! paper's "best of best"; with `[champion] gate = "sprt"` it is instead the run's champion, the
@@ -131,7 +135,7 @@ pub struct CoevolveConfig {
     /// How a generation ranks its organisms: `round-robin` (the paper's; fitness is points),
     /// `racing` (rounds of game pairs among the organisms in doubt; fitness is a Bradley–Terry
     /// rating, [`racing`]) or `reference` (the same games for every organism against the fixed
-    /// `[pool]`; fitness is points, [`reference`]). Out of the run's identity when
+    /// `[pool]`; fitness is points, [`reference`](mod@reference)). Out of the run's identity when
     /// `round-robin`, so earlier runs resume.
     #[serde(skip_serializing_if = "Scheme::is_round_robin")]
     pub selection: Scheme,
@@ -141,7 +145,7 @@ pub struct CoevolveConfig {
     /// Racing: two-sided confidence of the bounds (rating ± z·error) that drop organisms.
     #[serde(skip_serializing_if = "is_default_confidence")]
     pub racing_confidence: f64,
-    /// `[pool]`: the fixed opponents of `selection = "reference"` ([`reference`]).
+    /// `[pool]`: the fixed opponents of `selection = "reference"` ([`reference`](mod@reference)).
     #[serde(skip_serializing_if = "PoolConfig::is_empty")]
     pub pool: PoolConfig,
     /// Draw adjudication, `movenumber=N movecount=M score=CP` (none by default).
