@@ -116,11 +116,18 @@ pub fn rebase_table(config: &Path, table: &mut toml::Table, keys: &[String]) {
 
 fn rebase_key(config: &Path, table: &mut toml::Table, key: &str) {
     match key.split_once('.') {
-        Some((head, rest)) => {
-            if let Some(toml::Value::Table(inner)) = table.get_mut(head) {
-                rebase_key(config, inner, rest);
+        Some((head, rest)) => match table.get_mut(head) {
+            Some(toml::Value::Table(inner)) => rebase_key(config, inner, rest),
+            // An array of tables (`[[organisms]] file = ...`): the key in each.
+            Some(toml::Value::Array(items)) => {
+                for item in items {
+                    if let toml::Value::Table(inner) = item {
+                        rebase_key(config, inner, rest);
+                    }
+                }
             }
-        }
+            _ => {}
+        },
         None => {
             if let Some(value) = table.get_mut(key) {
                 rebase_value(config, value);

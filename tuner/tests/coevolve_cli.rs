@@ -738,3 +738,37 @@ fn mutants_of_one_file_fill_generation_0() {
     let cfg = seeded_config(&dir, &[repo().join("params/default.toml")], 1, "", "");
     assert_fails_with(&["coevolve", "--config", cfg.to_str().unwrap()], "`mutants = N`");
 }
+
+/// Issue 45's ladder: a fixed population whose organisms carry node limits of their own (files
+/// relative to the config), ranked once; more nodes, more points.
+#[test]
+fn a_fixed_population_carries_its_own_node_limits() {
+    let dir = scratch("coevolve", "ladder");
+    std::fs::copy(repo().join("params/default.toml"), dir.join("default.toml")).unwrap();
+    let ladder = [100u64, 400, 1600];
+    let organisms: String =
+        ladder.iter().map(|n| format!("[[organisms]]\nfile = \"default.toml\"\nnodes = {n}\n")).collect();
+    let cfg = dir.join("coevolve.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "engine = {:?}\nnodes = 500\nconcurrency = 2\nopenings = {:?}\nopenings_per_pair = 2\nmaxmoves = \"100\"\n\
+             resign = \"movecount=3 score=600\"\nreference_games = 0\nout_dir = {:?}\n[ga]\ngenerations = 1\n{organisms}",
+            engine_binary(),
+            manifest().join("../openings/gnuchess-8ply.epd"),
+            dir.join("out"),
+        ),
+    )
+    .unwrap();
+    let out = tuner_ok(&["coevolve", "--config", cfg.to_str().unwrap()]);
+    let _ = out;
+    let cross = std::fs::read_to_string(dir.join("out/gen-000/crosstable.csv")).unwrap();
+    let points: Vec<f64> = cross.lines().skip(1).map(|l| cells(l)[5].parse().unwrap()).collect();
+    assert!(points[0] < points[1] && points[1] < points[2], "the ladder's order: {cross}");
+    // Ranked once, with positive limits.
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    std::fs::write(&cfg, text.replace("generations = 1", "generations = 2")).unwrap();
+    assert_fails_with(&["coevolve", "--config", cfg.to_str().unwrap(), "--force"], "generations must be 1, not 2");
+    std::fs::write(&cfg, text.replace("nodes = 400", "nodes = 0")).unwrap();
+    assert_fails_with(&["coevolve", "--config", cfg.to_str().unwrap(), "--force"], "organisms[1].nodes");
+}

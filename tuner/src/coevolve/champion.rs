@@ -270,10 +270,11 @@ impl Coevolution {
     /// The run's start: `[champion] start`, else the population's first file, else the engine's
     /// declared defaults (the first champion of the gate, the default pool of reference selection).
     pub(super) fn start_champion(&self) -> Result<FirstChampion, CoevolveError> {
-        let file = match (&self.cfg.champion.start, &self.cfg.population_dir) {
-            (Some(start), _) => Some(start.clone()),
-            (None, Some(dir)) => super::parameter_files(dir)?.into_iter().next(),
-            (None, None) => None,
+        let file = match (&self.cfg.champion.start, self.cfg.organisms.first(), &self.cfg.population_dir) {
+            (Some(start), _, _) => Some(start.clone()),
+            (None, Some(first), _) => Some(first.file.clone()),
+            (None, None, Some(dir)) => super::parameter_files(dir)?.into_iter().next(),
+            (None, None, None) => None,
         };
         Ok(match file {
             Some(f) => FirstChampion {

@@ -96,6 +96,20 @@ use crate::{
     space::SearchSpace,
 };
 
+/// One organism of a fixed population (`[[organisms]]`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OrganismSpec {
+    /// Its parameter file (relative to the config).
+    pub file: PathBuf,
+    /// Its node limit per move, in place of the run's `nodes`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// Its clock, in place of the run's `tc`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tc: Option<Parsed<ClockTc>>,
+}
+
 /// Salts the mutants' RNG apart from breeding's `generation_rng(seed, 0, g)`.
 const MUTANT_SALT: u64 = 0x6d75_7461_6e74_7321;
 
@@ -106,6 +120,12 @@ pub struct CoevolveConfig {
     /// Directory of parameter files forming the first generation (every `*.toml`, in natural
     /// name order). `None`: a random population of `ga.population` organisms.
     pub population_dir: Option<PathBuf>,
+    /// A fixed population whose organisms carry limits of their own (`[[organisms]]`, each a
+    /// `file` with optional `nodes` and `tc` over the run's): the node ladder of a ranking
+    /// benchmark. When given it is the population (`population_dir` is not read); for a run of one generation without the gate, since
+    /// bred organisms would have no limits of their own.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub organisms: Vec<OrganismSpec>,
     /// Mutants of the seed files added to generation 0 (file 1, 2, ... in turn), each gene moved
     /// by N(0, `mutant_sigma` × its range): a population from one file and its neighbours.
     #[serde(skip_serializing_if = "is_zero_usize")]
@@ -225,6 +245,7 @@ impl Default for CoevolveConfig {
             openings_per_pair: 2,
             selection: Scheme::RoundRobin,
             pool: PoolConfig::default(),
+            organisms: Vec::new(),
             mutants: 0,
             mutant_sigma: DEFAULT_MUTANT_SIGMA,
             racing_games: 0,
@@ -339,7 +360,15 @@ crate::command_error!(CoevolveError);
 
 impl crate::paths::ConfigPaths for CoevolveConfig {
     fn input_paths() -> Vec<String> {
-        crate::paths::keys(&["population_dir", "space", "engine", "openings", "champion.start", "pool.files"])
+        crate::paths::keys(&[
+            "population_dir",
+            "space",
+            "engine",
+            "openings",
+            "champion.start",
+            "pool.files",
+            "organisms.file",
+        ])
     }
 }
 
@@ -661,6 +690,18 @@ impl Coevolution {
                 cfg.mutant_sigma
             )));
         }
+        if !cfg.organisms.is_empty() {
+            let why = "[[organisms]] is a fixed population with limits of its own";
+            if !cfg.champion.is_off() {
+                return Err(CoevolveError::Config(format!("{why}, ranked once: it takes no [champion] gate")));
+            }
+            if cfg.mutants > 0 {
+                return Err(CoevolveError::Config(format!("{why}: mutants = {} has no files to mutate", cfg.mutants)));
+            }
+            if let Some(i) = cfg.organisms.iter().position(|o| o.nodes == Some(0)) {
+                return Err(CoevolveError::Config(format!("organisms[{i}].nodes must be positive")));
+            }
+        }
         if cfg.mutants > 0 && cfg.population_dir.is_none() {
             return Err(CoevolveError::Config(format!(
                 "mutants = {}: mutants are of the population_dir's files; a random population has none",
@@ -719,6 +760,13 @@ impl Coevolution {
 
     /// The first generation: from `population_dir` or random.
     pub fn initial_population(&self) -> Result<Initial, CoevolveError> {
+        if !self.cfg.organisms.is_empty() {
+            if self.cfg.organisms.len() < 2 {
+                return Err(CoevolveError::Config("[[organisms]] needs at least 2 organisms".into()));
+            }
+            let files: Vec<PathBuf> = self.cfg.organisms.iter().map(|o| o.file.clone()).collect();
+            return load_population(&files, &self.space);
+        }
         match &self.cfg.population_dir {
             Some(dir) => {
                 if !dir.is_dir() {
@@ -749,6 +797,20 @@ impl Coevolution {
                 Ok(Initial { genomes, origins: vec!["random".to_string(); n], bases: vec![self.space.base(); n] })
             }
         }
+    }
+
+    /// Organism `i`'s limits per move: its own in a fixed population, else the run's.
+    fn organism_limits(&self, i: usize) -> SearchLimits {
+        let mut limits = self.limits.clone();
+        if let Some(o) = self.cfg.organisms.get(i) {
+            if let Some(n) = o.nodes {
+                limits.nodes = Some(n);
+            }
+            if let Some(tc) = &o.tc {
+                limits.clock = Some(*tc.value());
+            }
+        }
+        limits
     }
 
     /// Appends `mutants` mutants of the seed files (in turn) to generation 0, from an RNG of
@@ -809,6 +871,12 @@ impl Coevolution {
             let initial = self.initial_population()?;
             let first = self.first_champion()?;
             let pool = self.pool()?;
+            if !self.cfg.organisms.is_empty() && self.cfg.ga.generations > 1 {
+                return Err(CoevolveError::Config(format!(
+                    "[[organisms]] with limits of their own is ranked once: generations must be 1, not {}",
+                    self.cfg.ga.generations
+                )));
+            }
             // The population size follows the initial population (ten evolve runs → ten organisms).
             let mut ga = self.cfg.ga.clone();
             ga.population = initial.genomes.len();
@@ -872,7 +940,7 @@ impl Coevolution {
             let params = self.space.apply(genome, bases[i]);
             let text = format!("# coevolution generation {g}, organism {i} ({})\n{}", origins[i], params.to_toml());
             write_atomic(&path, text.as_bytes()).map_err(|e| CoevolveError::io(&path, e))?;
-            engines.push(EngineSpec::new(&name, &self.engine).with_params(&path).with_limits(self.limits.clone()));
+            engines.push(EngineSpec::new(&name, &self.engine).with_params(&path).with_limits(self.organism_limits(i)));
             names.push(name);
         }
         Ok(Field { engines, names, origins: origins.to_vec() })
