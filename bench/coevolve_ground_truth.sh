@@ -9,13 +9,16 @@
 #   bench/coevolve_ground_truth.sh SCHEME GAMES LIMIT SEED [OUT]
 #
 #   SCHEME  racing | round-robin | reference (reference: against params/default-2026-11-27.toml)
-#   GAMES   the generation's game budget: racing_games; round robin: openings_per_pair =
-#           GAMES / 72 (36 encounters, both colours); reference: pool games = GAMES / 9
+#   GAMES   the generation's game budget: racing_games; round robin of n organisms:
+#           openings_per_pair = GAMES / (n (n - 1)) (both colours); reference: pool games = GAMES / n
 #   LIMIT   nodes=N or tc=MOVES+INC, per move (e.g. nodes=5000, tc=2+0.02)
 #   SEED    the run's seed (openings, racing rounds); the files' order in the population is
 #           shuffled by it too, so no scheme gains from the list's order
 #   OUT     run directory (default ground-truth-out/SCHEME-LIMIT-GAMES-sSEED); resumable
 #
+# POPULATION=ladder ranks the node ladder of bench/ladder_steps.sh instead (params/default.toml
+# at each budget of LADDER, default ground-truth-out/ladder/ladder.csv, as [[organisms]] with
+# nodes of their own; LIMIT then only sets the pool's and the run's default limit).
 # RACING_CONFIDENCE (default 0.9999: keep almost everyone racing, for a full ranking) and
 # CONCURRENCY (default 2) tune the run. Each result is one line appended to
 # ground-truth-out/summary.csv: scheme,limit,games_budget,seed,games_played,spearman,ranking.
@@ -33,27 +36,45 @@ case "$limit" in
   tc=*) limit_line="tc = \"${limit#tc=}\"" ;;
   *) echo "LIMIT $limit: nodes=N or tc=X" >&2; exit 2 ;;
 esac
+population="${POPULATION:-files}"
+case "$population" in
+  files) n=$(($(wc -l < bench/ground_truth.csv) - 1)) ;;
+  ladder) ladder="${LADDER:-ground-truth-out/ladder/ladder.csv}"
+    [ -f "$ladder" ] || { echo "$ladder: measure the ladder first (bench/ladder_steps.sh)" >&2; exit 1; }
+    n=$(($(wc -l < "$ladder") - 1)) ;;
+  *) echo "POPULATION=$population: files or ladder" >&2; exit 2 ;;
+esac
 case "$scheme" in
   racing) scheme_lines="selection = \"racing\"
 racing_games = $games
 racing_confidence = ${RACING_CONFIDENCE:-0.9999}" ;;
-  round-robin) opp=$((games / 72)); [ "$opp" -ge 1 ] || { echo "GAMES $games: a round robin of 9 needs at least 72" >&2; exit 2; }
+  round-robin) opp=$((games / (n * (n - 1)))); [ "$opp" -ge 1 ] || { echo "GAMES $games: a round robin of $n needs at least $((n * (n - 1)))" >&2; exit 2; }
     scheme_lines="openings_per_pair = $opp" ;;
-  reference) per=$(( (games / 9) / 2 * 2 )); [ "$per" -ge 2 ] || { echo "GAMES $games: at least 18" >&2; exit 2; }
+  reference) per=$(( (games / n) / 2 * 2 )); [ "$per" -ge 2 ] || { echo "GAMES $games: at least $((2 * n))" >&2; exit 2; }
     scheme_lines="selection = \"reference\"" ;;
   *) echo "SCHEME $scheme: racing, round-robin or reference" >&2; exit 2 ;;
 esac
 mkdir -p "$out/population" ground-truth-out
 out="$(realpath "$out")"
-# The files under shuffled neutral names: organism i is the i-th name in natural order.
+# The population in an order shuffled by the seed (no scheme gains from the list's order):
+# files.csv holds name,what,elo per organism, organism i on line i.
 if [ ! -f "$out/files.csv" ]; then
-  tail -n +2 bench/ground_truth.csv | cut -d, -f1,2 \
-    | awk -v seed="$seed" 'BEGIN { srand(seed) } { print rand() "\t" $0 }' | sort -n | cut -f2 \
+  case "$population" in
+    files) tail -n +2 bench/ground_truth.csv | cut -d, -f1,2 ;;
+    ladder) tail -n +2 "$ladder" ;;
+  esac | awk -v seed="$seed" 'BEGIN { srand(seed) } { print rand() "\t" $0 }' | sort -n | cut -f2 \
     | awk -F, '{ printf "f%d.toml,%s,%s\n", NR, $1, $2 }' > "$out/files.csv"
-  while IFS=, read -r name file elo; do cp "$file" "$out/population/$name"; done < "$out/files.csv"
+  if [ "$population" = files ]; then
+    while IFS=, read -r name file elo; do cp "$file" "$out/population/$name"; done < "$out/files.csv"
+  fi
 fi
+n=$(wc -l < "$out/files.csv")
 {
-  echo "population_dir = \"$out/population\""
+  if [ "$population" = ladder ]; then
+    echo "population_dir = \"$out/population\"  # not read: [[organisms]] below is the population"
+  else
+    echo "population_dir = \"$out/population\""
+  fi
   echo "engine = \"$(realpath "$engine")\""
   echo "$limit_line"
   echo "concurrency = ${CONCURRENCY:-2}"
@@ -71,18 +92,23 @@ fi
     echo "files = [\"$(realpath params/default-2026-11-27.toml)\"]"
     echo "games = $per"
   fi
+  if [ "$population" = ladder ]; then
+    while IFS=, read -r name nodes elo; do
+      printf '[[organisms]]\nfile = "%s"\nnodes = %s\n' "$(realpath params/default.toml)" "$nodes"
+    done < "$out/files.csv"
+  fi
 } > "$out/coevolve.toml"
 resume=()
 [ -e "$out/run" ] && resume=(--resume)
 "$tuner" coevolve --config "$out/coevolve.toml" "${resume[@]}" > "$out/stdout.txt"
 # Fitness per file from the cross table (racing: rating; otherwise points), then Spearman.
 awk -F, -v scheme="$scheme" -v limit="$limit" -v budget="$games" -v seed="$seed" '
-  FNR == NR { elo[$1] = $3; next }
+  FNR == NR { elo[FNR] = $3; next }
   FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
   {
-    origin = $col["origin"]; gsub(/"/, "", origin)
+    # Row i of the cross table is organism i, line i of files.csv.
     fit = (scheme == "racing") ? $col["rating"] : $col["points"]
-    n++; name[n] = origin; x[n] = elo[origin]; y[n] = fit; played += $col["games"]
+    n++; x[n] = elo[n]; y[n] = fit; played += $col["games"]
   }
   function ranks(v, r,    i, j, less, same) {
     for (i = 1; i <= n; i++) {
