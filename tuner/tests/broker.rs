@@ -246,17 +246,26 @@ fn standings(gen_dir: &Path) -> BTreeMap<String, String> {
     csv.lines().skip(1).map(|l| (l.split(',').next().unwrap().to_string(), l.to_string())).collect()
 }
 
+/// Runs the coevolve config with `extra` locally (scratch `{name}-local`) and over a broker with
+/// two workers (`{name}-remote`): the workers must have played generation 0 and its cross table
+/// must equal the local one. Returns the remote run's directory and standings.
+fn coevolve_over_the_broker_as_local(name: &str, extra: &str) -> (PathBuf, BTreeMap<String, String>) {
+    let local = scratch("broker", &format!("{name}-local"));
+    tuner_ok(&["coevolve", "--config", coevolve_config(&local, extra).to_str().unwrap()]);
+    let dir = scratch("broker", &format!("{name}-remote"));
+    let (redis, _a, _b) = broker_with_two_workers(&dir);
+    tuner_ok(&["coevolve", "--config", coevolve_config(&dir, extra).to_str().unwrap(), "--broker", &redis.url]);
+    let log = worker_logs(&dir);
+    assert!(log.contains("serving run match-"), "the workers played generation 0: {log}");
+    let remote = standings(&dir.join("out/gen-000"));
+    assert_eq!(remote, standings(&local.join("out/gen-000")));
+    (dir, remote)
+}
+
 #[test]
 #[ignore = "needs /usr/bin/redis-server"]
 fn a_coevolve_generation_over_the_broker_scores_as_local() {
-    let local = scratch("broker", "coevolve-local");
-    tuner_ok(&["coevolve", "--config", coevolve_config(&local, "").to_str().unwrap()]);
-    let dir = scratch("broker", "coevolve-remote");
-    let (redis, _a, _b) = broker_with_two_workers(&dir);
-    tuner_ok(&["coevolve", "--config", coevolve_config(&dir, "").to_str().unwrap(), "--broker", &redis.url]);
-    let log = worker_logs(&dir);
-    assert!(log.contains("serving run match-"), "the workers played the round robin: {log}");
-    assert_eq!(standings(&dir.join("out/gen-000")), standings(&local.join("out/gen-000")));
+    let (dir, _) = coevolve_over_the_broker_as_local("coevolve", "");
     assert_eq!(games(&dir.join("out/gen-000/games.pgn")).len(), 12);
 }
 
@@ -264,16 +273,7 @@ fn a_coevolve_generation_over_the_broker_scores_as_local() {
 #[test]
 #[ignore = "needs /usr/bin/redis-server"]
 fn a_coevolve_race_over_the_broker_rates_as_local() {
-    let racing = "selection = \"racing\"\nracing_games = 16\n";
-    let local = scratch("broker", "race-local");
-    tuner_ok(&["coevolve", "--config", coevolve_config(&local, racing).to_str().unwrap()]);
-    let dir = scratch("broker", "race-remote");
-    let (redis, _a, _b) = broker_with_two_workers(&dir);
-    tuner_ok(&["coevolve", "--config", coevolve_config(&dir, racing).to_str().unwrap(), "--broker", &redis.url]);
-    let log = worker_logs(&dir);
-    assert!(log.contains("serving run match-"), "the workers played the race: {log}");
-    let remote = standings(&dir.join("out/gen-000"));
-    assert_eq!(remote, standings(&local.join("out/gen-000")));
+    let (dir, remote) = coevolve_over_the_broker_as_local("race", "selection = \"racing\"\nracing_games = 16\n");
     assert!(remote.values().all(|row| row.split(',').count() == 14), "{remote:?}");
     assert!(games_in(&dir.join("out/gen-000/race-01.pgn")) >= 6);
 }
@@ -282,16 +282,7 @@ fn a_coevolve_race_over_the_broker_rates_as_local() {
 #[test]
 #[ignore = "needs /usr/bin/redis-server"]
 fn a_coevolve_reference_selection_over_the_broker_scores_as_local() {
-    let reference = "selection = \"reference\"\n[pool]\ngames = 4\n";
-    let local = scratch("broker", "pool-local");
-    tuner_ok(&["coevolve", "--config", coevolve_config(&local, reference).to_str().unwrap()]);
-    let dir = scratch("broker", "pool-remote");
-    let (redis, _a, _b) = broker_with_two_workers(&dir);
-    tuner_ok(&["coevolve", "--config", coevolve_config(&dir, reference).to_str().unwrap(), "--broker", &redis.url]);
-    let log = worker_logs(&dir);
-    assert!(log.contains("serving run match-"), "the workers played the gauntlet: {log}");
-    let remote = standings(&dir.join("out/gen-000"));
-    assert_eq!(remote, standings(&local.join("out/gen-000")));
+    let (dir, remote) = coevolve_over_the_broker_as_local("pool", "selection = \"reference\"\n[pool]\ngames = 4\n");
     assert!(remote.values().all(|row| row.split(',').count() == 8), "{remote:?}");
     assert_eq!(games_in(&dir.join("out/gen-000/pool.pgn")), 16);
 }

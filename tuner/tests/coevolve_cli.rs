@@ -521,15 +521,10 @@ fn racing_killed_and_resumed_ends_as_the_uninterrupted_run() {
     let after = journal(&first);
     assert_eq!(&after[..before.len()], &before[..], "the pairs played before the kill were changed");
     tuner_ok(&resume);
-
-    let clean = scratch("coevolve", "racing-clean");
-    let clean_cfg = racing_config(&clean, &racing_seeds(&clean), 2, 24);
-    tuner_ok(&["coevolve", "--config", clean_cfg.to_str().unwrap()]);
+    let clean = assert_ends_as_uninterrupted(&dir, "racing-clean", 2, |d| racing_config(d, &racing_seeds(d), 2, 24));
     for g in 0..2 {
         let gdir = dir.join(format!("out/gen-{g:03}"));
         let cdir = clean.join(format!("out/gen-{g:03}"));
-        let cross = std::fs::read_to_string(gdir.join("crosstable.csv")).unwrap();
-        assert_eq!(cross, std::fs::read_to_string(cdir.join("crosstable.csv")).unwrap(), "generation {g}");
         for r in 1.. {
             let journal = gdir.join(format!("race-{r:02}.state.jsonl"));
             if !journal.exists() {
@@ -545,10 +540,29 @@ fn racing_killed_and_resumed_ends_as_the_uninterrupted_run() {
             assert_eq!(games_in(&gdir.join(format!("race-{r:02}.pgn"))), 2 * units.len());
         }
     }
+}
+
+/// Runs `config` uninterrupted in scratch `clean_name` and asserts that the killed and resumed run
+/// in `dir` ended the same: each of its `generations` cross tables and the output file. Returns
+/// the clean run's directory.
+fn assert_ends_as_uninterrupted(
+    dir: &Path,
+    clean_name: &str,
+    generations: usize,
+    config: impl Fn(&Path) -> PathBuf,
+) -> PathBuf {
+    let clean = scratch("coevolve", clean_name);
+    tuner_ok(&["coevolve", "--config", config(&clean).to_str().unwrap()]);
+    for g in 0..generations {
+        let table = |root: &Path| root.join(format!("out/gen-{g:03}/crosstable.csv"));
+        let cross = std::fs::read_to_string(table(dir)).unwrap();
+        assert_eq!(cross, std::fs::read_to_string(table(&clean)).unwrap(), "generation {g}");
+    }
     assert!(
         Params::load(dir.join("out/coevolved.toml")).unwrap()
             == Params::load(clean.join("out/coevolved.toml")).unwrap()
     );
+    clean
 }
 
 /// Issue 45: a bad `selection`, an odd or too small racing budget are errors naming the key.
@@ -661,20 +675,12 @@ fn reference_selection_killed_and_resumed_ends_as_the_uninterrupted_run() {
     let before = journal(&first);
     tuner_ok(&resume);
     assert_eq!(&journal(&first)[..before.len()], &before[..], "the pairs played before the kill were changed");
-    let clean = scratch("coevolve", "reference-clean");
-    let clean_cfg = run(&clean);
-    tuner_ok(&["coevolve", "--config", clean_cfg.to_str().unwrap()]);
+    assert_ends_as_uninterrupted(&dir, "reference-clean", 2, run);
     for g in 0..2 {
-        let (gdir, cdir) = (dir.join(format!("out/gen-{g:03}")), clean.join(format!("out/gen-{g:03}")));
+        let gdir = dir.join(format!("out/gen-{g:03}"));
         common::assert_each_unit_once(&gdir.join("pool.state.jsonl"));
         assert_eq!(games_in(&gdir.join("pool.pgn")), 16);
-        let cross = std::fs::read_to_string(gdir.join("crosstable.csv")).unwrap();
-        assert_eq!(cross, std::fs::read_to_string(cdir.join("crosstable.csv")).unwrap(), "generation {g}");
     }
-    assert!(
-        Params::load(dir.join("out/coevolved.toml")).unwrap()
-            == Params::load(clean.join("out/coevolved.toml")).unwrap()
-    );
 }
 
 /// Issue 45: a pool without reference selection, odd pool games, a bad engine string or a

@@ -38,7 +38,7 @@ use evochess::params::Params;
 use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 
-use super::{Coevolution, CoevolveError, CoevolveGeneration, gen_dir};
+use super::{Coevolution, CoevolveError, CoevolveGeneration, gen_dir, journal};
 use crate::{
     csv::{Csv, quoted},
     parsed::Parsed,
@@ -362,10 +362,7 @@ impl Coevolution {
         // Openings of their own, neither the round robin's nor the reference match's.
         m.seed = crate::hash::mix64(self.cfg.seed.rotate_left(29) ^ (g as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
         m.event = "evochess coevolution: challenger vs champion".into();
-        m.pgn_out = Some(dir.join("champion.pgn"));
-        m.state = Some(dir.join("champion.state.jsonl"));
-        m.results_out = Some(dir.join("champion.json"));
-        m.resume = resume && dir.join("champion.state.jsonl").is_file();
+        journal(&mut m, &dir, "champion", "champion.json", resume);
         let mut obs = GateObserver { generation: g, progress: SprtProgress::new(sprt), bar: bar.clone() };
         let r = play_match(&m, &mut obs)?;
         let verdict = match r.sprt.as_ref().map(|s| s.decision) {

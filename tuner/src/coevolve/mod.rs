@@ -509,6 +509,17 @@ pub fn gen_dir(out_dir: &Path, g: usize) -> PathBuf {
     out_dir.join(format!("gen-{g:03}"))
 }
 
+/// Journals a match of generation directory `dir` in `<stem>.pgn`, `<stem>.state.jsonl` and
+/// `results`, resuming only where a journal was left (a generation killed before that match
+/// began has none).
+fn journal(m: &mut MatchConfig, dir: &Path, stem: &str, results: &str, resume: bool) {
+    let state = dir.join(format!("{stem}.state.jsonl"));
+    m.pgn_out = Some(dir.join(format!("{stem}.pgn")));
+    m.results_out = Some(dir.join(results));
+    m.resume = resume && state.is_file();
+    m.state = Some(state);
+}
+
 /// Orders `run-2` before `run-10`: by the name with digit runs compared as numbers.
 fn natural_key(name: &str) -> Vec<(String, u64)> {
     let mut out = Vec::new();
@@ -960,10 +971,7 @@ impl Coevolution {
         let mut m = self.base.clone();
         // Fresh openings every generation, reproducibly.
         m.seed = crate::hash::mix64(self.cfg.seed ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        m.pgn_out = Some(dir.join("games.pgn"));
-        m.state = Some(dir.join("games.state.jsonl"));
-        m.results_out = Some(dir.join("results.json"));
-        m.resume = resume && dir.join("games.state.jsonl").is_file();
+        journal(&mut m, &dir, "games", "results.json", resume);
         let mut obs = GenObserver::new(g, bar);
         let results = round_robin(engines, &m, &mut obs)?;
         let summary = summarise(g, &names, &origins, &results, started.elapsed().as_secs_f64());
@@ -996,10 +1004,7 @@ impl Coevolution {
         // Other openings than the round robin's.
         m.seed = crate::hash::mix64(!self.cfg.seed ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         m.event = "evochess coevolution: champion vs reference".into();
-        m.pgn_out = Some(dir.join("reference.pgn"));
-        m.state = Some(dir.join("reference.state.jsonl"));
-        m.results_out = Some(dir.join("reference.json"));
-        m.resume = resume && dir.join("reference.state.jsonl").is_file();
+        journal(&mut m, &dir, "reference", "reference.json", resume);
         let mut obs = GenObserver::new(g, bar);
         let r = round_robin(engines, &m, &mut obs)?;
         let t = &r.totals[0];

@@ -44,7 +44,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     Coevolution, CoevolveError, CoevolveGeneration, Field, GenObserver, Table, crosstable_csv, gen_dir,
-    generation_record,
+    generation_record, journal,
 };
 use crate::ga::generation_rng;
 
@@ -357,11 +357,7 @@ impl Coevolution {
                 ^ (round as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F),
         );
         m.event = "evochess coevolution: racing".into();
-        let state = dir.join(format!("{stem}.state.jsonl"));
-        m.pgn_out = Some(dir.join(format!("{stem}.pgn")));
-        m.results_out = Some(dir.join(format!("{stem}.json")));
-        m.resume = resume && state.is_file();
-        m.state = Some(state);
+        journal(&mut m, &dir, &stem, &format!("{stem}.json"), resume);
         let mut obs = GenObserver::quiet(g, bar);
         Ok(play_match(&m, &mut obs)?)
     }

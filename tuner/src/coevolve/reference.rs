@@ -24,7 +24,9 @@ use evochess::params::Params;
 use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 
-use super::{Coevolution, CoevolveError, CoevolveGeneration, Field, GenObserver, Table, crosstable_csv, gen_dir};
+use super::{
+    Coevolution, CoevolveError, CoevolveGeneration, Field, GenObserver, Table, crosstable_csv, gen_dir, journal,
+};
 
 /// The file the default pool member (the run's start) is written to, under `out_dir`.
 pub const START_FILE: &str = "pool-start.toml";
@@ -177,11 +179,7 @@ impl Coevolution {
         // Fresh openings every generation, reproducibly; the same for every organism.
         m.seed = crate::hash::mix64(self.cfg.seed.rotate_left(29) ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         m.event = "evochess coevolution: reference selection".into();
-        let state = dir.join("pool.state.jsonl");
-        m.pgn_out = Some(dir.join("pool.pgn"));
-        m.results_out = Some(dir.join("pool.json"));
-        m.resume = resume && state.is_file();
-        m.state = Some(state);
+        journal(&mut m, &dir, "pool", "pool.json", resume);
         let mut obs = GenObserver::new(g, bar);
         let r = play_match(&m, &mut obs)?;
         // Players: the organisms first, then the pool (the runner's order is the pool first).

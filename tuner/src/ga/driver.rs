@@ -524,10 +524,19 @@ mod tests {
         optimise::spsa::SpsaSettings,
     };
 
-    /// A fitness given as a function of the genome; counts its evaluations.
+    /// A fitness given as a function of the genome; counts its evaluations and its reports, and
+    /// fails (as a kill would) when asked to score generation `fail_at`.
     struct ByFunction<F> {
         f: F,
         evaluated: Cell<usize>,
+        reports: Cell<usize>,
+        fail_at: Option<usize>,
+    }
+
+    impl<F> ByFunction<F> {
+        fn new(f: F) -> Self {
+            ByFunction { f, evaluated: Cell::new(0), reports: Cell::new(0), fail_at: None }
+        }
     }
 
     impl<F: Fn(&Genome) -> f64> Problem for ByFunction<F> {
@@ -536,6 +545,9 @@ mod tests {
         type Error = CheckpointErrorOrGa;
 
         fn evaluate(&self, batch: Batch<'_, f64, GenerationStats>) -> Result<Vec<f64>, Self::Error> {
+            if Some(batch.generation) == self.fail_at {
+                return Err(CheckpointErrorOrGa("killed".into()));
+            }
             let known = batch.known;
             Ok(batch
                 .population
@@ -570,6 +582,7 @@ mod tests {
             Ok(s)
         }
         fn report(&self, _: &[GenerationStats]) -> Result<(), Self::Error> {
+            self.reports.set(self.reports.get() + 1);
             Ok(())
         }
     }
@@ -616,7 +629,7 @@ mod tests {
             mismatch: "other inputs",
             throttle: false,
         };
-        let problem = ByFunction { f: ones, evaluated: Cell::new(0) };
+        let problem = ByFunction::new(ones);
         let result = driver.evolve(&ga, &layout, &problem, resume, |rng| {
             (0..ga.population).map(|_| random_genome(&layout, rng)).collect()
         });
@@ -655,58 +668,16 @@ mod tests {
         generations: usize,
         fail_at: Option<usize>,
     ) -> (Result<Finished<Population, GenerationStats>, CheckpointErrorOrGa>, usize) {
-        struct Failing<'a> {
-            inner: ByFunction<fn(&Genome) -> f64>,
-            fail_at: Option<usize>,
-            reports: &'a Cell<usize>,
-        }
-        impl Problem for Failing<'_> {
-            type Score = f64;
-            type Record = GenerationStats;
-            type Error = CheckpointErrorOrGa;
-            fn evaluate(&self, b: Batch<'_, f64, GenerationStats>) -> Result<Vec<f64>, Self::Error> {
-                if Some(b.generation) == self.fail_at {
-                    return Err(CheckpointErrorOrGa("killed".into()));
-                }
-                self.inner.evaluate(b)
-            }
-            fn fitness(&self, s: &f64) -> f64 {
-                *s
-            }
-            fn metric(&self, s: &f64) -> f64 {
-                *s
-            }
-            fn restore(&self, fitness: f64, _: f64) -> (f64, bool) {
-                (fitness, true)
-            }
-            fn test(&self, _: &Genome) -> f64 {
-                0.0
-            }
-            fn record(
-                &self,
-                _: &[Genome],
-                _: &[f64],
-                _: usize,
-                s: GenerationStats,
-            ) -> Result<GenerationStats, Self::Error> {
-                Ok(s)
-            }
-            fn report(&self, _: &[GenerationStats]) -> Result<(), Self::Error> {
-                self.reports.set(self.reports.get() + 1);
-                Ok(())
-            }
-        }
         let layout =
             Layout::Bits { coding: BitCoding::Binary, genes: vec![BinaryGene { min: 0, max: 255, bits: 8 }; 4] };
         let ga = GaConfig { population: 12, generations, mutation_rate: 0.02, ..GaConfig::default() };
         let driver = Driver::single(generations, 5, "t", dir.join("checkpoint.json"), "other inputs").throttled();
-        let reports = Cell::new(0);
-        let problem = Failing { inner: ByFunction { f: ones, evaluated: Cell::new(0) }, fail_at, reports: &reports };
+        let problem = ByFunction { fail_at, ..ByFunction::new(ones) };
         let resume = dir.join("checkpoint.json").exists();
         let result = driver.evolve(&ga, &layout, &problem, resume, |rng| {
             (0..ga.population).map(|_| random_genome(&layout, rng)).collect()
         });
-        (result, reports.get())
+        (result, problem.reports.get())
     }
 
     #[test]
@@ -777,7 +748,7 @@ mod tests {
         let ga = GaConfig { generations, ..ga.clone() };
         let driver = Driver::single(generations, 7, "sphere", dir.join("checkpoint.json"), "other inputs");
         driver
-            .evolve(&ga, &layout, &ByFunction { f: sphere, evaluated: Cell::new(0) }, resume, |rng| {
+            .evolve(&ga, &layout, &ByFunction::new(sphere), resume, |rng| {
                 (0..10).map(|_| random_genome(&layout, rng)).collect()
             })
             .unwrap()
@@ -858,7 +829,7 @@ mod tests {
         let ga = GaConfig { generations: 1, optimiser: OptimiserKind::Local, ..GaConfig::default() };
         let driver = Driver::single(1, 7, "start", dir.join("checkpoint.json"), "other inputs");
         let start = Genome::Numbers(vec![5.0, -5.0]);
-        let problem = ByFunction { f: sphere, evaluated: Cell::new(0) };
+        let problem = ByFunction::new(sphere);
         let f = driver.evolve(&ga, &layout, &problem, false, |_| vec![start.clone(), Genome::Numbers(vec![0.0; 2])]);
         assert_eq!(f.unwrap().state.population[0], start);
         // A draw of nothing is an error, not a panic.
