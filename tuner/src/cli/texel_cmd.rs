@@ -4,7 +4,10 @@ use std::path::PathBuf;
 
 use crate::{
     cli::{RunArgs, set_given},
-    texel::run::{TexelConfig, bench_epoch, run as run_texel},
+    texel::{
+        gradient::{GradientConfig, Optimizer},
+        run::{TexelConfig, bench_epoch, run as run_texel},
+    },
 };
 
 /// Tune evaluation parameters by Texel's method: the mean squared error of the games' results
@@ -68,6 +71,12 @@ pub fn run(args: TexelArgs) -> anyhow::Result<()> {
     println!("K {:.4}; {} training and {} validation positions", o.k, o.train, o.validation);
     println!("start:        training MSE {:.6}   validation MSE {:.6}", o.start.0, o.start.1);
     println!("tuned pass {:<3} training MSE {:.6}   validation MSE {:.6}", o.tuned_pass, o.tuned.0, o.tuned.1);
+    if cfg.optimizer != Optimizer::Local {
+        let lambda = cfg.gradient.as_ref().map_or(GradientConfig::default().lambda, |g| g.lambda);
+        println!(
+            "(training MSE: the traced loss against the fit's target, lambda {lambda}; validation: against the results)"
+        );
+    }
     print!("{}", super::best_file_text("tuned parameters", &o.tuned_file));
     Ok(())
 }

@@ -9,8 +9,10 @@
 //! `evochess::eval::trace`) or a search key are held at their starting values.
 //!
 //! Each epoch's record holds the rounded values and their *validation* MSE measured with the
-//! engine's real `evaluate()`, so it compares with the local search's passes; the training MSE
-//! is the traced loss averaged over the epoch's batches (before each step). An epoch's
+//! engine's real `evaluate()` against the game results, so it compares with the local search's
+//! passes; the training MSE is the traced loss against the fit's target λ·result +
+//! (1 − λ)·sigmoid(K·score), averaged over the epoch's batches (before each step), and pass 0's
+//! training figure is that loss at the start, so the training column compares with itself. An epoch's
 //! validation MSE that has not beaten the best for `patience` epochs stops the fit; the best
 //! epoch's values are `tuned.toml`. The state (values, moments, step count) is checkpointed
 //! after every epoch, so `--resume` continues exactly where a killed run stopped.
@@ -104,6 +106,9 @@ pub(super) struct Gradient<'a> {
     /// The space's gene index of each fitted gene (the others are held).
     pub(super) fitted: Vec<usize>,
     pub(super) seed: u64,
+    /// The traced training loss at the start against the fit's target, the figure each epoch's
+    /// training MSE compares with (the run's start line measures the results instead).
+    pub(super) start_loss: f64,
 }
 
 impl Gradient<'_> {
@@ -235,7 +240,7 @@ impl Generations for Gradient<'_> {
         }
         let values = self.values(&s.theta);
         let train_mse =
-            if trials > 0 { sse / n as f64 } else { history.last().map_or(self.tuning.start.0, |r| r.train_mse) };
+            if trials > 0 { sse / n as f64 } else { history.last().map_or(self.start_loss, |r| r.train_mse) };
         // After the early stop the values no longer move: the epochs left only carry the record.
         let was_stopped = s.stopped;
         let validation_mse = match history.last() {
@@ -292,7 +297,7 @@ impl Generations for Gradient<'_> {
     }
 
     fn report(&self, history: &[PassRecord]) -> Result<(), TexelError> {
-        self.tuning.write_reports(history)
+        self.tuning.write_reports(history, self.start_loss)
     }
 }
 

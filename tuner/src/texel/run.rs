@@ -349,11 +349,13 @@ impl Tuning<'_> {
     }
 
     /// `passes.csv`, `loss.svg` and `tuned.toml` (the best validation pass) from the history.
-    pub(super) fn write_reports(&self, history: &[PassRecord]) -> Result<(), TexelError> {
+    /// `start_train` is pass 0's training figure: the MSE against the results for the local
+    /// search, the traced loss against the fit's target for a gradient fit.
+    pub(super) fn write_reports(&self, history: &[PassRecord], start_train: f64) -> Result<(), TexelError> {
         let out = &self.cfg.out_dir;
         let start = PassRecord {
             pass: 0,
-            train_mse: self.start.0,
+            train_mse: start_train,
             validation_mse: self.start.1,
             changed: 0,
             trials: 1,
@@ -483,7 +485,7 @@ impl Generations for Tuning<'_> {
     }
 
     fn report(&self, history: &[PassRecord]) -> Result<(), TexelError> {
-        self.write_reports(history)
+        self.write_reports(history, self.start.0)
     }
 }
 
@@ -511,7 +513,15 @@ fn gradient_fit<'a>(tuning: &'a Tuning<'a>, optimizer: Optimizer) -> Result<Grad
         train.entries.len(),
         train.bytes() as f64 / train.len() as f64
     );
-    Ok(Gradient { tuning, cfg, optimizer, train, fitted, seed: tuning.cfg.seed })
+    let values = tuning.start_values();
+    let start_theta: Vec<f64> = fitted.iter().map(|&g| f64::from(values[g])).collect();
+    let start_loss =
+        train.loss_grad(&start_theta, tuning.k, 0..train.len(), false, tuning.threads).0 / train.len() as f64;
+    log::info!(
+        "texel: start: training MSE {start_loss:.6} against the fit's target (lambda {}: lambda·result + (1 − lambda)·sigmoid(K·score))",
+        cfg.lambda
+    );
+    Ok(Gradient { tuning, cfg, optimizer, train, fitted, seed: tuning.cfg.seed, start_loss })
 }
 
 /// The space's genes whose keys are all linear evaluation parameters (the gradient fits
@@ -689,14 +699,17 @@ pub fn run(cfg: &TexelConfig, start: Start) -> Result<TexelOutcome, TexelError> 
     let mismatch = "different settings (only passes, threads and out_dir may change)";
     let driver = Driver::single(cfg.passes, cfg.seed, &fingerprint, checkpoint, mismatch).accepting_legacy(&legacy);
     let tuning = Tuning { cfg, space, base, train, validation, k, threads, start: start_loss };
-    let history = match cfg.optimizer {
-        Optimizer::Local => driver.run(&tuning, start.resumes())?.history,
+    // The training figures compare with the start's on the same target: the results for the
+    // local search, the fit's blended target for a gradient fit.
+    let (history, start_train) = match cfg.optimizer {
+        Optimizer::Local => (driver.run(&tuning, start.resumes())?.history, start_loss.0),
         optimizer => {
             let gradient = gradient_fit(&tuning, optimizer)?;
             let Finished { history, .. } = driver.run(&gradient, start.resumes())?;
-            history
+            (history, gradient.start_loss)
         }
     };
+    let start_loss = (start_train, start_loss.1);
     let best = tuning.best(&history);
     Ok(TexelOutcome {
         k,
