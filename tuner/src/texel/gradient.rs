@@ -128,9 +128,13 @@ impl Gradient<'_> {
     }
 
     fn start_theta(&self) -> Vec<f64> {
-        let start = self.tuning.start_values();
-        self.fitted.iter().map(|&g| f64::from(start[g])).collect()
+        fitted_theta(&self.tuning.start_values(), &self.fitted)
     }
+}
+
+/// The fitted genes' entries of the space's gene `values`, as the optimiser's parameter vector.
+pub(super) fn fitted_theta(values: &[i32], fitted: &[usize]) -> Vec<f64> {
+    fitted.iter().map(|&g| f64::from(values[g])).collect()
 }
 
 /// One epoch over `train` from `s`: returns the summed squared error of the batches (each

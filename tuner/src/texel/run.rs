@@ -43,7 +43,7 @@ use thiserror::Error;
 
 use super::{
     fit_k,
-    gradient::{Gradient, GradientConfig, GradientState, Optimizer, epoch},
+    gradient::{Gradient, GradientConfig, GradientState, Optimizer, epoch, fitted_theta},
     quiet::Resolver,
     selfplay::selfplay_positions,
     traces::{GeneOf, TraceError, TraceSet},
@@ -503,7 +503,8 @@ fn gradient_fit<'a>(tuning: &'a Tuning<'a>, optimizer: Optimizer) -> Result<Grad
     let positions: Vec<Labelled> = order.iter().map(|&i| tuning.train[i].clone()).collect();
     let cfg = tuning.cfg.gradient.clone().unwrap_or_default();
     let t = Instant::now();
-    let start = tuning.params(&tuning.start_values());
+    let values = tuning.start_values();
+    let start = tuning.params(&values);
     let mut train = TraceSet::build(&positions, &start.eval, &gene_of, fitted.len(), tuning.threads)?;
     train.set_targets(tuning.k, cfg.lambda);
     log::info!(
@@ -513,8 +514,7 @@ fn gradient_fit<'a>(tuning: &'a Tuning<'a>, optimizer: Optimizer) -> Result<Grad
         train.entries.len(),
         train.bytes() as f64 / train.len() as f64
     );
-    let values = tuning.start_values();
-    let start_theta: Vec<f64> = fitted.iter().map(|&g| f64::from(values[g])).collect();
+    let start_theta = fitted_theta(&values, &fitted);
     let start_loss =
         train.loss_grad(&start_theta, tuning.k, 0..train.len(), false, tuning.threads).0 / train.len() as f64;
     log::info!(
