@@ -888,8 +888,7 @@ impl Worker<'_> {
     /// Step 14's late move reduction of a move after the first, in quarter plies: the table's,
     /// more for quiets at non-PV and expected cut nodes, when not improving and when the TT
     /// move is noisy, less for killers and the counter move, for a good history and around
-    /// checks; halved for
-    /// captures. Never below zero or below one ply of remaining depth.
+    /// checks; halved for captures. Never below zero or below one ply of remaining depth.
     #[inline(always)]
     fn reduction(&self, node: &Node, ml: &MoveLoop, cand: Candidate, new_depth: i32) -> i32 {
         let sp = self.sp;
