@@ -219,6 +219,7 @@ impl Worker<'_> {
         child.play_unchecked(m);
         self.stack[ply].piece_to = Some(PieceTo::new(pos.turn(), m));
         self.stack[ply].capture_to = m.is_capture().then(|| m.to());
+        self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
         self.keys.push(hash_after(pos, key, m, &child));
         let check = child.is_check();
         (child, check)
@@ -465,6 +466,7 @@ impl Worker<'_> {
         self.stack[ply].piece_to = None;
         self.stack[ply].capture_to = None;
         self.stack[ply].null = true;
+        self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
         self.keys.push(hash(&null_pos));
         let depth = node.depth - ONE_PLY - r * ONE_PLY;
         let s = -self.negamax(&null_pos, -beta, -beta + 1, depth, ply + 1, !node.cut_node, false);
@@ -649,12 +651,13 @@ impl Worker<'_> {
             } else {
                 0
             };
-            let new_depth = node.depth - ONE_PLY + ext.min(ONE_PLY);
+            let new_depth = node.depth - ONE_PLY + ext;
 
             // Step 14. PVS: the first move with the full window, the others with a null
             // window, reduced (late move reductions) and searched again when they beat alpha.
             self.stack[ply].piece_to = Some(PieceTo::new(stm, m));
             self.stack[ply].capture_to = m.is_capture().then(|| m.to());
+            self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions + u8::from(ext > ONE_PLY);
             self.keys.push(child_key);
             let score = if move_count == 1 {
                 -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node, gives_check)
@@ -802,7 +805,10 @@ impl Worker<'_> {
 
     /// Step 13: the extension of a move in quarter plies (check, single reply, recapture,
     /// passed pawn push, mate threat, singular), or the node's score when the singular test
-    /// shows that several moves beat beta (multi-cut) or the search stopped.
+    /// shows that several moves beat beta (multi-cut) or the search stopped. At most one ply,
+    /// except a double singular extension (two plies); negative for a TT move that is not
+    /// singular but already beats beta (Stockfish's negative extension): the effort goes to
+    /// the alternatives.
     #[inline(always)]
     fn extension(
         &mut self,
@@ -830,10 +836,12 @@ impl Worker<'_> {
         if mate_threat {
             ext += sp.mate_threat_extension;
         }
+        ext = ext.min(ONE_PLY);
         // Singular extension: the TT move's lower bound is well above what every other move
-        // reaches at half depth, so the line hangs on this move: search it a ply deeper. If
-        // the others also reach beta, several moves refute the parent's move and the node
-        // fails high at once (multi-cut).
+        // reaches at half depth, so the line hangs on this move: search it a ply deeper (two
+        // when the others fall far short, a bounded number of times per line). If the others
+        // also reach beta, several moves refute the parent's move and the node fails high at
+        // once (multi-cut).
         let d_plies = node.d_plies;
         if Some(m) == node.tt_move
             && node.excluded.is_none()
@@ -862,9 +870,15 @@ impl Worker<'_> {
                     return ControlFlow::Break(0);
                 }
                 if s < singular_beta {
-                    ext = ONE_PLY;
+                    let double = !node.pv_node
+                        && sp.singular_double_margin > 0
+                        && s < singular_beta - sp.singular_double_margin
+                        && i32::from(self.stack[node.ply].double_extensions) < sp.singular_double_max;
+                    ext = if double { 2 * ONE_PLY } else { ONE_PLY };
                 } else if singular_beta >= beta {
                     return ControlFlow::Break(singular_beta);
+                } else if tt_score >= beta {
+                    ext -= sp.singular_negative_extension;
                 }
             }
         }
@@ -872,9 +886,9 @@ impl Worker<'_> {
     }
 
     /// Step 14's late move reduction of a move after the first, in quarter plies: the table's,
-    /// more for quiets at non-PV and expected cut nodes and when not improving, less for
-    /// killers and the counter move, for a good history and around checks; halved for
-    /// captures. Never below zero or below one ply of remaining depth.
+    /// more for quiets at non-PV and expected cut nodes, when not improving and when the TT
+    /// move is noisy, less for killers and the counter move, for a good history and around
+    /// checks; halved for captures. Never below zero or below one ply of remaining depth.
     #[inline(always)]
     fn reduction(&self, node: &Node, ml: &MoveLoop, cand: Candidate, new_depth: i32) -> i32 {
         let sp = self.sp;
@@ -896,6 +910,10 @@ impl Worker<'_> {
             }
             if Some(m) == ml.killers[0] || Some(m) == ml.killers[1] || Some(m) == ml.counter {
                 r -= ONE_PLY;
+            }
+            // A capture or promotion is the best move found here before: quiets rarely beat it.
+            if node.tt_move.is_some_and(is_noisy) {
+                r += sp.lmr_tt_noisy;
             }
             let h = self.hist.quiet_score(node.stm, m, node.prev1, node.prev2);
             r -= h / sp.lmr_history_divisor;

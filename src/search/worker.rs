@@ -37,11 +37,13 @@ pub(crate) struct Frame {
     pub null: bool,
     /// A move this node must not search (the singular-extension test searches all the others).
     pub excluded: Option<Move>,
+    /// Double singular extensions on the line to this ply (bounded by `singular_double_max`).
+    pub double_extensions: u8,
 }
 
 impl Default for Frame {
     fn default() -> Self {
-        Frame { static_eval: -INFINITE, piece_to: None, capture_to: None, null: false, excluded: None }
+        Frame { static_eval: -INFINITE, piece_to: None, capture_to: None, null: false, excluded: None, double_extensions: 0 }
     }
 }
 
