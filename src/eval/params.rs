@@ -1,7 +1,9 @@
 //! Evaluation parameters (centipawns), declared once; see [`crate::params`].
 //!
 //! Groups: material; piece-square profiles (`pst_*`: a file term for a/h, b/g, c/f, d/e plus a
-//! relative-rank term, so the 64-square tables stay tunable); every term of David et al. 2014
+//! relative-rank term, so the 64-square tables stay tunable) and a per-square term on top of
+//! them (`psq_*`, left-right mirrored: 32 squares a piece, 24 for pawns; 0 until a fit sets
+//! them: the profiles say what the coarse shape is, the squares what it misses); every term of David et al. 2014
 //! Fig. 3 (named after the figure in lower snake case); the remaining terms of Aksenov 2004
 //! Table 3; tempo. `_mult` terms multiply the geometric quantity named in their doc line.
 //! Generated layout; edit values freely, then regenerate `params/default.toml`.
@@ -316,6 +318,742 @@ crate::declare_params! {
         pst_king_rank_8_mg: -37, [-150, 150];
         /// King square table: relative rank 8 term, endgame
         pst_king_rank_8_eg: 6, [-150, 150];
+        /// Pawn on a2 or h2 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_a2_mg: 0, [-150, 150];
+        /// Pawn on a2 or h2 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_a2_eg: 0, [-150, 150];
+        /// Pawn on b2 or g2 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_b2_mg: 0, [-150, 150];
+        /// Pawn on b2 or g2 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_b2_eg: 0, [-150, 150];
+        /// Pawn on c2 or f2 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_c2_mg: 0, [-150, 150];
+        /// Pawn on c2 or f2 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_c2_eg: 0, [-150, 150];
+        /// Pawn on d2 or e2 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_d2_mg: 0, [-150, 150];
+        /// Pawn on d2 or e2 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_d2_eg: 0, [-150, 150];
+        /// Pawn on a3 or h3 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_a3_mg: 0, [-150, 150];
+        /// Pawn on a3 or h3 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_a3_eg: 0, [-150, 150];
+        /// Pawn on b3 or g3 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_b3_mg: 0, [-150, 150];
+        /// Pawn on b3 or g3 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_b3_eg: 0, [-150, 150];
+        /// Pawn on c3 or f3 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_c3_mg: 0, [-150, 150];
+        /// Pawn on c3 or f3 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_c3_eg: 0, [-150, 150];
+        /// Pawn on d3 or e3 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_d3_mg: 0, [-150, 150];
+        /// Pawn on d3 or e3 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_d3_eg: 0, [-150, 150];
+        /// Pawn on a4 or h4 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_a4_mg: 0, [-150, 150];
+        /// Pawn on a4 or h4 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_a4_eg: 0, [-150, 150];
+        /// Pawn on b4 or g4 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_b4_mg: 0, [-150, 150];
+        /// Pawn on b4 or g4 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_b4_eg: 0, [-150, 150];
+        /// Pawn on c4 or f4 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_c4_mg: 0, [-150, 150];
+        /// Pawn on c4 or f4 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_c4_eg: 0, [-150, 150];
+        /// Pawn on d4 or e4 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_d4_mg: 0, [-150, 150];
+        /// Pawn on d4 or e4 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_d4_eg: 0, [-150, 150];
+        /// Pawn on a5 or h5 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_a5_mg: 0, [-150, 150];
+        /// Pawn on a5 or h5 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_a5_eg: 0, [-150, 150];
+        /// Pawn on b5 or g5 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_b5_mg: 0, [-150, 150];
+        /// Pawn on b5 or g5 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_b5_eg: 0, [-150, 150];
+        /// Pawn on c5 or f5 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_c5_mg: 0, [-150, 150];
+        /// Pawn on c5 or f5 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_c5_eg: 0, [-150, 150];
+        /// Pawn on d5 or e5 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_d5_mg: 0, [-150, 150];
+        /// Pawn on d5 or e5 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_d5_eg: 0, [-150, 150];
+        /// Pawn on a6 or h6 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_a6_mg: 0, [-150, 150];
+        /// Pawn on a6 or h6 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_a6_eg: 0, [-150, 150];
+        /// Pawn on b6 or g6 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_b6_mg: 0, [-150, 150];
+        /// Pawn on b6 or g6 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_b6_eg: 0, [-150, 150];
+        /// Pawn on c6 or f6 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_c6_mg: 0, [-150, 150];
+        /// Pawn on c6 or f6 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_c6_eg: 0, [-150, 150];
+        /// Pawn on d6 or e6 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_d6_mg: 0, [-150, 150];
+        /// Pawn on d6 or e6 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_d6_eg: 0, [-150, 150];
+        /// Pawn on a7 or h7 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_a7_mg: 0, [-150, 150];
+        /// Pawn on a7 or h7 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_a7_eg: 0, [-150, 150];
+        /// Pawn on b7 or g7 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_b7_mg: 0, [-150, 150];
+        /// Pawn on b7 or g7 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_b7_eg: 0, [-150, 150];
+        /// Pawn on c7 or f7 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_c7_mg: 0, [-150, 150];
+        /// Pawn on c7 or f7 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_c7_eg: 0, [-150, 150];
+        /// Pawn on d7 or e7 (relative rank), middlegame: added to its file and rank terms
+        psq_pawn_d7_mg: 0, [-150, 150];
+        /// Pawn on d7 or e7 (relative rank), endgame: added to its file and rank terms
+        psq_pawn_d7_eg: 0, [-150, 150];
+        /// Knight on a1 or h1 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_a1_mg: 0, [-150, 150];
+        /// Knight on a1 or h1 (relative rank), endgame: added to its file and rank terms
+        psq_knight_a1_eg: 0, [-150, 150];
+        /// Knight on b1 or g1 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_b1_mg: 0, [-150, 150];
+        /// Knight on b1 or g1 (relative rank), endgame: added to its file and rank terms
+        psq_knight_b1_eg: 0, [-150, 150];
+        /// Knight on c1 or f1 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_c1_mg: 0, [-150, 150];
+        /// Knight on c1 or f1 (relative rank), endgame: added to its file and rank terms
+        psq_knight_c1_eg: 0, [-150, 150];
+        /// Knight on d1 or e1 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_d1_mg: 0, [-150, 150];
+        /// Knight on d1 or e1 (relative rank), endgame: added to its file and rank terms
+        psq_knight_d1_eg: 0, [-150, 150];
+        /// Knight on a2 or h2 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_a2_mg: 0, [-150, 150];
+        /// Knight on a2 or h2 (relative rank), endgame: added to its file and rank terms
+        psq_knight_a2_eg: 0, [-150, 150];
+        /// Knight on b2 or g2 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_b2_mg: 0, [-150, 150];
+        /// Knight on b2 or g2 (relative rank), endgame: added to its file and rank terms
+        psq_knight_b2_eg: 0, [-150, 150];
+        /// Knight on c2 or f2 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_c2_mg: 0, [-150, 150];
+        /// Knight on c2 or f2 (relative rank), endgame: added to its file and rank terms
+        psq_knight_c2_eg: 0, [-150, 150];
+        /// Knight on d2 or e2 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_d2_mg: 0, [-150, 150];
+        /// Knight on d2 or e2 (relative rank), endgame: added to its file and rank terms
+        psq_knight_d2_eg: 0, [-150, 150];
+        /// Knight on a3 or h3 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_a3_mg: 0, [-150, 150];
+        /// Knight on a3 or h3 (relative rank), endgame: added to its file and rank terms
+        psq_knight_a3_eg: 0, [-150, 150];
+        /// Knight on b3 or g3 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_b3_mg: 0, [-150, 150];
+        /// Knight on b3 or g3 (relative rank), endgame: added to its file and rank terms
+        psq_knight_b3_eg: 0, [-150, 150];
+        /// Knight on c3 or f3 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_c3_mg: 0, [-150, 150];
+        /// Knight on c3 or f3 (relative rank), endgame: added to its file and rank terms
+        psq_knight_c3_eg: 0, [-150, 150];
+        /// Knight on d3 or e3 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_d3_mg: 0, [-150, 150];
+        /// Knight on d3 or e3 (relative rank), endgame: added to its file and rank terms
+        psq_knight_d3_eg: 0, [-150, 150];
+        /// Knight on a4 or h4 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_a4_mg: 0, [-150, 150];
+        /// Knight on a4 or h4 (relative rank), endgame: added to its file and rank terms
+        psq_knight_a4_eg: 0, [-150, 150];
+        /// Knight on b4 or g4 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_b4_mg: 0, [-150, 150];
+        /// Knight on b4 or g4 (relative rank), endgame: added to its file and rank terms
+        psq_knight_b4_eg: 0, [-150, 150];
+        /// Knight on c4 or f4 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_c4_mg: 0, [-150, 150];
+        /// Knight on c4 or f4 (relative rank), endgame: added to its file and rank terms
+        psq_knight_c4_eg: 0, [-150, 150];
+        /// Knight on d4 or e4 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_d4_mg: 0, [-150, 150];
+        /// Knight on d4 or e4 (relative rank), endgame: added to its file and rank terms
+        psq_knight_d4_eg: 0, [-150, 150];
+        /// Knight on a5 or h5 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_a5_mg: 0, [-150, 150];
+        /// Knight on a5 or h5 (relative rank), endgame: added to its file and rank terms
+        psq_knight_a5_eg: 0, [-150, 150];
+        /// Knight on b5 or g5 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_b5_mg: 0, [-150, 150];
+        /// Knight on b5 or g5 (relative rank), endgame: added to its file and rank terms
+        psq_knight_b5_eg: 0, [-150, 150];
+        /// Knight on c5 or f5 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_c5_mg: 0, [-150, 150];
+        /// Knight on c5 or f5 (relative rank), endgame: added to its file and rank terms
+        psq_knight_c5_eg: 0, [-150, 150];
+        /// Knight on d5 or e5 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_d5_mg: 0, [-150, 150];
+        /// Knight on d5 or e5 (relative rank), endgame: added to its file and rank terms
+        psq_knight_d5_eg: 0, [-150, 150];
+        /// Knight on a6 or h6 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_a6_mg: 0, [-150, 150];
+        /// Knight on a6 or h6 (relative rank), endgame: added to its file and rank terms
+        psq_knight_a6_eg: 0, [-150, 150];
+        /// Knight on b6 or g6 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_b6_mg: 0, [-150, 150];
+        /// Knight on b6 or g6 (relative rank), endgame: added to its file and rank terms
+        psq_knight_b6_eg: 0, [-150, 150];
+        /// Knight on c6 or f6 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_c6_mg: 0, [-150, 150];
+        /// Knight on c6 or f6 (relative rank), endgame: added to its file and rank terms
+        psq_knight_c6_eg: 0, [-150, 150];
+        /// Knight on d6 or e6 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_d6_mg: 0, [-150, 150];
+        /// Knight on d6 or e6 (relative rank), endgame: added to its file and rank terms
+        psq_knight_d6_eg: 0, [-150, 150];
+        /// Knight on a7 or h7 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_a7_mg: 0, [-150, 150];
+        /// Knight on a7 or h7 (relative rank), endgame: added to its file and rank terms
+        psq_knight_a7_eg: 0, [-150, 150];
+        /// Knight on b7 or g7 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_b7_mg: 0, [-150, 150];
+        /// Knight on b7 or g7 (relative rank), endgame: added to its file and rank terms
+        psq_knight_b7_eg: 0, [-150, 150];
+        /// Knight on c7 or f7 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_c7_mg: 0, [-150, 150];
+        /// Knight on c7 or f7 (relative rank), endgame: added to its file and rank terms
+        psq_knight_c7_eg: 0, [-150, 150];
+        /// Knight on d7 or e7 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_d7_mg: 0, [-150, 150];
+        /// Knight on d7 or e7 (relative rank), endgame: added to its file and rank terms
+        psq_knight_d7_eg: 0, [-150, 150];
+        /// Knight on a8 or h8 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_a8_mg: 0, [-150, 150];
+        /// Knight on a8 or h8 (relative rank), endgame: added to its file and rank terms
+        psq_knight_a8_eg: 0, [-150, 150];
+        /// Knight on b8 or g8 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_b8_mg: 0, [-150, 150];
+        /// Knight on b8 or g8 (relative rank), endgame: added to its file and rank terms
+        psq_knight_b8_eg: 0, [-150, 150];
+        /// Knight on c8 or f8 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_c8_mg: 0, [-150, 150];
+        /// Knight on c8 or f8 (relative rank), endgame: added to its file and rank terms
+        psq_knight_c8_eg: 0, [-150, 150];
+        /// Knight on d8 or e8 (relative rank), middlegame: added to its file and rank terms
+        psq_knight_d8_mg: 0, [-150, 150];
+        /// Knight on d8 or e8 (relative rank), endgame: added to its file and rank terms
+        psq_knight_d8_eg: 0, [-150, 150];
+        /// Bishop on a1 or h1 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_a1_mg: 0, [-150, 150];
+        /// Bishop on a1 or h1 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_a1_eg: 0, [-150, 150];
+        /// Bishop on b1 or g1 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_b1_mg: 0, [-150, 150];
+        /// Bishop on b1 or g1 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_b1_eg: 0, [-150, 150];
+        /// Bishop on c1 or f1 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_c1_mg: 0, [-150, 150];
+        /// Bishop on c1 or f1 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_c1_eg: 0, [-150, 150];
+        /// Bishop on d1 or e1 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_d1_mg: 0, [-150, 150];
+        /// Bishop on d1 or e1 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_d1_eg: 0, [-150, 150];
+        /// Bishop on a2 or h2 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_a2_mg: 0, [-150, 150];
+        /// Bishop on a2 or h2 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_a2_eg: 0, [-150, 150];
+        /// Bishop on b2 or g2 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_b2_mg: 0, [-150, 150];
+        /// Bishop on b2 or g2 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_b2_eg: 0, [-150, 150];
+        /// Bishop on c2 or f2 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_c2_mg: 0, [-150, 150];
+        /// Bishop on c2 or f2 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_c2_eg: 0, [-150, 150];
+        /// Bishop on d2 or e2 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_d2_mg: 0, [-150, 150];
+        /// Bishop on d2 or e2 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_d2_eg: 0, [-150, 150];
+        /// Bishop on a3 or h3 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_a3_mg: 0, [-150, 150];
+        /// Bishop on a3 or h3 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_a3_eg: 0, [-150, 150];
+        /// Bishop on b3 or g3 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_b3_mg: 0, [-150, 150];
+        /// Bishop on b3 or g3 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_b3_eg: 0, [-150, 150];
+        /// Bishop on c3 or f3 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_c3_mg: 0, [-150, 150];
+        /// Bishop on c3 or f3 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_c3_eg: 0, [-150, 150];
+        /// Bishop on d3 or e3 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_d3_mg: 0, [-150, 150];
+        /// Bishop on d3 or e3 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_d3_eg: 0, [-150, 150];
+        /// Bishop on a4 or h4 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_a4_mg: 0, [-150, 150];
+        /// Bishop on a4 or h4 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_a4_eg: 0, [-150, 150];
+        /// Bishop on b4 or g4 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_b4_mg: 0, [-150, 150];
+        /// Bishop on b4 or g4 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_b4_eg: 0, [-150, 150];
+        /// Bishop on c4 or f4 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_c4_mg: 0, [-150, 150];
+        /// Bishop on c4 or f4 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_c4_eg: 0, [-150, 150];
+        /// Bishop on d4 or e4 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_d4_mg: 0, [-150, 150];
+        /// Bishop on d4 or e4 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_d4_eg: 0, [-150, 150];
+        /// Bishop on a5 or h5 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_a5_mg: 0, [-150, 150];
+        /// Bishop on a5 or h5 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_a5_eg: 0, [-150, 150];
+        /// Bishop on b5 or g5 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_b5_mg: 0, [-150, 150];
+        /// Bishop on b5 or g5 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_b5_eg: 0, [-150, 150];
+        /// Bishop on c5 or f5 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_c5_mg: 0, [-150, 150];
+        /// Bishop on c5 or f5 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_c5_eg: 0, [-150, 150];
+        /// Bishop on d5 or e5 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_d5_mg: 0, [-150, 150];
+        /// Bishop on d5 or e5 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_d5_eg: 0, [-150, 150];
+        /// Bishop on a6 or h6 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_a6_mg: 0, [-150, 150];
+        /// Bishop on a6 or h6 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_a6_eg: 0, [-150, 150];
+        /// Bishop on b6 or g6 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_b6_mg: 0, [-150, 150];
+        /// Bishop on b6 or g6 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_b6_eg: 0, [-150, 150];
+        /// Bishop on c6 or f6 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_c6_mg: 0, [-150, 150];
+        /// Bishop on c6 or f6 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_c6_eg: 0, [-150, 150];
+        /// Bishop on d6 or e6 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_d6_mg: 0, [-150, 150];
+        /// Bishop on d6 or e6 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_d6_eg: 0, [-150, 150];
+        /// Bishop on a7 or h7 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_a7_mg: 0, [-150, 150];
+        /// Bishop on a7 or h7 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_a7_eg: 0, [-150, 150];
+        /// Bishop on b7 or g7 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_b7_mg: 0, [-150, 150];
+        /// Bishop on b7 or g7 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_b7_eg: 0, [-150, 150];
+        /// Bishop on c7 or f7 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_c7_mg: 0, [-150, 150];
+        /// Bishop on c7 or f7 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_c7_eg: 0, [-150, 150];
+        /// Bishop on d7 or e7 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_d7_mg: 0, [-150, 150];
+        /// Bishop on d7 or e7 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_d7_eg: 0, [-150, 150];
+        /// Bishop on a8 or h8 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_a8_mg: 0, [-150, 150];
+        /// Bishop on a8 or h8 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_a8_eg: 0, [-150, 150];
+        /// Bishop on b8 or g8 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_b8_mg: 0, [-150, 150];
+        /// Bishop on b8 or g8 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_b8_eg: 0, [-150, 150];
+        /// Bishop on c8 or f8 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_c8_mg: 0, [-150, 150];
+        /// Bishop on c8 or f8 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_c8_eg: 0, [-150, 150];
+        /// Bishop on d8 or e8 (relative rank), middlegame: added to its file and rank terms
+        psq_bishop_d8_mg: 0, [-150, 150];
+        /// Bishop on d8 or e8 (relative rank), endgame: added to its file and rank terms
+        psq_bishop_d8_eg: 0, [-150, 150];
+        /// Rook on a1 or h1 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_a1_mg: 0, [-150, 150];
+        /// Rook on a1 or h1 (relative rank), endgame: added to its file and rank terms
+        psq_rook_a1_eg: 0, [-150, 150];
+        /// Rook on b1 or g1 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_b1_mg: 0, [-150, 150];
+        /// Rook on b1 or g1 (relative rank), endgame: added to its file and rank terms
+        psq_rook_b1_eg: 0, [-150, 150];
+        /// Rook on c1 or f1 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_c1_mg: 0, [-150, 150];
+        /// Rook on c1 or f1 (relative rank), endgame: added to its file and rank terms
+        psq_rook_c1_eg: 0, [-150, 150];
+        /// Rook on d1 or e1 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_d1_mg: 0, [-150, 150];
+        /// Rook on d1 or e1 (relative rank), endgame: added to its file and rank terms
+        psq_rook_d1_eg: 0, [-150, 150];
+        /// Rook on a2 or h2 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_a2_mg: 0, [-150, 150];
+        /// Rook on a2 or h2 (relative rank), endgame: added to its file and rank terms
+        psq_rook_a2_eg: 0, [-150, 150];
+        /// Rook on b2 or g2 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_b2_mg: 0, [-150, 150];
+        /// Rook on b2 or g2 (relative rank), endgame: added to its file and rank terms
+        psq_rook_b2_eg: 0, [-150, 150];
+        /// Rook on c2 or f2 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_c2_mg: 0, [-150, 150];
+        /// Rook on c2 or f2 (relative rank), endgame: added to its file and rank terms
+        psq_rook_c2_eg: 0, [-150, 150];
+        /// Rook on d2 or e2 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_d2_mg: 0, [-150, 150];
+        /// Rook on d2 or e2 (relative rank), endgame: added to its file and rank terms
+        psq_rook_d2_eg: 0, [-150, 150];
+        /// Rook on a3 or h3 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_a3_mg: 0, [-150, 150];
+        /// Rook on a3 or h3 (relative rank), endgame: added to its file and rank terms
+        psq_rook_a3_eg: 0, [-150, 150];
+        /// Rook on b3 or g3 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_b3_mg: 0, [-150, 150];
+        /// Rook on b3 or g3 (relative rank), endgame: added to its file and rank terms
+        psq_rook_b3_eg: 0, [-150, 150];
+        /// Rook on c3 or f3 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_c3_mg: 0, [-150, 150];
+        /// Rook on c3 or f3 (relative rank), endgame: added to its file and rank terms
+        psq_rook_c3_eg: 0, [-150, 150];
+        /// Rook on d3 or e3 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_d3_mg: 0, [-150, 150];
+        /// Rook on d3 or e3 (relative rank), endgame: added to its file and rank terms
+        psq_rook_d3_eg: 0, [-150, 150];
+        /// Rook on a4 or h4 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_a4_mg: 0, [-150, 150];
+        /// Rook on a4 or h4 (relative rank), endgame: added to its file and rank terms
+        psq_rook_a4_eg: 0, [-150, 150];
+        /// Rook on b4 or g4 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_b4_mg: 0, [-150, 150];
+        /// Rook on b4 or g4 (relative rank), endgame: added to its file and rank terms
+        psq_rook_b4_eg: 0, [-150, 150];
+        /// Rook on c4 or f4 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_c4_mg: 0, [-150, 150];
+        /// Rook on c4 or f4 (relative rank), endgame: added to its file and rank terms
+        psq_rook_c4_eg: 0, [-150, 150];
+        /// Rook on d4 or e4 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_d4_mg: 0, [-150, 150];
+        /// Rook on d4 or e4 (relative rank), endgame: added to its file and rank terms
+        psq_rook_d4_eg: 0, [-150, 150];
+        /// Rook on a5 or h5 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_a5_mg: 0, [-150, 150];
+        /// Rook on a5 or h5 (relative rank), endgame: added to its file and rank terms
+        psq_rook_a5_eg: 0, [-150, 150];
+        /// Rook on b5 or g5 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_b5_mg: 0, [-150, 150];
+        /// Rook on b5 or g5 (relative rank), endgame: added to its file and rank terms
+        psq_rook_b5_eg: 0, [-150, 150];
+        /// Rook on c5 or f5 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_c5_mg: 0, [-150, 150];
+        /// Rook on c5 or f5 (relative rank), endgame: added to its file and rank terms
+        psq_rook_c5_eg: 0, [-150, 150];
+        /// Rook on d5 or e5 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_d5_mg: 0, [-150, 150];
+        /// Rook on d5 or e5 (relative rank), endgame: added to its file and rank terms
+        psq_rook_d5_eg: 0, [-150, 150];
+        /// Rook on a6 or h6 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_a6_mg: 0, [-150, 150];
+        /// Rook on a6 or h6 (relative rank), endgame: added to its file and rank terms
+        psq_rook_a6_eg: 0, [-150, 150];
+        /// Rook on b6 or g6 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_b6_mg: 0, [-150, 150];
+        /// Rook on b6 or g6 (relative rank), endgame: added to its file and rank terms
+        psq_rook_b6_eg: 0, [-150, 150];
+        /// Rook on c6 or f6 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_c6_mg: 0, [-150, 150];
+        /// Rook on c6 or f6 (relative rank), endgame: added to its file and rank terms
+        psq_rook_c6_eg: 0, [-150, 150];
+        /// Rook on d6 or e6 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_d6_mg: 0, [-150, 150];
+        /// Rook on d6 or e6 (relative rank), endgame: added to its file and rank terms
+        psq_rook_d6_eg: 0, [-150, 150];
+        /// Rook on a7 or h7 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_a7_mg: 0, [-150, 150];
+        /// Rook on a7 or h7 (relative rank), endgame: added to its file and rank terms
+        psq_rook_a7_eg: 0, [-150, 150];
+        /// Rook on b7 or g7 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_b7_mg: 0, [-150, 150];
+        /// Rook on b7 or g7 (relative rank), endgame: added to its file and rank terms
+        psq_rook_b7_eg: 0, [-150, 150];
+        /// Rook on c7 or f7 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_c7_mg: 0, [-150, 150];
+        /// Rook on c7 or f7 (relative rank), endgame: added to its file and rank terms
+        psq_rook_c7_eg: 0, [-150, 150];
+        /// Rook on d7 or e7 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_d7_mg: 0, [-150, 150];
+        /// Rook on d7 or e7 (relative rank), endgame: added to its file and rank terms
+        psq_rook_d7_eg: 0, [-150, 150];
+        /// Rook on a8 or h8 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_a8_mg: 0, [-150, 150];
+        /// Rook on a8 or h8 (relative rank), endgame: added to its file and rank terms
+        psq_rook_a8_eg: 0, [-150, 150];
+        /// Rook on b8 or g8 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_b8_mg: 0, [-150, 150];
+        /// Rook on b8 or g8 (relative rank), endgame: added to its file and rank terms
+        psq_rook_b8_eg: 0, [-150, 150];
+        /// Rook on c8 or f8 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_c8_mg: 0, [-150, 150];
+        /// Rook on c8 or f8 (relative rank), endgame: added to its file and rank terms
+        psq_rook_c8_eg: 0, [-150, 150];
+        /// Rook on d8 or e8 (relative rank), middlegame: added to its file and rank terms
+        psq_rook_d8_mg: 0, [-150, 150];
+        /// Rook on d8 or e8 (relative rank), endgame: added to its file and rank terms
+        psq_rook_d8_eg: 0, [-150, 150];
+        /// Queen on a1 or h1 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_a1_mg: 0, [-150, 150];
+        /// Queen on a1 or h1 (relative rank), endgame: added to its file and rank terms
+        psq_queen_a1_eg: 0, [-150, 150];
+        /// Queen on b1 or g1 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_b1_mg: 0, [-150, 150];
+        /// Queen on b1 or g1 (relative rank), endgame: added to its file and rank terms
+        psq_queen_b1_eg: 0, [-150, 150];
+        /// Queen on c1 or f1 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_c1_mg: 0, [-150, 150];
+        /// Queen on c1 or f1 (relative rank), endgame: added to its file and rank terms
+        psq_queen_c1_eg: 0, [-150, 150];
+        /// Queen on d1 or e1 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_d1_mg: 0, [-150, 150];
+        /// Queen on d1 or e1 (relative rank), endgame: added to its file and rank terms
+        psq_queen_d1_eg: 0, [-150, 150];
+        /// Queen on a2 or h2 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_a2_mg: 0, [-150, 150];
+        /// Queen on a2 or h2 (relative rank), endgame: added to its file and rank terms
+        psq_queen_a2_eg: 0, [-150, 150];
+        /// Queen on b2 or g2 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_b2_mg: 0, [-150, 150];
+        /// Queen on b2 or g2 (relative rank), endgame: added to its file and rank terms
+        psq_queen_b2_eg: 0, [-150, 150];
+        /// Queen on c2 or f2 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_c2_mg: 0, [-150, 150];
+        /// Queen on c2 or f2 (relative rank), endgame: added to its file and rank terms
+        psq_queen_c2_eg: 0, [-150, 150];
+        /// Queen on d2 or e2 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_d2_mg: 0, [-150, 150];
+        /// Queen on d2 or e2 (relative rank), endgame: added to its file and rank terms
+        psq_queen_d2_eg: 0, [-150, 150];
+        /// Queen on a3 or h3 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_a3_mg: 0, [-150, 150];
+        /// Queen on a3 or h3 (relative rank), endgame: added to its file and rank terms
+        psq_queen_a3_eg: 0, [-150, 150];
+        /// Queen on b3 or g3 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_b3_mg: 0, [-150, 150];
+        /// Queen on b3 or g3 (relative rank), endgame: added to its file and rank terms
+        psq_queen_b3_eg: 0, [-150, 150];
+        /// Queen on c3 or f3 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_c3_mg: 0, [-150, 150];
+        /// Queen on c3 or f3 (relative rank), endgame: added to its file and rank terms
+        psq_queen_c3_eg: 0, [-150, 150];
+        /// Queen on d3 or e3 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_d3_mg: 0, [-150, 150];
+        /// Queen on d3 or e3 (relative rank), endgame: added to its file and rank terms
+        psq_queen_d3_eg: 0, [-150, 150];
+        /// Queen on a4 or h4 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_a4_mg: 0, [-150, 150];
+        /// Queen on a4 or h4 (relative rank), endgame: added to its file and rank terms
+        psq_queen_a4_eg: 0, [-150, 150];
+        /// Queen on b4 or g4 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_b4_mg: 0, [-150, 150];
+        /// Queen on b4 or g4 (relative rank), endgame: added to its file and rank terms
+        psq_queen_b4_eg: 0, [-150, 150];
+        /// Queen on c4 or f4 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_c4_mg: 0, [-150, 150];
+        /// Queen on c4 or f4 (relative rank), endgame: added to its file and rank terms
+        psq_queen_c4_eg: 0, [-150, 150];
+        /// Queen on d4 or e4 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_d4_mg: 0, [-150, 150];
+        /// Queen on d4 or e4 (relative rank), endgame: added to its file and rank terms
+        psq_queen_d4_eg: 0, [-150, 150];
+        /// Queen on a5 or h5 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_a5_mg: 0, [-150, 150];
+        /// Queen on a5 or h5 (relative rank), endgame: added to its file and rank terms
+        psq_queen_a5_eg: 0, [-150, 150];
+        /// Queen on b5 or g5 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_b5_mg: 0, [-150, 150];
+        /// Queen on b5 or g5 (relative rank), endgame: added to its file and rank terms
+        psq_queen_b5_eg: 0, [-150, 150];
+        /// Queen on c5 or f5 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_c5_mg: 0, [-150, 150];
+        /// Queen on c5 or f5 (relative rank), endgame: added to its file and rank terms
+        psq_queen_c5_eg: 0, [-150, 150];
+        /// Queen on d5 or e5 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_d5_mg: 0, [-150, 150];
+        /// Queen on d5 or e5 (relative rank), endgame: added to its file and rank terms
+        psq_queen_d5_eg: 0, [-150, 150];
+        /// Queen on a6 or h6 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_a6_mg: 0, [-150, 150];
+        /// Queen on a6 or h6 (relative rank), endgame: added to its file and rank terms
+        psq_queen_a6_eg: 0, [-150, 150];
+        /// Queen on b6 or g6 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_b6_mg: 0, [-150, 150];
+        /// Queen on b6 or g6 (relative rank), endgame: added to its file and rank terms
+        psq_queen_b6_eg: 0, [-150, 150];
+        /// Queen on c6 or f6 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_c6_mg: 0, [-150, 150];
+        /// Queen on c6 or f6 (relative rank), endgame: added to its file and rank terms
+        psq_queen_c6_eg: 0, [-150, 150];
+        /// Queen on d6 or e6 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_d6_mg: 0, [-150, 150];
+        /// Queen on d6 or e6 (relative rank), endgame: added to its file and rank terms
+        psq_queen_d6_eg: 0, [-150, 150];
+        /// Queen on a7 or h7 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_a7_mg: 0, [-150, 150];
+        /// Queen on a7 or h7 (relative rank), endgame: added to its file and rank terms
+        psq_queen_a7_eg: 0, [-150, 150];
+        /// Queen on b7 or g7 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_b7_mg: 0, [-150, 150];
+        /// Queen on b7 or g7 (relative rank), endgame: added to its file and rank terms
+        psq_queen_b7_eg: 0, [-150, 150];
+        /// Queen on c7 or f7 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_c7_mg: 0, [-150, 150];
+        /// Queen on c7 or f7 (relative rank), endgame: added to its file and rank terms
+        psq_queen_c7_eg: 0, [-150, 150];
+        /// Queen on d7 or e7 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_d7_mg: 0, [-150, 150];
+        /// Queen on d7 or e7 (relative rank), endgame: added to its file and rank terms
+        psq_queen_d7_eg: 0, [-150, 150];
+        /// Queen on a8 or h8 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_a8_mg: 0, [-150, 150];
+        /// Queen on a8 or h8 (relative rank), endgame: added to its file and rank terms
+        psq_queen_a8_eg: 0, [-150, 150];
+        /// Queen on b8 or g8 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_b8_mg: 0, [-150, 150];
+        /// Queen on b8 or g8 (relative rank), endgame: added to its file and rank terms
+        psq_queen_b8_eg: 0, [-150, 150];
+        /// Queen on c8 or f8 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_c8_mg: 0, [-150, 150];
+        /// Queen on c8 or f8 (relative rank), endgame: added to its file and rank terms
+        psq_queen_c8_eg: 0, [-150, 150];
+        /// Queen on d8 or e8 (relative rank), middlegame: added to its file and rank terms
+        psq_queen_d8_mg: 0, [-150, 150];
+        /// Queen on d8 or e8 (relative rank), endgame: added to its file and rank terms
+        psq_queen_d8_eg: 0, [-150, 150];
+        /// King on a1 or h1 (relative rank), middlegame: added to its file and rank terms
+        psq_king_a1_mg: 0, [-150, 150];
+        /// King on a1 or h1 (relative rank), endgame: added to its file and rank terms
+        psq_king_a1_eg: 0, [-150, 150];
+        /// King on b1 or g1 (relative rank), middlegame: added to its file and rank terms
+        psq_king_b1_mg: 0, [-150, 150];
+        /// King on b1 or g1 (relative rank), endgame: added to its file and rank terms
+        psq_king_b1_eg: 0, [-150, 150];
+        /// King on c1 or f1 (relative rank), middlegame: added to its file and rank terms
+        psq_king_c1_mg: 0, [-150, 150];
+        /// King on c1 or f1 (relative rank), endgame: added to its file and rank terms
+        psq_king_c1_eg: 0, [-150, 150];
+        /// King on d1 or e1 (relative rank), middlegame: added to its file and rank terms
+        psq_king_d1_mg: 0, [-150, 150];
+        /// King on d1 or e1 (relative rank), endgame: added to its file and rank terms
+        psq_king_d1_eg: 0, [-150, 150];
+        /// King on a2 or h2 (relative rank), middlegame: added to its file and rank terms
+        psq_king_a2_mg: 0, [-150, 150];
+        /// King on a2 or h2 (relative rank), endgame: added to its file and rank terms
+        psq_king_a2_eg: 0, [-150, 150];
+        /// King on b2 or g2 (relative rank), middlegame: added to its file and rank terms
+        psq_king_b2_mg: 0, [-150, 150];
+        /// King on b2 or g2 (relative rank), endgame: added to its file and rank terms
+        psq_king_b2_eg: 0, [-150, 150];
+        /// King on c2 or f2 (relative rank), middlegame: added to its file and rank terms
+        psq_king_c2_mg: 0, [-150, 150];
+        /// King on c2 or f2 (relative rank), endgame: added to its file and rank terms
+        psq_king_c2_eg: 0, [-150, 150];
+        /// King on d2 or e2 (relative rank), middlegame: added to its file and rank terms
+        psq_king_d2_mg: 0, [-150, 150];
+        /// King on d2 or e2 (relative rank), endgame: added to its file and rank terms
+        psq_king_d2_eg: 0, [-150, 150];
+        /// King on a3 or h3 (relative rank), middlegame: added to its file and rank terms
+        psq_king_a3_mg: 0, [-150, 150];
+        /// King on a3 or h3 (relative rank), endgame: added to its file and rank terms
+        psq_king_a3_eg: 0, [-150, 150];
+        /// King on b3 or g3 (relative rank), middlegame: added to its file and rank terms
+        psq_king_b3_mg: 0, [-150, 150];
+        /// King on b3 or g3 (relative rank), endgame: added to its file and rank terms
+        psq_king_b3_eg: 0, [-150, 150];
+        /// King on c3 or f3 (relative rank), middlegame: added to its file and rank terms
+        psq_king_c3_mg: 0, [-150, 150];
+        /// King on c3 or f3 (relative rank), endgame: added to its file and rank terms
+        psq_king_c3_eg: 0, [-150, 150];
+        /// King on d3 or e3 (relative rank), middlegame: added to its file and rank terms
+        psq_king_d3_mg: 0, [-150, 150];
+        /// King on d3 or e3 (relative rank), endgame: added to its file and rank terms
+        psq_king_d3_eg: 0, [-150, 150];
+        /// King on a4 or h4 (relative rank), middlegame: added to its file and rank terms
+        psq_king_a4_mg: 0, [-150, 150];
+        /// King on a4 or h4 (relative rank), endgame: added to its file and rank terms
+        psq_king_a4_eg: 0, [-150, 150];
+        /// King on b4 or g4 (relative rank), middlegame: added to its file and rank terms
+        psq_king_b4_mg: 0, [-150, 150];
+        /// King on b4 or g4 (relative rank), endgame: added to its file and rank terms
+        psq_king_b4_eg: 0, [-150, 150];
+        /// King on c4 or f4 (relative rank), middlegame: added to its file and rank terms
+        psq_king_c4_mg: 0, [-150, 150];
+        /// King on c4 or f4 (relative rank), endgame: added to its file and rank terms
+        psq_king_c4_eg: 0, [-150, 150];
+        /// King on d4 or e4 (relative rank), middlegame: added to its file and rank terms
+        psq_king_d4_mg: 0, [-150, 150];
+        /// King on d4 or e4 (relative rank), endgame: added to its file and rank terms
+        psq_king_d4_eg: 0, [-150, 150];
+        /// King on a5 or h5 (relative rank), middlegame: added to its file and rank terms
+        psq_king_a5_mg: 0, [-150, 150];
+        /// King on a5 or h5 (relative rank), endgame: added to its file and rank terms
+        psq_king_a5_eg: 0, [-150, 150];
+        /// King on b5 or g5 (relative rank), middlegame: added to its file and rank terms
+        psq_king_b5_mg: 0, [-150, 150];
+        /// King on b5 or g5 (relative rank), endgame: added to its file and rank terms
+        psq_king_b5_eg: 0, [-150, 150];
+        /// King on c5 or f5 (relative rank), middlegame: added to its file and rank terms
+        psq_king_c5_mg: 0, [-150, 150];
+        /// King on c5 or f5 (relative rank), endgame: added to its file and rank terms
+        psq_king_c5_eg: 0, [-150, 150];
+        /// King on d5 or e5 (relative rank), middlegame: added to its file and rank terms
+        psq_king_d5_mg: 0, [-150, 150];
+        /// King on d5 or e5 (relative rank), endgame: added to its file and rank terms
+        psq_king_d5_eg: 0, [-150, 150];
+        /// King on a6 or h6 (relative rank), middlegame: added to its file and rank terms
+        psq_king_a6_mg: 0, [-150, 150];
+        /// King on a6 or h6 (relative rank), endgame: added to its file and rank terms
+        psq_king_a6_eg: 0, [-150, 150];
+        /// King on b6 or g6 (relative rank), middlegame: added to its file and rank terms
+        psq_king_b6_mg: 0, [-150, 150];
+        /// King on b6 or g6 (relative rank), endgame: added to its file and rank terms
+        psq_king_b6_eg: 0, [-150, 150];
+        /// King on c6 or f6 (relative rank), middlegame: added to its file and rank terms
+        psq_king_c6_mg: 0, [-150, 150];
+        /// King on c6 or f6 (relative rank), endgame: added to its file and rank terms
+        psq_king_c6_eg: 0, [-150, 150];
+        /// King on d6 or e6 (relative rank), middlegame: added to its file and rank terms
+        psq_king_d6_mg: 0, [-150, 150];
+        /// King on d6 or e6 (relative rank), endgame: added to its file and rank terms
+        psq_king_d6_eg: 0, [-150, 150];
+        /// King on a7 or h7 (relative rank), middlegame: added to its file and rank terms
+        psq_king_a7_mg: 0, [-150, 150];
+        /// King on a7 or h7 (relative rank), endgame: added to its file and rank terms
+        psq_king_a7_eg: 0, [-150, 150];
+        /// King on b7 or g7 (relative rank), middlegame: added to its file and rank terms
+        psq_king_b7_mg: 0, [-150, 150];
+        /// King on b7 or g7 (relative rank), endgame: added to its file and rank terms
+        psq_king_b7_eg: 0, [-150, 150];
+        /// King on c7 or f7 (relative rank), middlegame: added to its file and rank terms
+        psq_king_c7_mg: 0, [-150, 150];
+        /// King on c7 or f7 (relative rank), endgame: added to its file and rank terms
+        psq_king_c7_eg: 0, [-150, 150];
+        /// King on d7 or e7 (relative rank), middlegame: added to its file and rank terms
+        psq_king_d7_mg: 0, [-150, 150];
+        /// King on d7 or e7 (relative rank), endgame: added to its file and rank terms
+        psq_king_d7_eg: 0, [-150, 150];
+        /// King on a8 or h8 (relative rank), middlegame: added to its file and rank terms
+        psq_king_a8_mg: 0, [-150, 150];
+        /// King on a8 or h8 (relative rank), endgame: added to its file and rank terms
+        psq_king_a8_eg: 0, [-150, 150];
+        /// King on b8 or g8 (relative rank), middlegame: added to its file and rank terms
+        psq_king_b8_mg: 0, [-150, 150];
+        /// King on b8 or g8 (relative rank), endgame: added to its file and rank terms
+        psq_king_b8_eg: 0, [-150, 150];
+        /// King on c8 or f8 (relative rank), middlegame: added to its file and rank terms
+        psq_king_c8_mg: 0, [-150, 150];
+        /// King on c8 or f8 (relative rank), endgame: added to its file and rank terms
+        psq_king_c8_eg: 0, [-150, 150];
+        /// King on d8 or e8 (relative rank), middlegame: added to its file and rank terms
+        psq_king_d8_mg: 0, [-150, 150];
+        /// King on d8 or e8 (relative rank), endgame: added to its file and rank terms
+        psq_king_d8_eg: 0, [-150, 150];
         /// Middlegame bonus per rank a pawn on files c-f has advanced from its start square (David Fig. 3)
         pawn_advance_a: 2, [0, 100];
         /// Endgame bonus per rank any pawn has advanced from its start square (David Fig. 3)
