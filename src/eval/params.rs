@@ -3,7 +3,9 @@
 //! Groups: material; piece-square profiles (`pst_*`: a file term for a/h, b/g, c/f, d/e plus a
 //! relative-rank term, so the 64-square tables stay tunable) and a per-square term on top of
 //! them (`psq_*`, left-right mirrored: 32 squares a piece, 24 for pawns; 0 until a fit sets
-//! them: the profiles say what the coarse shape is, the squares what it misses); every term of David et al. 2014
+//! them: the profiles say what the coarse shape is, the squares what it misses); mobility
+//! tables by move count and phase (`mob_*`, 0 until a fit sets them) on top of the linear
+//! mobility terms; every term of David et al. 2014
 //! Fig. 3 (named after the figure in lower snake case); the remaining terms of Aksenov 2004
 //! Table 3; tempo. `_mult` terms multiply the geometric quantity named in their doc line.
 //! Generated layout; edit values freely, then regenerate `params/default.toml`.
@@ -1226,6 +1228,270 @@ crate::declare_params! {
         low_mobility_rook: 4, [0, 100];
         /// Penalty per move a queen has fewer than three
         low_mobility_queen: 2, [0, 100];
+        /// Knight with 0 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_knight_0_mg: 0, [-150, 150];
+        /// Knight with 0 moves (mobility count), endgame: added to the linear mobility terms
+        mob_knight_0_eg: 0, [-150, 150];
+        /// Knight with 1 move (mobility count), middlegame: added to the linear mobility terms
+        mob_knight_1_mg: 0, [-150, 150];
+        /// Knight with 1 move (mobility count), endgame: added to the linear mobility terms
+        mob_knight_1_eg: 0, [-150, 150];
+        /// Knight with 2 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_knight_2_mg: 0, [-150, 150];
+        /// Knight with 2 moves (mobility count), endgame: added to the linear mobility terms
+        mob_knight_2_eg: 0, [-150, 150];
+        /// Knight with 3 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_knight_3_mg: 0, [-150, 150];
+        /// Knight with 3 moves (mobility count), endgame: added to the linear mobility terms
+        mob_knight_3_eg: 0, [-150, 150];
+        /// Knight with 4 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_knight_4_mg: 0, [-150, 150];
+        /// Knight with 4 moves (mobility count), endgame: added to the linear mobility terms
+        mob_knight_4_eg: 0, [-150, 150];
+        /// Knight with 5 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_knight_5_mg: 0, [-150, 150];
+        /// Knight with 5 moves (mobility count), endgame: added to the linear mobility terms
+        mob_knight_5_eg: 0, [-150, 150];
+        /// Knight with 6 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_knight_6_mg: 0, [-150, 150];
+        /// Knight with 6 moves (mobility count), endgame: added to the linear mobility terms
+        mob_knight_6_eg: 0, [-150, 150];
+        /// Knight with 7 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_knight_7_mg: 0, [-150, 150];
+        /// Knight with 7 moves (mobility count), endgame: added to the linear mobility terms
+        mob_knight_7_eg: 0, [-150, 150];
+        /// Knight with 8 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_knight_8_mg: 0, [-150, 150];
+        /// Knight with 8 moves (mobility count), endgame: added to the linear mobility terms
+        mob_knight_8_eg: 0, [-150, 150];
+        /// Bishop with 0 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_bishop_0_mg: 0, [-150, 150];
+        /// Bishop with 0 moves (mobility count), endgame: added to the linear mobility terms
+        mob_bishop_0_eg: 0, [-150, 150];
+        /// Bishop with 1 move (mobility count), middlegame: added to the linear mobility terms
+        mob_bishop_1_mg: 0, [-150, 150];
+        /// Bishop with 1 move (mobility count), endgame: added to the linear mobility terms
+        mob_bishop_1_eg: 0, [-150, 150];
+        /// Bishop with 2 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_bishop_2_mg: 0, [-150, 150];
+        /// Bishop with 2 moves (mobility count), endgame: added to the linear mobility terms
+        mob_bishop_2_eg: 0, [-150, 150];
+        /// Bishop with 3 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_bishop_3_mg: 0, [-150, 150];
+        /// Bishop with 3 moves (mobility count), endgame: added to the linear mobility terms
+        mob_bishop_3_eg: 0, [-150, 150];
+        /// Bishop with 4 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_bishop_4_mg: 0, [-150, 150];
+        /// Bishop with 4 moves (mobility count), endgame: added to the linear mobility terms
+        mob_bishop_4_eg: 0, [-150, 150];
+        /// Bishop with 5 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_bishop_5_mg: 0, [-150, 150];
+        /// Bishop with 5 moves (mobility count), endgame: added to the linear mobility terms
+        mob_bishop_5_eg: 0, [-150, 150];
+        /// Bishop with 6 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_bishop_6_mg: 0, [-150, 150];
+        /// Bishop with 6 moves (mobility count), endgame: added to the linear mobility terms
+        mob_bishop_6_eg: 0, [-150, 150];
+        /// Bishop with 7 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_bishop_7_mg: 0, [-150, 150];
+        /// Bishop with 7 moves (mobility count), endgame: added to the linear mobility terms
+        mob_bishop_7_eg: 0, [-150, 150];
+        /// Bishop with 8 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_bishop_8_mg: 0, [-150, 150];
+        /// Bishop with 8 moves (mobility count), endgame: added to the linear mobility terms
+        mob_bishop_8_eg: 0, [-150, 150];
+        /// Bishop with 9 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_bishop_9_mg: 0, [-150, 150];
+        /// Bishop with 9 moves (mobility count), endgame: added to the linear mobility terms
+        mob_bishop_9_eg: 0, [-150, 150];
+        /// Bishop with 10 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_bishop_10_mg: 0, [-150, 150];
+        /// Bishop with 10 moves (mobility count), endgame: added to the linear mobility terms
+        mob_bishop_10_eg: 0, [-150, 150];
+        /// Bishop with 11 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_bishop_11_mg: 0, [-150, 150];
+        /// Bishop with 11 moves (mobility count), endgame: added to the linear mobility terms
+        mob_bishop_11_eg: 0, [-150, 150];
+        /// Bishop with 12 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_bishop_12_mg: 0, [-150, 150];
+        /// Bishop with 12 moves (mobility count), endgame: added to the linear mobility terms
+        mob_bishop_12_eg: 0, [-150, 150];
+        /// Bishop with 13 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_bishop_13_mg: 0, [-150, 150];
+        /// Bishop with 13 moves (mobility count), endgame: added to the linear mobility terms
+        mob_bishop_13_eg: 0, [-150, 150];
+        /// Rook with 0 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_rook_0_mg: 0, [-150, 150];
+        /// Rook with 0 moves (mobility count), endgame: added to the linear mobility terms
+        mob_rook_0_eg: 0, [-150, 150];
+        /// Rook with 1 move (mobility count), middlegame: added to the linear mobility terms
+        mob_rook_1_mg: 0, [-150, 150];
+        /// Rook with 1 move (mobility count), endgame: added to the linear mobility terms
+        mob_rook_1_eg: 0, [-150, 150];
+        /// Rook with 2 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_rook_2_mg: 0, [-150, 150];
+        /// Rook with 2 moves (mobility count), endgame: added to the linear mobility terms
+        mob_rook_2_eg: 0, [-150, 150];
+        /// Rook with 3 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_rook_3_mg: 0, [-150, 150];
+        /// Rook with 3 moves (mobility count), endgame: added to the linear mobility terms
+        mob_rook_3_eg: 0, [-150, 150];
+        /// Rook with 4 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_rook_4_mg: 0, [-150, 150];
+        /// Rook with 4 moves (mobility count), endgame: added to the linear mobility terms
+        mob_rook_4_eg: 0, [-150, 150];
+        /// Rook with 5 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_rook_5_mg: 0, [-150, 150];
+        /// Rook with 5 moves (mobility count), endgame: added to the linear mobility terms
+        mob_rook_5_eg: 0, [-150, 150];
+        /// Rook with 6 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_rook_6_mg: 0, [-150, 150];
+        /// Rook with 6 moves (mobility count), endgame: added to the linear mobility terms
+        mob_rook_6_eg: 0, [-150, 150];
+        /// Rook with 7 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_rook_7_mg: 0, [-150, 150];
+        /// Rook with 7 moves (mobility count), endgame: added to the linear mobility terms
+        mob_rook_7_eg: 0, [-150, 150];
+        /// Rook with 8 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_rook_8_mg: 0, [-150, 150];
+        /// Rook with 8 moves (mobility count), endgame: added to the linear mobility terms
+        mob_rook_8_eg: 0, [-150, 150];
+        /// Rook with 9 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_rook_9_mg: 0, [-150, 150];
+        /// Rook with 9 moves (mobility count), endgame: added to the linear mobility terms
+        mob_rook_9_eg: 0, [-150, 150];
+        /// Rook with 10 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_rook_10_mg: 0, [-150, 150];
+        /// Rook with 10 moves (mobility count), endgame: added to the linear mobility terms
+        mob_rook_10_eg: 0, [-150, 150];
+        /// Rook with 11 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_rook_11_mg: 0, [-150, 150];
+        /// Rook with 11 moves (mobility count), endgame: added to the linear mobility terms
+        mob_rook_11_eg: 0, [-150, 150];
+        /// Rook with 12 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_rook_12_mg: 0, [-150, 150];
+        /// Rook with 12 moves (mobility count), endgame: added to the linear mobility terms
+        mob_rook_12_eg: 0, [-150, 150];
+        /// Rook with 13 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_rook_13_mg: 0, [-150, 150];
+        /// Rook with 13 moves (mobility count), endgame: added to the linear mobility terms
+        mob_rook_13_eg: 0, [-150, 150];
+        /// Rook with 14 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_rook_14_mg: 0, [-150, 150];
+        /// Rook with 14 moves (mobility count), endgame: added to the linear mobility terms
+        mob_rook_14_eg: 0, [-150, 150];
+        /// Queen with 0 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_0_mg: 0, [-150, 150];
+        /// Queen with 0 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_0_eg: 0, [-150, 150];
+        /// Queen with 1 move (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_1_mg: 0, [-150, 150];
+        /// Queen with 1 move (mobility count), endgame: added to the linear mobility terms
+        mob_queen_1_eg: 0, [-150, 150];
+        /// Queen with 2 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_2_mg: 0, [-150, 150];
+        /// Queen with 2 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_2_eg: 0, [-150, 150];
+        /// Queen with 3 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_3_mg: 0, [-150, 150];
+        /// Queen with 3 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_3_eg: 0, [-150, 150];
+        /// Queen with 4 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_4_mg: 0, [-150, 150];
+        /// Queen with 4 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_4_eg: 0, [-150, 150];
+        /// Queen with 5 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_5_mg: 0, [-150, 150];
+        /// Queen with 5 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_5_eg: 0, [-150, 150];
+        /// Queen with 6 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_6_mg: 0, [-150, 150];
+        /// Queen with 6 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_6_eg: 0, [-150, 150];
+        /// Queen with 7 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_7_mg: 0, [-150, 150];
+        /// Queen with 7 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_7_eg: 0, [-150, 150];
+        /// Queen with 8 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_8_mg: 0, [-150, 150];
+        /// Queen with 8 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_8_eg: 0, [-150, 150];
+        /// Queen with 9 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_9_mg: 0, [-150, 150];
+        /// Queen with 9 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_9_eg: 0, [-150, 150];
+        /// Queen with 10 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_10_mg: 0, [-150, 150];
+        /// Queen with 10 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_10_eg: 0, [-150, 150];
+        /// Queen with 11 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_11_mg: 0, [-150, 150];
+        /// Queen with 11 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_11_eg: 0, [-150, 150];
+        /// Queen with 12 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_12_mg: 0, [-150, 150];
+        /// Queen with 12 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_12_eg: 0, [-150, 150];
+        /// Queen with 13 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_13_mg: 0, [-150, 150];
+        /// Queen with 13 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_13_eg: 0, [-150, 150];
+        /// Queen with 14 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_14_mg: 0, [-150, 150];
+        /// Queen with 14 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_14_eg: 0, [-150, 150];
+        /// Queen with 15 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_15_mg: 0, [-150, 150];
+        /// Queen with 15 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_15_eg: 0, [-150, 150];
+        /// Queen with 16 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_16_mg: 0, [-150, 150];
+        /// Queen with 16 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_16_eg: 0, [-150, 150];
+        /// Queen with 17 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_17_mg: 0, [-150, 150];
+        /// Queen with 17 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_17_eg: 0, [-150, 150];
+        /// Queen with 18 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_18_mg: 0, [-150, 150];
+        /// Queen with 18 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_18_eg: 0, [-150, 150];
+        /// Queen with 19 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_19_mg: 0, [-150, 150];
+        /// Queen with 19 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_19_eg: 0, [-150, 150];
+        /// Queen with 20 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_20_mg: 0, [-150, 150];
+        /// Queen with 20 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_20_eg: 0, [-150, 150];
+        /// Queen with 21 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_21_mg: 0, [-150, 150];
+        /// Queen with 21 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_21_eg: 0, [-150, 150];
+        /// Queen with 22 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_22_mg: 0, [-150, 150];
+        /// Queen with 22 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_22_eg: 0, [-150, 150];
+        /// Queen with 23 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_23_mg: 0, [-150, 150];
+        /// Queen with 23 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_23_eg: 0, [-150, 150];
+        /// Queen with 24 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_24_mg: 0, [-150, 150];
+        /// Queen with 24 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_24_eg: 0, [-150, 150];
+        /// Queen with 25 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_25_mg: 0, [-150, 150];
+        /// Queen with 25 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_25_eg: 0, [-150, 150];
+        /// Queen with 26 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_26_mg: 0, [-150, 150];
+        /// Queen with 26 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_26_eg: 0, [-150, 150];
+        /// Queen with 27 moves (mobility count), middlegame: added to the linear mobility terms
+        mob_queen_27_mg: 0, [-150, 150];
+        /// Queen with 27 moves (mobility count), endgame: added to the linear mobility terms
+        mob_queen_27_eg: 0, [-150, 150];
         /// Bad bishop: penalty per own pawn on the bishop's square colour, middlegame
         bishop_colour_pawns_mg: 4, [0, 50];
         /// Bad bishop: penalty per own pawn on the bishop's square colour, endgame

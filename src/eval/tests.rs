@@ -22,6 +22,8 @@ const BUILTIN: &[&str] = &[
     "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
     // Opposite-coloured bishops, white a pawn up.
     "4k3/5p2/3b4/8/4P3/3B1P2/8/4K3 w - - 0 1",
+    // A queen without a move, walled in by its own king and pawns.
+    "4k3/8/8/8/8/8/PP6/QK6 w - - 0 1",
 ];
 
 /// WAC.001-060 and the perft suite, compiled in from the repository's fixtures (tests/data).
