@@ -20,6 +20,7 @@
 pub mod bits;
 pub mod king;
 pub mod material;
+mod mobility_tables;
 pub mod params;
 pub mod pawn_table;
 pub mod pawns;

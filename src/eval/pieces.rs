@@ -1,4 +1,5 @@
-//! Knights, bishops, rooks and queens: mobility (attack sets masked, no move generation),
+//! Knights, bishops, rooks and queens: mobility (attack sets masked, no move generation; a
+//! linear term, a cramp penalty and a table by move count and phase),
 //! centrality, outposts, rook files, the seventh rank, connected rooks, rooks and passed pawns,
 //! rooks aimed at the enemy king, back-rank minors (David Fig. 3, Aksenov Table 3). Also records
 //! each side's attack maps (all, twice, per piece kind), its pressure on the enemy king zone and
@@ -8,6 +9,7 @@ use shakmaty::{Bitboard, Color, attacks};
 
 use super::{
     Ctx, EvalParams, S,
+    mobility_tables,
     bits::{
         CENTRALITY, DARK_SQUARES, FILE_CENTRALITY, OUTPOST_ZONE, RANK_1, file_mask, file_of, fill_fwd, fwd, rel,
         rel_rank,
@@ -38,6 +40,7 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
             record_attacks(ctx, u, a, enemy_zone, p.ks_weight_knight);
             pressure += (a & enemy_zone).count_ones();
             let m = (a & area).count_ones() as i32;
+            s += mobility_tables::knight(p, m as u32);
             mob += m;
             cramped += cramp(m);
             high += i32::from(m > 5);
@@ -66,6 +69,7 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
             record_attacks(ctx, u, a, enemy_zone, p.ks_weight_bishop);
             pressure += (a & enemy_zone).count_ones();
             let m = (a & area).count_ones() as i32;
+            s += mobility_tables::bishop(p, m as u32);
             mob += m;
             cramped += cramp(m);
             let colour = if (1u64 << sq.to_usize()) & DARK_SQUARES != 0 { DARK_SQUARES } else { !DARK_SQUARES };
@@ -98,6 +102,7 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
             record_attacks(ctx, u, a, enemy_zone, p.ks_weight_rook);
             pressure += (a & enemy_zone).count_ones();
             let m = (a & area).count_ones() as i32;
+            s += mobility_tables::rook(p, m as u32);
             mob += m;
             cramped += cramp(m);
             connected += (a & rooks).count_ones() as i32;
@@ -147,6 +152,7 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
             record_attacks(ctx, u, a, enemy_zone, p.ks_weight_queen);
             pressure += (a & enemy_zone).count_ones();
             let m = (a & area).count_ones() as i32;
+            s += mobility_tables::queen(p, m as u32);
             mob += m;
             cramped += cramp(m);
         }

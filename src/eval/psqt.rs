@@ -1,15 +1,18 @@
-//! Piece-square tables parametrised compactly: `pst(piece, sq) = file[piece][min(f, 7-f)] +
-//! rank[piece][relative rank]`, mg and eg. Two equivalent sources:
-//! [`Profiles`] reads the 72 profile entries straight from the parameters (cheap to build, used
-//! by the free `evaluate`), [`PsqtTable`] expands them into 64-square tables once per parameter
-//! set (used by [`super::Evaluator`]). A test checks they agree.
+//! Piece-square tables parametrised as profiles plus squares: `pst(piece, sq) =
+//! file[piece][min(f, 7-f)] + rank[piece][relative rank] + square[piece][relative rank, min(f, 7-f)]`,
+//! mg and eg. The profiles give the coarse shape with few parameters (what a GA can search);
+//! the left-right mirrored square terms what an additive shape misses (what a gradient fit over
+//! millions of positions can set). Two equivalent sources: [`Profiles`] reads the entries
+//! straight from the parameters (used by the free `evaluate`), [`PsqtTable`] expands them into
+//! 64-square tables once per parameter set (used by [`super::Evaluator`]). A test checks they
+//! agree.
 
 use shakmaty::{Board, Color, Role};
 
 use super::{
     EvalParams, S,
     bits::{file_of, rel_rank},
-    psqt_profiles::{file_terms, rank_terms},
+    psqt_profiles::{file_terms, rank_terms, square_terms},
 };
 
 /// Sums the piece-square terms of every piece, white minus black.
@@ -19,22 +22,51 @@ pub(crate) trait PsqtSource {
 
 const FILE_INDEX: [usize; 8] = [0, 1, 2, 3, 3, 2, 1, 0];
 
-/// File and rank profiles gathered from the parameters.
+/// File and rank profiles and square terms gathered from the parameters.
 #[derive(PartialEq)]
 pub(crate) struct Profiles {
     file: [[S; 4]; 6],
     rank: [[S; 8]; 6],
+    square: [[S; 32]; 6],
+}
+
+/// Index of `sq` in a role's square terms from `c`'s side: relative rank, then mirrored file.
+#[inline(always)]
+pub(crate) fn square_index(c: Color, sq: shakmaty::Square) -> usize {
+    rel_rank(c, sq) * 4 + FILE_INDEX[file_of(sq)]
 }
 
 impl Profiles {
     #[inline(always)]
     pub(crate) fn new(p: &EvalParams) -> Profiles {
-        Profiles { file: file_terms(p), rank: rank_terms(p) }
+        Profiles { file: file_terms(p), rank: rank_terms(p), square: square_terms(p) }
     }
 
     #[inline(always)]
     fn entry(&self, role: usize, c: Color, sq: shakmaty::Square) -> S {
-        self.file[role][FILE_INDEX[file_of(sq)]] + self.rank[role][rel_rank(c, sq)]
+        self.file[role][FILE_INDEX[file_of(sq)]] + self.rank[role][rel_rank(c, sq)] + self.square[role][square_index(c, sq)]
+    }
+
+    /// If `other` differs from `self` in exactly one square term and nothing else: its role, its
+    /// index ([`square_index`]) and whether the middlegame half moved (else the endgame's).
+    pub(crate) fn single_square_change(&self, other: &Profiles) -> Option<(usize, usize, bool)> {
+        if self.file != other.file || self.rank != other.rank {
+            return None;
+        }
+        let mut changed = None;
+        for role in 0..6 {
+            for i in 0..32 {
+                let (a, b) = (self.square[role][i], other.square[role][i]);
+                if a != b {
+                    let mg = a.mg() != b.mg();
+                    if changed.is_some() || (mg && a.eg() != b.eg()) {
+                        return None;
+                    }
+                    changed = Some((role, i, mg));
+                }
+            }
+        }
+        changed
     }
 }
 

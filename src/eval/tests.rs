@@ -22,6 +22,8 @@ const BUILTIN: &[&str] = &[
     "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
     // Opposite-coloured bishops, white a pawn up.
     "4k3/5p2/3b4/8/4P3/3B1P2/8/4K3 w - - 0 1",
+    // A queen without a move, walled in by its own king and pawns.
+    "4k3/8/8/8/8/8/PP6/QK6 w - - 0 1",
 ];
 
 /// WAC.001-060 and the perft suite, compiled in from the repository's fixtures (tests/data).
@@ -65,6 +67,38 @@ fn many_positions() -> Vec<Chess> {
             let mut c = p.clone();
             c.play_unchecked(m);
             out.push(c);
+        }
+    }
+    out.extend(square_coverage());
+    out
+}
+
+/// A white piece of each role on each square of files a-d (ranks 2-7 for pawns), with a black
+/// queen and rook on the board so that both phases count: every per-square term is exercised.
+fn square_coverage() -> Vec<Chess> {
+    use shakmaty::{Board, Color, Piece, Role, Setup, Square};
+    let mut out = Vec::new();
+    for role in Role::ALL {
+        for rank in 0..8u32 {
+            if role == Role::Pawn && (rank == 0 || rank == 7) {
+                continue;
+            }
+            for file in 0..4u32 {
+                let mut board = Board::empty();
+                board.set_piece_at(Square::new(rank * 8 + file), Piece { color: Color::White, role });
+                if role != Role::King {
+                    board.set_piece_at(Square::H1, Piece { color: Color::White, role: Role::King });
+                }
+                board.set_piece_at(Square::H8, Piece { color: Color::Black, role: Role::King });
+                board.set_piece_at(Square::G8, Piece { color: Color::Black, role: Role::Queen });
+                board.set_piece_at(Square::G6, Piece { color: Color::Black, role: Role::Rook });
+                let mut setup = Setup::empty();
+                setup.board = board;
+                // The side to move may be in check, not the other: a white king beside the
+                // black queen's lines moves first.
+                setup.turn = if role == Role::King { Color::White } else { Color::Black };
+                out.push(Chess::from_setup(setup, CastlingMode::Standard).expect("a legal coverage position"));
+            }
         }
     }
     out

@@ -14,9 +14,10 @@
 //! `breakdown()`, a new term is traced as soon as it is declared and evaluated; the evaluation's
 //! hot path is untouched.
 //!
-//! Two economies keep a trace near 60 evaluations instead of 260: parameters that move the
-//! piece-square profiles (found by bumping each once, at [`Tracer::new`]) are traced through the
-//! piece-square sum alone, and the others two per evaluation (the second raised
+//! Three economies keep a trace near 60 evaluations instead of 600: the per-square terms'
+//! coefficients are read off the board (a piece count per square), the other parameters that
+//! move the piece-square profiles (found by bumping each once, at [`Tracer::new`]) are traced
+//! through the piece-square sum alone, and the rest two per evaluation (the second raised
 //! [`PAIR_RADIX`] times as far, the two changes read back as the low and high digits).
 //!
 //! Non-linear parameters are **held fixed** (as Ethereal's tuner holds its king-safety divisors
@@ -36,7 +37,7 @@ use shakmaty::{Chess, Position};
 
 use super::{
     Breakdown, EvalParams, breakdown,
-    psqt::{Profiles, PsqtSource},
+    psqt::{Profiles, PsqtSource, square_index},
 };
 use crate::params::{ParamSection, ParamSpec};
 
@@ -107,6 +108,10 @@ pub struct Tracer {
     /// Linear parameters that feed the piece-square profiles: traced through the piece-square
     /// sum alone (a few adds per piece instead of a whole evaluation).
     profile: Vec<usize>,
+    /// Per-square terms (one square entry, one phase each): their coefficient is read off the
+    /// board, +1 per white piece on the square, −1 per black one (from black's side).
+    /// `[role][square index][mg = 0, eg = 1]` → parameter index.
+    square: Box<[[[Option<usize>; 2]; 32]; 6]>,
     /// The other linear parameters, traced two per evaluation (see [`PAIR_RADIX`]).
     other: Vec<usize>,
 }
@@ -121,15 +126,23 @@ impl Tracer {
     pub fn new(params: &EvalParams) -> Tracer {
         let base = Profiles::new(params);
         let (mut profile, mut other) = (Vec::new(), Vec::new());
+        let mut square = Box::new([[[None; 2]; 32]; 6]);
         for (i, spec) in EvalParams::specs().iter().enumerate() {
             if !is_linear(spec) {
                 continue;
             }
             let mut p = params.clone();
             p.set_unchecked(i, p.get(i) + BUMP);
-            if Profiles::new(&p) != base { profile.push(i) } else { other.push(i) }
+            let bumped = Profiles::new(&p);
+            if bumped == base {
+                other.push(i);
+            } else if let Some((role, index, mg)) = base.single_square_change(&bumped) {
+                square[role][index][usize::from(!mg)] = Some(i);
+            } else {
+                profile.push(i);
+            }
         }
-        Tracer { params: params.clone(), profile, other }
+        Tracer { params: params.clone(), profile, square, other }
     }
 
     pub fn params(&self) -> &EvalParams {
@@ -138,7 +151,8 @@ impl Tracer {
 
     /// Indices (into [`EvalParams::specs`]) of the traced parameters, ascending.
     pub fn linear(&self) -> Vec<usize> {
-        let mut all = [self.profile.as_slice(), self.other.as_slice()].concat();
+        let squares = self.square.iter().flatten().flatten().flatten().copied();
+        let mut all: Vec<usize> = self.profile.iter().chain(&self.other).copied().chain(squares).collect();
         all.sort_unstable();
         all
     }
@@ -176,6 +190,30 @@ impl Tracer {
             let d = Profiles::new(&p).score(pos.board()) - psqt;
             p.set_unchecked(i, v);
             deltas.push((i, d.mg(), d.eg(), 0));
+        }
+        // Square terms: a piece's count on its (mirrored, relative) square, signed by colour.
+        let mut counts = [[0i32; 32]; 6];
+        let board = pos.board();
+        for (role_index, role) in shakmaty::Role::ALL.into_iter().enumerate() {
+            for (color, sign) in [(shakmaty::Color::White, 1), (shakmaty::Color::Black, -1)] {
+                for sq in board.by_role(role) & board.by_color(color) {
+                    counts[role_index][square_index(color, sq)] += sign;
+                }
+            }
+        }
+        for (role_index, row) in counts.iter().enumerate() {
+            for (index, &n) in row.iter().enumerate() {
+                if n == 0 {
+                    continue;
+                }
+                let [mg, eg] = self.square[role_index][index];
+                if let Some(i) = mg {
+                    deltas.push((i, n * BUMP, 0, 0));
+                }
+                if let Some(i) = eg {
+                    deltas.push((i, 0, n * BUMP, 0));
+                }
+            }
         }
         for pair in self.other.chunks(2) {
             let saved: Vec<i32> = pair.iter().map(|&i| p.get(i)).collect();
