@@ -2,6 +2,27 @@
 
 use super::{EvalParams, S};
 
+/// The four tables expanded once per parameter set (what [`super::Evaluator`] reads: an index
+/// instead of a match per piece).
+#[derive(Clone)]
+pub(crate) struct MobilityTable {
+    pub knight: [S; 9],
+    pub bishop: [S; 14],
+    pub rook: [S; 15],
+    pub queen: [S; 28],
+}
+
+impl MobilityTable {
+    pub(crate) fn new(p: &EvalParams) -> MobilityTable {
+        MobilityTable {
+            knight: std::array::from_fn(|n| knight(p, n as u32)),
+            bishop: std::array::from_fn(|n| bishop(p, n as u32)),
+            rook: std::array::from_fn(|n| rook(p, n as u32)),
+            queen: std::array::from_fn(|n| queen(p, n as u32)),
+        }
+    }
+}
+
 /// The knight mobility table's entry for `moves` (at most 8).
 #[inline(always)]
 pub(crate) fn knight(p: &EvalParams, moves: u32) -> S {

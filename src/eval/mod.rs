@@ -309,8 +309,8 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     ctx.weak_pawns = structure.weak;
     s += structure.score;
     s += pawns::score_with_pieces(&ctx, p, White) - pawns::score_with_pieces(&ctx, p, Black);
-    s += pieces::score(&mut ctx, p, White);
-    s -= pieces::score(&mut ctx, p, Black);
+    s += pieces::score(&mut ctx, p, psqt.mobility(), White);
+    s -= pieces::score(&mut ctx, p, psqt.mobility(), Black);
     s += pawns::far_pawns(&ctx, p, White) - pawns::far_pawns(&ctx, p, Black);
     s += pawns::passer_path(&ctx, p, White) - pawns::passer_path(&ctx, p, Black);
     s += king::score(&ctx, p, White) - king::score(&ctx, p, Black);

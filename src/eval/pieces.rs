@@ -9,16 +9,17 @@ use shakmaty::{Bitboard, Color, attacks};
 
 use super::{
     Ctx, EvalParams, S,
-    mobility_tables,
     bits::{
         CENTRALITY, DARK_SQUARES, FILE_CENTRALITY, OUTPOST_ZONE, RANK_1, file_mask, file_of, fill_fwd, fwd, rel,
         rel_rank,
     },
+    mobility_tables::{self, MobilityTable},
 };
 
 /// Piece terms of `us`. Needs both sides' pawn terms (passed and weak pawns) done first.
+/// `tables`: the mobility tables expanded (the search's evaluator), else read from `p`.
 #[inline(always)]
-pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
+pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, tables: Option<&MobilityTable>, us: Color) -> S {
     let them = !us;
     let (u, t) = (us as usize, them as usize);
     let occ = ctx.occ;
@@ -40,7 +41,7 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
             record_attacks(ctx, u, a, enemy_zone, p.ks_weight_knight);
             pressure += (a & enemy_zone).count_ones();
             let m = (a & area).count_ones() as i32;
-            s += mobility_tables::knight(p, m as u32);
+            s += tables.map_or_else(|| mobility_tables::knight(p, m as u32), |t| t.knight[m as usize]);
             mob += m;
             cramped += cramp(m);
             high += i32::from(m > 5);
@@ -69,7 +70,7 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
             record_attacks(ctx, u, a, enemy_zone, p.ks_weight_bishop);
             pressure += (a & enemy_zone).count_ones();
             let m = (a & area).count_ones() as i32;
-            s += mobility_tables::bishop(p, m as u32);
+            s += tables.map_or_else(|| mobility_tables::bishop(p, m as u32), |t| t.bishop[m as usize]);
             mob += m;
             cramped += cramp(m);
             let colour = if (1u64 << sq.to_usize()) & DARK_SQUARES != 0 { DARK_SQUARES } else { !DARK_SQUARES };
@@ -102,7 +103,7 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
             record_attacks(ctx, u, a, enemy_zone, p.ks_weight_rook);
             pressure += (a & enemy_zone).count_ones();
             let m = (a & area).count_ones() as i32;
-            s += mobility_tables::rook(p, m as u32);
+            s += tables.map_or_else(|| mobility_tables::rook(p, m as u32), |t| t.rook[m as usize]);
             mob += m;
             cramped += cramp(m);
             connected += (a & rooks).count_ones() as i32;
@@ -152,7 +153,7 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, us: Color) -> S {
             record_attacks(ctx, u, a, enemy_zone, p.ks_weight_queen);
             pressure += (a & enemy_zone).count_ones();
             let m = (a & area).count_ones() as i32;
-            s += mobility_tables::queen(p, m as u32);
+            s += tables.map_or_else(|| mobility_tables::queen(p, m as u32), |t| t.queen[m as usize]);
             mob += m;
             cramped += cramp(m);
         }

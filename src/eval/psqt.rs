@@ -12,12 +12,19 @@ use shakmaty::{Board, Color, Role};
 use super::{
     EvalParams, S,
     bits::{file_of, rel_rank},
+    mobility_tables::MobilityTable,
     psqt_profiles::{file_terms, rank_terms, square_terms},
 };
 
 /// Sums the piece-square terms of every piece, white minus black.
 pub(crate) trait PsqtSource {
     fn score(&self, board: &Board) -> S;
+
+    /// The mobility tables when expanded; `None`: read them from the parameters.
+    #[inline(always)]
+    fn mobility(&self) -> Option<&MobilityTable> {
+        None
+    }
 }
 
 const FILE_INDEX: [usize; 8] = [0, 1, 2, 3, 3, 2, 1, 0];
@@ -44,7 +51,9 @@ impl Profiles {
 
     #[inline(always)]
     fn entry(&self, role: usize, c: Color, sq: shakmaty::Square) -> S {
-        self.file[role][FILE_INDEX[file_of(sq)]] + self.rank[role][rel_rank(c, sq)] + self.square[role][square_index(c, sq)]
+        self.file[role][FILE_INDEX[file_of(sq)]]
+            + self.rank[role][rel_rank(c, sq)]
+            + self.square[role][square_index(c, sq)]
     }
 
     /// If `other` differs from `self` in exactly one square term and nothing else: its role, its
@@ -92,6 +101,8 @@ impl PsqtSource for Profiles {
 #[derive(Clone)]
 pub struct PsqtTable {
     t: [[[S; 64]; 6]; 2],
+    /// The mobility tables, expanded alongside (one lookup per piece in the search).
+    mobility: MobilityTable,
 }
 
 impl PsqtTable {
@@ -106,11 +117,16 @@ impl PsqtTable {
                 }
             }
         }
-        PsqtTable { t }
+        PsqtTable { t, mobility: MobilityTable::new(p) }
     }
 }
 
 impl PsqtSource for PsqtTable {
+    #[inline(always)]
+    fn mobility(&self) -> Option<&MobilityTable> {
+        Some(&self.mobility)
+    }
+
     #[inline(always)]
     fn score(&self, board: &Board) -> S {
         let mut s = S::ZERO;

@@ -267,7 +267,9 @@ fn extreme_weights_do_not_overflow() {
 fn material_only_sanity() {
     let mut p = EvalParams::default();
     for (i, s) in EvalParams::specs().iter().enumerate() {
-        if !s.name.ends_with("_mg") && !s.name.ends_with("_eg") || s.name.starts_with("pst_") {
+        // Material is the only `_mg`/`_eg` pair kept: piece-square, square and mobility-table terms go.
+        let positional = ["pst_", "psq_", "mob_"].iter().any(|prefix| s.name.starts_with(prefix));
+        if !s.name.ends_with("_mg") && !s.name.ends_with("_eg") || positional {
             p.set_unchecked(i, 0);
         }
     }

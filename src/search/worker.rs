@@ -43,7 +43,14 @@ pub(crate) struct Frame {
 
 impl Default for Frame {
     fn default() -> Self {
-        Frame { static_eval: -INFINITE, piece_to: None, capture_to: None, null: false, excluded: None, double_extensions: 0 }
+        Frame {
+            static_eval: -INFINITE,
+            piece_to: None,
+            capture_to: None,
+            null: false,
+            excluded: None,
+            double_extensions: 0,
+        }
     }
 }
 
