@@ -33,24 +33,35 @@ pub fn run_bin(args: &[&str], stdin: &str, timeout: Duration) -> Output {
     let writer = thread::spawn(move || {
         let _ = input.write_all(stdin.as_bytes());
     });
+    // Drain both pipes while waiting: output larger than a pipe's buffer would otherwise block
+    // the child before it can exit.
+    let drain = |mut r: Box<dyn Read + Send>| {
+        thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = r.read_to_end(&mut buf);
+            buf
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
     let deadline = Instant::now() + timeout;
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            break;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
         }
         if Instant::now() > deadline {
             let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
+            let _ = child.wait();
             panic!(
                 "evochess {args:?} did not exit within {timeout:?}\nstdout:\n{}\nstderr:\n{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
+                String::from_utf8_lossy(&stdout.join().unwrap()),
+                String::from_utf8_lossy(&stderr.join().unwrap())
             );
         }
         thread::sleep(Duration::from_millis(10));
-    }
+    };
     writer.join().unwrap();
-    child.wait_with_output().unwrap()
+    Output { status, stdout: stdout.join().unwrap(), stderr: stderr.join().unwrap() }
 }
 
 /// A running engine spoken to over pipes. Every line it prints is kept so failures can show the
