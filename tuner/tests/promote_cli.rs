@@ -130,7 +130,8 @@ fn a_clearly_weaker_candidate_is_rejected_and_nothing_changes() {
     let dir = scratch("promote", "weaker");
     let default = tree(&dir, &Params::default(), "the repository's defaults");
     let candidate = dir.join("candidate.toml");
-    std::fs::write(&candidate, "[eval]\nqueen_mg = 400\nqueen_eg = 400\n").unwrap();
+    // A queen and the rooks valued as minor pieces: H0 well inside the test's game cap.
+    std::fs::write(&candidate, "[eval]\nqueen_mg = 400\nqueen_eg = 400\nrook_mg = 250\nrook_eg = 250\n").unwrap();
     let before = snapshot(&dir);
     let out = promote(&dir, &candidate, &default, &[]);
     let stdout = text(&out.stdout);

@@ -164,7 +164,7 @@ fn bad_texel_input_is_named() {
 fn selfplay_shards(dir: &Path) -> std::path::PathBuf {
     let data = dir.join("selfplay");
     let d = data.to_str().unwrap();
-    tuner_ok(&["datagen", "--games", "20", "--nodes", "300", "--seed", "3", "--shard-positions", "100000", "--out", d]);
+    tuner_ok(&["datagen", "--games", "40", "--nodes", "300", "--seed", "3", "--shard-positions", "100000", "--out", d]);
     data
 }
 
