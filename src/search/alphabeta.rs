@@ -219,7 +219,6 @@ impl Worker<'_> {
         child.play_unchecked(m);
         self.stack[ply].piece_to = Some(PieceTo::new(pos.turn(), m));
         self.stack[ply].capture_to = m.is_capture().then(|| m.to());
-        self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
         self.keys.push(hash_after(pos, key, m, &child));
         let check = child.is_check();
         (child, check)
@@ -413,7 +412,9 @@ impl Worker<'_> {
             } else {
                 ply >= 4 && static_eval > self.stack[ply - 4].static_eval
             });
-        self.stack[ply + 1] = Frame::default();
+        // The children start from this line's count of double extensions; the move loop adds
+        // one for a move it extends twice.
+        self.stack[ply + 1] = Frame { double_extensions: self.stack[ply].double_extensions, ..Frame::default() };
         self.hist.killers[ply + 1] = [None; 2];
         if ply >= 1 {
             node.prev1 = self.stack[ply - 1].piece_to;
@@ -466,7 +467,6 @@ impl Worker<'_> {
         self.stack[ply].piece_to = None;
         self.stack[ply].capture_to = None;
         self.stack[ply].null = true;
-        self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
         self.keys.push(hash(&null_pos));
         let depth = node.depth - ONE_PLY - r * ONE_PLY;
         let s = -self.negamax(&null_pos, -beta, -beta + 1, depth, ply + 1, !node.cut_node, false);
