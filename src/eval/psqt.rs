@@ -49,6 +49,13 @@ impl Profiles {
         Profiles { file: file_terms(p), rank: rank_terms(p), square: square_terms(p) }
     }
 
+    /// These square terms with `p`'s file and rank profiles: what a change of a profile
+    /// parameter does, without gathering the square terms again.
+    #[inline(always)]
+    pub(crate) fn with_file_and_rank_of(&self, p: &EvalParams) -> Profiles {
+        Profiles { file: file_terms(p), rank: rank_terms(p), square: self.square }
+    }
+
     #[inline(always)]
     fn entry(&self, role: usize, c: Color, sq: shakmaty::Square) -> S {
         self.file[role][FILE_INDEX[file_of(sq)]]

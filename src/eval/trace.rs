@@ -177,17 +177,20 @@ impl Tracer {
 
     #[inline(always)]
     fn trace_with(&self, pos: &Chess) -> Trace {
-        let eval = |p: &EvalParams| -> Breakdown { breakdown(pos, p, &Profiles::new(p)) };
+        // Built once: the paired parameters do not move the piece-square tables (that is how
+        // they were sorted), and a profile parameter moves only the file and rank terms.
+        let profiles = Profiles::new(&self.params);
+        let eval = |p: &EvalParams| -> Breakdown { breakdown(pos, p, &profiles) };
         let base = eval(&self.params);
         let flat = |b: &Breakdown| b.shelter + b.tempo;
         let mut p = self.params.clone();
         // (param, Δmg, Δeg, Δflat) for a raise of BUMP × scale.
         let mut deltas: Vec<(usize, i32, i32, i32)> = Vec::new();
-        let psqt = Profiles::new(&self.params).score(pos.board());
+        let psqt = profiles.score(pos.board());
         for &i in &self.profile {
             let v = p.get(i);
             p.set_unchecked(i, v + BUMP);
-            let d = Profiles::new(&p).score(pos.board()) - psqt;
+            let d = profiles.with_file_and_rank_of(&p).score(pos.board()) - psqt;
             p.set_unchecked(i, v);
             deltas.push((i, d.mg(), d.eg(), 0));
         }
