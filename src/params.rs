@@ -9,6 +9,12 @@
 //! * the UCI spin options (one per parameter, named by its key: `setoption name knight_mg value 320`),
 //! * the tuner's parameter space ([`Params::specs`]) and the SPSA export ([`Params::spsa_lines`]).
 //!
+//! A parameter added after files were written declares `since N was V`: the file format
+//! ([`PARAMS_FORMAT`]) that introduced it and the value that plays as the engine did before it.
+//! A file that says `format = M` at its top, with M older than N, gets V for such a key it does
+//! not set, so a file written before a feature existed keeps playing as it did; a file without
+//! `format` (a partial override) takes the defaults for every key it leaves out.
+//!
 //! All parameters are integers (centipawns, plies, quarter plies, 0/1 switches), which is what
 //! UCI spin options, Gray-coded genomes and SPSA all want.
 //!
@@ -51,7 +57,27 @@ pub struct ParamSpec {
     pub spsa_r_end: Option<f64>,
     /// One-line description, from the declaration's doc comment.
     pub doc: &'static str,
+    /// The file format that added the parameter, for those added after format 1.
+    pub since: Option<Introduced>,
 }
+
+/// When a parameter was added, and the value it stands for in files written before that.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Introduced {
+    /// The first [`PARAMS_FORMAT`] that declares the parameter.
+    pub format: u32,
+    /// The value that plays as the engine did before the parameter existed (its feature off).
+    pub before: i32,
+}
+
+/// The revision of the declared parameter set, written at the top of every parameter file
+/// (`format = 2`). Bump it whenever parameters are added, and declare each added one with
+/// `since <new format> was <value before>`. Format 2 added the per-square (`psq_*`) and
+/// mobility-table (`mob_*`) terms and the singular-extension refinements.
+pub const PARAMS_FORMAT: u32 = 2;
+
+/// The top-level key of a parameter file that names its format.
+pub const FORMAT_KEY: &str = "format";
 
 impl ParamSpec {
     /// `section.name`, the form used in error messages and search-space files.
@@ -68,6 +94,8 @@ pub enum ParamError {
     Syntax { line: usize, column: usize, message: String },
     #[error("unknown section `{0}` (expected `eval` or `search`)")]
     UnknownSection(String),
+    #[error("`format = {found}` is not a parameter file format this engine reads (1 to {newest}; a newer evochess wrote it?)")]
+    UnknownFormat { found: i64, newest: u32 },
     #[error("section `{0}` must be a table")]
     SectionNotTable(String),
     #[error("unknown parameter `{0}`")]
@@ -98,6 +126,8 @@ impl ParamError {
     fn culprit(&self) -> Option<(&str, Option<&str>)> {
         match self {
             ParamError::UnknownSection(s) | ParamError::SectionNotTable(s) => Some((s.as_str(), None)),
+            ParamError::UnknownFormat { .. } => Some((FORMAT_KEY, None)),
+            ParamError::WrongType { key, .. } if key == FORMAT_KEY => Some((FORMAT_KEY, None)),
             ParamError::UnknownKey(k)
             | ParamError::WrongType { key: k, .. }
             | ParamError::OutOfRange { key: k, .. } => k.split_once('.').map(|(s, k)| (s, Some(k))),
@@ -116,6 +146,18 @@ fn line_of_key(text: &str, section: &str, key: Option<&str>) -> Option<usize> {
         _ => name.span(),
     };
     Some(line_at(text, at.start))
+}
+
+/// The `format` a parameter file names, if it names one.
+fn file_format(table: &toml::Table) -> Result<Option<u32>, ParamError> {
+    match table.get(FORMAT_KEY) {
+        None => Ok(None),
+        Some(toml::Value::Integer(n)) => match u32::try_from(*n) {
+            Ok(format) if (1..=PARAMS_FORMAT).contains(&format) => Ok(Some(format)),
+            _ => Err(ParamError::UnknownFormat { found: *n, newest: PARAMS_FORMAT }),
+        },
+        Some(other) => Err(ParamError::WrongType { key: FORMAT_KEY.to_string(), found: format!("a {}", other.type_str()) }),
+    }
 }
 
 /// The 1-based line of byte offset `at` of `text`.
@@ -160,14 +202,15 @@ pub trait ParamSection: Default + Clone {
 
 /// Declares a parameter section once. Each line: `/// doc` then `name: default, [min, max];`,
 /// optionally with its SPSA settings before the `;`: `, step C` (`c_end`) and `, r_end R`
-/// (without them [`spsa::c_end`] and [`spsa::r_end`] derive them from the value).
+/// (without them [`spsa::c_end`] and [`spsa::r_end`] derive them from the value), and last, for
+/// a parameter added after format 1, `, since N was V` (see [`Introduced`]).
 #[macro_export]
 macro_rules! declare_params {
     (
         $(#[$meta:meta])*
         pub struct $name:ident in $section:literal {
             $( $(#[doc = $doc:literal])+ $field:ident : $default:expr, [$min:expr, $max:expr]
-               $(, step $step:expr)? $(, r_end $r_end:expr)?; )*
+               $(, step $step:expr)? $(, r_end $r_end:expr)? $(, since $since:literal was $before:expr)?; )*
         }
     ) => {
         $(#[$meta])*
@@ -197,6 +240,7 @@ macro_rules! declare_params {
                         spsa_step: $crate::params::declared(&[$($step as f64)?]),
                         spsa_r_end: $crate::params::declared(&[$($r_end as f64)?]),
                         doc: $crate::params::trim_doc(concat!($($doc),+)),
+                        since: $crate::params::introduced(&[$($crate::params::Introduced { format: $since, before: $before })?]),
                     },
                 )* ];
                 SPECS
@@ -221,6 +265,14 @@ macro_rules! declare_params {
 
 /// An optional part of a declaration line: the value given, if one was (usable in consts).
 pub const fn declared(given: &[f64]) -> Option<f64> {
+    match given {
+        [x] => Some(*x),
+        _ => None,
+    }
+}
+
+/// The optional `since` part of a declaration line (usable in consts).
+pub const fn introduced(given: &[Introduced]) -> Option<Introduced> {
     match given {
         [x] => Some(*x),
         _ => None,
@@ -316,7 +368,21 @@ impl Params {
     pub fn with_toml(&self, text: &str) -> Result<Params, ParamError> {
         let table: toml::Table = text.parse().map_err(|e: toml::de::Error| syntax_error(text, &e))?;
         let mut out = self.clone();
+        // A file of an older format: the parameters added since stand at their old values
+        // unless the file sets them below.
+        if let Some(format) = file_format(&table)? {
+            for (i, spec) in Self::specs().enumerate() {
+                if let Some(since) = spec.since
+                    && since.format > format
+                {
+                    out.set(ParamId(i), i64::from(since.before))?;
+                }
+            }
+        }
         for (section, value) in &table {
+            if section == FORMAT_KEY {
+                continue;
+            }
             let toml::Value::Table(entries) = value else {
                 return Err(if section == "eval" || section == "search" {
                     ParamError::SectionNotTable(section.clone())
@@ -395,7 +461,10 @@ impl Params {
     }
 
     fn write_toml(&self, docs: bool) -> String {
-        let mut out = String::new();
+        let mut out = format!("{FORMAT_KEY} = {PARAMS_FORMAT}\n");
+        if docs {
+            out.push_str("# (the parameter set's revision: a later engine plays the keys it adds as before them)\n");
+        }
         let mut section = "";
         for (i, spec) in Self::specs().enumerate() {
             if spec.section != section {
@@ -488,6 +557,44 @@ mod tests {
         let stripped: String = p.to_toml().lines().filter(|l| !l.starts_with('#')).map(|l| format!("{l}\n")).collect();
         assert_eq!(values, stripped);
         assert_eq!(p.with_toml(&values).unwrap(), p);
+    }
+
+    #[test]
+    fn a_file_of_an_older_format_plays_the_keys_added_since_as_before_them() {
+        let added: Vec<_> = Params::specs().enumerate().filter(|(_, s)| s.since.is_some()).collect();
+        assert!(added.len() >= 504, "format 2 added the psq_, mob_ and singular refinement keys");
+        for (_, s) in &added {
+            let since = s.since.unwrap();
+            assert!((2..=PARAMS_FORMAT).contains(&since.format), "{}: {since:?}", s.key());
+            assert!((s.min..=s.max).contains(&since.before), "{}: {since:?} out of range", s.key());
+        }
+        let base = Params::default();
+        let old = base.with_toml("format = 1\n[eval]\nknight_mg = 333\npsq_knight_d4_mg = 7\n").unwrap();
+        assert_eq!(old.eval.knight_mg, 333);
+        assert_eq!(old.eval.psq_knight_d4_mg, 7, "a key the file sets wins");
+        assert_eq!((old.eval.psq_knight_d5_mg, old.eval.mob_queen_0_eg), (0, 0));
+        assert_eq!((old.search.singular_double_max, old.search.singular_negative_extension, old.search.lmr_tt_noisy), (0, 0, 0));
+        assert_eq!(old.search.null_move_reduction, base.search.null_move_reduction, "format-1 keys keep the base");
+        // The current format, and a partial file without one, leave the added keys alone.
+        for text in [format!("{FORMAT_KEY} = {PARAMS_FORMAT}\n"), String::new()] {
+            assert_eq!(base.with_toml(&text).unwrap(), base, "{text:?}");
+        }
+        assert_eq!(base.with_toml(&base.to_toml()).unwrap(), base);
+        assert!(base.to_toml().starts_with(&format!("{FORMAT_KEY} = {PARAMS_FORMAT}\n")));
+    }
+
+    #[test]
+    fn a_format_this_engine_does_not_know_is_refused_with_its_line() {
+        let p = Params::default();
+        for n in [0, i64::from(PARAMS_FORMAT) + 1, -1, 1 << 40] {
+            let e = p.with_toml(&format!("format = {n}\n[eval]\nknight_mg = 300\n")).unwrap_err();
+            assert_eq!(e, ParamError::UnknownFormat { found: n, newest: PARAMS_FORMAT });
+            assert!(e.to_string().contains(&format!("format = {n}")), "{e}");
+        }
+        let text = "# old\nformat = \"one\"\n[eval]\n";
+        let e = p.with_toml(text).unwrap_err();
+        assert!(matches!(&e, ParamError::WrongType { key, .. } if key == "format"), "{e}");
+        assert_eq!(e.culprit().and_then(|(s, k)| line_of_key(text, s, k)), Some(2));
     }
 
     #[test]

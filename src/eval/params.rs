@@ -2,9 +2,9 @@
 //!
 //! Groups: material; piece-square profiles (`pst_*`: a file term for a/h, b/g, c/f, d/e plus a
 //! relative-rank term, so the 64-square tables stay tunable) and a per-square term on top of
-//! them (`psq_*`, left-right mirrored: 32 squares a piece, 24 for pawns; 0 until a fit sets
-//! them: the profiles say what the coarse shape is, the squares what it misses); mobility
-//! tables by move count and phase (`mob_*`, 0 until a fit sets them) on top of the linear
+//! them (`psq_*`, left-right mirrored: 32 squares a piece, 24 for pawns; added in
+//! format 2 at 0, then fitted: the profiles say what the coarse shape is, the squares what it
+//! misses); mobility tables by move count and phase (`mob_*`, the same) on top of the linear
 //! mobility terms; every term of David et al. 2014
 //! Fig. 3 (named after the figure in lower snake case); the remaining terms of Aksenov 2004
 //! Table 3; tempo. `_mult` terms multiply the geometric quantity named in their doc line.
@@ -321,741 +321,741 @@ crate::declare_params! {
         /// King square table: relative rank 8 term, endgame
         pst_king_rank_8_eg: -5, [-150, 150];
         /// Pawn on a2 or h2 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_a2_mg: 0, [-150, 150];
+        psq_pawn_a2_mg: 0, [-150, 150], since 2 was 0;
         /// Pawn on a2 or h2 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_a2_eg: 1, [-150, 150];
+        psq_pawn_a2_eg: 1, [-150, 150], since 2 was 0;
         /// Pawn on b2 or g2 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_b2_mg: 1, [-150, 150];
+        psq_pawn_b2_mg: 1, [-150, 150], since 2 was 0;
         /// Pawn on b2 or g2 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_b2_eg: -2, [-150, 150];
+        psq_pawn_b2_eg: -2, [-150, 150], since 2 was 0;
         /// Pawn on c2 or f2 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_c2_mg: 0, [-150, 150];
+        psq_pawn_c2_mg: 0, [-150, 150], since 2 was 0;
         /// Pawn on c2 or f2 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_c2_eg: 1, [-150, 150];
+        psq_pawn_c2_eg: 1, [-150, 150], since 2 was 0;
         /// Pawn on d2 or e2 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_d2_mg: -2, [-150, 150];
+        psq_pawn_d2_mg: -2, [-150, 150], since 2 was 0;
         /// Pawn on d2 or e2 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_d2_eg: 4, [-150, 150];
+        psq_pawn_d2_eg: 4, [-150, 150], since 2 was 0;
         /// Pawn on a3 or h3 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_a3_mg: -1, [-150, 150];
+        psq_pawn_a3_mg: -1, [-150, 150], since 2 was 0;
         /// Pawn on a3 or h3 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_a3_eg: 0, [-150, 150];
+        psq_pawn_a3_eg: 0, [-150, 150], since 2 was 0;
         /// Pawn on b3 or g3 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_b3_mg: 0, [-150, 150];
+        psq_pawn_b3_mg: 0, [-150, 150], since 2 was 0;
         /// Pawn on b3 or g3 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_b3_eg: -1, [-150, 150];
+        psq_pawn_b3_eg: -1, [-150, 150], since 2 was 0;
         /// Pawn on c3 or f3 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_c3_mg: 0, [-150, 150];
+        psq_pawn_c3_mg: 0, [-150, 150], since 2 was 0;
         /// Pawn on c3 or f3 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_c3_eg: -1, [-150, 150];
+        psq_pawn_c3_eg: -1, [-150, 150], since 2 was 0;
         /// Pawn on d3 or e3 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_d3_mg: 0, [-150, 150];
+        psq_pawn_d3_mg: 0, [-150, 150], since 2 was 0;
         /// Pawn on d3 or e3 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_d3_eg: 3, [-150, 150];
+        psq_pawn_d3_eg: 3, [-150, 150], since 2 was 0;
         /// Pawn on a4 or h4 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_a4_mg: -1, [-150, 150];
+        psq_pawn_a4_mg: -1, [-150, 150], since 2 was 0;
         /// Pawn on a4 or h4 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_a4_eg: 1, [-150, 150];
+        psq_pawn_a4_eg: 1, [-150, 150], since 2 was 0;
         /// Pawn on b4 or g4 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_b4_mg: -3, [-150, 150];
+        psq_pawn_b4_mg: -3, [-150, 150], since 2 was 0;
         /// Pawn on b4 or g4 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_b4_eg: 0, [-150, 150];
+        psq_pawn_b4_eg: 0, [-150, 150], since 2 was 0;
         /// Pawn on c4 or f4 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_c4_mg: 3, [-150, 150];
+        psq_pawn_c4_mg: 3, [-150, 150], since 2 was 0;
         /// Pawn on c4 or f4 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_c4_eg: -1, [-150, 150];
+        psq_pawn_c4_eg: -1, [-150, 150], since 2 was 0;
         /// Pawn on d4 or e4 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_d4_mg: 0, [-150, 150];
+        psq_pawn_d4_mg: 0, [-150, 150], since 2 was 0;
         /// Pawn on d4 or e4 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_d4_eg: 0, [-150, 150];
+        psq_pawn_d4_eg: 0, [-150, 150], since 2 was 0;
         /// Pawn on a5 or h5 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_a5_mg: 0, [-150, 150];
+        psq_pawn_a5_mg: 0, [-150, 150], since 2 was 0;
         /// Pawn on a5 or h5 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_a5_eg: 2, [-150, 150];
+        psq_pawn_a5_eg: 2, [-150, 150], since 2 was 0;
         /// Pawn on b5 or g5 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_b5_mg: -1, [-150, 150];
+        psq_pawn_b5_mg: -1, [-150, 150], since 2 was 0;
         /// Pawn on b5 or g5 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_b5_eg: 1, [-150, 150];
+        psq_pawn_b5_eg: 1, [-150, 150], since 2 was 0;
         /// Pawn on c5 or f5 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_c5_mg: 0, [-150, 150];
+        psq_pawn_c5_mg: 0, [-150, 150], since 2 was 0;
         /// Pawn on c5 or f5 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_c5_eg: -2, [-150, 150];
+        psq_pawn_c5_eg: -2, [-150, 150], since 2 was 0;
         /// Pawn on d5 or e5 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_d5_mg: -1, [-150, 150];
+        psq_pawn_d5_mg: -1, [-150, 150], since 2 was 0;
         /// Pawn on d5 or e5 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_d5_eg: -2, [-150, 150];
+        psq_pawn_d5_eg: -2, [-150, 150], since 2 was 0;
         /// Pawn on a6 or h6 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_a6_mg: 0, [-150, 150];
+        psq_pawn_a6_mg: 0, [-150, 150], since 2 was 0;
         /// Pawn on a6 or h6 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_a6_eg: 1, [-150, 150];
+        psq_pawn_a6_eg: 1, [-150, 150], since 2 was 0;
         /// Pawn on b6 or g6 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_b6_mg: -3, [-150, 150];
+        psq_pawn_b6_mg: -3, [-150, 150], since 2 was 0;
         /// Pawn on b6 or g6 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_b6_eg: 3, [-150, 150];
+        psq_pawn_b6_eg: 3, [-150, 150], since 2 was 0;
         /// Pawn on c6 or f6 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_c6_mg: -4, [-150, 150];
+        psq_pawn_c6_mg: -4, [-150, 150], since 2 was 0;
         /// Pawn on c6 or f6 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_c6_eg: -1, [-150, 150];
+        psq_pawn_c6_eg: -1, [-150, 150], since 2 was 0;
         /// Pawn on d6 or e6 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_d6_mg: 5, [-150, 150];
+        psq_pawn_d6_mg: 5, [-150, 150], since 2 was 0;
         /// Pawn on d6 or e6 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_d6_eg: -1, [-150, 150];
+        psq_pawn_d6_eg: -1, [-150, 150], since 2 was 0;
         /// Pawn on a7 or h7 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_a7_mg: 8, [-150, 150];
+        psq_pawn_a7_mg: 8, [-150, 150], since 2 was 0;
         /// Pawn on a7 or h7 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_a7_eg: -9, [-150, 150];
+        psq_pawn_a7_eg: -9, [-150, 150], since 2 was 0;
         /// Pawn on b7 or g7 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_b7_mg: -14, [-150, 150];
+        psq_pawn_b7_mg: -14, [-150, 150], since 2 was 0;
         /// Pawn on b7 or g7 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_b7_eg: 8, [-150, 150];
+        psq_pawn_b7_eg: 8, [-150, 150], since 2 was 0;
         /// Pawn on c7 or f7 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_c7_mg: -24, [-150, 150];
+        psq_pawn_c7_mg: -24, [-150, 150], since 2 was 0;
         /// Pawn on c7 or f7 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_c7_eg: 8, [-150, 150];
+        psq_pawn_c7_eg: 8, [-150, 150], since 2 was 0;
         /// Pawn on d7 or e7 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_d7_mg: 9, [-150, 150];
+        psq_pawn_d7_mg: 9, [-150, 150], since 2 was 0;
         /// Pawn on d7 or e7 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_d7_eg: -4, [-150, 150];
+        psq_pawn_d7_eg: -4, [-150, 150], since 2 was 0;
         /// Knight on a1 or h1 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_a1_mg: 0, [-150, 150];
+        psq_knight_a1_mg: 0, [-150, 150], since 2 was 0;
         /// Knight on a1 or h1 (relative rank), endgame: added to its file and rank terms
-        psq_knight_a1_eg: 2, [-150, 150];
+        psq_knight_a1_eg: 2, [-150, 150], since 2 was 0;
         /// Knight on b1 or g1 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_b1_mg: 0, [-150, 150];
+        psq_knight_b1_mg: 0, [-150, 150], since 2 was 0;
         /// Knight on b1 or g1 (relative rank), endgame: added to its file and rank terms
-        psq_knight_b1_eg: -1, [-150, 150];
+        psq_knight_b1_eg: -1, [-150, 150], since 2 was 0;
         /// Knight on c1 or f1 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_c1_mg: -4, [-150, 150];
+        psq_knight_c1_mg: -4, [-150, 150], since 2 was 0;
         /// Knight on c1 or f1 (relative rank), endgame: added to its file and rank terms
-        psq_knight_c1_eg: 4, [-150, 150];
+        psq_knight_c1_eg: 4, [-150, 150], since 2 was 0;
         /// Knight on d1 or e1 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_d1_mg: 1, [-150, 150];
+        psq_knight_d1_mg: 1, [-150, 150], since 2 was 0;
         /// Knight on d1 or e1 (relative rank), endgame: added to its file and rank terms
-        psq_knight_d1_eg: 1, [-150, 150];
+        psq_knight_d1_eg: 1, [-150, 150], since 2 was 0;
         /// Knight on a2 or h2 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_a2_mg: 0, [-150, 150];
+        psq_knight_a2_mg: 0, [-150, 150], since 2 was 0;
         /// Knight on a2 or h2 (relative rank), endgame: added to its file and rank terms
-        psq_knight_a2_eg: 5, [-150, 150];
+        psq_knight_a2_eg: 5, [-150, 150], since 2 was 0;
         /// Knight on b2 or g2 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_b2_mg: -2, [-150, 150];
+        psq_knight_b2_mg: -2, [-150, 150], since 2 was 0;
         /// Knight on b2 or g2 (relative rank), endgame: added to its file and rank terms
-        psq_knight_b2_eg: 11, [-150, 150];
+        psq_knight_b2_eg: 11, [-150, 150], since 2 was 0;
         /// Knight on c2 or f2 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_c2_mg: -4, [-150, 150];
+        psq_knight_c2_mg: -4, [-150, 150], since 2 was 0;
         /// Knight on c2 or f2 (relative rank), endgame: added to its file and rank terms
-        psq_knight_c2_eg: 1, [-150, 150];
+        psq_knight_c2_eg: 1, [-150, 150], since 2 was 0;
         /// Knight on d2 or e2 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_d2_mg: 1, [-150, 150];
+        psq_knight_d2_mg: 1, [-150, 150], since 2 was 0;
         /// Knight on d2 or e2 (relative rank), endgame: added to its file and rank terms
-        psq_knight_d2_eg: -2, [-150, 150];
+        psq_knight_d2_eg: -2, [-150, 150], since 2 was 0;
         /// Knight on a3 or h3 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_a3_mg: -3, [-150, 150];
+        psq_knight_a3_mg: -3, [-150, 150], since 2 was 0;
         /// Knight on a3 or h3 (relative rank), endgame: added to its file and rank terms
-        psq_knight_a3_eg: 2, [-150, 150];
+        psq_knight_a3_eg: 2, [-150, 150], since 2 was 0;
         /// Knight on b3 or g3 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_b3_mg: 3, [-150, 150];
+        psq_knight_b3_mg: 3, [-150, 150], since 2 was 0;
         /// Knight on b3 or g3 (relative rank), endgame: added to its file and rank terms
-        psq_knight_b3_eg: 2, [-150, 150];
+        psq_knight_b3_eg: 2, [-150, 150], since 2 was 0;
         /// Knight on c3 or f3 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_c3_mg: 0, [-150, 150];
+        psq_knight_c3_mg: 0, [-150, 150], since 2 was 0;
         /// Knight on c3 or f3 (relative rank), endgame: added to its file and rank terms
-        psq_knight_c3_eg: -4, [-150, 150];
+        psq_knight_c3_eg: -4, [-150, 150], since 2 was 0;
         /// Knight on d3 or e3 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_d3_mg: 1, [-150, 150];
+        psq_knight_d3_mg: 1, [-150, 150], since 2 was 0;
         /// Knight on d3 or e3 (relative rank), endgame: added to its file and rank terms
-        psq_knight_d3_eg: 3, [-150, 150];
+        psq_knight_d3_eg: 3, [-150, 150], since 2 was 0;
         /// Knight on a4 or h4 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_a4_mg: -2, [-150, 150];
+        psq_knight_a4_mg: -2, [-150, 150], since 2 was 0;
         /// Knight on a4 or h4 (relative rank), endgame: added to its file and rank terms
-        psq_knight_a4_eg: 4, [-150, 150];
+        psq_knight_a4_eg: 4, [-150, 150], since 2 was 0;
         /// Knight on b4 or g4 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_b4_mg: 2, [-150, 150];
+        psq_knight_b4_mg: 2, [-150, 150], since 2 was 0;
         /// Knight on b4 or g4 (relative rank), endgame: added to its file and rank terms
-        psq_knight_b4_eg: -3, [-150, 150];
+        psq_knight_b4_eg: -3, [-150, 150], since 2 was 0;
         /// Knight on c4 or f4 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_c4_mg: 2, [-150, 150];
+        psq_knight_c4_mg: 2, [-150, 150], since 2 was 0;
         /// Knight on c4 or f4 (relative rank), endgame: added to its file and rank terms
-        psq_knight_c4_eg: -2, [-150, 150];
+        psq_knight_c4_eg: -2, [-150, 150], since 2 was 0;
         /// Knight on d4 or e4 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_d4_mg: -3, [-150, 150];
+        psq_knight_d4_mg: -3, [-150, 150], since 2 was 0;
         /// Knight on d4 or e4 (relative rank), endgame: added to its file and rank terms
-        psq_knight_d4_eg: 0, [-150, 150];
+        psq_knight_d4_eg: 0, [-150, 150], since 2 was 0;
         /// Knight on a5 or h5 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_a5_mg: 13, [-150, 150];
+        psq_knight_a5_mg: 13, [-150, 150], since 2 was 0;
         /// Knight on a5 or h5 (relative rank), endgame: added to its file and rank terms
-        psq_knight_a5_eg: -1, [-150, 150];
+        psq_knight_a5_eg: -1, [-150, 150], since 2 was 0;
         /// Knight on b5 or g5 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_b5_mg: 0, [-150, 150];
+        psq_knight_b5_mg: 0, [-150, 150], since 2 was 0;
         /// Knight on b5 or g5 (relative rank), endgame: added to its file and rank terms
-        psq_knight_b5_eg: -4, [-150, 150];
+        psq_knight_b5_eg: -4, [-150, 150], since 2 was 0;
         /// Knight on c5 or f5 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_c5_mg: -2, [-150, 150];
+        psq_knight_c5_mg: -2, [-150, 150], since 2 was 0;
         /// Knight on c5 or f5 (relative rank), endgame: added to its file and rank terms
-        psq_knight_c5_eg: -6, [-150, 150];
+        psq_knight_c5_eg: -6, [-150, 150], since 2 was 0;
         /// Knight on d5 or e5 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_d5_mg: -8, [-150, 150];
+        psq_knight_d5_mg: -8, [-150, 150], since 2 was 0;
         /// Knight on d5 or e5 (relative rank), endgame: added to its file and rank terms
-        psq_knight_d5_eg: 2, [-150, 150];
+        psq_knight_d5_eg: 2, [-150, 150], since 2 was 0;
         /// Knight on a6 or h6 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_a6_mg: 7, [-150, 150];
+        psq_knight_a6_mg: 7, [-150, 150], since 2 was 0;
         /// Knight on a6 or h6 (relative rank), endgame: added to its file and rank terms
-        psq_knight_a6_eg: -3, [-150, 150];
+        psq_knight_a6_eg: -3, [-150, 150], since 2 was 0;
         /// Knight on b6 or g6 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_b6_mg: 0, [-150, 150];
+        psq_knight_b6_mg: 0, [-150, 150], since 2 was 0;
         /// Knight on b6 or g6 (relative rank), endgame: added to its file and rank terms
-        psq_knight_b6_eg: -5, [-150, 150];
+        psq_knight_b6_eg: -5, [-150, 150], since 2 was 0;
         /// Knight on c6 or f6 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_c6_mg: -10, [-150, 150];
+        psq_knight_c6_mg: -10, [-150, 150], since 2 was 0;
         /// Knight on c6 or f6 (relative rank), endgame: added to its file and rank terms
-        psq_knight_c6_eg: 8, [-150, 150];
+        psq_knight_c6_eg: 8, [-150, 150], since 2 was 0;
         /// Knight on d6 or e6 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_d6_mg: 4, [-150, 150];
+        psq_knight_d6_mg: 4, [-150, 150], since 2 was 0;
         /// Knight on d6 or e6 (relative rank), endgame: added to its file and rank terms
-        psq_knight_d6_eg: -2, [-150, 150];
+        psq_knight_d6_eg: -2, [-150, 150], since 2 was 0;
         /// Knight on a7 or h7 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_a7_mg: -10, [-150, 150];
+        psq_knight_a7_mg: -10, [-150, 150], since 2 was 0;
         /// Knight on a7 or h7 (relative rank), endgame: added to its file and rank terms
-        psq_knight_a7_eg: 6, [-150, 150];
+        psq_knight_a7_eg: 6, [-150, 150], since 2 was 0;
         /// Knight on b7 or g7 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_b7_mg: -18, [-150, 150];
+        psq_knight_b7_mg: -18, [-150, 150], since 2 was 0;
         /// Knight on b7 or g7 (relative rank), endgame: added to its file and rank terms
-        psq_knight_b7_eg: 8, [-150, 150];
+        psq_knight_b7_eg: 8, [-150, 150], since 2 was 0;
         /// Knight on c7 or f7 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_c7_mg: 5, [-150, 150];
+        psq_knight_c7_mg: 5, [-150, 150], since 2 was 0;
         /// Knight on c7 or f7 (relative rank), endgame: added to its file and rank terms
-        psq_knight_c7_eg: -1, [-150, 150];
+        psq_knight_c7_eg: -1, [-150, 150], since 2 was 0;
         /// Knight on d7 or e7 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_d7_mg: -3, [-150, 150];
+        psq_knight_d7_mg: -3, [-150, 150], since 2 was 0;
         /// Knight on d7 or e7 (relative rank), endgame: added to its file and rank terms
-        psq_knight_d7_eg: 1, [-150, 150];
+        psq_knight_d7_eg: 1, [-150, 150], since 2 was 0;
         /// Knight on a8 or h8 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_a8_mg: 6, [-150, 150];
+        psq_knight_a8_mg: 6, [-150, 150], since 2 was 0;
         /// Knight on a8 or h8 (relative rank), endgame: added to its file and rank terms
-        psq_knight_a8_eg: -13, [-150, 150];
+        psq_knight_a8_eg: -13, [-150, 150], since 2 was 0;
         /// Knight on b8 or g8 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_b8_mg: -38, [-150, 150];
+        psq_knight_b8_mg: -38, [-150, 150], since 2 was 0;
         /// Knight on b8 or g8 (relative rank), endgame: added to its file and rank terms
-        psq_knight_b8_eg: 22, [-150, 150];
+        psq_knight_b8_eg: 22, [-150, 150], since 2 was 0;
         /// Knight on c8 or f8 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_c8_mg: -45, [-150, 150];
+        psq_knight_c8_mg: -45, [-150, 150], since 2 was 0;
         /// Knight on c8 or f8 (relative rank), endgame: added to its file and rank terms
-        psq_knight_c8_eg: 28, [-150, 150];
+        psq_knight_c8_eg: 28, [-150, 150], since 2 was 0;
         /// Knight on d8 or e8 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_d8_mg: 42, [-150, 150];
+        psq_knight_d8_mg: 42, [-150, 150], since 2 was 0;
         /// Knight on d8 or e8 (relative rank), endgame: added to its file and rank terms
-        psq_knight_d8_eg: -6, [-150, 150];
+        psq_knight_d8_eg: -6, [-150, 150], since 2 was 0;
         /// Bishop on a1 or h1 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_a1_mg: 3, [-150, 150];
+        psq_bishop_a1_mg: 3, [-150, 150], since 2 was 0;
         /// Bishop on a1 or h1 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_a1_eg: 5, [-150, 150];
+        psq_bishop_a1_eg: 5, [-150, 150], since 2 was 0;
         /// Bishop on b1 or g1 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_b1_mg: 2, [-150, 150];
+        psq_bishop_b1_mg: 2, [-150, 150], since 2 was 0;
         /// Bishop on b1 or g1 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_b1_eg: 5, [-150, 150];
+        psq_bishop_b1_eg: 5, [-150, 150], since 2 was 0;
         /// Bishop on c1 or f1 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_c1_mg: -2, [-150, 150];
+        psq_bishop_c1_mg: -2, [-150, 150], since 2 was 0;
         /// Bishop on c1 or f1 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_c1_eg: 3, [-150, 150];
+        psq_bishop_c1_eg: 3, [-150, 150], since 2 was 0;
         /// Bishop on d1 or e1 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_d1_mg: 1, [-150, 150];
+        psq_bishop_d1_mg: 1, [-150, 150], since 2 was 0;
         /// Bishop on d1 or e1 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_d1_eg: 0, [-150, 150];
+        psq_bishop_d1_eg: 0, [-150, 150], since 2 was 0;
         /// Bishop on a2 or h2 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_a2_mg: 1, [-150, 150];
+        psq_bishop_a2_mg: 1, [-150, 150], since 2 was 0;
         /// Bishop on a2 or h2 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_a2_eg: 3, [-150, 150];
+        psq_bishop_a2_eg: 3, [-150, 150], since 2 was 0;
         /// Bishop on b2 or g2 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_b2_mg: 1, [-150, 150];
+        psq_bishop_b2_mg: 1, [-150, 150], since 2 was 0;
         /// Bishop on b2 or g2 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_b2_eg: 1, [-150, 150];
+        psq_bishop_b2_eg: 1, [-150, 150], since 2 was 0;
         /// Bishop on c2 or f2 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_c2_mg: -3, [-150, 150];
+        psq_bishop_c2_mg: -3, [-150, 150], since 2 was 0;
         /// Bishop on c2 or f2 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_c2_eg: 2, [-150, 150];
+        psq_bishop_c2_eg: 2, [-150, 150], since 2 was 0;
         /// Bishop on d2 or e2 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_d2_mg: -3, [-150, 150];
+        psq_bishop_d2_mg: -3, [-150, 150], since 2 was 0;
         /// Bishop on d2 or e2 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_d2_eg: 2, [-150, 150];
+        psq_bishop_d2_eg: 2, [-150, 150], since 2 was 0;
         /// Bishop on a3 or h3 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_a3_mg: -1, [-150, 150];
+        psq_bishop_a3_mg: -1, [-150, 150], since 2 was 0;
         /// Bishop on a3 or h3 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_a3_eg: 3, [-150, 150];
+        psq_bishop_a3_eg: 3, [-150, 150], since 2 was 0;
         /// Bishop on b3 or g3 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_b3_mg: -1, [-150, 150];
+        psq_bishop_b3_mg: -1, [-150, 150], since 2 was 0;
         /// Bishop on b3 or g3 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_b3_eg: 0, [-150, 150];
+        psq_bishop_b3_eg: 0, [-150, 150], since 2 was 0;
         /// Bishop on c3 or f3 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_c3_mg: 2, [-150, 150];
+        psq_bishop_c3_mg: 2, [-150, 150], since 2 was 0;
         /// Bishop on c3 or f3 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_c3_eg: 0, [-150, 150];
+        psq_bishop_c3_eg: 0, [-150, 150], since 2 was 0;
         /// Bishop on d3 or e3 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_d3_mg: -3, [-150, 150];
+        psq_bishop_d3_mg: -3, [-150, 150], since 2 was 0;
         /// Bishop on d3 or e3 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_d3_eg: 2, [-150, 150];
+        psq_bishop_d3_eg: 2, [-150, 150], since 2 was 0;
         /// Bishop on a4 or h4 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_a4_mg: -3, [-150, 150];
+        psq_bishop_a4_mg: -3, [-150, 150], since 2 was 0;
         /// Bishop on a4 or h4 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_a4_eg: -3, [-150, 150];
+        psq_bishop_a4_eg: -3, [-150, 150], since 2 was 0;
         /// Bishop on b4 or g4 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_b4_mg: -9, [-150, 150];
+        psq_bishop_b4_mg: -9, [-150, 150], since 2 was 0;
         /// Bishop on b4 or g4 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_b4_eg: 2, [-150, 150];
+        psq_bishop_b4_eg: 2, [-150, 150], since 2 was 0;
         /// Bishop on c4 or f4 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_c4_mg: 1, [-150, 150];
+        psq_bishop_c4_mg: 1, [-150, 150], since 2 was 0;
         /// Bishop on c4 or f4 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_c4_eg: 0, [-150, 150];
+        psq_bishop_c4_eg: 0, [-150, 150], since 2 was 0;
         /// Bishop on d4 or e4 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_d4_mg: 3, [-150, 150];
+        psq_bishop_d4_mg: 3, [-150, 150], since 2 was 0;
         /// Bishop on d4 or e4 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_d4_eg: 0, [-150, 150];
+        psq_bishop_d4_eg: 0, [-150, 150], since 2 was 0;
         /// Bishop on a5 or h5 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_a5_mg: -3, [-150, 150];
+        psq_bishop_a5_mg: -3, [-150, 150], since 2 was 0;
         /// Bishop on a5 or h5 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_a5_eg: -1, [-150, 150];
+        psq_bishop_a5_eg: -1, [-150, 150], since 2 was 0;
         /// Bishop on b5 or g5 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_b5_mg: -4, [-150, 150];
+        psq_bishop_b5_mg: -4, [-150, 150], since 2 was 0;
         /// Bishop on b5 or g5 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_b5_eg: 1, [-150, 150];
+        psq_bishop_b5_eg: 1, [-150, 150], since 2 was 0;
         /// Bishop on c5 or f5 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_c5_mg: 2, [-150, 150];
+        psq_bishop_c5_mg: 2, [-150, 150], since 2 was 0;
         /// Bishop on c5 or f5 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_c5_eg: -2, [-150, 150];
+        psq_bishop_c5_eg: -2, [-150, 150], since 2 was 0;
         /// Bishop on d5 or e5 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_d5_mg: 2, [-150, 150];
+        psq_bishop_d5_mg: 2, [-150, 150], since 2 was 0;
         /// Bishop on d5 or e5 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_d5_eg: 2, [-150, 150];
+        psq_bishop_d5_eg: 2, [-150, 150], since 2 was 0;
         /// Bishop on a6 or h6 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_a6_mg: -2, [-150, 150];
+        psq_bishop_a6_mg: -2, [-150, 150], since 2 was 0;
         /// Bishop on a6 or h6 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_a6_eg: 5, [-150, 150];
+        psq_bishop_a6_eg: 5, [-150, 150], since 2 was 0;
         /// Bishop on b6 or g6 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_b6_mg: -3, [-150, 150];
+        psq_bishop_b6_mg: -3, [-150, 150], since 2 was 0;
         /// Bishop on b6 or g6 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_b6_eg: -3, [-150, 150];
+        psq_bishop_b6_eg: -3, [-150, 150], since 2 was 0;
         /// Bishop on c6 or f6 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_c6_mg: -2, [-150, 150];
+        psq_bishop_c6_mg: -2, [-150, 150], since 2 was 0;
         /// Bishop on c6 or f6 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_c6_eg: 5, [-150, 150];
+        psq_bishop_c6_eg: 5, [-150, 150], since 2 was 0;
         /// Bishop on d6 or e6 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_d6_mg: 5, [-150, 150];
+        psq_bishop_d6_mg: 5, [-150, 150], since 2 was 0;
         /// Bishop on d6 or e6 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_d6_eg: -5, [-150, 150];
+        psq_bishop_d6_eg: -5, [-150, 150], since 2 was 0;
         /// Bishop on a7 or h7 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_a7_mg: -4, [-150, 150];
+        psq_bishop_a7_mg: -4, [-150, 150], since 2 was 0;
         /// Bishop on a7 or h7 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_a7_eg: 2, [-150, 150];
+        psq_bishop_a7_eg: 2, [-150, 150], since 2 was 0;
         /// Bishop on b7 or g7 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_b7_mg: -3, [-150, 150];
+        psq_bishop_b7_mg: -3, [-150, 150], since 2 was 0;
         /// Bishop on b7 or g7 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_b7_eg: 5, [-150, 150];
+        psq_bishop_b7_eg: 5, [-150, 150], since 2 was 0;
         /// Bishop on c7 or f7 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_c7_mg: 13, [-150, 150];
+        psq_bishop_c7_mg: 13, [-150, 150], since 2 was 0;
         /// Bishop on c7 or f7 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_c7_eg: -5, [-150, 150];
+        psq_bishop_c7_eg: -5, [-150, 150], since 2 was 0;
         /// Bishop on d7 or e7 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_d7_mg: 4, [-150, 150];
+        psq_bishop_d7_mg: 4, [-150, 150], since 2 was 0;
         /// Bishop on d7 or e7 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_d7_eg: -8, [-150, 150];
+        psq_bishop_d7_eg: -8, [-150, 150], since 2 was 0;
         /// Bishop on a8 or h8 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_a8_mg: 20, [-150, 150];
+        psq_bishop_a8_mg: 20, [-150, 150], since 2 was 0;
         /// Bishop on a8 or h8 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_a8_eg: -11, [-150, 150];
+        psq_bishop_a8_eg: -11, [-150, 150], since 2 was 0;
         /// Bishop on b8 or g8 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_b8_mg: -34, [-150, 150];
+        psq_bishop_b8_mg: -34, [-150, 150], since 2 was 0;
         /// Bishop on b8 or g8 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_b8_eg: 9, [-150, 150];
+        psq_bishop_b8_eg: 9, [-150, 150], since 2 was 0;
         /// Bishop on c8 or f8 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_c8_mg: -50, [-150, 150];
+        psq_bishop_c8_mg: -50, [-150, 150], since 2 was 0;
         /// Bishop on c8 or f8 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_c8_eg: 12, [-150, 150];
+        psq_bishop_c8_eg: 12, [-150, 150], since 2 was 0;
         /// Bishop on d8 or e8 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_d8_mg: -18, [-150, 150];
+        psq_bishop_d8_mg: -18, [-150, 150], since 2 was 0;
         /// Bishop on d8 or e8 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_d8_eg: -4, [-150, 150];
+        psq_bishop_d8_eg: -4, [-150, 150], since 2 was 0;
         /// Rook on a1 or h1 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_a1_mg: 0, [-150, 150];
+        psq_rook_a1_mg: 0, [-150, 150], since 2 was 0;
         /// Rook on a1 or h1 (relative rank), endgame: added to its file and rank terms
-        psq_rook_a1_eg: -2, [-150, 150];
+        psq_rook_a1_eg: -2, [-150, 150], since 2 was 0;
         /// Rook on b1 or g1 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_b1_mg: -1, [-150, 150];
+        psq_rook_b1_mg: -1, [-150, 150], since 2 was 0;
         /// Rook on b1 or g1 (relative rank), endgame: added to its file and rank terms
-        psq_rook_b1_eg: 2, [-150, 150];
+        psq_rook_b1_eg: 2, [-150, 150], since 2 was 0;
         /// Rook on c1 or f1 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_c1_mg: -1, [-150, 150];
+        psq_rook_c1_mg: -1, [-150, 150], since 2 was 0;
         /// Rook on c1 or f1 (relative rank), endgame: added to its file and rank terms
-        psq_rook_c1_eg: 2, [-150, 150];
+        psq_rook_c1_eg: 2, [-150, 150], since 2 was 0;
         /// Rook on d1 or e1 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_d1_mg: 1, [-150, 150];
+        psq_rook_d1_mg: 1, [-150, 150], since 2 was 0;
         /// Rook on d1 or e1 (relative rank), endgame: added to its file and rank terms
-        psq_rook_d1_eg: -1, [-150, 150];
+        psq_rook_d1_eg: -1, [-150, 150], since 2 was 0;
         /// Rook on a2 or h2 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_a2_mg: 0, [-150, 150];
+        psq_rook_a2_mg: 0, [-150, 150], since 2 was 0;
         /// Rook on a2 or h2 (relative rank), endgame: added to its file and rank terms
-        psq_rook_a2_eg: -3, [-150, 150];
+        psq_rook_a2_eg: -3, [-150, 150], since 2 was 0;
         /// Rook on b2 or g2 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_b2_mg: -1, [-150, 150];
+        psq_rook_b2_mg: -1, [-150, 150], since 2 was 0;
         /// Rook on b2 or g2 (relative rank), endgame: added to its file and rank terms
-        psq_rook_b2_eg: -2, [-150, 150];
+        psq_rook_b2_eg: -2, [-150, 150], since 2 was 0;
         /// Rook on c2 or f2 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_c2_mg: -3, [-150, 150];
+        psq_rook_c2_mg: -3, [-150, 150], since 2 was 0;
         /// Rook on c2 or f2 (relative rank), endgame: added to its file and rank terms
-        psq_rook_c2_eg: 3, [-150, 150];
+        psq_rook_c2_eg: 3, [-150, 150], since 2 was 0;
         /// Rook on d2 or e2 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_d2_mg: 1, [-150, 150];
+        psq_rook_d2_mg: 1, [-150, 150], since 2 was 0;
         /// Rook on d2 or e2 (relative rank), endgame: added to its file and rank terms
-        psq_rook_d2_eg: 1, [-150, 150];
+        psq_rook_d2_eg: 1, [-150, 150], since 2 was 0;
         /// Rook on a3 or h3 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_a3_mg: -2, [-150, 150];
+        psq_rook_a3_mg: -2, [-150, 150], since 2 was 0;
         /// Rook on a3 or h3 (relative rank), endgame: added to its file and rank terms
-        psq_rook_a3_eg: 2, [-150, 150];
+        psq_rook_a3_eg: 2, [-150, 150], since 2 was 0;
         /// Rook on b3 or g3 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_b3_mg: 2, [-150, 150];
+        psq_rook_b3_mg: 2, [-150, 150], since 2 was 0;
         /// Rook on b3 or g3 (relative rank), endgame: added to its file and rank terms
-        psq_rook_b3_eg: -1, [-150, 150];
+        psq_rook_b3_eg: -1, [-150, 150], since 2 was 0;
         /// Rook on c3 or f3 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_c3_mg: -3, [-150, 150];
+        psq_rook_c3_mg: -3, [-150, 150], since 2 was 0;
         /// Rook on c3 or f3 (relative rank), endgame: added to its file and rank terms
-        psq_rook_c3_eg: 1, [-150, 150];
+        psq_rook_c3_eg: 1, [-150, 150], since 2 was 0;
         /// Rook on d3 or e3 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_d3_mg: -5, [-150, 150];
+        psq_rook_d3_mg: -5, [-150, 150], since 2 was 0;
         /// Rook on d3 or e3 (relative rank), endgame: added to its file and rank terms
-        psq_rook_d3_eg: 2, [-150, 150];
+        psq_rook_d3_eg: 2, [-150, 150], since 2 was 0;
         /// Rook on a4 or h4 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_a4_mg: 0, [-150, 150];
+        psq_rook_a4_mg: 0, [-150, 150], since 2 was 0;
         /// Rook on a4 or h4 (relative rank), endgame: added to its file and rank terms
-        psq_rook_a4_eg: 1, [-150, 150];
+        psq_rook_a4_eg: 1, [-150, 150], since 2 was 0;
         /// Rook on b4 or g4 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_b4_mg: 3, [-150, 150];
+        psq_rook_b4_mg: 3, [-150, 150], since 2 was 0;
         /// Rook on b4 or g4 (relative rank), endgame: added to its file and rank terms
-        psq_rook_b4_eg: 0, [-150, 150];
+        psq_rook_b4_eg: 0, [-150, 150], since 2 was 0;
         /// Rook on c4 or f4 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_c4_mg: -2, [-150, 150];
+        psq_rook_c4_mg: -2, [-150, 150], since 2 was 0;
         /// Rook on c4 or f4 (relative rank), endgame: added to its file and rank terms
-        psq_rook_c4_eg: 1, [-150, 150];
+        psq_rook_c4_eg: 1, [-150, 150], since 2 was 0;
         /// Rook on d4 or e4 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_d4_mg: -8, [-150, 150];
+        psq_rook_d4_mg: -8, [-150, 150], since 2 was 0;
         /// Rook on d4 or e4 (relative rank), endgame: added to its file and rank terms
-        psq_rook_d4_eg: 2, [-150, 150];
+        psq_rook_d4_eg: 2, [-150, 150], since 2 was 0;
         /// Rook on a5 or h5 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_a5_mg: -5, [-150, 150];
+        psq_rook_a5_mg: -5, [-150, 150], since 2 was 0;
         /// Rook on a5 or h5 (relative rank), endgame: added to its file and rank terms
-        psq_rook_a5_eg: 6, [-150, 150];
+        psq_rook_a5_eg: 6, [-150, 150], since 2 was 0;
         /// Rook on b5 or g5 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_b5_mg: -2, [-150, 150];
+        psq_rook_b5_mg: -2, [-150, 150], since 2 was 0;
         /// Rook on b5 or g5 (relative rank), endgame: added to its file and rank terms
-        psq_rook_b5_eg: 2, [-150, 150];
+        psq_rook_b5_eg: 2, [-150, 150], since 2 was 0;
         /// Rook on c5 or f5 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_c5_mg: 4, [-150, 150];
+        psq_rook_c5_mg: 4, [-150, 150], since 2 was 0;
         /// Rook on c5 or f5 (relative rank), endgame: added to its file and rank terms
-        psq_rook_c5_eg: -3, [-150, 150];
+        psq_rook_c5_eg: -3, [-150, 150], since 2 was 0;
         /// Rook on d5 or e5 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_d5_mg: -2, [-150, 150];
+        psq_rook_d5_mg: -2, [-150, 150], since 2 was 0;
         /// Rook on d5 or e5 (relative rank), endgame: added to its file and rank terms
-        psq_rook_d5_eg: -4, [-150, 150];
+        psq_rook_d5_eg: -4, [-150, 150], since 2 was 0;
         /// Rook on a6 or h6 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_a6_mg: -3, [-150, 150];
+        psq_rook_a6_mg: -3, [-150, 150], since 2 was 0;
         /// Rook on a6 or h6 (relative rank), endgame: added to its file and rank terms
-        psq_rook_a6_eg: 4, [-150, 150];
+        psq_rook_a6_eg: 4, [-150, 150], since 2 was 0;
         /// Rook on b6 or g6 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_b6_mg: 7, [-150, 150];
+        psq_rook_b6_mg: 7, [-150, 150], since 2 was 0;
         /// Rook on b6 or g6 (relative rank), endgame: added to its file and rank terms
-        psq_rook_b6_eg: -3, [-150, 150];
+        psq_rook_b6_eg: -3, [-150, 150], since 2 was 0;
         /// Rook on c6 or f6 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_c6_mg: 0, [-150, 150];
+        psq_rook_c6_mg: 0, [-150, 150], since 2 was 0;
         /// Rook on c6 or f6 (relative rank), endgame: added to its file and rank terms
-        psq_rook_c6_eg: -1, [-150, 150];
+        psq_rook_c6_eg: -1, [-150, 150], since 2 was 0;
         /// Rook on d6 or e6 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_d6_mg: 5, [-150, 150];
+        psq_rook_d6_mg: 5, [-150, 150], since 2 was 0;
         /// Rook on d6 or e6 (relative rank), endgame: added to its file and rank terms
-        psq_rook_d6_eg: -2, [-150, 150];
+        psq_rook_d6_eg: -2, [-150, 150], since 2 was 0;
         /// Rook on a7 or h7 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_a7_mg: 0, [-150, 150];
+        psq_rook_a7_mg: 0, [-150, 150], since 2 was 0;
         /// Rook on a7 or h7 (relative rank), endgame: added to its file and rank terms
-        psq_rook_a7_eg: 5, [-150, 150];
+        psq_rook_a7_eg: 5, [-150, 150], since 2 was 0;
         /// Rook on b7 or g7 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_b7_mg: -2, [-150, 150];
+        psq_rook_b7_mg: -2, [-150, 150], since 2 was 0;
         /// Rook on b7 or g7 (relative rank), endgame: added to its file and rank terms
-        psq_rook_b7_eg: 1, [-150, 150];
+        psq_rook_b7_eg: 1, [-150, 150], since 2 was 0;
         /// Rook on c7 or f7 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_c7_mg: 2, [-150, 150];
+        psq_rook_c7_mg: 2, [-150, 150], since 2 was 0;
         /// Rook on c7 or f7 (relative rank), endgame: added to its file and rank terms
-        psq_rook_c7_eg: -2, [-150, 150];
+        psq_rook_c7_eg: -2, [-150, 150], since 2 was 0;
         /// Rook on d7 or e7 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_d7_mg: 0, [-150, 150];
+        psq_rook_d7_mg: 0, [-150, 150], since 2 was 0;
         /// Rook on d7 or e7 (relative rank), endgame: added to its file and rank terms
-        psq_rook_d7_eg: 0, [-150, 150];
+        psq_rook_d7_eg: 0, [-150, 150], since 2 was 0;
         /// Rook on a8 or h8 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_a8_mg: 10, [-150, 150];
+        psq_rook_a8_mg: 10, [-150, 150], since 2 was 0;
         /// Rook on a8 or h8 (relative rank), endgame: added to its file and rank terms
-        psq_rook_a8_eg: -4, [-150, 150];
+        psq_rook_a8_eg: -4, [-150, 150], since 2 was 0;
         /// Rook on b8 or g8 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_b8_mg: -3, [-150, 150];
+        psq_rook_b8_mg: -3, [-150, 150], since 2 was 0;
         /// Rook on b8 or g8 (relative rank), endgame: added to its file and rank terms
-        psq_rook_b8_eg: 0, [-150, 150];
+        psq_rook_b8_eg: 0, [-150, 150], since 2 was 0;
         /// Rook on c8 or f8 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_c8_mg: -19, [-150, 150];
+        psq_rook_c8_mg: -19, [-150, 150], since 2 was 0;
         /// Rook on c8 or f8 (relative rank), endgame: added to its file and rank terms
-        psq_rook_c8_eg: 6, [-150, 150];
+        psq_rook_c8_eg: 6, [-150, 150], since 2 was 0;
         /// Rook on d8 or e8 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_d8_mg: -28, [-150, 150];
+        psq_rook_d8_mg: -28, [-150, 150], since 2 was 0;
         /// Rook on d8 or e8 (relative rank), endgame: added to its file and rank terms
-        psq_rook_d8_eg: 13, [-150, 150];
+        psq_rook_d8_eg: 13, [-150, 150], since 2 was 0;
         /// Queen on a1 or h1 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_a1_mg: -9, [-150, 150];
+        psq_queen_a1_mg: -9, [-150, 150], since 2 was 0;
         /// Queen on a1 or h1 (relative rank), endgame: added to its file and rank terms
-        psq_queen_a1_eg: 19, [-150, 150];
+        psq_queen_a1_eg: 19, [-150, 150], since 2 was 0;
         /// Queen on b1 or g1 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_b1_mg: -3, [-150, 150];
+        psq_queen_b1_mg: -3, [-150, 150], since 2 was 0;
         /// Queen on b1 or g1 (relative rank), endgame: added to its file and rank terms
-        psq_queen_b1_eg: 10, [-150, 150];
+        psq_queen_b1_eg: 10, [-150, 150], since 2 was 0;
         /// Queen on c1 or f1 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_c1_mg: 0, [-150, 150];
+        psq_queen_c1_mg: 0, [-150, 150], since 2 was 0;
         /// Queen on c1 or f1 (relative rank), endgame: added to its file and rank terms
-        psq_queen_c1_eg: -3, [-150, 150];
+        psq_queen_c1_eg: -3, [-150, 150], since 2 was 0;
         /// Queen on d1 or e1 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_d1_mg: -1, [-150, 150];
+        psq_queen_d1_mg: -1, [-150, 150], since 2 was 0;
         /// Queen on d1 or e1 (relative rank), endgame: added to its file and rank terms
-        psq_queen_d1_eg: 2, [-150, 150];
+        psq_queen_d1_eg: 2, [-150, 150], since 2 was 0;
         /// Queen on a2 or h2 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_a2_mg: -6, [-150, 150];
+        psq_queen_a2_mg: -6, [-150, 150], since 2 was 0;
         /// Queen on a2 or h2 (relative rank), endgame: added to its file and rank terms
-        psq_queen_a2_eg: 12, [-150, 150];
+        psq_queen_a2_eg: 12, [-150, 150], since 2 was 0;
         /// Queen on b2 or g2 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_b2_mg: -3, [-150, 150];
+        psq_queen_b2_mg: -3, [-150, 150], since 2 was 0;
         /// Queen on b2 or g2 (relative rank), endgame: added to its file and rank terms
-        psq_queen_b2_eg: -3, [-150, 150];
+        psq_queen_b2_eg: -3, [-150, 150], since 2 was 0;
         /// Queen on c2 or f2 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_c2_mg: -1, [-150, 150];
+        psq_queen_c2_mg: -1, [-150, 150], since 2 was 0;
         /// Queen on c2 or f2 (relative rank), endgame: added to its file and rank terms
-        psq_queen_c2_eg: 2, [-150, 150];
+        psq_queen_c2_eg: 2, [-150, 150], since 2 was 0;
         /// Queen on d2 or e2 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_d2_mg: 0, [-150, 150];
+        psq_queen_d2_mg: 0, [-150, 150], since 2 was 0;
         /// Queen on d2 or e2 (relative rank), endgame: added to its file and rank terms
-        psq_queen_d2_eg: 3, [-150, 150];
+        psq_queen_d2_eg: 3, [-150, 150], since 2 was 0;
         /// Queen on a3 or h3 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_a3_mg: -5, [-150, 150];
+        psq_queen_a3_mg: -5, [-150, 150], since 2 was 0;
         /// Queen on a3 or h3 (relative rank), endgame: added to its file and rank terms
-        psq_queen_a3_eg: -3, [-150, 150];
+        psq_queen_a3_eg: -3, [-150, 150], since 2 was 0;
         /// Queen on b3 or g3 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_b3_mg: 1, [-150, 150];
+        psq_queen_b3_mg: 1, [-150, 150], since 2 was 0;
         /// Queen on b3 or g3 (relative rank), endgame: added to its file and rank terms
-        psq_queen_b3_eg: -4, [-150, 150];
+        psq_queen_b3_eg: -4, [-150, 150], since 2 was 0;
         /// Queen on c3 or f3 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_c3_mg: -2, [-150, 150];
+        psq_queen_c3_mg: -2, [-150, 150], since 2 was 0;
         /// Queen on c3 or f3 (relative rank), endgame: added to its file and rank terms
-        psq_queen_c3_eg: 7, [-150, 150];
+        psq_queen_c3_eg: 7, [-150, 150], since 2 was 0;
         /// Queen on d3 or e3 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_d3_mg: -1, [-150, 150];
+        psq_queen_d3_mg: -1, [-150, 150], since 2 was 0;
         /// Queen on d3 or e3 (relative rank), endgame: added to its file and rank terms
-        psq_queen_d3_eg: 1, [-150, 150];
+        psq_queen_d3_eg: 1, [-150, 150], since 2 was 0;
         /// Queen on a4 or h4 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_a4_mg: 2, [-150, 150];
+        psq_queen_a4_mg: 2, [-150, 150], since 2 was 0;
         /// Queen on a4 or h4 (relative rank), endgame: added to its file and rank terms
-        psq_queen_a4_eg: -9, [-150, 150];
+        psq_queen_a4_eg: -9, [-150, 150], since 2 was 0;
         /// Queen on b4 or g4 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_b4_mg: -5, [-150, 150];
+        psq_queen_b4_mg: -5, [-150, 150], since 2 was 0;
         /// Queen on b4 or g4 (relative rank), endgame: added to its file and rank terms
-        psq_queen_b4_eg: 11, [-150, 150];
+        psq_queen_b4_eg: 11, [-150, 150], since 2 was 0;
         /// Queen on c4 or f4 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_c4_mg: -1, [-150, 150];
+        psq_queen_c4_mg: -1, [-150, 150], since 2 was 0;
         /// Queen on c4 or f4 (relative rank), endgame: added to its file and rank terms
-        psq_queen_c4_eg: 5, [-150, 150];
+        psq_queen_c4_eg: 5, [-150, 150], since 2 was 0;
         /// Queen on d4 or e4 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_d4_mg: 2, [-150, 150];
+        psq_queen_d4_mg: 2, [-150, 150], since 2 was 0;
         /// Queen on d4 or e4 (relative rank), endgame: added to its file and rank terms
-        psq_queen_d4_eg: 7, [-150, 150];
+        psq_queen_d4_eg: 7, [-150, 150], since 2 was 0;
         /// Queen on a5 or h5 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_a5_mg: 5, [-150, 150];
+        psq_queen_a5_mg: 5, [-150, 150], since 2 was 0;
         /// Queen on a5 or h5 (relative rank), endgame: added to its file and rank terms
-        psq_queen_a5_eg: -15, [-150, 150];
+        psq_queen_a5_eg: -15, [-150, 150], since 2 was 0;
         /// Queen on b5 or g5 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_b5_mg: 2, [-150, 150];
+        psq_queen_b5_mg: 2, [-150, 150], since 2 was 0;
         /// Queen on b5 or g5 (relative rank), endgame: added to its file and rank terms
-        psq_queen_b5_eg: 7, [-150, 150];
+        psq_queen_b5_eg: 7, [-150, 150], since 2 was 0;
         /// Queen on c5 or f5 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_c5_mg: -1, [-150, 150];
+        psq_queen_c5_mg: -1, [-150, 150], since 2 was 0;
         /// Queen on c5 or f5 (relative rank), endgame: added to its file and rank terms
-        psq_queen_c5_eg: -2, [-150, 150];
+        psq_queen_c5_eg: -2, [-150, 150], since 2 was 0;
         /// Queen on d5 or e5 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_d5_mg: -7, [-150, 150];
+        psq_queen_d5_mg: -7, [-150, 150], since 2 was 0;
         /// Queen on d5 or e5 (relative rank), endgame: added to its file and rank terms
-        psq_queen_d5_eg: 8, [-150, 150];
+        psq_queen_d5_eg: 8, [-150, 150], since 2 was 0;
         /// Queen on a6 or h6 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_a6_mg: -3, [-150, 150];
+        psq_queen_a6_mg: -3, [-150, 150], since 2 was 0;
         /// Queen on a6 or h6 (relative rank), endgame: added to its file and rank terms
-        psq_queen_a6_eg: 2, [-150, 150];
+        psq_queen_a6_eg: 2, [-150, 150], since 2 was 0;
         /// Queen on b6 or g6 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_b6_mg: 1, [-150, 150];
+        psq_queen_b6_mg: 1, [-150, 150], since 2 was 0;
         /// Queen on b6 or g6 (relative rank), endgame: added to its file and rank terms
-        psq_queen_b6_eg: 5, [-150, 150];
+        psq_queen_b6_eg: 5, [-150, 150], since 2 was 0;
         /// Queen on c6 or f6 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_c6_mg: -2, [-150, 150];
+        psq_queen_c6_mg: -2, [-150, 150], since 2 was 0;
         /// Queen on c6 or f6 (relative rank), endgame: added to its file and rank terms
-        psq_queen_c6_eg: -5, [-150, 150];
+        psq_queen_c6_eg: -5, [-150, 150], since 2 was 0;
         /// Queen on d6 or e6 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_d6_mg: -3, [-150, 150];
+        psq_queen_d6_mg: -3, [-150, 150], since 2 was 0;
         /// Queen on d6 or e6 (relative rank), endgame: added to its file and rank terms
-        psq_queen_d6_eg: 15, [-150, 150];
+        psq_queen_d6_eg: 15, [-150, 150], since 2 was 0;
         /// Queen on a7 or h7 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_a7_mg: 8, [-150, 150];
+        psq_queen_a7_mg: 8, [-150, 150], since 2 was 0;
         /// Queen on a7 or h7 (relative rank), endgame: added to its file and rank terms
-        psq_queen_a7_eg: -4, [-150, 150];
+        psq_queen_a7_eg: -4, [-150, 150], since 2 was 0;
         /// Queen on b7 or g7 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_b7_mg: -2, [-150, 150];
+        psq_queen_b7_mg: -2, [-150, 150], since 2 was 0;
         /// Queen on b7 or g7 (relative rank), endgame: added to its file and rank terms
-        psq_queen_b7_eg: 2, [-150, 150];
+        psq_queen_b7_eg: 2, [-150, 150], since 2 was 0;
         /// Queen on c7 or f7 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_c7_mg: -11, [-150, 150];
+        psq_queen_c7_mg: -11, [-150, 150], since 2 was 0;
         /// Queen on c7 or f7 (relative rank), endgame: added to its file and rank terms
-        psq_queen_c7_eg: 16, [-150, 150];
+        psq_queen_c7_eg: 16, [-150, 150], since 2 was 0;
         /// Queen on d7 or e7 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_d7_mg: -11, [-150, 150];
+        psq_queen_d7_mg: -11, [-150, 150], since 2 was 0;
         /// Queen on d7 or e7 (relative rank), endgame: added to its file and rank terms
-        psq_queen_d7_eg: 9, [-150, 150];
+        psq_queen_d7_eg: 9, [-150, 150], since 2 was 0;
         /// Queen on a8 or h8 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_a8_mg: -9, [-150, 150];
+        psq_queen_a8_mg: -9, [-150, 150], since 2 was 0;
         /// Queen on a8 or h8 (relative rank), endgame: added to its file and rank terms
-        psq_queen_a8_eg: 28, [-150, 150];
+        psq_queen_a8_eg: 28, [-150, 150], since 2 was 0;
         /// Queen on b8 or g8 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_b8_mg: -3, [-150, 150];
+        psq_queen_b8_mg: -3, [-150, 150], since 2 was 0;
         /// Queen on b8 or g8 (relative rank), endgame: added to its file and rank terms
-        psq_queen_b8_eg: 7, [-150, 150];
+        psq_queen_b8_eg: 7, [-150, 150], since 2 was 0;
         /// Queen on c8 or f8 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_c8_mg: 9, [-150, 150];
+        psq_queen_c8_mg: 9, [-150, 150], since 2 was 0;
         /// Queen on c8 or f8 (relative rank), endgame: added to its file and rank terms
-        psq_queen_c8_eg: -7, [-150, 150];
+        psq_queen_c8_eg: -7, [-150, 150], since 2 was 0;
         /// Queen on d8 or e8 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_d8_mg: 5, [-150, 150];
+        psq_queen_d8_mg: 5, [-150, 150], since 2 was 0;
         /// Queen on d8 or e8 (relative rank), endgame: added to its file and rank terms
-        psq_queen_d8_eg: -3, [-150, 150];
+        psq_queen_d8_eg: -3, [-150, 150], since 2 was 0;
         /// King on a1 or h1 (relative rank), middlegame: added to its file and rank terms
-        psq_king_a1_mg: 6, [-150, 150];
+        psq_king_a1_mg: 6, [-150, 150], since 2 was 0;
         /// King on a1 or h1 (relative rank), endgame: added to its file and rank terms
-        psq_king_a1_eg: -3, [-150, 150];
+        psq_king_a1_eg: -3, [-150, 150], since 2 was 0;
         /// King on b1 or g1 (relative rank), middlegame: added to its file and rank terms
-        psq_king_b1_mg: 3, [-150, 150];
+        psq_king_b1_mg: 3, [-150, 150], since 2 was 0;
         /// King on b1 or g1 (relative rank), endgame: added to its file and rank terms
-        psq_king_b1_eg: -1, [-150, 150];
+        psq_king_b1_eg: -1, [-150, 150], since 2 was 0;
         /// King on c1 or f1 (relative rank), middlegame: added to its file and rank terms
-        psq_king_c1_mg: 1, [-150, 150];
+        psq_king_c1_mg: 1, [-150, 150], since 2 was 0;
         /// King on c1 or f1 (relative rank), endgame: added to its file and rank terms
-        psq_king_c1_eg: 0, [-150, 150];
+        psq_king_c1_eg: 0, [-150, 150], since 2 was 0;
         /// King on d1 or e1 (relative rank), middlegame: added to its file and rank terms
-        psq_king_d1_mg: -2, [-150, 150];
+        psq_king_d1_mg: -2, [-150, 150], since 2 was 0;
         /// King on d1 or e1 (relative rank), endgame: added to its file and rank terms
-        psq_king_d1_eg: 4, [-150, 150];
+        psq_king_d1_eg: 4, [-150, 150], since 2 was 0;
         /// King on a2 or h2 (relative rank), middlegame: added to its file and rank terms
-        psq_king_a2_mg: 3, [-150, 150];
+        psq_king_a2_mg: 3, [-150, 150], since 2 was 0;
         /// King on a2 or h2 (relative rank), endgame: added to its file and rank terms
-        psq_king_a2_eg: 2, [-150, 150];
+        psq_king_a2_eg: 2, [-150, 150], since 2 was 0;
         /// King on b2 or g2 (relative rank), middlegame: added to its file and rank terms
-        psq_king_b2_mg: 3, [-150, 150];
+        psq_king_b2_mg: 3, [-150, 150], since 2 was 0;
         /// King on b2 or g2 (relative rank), endgame: added to its file and rank terms
-        psq_king_b2_eg: -3, [-150, 150];
+        psq_king_b2_eg: -3, [-150, 150], since 2 was 0;
         /// King on c2 or f2 (relative rank), middlegame: added to its file and rank terms
-        psq_king_c2_mg: 0, [-150, 150];
+        psq_king_c2_mg: 0, [-150, 150], since 2 was 0;
         /// King on c2 or f2 (relative rank), endgame: added to its file and rank terms
-        psq_king_c2_eg: 1, [-150, 150];
+        psq_king_c2_eg: 1, [-150, 150], since 2 was 0;
         /// King on d2 or e2 (relative rank), middlegame: added to its file and rank terms
-        psq_king_d2_mg: 0, [-150, 150];
+        psq_king_d2_mg: 0, [-150, 150], since 2 was 0;
         /// King on d2 or e2 (relative rank), endgame: added to its file and rank terms
-        psq_king_d2_eg: 3, [-150, 150];
+        psq_king_d2_eg: 3, [-150, 150], since 2 was 0;
         /// King on a3 or h3 (relative rank), middlegame: added to its file and rank terms
-        psq_king_a3_mg: -10, [-150, 150];
+        psq_king_a3_mg: -10, [-150, 150], since 2 was 0;
         /// King on a3 or h3 (relative rank), endgame: added to its file and rank terms
-        psq_king_a3_eg: 8, [-150, 150];
+        psq_king_a3_eg: 8, [-150, 150], since 2 was 0;
         /// King on b3 or g3 (relative rank), middlegame: added to its file and rank terms
-        psq_king_b3_mg: 1, [-150, 150];
+        psq_king_b3_mg: 1, [-150, 150], since 2 was 0;
         /// King on b3 or g3 (relative rank), endgame: added to its file and rank terms
-        psq_king_b3_eg: -3, [-150, 150];
+        psq_king_b3_eg: -3, [-150, 150], since 2 was 0;
         /// King on c3 or f3 (relative rank), middlegame: added to its file and rank terms
-        psq_king_c3_mg: -7, [-150, 150];
+        psq_king_c3_mg: -7, [-150, 150], since 2 was 0;
         /// King on c3 or f3 (relative rank), endgame: added to its file and rank terms
-        psq_king_c3_eg: 3, [-150, 150];
+        psq_king_c3_eg: 3, [-150, 150], since 2 was 0;
         /// King on d3 or e3 (relative rank), middlegame: added to its file and rank terms
-        psq_king_d3_mg: -3, [-150, 150];
+        psq_king_d3_mg: -3, [-150, 150], since 2 was 0;
         /// King on d3 or e3 (relative rank), endgame: added to its file and rank terms
-        psq_king_d3_eg: 6, [-150, 150];
+        psq_king_d3_eg: 6, [-150, 150], since 2 was 0;
         /// King on a4 or h4 (relative rank), middlegame: added to its file and rank terms
-        psq_king_a4_mg: -27, [-150, 150];
+        psq_king_a4_mg: -27, [-150, 150], since 2 was 0;
         /// King on a4 or h4 (relative rank), endgame: added to its file and rank terms
-        psq_king_a4_eg: 7, [-150, 150];
+        psq_king_a4_eg: 7, [-150, 150], since 2 was 0;
         /// King on b4 or g4 (relative rank), middlegame: added to its file and rank terms
-        psq_king_b4_mg: 3, [-150, 150];
+        psq_king_b4_mg: 3, [-150, 150], since 2 was 0;
         /// King on b4 or g4 (relative rank), endgame: added to its file and rank terms
-        psq_king_b4_eg: -4, [-150, 150];
+        psq_king_b4_eg: -4, [-150, 150], since 2 was 0;
         /// King on c4 or f4 (relative rank), middlegame: added to its file and rank terms
-        psq_king_c4_mg: 6, [-150, 150];
+        psq_king_c4_mg: 6, [-150, 150], since 2 was 0;
         /// King on c4 or f4 (relative rank), endgame: added to its file and rank terms
-        psq_king_c4_eg: 1, [-150, 150];
+        psq_king_c4_eg: 1, [-150, 150], since 2 was 0;
         /// King on d4 or e4 (relative rank), middlegame: added to its file and rank terms
-        psq_king_d4_mg: 14, [-150, 150];
+        psq_king_d4_mg: 14, [-150, 150], since 2 was 0;
         /// King on d4 or e4 (relative rank), endgame: added to its file and rank terms
-        psq_king_d4_eg: 0, [-150, 150];
+        psq_king_d4_eg: 0, [-150, 150], since 2 was 0;
         /// King on a5 or h5 (relative rank), middlegame: added to its file and rank terms
-        psq_king_a5_mg: -1, [-150, 150];
+        psq_king_a5_mg: -1, [-150, 150], since 2 was 0;
         /// King on a5 or h5 (relative rank), endgame: added to its file and rank terms
-        psq_king_a5_eg: -2, [-150, 150];
+        psq_king_a5_eg: -2, [-150, 150], since 2 was 0;
         /// King on b5 or g5 (relative rank), middlegame: added to its file and rank terms
-        psq_king_b5_mg: -15, [-150, 150];
+        psq_king_b5_mg: -15, [-150, 150], since 2 was 0;
         /// King on b5 or g5 (relative rank), endgame: added to its file and rank terms
-        psq_king_b5_eg: 0, [-150, 150];
+        psq_king_b5_eg: 0, [-150, 150], since 2 was 0;
         /// King on c5 or f5 (relative rank), middlegame: added to its file and rank terms
-        psq_king_c5_mg: 3, [-150, 150];
+        psq_king_c5_mg: 3, [-150, 150], since 2 was 0;
         /// King on c5 or f5 (relative rank), endgame: added to its file and rank terms
-        psq_king_c5_eg: -4, [-150, 150];
+        psq_king_c5_eg: -4, [-150, 150], since 2 was 0;
         /// King on d5 or e5 (relative rank), middlegame: added to its file and rank terms
-        psq_king_d5_mg: 11, [-150, 150];
+        psq_king_d5_mg: 11, [-150, 150], since 2 was 0;
         /// King on d5 or e5 (relative rank), endgame: added to its file and rank terms
-        psq_king_d5_eg: -3, [-150, 150];
+        psq_king_d5_eg: -3, [-150, 150], since 2 was 0;
         /// King on a6 or h6 (relative rank), middlegame: added to its file and rank terms
-        psq_king_a6_mg: -37, [-150, 150];
+        psq_king_a6_mg: -37, [-150, 150], since 2 was 0;
         /// King on a6 or h6 (relative rank), endgame: added to its file and rank terms
-        psq_king_a6_eg: 3, [-150, 150];
+        psq_king_a6_eg: 3, [-150, 150], since 2 was 0;
         /// King on b6 or g6 (relative rank), middlegame: added to its file and rank terms
-        psq_king_b6_mg: -30, [-150, 150];
+        psq_king_b6_mg: -30, [-150, 150], since 2 was 0;
         /// King on b6 or g6 (relative rank), endgame: added to its file and rank terms
-        psq_king_b6_eg: 5, [-150, 150];
+        psq_king_b6_eg: 5, [-150, 150], since 2 was 0;
         /// King on c6 or f6 (relative rank), middlegame: added to its file and rank terms
-        psq_king_c6_mg: -12, [-150, 150];
+        psq_king_c6_mg: -12, [-150, 150], since 2 was 0;
         /// King on c6 or f6 (relative rank), endgame: added to its file and rank terms
-        psq_king_c6_eg: 2, [-150, 150];
+        psq_king_c6_eg: 2, [-150, 150], since 2 was 0;
         /// King on d6 or e6 (relative rank), middlegame: added to its file and rank terms
-        psq_king_d6_mg: 27, [-150, 150];
+        psq_king_d6_mg: 27, [-150, 150], since 2 was 0;
         /// King on d6 or e6 (relative rank), endgame: added to its file and rank terms
-        psq_king_d6_eg: -12, [-150, 150];
+        psq_king_d6_eg: -12, [-150, 150], since 2 was 0;
         /// King on a7 or h7 (relative rank), middlegame: added to its file and rank terms
-        psq_king_a7_mg: -22, [-150, 150];
+        psq_king_a7_mg: -22, [-150, 150], since 2 was 0;
         /// King on a7 or h7 (relative rank), endgame: added to its file and rank terms
-        psq_king_a7_eg: -9, [-150, 150];
+        psq_king_a7_eg: -9, [-150, 150], since 2 was 0;
         /// King on b7 or g7 (relative rank), middlegame: added to its file and rank terms
-        psq_king_b7_mg: -37, [-150, 150];
+        psq_king_b7_mg: -37, [-150, 150], since 2 was 0;
         /// King on b7 or g7 (relative rank), endgame: added to its file and rank terms
-        psq_king_b7_eg: 11, [-150, 150];
+        psq_king_b7_eg: 11, [-150, 150], since 2 was 0;
         /// King on c7 or f7 (relative rank), middlegame: added to its file and rank terms
-        psq_king_c7_mg: 19, [-150, 150];
+        psq_king_c7_mg: 19, [-150, 150], since 2 was 0;
         /// King on c7 or f7 (relative rank), endgame: added to its file and rank terms
-        psq_king_c7_eg: -5, [-150, 150];
+        psq_king_c7_eg: -5, [-150, 150], since 2 was 0;
         /// King on d7 or e7 (relative rank), middlegame: added to its file and rank terms
-        psq_king_d7_mg: 22, [-150, 150];
+        psq_king_d7_mg: 22, [-150, 150], since 2 was 0;
         /// King on d7 or e7 (relative rank), endgame: added to its file and rank terms
-        psq_king_d7_eg: -12, [-150, 150];
+        psq_king_d7_eg: -12, [-150, 150], since 2 was 0;
         /// King on a8 or h8 (relative rank), middlegame: added to its file and rank terms
-        psq_king_a8_mg: -14, [-150, 150];
+        psq_king_a8_mg: -14, [-150, 150], since 2 was 0;
         /// King on a8 or h8 (relative rank), endgame: added to its file and rank terms
-        psq_king_a8_eg: -50, [-150, 150];
+        psq_king_a8_eg: -50, [-150, 150], since 2 was 0;
         /// King on b8 or g8 (relative rank), middlegame: added to its file and rank terms
-        psq_king_b8_mg: -18, [-150, 150];
+        psq_king_b8_mg: -18, [-150, 150], since 2 was 0;
         /// King on b8 or g8 (relative rank), endgame: added to its file and rank terms
-        psq_king_b8_eg: 21, [-150, 150];
+        psq_king_b8_eg: 21, [-150, 150], since 2 was 0;
         /// King on c8 or f8 (relative rank), middlegame: added to its file and rank terms
-        psq_king_c8_mg: -18, [-150, 150];
+        psq_king_c8_mg: -18, [-150, 150], since 2 was 0;
         /// King on c8 or f8 (relative rank), endgame: added to its file and rank terms
-        psq_king_c8_eg: 12, [-150, 150];
+        psq_king_c8_eg: 12, [-150, 150], since 2 was 0;
         /// King on d8 or e8 (relative rank), middlegame: added to its file and rank terms
-        psq_king_d8_mg: 60, [-150, 150];
+        psq_king_d8_mg: 60, [-150, 150], since 2 was 0;
         /// King on d8 or e8 (relative rank), endgame: added to its file and rank terms
-        psq_king_d8_eg: -5, [-150, 150];
+        psq_king_d8_eg: -5, [-150, 150], since 2 was 0;
         /// Middlegame bonus per rank a pawn on files c-f has advanced from its start square (David Fig. 3)
         pawn_advance_a: 0, [0, 100];
         /// Endgame bonus per rank any pawn has advanced from its start square (David Fig. 3)
@@ -1229,269 +1229,269 @@ crate::declare_params! {
         /// Penalty per move a queen has fewer than three
         low_mobility_queen: 4, [0, 100];
         /// Knight with 0 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_knight_0_mg: 1, [-150, 150];
+        mob_knight_0_mg: 1, [-150, 150], since 2 was 0;
         /// Knight with 0 moves (mobility count), endgame: added to the linear mobility terms
-        mob_knight_0_eg: -23, [-150, 150];
+        mob_knight_0_eg: -23, [-150, 150], since 2 was 0;
         /// Knight with 1 move (mobility count), middlegame: added to the linear mobility terms
-        mob_knight_1_mg: 3, [-150, 150];
+        mob_knight_1_mg: 3, [-150, 150], since 2 was 0;
         /// Knight with 1 move (mobility count), endgame: added to the linear mobility terms
-        mob_knight_1_eg: -11, [-150, 150];
+        mob_knight_1_eg: -11, [-150, 150], since 2 was 0;
         /// Knight with 2 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_knight_2_mg: 0, [-150, 150];
+        mob_knight_2_mg: 0, [-150, 150], since 2 was 0;
         /// Knight with 2 moves (mobility count), endgame: added to the linear mobility terms
-        mob_knight_2_eg: -2, [-150, 150];
+        mob_knight_2_eg: -2, [-150, 150], since 2 was 0;
         /// Knight with 3 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_knight_3_mg: -4, [-150, 150];
+        mob_knight_3_mg: -4, [-150, 150], since 2 was 0;
         /// Knight with 3 moves (mobility count), endgame: added to the linear mobility terms
-        mob_knight_3_eg: 1, [-150, 150];
+        mob_knight_3_eg: 1, [-150, 150], since 2 was 0;
         /// Knight with 4 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_knight_4_mg: -2, [-150, 150];
+        mob_knight_4_mg: -2, [-150, 150], since 2 was 0;
         /// Knight with 4 moves (mobility count), endgame: added to the linear mobility terms
-        mob_knight_4_eg: 3, [-150, 150];
+        mob_knight_4_eg: 3, [-150, 150], since 2 was 0;
         /// Knight with 5 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_knight_5_mg: -2, [-150, 150];
+        mob_knight_5_mg: -2, [-150, 150], since 2 was 0;
         /// Knight with 5 moves (mobility count), endgame: added to the linear mobility terms
-        mob_knight_5_eg: 7, [-150, 150];
+        mob_knight_5_eg: 7, [-150, 150], since 2 was 0;
         /// Knight with 6 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_knight_6_mg: -2, [-150, 150];
+        mob_knight_6_mg: -2, [-150, 150], since 2 was 0;
         /// Knight with 6 moves (mobility count), endgame: added to the linear mobility terms
-        mob_knight_6_eg: 6, [-150, 150];
+        mob_knight_6_eg: 6, [-150, 150], since 2 was 0;
         /// Knight with 7 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_knight_7_mg: -2, [-150, 150];
+        mob_knight_7_mg: -2, [-150, 150], since 2 was 0;
         /// Knight with 7 moves (mobility count), endgame: added to the linear mobility terms
-        mob_knight_7_eg: 3, [-150, 150];
+        mob_knight_7_eg: 3, [-150, 150], since 2 was 0;
         /// Knight with 8 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_knight_8_mg: -2, [-150, 150];
+        mob_knight_8_mg: -2, [-150, 150], since 2 was 0;
         /// Knight with 8 moves (mobility count), endgame: added to the linear mobility terms
-        mob_knight_8_eg: -1, [-150, 150];
+        mob_knight_8_eg: -1, [-150, 150], since 2 was 0;
         /// Bishop with 0 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_0_mg: 3, [-150, 150];
+        mob_bishop_0_mg: 3, [-150, 150], since 2 was 0;
         /// Bishop with 0 moves (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_0_eg: -21, [-150, 150];
+        mob_bishop_0_eg: -21, [-150, 150], since 2 was 0;
         /// Bishop with 1 move (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_1_mg: 2, [-150, 150];
+        mob_bishop_1_mg: 2, [-150, 150], since 2 was 0;
         /// Bishop with 1 move (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_1_eg: -8, [-150, 150];
+        mob_bishop_1_eg: -8, [-150, 150], since 2 was 0;
         /// Bishop with 2 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_2_mg: 0, [-150, 150];
+        mob_bishop_2_mg: 0, [-150, 150], since 2 was 0;
         /// Bishop with 2 moves (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_2_eg: -4, [-150, 150];
+        mob_bishop_2_eg: -4, [-150, 150], since 2 was 0;
         /// Bishop with 3 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_3_mg: -2, [-150, 150];
+        mob_bishop_3_mg: -2, [-150, 150], since 2 was 0;
         /// Bishop with 3 moves (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_3_eg: -2, [-150, 150];
+        mob_bishop_3_eg: -2, [-150, 150], since 2 was 0;
         /// Bishop with 4 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_4_mg: -2, [-150, 150];
+        mob_bishop_4_mg: -2, [-150, 150], since 2 was 0;
         /// Bishop with 4 moves (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_4_eg: 2, [-150, 150];
+        mob_bishop_4_eg: 2, [-150, 150], since 2 was 0;
         /// Bishop with 5 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_5_mg: -3, [-150, 150];
+        mob_bishop_5_mg: -3, [-150, 150], since 2 was 0;
         /// Bishop with 5 moves (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_5_eg: 5, [-150, 150];
+        mob_bishop_5_eg: 5, [-150, 150], since 2 was 0;
         /// Bishop with 6 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_6_mg: -3, [-150, 150];
+        mob_bishop_6_mg: -3, [-150, 150], since 2 was 0;
         /// Bishop with 6 moves (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_6_eg: 6, [-150, 150];
+        mob_bishop_6_eg: 6, [-150, 150], since 2 was 0;
         /// Bishop with 7 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_7_mg: -5, [-150, 150];
+        mob_bishop_7_mg: -5, [-150, 150], since 2 was 0;
         /// Bishop with 7 moves (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_7_eg: 6, [-150, 150];
+        mob_bishop_7_eg: 6, [-150, 150], since 2 was 0;
         /// Bishop with 8 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_8_mg: -6, [-150, 150];
+        mob_bishop_8_mg: -6, [-150, 150], since 2 was 0;
         /// Bishop with 8 moves (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_8_eg: 7, [-150, 150];
+        mob_bishop_8_eg: 7, [-150, 150], since 2 was 0;
         /// Bishop with 9 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_9_mg: -6, [-150, 150];
+        mob_bishop_9_mg: -6, [-150, 150], since 2 was 0;
         /// Bishop with 9 moves (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_9_eg: 6, [-150, 150];
+        mob_bishop_9_eg: 6, [-150, 150], since 2 was 0;
         /// Bishop with 10 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_10_mg: -4, [-150, 150];
+        mob_bishop_10_mg: -4, [-150, 150], since 2 was 0;
         /// Bishop with 10 moves (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_10_eg: 2, [-150, 150];
+        mob_bishop_10_eg: 2, [-150, 150], since 2 was 0;
         /// Bishop with 11 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_11_mg: -2, [-150, 150];
+        mob_bishop_11_mg: -2, [-150, 150], since 2 was 0;
         /// Bishop with 11 moves (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_11_eg: 2, [-150, 150];
+        mob_bishop_11_eg: 2, [-150, 150], since 2 was 0;
         /// Bishop with 12 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_12_mg: 0, [-150, 150];
+        mob_bishop_12_mg: 0, [-150, 150], since 2 was 0;
         /// Bishop with 12 moves (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_12_eg: -2, [-150, 150];
+        mob_bishop_12_eg: -2, [-150, 150], since 2 was 0;
         /// Bishop with 13 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_13_mg: -6, [-150, 150];
+        mob_bishop_13_mg: -6, [-150, 150], since 2 was 0;
         /// Bishop with 13 moves (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_13_eg: -1, [-150, 150];
+        mob_bishop_13_eg: -1, [-150, 150], since 2 was 0;
         /// Rook with 0 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_0_mg: 0, [-150, 150];
+        mob_rook_0_mg: 0, [-150, 150], since 2 was 0;
         /// Rook with 0 moves (mobility count), endgame: added to the linear mobility terms
-        mob_rook_0_eg: -13, [-150, 150];
+        mob_rook_0_eg: -13, [-150, 150], since 2 was 0;
         /// Rook with 1 move (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_1_mg: 2, [-150, 150];
+        mob_rook_1_mg: 2, [-150, 150], since 2 was 0;
         /// Rook with 1 move (mobility count), endgame: added to the linear mobility terms
-        mob_rook_1_eg: -2, [-150, 150];
+        mob_rook_1_eg: -2, [-150, 150], since 2 was 0;
         /// Rook with 2 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_2_mg: 1, [-150, 150];
+        mob_rook_2_mg: 1, [-150, 150], since 2 was 0;
         /// Rook with 2 moves (mobility count), endgame: added to the linear mobility terms
-        mob_rook_2_eg: -4, [-150, 150];
+        mob_rook_2_eg: -4, [-150, 150], since 2 was 0;
         /// Rook with 3 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_3_mg: -2, [-150, 150];
+        mob_rook_3_mg: -2, [-150, 150], since 2 was 0;
         /// Rook with 3 moves (mobility count), endgame: added to the linear mobility terms
-        mob_rook_3_eg: -5, [-150, 150];
+        mob_rook_3_eg: -5, [-150, 150], since 2 was 0;
         /// Rook with 4 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_4_mg: -3, [-150, 150];
+        mob_rook_4_mg: -3, [-150, 150], since 2 was 0;
         /// Rook with 4 moves (mobility count), endgame: added to the linear mobility terms
-        mob_rook_4_eg: 0, [-150, 150];
+        mob_rook_4_eg: 0, [-150, 150], since 2 was 0;
         /// Rook with 5 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_5_mg: -2, [-150, 150];
+        mob_rook_5_mg: -2, [-150, 150], since 2 was 0;
         /// Rook with 5 moves (mobility count), endgame: added to the linear mobility terms
-        mob_rook_5_eg: 3, [-150, 150];
+        mob_rook_5_eg: 3, [-150, 150], since 2 was 0;
         /// Rook with 6 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_6_mg: -3, [-150, 150];
+        mob_rook_6_mg: -3, [-150, 150], since 2 was 0;
         /// Rook with 6 moves (mobility count), endgame: added to the linear mobility terms
-        mob_rook_6_eg: 3, [-150, 150];
+        mob_rook_6_eg: 3, [-150, 150], since 2 was 0;
         /// Rook with 7 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_7_mg: -1, [-150, 150];
+        mob_rook_7_mg: -1, [-150, 150], since 2 was 0;
         /// Rook with 7 moves (mobility count), endgame: added to the linear mobility terms
-        mob_rook_7_eg: 3, [-150, 150];
+        mob_rook_7_eg: 3, [-150, 150], since 2 was 0;
         /// Rook with 8 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_8_mg: -1, [-150, 150];
+        mob_rook_8_mg: -1, [-150, 150], since 2 was 0;
         /// Rook with 8 moves (mobility count), endgame: added to the linear mobility terms
-        mob_rook_8_eg: 3, [-150, 150];
+        mob_rook_8_eg: 3, [-150, 150], since 2 was 0;
         /// Rook with 9 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_9_mg: 0, [-150, 150];
+        mob_rook_9_mg: 0, [-150, 150], since 2 was 0;
         /// Rook with 9 moves (mobility count), endgame: added to the linear mobility terms
-        mob_rook_9_eg: 4, [-150, 150];
+        mob_rook_9_eg: 4, [-150, 150], since 2 was 0;
         /// Rook with 10 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_10_mg: -2, [-150, 150];
+        mob_rook_10_mg: -2, [-150, 150], since 2 was 0;
         /// Rook with 10 moves (mobility count), endgame: added to the linear mobility terms
-        mob_rook_10_eg: 3, [-150, 150];
+        mob_rook_10_eg: 3, [-150, 150], since 2 was 0;
         /// Rook with 11 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_11_mg: -4, [-150, 150];
+        mob_rook_11_mg: -4, [-150, 150], since 2 was 0;
         /// Rook with 11 moves (mobility count), endgame: added to the linear mobility terms
-        mob_rook_11_eg: 3, [-150, 150];
+        mob_rook_11_eg: 3, [-150, 150], since 2 was 0;
         /// Rook with 12 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_12_mg: -5, [-150, 150];
+        mob_rook_12_mg: -5, [-150, 150], since 2 was 0;
         /// Rook with 12 moves (mobility count), endgame: added to the linear mobility terms
-        mob_rook_12_eg: 2, [-150, 150];
+        mob_rook_12_eg: 2, [-150, 150], since 2 was 0;
         /// Rook with 13 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_13_mg: -7, [-150, 150];
+        mob_rook_13_mg: -7, [-150, 150], since 2 was 0;
         /// Rook with 13 moves (mobility count), endgame: added to the linear mobility terms
-        mob_rook_13_eg: 1, [-150, 150];
+        mob_rook_13_eg: 1, [-150, 150], since 2 was 0;
         /// Rook with 14 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_14_mg: -5, [-150, 150];
+        mob_rook_14_mg: -5, [-150, 150], since 2 was 0;
         /// Rook with 14 moves (mobility count), endgame: added to the linear mobility terms
-        mob_rook_14_eg: 0, [-150, 150];
+        mob_rook_14_eg: 0, [-150, 150], since 2 was 0;
         /// Queen with 0 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_0_mg: 6, [-150, 150];
+        mob_queen_0_mg: 6, [-150, 150], since 2 was 0;
         /// Queen with 0 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_0_eg: -98, [-150, 150];
+        mob_queen_0_eg: -98, [-150, 150], since 2 was 0;
         /// Queen with 1 move (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_1_mg: 2, [-150, 150];
+        mob_queen_1_mg: 2, [-150, 150], since 2 was 0;
         /// Queen with 1 move (mobility count), endgame: added to the linear mobility terms
-        mob_queen_1_eg: -53, [-150, 150];
+        mob_queen_1_eg: -53, [-150, 150], since 2 was 0;
         /// Queen with 2 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_2_mg: -1, [-150, 150];
+        mob_queen_2_mg: -1, [-150, 150], since 2 was 0;
         /// Queen with 2 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_2_eg: -48, [-150, 150];
+        mob_queen_2_eg: -48, [-150, 150], since 2 was 0;
         /// Queen with 3 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_3_mg: -4, [-150, 150];
+        mob_queen_3_mg: -4, [-150, 150], since 2 was 0;
         /// Queen with 3 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_3_eg: -43, [-150, 150];
+        mob_queen_3_eg: -43, [-150, 150], since 2 was 0;
         /// Queen with 4 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_4_mg: -2, [-150, 150];
+        mob_queen_4_mg: -2, [-150, 150], since 2 was 0;
         /// Queen with 4 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_4_eg: -27, [-150, 150];
+        mob_queen_4_eg: -27, [-150, 150], since 2 was 0;
         /// Queen with 5 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_5_mg: -2, [-150, 150];
+        mob_queen_5_mg: -2, [-150, 150], since 2 was 0;
         /// Queen with 5 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_5_eg: -22, [-150, 150];
+        mob_queen_5_eg: -22, [-150, 150], since 2 was 0;
         /// Queen with 6 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_6_mg: 0, [-150, 150];
+        mob_queen_6_mg: 0, [-150, 150], since 2 was 0;
         /// Queen with 6 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_6_eg: -12, [-150, 150];
+        mob_queen_6_eg: -12, [-150, 150], since 2 was 0;
         /// Queen with 7 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_7_mg: 1, [-150, 150];
+        mob_queen_7_mg: 1, [-150, 150], since 2 was 0;
         /// Queen with 7 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_7_eg: -5, [-150, 150];
+        mob_queen_7_eg: -5, [-150, 150], since 2 was 0;
         /// Queen with 8 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_8_mg: 2, [-150, 150];
+        mob_queen_8_mg: 2, [-150, 150], since 2 was 0;
         /// Queen with 8 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_8_eg: -2, [-150, 150];
+        mob_queen_8_eg: -2, [-150, 150], since 2 was 0;
         /// Queen with 9 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_9_mg: 0, [-150, 150];
+        mob_queen_9_mg: 0, [-150, 150], since 2 was 0;
         /// Queen with 9 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_9_eg: 8, [-150, 150];
+        mob_queen_9_eg: 8, [-150, 150], since 2 was 0;
         /// Queen with 10 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_10_mg: 0, [-150, 150];
+        mob_queen_10_mg: 0, [-150, 150], since 2 was 0;
         /// Queen with 10 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_10_eg: 10, [-150, 150];
+        mob_queen_10_eg: 10, [-150, 150], since 2 was 0;
         /// Queen with 11 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_11_mg: 0, [-150, 150];
+        mob_queen_11_mg: 0, [-150, 150], since 2 was 0;
         /// Queen with 11 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_11_eg: 16, [-150, 150];
+        mob_queen_11_eg: 16, [-150, 150], since 2 was 0;
         /// Queen with 12 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_12_mg: -2, [-150, 150];
+        mob_queen_12_mg: -2, [-150, 150], since 2 was 0;
         /// Queen with 12 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_12_eg: 23, [-150, 150];
+        mob_queen_12_eg: 23, [-150, 150], since 2 was 0;
         /// Queen with 13 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_13_mg: -3, [-150, 150];
+        mob_queen_13_mg: -3, [-150, 150], since 2 was 0;
         /// Queen with 13 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_13_eg: 23, [-150, 150];
+        mob_queen_13_eg: 23, [-150, 150], since 2 was 0;
         /// Queen with 14 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_14_mg: -6, [-150, 150];
+        mob_queen_14_mg: -6, [-150, 150], since 2 was 0;
         /// Queen with 14 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_14_eg: 25, [-150, 150];
+        mob_queen_14_eg: 25, [-150, 150], since 2 was 0;
         /// Queen with 15 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_15_mg: -5, [-150, 150];
+        mob_queen_15_mg: -5, [-150, 150], since 2 was 0;
         /// Queen with 15 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_15_eg: 24, [-150, 150];
+        mob_queen_15_eg: 24, [-150, 150], since 2 was 0;
         /// Queen with 16 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_16_mg: -9, [-150, 150];
+        mob_queen_16_mg: -9, [-150, 150], since 2 was 0;
         /// Queen with 16 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_16_eg: 26, [-150, 150];
+        mob_queen_16_eg: 26, [-150, 150], since 2 was 0;
         /// Queen with 17 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_17_mg: -8, [-150, 150];
+        mob_queen_17_mg: -8, [-150, 150], since 2 was 0;
         /// Queen with 17 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_17_eg: 22, [-150, 150];
+        mob_queen_17_eg: 22, [-150, 150], since 2 was 0;
         /// Queen with 18 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_18_mg: -10, [-150, 150];
+        mob_queen_18_mg: -10, [-150, 150], since 2 was 0;
         /// Queen with 18 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_18_eg: 22, [-150, 150];
+        mob_queen_18_eg: 22, [-150, 150], since 2 was 0;
         /// Queen with 19 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_19_mg: -5, [-150, 150];
+        mob_queen_19_mg: -5, [-150, 150], since 2 was 0;
         /// Queen with 19 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_19_eg: 14, [-150, 150];
+        mob_queen_19_eg: 14, [-150, 150], since 2 was 0;
         /// Queen with 20 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_20_mg: -2, [-150, 150];
+        mob_queen_20_mg: -2, [-150, 150], since 2 was 0;
         /// Queen with 20 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_20_eg: -6, [-150, 150];
+        mob_queen_20_eg: -6, [-150, 150], since 2 was 0;
         /// Queen with 21 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_21_mg: 2, [-150, 150];
+        mob_queen_21_mg: 2, [-150, 150], since 2 was 0;
         /// Queen with 21 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_21_eg: -3, [-150, 150];
+        mob_queen_21_eg: -3, [-150, 150], since 2 was 0;
         /// Queen with 22 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_22_mg: 10, [-150, 150];
+        mob_queen_22_mg: 10, [-150, 150], since 2 was 0;
         /// Queen with 22 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_22_eg: -26, [-150, 150];
+        mob_queen_22_eg: -26, [-150, 150], since 2 was 0;
         /// Queen with 23 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_23_mg: -5, [-150, 150];
+        mob_queen_23_mg: -5, [-150, 150], since 2 was 0;
         /// Queen with 23 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_23_eg: -21, [-150, 150];
+        mob_queen_23_eg: -21, [-150, 150], since 2 was 0;
         /// Queen with 24 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_24_mg: -7, [-150, 150];
+        mob_queen_24_mg: -7, [-150, 150], since 2 was 0;
         /// Queen with 24 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_24_eg: -35, [-150, 150];
+        mob_queen_24_eg: -35, [-150, 150], since 2 was 0;
         /// Queen with 25 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_25_mg: -29, [-150, 150];
+        mob_queen_25_mg: -29, [-150, 150], since 2 was 0;
         /// Queen with 25 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_25_eg: -43, [-150, 150];
+        mob_queen_25_eg: -43, [-150, 150], since 2 was 0;
         /// Queen with 26 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_26_mg: -27, [-150, 150];
+        mob_queen_26_mg: -27, [-150, 150], since 2 was 0;
         /// Queen with 26 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_26_eg: -66, [-150, 150];
+        mob_queen_26_eg: -66, [-150, 150], since 2 was 0;
         /// Queen with 27 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_27_mg: -33, [-150, 150];
+        mob_queen_27_mg: -33, [-150, 150], since 2 was 0;
         /// Queen with 27 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_27_eg: -34, [-150, 150];
+        mob_queen_27_eg: -34, [-150, 150], since 2 was 0;
         /// Bad bishop: penalty per own pawn on the bishop's square colour, middlegame
         bishop_colour_pawns_mg: 4, [0, 50];
         /// Bad bishop: penalty per own pawn on the bishop's square colour, endgame

@@ -107,7 +107,7 @@ pub fn rewrite_declaration<S: ParamSection>(source: &str, values: &S) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::{DEFAULT_TOML, EvalParams, SearchParams};
+    use crate::params::{DEFAULT_TOML, EvalParams, FORMAT_KEY, PARAMS_FORMAT, SearchParams};
 
     const EVAL_SOURCE: &str = include_str!("../eval/params.rs");
     const SEARCH_SOURCE: &str = include_str!("../search/params.rs");
@@ -154,11 +154,11 @@ mod tests {
     fn the_header_is_the_leading_comment_and_survives_regeneration() {
         let (head, values) = split_header(DEFAULT_TOML);
         assert!(head.starts_with(PREAMBLE), "{head}");
-        assert!(values.starts_with("[eval]\n"));
+        assert!(values.starts_with(&format!("{FORMAT_KEY} = {PARAMS_FORMAT}\n")), "{values}");
         assert_eq!(file_text(head, &Params::default()), DEFAULT_TOML);
         let text =
             file_text(&header(&["lineage: a test".into(), String::new(), "two\nlines".into()]), &Params::default());
-        assert!(text.starts_with(&format!("{PREAMBLE}# lineage: a test\n#\n# two\n# lines\n\n[eval]\n")), "{text}");
+        assert!(text.starts_with(&format!("{PREAMBLE}# lineage: a test\n#\n# two\n# lines\n\nformat = ")), "{text}");
         assert_eq!(split_header(&text).0.lines().count(), 7);
         assert_eq!(Params::default().with_toml(&text).unwrap(), Params::default());
     }

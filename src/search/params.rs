@@ -133,14 +133,14 @@ crate::declare_params! {
         singular_margin: 2, [0, 20];
         /// Singular extension: two plies instead of one at a non-PV node when the other moves
         /// fail this far below the singular bound (centipawns; 0 = off)
-        singular_double_margin: 20, [0, 200];
+        singular_double_margin: 20, [0, 200], since 2 was 0;
         /// Singular extension: most double extensions along one line
-        singular_double_max: 6, [0, 16];
+        singular_double_max: 6, [0, 16], since 2 was 0;
         /// Singular extension: quarter plies taken from a TT move that is not singular but whose
         /// TT score already beats beta (a negative extension; 0 = off)
-        singular_negative_extension: 4, [0, 8];
+        singular_negative_extension: 4, [0, 8], since 2 was 0;
         /// Late move reductions: quarter plies more for a quiet when the TT move is a capture or promotion
-        lmr_tt_noisy: 4, [0, 8];
+        lmr_tt_noisy: 4, [0, 8], since 2 was 0;
         /// Time: assumed moves to go when the GUI gives none
         tm_moves_to_go: 30, [8, 80];
         /// Time: share of the increment budgeted per move (percent)
