@@ -71,7 +71,7 @@ pub struct Introduced {
 }
 
 /// The revision of the declared parameter set, written at the top of every parameter file
-/// (`format = 2`). Bump it whenever parameters are added, and declare each added one with
+/// (`format = N`). Bump it whenever parameters are added, and declare each added one with
 /// `since <new format> was <value before>`. Format 2 added the per-square (`psq_*`) and
 /// mobility-table (`mob_*`) terms and the singular-extension refinements.
 pub const PARAMS_FORMAT: u32 = 2;
