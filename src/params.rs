@@ -94,7 +94,7 @@ pub enum ParamError {
     Syntax { line: usize, column: usize, message: String },
     #[error("unknown section `{0}` (expected `eval` or `search`)")]
     UnknownSection(String),
-    #[error("`format = {found}` is not a parameter file format this engine reads (1 to {newest}; a newer evochess wrote it?)")]
+    #[error("`format = {found}` is not a parameter file format this engine reads (1 to {newest})")]
     UnknownFormat { found: i64, newest: u32 },
     #[error("section `{0}` must be a table")]
     SectionNotTable(String),
@@ -156,7 +156,9 @@ fn file_format(table: &toml::Table) -> Result<Option<u32>, ParamError> {
             Ok(format) if (1..=PARAMS_FORMAT).contains(&format) => Ok(Some(format)),
             _ => Err(ParamError::UnknownFormat { found: *n, newest: PARAMS_FORMAT }),
         },
-        Some(other) => Err(ParamError::WrongType { key: FORMAT_KEY.to_string(), found: format!("a {}", other.type_str()) }),
+        Some(other) => {
+            Err(ParamError::WrongType { key: FORMAT_KEY.to_string(), found: format!("a {}", other.type_str()) })
+        }
     }
 }
 
@@ -573,7 +575,10 @@ mod tests {
         assert_eq!(old.eval.knight_mg, 333);
         assert_eq!(old.eval.psq_knight_d4_mg, 7, "a key the file sets wins");
         assert_eq!((old.eval.psq_knight_d5_mg, old.eval.mob_queen_0_eg), (0, 0));
-        assert_eq!((old.search.singular_double_max, old.search.singular_negative_extension, old.search.lmr_tt_noisy), (0, 0, 0));
+        assert_eq!(
+            (old.search.singular_double_max, old.search.singular_negative_extension, old.search.lmr_tt_noisy),
+            (0, 0, 0)
+        );
         assert_eq!(old.search.null_move_reduction, base.search.null_move_reduction, "format-1 keys keep the base");
         // The current format, and a partial file without one, leave the added keys alone.
         for text in [format!("{FORMAT_KEY} = {PARAMS_FORMAT}\n"), String::new()] {
