@@ -5,7 +5,10 @@ mod common;
 use std::time::Duration;
 
 use common::run_bin;
-use evochess::{Params, params::DEFAULT_TOML};
+use evochess::{
+    Params,
+    params::{DEFAULT_TOML, PARAMS_FORMAT},
+};
 
 const TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -61,7 +64,7 @@ fn params_spsa_and_dump() {
     }
     // The dump is params/default.toml without its opening comment.
     let dump = stdout_of(&["params", "--dump"]);
-    assert!(DEFAULT_TOML.ends_with(&dump) && dump.starts_with("[eval]\n"), "{dump}");
+    assert!(DEFAULT_TOML.ends_with(&dump) && dump.starts_with(&format!("format = {PARAMS_FORMAT}\n")), "{dump}");
     assert_eq!(dump, Params::default().to_toml());
     // Without a flag: the subcommand's help (its two choices), not an error.
     let out = run_bin(&["params"], "", TIMEOUT);
