@@ -9,7 +9,7 @@ use common::{REPLY, Session, eval_cp, run_bin, temp_file};
 use evochess::{
     Params,
     eval::evaluate,
-    params::{DEFAULT_TOML, FORMAT_KEY, ParamSpec},
+    params::{DEFAULT_TOML, FORMAT_KEY, ParamId, ParamSpec},
 };
 use shakmaty::{CastlingMode, Chess, fen::Fen};
 
@@ -281,8 +281,17 @@ fn committed_parameter_files_name_their_format_and_play_as_written() {
         let table: toml::Table = text.parse().unwrap();
         assert!(table.contains_key(FORMAT_KEY), "{} does not name its format", f.display());
         let p = Params::load(f).unwrap();
-        if table[FORMAT_KEY].as_integer() == Some(1) {
-            assert_eq!((p.eval.psq_queen_d4_mg, p.eval.mob_knight_0_eg, p.search.singular_double_max), (0, 0, 0));
+        // Every key added after the file's format that the file leaves out plays at its old
+        // value (for format 1: psq_*, mob_* and the singular refinements at 0).
+        let format = table[FORMAT_KEY].as_integer().unwrap();
+        for (i, spec) in Params::specs().enumerate() {
+            let set_by_file = table.get(spec.section).and_then(|s| s.get(spec.name)).is_some();
+            if let Some(since) = spec.since
+                && i64::from(since.format) > format
+                && !set_by_file
+            {
+                assert_eq!(p.get(ParamId(i)), since.before, "{}: {}", f.display(), spec.key());
+            }
         }
     }
     let hand_set = Params::load(root.join("params/hand-set.toml")).unwrap();
