@@ -19,8 +19,9 @@
 # POPULATION=ladder ranks the node ladder of bench/ladder_steps.sh instead (params/default.toml
 # at each budget of LADDER, default ground-truth-out/ladder/ladder.csv, as [[organisms]] with
 # nodes of their own; LIMIT then only sets the pool's and the run's default limit).
-# RACING_CONFIDENCE (default 0.9999: keep almost everyone racing, for a full ranking) and
-# CONCURRENCY (default 2) tune the run. Each result is one line appended to
+# RACING_CONFIDENCE (default 0.9999: keep almost everyone racing, for a full ranking),
+# CONCURRENCY (default 2) and DRAW (a draw adjudication rule, e.g. "movenumber=40 movecount=8
+# score=10"; none by default) tune the run. Each result is one line appended to
 # ground-truth-out/summary.csv: scheme,limit,games_budget,seed,games_played,spearman,ranking.
 # Timed limits (tc=) need quiet cores; node limits do not.
 set -euo pipefail
@@ -81,6 +82,7 @@ n=$(wc -l < "$out/files.csv")
   echo "openings = \"$(realpath openings/gnuchess-8ply.epd)\""
   echo "resign = \"movecount=3 score=1000\""
   echo "maxmoves = \"200\""
+  if [ -n "${DRAW:-}" ]; then echo "draw = \"$DRAW\""; fi
   echo "reference_games = 0"
   echo "seed = $seed"
   echo "out_dir = \"$out/run\""
