@@ -62,11 +62,6 @@ elo1 = 10.0
 max_games = ${GATE_MAX_GAMES:-1000}
 nodes = ${GATE_NODES:-25000}
 EOF
-resume=()
-# Resume when the run left any state (a run killed in generation 0 has journals, no checkpoint).
-for state in checkpoint.json gen-000/games.state.jsonl gen-000/race-01.state.jsonl gen-000/pool.state.jsonl; do
-  [ -f "$out/run/$state" ] && { resume=(--resume); break; }
-done
-"$tuner" coevolve --config "$out/coevolve.toml" "${resume[@]}"
+"$tuner" coevolve --config "$out/coevolve.toml" --resume-or-start
 echo "champions: $out/run/champions.csv"
 cat "$out/run/champions.csv"

@@ -100,12 +100,7 @@ n=$(wc -l < "$out/files.csv")
     done < "$out/files.csv"
   fi
 } > "$out/coevolve.toml"
-resume=()
-# Resume when the run left any state (a run killed in generation 0 has journals, no checkpoint).
-for state in checkpoint.json gen-000/games.state.jsonl gen-000/race-01.state.jsonl gen-000/pool.state.jsonl; do
-  [ -f "$out/run/$state" ] && { resume=(--resume); break; }
-done
-"$tuner" coevolve --config "$out/coevolve.toml" "${resume[@]}" > "$out/stdout.txt"
+"$tuner" coevolve --config "$out/coevolve.toml" --resume-or-start > "$out/stdout.txt"
 # Fitness per file from the cross table (racing: rating; otherwise points), then Spearman.
 awk -F, -v scheme="$scheme" -v limit="$limit" -v budget="$games" -v seed="$seed" '
   FNR == NR { elo[FNR] = $3; next }

@@ -90,6 +90,22 @@ fn coevolution_plays_round_robins_and_writes_the_best() {
     assert_eq!(games_in(&dir.join("out/gen-001/games.pgn")), 6, "no game replayed");
 }
 
+/// `--resume-or-start`, what bench/coevolve_*.sh run: a new run in an empty directory, the
+/// run there continued (its finished generations kept) when one exists.
+#[test]
+fn resume_or_start_starts_a_run_then_continues_it() {
+    let dir = scratch("coevolve", "resume-or-start");
+    let cfg = config(&dir, 3, 1, 300);
+    let c = cfg.to_str().unwrap();
+    tuner_ok(&["coevolve", "--config", c, "--resume-or-start"]);
+    let first = std::fs::read(dir.join("out/gen-000/games.pgn")).unwrap();
+    assert!(!dir.join("out/gen-001").exists());
+    tuner_ok(&["coevolve", "--config", c, "--generations", "2", "--resume-or-start"]);
+    assert_eq!(std::fs::read(dir.join("out/gen-000/games.pgn")).unwrap(), first, "generation 0 replayed");
+    assert_eq!(games_in(&dir.join("out/gen-001/games.pgn")), 6);
+    assert_fails_with(&["coevolve", "--config", c, "--resume-or-start", "--resume"], "--resume");
+}
+
 #[test]
 fn bad_configuration_is_a_clear_error() {
     let dir = scratch("coevolve", "bad");

@@ -120,6 +120,28 @@ fn a_run_killed_with_sigkill_resumes_to_the_uninterrupted_bytes() {
     assert_eq!(shard_files(&cut), shard_files(&whole));
 }
 
+/// `--resume-or-start` (for scripts that rerun a command until it is done): a new run where
+/// there is none, the run there continued where there is one.
+#[test]
+fn resume_or_start_starts_a_run_then_continues_it() {
+    let base = scratch("datagen", "resume-or-start");
+    let out = base.join("run");
+    let run = |games: &str| {
+        let mut a = args(&out, 1);
+        a[2] = games.into();
+        a.push("--resume-or-start".into());
+        a
+    };
+    tuner_in(&base, &run("3"));
+    assert_eq!(game_indices(&out), (0..3).collect::<Vec<_>>());
+    let out_text = text(&tuner_in(&base, &run("5")).stdout);
+    assert!(out_text.contains("datagen: 5 games"), "{out_text}");
+    assert_eq!(game_indices(&out), (0..5).collect::<Vec<_>>(), "the first 3 games kept, 2 more played");
+    let mut both = run("5");
+    both.push("--force".into());
+    assert_fails_with(&both.iter().map(String::as_str).collect::<Vec<_>>(), "--force");
+}
+
 /// The narrowest window of a kill: a full part recorded in progress.json but not yet renamed to
 /// its closed name. Built by hand from an uninterrupted run's first shard.
 #[test]

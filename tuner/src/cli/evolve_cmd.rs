@@ -14,7 +14,10 @@ use crate::{
         run::{checkpoint_path, run_dir},
         runs::{self, prepare_set, with_labels},
     },
-    ga::{run_dir::RunDir, threads},
+    ga::{
+        run_dir::{RunDir, Start},
+        threads,
+    },
     space::SearchSpace,
 };
 
@@ -64,7 +67,7 @@ pub struct EvolveArgs {
     /// --pgn (train and test as one set) is searched as a run would, and one line per file
     /// says how many GM moves it matched. Repeat for several files.
     /// With a mentor, each line also gives the file's mean error against the mentor.
-    #[arg(long, value_name = "PARAMS.toml", conflicts_with_all = ["bench", "resume"])]
+    #[arg(long, value_name = "PARAMS.toml", conflicts_with_all = ["bench", "resume", "resume_or_start"])]
     pub score: Vec<PathBuf>,
     /// Mentor-assisted evolution: a UCI engine command (e.g. "stockfish") scores every position
     /// once (cached); fitness = -mean |organism eval - mentor score|.
@@ -126,7 +129,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
         Some(k) => k..=k,
         None => 1..=cfg.runs,
     };
-    if !args.run.policy.resume && !args.run.policy.force && !args.bench {
+    if args.run.start() == Start::Fresh && !args.bench {
         // Refuse before hours of work, not when the result is written. A run with a checkpoint
         // is refused by the run itself, with the hint to --resume it.
         for run in runs.clone() {
@@ -150,7 +153,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
     }
     let objective = &setup.objective;
     let pct = |m: f64, test: bool| runs::percent(objective, m, test);
-    let done = runs::run_all(&cfg, &setup, runs, args.run.policy.resume, |r| {
+    let done = runs::run_all(&cfg, &setup, runs, start.resumes(), |r| {
         let o = &r.outcome;
         println!(
             "run {}: train {} {}{}, test {}{}, {} -> {}",

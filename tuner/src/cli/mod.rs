@@ -120,11 +120,15 @@ pub struct StartArgs {
     /// Discard the run in --out (its checkpoint) and start over, replacing its result files.
     #[arg(long, conflicts_with = "resume")]
     pub force: bool,
+    /// Continue the run in --out if there is one, else start a new one: for scripts that run
+    /// the same command until it finishes, without knowing the command's checkpoint files.
+    #[arg(long, conflicts_with_all = ["resume", "force"])]
+    pub resume_or_start: bool,
 }
 
 impl StartArgs {
     pub fn start(&self) -> Start {
-        Start::from_flags(self.resume, self.force)
+        if self.resume_or_start { Start::ResumeOrFresh } else { Start::from_flags(self.resume, self.force) }
     }
 }
 
