@@ -114,8 +114,15 @@ fn an_existing_result_file_is_only_replaced_with_force() {
     assert!(err.contains("run-1.toml") && err.contains("--force"), "{err}");
     assert_eq!(std::fs::read_to_string(dir.join("evolved/run-1.toml")).unwrap(), "# a committed result\n");
     assert!(!dir.join("out/run-1/checkpoint.json").exists(), "refused before any work");
+    // --resume-or-start would start a new run over it: refused the same way.
+    let err = tuner_err(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--resume-or-start"]);
+    assert!(err.contains("run-1.toml") && err.contains("--force"), "{err}");
     tuner_ok(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--force"]);
     Params::load(dir.join("evolved/run-1.toml")).unwrap();
+    // Once the run has its checkpoint, --resume-or-start continues it (here: it is finished).
+    let finished = std::fs::read_to_string(dir.join("evolved/run-1.toml")).unwrap();
+    tuner_ok(&["evolve", "--pgn", pgn_s, "--config", cfg_s, "--resume-or-start"]);
+    assert_eq!(std::fs::read_to_string(dir.join("evolved/run-1.toml")).unwrap(), finished);
 }
 
 #[test]

@@ -129,9 +129,10 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
         Some(k) => k..=k,
         None => 1..=cfg.runs,
     };
-    if args.run.start() == Start::Fresh && !args.bench {
+    if matches!(args.run.start(), Start::Fresh | Start::ResumeOrFresh) && !args.bench {
         // Refuse before hours of work, not when the result is written. A run with a checkpoint
-        // is refused by the run itself, with the hint to --resume it.
+        // is refused by the run itself, with the hint to --resume it (or continued, under
+        // --resume-or-start); a result without one would be replaced by a new run.
         for run in runs.clone() {
             let path = evolved_dir.join(format!("run-{run}.toml"));
             if path.exists() && !checkpoint_path(&run_dir(&cfg.out_dir, run)).exists() {
