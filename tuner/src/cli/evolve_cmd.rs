@@ -129,7 +129,8 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
         Some(k) => k..=k,
         None => 1..=cfg.runs,
     };
-    if matches!(args.run.start(), Start::Fresh | Start::ResumeOrFresh) && !args.bench {
+    let start = args.run.start();
+    if matches!(start, Start::Fresh | Start::ResumeOrFresh) && !args.bench {
         // Refuse before hours of work, not when the result is written. A run with a checkpoint
         // is refused by the run itself, with the hint to --resume it (or continued, under
         // --resume-or-start); a result without one would be replaced by a new run.
@@ -142,7 +143,6 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
     }
     // Lock the runs and refuse a fresh start or an empty --resume before the positions are
     // read; --force discards the old runs only once they have been read.
-    let start = args.run.start();
     let prepare = || runs::prepare(&cfg, &args.pgn);
     let (_held, setup) = if args.bench {
         (Vec::new(), prepare()?)

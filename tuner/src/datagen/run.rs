@@ -332,9 +332,7 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
         .map(|e| e.path())
         .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("shard-")));
     let given = identity(cfg, book_name);
-    // --resume-or-start resumes only a run that has started (the lock above made the directory).
-    let resuming = cfg.start == Start::Resume || (cfg.start.resumes() && identity_file.exists());
-    let mut progress = if resuming {
+    let mut progress = if held.resumes() {
         let found: Identity = read_json(&identity_file)?;
         if let Some((key, was, now)) = first_difference(&found, &given) {
             return Err(DatagenError::Config(format!(

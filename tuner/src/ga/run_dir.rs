@@ -87,10 +87,18 @@ pub fn refuse_older_checkpoint(older: &Path, start: Start) -> Result<(), RunDirE
 #[derive(Debug)]
 pub struct RunDir {
     pub dir: PathBuf,
+    /// Whether this run is continued: the policy resumes and the directory held its state.
+    resumes: bool,
     _lock: File,
 }
 
 impl RunDir {
+    /// Whether the run in this directory is continued rather than started: under
+    /// [`Start::ResumeOrFresh`], only where the directory held the run's state.
+    pub fn resumes(&self) -> bool {
+        self.resumes
+    }
+
     /// Locks `dir` and applies `start` to the run whose state is `state` (its checkpoint
     /// files; a run exists where any of them does). With [`Start::Force`] they are removed, so
     /// the command starts over as if the directory were new.
@@ -126,10 +134,11 @@ impl RunDir {
         check: impl FnOnce() -> Result<T, E>,
     ) -> Result<(Vec<RunDir>, T), E> {
         let mut held = Vec::new();
-        for (dir, _) in runs {
+        for (dir, state) in runs {
             let lock =
                 lock_out_dir(dir).map_err(|source| RunDirError::Io { dir: dir.display().to_string(), source })?;
-            held.push(RunDir { dir: dir.clone(), _lock: lock });
+            let resumes = start.resumes() && state.iter().any(|p| p.exists());
+            held.push(RunDir { dir: dir.clone(), resumes, _lock: lock });
         }
         let existing = runs.iter().flat_map(|(d, s)| s.iter().map(move |p| (d, p))).find(|(_, p)| p.exists());
         let first = runs.first().map(|(d, s)| (d, s.first()));
@@ -174,11 +183,11 @@ mod tests {
         std::fs::write(&state[0], "{}").unwrap();
         let e = RunDir::open(&dir, &state, Start::Fresh).unwrap_err().to_string();
         assert!(e.contains("--resume") && e.contains("--force") && e.contains("checkpoint.json"), "{e}");
-        RunDir::open(&dir, &state, Start::Resume).unwrap();
-        RunDir::open(&dir, &state, Start::ResumeOrFresh).unwrap();
-        RunDir::open(&dir, &state, Start::Force).unwrap();
+        assert!(RunDir::open(&dir, &state, Start::Resume).unwrap().resumes());
+        assert!(RunDir::open(&dir, &state, Start::ResumeOrFresh).unwrap().resumes());
+        assert!(!RunDir::open(&dir, &state, Start::Force).unwrap().resumes());
         assert!(!state[0].exists(), "--force discards the old state");
-        RunDir::open(&dir, &state, Start::ResumeOrFresh).unwrap();
+        assert!(!RunDir::open(&dir, &state, Start::ResumeOrFresh).unwrap().resumes(), "nothing to resume: a new run");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
