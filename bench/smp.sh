@@ -12,6 +12,7 @@
 # the machine and its load (printed at the start and the end).
 #
 #   bench/smp.sh [ROUNDS] [DEPTH] [THREADS...]      e.g. bench/smp.sh 5 13 1 2 4
+#   EVOCHESS names a built binary (then nothing is built: for a lent machine without cargo).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds="${1:-3}"
@@ -20,14 +21,18 @@ shift $(($# < 2 ? $# : 2))
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(1 2)
 
-cargo build --release --quiet --bin evochess
+engine="${EVOCHESS:-}"
+if [ -z "$engine" ]; then
+    cargo build --release --quiet --bin evochess
+    engine=./target/release/evochess
+fi
 load_start="$(cut -d' ' -f1-3 /proc/loadavg)"
 declare -A secs nps npc cores cpus
 cpu_file="$(mktemp)"
 trap 'rm -f "$cpu_file"' EXIT
 for ((i = 1; i <= rounds; i++)); do
     for t in "${counts[@]}"; do
-        out="$(/usr/bin/time -f '%U %S' -o "$cpu_file" ./target/release/evochess bench "$depth" "$t")"
+        out="$(/usr/bin/time -f '%U %S' -o "$cpu_file" "$engine" bench "$depth" "$t")"
         s="$(echo "$out" | awk '/ seconds$/ {print $1}')"
         n="$(echo "$out" | tail -n 1 | awk '{print $3}')"
         nodes="$(echo "$out" | tail -n 1 | awk '{print $1}')"
@@ -48,4 +53,4 @@ for t in "${counts[@]}"; do
         printf "threads %s: median %.3f s to depth, %d nps, %.2f CPU s, %d nodes per CPU s, %.2f cores; vs %s thread: time-to-depth speedup %.2fx, nps %.2fx, nodes per CPU s %.2fx, estimated speedup on %s free cores %.2fx\n",
             t, tt, nn, pp, cc, uu, b, t0 / tt, nn / n0, cc / c0, t, (u0 / b) / (pp / t) }'
 done
-echo "$(date -u +%Y-%m-%d) $(git rev-parse --short HEAD), depth $depth, $rounds rounds, load average $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end, $(nproc) cores"
+echo "$(date -u +%Y-%m-%d) $(git rev-parse --short HEAD 2>/dev/null || echo no-git), depth $depth, $rounds rounds, load average $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end, $(nproc) cores"
