@@ -1114,6 +1114,158 @@ crate::declare_params! {
         king_no_enemy_pawn: 14, [0, 100];
         /// King safety penalty per adjacent file with no enemy pawn; scaled by enemy non-pawn material (David Fig. 3)
         king_no_enemy_pawn_adj: 3, [0, 100];
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 0 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_a_0_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 0 ranks ahead, endgame (Ethereal 12)
+        king_shelter_a_0_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 1 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_a_1_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 1 ranks ahead, endgame (Ethereal 12)
+        king_shelter_a_1_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 2 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_a_2_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 2 ranks ahead, endgame (Ethereal 12)
+        king_shelter_a_2_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 3 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_a_3_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 3 ranks ahead, endgame (Ethereal 12)
+        king_shelter_a_3_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, middlegame (Ethereal 12)
+        king_shelter_a_far_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, endgame (Ethereal 12)
+        king_shelter_a_far_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): no pawn of our at or ahead of the king's rank, middlegame (Ethereal 12)
+        king_shelter_a_none_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): no pawn of our at or ahead of the king's rank, endgame (Ethereal 12)
+        king_shelter_a_none_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 0 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_b_0_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 0 ranks ahead, endgame (Ethereal 12)
+        king_shelter_b_0_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 1 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_b_1_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 1 ranks ahead, endgame (Ethereal 12)
+        king_shelter_b_1_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 2 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_b_2_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 2 ranks ahead, endgame (Ethereal 12)
+        king_shelter_b_2_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 3 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_b_3_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 3 ranks ahead, endgame (Ethereal 12)
+        king_shelter_b_3_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, middlegame (Ethereal 12)
+        king_shelter_b_far_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, endgame (Ethereal 12)
+        king_shelter_b_far_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): no pawn of our at or ahead of the king's rank, middlegame (Ethereal 12)
+        king_shelter_b_none_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): no pawn of our at or ahead of the king's rank, endgame (Ethereal 12)
+        king_shelter_b_none_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 0 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_c_0_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 0 ranks ahead, endgame (Ethereal 12)
+        king_shelter_c_0_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 1 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_c_1_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 1 ranks ahead, endgame (Ethereal 12)
+        king_shelter_c_1_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 2 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_c_2_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 2 ranks ahead, endgame (Ethereal 12)
+        king_shelter_c_2_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 3 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_c_3_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 3 ranks ahead, endgame (Ethereal 12)
+        king_shelter_c_3_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, middlegame (Ethereal 12)
+        king_shelter_c_far_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, endgame (Ethereal 12)
+        king_shelter_c_far_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): no pawn of our at or ahead of the king's rank, middlegame (Ethereal 12)
+        king_shelter_c_none_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): no pawn of our at or ahead of the king's rank, endgame (Ethereal 12)
+        king_shelter_c_none_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 0 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_d_0_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 0 ranks ahead, endgame (Ethereal 12)
+        king_shelter_d_0_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 1 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_d_1_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 1 ranks ahead, endgame (Ethereal 12)
+        king_shelter_d_1_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 2 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_d_2_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 2 ranks ahead, endgame (Ethereal 12)
+        king_shelter_d_2_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 3 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_d_3_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 3 ranks ahead, endgame (Ethereal 12)
+        king_shelter_d_3_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, middlegame (Ethereal 12)
+        king_shelter_d_far_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, endgame (Ethereal 12)
+        king_shelter_d_far_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): no pawn of our at or ahead of the king's rank, middlegame (Ethereal 12)
+        king_shelter_d_none_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): no pawn of our at or ahead of the king's rank, endgame (Ethereal 12)
+        king_shelter_d_none_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: our nearest pawn at or ahead of the king's rank 1 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_own_file_1_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: our nearest pawn at or ahead of the king's rank 1 ranks ahead, endgame (Ethereal 12)
+        king_shelter_own_file_1_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: our nearest pawn at or ahead of the king's rank 2 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_own_file_2_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: our nearest pawn at or ahead of the king's rank 2 ranks ahead, endgame (Ethereal 12)
+        king_shelter_own_file_2_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: our nearest pawn at or ahead of the king's rank 3 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_own_file_3_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: our nearest pawn at or ahead of the king's rank 3 ranks ahead, endgame (Ethereal 12)
+        king_shelter_own_file_3_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, middlegame (Ethereal 12)
+        king_shelter_own_file_far_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, endgame (Ethereal 12)
+        king_shelter_own_file_far_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: no pawn of our at or ahead of the king's rank, middlegame (Ethereal 12)
+        king_shelter_own_file_none_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: no pawn of our at or ahead of the king's rank, endgame (Ethereal 12)
+        king_shelter_own_file_none_eg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 0 ranks ahead, not blocked by ours just ahead of it, middlegame (Ethereal 12)
+        king_storm_free_0_mg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 0 ranks ahead, not blocked by ours just ahead of it, endgame (Ethereal 12)
+        king_storm_free_0_eg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 1 ranks ahead, not blocked by ours just ahead of it, middlegame (Ethereal 12)
+        king_storm_free_1_mg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 1 ranks ahead, not blocked by ours just ahead of it, endgame (Ethereal 12)
+        king_storm_free_1_eg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 2 ranks ahead, not blocked by ours just ahead of it, middlegame (Ethereal 12)
+        king_storm_free_2_mg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 2 ranks ahead, not blocked by ours just ahead of it, endgame (Ethereal 12)
+        king_storm_free_2_eg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 3 ranks ahead, not blocked by ours just ahead of it, middlegame (Ethereal 12)
+        king_storm_free_3_mg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 3 ranks ahead, not blocked by ours just ahead of it, endgame (Ethereal 12)
+        king_storm_free_3_eg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 4 or more ranks ahead, not blocked by ours just ahead of it, middlegame (Ethereal 12)
+        king_storm_free_far_mg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 4 or more ranks ahead, not blocked by ours just ahead of it, endgame (Ethereal 12)
+        king_storm_free_far_eg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: no pawn of their at or ahead of the king's rank, middlegame (Ethereal 12)
+        king_storm_free_none_mg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: no pawn of their at or ahead of the king's rank, endgame (Ethereal 12)
+        king_storm_free_none_eg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 2 ranks ahead, blocked by ours just ahead of it, middlegame (Ethereal 12)
+        king_storm_blocked_2_mg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 2 ranks ahead, blocked by ours just ahead of it, endgame (Ethereal 12)
+        king_storm_blocked_2_eg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 3 ranks ahead, blocked by ours just ahead of it, middlegame (Ethereal 12)
+        king_storm_blocked_3_mg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 3 ranks ahead, blocked by ours just ahead of it, endgame (Ethereal 12)
+        king_storm_blocked_3_eg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 4 or more ranks ahead, blocked by ours just ahead of it, middlegame (Ethereal 12)
+        king_storm_blocked_far_mg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 4 or more ranks ahead, blocked by ours just ahead of it, endgame (Ethereal 12)
+        king_storm_blocked_far_eg: 0, [-150, 150], since 3 was 0;
         /// Middlegame king penalty: multiplies the number of (enemy minor/major piece, king-zone square) attacks; zone = king square and neighbours (David Fig. 3)
         king_pressure_mult: 0, [0, 100];
         /// Middlegame bonus when the king stands on a castled square (a1,b1,c1,g1,h1 relative) (Aksenov Table 3)
