@@ -438,6 +438,18 @@ impl Journal {
     /// Starts a new journal (replacing any old one) or, with `resume`, reads an existing one and
     /// returns its finished units.
     pub fn open(path: &Path, fingerprint: &str, resume: bool) -> Result<(Journal, Vec<UnitEntry>), JournalError> {
+        Self::open_accepting(path, fingerprint, resume, |old| old == fingerprint)
+    }
+
+    /// As [`Journal::open`], but a resumed journal is accepted when `accepts` says its recorded
+    /// fingerprint describes the same run (a match extended to more rounds, say); a new journal
+    /// records `fingerprint`.
+    pub fn open_accepting(
+        path: &Path,
+        fingerprint: &str,
+        resume: bool,
+        accepts: impl Fn(&str) -> bool,
+    ) -> Result<(Journal, Vec<UnitEntry>), JournalError> {
         let p = path.display().to_string();
         let io_err = |source| JournalError::Io { path: p.clone(), source };
         if resume && !path.exists() {
@@ -467,7 +479,7 @@ impl Journal {
             .next()
             .and_then(|l| serde_json::from_str(l).ok())
             .ok_or_else(|| JournalError::Corrupt { path: p.clone(), reason: "no header line".into() })?;
-        if header.fingerprint != fingerprint {
+        if !accepts(&header.fingerprint) {
             return Err(JournalError::Mismatch(p));
         }
         let mut entries = Vec::new();

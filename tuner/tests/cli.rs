@@ -89,6 +89,75 @@ fn unknown_single_dash_option_is_named_as_typed() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("'--foo'"), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// A finished (or capped, undecided) match resumed with more rounds plays only the new games, on
+/// the schedule an uninterrupted longer match has: the first games stay byte for byte, the whole
+/// PGN equals the longer match's. Fewer rounds than were played, or another setting, is refused.
+#[test]
+fn resume_with_more_rounds_extends_the_same_match() {
+    let dir = scratch("cli", "extend");
+    let fake = format!("cmd={FAKE}");
+    let book = format!("file={}", repo().join("openings/gnuchess-8ply.epd").display());
+    let args = [
+        "match",
+        "-engine",
+        "name=a",
+        &fake,
+        "-engine",
+        "name=b",
+        &fake,
+        "arg=--seed",
+        "arg=4",
+        "-each",
+        "depth=1",
+        "-maxmoves",
+        "12",
+        "-openings",
+        &book,
+        "order=random",
+        "-srand",
+        "11",
+        "-games",
+        "2",
+        "-quiet",
+    ];
+    let run = |pgn: &Path, rounds: &str, extra: &[&str]| {
+        let pgn = pgn.to_str().unwrap().to_string();
+        tuner(&[&args[..], &["-rounds", rounds, "-pgnout", &pgn], extra].concat())
+    };
+    let (short, long) = (dir.join("short.pgn"), dir.join("long.pgn"));
+    let out = run(&short, "2", &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let first = fs::read(&short).unwrap();
+    let out = run(&short, "3", &["--resume"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("6 games in"), "{stdout}");
+    let extended = fs::read(&short).unwrap();
+    assert_eq!(&extended[..first.len()], &first[..], "the games already played changed");
+    assert!(run(&long, "3", &[]).status.success());
+    // The same schedule: each game's round, colours and opening (the fake engine's moves depend
+    // on how many games its process has played, so they differ after a restart).
+    let games = |bytes: &[u8]| -> Vec<String> {
+        let keep = ["[Round ", "[White ", "[Black ", "[FEN "];
+        String::from_utf8_lossy(bytes)
+            .lines()
+            .filter(|l| keep.iter().any(|k| l.starts_with(k)))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(games(&extended), games(&fs::read(&long).unwrap()), "the extended match differs from the longer one");
+    let out = run(&short, "2", &["--resume"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("resume with at least as many rounds"), "{err}");
+    let pgn = short.to_str().unwrap();
+    let longer_games: Vec<&str> = args.iter().map(|&a| if a == "12" { "14" } else { a }).collect();
+    let other = tuner(&[&longer_games[..], &["-rounds", "4", "-pgnout", pgn, "--resume"]].concat());
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert!(!other.status.success() && err.contains("different match configuration"), "{err}");
+    assert_eq!(fs::read(&short).unwrap(), extended, "a refused resume changed the PGN");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Acceptance 3: kill -9 during a 40-game match, then --resume: exactly 40 games, none twice.
 #[test]
 fn kill_minus_nine_then_resume_gives_exactly_40_games() {

@@ -277,6 +277,22 @@ impl MatchConfig {
     pub fn fingerprint(&self) -> String {
         serde_json::to_string(self).expect("config serializes")
     }
+
+    /// Whether a journal recorded under `old` (a fingerprint) is this match, perhaps with
+    /// another number of rounds: a unit's pairing, opening and colours depend on its index
+    /// alone, so a match resumed with more rounds (an SPRT that reached its cap undecided, a
+    /// gauntlet made longer) continues the same schedule.
+    pub fn continues(&self, old: &str) -> bool {
+        if old == self.fingerprint() {
+            return true;
+        }
+        let without_rounds = |text: &str| {
+            let mut v: serde_json::Value = serde_json::from_str(text).ok()?;
+            v.as_object_mut()?.remove("rounds")?;
+            Some(v)
+        };
+        matches!((without_rounds(old), without_rounds(&self.fingerprint())), (Some(a), Some(b)) if a == b)
+    }
 }
 
 fn seeds_are_default(seeds: &usize) -> bool {
@@ -357,7 +373,7 @@ fn refuse_to_restart_unfinished(
     names: &[String],
     pairings: &[(usize, usize)],
 ) -> Result<(), RunnerError> {
-    let Ok((_, entries)) = Journal::open(path, &cfg.fingerprint(), true) else {
+    let Ok((_, entries)) = Journal::open_accepting(path, &cfg.fingerprint(), true, |old| cfg.continues(old)) else {
         return Ok(());
     };
     let mut old = Standings::new(names, pairings);
@@ -432,7 +448,16 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
     let mut epd_len = None;
     match &cfg.state {
         Some(path) if cfg.resume => {
-            let (j, entries) = Journal::open(path, &cfg.fingerprint(), true)?;
+            let (j, entries) = Journal::open_accepting(path, &cfg.fingerprint(), true, |old| cfg.continues(old))?;
+            if let Some(e) = entries.iter().find(|e| e.unit >= cfg.unit_count()) {
+                return Err(RunnerError::Config(format!(
+                    "state file {} holds unit {} but this match has only {} units: resume with at least as \
+                     many rounds (games) as were played",
+                    path.display(),
+                    e.unit,
+                    cfg.unit_count()
+                )));
+            }
             for e in &entries {
                 standings.add_unit(&e.games);
                 done.insert(e.unit);
