@@ -73,8 +73,9 @@ pub struct Introduced {
 /// The revision of the declared parameter set, written at the top of every parameter file
 /// (`format = N`). Bump it whenever parameters are added, and declare each added one with
 /// `since <new format> was <value before>`. Format 2 added the per-square (`psq_*`) and
-/// mobility-table (`mob_*`) terms and the singular-extension refinements.
-pub const PARAMS_FORMAT: u32 = 2;
+/// mobility-table (`mob_*`) terms and the singular-extension refinements, format 3 the king
+/// shelter and storm tables (`king_shelter_*`, `king_storm_*`).
+pub const PARAMS_FORMAT: u32 = 3;
 
 /// The top-level key of a parameter file that names its format.
 pub const FORMAT_KEY: &str = "format";

@@ -1,12 +1,13 @@
 //! King safety: pawn shelter and enemy pawn cover on the king's and adjacent files, enemy
-//! pressure on the king zone (David Fig. 3), castling done / missed (Aksenov Table 3), and king
-//! danger in attack units (Ethereal 12).
+//! pressure on the king zone (David Fig. 3), castling done / missed (Aksenov Table 3), king
+//! danger in attack units and the shelter and storm tables by pawn distance (Ethereal 12).
 
 use shakmaty::{Bitboard, Color, attacks};
 
 use super::{
     Ctx, EvalParams, S,
     bits::{CASTLED_SQUARES, file_mask, file_of, ranks_above, rel},
+    king_tables,
 };
 
 /// Pressure and castling terms of `us` (tapered; middlegame only). Needs the piece terms of the
@@ -56,6 +57,49 @@ pub(super) fn shelter(ctx: &Ctx, p: &EvalParams, us: Color) -> i32 {
         }
     }
     -(penalty * ctx.enemy_phase[u] / 12)
+}
+
+/// Shelter and storm tables of `us` (after Ethereal 12's `KingShelter` and `KingStorm`): on
+/// the king's file and each adjacent one, our nearest pawn at or ahead of the king's rank and
+/// theirs, each by its distance in ranks from the king (0 to 3, 4 or more, none), the shelter
+/// by the file (mirrored, plus an extra entry for the king's own file), the storm by whether
+/// our pawn stands just ahead of theirs and blocks it. Linear (one table entry per file), so
+/// the tuner traces it; 0 by default until a fit sets it.
+#[inline(always)]
+pub(super) fn pawn_shield(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+    let (u, t) = (us as usize, !us as usize);
+    let ksq = ctx.king[u];
+    let kf = file_of(ksq);
+    let kr = ksq.to_usize() >> 3;
+    // The king's rank and those ahead of it, from our side.
+    let ahead = match us {
+        Color::White => ranks_above(kr) | (0xFFu64 << (8 * kr)),
+        Color::Black => !ranks_above(kr),
+    };
+    // Ranks from the king to the nearest of `pawns` (at or ahead of its rank), if any.
+    let distance = |pawns: u64| -> Option<usize> {
+        (pawns != 0).then(|| {
+            let nearest = match us {
+                Color::White => pawns.trailing_zeros() as usize >> 3,
+                Color::Black => (63 - pawns.leading_zeros()) as usize >> 3,
+            };
+            nearest.abs_diff(kr)
+        })
+    };
+    let bucket = |d: Option<usize>| d.map_or(king_tables::NONE, |d| d.min(king_tables::FAR));
+    let mut s = S::ZERO;
+    for f in kf.saturating_sub(1)..=(kf + 1).min(7) {
+        let on_file = file_mask(f) & ahead;
+        let (ours, theirs) = (distance(ctx.pawns[u] & on_file), distance(ctx.pawns[t] & on_file));
+        s += king_tables::shelter(p, f.min(7 - f), bucket(ours));
+        if f == kf {
+            s += king_tables::shelter_own_file(p, bucket(ours));
+        }
+        // From one rank ahead: their pawn beside the king would give check (no evaluation).
+        let blocked = matches!((ours, theirs), (Some(o), Some(t)) if o >= 1 && o + 1 == t);
+        s += king_tables::storm(p, blocked, bucket(theirs));
+    }
+    s
 }
 
 /// King danger of `us` in attack units (after Ethereal 12): the enemy's king attackers by

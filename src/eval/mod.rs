@@ -19,6 +19,7 @@
 
 pub mod bits;
 pub mod king;
+mod king_tables;
 pub mod material;
 mod mobility_tables;
 pub mod params;
@@ -314,6 +315,7 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     s += pawns::far_pawns(&ctx, p, White) - pawns::far_pawns(&ctx, p, Black);
     s += pawns::passer_path(&ctx, p, White) - pawns::passer_path(&ctx, p, Black);
     s += king::score(&ctx, p, White) - king::score(&ctx, p, Black);
+    s += king::pawn_shield(&ctx, p, White) - king::pawn_shield(&ctx, p, Black);
     s += threats::score(&ctx, p, White) - threats::score(&ctx, p, Black);
     s += king::danger(&ctx, p, White) - king::danger(&ctx, p, Black);
     Breakdown {

@@ -27,25 +27,25 @@ crate::declare_params! {
         /// Knight value, middlegame
         knight_mg: 300, [100, 2000];
         /// Knight value, endgame
-        knight_eg: 318, [100, 2000];
+        knight_eg: 317, [100, 2000];
         /// Bishop value, middlegame
-        bishop_mg: 317, [100, 2000];
+        bishop_mg: 316, [100, 2000];
         /// Bishop value, endgame
         bishop_eg: 349, [100, 2000];
         /// Rook value, middlegame
-        rook_mg: 418, [200, 3000];
+        rook_mg: 417, [200, 3000];
         /// Rook value, endgame
-        rook_eg: 553, [200, 3000];
+        rook_eg: 552, [200, 3000];
         /// Queen value, middlegame
-        queen_mg: 862, [400, 5000];
+        queen_mg: 859, [400, 5000];
         /// Queen value, endgame
-        queen_eg: 1039, [400, 5000];
+        queen_eg: 1037, [400, 5000];
         /// Pawn square table: file a/h term, middlegame
-        pst_pawn_file_a_mg: -24, [-150, 150];
+        pst_pawn_file_a_mg: -25, [-150, 150];
         /// Pawn square table: file a/h term, endgame
         pst_pawn_file_a_eg: 4, [-150, 150];
         /// Pawn square table: file b/g term, middlegame
-        pst_pawn_file_b_mg: -23, [-150, 150];
+        pst_pawn_file_b_mg: -24, [-150, 150];
         /// Pawn square table: file b/g term, endgame
         pst_pawn_file_b_eg: 3, [-150, 150];
         /// Pawn square table: file c/f term, middlegame
@@ -59,7 +59,7 @@ crate::declare_params! {
         /// Pawn square table: relative rank 2 term, middlegame
         pst_pawn_rank_2_mg: -20, [-150, 150];
         /// Pawn square table: relative rank 2 term, endgame
-        pst_pawn_rank_2_eg: -2, [-150, 150];
+        pst_pawn_rank_2_eg: -3, [-150, 150];
         /// Pawn square table: relative rank 3 term, middlegame
         pst_pawn_rank_3_mg: -13, [-150, 150];
         /// Pawn square table: relative rank 3 term, endgame
@@ -67,17 +67,17 @@ crate::declare_params! {
         /// Pawn square table: relative rank 4 term, middlegame
         pst_pawn_rank_4_mg: -13, [-150, 150];
         /// Pawn square table: relative rank 4 term, endgame
-        pst_pawn_rank_4_eg: -10, [-150, 150];
+        pst_pawn_rank_4_eg: -11, [-150, 150];
         /// Pawn square table: relative rank 5 term, middlegame
         pst_pawn_rank_5_mg: -3, [-150, 150];
         /// Pawn square table: relative rank 5 term, endgame
         pst_pawn_rank_5_eg: -5, [-150, 150];
         /// Pawn square table: relative rank 6 term, middlegame
-        pst_pawn_rank_6_mg: 13, [-150, 150];
+        pst_pawn_rank_6_mg: 11, [-150, 150];
         /// Pawn square table: relative rank 6 term, endgame
-        pst_pawn_rank_6_eg: -3, [-150, 150];
+        pst_pawn_rank_6_eg: -1, [-150, 150];
         /// Pawn square table: relative rank 7 term, middlegame
-        pst_pawn_rank_7_mg: 20, [-150, 150];
+        pst_pawn_rank_7_mg: 22, [-150, 150];
         /// Pawn square table: relative rank 7 term, endgame
         pst_pawn_rank_7_eg: 22, [-150, 150];
         /// Knight square table: file a/h term, middlegame
@@ -95,11 +95,11 @@ crate::declare_params! {
         /// Knight square table: file d/e term, middlegame
         pst_knight_file_d_mg: -2, [-150, 150];
         /// Knight square table: file d/e term, endgame
-        pst_knight_file_d_eg: 18, [-150, 150];
+        pst_knight_file_d_eg: 17, [-150, 150];
         /// Knight square table: relative rank 1 term, middlegame
         pst_knight_rank_1_mg: -8, [-150, 150];
         /// Knight square table: relative rank 1 term, endgame
-        pst_knight_rank_1_eg: -17, [-150, 150];
+        pst_knight_rank_1_eg: -18, [-150, 150];
         /// Knight square table: relative rank 2 term, middlegame
         pst_knight_rank_2_mg: -9, [-150, 150];
         /// Knight square table: relative rank 2 term, endgame
@@ -113,17 +113,17 @@ crate::declare_params! {
         /// Knight square table: relative rank 4 term, endgame
         pst_knight_rank_4_eg: 17, [-150, 150];
         /// Knight square table: relative rank 5 term, middlegame
-        pst_knight_rank_5_mg: -2, [-150, 150];
+        pst_knight_rank_5_mg: -1, [-150, 150];
         /// Knight square table: relative rank 5 term, endgame
-        pst_knight_rank_5_eg: 16, [-150, 150];
+        pst_knight_rank_5_eg: 17, [-150, 150];
         /// Knight square table: relative rank 6 term, middlegame
         pst_knight_rank_6_mg: -9, [-150, 150];
         /// Knight square table: relative rank 6 term, endgame
         pst_knight_rank_6_eg: 5, [-150, 150];
         /// Knight square table: relative rank 7 term, middlegame
-        pst_knight_rank_7_mg: 5, [-150, 150];
+        pst_knight_rank_7_mg: 6, [-150, 150];
         /// Knight square table: relative rank 7 term, endgame
-        pst_knight_rank_7_eg: 11, [-150, 150];
+        pst_knight_rank_7_eg: 10, [-150, 150];
         /// Knight square table: relative rank 8 term, middlegame
         pst_knight_rank_8_mg: -59, [-150, 150];
         /// Knight square table: relative rank 8 term, endgame
@@ -159,27 +159,27 @@ crate::declare_params! {
         /// Bishop square table: relative rank 4 term, middlegame
         pst_bishop_rank_4_mg: -2, [-150, 150];
         /// Bishop square table: relative rank 4 term, endgame
-        pst_bishop_rank_4_eg: 5, [-150, 150];
+        pst_bishop_rank_4_eg: 4, [-150, 150];
         /// Bishop square table: relative rank 5 term, middlegame
         pst_bishop_rank_5_mg: -4, [-150, 150];
         /// Bishop square table: relative rank 5 term, endgame
-        pst_bishop_rank_5_eg: 4, [-150, 150];
+        pst_bishop_rank_5_eg: 5, [-150, 150];
         /// Bishop square table: relative rank 6 term, middlegame
         pst_bishop_rank_6_mg: -1, [-150, 150];
         /// Bishop square table: relative rank 6 term, endgame
-        pst_bishop_rank_6_eg: -1, [-150, 150];
+        pst_bishop_rank_6_eg: -2, [-150, 150];
         /// Bishop square table: relative rank 7 term, middlegame
         pst_bishop_rank_7_mg: -31, [-150, 150];
         /// Bishop square table: relative rank 7 term, endgame
-        pst_bishop_rank_7_eg: 11, [-150, 150];
+        pst_bishop_rank_7_eg: 10, [-150, 150];
         /// Bishop square table: relative rank 8 term, middlegame
-        pst_bishop_rank_8_mg: -37, [-150, 150];
+        pst_bishop_rank_8_mg: -36, [-150, 150];
         /// Bishop square table: relative rank 8 term, endgame
-        pst_bishop_rank_8_eg: -1, [-150, 150];
+        pst_bishop_rank_8_eg: -2, [-150, 150];
         /// Rook square table: file a/h term, middlegame
-        pst_rook_file_a_mg: -15, [-150, 150];
+        pst_rook_file_a_mg: -16, [-150, 150];
         /// Rook square table: file a/h term, endgame
-        pst_rook_file_a_eg: 7, [-150, 150];
+        pst_rook_file_a_eg: 6, [-150, 150];
         /// Rook square table: file b/g term, middlegame
         pst_rook_file_b_mg: -15, [-150, 150];
         /// Rook square table: file b/g term, endgame
@@ -187,11 +187,11 @@ crate::declare_params! {
         /// Rook square table: file c/f term, middlegame
         pst_rook_file_c_mg: -5, [-150, 150];
         /// Rook square table: file c/f term, endgame
-        pst_rook_file_c_eg: 12, [-150, 150];
+        pst_rook_file_c_eg: 11, [-150, 150];
         /// Rook square table: file d/e term, middlegame
         pst_rook_file_d_mg: 0, [-150, 150];
         /// Rook square table: file d/e term, endgame
-        pst_rook_file_d_eg: 1, [-150, 150];
+        pst_rook_file_d_eg: 2, [-150, 150];
         /// Rook square table: relative rank 1 term, middlegame
         pst_rook_rank_1_mg: -12, [-150, 150];
         /// Rook square table: relative rank 1 term, endgame
@@ -199,23 +199,23 @@ crate::declare_params! {
         /// Rook square table: relative rank 2 term, middlegame
         pst_rook_rank_2_mg: -32, [-150, 150];
         /// Rook square table: relative rank 2 term, endgame
-        pst_rook_rank_2_eg: -8, [-150, 150];
+        pst_rook_rank_2_eg: -7, [-150, 150];
         /// Rook square table: relative rank 3 term, middlegame
         pst_rook_rank_3_mg: -23, [-150, 150];
         /// Rook square table: relative rank 3 term, endgame
         pst_rook_rank_3_eg: 1, [-150, 150];
         /// Rook square table: relative rank 4 term, middlegame
-        pst_rook_rank_4_mg: -21, [-150, 150];
+        pst_rook_rank_4_mg: -20, [-150, 150];
         /// Rook square table: relative rank 4 term, endgame
         pst_rook_rank_4_eg: 16, [-150, 150];
         /// Rook square table: relative rank 5 term, middlegame
         pst_rook_rank_5_mg: -7, [-150, 150];
         /// Rook square table: relative rank 5 term, endgame
-        pst_rook_rank_5_eg: 19, [-150, 150];
+        pst_rook_rank_5_eg: 18, [-150, 150];
         /// Rook square table: relative rank 6 term, middlegame
-        pst_rook_rank_6_mg: -5, [-150, 150];
+        pst_rook_rank_6_mg: -6, [-150, 150];
         /// Rook square table: relative rank 6 term, endgame
-        pst_rook_rank_6_eg: 19, [-150, 150];
+        pst_rook_rank_6_eg: 18, [-150, 150];
         /// Rook square table: relative rank 7 term, middlegame
         pst_rook_rank_7_mg: 0, [-150, 150];
         /// Rook square table: relative rank 7 term, endgame
@@ -223,7 +223,7 @@ crate::declare_params! {
         /// Rook square table: relative rank 8 term, middlegame
         pst_rook_rank_8_mg: 11, [-150, 150];
         /// Rook square table: relative rank 8 term, endgame
-        pst_rook_rank_8_eg: 27, [-150, 150];
+        pst_rook_rank_8_eg: 26, [-150, 150];
         /// Queen square table: file a/h term, middlegame
         pst_queen_file_a_mg: -9, [-150, 150];
         /// Queen square table: file a/h term, endgame
@@ -239,9 +239,9 @@ crate::declare_params! {
         /// Queen square table: file d/e term, middlegame
         pst_queen_file_d_mg: -6, [-150, 150];
         /// Queen square table: file d/e term, endgame
-        pst_queen_file_d_eg: 25, [-150, 150];
+        pst_queen_file_d_eg: 24, [-150, 150];
         /// Queen square table: relative rank 1 term, middlegame
-        pst_queen_rank_1_mg: 6, [-150, 150];
+        pst_queen_rank_1_mg: 5, [-150, 150];
         /// Queen square table: relative rank 1 term, endgame
         pst_queen_rank_1_eg: -31, [-150, 150];
         /// Queen square table: relative rank 2 term, middlegame
@@ -251,31 +251,31 @@ crate::declare_params! {
         /// Queen square table: relative rank 3 term, middlegame
         pst_queen_rank_3_mg: 2, [-150, 150];
         /// Queen square table: relative rank 3 term, endgame
-        pst_queen_rank_3_eg: 13, [-150, 150];
+        pst_queen_rank_3_eg: 14, [-150, 150];
         /// Queen square table: relative rank 4 term, middlegame
-        pst_queen_rank_4_mg: 0, [-150, 150];
+        pst_queen_rank_4_mg: -1, [-150, 150];
         /// Queen square table: relative rank 4 term, endgame
-        pst_queen_rank_4_eg: 30, [-150, 150];
+        pst_queen_rank_4_eg: 29, [-150, 150];
         /// Queen square table: relative rank 5 term, middlegame
         pst_queen_rank_5_mg: -7, [-150, 150];
         /// Queen square table: relative rank 5 term, endgame
-        pst_queen_rank_5_eg: 56, [-150, 150];
+        pst_queen_rank_5_eg: 54, [-150, 150];
         /// Queen square table: relative rank 6 term, middlegame
-        pst_queen_rank_6_mg: -11, [-150, 150];
+        pst_queen_rank_6_mg: -10, [-150, 150];
         /// Queen square table: relative rank 6 term, endgame
         pst_queen_rank_6_eg: 44, [-150, 150];
         /// Queen square table: relative rank 7 term, middlegame
-        pst_queen_rank_7_mg: -20, [-150, 150];
+        pst_queen_rank_7_mg: -18, [-150, 150];
         /// Queen square table: relative rank 7 term, endgame
-        pst_queen_rank_7_eg: 31, [-150, 150];
+        pst_queen_rank_7_eg: 32, [-150, 150];
         /// Queen square table: relative rank 8 term, middlegame
         pst_queen_rank_8_mg: -9, [-150, 150];
         /// Queen square table: relative rank 8 term, endgame
         pst_queen_rank_8_eg: 17, [-150, 150];
         /// King square table: file a/h term, middlegame
-        pst_king_file_a_mg: 1, [-150, 150];
+        pst_king_file_a_mg: 0, [-150, 150];
         /// King square table: file a/h term, endgame
-        pst_king_file_a_eg: -24, [-150, 150];
+        pst_king_file_a_eg: -27, [-150, 150];
         /// King square table: file b/g term, middlegame
         pst_king_file_b_mg: 18, [-150, 150];
         /// King square table: file b/g term, endgame
@@ -283,43 +283,43 @@ crate::declare_params! {
         /// King square table: file c/f term, middlegame
         pst_king_file_c_mg: 4, [-150, 150];
         /// King square table: file c/f term, endgame
-        pst_king_file_c_eg: 6, [-150, 150];
+        pst_king_file_c_eg: 7, [-150, 150];
         /// King square table: file d/e term, middlegame
         pst_king_file_d_mg: -7, [-150, 150];
         /// King square table: file d/e term, endgame
-        pst_king_file_d_eg: 9, [-150, 150];
+        pst_king_file_d_eg: 10, [-150, 150];
         /// King square table: relative rank 1 term, middlegame
         pst_king_rank_1_mg: -7, [-150, 150];
         /// King square table: relative rank 1 term, endgame
-        pst_king_rank_1_eg: -61, [-150, 150];
+        pst_king_rank_1_eg: -58, [-150, 150];
         /// King square table: relative rank 2 term, middlegame
-        pst_king_rank_2_mg: -4, [-150, 150];
+        pst_king_rank_2_mg: -6, [-150, 150];
         /// King square table: relative rank 2 term, endgame
-        pst_king_rank_2_eg: -26, [-150, 150];
+        pst_king_rank_2_eg: -25, [-150, 150];
         /// King square table: relative rank 3 term, middlegame
-        pst_king_rank_3_mg: -29, [-150, 150];
+        pst_king_rank_3_mg: -26, [-150, 150];
         /// King square table: relative rank 3 term, endgame
         pst_king_rank_3_eg: -10, [-150, 150];
         /// King square table: relative rank 4 term, middlegame
-        pst_king_rank_4_mg: -53, [-150, 150];
+        pst_king_rank_4_mg: -50, [-150, 150];
         /// King square table: relative rank 4 term, endgame
-        pst_king_rank_4_eg: 11, [-150, 150];
+        pst_king_rank_4_eg: 10, [-150, 150];
         /// King square table: relative rank 5 term, middlegame
-        pst_king_rank_5_mg: -60, [-150, 150];
+        pst_king_rank_5_mg: -59, [-150, 150];
         /// King square table: relative rank 5 term, endgame
-        pst_king_rank_5_eg: 33, [-150, 150];
+        pst_king_rank_5_eg: 30, [-150, 150];
         /// King square table: relative rank 6 term, middlegame
-        pst_king_rank_6_mg: -50, [-150, 150];
+        pst_king_rank_6_mg: -48, [-150, 150];
         /// King square table: relative rank 6 term, endgame
-        pst_king_rank_6_eg: 41, [-150, 150];
+        pst_king_rank_6_eg: 39, [-150, 150];
         /// King square table: relative rank 7 term, middlegame
-        pst_king_rank_7_mg: -49, [-150, 150];
+        pst_king_rank_7_mg: -48, [-150, 150];
         /// King square table: relative rank 7 term, endgame
-        pst_king_rank_7_eg: 34, [-150, 150];
+        pst_king_rank_7_eg: 35, [-150, 150];
         /// King square table: relative rank 8 term, middlegame
         pst_king_rank_8_mg: -34, [-150, 150];
         /// King square table: relative rank 8 term, endgame
-        pst_king_rank_8_eg: -5, [-150, 150];
+        pst_king_rank_8_eg: -6, [-150, 150];
         /// Pawn on a2 or h2 (relative rank), middlegame: added to its file and rank terms
         psq_pawn_a2_mg: 0, [-150, 150], since 2 was 0;
         /// Pawn on a2 or h2 (relative rank), endgame: added to its file and rank terms
@@ -327,47 +327,47 @@ crate::declare_params! {
         /// Pawn on b2 or g2 (relative rank), middlegame: added to its file and rank terms
         psq_pawn_b2_mg: 1, [-150, 150], since 2 was 0;
         /// Pawn on b2 or g2 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_b2_eg: -2, [-150, 150], since 2 was 0;
+        psq_pawn_b2_eg: -3, [-150, 150], since 2 was 0;
         /// Pawn on c2 or f2 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_c2_mg: 0, [-150, 150], since 2 was 0;
+        psq_pawn_c2_mg: -1, [-150, 150], since 2 was 0;
         /// Pawn on c2 or f2 (relative rank), endgame: added to its file and rank terms
         psq_pawn_c2_eg: 1, [-150, 150], since 2 was 0;
         /// Pawn on d2 or e2 (relative rank), middlegame: added to its file and rank terms
         psq_pawn_d2_mg: -2, [-150, 150], since 2 was 0;
         /// Pawn on d2 or e2 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_d2_eg: 4, [-150, 150], since 2 was 0;
+        psq_pawn_d2_eg: 2, [-150, 150], since 2 was 0;
         /// Pawn on a3 or h3 (relative rank), middlegame: added to its file and rank terms
         psq_pawn_a3_mg: -1, [-150, 150], since 2 was 0;
         /// Pawn on a3 or h3 (relative rank), endgame: added to its file and rank terms
         psq_pawn_a3_eg: 0, [-150, 150], since 2 was 0;
         /// Pawn on b3 or g3 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_b3_mg: 0, [-150, 150], since 2 was 0;
+        psq_pawn_b3_mg: -2, [-150, 150], since 2 was 0;
         /// Pawn on b3 or g3 (relative rank), endgame: added to its file and rank terms
         psq_pawn_b3_eg: -1, [-150, 150], since 2 was 0;
         /// Pawn on c3 or f3 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_c3_mg: 0, [-150, 150], since 2 was 0;
+        psq_pawn_c3_mg: 1, [-150, 150], since 2 was 0;
         /// Pawn on c3 or f3 (relative rank), endgame: added to its file and rank terms
         psq_pawn_c3_eg: -1, [-150, 150], since 2 was 0;
         /// Pawn on d3 or e3 (relative rank), middlegame: added to its file and rank terms
         psq_pawn_d3_mg: 0, [-150, 150], since 2 was 0;
         /// Pawn on d3 or e3 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_d3_eg: 3, [-150, 150], since 2 was 0;
+        psq_pawn_d3_eg: 2, [-150, 150], since 2 was 0;
         /// Pawn on a4 or h4 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_a4_mg: -1, [-150, 150], since 2 was 0;
+        psq_pawn_a4_mg: -2, [-150, 150], since 2 was 0;
         /// Pawn on a4 or h4 (relative rank), endgame: added to its file and rank terms
         psq_pawn_a4_eg: 1, [-150, 150], since 2 was 0;
         /// Pawn on b4 or g4 (relative rank), middlegame: added to its file and rank terms
         psq_pawn_b4_mg: -3, [-150, 150], since 2 was 0;
         /// Pawn on b4 or g4 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_b4_eg: 0, [-150, 150], since 2 was 0;
+        psq_pawn_b4_eg: 1, [-150, 150], since 2 was 0;
         /// Pawn on c4 or f4 (relative rank), middlegame: added to its file and rank terms
         psq_pawn_c4_mg: 3, [-150, 150], since 2 was 0;
         /// Pawn on c4 or f4 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_c4_eg: -1, [-150, 150], since 2 was 0;
+        psq_pawn_c4_eg: -2, [-150, 150], since 2 was 0;
         /// Pawn on d4 or e4 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_d4_mg: 0, [-150, 150], since 2 was 0;
+        psq_pawn_d4_mg: 1, [-150, 150], since 2 was 0;
         /// Pawn on d4 or e4 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_d4_eg: 0, [-150, 150], since 2 was 0;
+        psq_pawn_d4_eg: -1, [-150, 150], since 2 was 0;
         /// Pawn on a5 or h5 (relative rank), middlegame: added to its file and rank terms
         psq_pawn_a5_mg: 0, [-150, 150], since 2 was 0;
         /// Pawn on a5 or h5 (relative rank), endgame: added to its file and rank terms
@@ -377,7 +377,7 @@ crate::declare_params! {
         /// Pawn on b5 or g5 (relative rank), endgame: added to its file and rank terms
         psq_pawn_b5_eg: 1, [-150, 150], since 2 was 0;
         /// Pawn on c5 or f5 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_c5_mg: 0, [-150, 150], since 2 was 0;
+        psq_pawn_c5_mg: -1, [-150, 150], since 2 was 0;
         /// Pawn on c5 or f5 (relative rank), endgame: added to its file and rank terms
         psq_pawn_c5_eg: -2, [-150, 150], since 2 was 0;
         /// Pawn on d5 or e5 (relative rank), middlegame: added to its file and rank terms
@@ -391,35 +391,35 @@ crate::declare_params! {
         /// Pawn on b6 or g6 (relative rank), middlegame: added to its file and rank terms
         psq_pawn_b6_mg: -3, [-150, 150], since 2 was 0;
         /// Pawn on b6 or g6 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_b6_eg: 3, [-150, 150], since 2 was 0;
+        psq_pawn_b6_eg: 4, [-150, 150], since 2 was 0;
         /// Pawn on c6 or f6 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_c6_mg: -4, [-150, 150], since 2 was 0;
+        psq_pawn_c6_mg: -3, [-150, 150], since 2 was 0;
         /// Pawn on c6 or f6 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_c6_eg: -1, [-150, 150], since 2 was 0;
+        psq_pawn_c6_eg: 0, [-150, 150], since 2 was 0;
         /// Pawn on d6 or e6 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_d6_mg: 5, [-150, 150], since 2 was 0;
+        psq_pawn_d6_mg: 1, [-150, 150], since 2 was 0;
         /// Pawn on d6 or e6 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_d6_eg: -1, [-150, 150], since 2 was 0;
+        psq_pawn_d6_eg: 2, [-150, 150], since 2 was 0;
         /// Pawn on a7 or h7 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_a7_mg: 8, [-150, 150], since 2 was 0;
+        psq_pawn_a7_mg: 7, [-150, 150], since 2 was 0;
         /// Pawn on a7 or h7 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_a7_eg: -9, [-150, 150], since 2 was 0;
+        psq_pawn_a7_eg: -10, [-150, 150], since 2 was 0;
         /// Pawn on b7 or g7 (relative rank), middlegame: added to its file and rank terms
         psq_pawn_b7_mg: -14, [-150, 150], since 2 was 0;
         /// Pawn on b7 or g7 (relative rank), endgame: added to its file and rank terms
         psq_pawn_b7_eg: 8, [-150, 150], since 2 was 0;
         /// Pawn on c7 or f7 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_c7_mg: -24, [-150, 150], since 2 was 0;
+        psq_pawn_c7_mg: -22, [-150, 150], since 2 was 0;
         /// Pawn on c7 or f7 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_c7_eg: 8, [-150, 150], since 2 was 0;
+        psq_pawn_c7_eg: 7, [-150, 150], since 2 was 0;
         /// Pawn on d7 or e7 (relative rank), middlegame: added to its file and rank terms
-        psq_pawn_d7_mg: 9, [-150, 150], since 2 was 0;
+        psq_pawn_d7_mg: 11, [-150, 150], since 2 was 0;
         /// Pawn on d7 or e7 (relative rank), endgame: added to its file and rank terms
-        psq_pawn_d7_eg: -4, [-150, 150], since 2 was 0;
+        psq_pawn_d7_eg: -1, [-150, 150], since 2 was 0;
         /// Knight on a1 or h1 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_a1_mg: 0, [-150, 150], since 2 was 0;
+        psq_knight_a1_mg: -1, [-150, 150], since 2 was 0;
         /// Knight on a1 or h1 (relative rank), endgame: added to its file and rank terms
-        psq_knight_a1_eg: 2, [-150, 150], since 2 was 0;
+        psq_knight_a1_eg: 3, [-150, 150], since 2 was 0;
         /// Knight on b1 or g1 (relative rank), middlegame: added to its file and rank terms
         psq_knight_b1_mg: 0, [-150, 150], since 2 was 0;
         /// Knight on b1 or g1 (relative rank), endgame: added to its file and rank terms
@@ -427,7 +427,7 @@ crate::declare_params! {
         /// Knight on c1 or f1 (relative rank), middlegame: added to its file and rank terms
         psq_knight_c1_mg: -4, [-150, 150], since 2 was 0;
         /// Knight on c1 or f1 (relative rank), endgame: added to its file and rank terms
-        psq_knight_c1_eg: 4, [-150, 150], since 2 was 0;
+        psq_knight_c1_eg: 3, [-150, 150], since 2 was 0;
         /// Knight on d1 or e1 (relative rank), middlegame: added to its file and rank terms
         psq_knight_d1_mg: 1, [-150, 150], since 2 was 0;
         /// Knight on d1 or e1 (relative rank), endgame: added to its file and rank terms
@@ -441,19 +441,19 @@ crate::declare_params! {
         /// Knight on b2 or g2 (relative rank), endgame: added to its file and rank terms
         psq_knight_b2_eg: 11, [-150, 150], since 2 was 0;
         /// Knight on c2 or f2 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_c2_mg: -4, [-150, 150], since 2 was 0;
+        psq_knight_c2_mg: -3, [-150, 150], since 2 was 0;
         /// Knight on c2 or f2 (relative rank), endgame: added to its file and rank terms
         psq_knight_c2_eg: 1, [-150, 150], since 2 was 0;
         /// Knight on d2 or e2 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_d2_mg: 1, [-150, 150], since 2 was 0;
+        psq_knight_d2_mg: 0, [-150, 150], since 2 was 0;
         /// Knight on d2 or e2 (relative rank), endgame: added to its file and rank terms
         psq_knight_d2_eg: -2, [-150, 150], since 2 was 0;
         /// Knight on a3 or h3 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_a3_mg: -3, [-150, 150], since 2 was 0;
+        psq_knight_a3_mg: -2, [-150, 150], since 2 was 0;
         /// Knight on a3 or h3 (relative rank), endgame: added to its file and rank terms
         psq_knight_a3_eg: 2, [-150, 150], since 2 was 0;
         /// Knight on b3 or g3 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_b3_mg: 3, [-150, 150], since 2 was 0;
+        psq_knight_b3_mg: 2, [-150, 150], since 2 was 0;
         /// Knight on b3 or g3 (relative rank), endgame: added to its file and rank terms
         psq_knight_b3_eg: 2, [-150, 150], since 2 was 0;
         /// Knight on c3 or f3 (relative rank), middlegame: added to its file and rank terms
@@ -465,7 +465,7 @@ crate::declare_params! {
         /// Knight on d3 or e3 (relative rank), endgame: added to its file and rank terms
         psq_knight_d3_eg: 3, [-150, 150], since 2 was 0;
         /// Knight on a4 or h4 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_a4_mg: -2, [-150, 150], since 2 was 0;
+        psq_knight_a4_mg: -3, [-150, 150], since 2 was 0;
         /// Knight on a4 or h4 (relative rank), endgame: added to its file and rank terms
         psq_knight_a4_eg: 4, [-150, 150], since 2 was 0;
         /// Knight on b4 or g4 (relative rank), middlegame: added to its file and rank terms
@@ -477,79 +477,79 @@ crate::declare_params! {
         /// Knight on c4 or f4 (relative rank), endgame: added to its file and rank terms
         psq_knight_c4_eg: -2, [-150, 150], since 2 was 0;
         /// Knight on d4 or e4 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_d4_mg: -3, [-150, 150], since 2 was 0;
+        psq_knight_d4_mg: -2, [-150, 150], since 2 was 0;
         /// Knight on d4 or e4 (relative rank), endgame: added to its file and rank terms
-        psq_knight_d4_eg: 0, [-150, 150], since 2 was 0;
+        psq_knight_d4_eg: -1, [-150, 150], since 2 was 0;
         /// Knight on a5 or h5 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_a5_mg: 13, [-150, 150], since 2 was 0;
+        psq_knight_a5_mg: 12, [-150, 150], since 2 was 0;
         /// Knight on a5 or h5 (relative rank), endgame: added to its file and rank terms
         psq_knight_a5_eg: -1, [-150, 150], since 2 was 0;
         /// Knight on b5 or g5 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_b5_mg: 0, [-150, 150], since 2 was 0;
+        psq_knight_b5_mg: 1, [-150, 150], since 2 was 0;
         /// Knight on b5 or g5 (relative rank), endgame: added to its file and rank terms
         psq_knight_b5_eg: -4, [-150, 150], since 2 was 0;
         /// Knight on c5 or f5 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_c5_mg: -2, [-150, 150], since 2 was 0;
+        psq_knight_c5_mg: -1, [-150, 150], since 2 was 0;
         /// Knight on c5 or f5 (relative rank), endgame: added to its file and rank terms
-        psq_knight_c5_eg: -6, [-150, 150], since 2 was 0;
+        psq_knight_c5_eg: -5, [-150, 150], since 2 was 0;
         /// Knight on d5 or e5 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_d5_mg: -8, [-150, 150], since 2 was 0;
+        psq_knight_d5_mg: -7, [-150, 150], since 2 was 0;
         /// Knight on d5 or e5 (relative rank), endgame: added to its file and rank terms
-        psq_knight_d5_eg: 2, [-150, 150], since 2 was 0;
+        psq_knight_d5_eg: 1, [-150, 150], since 2 was 0;
         /// Knight on a6 or h6 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_a6_mg: 7, [-150, 150], since 2 was 0;
+        psq_knight_a6_mg: 9, [-150, 150], since 2 was 0;
         /// Knight on a6 or h6 (relative rank), endgame: added to its file and rank terms
-        psq_knight_a6_eg: -3, [-150, 150], since 2 was 0;
+        psq_knight_a6_eg: -2, [-150, 150], since 2 was 0;
         /// Knight on b6 or g6 (relative rank), middlegame: added to its file and rank terms
         psq_knight_b6_mg: 0, [-150, 150], since 2 was 0;
         /// Knight on b6 or g6 (relative rank), endgame: added to its file and rank terms
-        psq_knight_b6_eg: -5, [-150, 150], since 2 was 0;
+        psq_knight_b6_eg: -4, [-150, 150], since 2 was 0;
         /// Knight on c6 or f6 (relative rank), middlegame: added to its file and rank terms
         psq_knight_c6_mg: -10, [-150, 150], since 2 was 0;
         /// Knight on c6 or f6 (relative rank), endgame: added to its file and rank terms
-        psq_knight_c6_eg: 8, [-150, 150], since 2 was 0;
+        psq_knight_c6_eg: 7, [-150, 150], since 2 was 0;
         /// Knight on d6 or e6 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_d6_mg: 4, [-150, 150], since 2 was 0;
+        psq_knight_d6_mg: 3, [-150, 150], since 2 was 0;
         /// Knight on d6 or e6 (relative rank), endgame: added to its file and rank terms
-        psq_knight_d6_eg: -2, [-150, 150], since 2 was 0;
+        psq_knight_d6_eg: -3, [-150, 150], since 2 was 0;
         /// Knight on a7 or h7 (relative rank), middlegame: added to its file and rank terms
         psq_knight_a7_mg: -10, [-150, 150], since 2 was 0;
         /// Knight on a7 or h7 (relative rank), endgame: added to its file and rank terms
-        psq_knight_a7_eg: 6, [-150, 150], since 2 was 0;
+        psq_knight_a7_eg: 5, [-150, 150], since 2 was 0;
         /// Knight on b7 or g7 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_b7_mg: -18, [-150, 150], since 2 was 0;
+        psq_knight_b7_mg: -19, [-150, 150], since 2 was 0;
         /// Knight on b7 or g7 (relative rank), endgame: added to its file and rank terms
-        psq_knight_b7_eg: 8, [-150, 150], since 2 was 0;
+        psq_knight_b7_eg: 7, [-150, 150], since 2 was 0;
         /// Knight on c7 or f7 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_c7_mg: 5, [-150, 150], since 2 was 0;
+        psq_knight_c7_mg: 6, [-150, 150], since 2 was 0;
         /// Knight on c7 or f7 (relative rank), endgame: added to its file and rank terms
         psq_knight_c7_eg: -1, [-150, 150], since 2 was 0;
         /// Knight on d7 or e7 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_d7_mg: -3, [-150, 150], since 2 was 0;
+        psq_knight_d7_mg: -2, [-150, 150], since 2 was 0;
         /// Knight on d7 or e7 (relative rank), endgame: added to its file and rank terms
-        psq_knight_d7_eg: 1, [-150, 150], since 2 was 0;
+        psq_knight_d7_eg: 2, [-150, 150], since 2 was 0;
         /// Knight on a8 or h8 (relative rank), middlegame: added to its file and rank terms
         psq_knight_a8_mg: 6, [-150, 150], since 2 was 0;
         /// Knight on a8 or h8 (relative rank), endgame: added to its file and rank terms
-        psq_knight_a8_eg: -13, [-150, 150], since 2 was 0;
+        psq_knight_a8_eg: -14, [-150, 150], since 2 was 0;
         /// Knight on b8 or g8 (relative rank), middlegame: added to its file and rank terms
         psq_knight_b8_mg: -38, [-150, 150], since 2 was 0;
         /// Knight on b8 or g8 (relative rank), endgame: added to its file and rank terms
-        psq_knight_b8_eg: 22, [-150, 150], since 2 was 0;
+        psq_knight_b8_eg: 24, [-150, 150], since 2 was 0;
         /// Knight on c8 or f8 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_c8_mg: -45, [-150, 150], since 2 was 0;
+        psq_knight_c8_mg: -44, [-150, 150], since 2 was 0;
         /// Knight on c8 or f8 (relative rank), endgame: added to its file and rank terms
         psq_knight_c8_eg: 28, [-150, 150], since 2 was 0;
         /// Knight on d8 or e8 (relative rank), middlegame: added to its file and rank terms
-        psq_knight_d8_mg: 42, [-150, 150], since 2 was 0;
+        psq_knight_d8_mg: 43, [-150, 150], since 2 was 0;
         /// Knight on d8 or e8 (relative rank), endgame: added to its file and rank terms
         psq_knight_d8_eg: -6, [-150, 150], since 2 was 0;
         /// Bishop on a1 or h1 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_a1_mg: 3, [-150, 150], since 2 was 0;
+        psq_bishop_a1_mg: 2, [-150, 150], since 2 was 0;
         /// Bishop on a1 or h1 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_a1_eg: 5, [-150, 150], since 2 was 0;
+        psq_bishop_a1_eg: 7, [-150, 150], since 2 was 0;
         /// Bishop on b1 or g1 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_b1_mg: 2, [-150, 150], since 2 was 0;
+        psq_bishop_b1_mg: 0, [-150, 150], since 2 was 0;
         /// Bishop on b1 or g1 (relative rank), endgame: added to its file and rank terms
         psq_bishop_b1_eg: 5, [-150, 150], since 2 was 0;
         /// Bishop on c1 or f1 (relative rank), middlegame: added to its file and rank terms
@@ -559,17 +559,17 @@ crate::declare_params! {
         /// Bishop on d1 or e1 (relative rank), middlegame: added to its file and rank terms
         psq_bishop_d1_mg: 1, [-150, 150], since 2 was 0;
         /// Bishop on d1 or e1 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_d1_eg: 0, [-150, 150], since 2 was 0;
+        psq_bishop_d1_eg: -1, [-150, 150], since 2 was 0;
         /// Bishop on a2 or h2 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_a2_mg: 1, [-150, 150], since 2 was 0;
+        psq_bishop_a2_mg: 2, [-150, 150], since 2 was 0;
         /// Bishop on a2 or h2 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_a2_eg: 3, [-150, 150], since 2 was 0;
+        psq_bishop_a2_eg: 5, [-150, 150], since 2 was 0;
         /// Bishop on b2 or g2 (relative rank), middlegame: added to its file and rank terms
         psq_bishop_b2_mg: 1, [-150, 150], since 2 was 0;
         /// Bishop on b2 or g2 (relative rank), endgame: added to its file and rank terms
         psq_bishop_b2_eg: 1, [-150, 150], since 2 was 0;
         /// Bishop on c2 or f2 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_c2_mg: -3, [-150, 150], since 2 was 0;
+        psq_bishop_c2_mg: -4, [-150, 150], since 2 was 0;
         /// Bishop on c2 or f2 (relative rank), endgame: added to its file and rank terms
         psq_bishop_c2_eg: 2, [-150, 150], since 2 was 0;
         /// Bishop on d2 or e2 (relative rank), middlegame: added to its file and rank terms
@@ -579,7 +579,7 @@ crate::declare_params! {
         /// Bishop on a3 or h3 (relative rank), middlegame: added to its file and rank terms
         psq_bishop_a3_mg: -1, [-150, 150], since 2 was 0;
         /// Bishop on a3 or h3 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_a3_eg: 3, [-150, 150], since 2 was 0;
+        psq_bishop_a3_eg: 2, [-150, 150], since 2 was 0;
         /// Bishop on b3 or g3 (relative rank), middlegame: added to its file and rank terms
         psq_bishop_b3_mg: -1, [-150, 150], since 2 was 0;
         /// Bishop on b3 or g3 (relative rank), endgame: added to its file and rank terms
@@ -599,45 +599,45 @@ crate::declare_params! {
         /// Bishop on b4 or g4 (relative rank), middlegame: added to its file and rank terms
         psq_bishop_b4_mg: -9, [-150, 150], since 2 was 0;
         /// Bishop on b4 or g4 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_b4_eg: 2, [-150, 150], since 2 was 0;
+        psq_bishop_b4_eg: 1, [-150, 150], since 2 was 0;
         /// Bishop on c4 or f4 (relative rank), middlegame: added to its file and rank terms
         psq_bishop_c4_mg: 1, [-150, 150], since 2 was 0;
         /// Bishop on c4 or f4 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_c4_eg: 0, [-150, 150], since 2 was 0;
+        psq_bishop_c4_eg: -1, [-150, 150], since 2 was 0;
         /// Bishop on d4 or e4 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_d4_mg: 3, [-150, 150], since 2 was 0;
+        psq_bishop_d4_mg: 4, [-150, 150], since 2 was 0;
         /// Bishop on d4 or e4 (relative rank), endgame: added to its file and rank terms
         psq_bishop_d4_eg: 0, [-150, 150], since 2 was 0;
         /// Bishop on a5 or h5 (relative rank), middlegame: added to its file and rank terms
         psq_bishop_a5_mg: -3, [-150, 150], since 2 was 0;
         /// Bishop on a5 or h5 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_a5_eg: -1, [-150, 150], since 2 was 0;
+        psq_bishop_a5_eg: 0, [-150, 150], since 2 was 0;
         /// Bishop on b5 or g5 (relative rank), middlegame: added to its file and rank terms
         psq_bishop_b5_mg: -4, [-150, 150], since 2 was 0;
         /// Bishop on b5 or g5 (relative rank), endgame: added to its file and rank terms
         psq_bishop_b5_eg: 1, [-150, 150], since 2 was 0;
         /// Bishop on c5 or f5 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_c5_mg: 2, [-150, 150], since 2 was 0;
+        psq_bishop_c5_mg: 1, [-150, 150], since 2 was 0;
         /// Bishop on c5 or f5 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_c5_eg: -2, [-150, 150], since 2 was 0;
+        psq_bishop_c5_eg: -1, [-150, 150], since 2 was 0;
         /// Bishop on d5 or e5 (relative rank), middlegame: added to its file and rank terms
         psq_bishop_d5_mg: 2, [-150, 150], since 2 was 0;
         /// Bishop on d5 or e5 (relative rank), endgame: added to its file and rank terms
         psq_bishop_d5_eg: 2, [-150, 150], since 2 was 0;
         /// Bishop on a6 or h6 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_a6_mg: -2, [-150, 150], since 2 was 0;
+        psq_bishop_a6_mg: -3, [-150, 150], since 2 was 0;
         /// Bishop on a6 or h6 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_a6_eg: 5, [-150, 150], since 2 was 0;
+        psq_bishop_a6_eg: 3, [-150, 150], since 2 was 0;
         /// Bishop on b6 or g6 (relative rank), middlegame: added to its file and rank terms
         psq_bishop_b6_mg: -3, [-150, 150], since 2 was 0;
         /// Bishop on b6 or g6 (relative rank), endgame: added to its file and rank terms
         psq_bishop_b6_eg: -3, [-150, 150], since 2 was 0;
         /// Bishop on c6 or f6 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_c6_mg: -2, [-150, 150], since 2 was 0;
+        psq_bishop_c6_mg: -3, [-150, 150], since 2 was 0;
         /// Bishop on c6 or f6 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_c6_eg: 5, [-150, 150], since 2 was 0;
+        psq_bishop_c6_eg: 4, [-150, 150], since 2 was 0;
         /// Bishop on d6 or e6 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_d6_mg: 5, [-150, 150], since 2 was 0;
+        psq_bishop_d6_mg: 6, [-150, 150], since 2 was 0;
         /// Bishop on d6 or e6 (relative rank), endgame: added to its file and rank terms
         psq_bishop_d6_eg: -5, [-150, 150], since 2 was 0;
         /// Bishop on a7 or h7 (relative rank), middlegame: added to its file and rank terms
@@ -645,21 +645,21 @@ crate::declare_params! {
         /// Bishop on a7 or h7 (relative rank), endgame: added to its file and rank terms
         psq_bishop_a7_eg: 2, [-150, 150], since 2 was 0;
         /// Bishop on b7 or g7 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_b7_mg: -3, [-150, 150], since 2 was 0;
+        psq_bishop_b7_mg: -4, [-150, 150], since 2 was 0;
         /// Bishop on b7 or g7 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_b7_eg: 5, [-150, 150], since 2 was 0;
+        psq_bishop_b7_eg: 4, [-150, 150], since 2 was 0;
         /// Bishop on c7 or f7 (relative rank), middlegame: added to its file and rank terms
         psq_bishop_c7_mg: 13, [-150, 150], since 2 was 0;
         /// Bishop on c7 or f7 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_c7_eg: -5, [-150, 150], since 2 was 0;
+        psq_bishop_c7_eg: -6, [-150, 150], since 2 was 0;
         /// Bishop on d7 or e7 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_d7_mg: 4, [-150, 150], since 2 was 0;
+        psq_bishop_d7_mg: 5, [-150, 150], since 2 was 0;
         /// Bishop on d7 or e7 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_d7_eg: -8, [-150, 150], since 2 was 0;
+        psq_bishop_d7_eg: -7, [-150, 150], since 2 was 0;
         /// Bishop on a8 or h8 (relative rank), middlegame: added to its file and rank terms
-        psq_bishop_a8_mg: 20, [-150, 150], since 2 was 0;
+        psq_bishop_a8_mg: 22, [-150, 150], since 2 was 0;
         /// Bishop on a8 or h8 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_a8_eg: -11, [-150, 150], since 2 was 0;
+        psq_bishop_a8_eg: -10, [-150, 150], since 2 was 0;
         /// Bishop on b8 or g8 (relative rank), middlegame: added to its file and rank terms
         psq_bishop_b8_mg: -34, [-150, 150], since 2 was 0;
         /// Bishop on b8 or g8 (relative rank), endgame: added to its file and rank terms
@@ -667,17 +667,17 @@ crate::declare_params! {
         /// Bishop on c8 or f8 (relative rank), middlegame: added to its file and rank terms
         psq_bishop_c8_mg: -50, [-150, 150], since 2 was 0;
         /// Bishop on c8 or f8 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_c8_eg: 12, [-150, 150], since 2 was 0;
+        psq_bishop_c8_eg: 11, [-150, 150], since 2 was 0;
         /// Bishop on d8 or e8 (relative rank), middlegame: added to its file and rank terms
         psq_bishop_d8_mg: -18, [-150, 150], since 2 was 0;
         /// Bishop on d8 or e8 (relative rank), endgame: added to its file and rank terms
-        psq_bishop_d8_eg: -4, [-150, 150], since 2 was 0;
+        psq_bishop_d8_eg: -5, [-150, 150], since 2 was 0;
         /// Rook on a1 or h1 (relative rank), middlegame: added to its file and rank terms
         psq_rook_a1_mg: 0, [-150, 150], since 2 was 0;
         /// Rook on a1 or h1 (relative rank), endgame: added to its file and rank terms
-        psq_rook_a1_eg: -2, [-150, 150], since 2 was 0;
+        psq_rook_a1_eg: -3, [-150, 150], since 2 was 0;
         /// Rook on b1 or g1 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_b1_mg: -1, [-150, 150], since 2 was 0;
+        psq_rook_b1_mg: -2, [-150, 150], since 2 was 0;
         /// Rook on b1 or g1 (relative rank), endgame: added to its file and rank terms
         psq_rook_b1_eg: 2, [-150, 150], since 2 was 0;
         /// Rook on c1 or f1 (relative rank), middlegame: added to its file and rank terms
@@ -685,15 +685,15 @@ crate::declare_params! {
         /// Rook on c1 or f1 (relative rank), endgame: added to its file and rank terms
         psq_rook_c1_eg: 2, [-150, 150], since 2 was 0;
         /// Rook on d1 or e1 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_d1_mg: 1, [-150, 150], since 2 was 0;
+        psq_rook_d1_mg: 2, [-150, 150], since 2 was 0;
         /// Rook on d1 or e1 (relative rank), endgame: added to its file and rank terms
-        psq_rook_d1_eg: -1, [-150, 150], since 2 was 0;
+        psq_rook_d1_eg: 0, [-150, 150], since 2 was 0;
         /// Rook on a2 or h2 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_a2_mg: 0, [-150, 150], since 2 was 0;
+        psq_rook_a2_mg: -1, [-150, 150], since 2 was 0;
         /// Rook on a2 or h2 (relative rank), endgame: added to its file and rank terms
-        psq_rook_a2_eg: -3, [-150, 150], since 2 was 0;
+        psq_rook_a2_eg: -2, [-150, 150], since 2 was 0;
         /// Rook on b2 or g2 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_b2_mg: -1, [-150, 150], since 2 was 0;
+        psq_rook_b2_mg: 0, [-150, 150], since 2 was 0;
         /// Rook on b2 or g2 (relative rank), endgame: added to its file and rank terms
         psq_rook_b2_eg: -2, [-150, 150], since 2 was 0;
         /// Rook on c2 or f2 (relative rank), middlegame: added to its file and rank terms
@@ -709,15 +709,15 @@ crate::declare_params! {
         /// Rook on a3 or h3 (relative rank), endgame: added to its file and rank terms
         psq_rook_a3_eg: 2, [-150, 150], since 2 was 0;
         /// Rook on b3 or g3 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_b3_mg: 2, [-150, 150], since 2 was 0;
+        psq_rook_b3_mg: 3, [-150, 150], since 2 was 0;
         /// Rook on b3 or g3 (relative rank), endgame: added to its file and rank terms
         psq_rook_b3_eg: -1, [-150, 150], since 2 was 0;
         /// Rook on c3 or f3 (relative rank), middlegame: added to its file and rank terms
         psq_rook_c3_mg: -3, [-150, 150], since 2 was 0;
         /// Rook on c3 or f3 (relative rank), endgame: added to its file and rank terms
-        psq_rook_c3_eg: 1, [-150, 150], since 2 was 0;
+        psq_rook_c3_eg: 0, [-150, 150], since 2 was 0;
         /// Rook on d3 or e3 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_d3_mg: -5, [-150, 150], since 2 was 0;
+        psq_rook_d3_mg: -6, [-150, 150], since 2 was 0;
         /// Rook on d3 or e3 (relative rank), endgame: added to its file and rank terms
         psq_rook_d3_eg: 2, [-150, 150], since 2 was 0;
         /// Rook on a4 or h4 (relative rank), middlegame: added to its file and rank terms
@@ -727,9 +727,9 @@ crate::declare_params! {
         /// Rook on b4 or g4 (relative rank), middlegame: added to its file and rank terms
         psq_rook_b4_mg: 3, [-150, 150], since 2 was 0;
         /// Rook on b4 or g4 (relative rank), endgame: added to its file and rank terms
-        psq_rook_b4_eg: 0, [-150, 150], since 2 was 0;
+        psq_rook_b4_eg: -1, [-150, 150], since 2 was 0;
         /// Rook on c4 or f4 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_c4_mg: -2, [-150, 150], since 2 was 0;
+        psq_rook_c4_mg: -1, [-150, 150], since 2 was 0;
         /// Rook on c4 or f4 (relative rank), endgame: added to its file and rank terms
         psq_rook_c4_eg: 1, [-150, 150], since 2 was 0;
         /// Rook on d4 or e4 (relative rank), middlegame: added to its file and rank terms
@@ -739,21 +739,21 @@ crate::declare_params! {
         /// Rook on a5 or h5 (relative rank), middlegame: added to its file and rank terms
         psq_rook_a5_mg: -5, [-150, 150], since 2 was 0;
         /// Rook on a5 or h5 (relative rank), endgame: added to its file and rank terms
-        psq_rook_a5_eg: 6, [-150, 150], since 2 was 0;
+        psq_rook_a5_eg: 5, [-150, 150], since 2 was 0;
         /// Rook on b5 or g5 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_b5_mg: -2, [-150, 150], since 2 was 0;
+        psq_rook_b5_mg: -3, [-150, 150], since 2 was 0;
         /// Rook on b5 or g5 (relative rank), endgame: added to its file and rank terms
-        psq_rook_b5_eg: 2, [-150, 150], since 2 was 0;
+        psq_rook_b5_eg: 1, [-150, 150], since 2 was 0;
         /// Rook on c5 or f5 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_c5_mg: 4, [-150, 150], since 2 was 0;
+        psq_rook_c5_mg: 5, [-150, 150], since 2 was 0;
         /// Rook on c5 or f5 (relative rank), endgame: added to its file and rank terms
-        psq_rook_c5_eg: -3, [-150, 150], since 2 was 0;
+        psq_rook_c5_eg: -4, [-150, 150], since 2 was 0;
         /// Rook on d5 or e5 (relative rank), middlegame: added to its file and rank terms
         psq_rook_d5_mg: -2, [-150, 150], since 2 was 0;
         /// Rook on d5 or e5 (relative rank), endgame: added to its file and rank terms
-        psq_rook_d5_eg: -4, [-150, 150], since 2 was 0;
+        psq_rook_d5_eg: -3, [-150, 150], since 2 was 0;
         /// Rook on a6 or h6 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_a6_mg: -3, [-150, 150], since 2 was 0;
+        psq_rook_a6_mg: -4, [-150, 150], since 2 was 0;
         /// Rook on a6 or h6 (relative rank), endgame: added to its file and rank terms
         psq_rook_a6_eg: 4, [-150, 150], since 2 was 0;
         /// Rook on b6 or g6 (relative rank), middlegame: added to its file and rank terms
@@ -763,77 +763,77 @@ crate::declare_params! {
         /// Rook on c6 or f6 (relative rank), middlegame: added to its file and rank terms
         psq_rook_c6_mg: 0, [-150, 150], since 2 was 0;
         /// Rook on c6 or f6 (relative rank), endgame: added to its file and rank terms
-        psq_rook_c6_eg: -1, [-150, 150], since 2 was 0;
+        psq_rook_c6_eg: -2, [-150, 150], since 2 was 0;
         /// Rook on d6 or e6 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_d6_mg: 5, [-150, 150], since 2 was 0;
+        psq_rook_d6_mg: 4, [-150, 150], since 2 was 0;
         /// Rook on d6 or e6 (relative rank), endgame: added to its file and rank terms
-        psq_rook_d6_eg: -2, [-150, 150], since 2 was 0;
+        psq_rook_d6_eg: -4, [-150, 150], since 2 was 0;
         /// Rook on a7 or h7 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_a7_mg: 0, [-150, 150], since 2 was 0;
+        psq_rook_a7_mg: -1, [-150, 150], since 2 was 0;
         /// Rook on a7 or h7 (relative rank), endgame: added to its file and rank terms
         psq_rook_a7_eg: 5, [-150, 150], since 2 was 0;
         /// Rook on b7 or g7 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_b7_mg: -2, [-150, 150], since 2 was 0;
+        psq_rook_b7_mg: -1, [-150, 150], since 2 was 0;
         /// Rook on b7 or g7 (relative rank), endgame: added to its file and rank terms
         psq_rook_b7_eg: 1, [-150, 150], since 2 was 0;
         /// Rook on c7 or f7 (relative rank), middlegame: added to its file and rank terms
         psq_rook_c7_mg: 2, [-150, 150], since 2 was 0;
         /// Rook on c7 or f7 (relative rank), endgame: added to its file and rank terms
-        psq_rook_c7_eg: -2, [-150, 150], since 2 was 0;
+        psq_rook_c7_eg: -3, [-150, 150], since 2 was 0;
         /// Rook on d7 or e7 (relative rank), middlegame: added to its file and rank terms
         psq_rook_d7_mg: 0, [-150, 150], since 2 was 0;
         /// Rook on d7 or e7 (relative rank), endgame: added to its file and rank terms
-        psq_rook_d7_eg: 0, [-150, 150], since 2 was 0;
+        psq_rook_d7_eg: 1, [-150, 150], since 2 was 0;
         /// Rook on a8 or h8 (relative rank), middlegame: added to its file and rank terms
         psq_rook_a8_mg: 10, [-150, 150], since 2 was 0;
         /// Rook on a8 or h8 (relative rank), endgame: added to its file and rank terms
         psq_rook_a8_eg: -4, [-150, 150], since 2 was 0;
         /// Rook on b8 or g8 (relative rank), middlegame: added to its file and rank terms
-        psq_rook_b8_mg: -3, [-150, 150], since 2 was 0;
+        psq_rook_b8_mg: -2, [-150, 150], since 2 was 0;
         /// Rook on b8 or g8 (relative rank), endgame: added to its file and rank terms
         psq_rook_b8_eg: 0, [-150, 150], since 2 was 0;
         /// Rook on c8 or f8 (relative rank), middlegame: added to its file and rank terms
         psq_rook_c8_mg: -19, [-150, 150], since 2 was 0;
         /// Rook on c8 or f8 (relative rank), endgame: added to its file and rank terms
-        psq_rook_c8_eg: 6, [-150, 150], since 2 was 0;
+        psq_rook_c8_eg: 5, [-150, 150], since 2 was 0;
         /// Rook on d8 or e8 (relative rank), middlegame: added to its file and rank terms
         psq_rook_d8_mg: -28, [-150, 150], since 2 was 0;
         /// Rook on d8 or e8 (relative rank), endgame: added to its file and rank terms
-        psq_rook_d8_eg: 13, [-150, 150], since 2 was 0;
+        psq_rook_d8_eg: 12, [-150, 150], since 2 was 0;
         /// Queen on a1 or h1 (relative rank), middlegame: added to its file and rank terms
         psq_queen_a1_mg: -9, [-150, 150], since 2 was 0;
         /// Queen on a1 or h1 (relative rank), endgame: added to its file and rank terms
-        psq_queen_a1_eg: 19, [-150, 150], since 2 was 0;
+        psq_queen_a1_eg: 20, [-150, 150], since 2 was 0;
         /// Queen on b1 or g1 (relative rank), middlegame: added to its file and rank terms
         psq_queen_b1_mg: -3, [-150, 150], since 2 was 0;
         /// Queen on b1 or g1 (relative rank), endgame: added to its file and rank terms
-        psq_queen_b1_eg: 10, [-150, 150], since 2 was 0;
+        psq_queen_b1_eg: 9, [-150, 150], since 2 was 0;
         /// Queen on c1 or f1 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_c1_mg: 0, [-150, 150], since 2 was 0;
+        psq_queen_c1_mg: -1, [-150, 150], since 2 was 0;
         /// Queen on c1 or f1 (relative rank), endgame: added to its file and rank terms
-        psq_queen_c1_eg: -3, [-150, 150], since 2 was 0;
+        psq_queen_c1_eg: -4, [-150, 150], since 2 was 0;
         /// Queen on d1 or e1 (relative rank), middlegame: added to its file and rank terms
         psq_queen_d1_mg: -1, [-150, 150], since 2 was 0;
         /// Queen on d1 or e1 (relative rank), endgame: added to its file and rank terms
         psq_queen_d1_eg: 2, [-150, 150], since 2 was 0;
         /// Queen on a2 or h2 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_a2_mg: -6, [-150, 150], since 2 was 0;
+        psq_queen_a2_mg: -7, [-150, 150], since 2 was 0;
         /// Queen on a2 or h2 (relative rank), endgame: added to its file and rank terms
         psq_queen_a2_eg: 12, [-150, 150], since 2 was 0;
         /// Queen on b2 or g2 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_b2_mg: -3, [-150, 150], since 2 was 0;
+        psq_queen_b2_mg: -2, [-150, 150], since 2 was 0;
         /// Queen on b2 or g2 (relative rank), endgame: added to its file and rank terms
-        psq_queen_b2_eg: -3, [-150, 150], since 2 was 0;
+        psq_queen_b2_eg: -1, [-150, 150], since 2 was 0;
         /// Queen on c2 or f2 (relative rank), middlegame: added to its file and rank terms
         psq_queen_c2_mg: -1, [-150, 150], since 2 was 0;
         /// Queen on c2 or f2 (relative rank), endgame: added to its file and rank terms
-        psq_queen_c2_eg: 2, [-150, 150], since 2 was 0;
+        psq_queen_c2_eg: 1, [-150, 150], since 2 was 0;
         /// Queen on d2 or e2 (relative rank), middlegame: added to its file and rank terms
         psq_queen_d2_mg: 0, [-150, 150], since 2 was 0;
         /// Queen on d2 or e2 (relative rank), endgame: added to its file and rank terms
-        psq_queen_d2_eg: 3, [-150, 150], since 2 was 0;
+        psq_queen_d2_eg: 2, [-150, 150], since 2 was 0;
         /// Queen on a3 or h3 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_a3_mg: -5, [-150, 150], since 2 was 0;
+        psq_queen_a3_mg: -6, [-150, 150], since 2 was 0;
         /// Queen on a3 or h3 (relative rank), endgame: added to its file and rank terms
         psq_queen_a3_eg: -3, [-150, 150], since 2 was 0;
         /// Queen on b3 or g3 (relative rank), middlegame: added to its file and rank terms
@@ -841,11 +841,11 @@ crate::declare_params! {
         /// Queen on b3 or g3 (relative rank), endgame: added to its file and rank terms
         psq_queen_b3_eg: -4, [-150, 150], since 2 was 0;
         /// Queen on c3 or f3 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_c3_mg: -2, [-150, 150], since 2 was 0;
+        psq_queen_c3_mg: -3, [-150, 150], since 2 was 0;
         /// Queen on c3 or f3 (relative rank), endgame: added to its file and rank terms
-        psq_queen_c3_eg: 7, [-150, 150], since 2 was 0;
+        psq_queen_c3_eg: 8, [-150, 150], since 2 was 0;
         /// Queen on d3 or e3 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_d3_mg: -1, [-150, 150], since 2 was 0;
+        psq_queen_d3_mg: 0, [-150, 150], since 2 was 0;
         /// Queen on d3 or e3 (relative rank), endgame: added to its file and rank terms
         psq_queen_d3_eg: 1, [-150, 150], since 2 was 0;
         /// Queen on a4 or h4 (relative rank), middlegame: added to its file and rank terms
@@ -857,91 +857,91 @@ crate::declare_params! {
         /// Queen on b4 or g4 (relative rank), endgame: added to its file and rank terms
         psq_queen_b4_eg: 11, [-150, 150], since 2 was 0;
         /// Queen on c4 or f4 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_c4_mg: -1, [-150, 150], since 2 was 0;
+        psq_queen_c4_mg: -2, [-150, 150], since 2 was 0;
         /// Queen on c4 or f4 (relative rank), endgame: added to its file and rank terms
-        psq_queen_c4_eg: 5, [-150, 150], since 2 was 0;
+        psq_queen_c4_eg: 6, [-150, 150], since 2 was 0;
         /// Queen on d4 or e4 (relative rank), middlegame: added to its file and rank terms
         psq_queen_d4_mg: 2, [-150, 150], since 2 was 0;
         /// Queen on d4 or e4 (relative rank), endgame: added to its file and rank terms
-        psq_queen_d4_eg: 7, [-150, 150], since 2 was 0;
+        psq_queen_d4_eg: 6, [-150, 150], since 2 was 0;
         /// Queen on a5 or h5 (relative rank), middlegame: added to its file and rank terms
         psq_queen_a5_mg: 5, [-150, 150], since 2 was 0;
         /// Queen on a5 or h5 (relative rank), endgame: added to its file and rank terms
-        psq_queen_a5_eg: -15, [-150, 150], since 2 was 0;
+        psq_queen_a5_eg: -16, [-150, 150], since 2 was 0;
         /// Queen on b5 or g5 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_b5_mg: 2, [-150, 150], since 2 was 0;
+        psq_queen_b5_mg: 1, [-150, 150], since 2 was 0;
         /// Queen on b5 or g5 (relative rank), endgame: added to its file and rank terms
         psq_queen_b5_eg: 7, [-150, 150], since 2 was 0;
         /// Queen on c5 or f5 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_c5_mg: -1, [-150, 150], since 2 was 0;
+        psq_queen_c5_mg: 0, [-150, 150], since 2 was 0;
         /// Queen on c5 or f5 (relative rank), endgame: added to its file and rank terms
-        psq_queen_c5_eg: -2, [-150, 150], since 2 was 0;
+        psq_queen_c5_eg: -3, [-150, 150], since 2 was 0;
         /// Queen on d5 or e5 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_d5_mg: -7, [-150, 150], since 2 was 0;
+        psq_queen_d5_mg: -8, [-150, 150], since 2 was 0;
         /// Queen on d5 or e5 (relative rank), endgame: added to its file and rank terms
-        psq_queen_d5_eg: 8, [-150, 150], since 2 was 0;
+        psq_queen_d5_eg: 6, [-150, 150], since 2 was 0;
         /// Queen on a6 or h6 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_a6_mg: -3, [-150, 150], since 2 was 0;
+        psq_queen_a6_mg: -2, [-150, 150], since 2 was 0;
         /// Queen on a6 or h6 (relative rank), endgame: added to its file and rank terms
         psq_queen_a6_eg: 2, [-150, 150], since 2 was 0;
         /// Queen on b6 or g6 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_b6_mg: 1, [-150, 150], since 2 was 0;
+        psq_queen_b6_mg: 0, [-150, 150], since 2 was 0;
         /// Queen on b6 or g6 (relative rank), endgame: added to its file and rank terms
-        psq_queen_b6_eg: 5, [-150, 150], since 2 was 0;
+        psq_queen_b6_eg: 4, [-150, 150], since 2 was 0;
         /// Queen on c6 or f6 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_c6_mg: -2, [-150, 150], since 2 was 0;
+        psq_queen_c6_mg: 0, [-150, 150], since 2 was 0;
         /// Queen on c6 or f6 (relative rank), endgame: added to its file and rank terms
         psq_queen_c6_eg: -5, [-150, 150], since 2 was 0;
         /// Queen on d6 or e6 (relative rank), middlegame: added to its file and rank terms
         psq_queen_d6_mg: -3, [-150, 150], since 2 was 0;
         /// Queen on d6 or e6 (relative rank), endgame: added to its file and rank terms
-        psq_queen_d6_eg: 15, [-150, 150], since 2 was 0;
+        psq_queen_d6_eg: 16, [-150, 150], since 2 was 0;
         /// Queen on a7 or h7 (relative rank), middlegame: added to its file and rank terms
         psq_queen_a7_mg: 8, [-150, 150], since 2 was 0;
         /// Queen on a7 or h7 (relative rank), endgame: added to its file and rank terms
-        psq_queen_a7_eg: -4, [-150, 150], since 2 was 0;
+        psq_queen_a7_eg: -5, [-150, 150], since 2 was 0;
         /// Queen on b7 or g7 (relative rank), middlegame: added to its file and rank terms
         psq_queen_b7_mg: -2, [-150, 150], since 2 was 0;
         /// Queen on b7 or g7 (relative rank), endgame: added to its file and rank terms
-        psq_queen_b7_eg: 2, [-150, 150], since 2 was 0;
+        psq_queen_b7_eg: 3, [-150, 150], since 2 was 0;
         /// Queen on c7 or f7 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_c7_mg: -11, [-150, 150], since 2 was 0;
+        psq_queen_c7_mg: -9, [-150, 150], since 2 was 0;
         /// Queen on c7 or f7 (relative rank), endgame: added to its file and rank terms
-        psq_queen_c7_eg: 16, [-150, 150], since 2 was 0;
+        psq_queen_c7_eg: 17, [-150, 150], since 2 was 0;
         /// Queen on d7 or e7 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_d7_mg: -11, [-150, 150], since 2 was 0;
+        psq_queen_d7_mg: -10, [-150, 150], since 2 was 0;
         /// Queen on d7 or e7 (relative rank), endgame: added to its file and rank terms
         psq_queen_d7_eg: 9, [-150, 150], since 2 was 0;
         /// Queen on a8 or h8 (relative rank), middlegame: added to its file and rank terms
         psq_queen_a8_mg: -9, [-150, 150], since 2 was 0;
         /// Queen on a8 or h8 (relative rank), endgame: added to its file and rank terms
-        psq_queen_a8_eg: 28, [-150, 150], since 2 was 0;
+        psq_queen_a8_eg: 29, [-150, 150], since 2 was 0;
         /// Queen on b8 or g8 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_b8_mg: -3, [-150, 150], since 2 was 0;
+        psq_queen_b8_mg: -4, [-150, 150], since 2 was 0;
         /// Queen on b8 or g8 (relative rank), endgame: added to its file and rank terms
-        psq_queen_b8_eg: 7, [-150, 150], since 2 was 0;
+        psq_queen_b8_eg: 6, [-150, 150], since 2 was 0;
         /// Queen on c8 or f8 (relative rank), middlegame: added to its file and rank terms
-        psq_queen_c8_mg: 9, [-150, 150], since 2 was 0;
+        psq_queen_c8_mg: 10, [-150, 150], since 2 was 0;
         /// Queen on c8 or f8 (relative rank), endgame: added to its file and rank terms
         psq_queen_c8_eg: -7, [-150, 150], since 2 was 0;
         /// Queen on d8 or e8 (relative rank), middlegame: added to its file and rank terms
         psq_queen_d8_mg: 5, [-150, 150], since 2 was 0;
         /// Queen on d8 or e8 (relative rank), endgame: added to its file and rank terms
-        psq_queen_d8_eg: -3, [-150, 150], since 2 was 0;
+        psq_queen_d8_eg: -4, [-150, 150], since 2 was 0;
         /// King on a1 or h1 (relative rank), middlegame: added to its file and rank terms
-        psq_king_a1_mg: 6, [-150, 150], since 2 was 0;
+        psq_king_a1_mg: 5, [-150, 150], since 2 was 0;
         /// King on a1 or h1 (relative rank), endgame: added to its file and rank terms
-        psq_king_a1_eg: -3, [-150, 150], since 2 was 0;
+        psq_king_a1_eg: -2, [-150, 150], since 2 was 0;
         /// King on b1 or g1 (relative rank), middlegame: added to its file and rank terms
-        psq_king_b1_mg: 3, [-150, 150], since 2 was 0;
+        psq_king_b1_mg: 1, [-150, 150], since 2 was 0;
         /// King on b1 or g1 (relative rank), endgame: added to its file and rank terms
-        psq_king_b1_eg: -1, [-150, 150], since 2 was 0;
+        psq_king_b1_eg: 1, [-150, 150], since 2 was 0;
         /// King on c1 or f1 (relative rank), middlegame: added to its file and rank terms
         psq_king_c1_mg: 1, [-150, 150], since 2 was 0;
         /// King on c1 or f1 (relative rank), endgame: added to its file and rank terms
-        psq_king_c1_eg: 0, [-150, 150], since 2 was 0;
+        psq_king_c1_eg: 1, [-150, 150], since 2 was 0;
         /// King on d1 or e1 (relative rank), middlegame: added to its file and rank terms
-        psq_king_d1_mg: -2, [-150, 150], since 2 was 0;
+        psq_king_d1_mg: 0, [-150, 150], since 2 was 0;
         /// King on d1 or e1 (relative rank), endgame: added to its file and rank terms
         psq_king_d1_eg: 4, [-150, 150], since 2 was 0;
         /// King on a2 or h2 (relative rank), middlegame: added to its file and rank terms
@@ -949,11 +949,11 @@ crate::declare_params! {
         /// King on a2 or h2 (relative rank), endgame: added to its file and rank terms
         psq_king_a2_eg: 2, [-150, 150], since 2 was 0;
         /// King on b2 or g2 (relative rank), middlegame: added to its file and rank terms
-        psq_king_b2_mg: 3, [-150, 150], since 2 was 0;
+        psq_king_b2_mg: 2, [-150, 150], since 2 was 0;
         /// King on b2 or g2 (relative rank), endgame: added to its file and rank terms
-        psq_king_b2_eg: -3, [-150, 150], since 2 was 0;
+        psq_king_b2_eg: -2, [-150, 150], since 2 was 0;
         /// King on c2 or f2 (relative rank), middlegame: added to its file and rank terms
-        psq_king_c2_mg: 0, [-150, 150], since 2 was 0;
+        psq_king_c2_mg: -2, [-150, 150], since 2 was 0;
         /// King on c2 or f2 (relative rank), endgame: added to its file and rank terms
         psq_king_c2_eg: 1, [-150, 150], since 2 was 0;
         /// King on d2 or e2 (relative rank), middlegame: added to its file and rank terms
@@ -965,107 +965,107 @@ crate::declare_params! {
         /// King on a3 or h3 (relative rank), endgame: added to its file and rank terms
         psq_king_a3_eg: 8, [-150, 150], since 2 was 0;
         /// King on b3 or g3 (relative rank), middlegame: added to its file and rank terms
-        psq_king_b3_mg: 1, [-150, 150], since 2 was 0;
+        psq_king_b3_mg: 7, [-150, 150], since 2 was 0;
         /// King on b3 or g3 (relative rank), endgame: added to its file and rank terms
-        psq_king_b3_eg: -3, [-150, 150], since 2 was 0;
+        psq_king_b3_eg: -2, [-150, 150], since 2 was 0;
         /// King on c3 or f3 (relative rank), middlegame: added to its file and rank terms
-        psq_king_c3_mg: -7, [-150, 150], since 2 was 0;
+        psq_king_c3_mg: -4, [-150, 150], since 2 was 0;
         /// King on c3 or f3 (relative rank), endgame: added to its file and rank terms
         psq_king_c3_eg: 3, [-150, 150], since 2 was 0;
         /// King on d3 or e3 (relative rank), middlegame: added to its file and rank terms
-        psq_king_d3_mg: -3, [-150, 150], since 2 was 0;
+        psq_king_d3_mg: -5, [-150, 150], since 2 was 0;
         /// King on d3 or e3 (relative rank), endgame: added to its file and rank terms
-        psq_king_d3_eg: 6, [-150, 150], since 2 was 0;
+        psq_king_d3_eg: 5, [-150, 150], since 2 was 0;
         /// King on a4 or h4 (relative rank), middlegame: added to its file and rank terms
-        psq_king_a4_mg: -27, [-150, 150], since 2 was 0;
+        psq_king_a4_mg: -25, [-150, 150], since 2 was 0;
         /// King on a4 or h4 (relative rank), endgame: added to its file and rank terms
-        psq_king_a4_eg: 7, [-150, 150], since 2 was 0;
+        psq_king_a4_eg: 4, [-150, 150], since 2 was 0;
         /// King on b4 or g4 (relative rank), middlegame: added to its file and rank terms
-        psq_king_b4_mg: 3, [-150, 150], since 2 was 0;
+        psq_king_b4_mg: 11, [-150, 150], since 2 was 0;
         /// King on b4 or g4 (relative rank), endgame: added to its file and rank terms
-        psq_king_b4_eg: -4, [-150, 150], since 2 was 0;
+        psq_king_b4_eg: -6, [-150, 150], since 2 was 0;
         /// King on c4 or f4 (relative rank), middlegame: added to its file and rank terms
-        psq_king_c4_mg: 6, [-150, 150], since 2 was 0;
+        psq_king_c4_mg: 8, [-150, 150], since 2 was 0;
         /// King on c4 or f4 (relative rank), endgame: added to its file and rank terms
         psq_king_c4_eg: 1, [-150, 150], since 2 was 0;
         /// King on d4 or e4 (relative rank), middlegame: added to its file and rank terms
-        psq_king_d4_mg: 14, [-150, 150], since 2 was 0;
+        psq_king_d4_mg: 9, [-150, 150], since 2 was 0;
         /// King on d4 or e4 (relative rank), endgame: added to its file and rank terms
-        psq_king_d4_eg: 0, [-150, 150], since 2 was 0;
+        psq_king_d4_eg: 1, [-150, 150], since 2 was 0;
         /// King on a5 or h5 (relative rank), middlegame: added to its file and rank terms
-        psq_king_a5_mg: -1, [-150, 150], since 2 was 0;
+        psq_king_a5_mg: -4, [-150, 150], since 2 was 0;
         /// King on a5 or h5 (relative rank), endgame: added to its file and rank terms
-        psq_king_a5_eg: -2, [-150, 150], since 2 was 0;
+        psq_king_a5_eg: -5, [-150, 150], since 2 was 0;
         /// King on b5 or g5 (relative rank), middlegame: added to its file and rank terms
-        psq_king_b5_mg: -15, [-150, 150], since 2 was 0;
+        psq_king_b5_mg: -9, [-150, 150], since 2 was 0;
         /// King on b5 or g5 (relative rank), endgame: added to its file and rank terms
-        psq_king_b5_eg: 0, [-150, 150], since 2 was 0;
+        psq_king_b5_eg: -4, [-150, 150], since 2 was 0;
         /// King on c5 or f5 (relative rank), middlegame: added to its file and rank terms
-        psq_king_c5_mg: 3, [-150, 150], since 2 was 0;
+        psq_king_c5_mg: 5, [-150, 150], since 2 was 0;
         /// King on c5 or f5 (relative rank), endgame: added to its file and rank terms
         psq_king_c5_eg: -4, [-150, 150], since 2 was 0;
         /// King on d5 or e5 (relative rank), middlegame: added to its file and rank terms
-        psq_king_d5_mg: 11, [-150, 150], since 2 was 0;
+        psq_king_d5_mg: 7, [-150, 150], since 2 was 0;
         /// King on d5 or e5 (relative rank), endgame: added to its file and rank terms
-        psq_king_d5_eg: -3, [-150, 150], since 2 was 0;
+        psq_king_d5_eg: -2, [-150, 150], since 2 was 0;
         /// King on a6 or h6 (relative rank), middlegame: added to its file and rank terms
         psq_king_a6_mg: -37, [-150, 150], since 2 was 0;
         /// King on a6 or h6 (relative rank), endgame: added to its file and rank terms
-        psq_king_a6_eg: 3, [-150, 150], since 2 was 0;
+        psq_king_a6_eg: 1, [-150, 150], since 2 was 0;
         /// King on b6 or g6 (relative rank), middlegame: added to its file and rank terms
-        psq_king_b6_mg: -30, [-150, 150], since 2 was 0;
+        psq_king_b6_mg: -26, [-150, 150], since 2 was 0;
         /// King on b6 or g6 (relative rank), endgame: added to its file and rank terms
-        psq_king_b6_eg: 5, [-150, 150], since 2 was 0;
+        psq_king_b6_eg: 3, [-150, 150], since 2 was 0;
         /// King on c6 or f6 (relative rank), middlegame: added to its file and rank terms
-        psq_king_c6_mg: -12, [-150, 150], since 2 was 0;
+        psq_king_c6_mg: -10, [-150, 150], since 2 was 0;
         /// King on c6 or f6 (relative rank), endgame: added to its file and rank terms
-        psq_king_c6_eg: 2, [-150, 150], since 2 was 0;
+        psq_king_c6_eg: 1, [-150, 150], since 2 was 0;
         /// King on d6 or e6 (relative rank), middlegame: added to its file and rank terms
-        psq_king_d6_mg: 27, [-150, 150], since 2 was 0;
+        psq_king_d6_mg: 24, [-150, 150], since 2 was 0;
         /// King on d6 or e6 (relative rank), endgame: added to its file and rank terms
-        psq_king_d6_eg: -12, [-150, 150], since 2 was 0;
+        psq_king_d6_eg: -11, [-150, 150], since 2 was 0;
         /// King on a7 or h7 (relative rank), middlegame: added to its file and rank terms
-        psq_king_a7_mg: -22, [-150, 150], since 2 was 0;
+        psq_king_a7_mg: -21, [-150, 150], since 2 was 0;
         /// King on a7 or h7 (relative rank), endgame: added to its file and rank terms
-        psq_king_a7_eg: -9, [-150, 150], since 2 was 0;
+        psq_king_a7_eg: -10, [-150, 150], since 2 was 0;
         /// King on b7 or g7 (relative rank), middlegame: added to its file and rank terms
-        psq_king_b7_mg: -37, [-150, 150], since 2 was 0;
+        psq_king_b7_mg: -34, [-150, 150], since 2 was 0;
         /// King on b7 or g7 (relative rank), endgame: added to its file and rank terms
-        psq_king_b7_eg: 11, [-150, 150], since 2 was 0;
+        psq_king_b7_eg: 10, [-150, 150], since 2 was 0;
         /// King on c7 or f7 (relative rank), middlegame: added to its file and rank terms
-        psq_king_c7_mg: 19, [-150, 150], since 2 was 0;
+        psq_king_c7_mg: 20, [-150, 150], since 2 was 0;
         /// King on c7 or f7 (relative rank), endgame: added to its file and rank terms
-        psq_king_c7_eg: -5, [-150, 150], since 2 was 0;
+        psq_king_c7_eg: -4, [-150, 150], since 2 was 0;
         /// King on d7 or e7 (relative rank), middlegame: added to its file and rank terms
-        psq_king_d7_mg: 22, [-150, 150], since 2 was 0;
+        psq_king_d7_mg: 19, [-150, 150], since 2 was 0;
         /// King on d7 or e7 (relative rank), endgame: added to its file and rank terms
-        psq_king_d7_eg: -12, [-150, 150], since 2 was 0;
+        psq_king_d7_eg: -10, [-150, 150], since 2 was 0;
         /// King on a8 or h8 (relative rank), middlegame: added to its file and rank terms
-        psq_king_a8_mg: -14, [-150, 150], since 2 was 0;
+        psq_king_a8_mg: -11, [-150, 150], since 2 was 0;
         /// King on a8 or h8 (relative rank), endgame: added to its file and rank terms
-        psq_king_a8_eg: -50, [-150, 150], since 2 was 0;
+        psq_king_a8_eg: -53, [-150, 150], since 2 was 0;
         /// King on b8 or g8 (relative rank), middlegame: added to its file and rank terms
         psq_king_b8_mg: -18, [-150, 150], since 2 was 0;
         /// King on b8 or g8 (relative rank), endgame: added to its file and rank terms
-        psq_king_b8_eg: 21, [-150, 150], since 2 was 0;
+        psq_king_b8_eg: 22, [-150, 150], since 2 was 0;
         /// King on c8 or f8 (relative rank), middlegame: added to its file and rank terms
-        psq_king_c8_mg: -18, [-150, 150], since 2 was 0;
+        psq_king_c8_mg: -21, [-150, 150], since 2 was 0;
         /// King on c8 or f8 (relative rank), endgame: added to its file and rank terms
         psq_king_c8_eg: 12, [-150, 150], since 2 was 0;
         /// King on d8 or e8 (relative rank), middlegame: added to its file and rank terms
-        psq_king_d8_mg: 60, [-150, 150], since 2 was 0;
+        psq_king_d8_mg: 59, [-150, 150], since 2 was 0;
         /// King on d8 or e8 (relative rank), endgame: added to its file and rank terms
-        psq_king_d8_eg: -5, [-150, 150], since 2 was 0;
+        psq_king_d8_eg: -3, [-150, 150], since 2 was 0;
         /// Middlegame bonus per rank a pawn on files c-f has advanced from its start square (David Fig. 3)
         pawn_advance_a: 0, [0, 100];
         /// Endgame bonus per rank any pawn has advanced from its start square (David Fig. 3)
-        pawn_advance_b: 4, [0, 100];
+        pawn_advance_b: 5, [0, 100];
         /// Passed pawn: multiplies the rank factor [0,1,1,2,4,7,11,0] (relative rank 1..8); middlegame x1, endgame x2 (David Fig. 3)
         passed_pawn_mult: 5, [0, 100];
         /// Penalty per pawn with a friendly pawn behind it on its file (David Fig. 3)
-        doubled_pawn_penalty: 9, [0, 100];
+        doubled_pawn_penalty: 10, [0, 100];
         /// Penalty per pawn without friendly pawns on the adjacent files (David Fig. 3)
-        isolated_pawn_penalty: 11, [0, 100];
+        isolated_pawn_penalty: 10, [0, 100];
         /// Penalty per non-isolated pawn with no adjacent friendly pawn level or behind and its stop square attacked by an enemy pawn (David Fig. 3)
         backward_pawn_penalty: 3, [0, 100];
         /// Middlegame penalty per square on relative ranks 3-4 that no friendly pawn can ever attack (hole) (David Fig. 3)
@@ -1087,9 +1087,9 @@ crate::declare_params! {
         /// Middlegame bonus per rook on a file adjacent to the enemy king's, files a,b,g,h (David Fig. 3)
         rook_attack_king_adj_file_abgh: 7, [0, 100];
         /// Bonus per rook on the relative 7th rank while enemy pawns are there or the enemy king is on the 8th (David Fig. 3)
-        rook_7th_rank: 10, [0, 100];
+        rook_7th_rank: 11, [0, 100];
         /// Bonus per pair of rooks that defend each other along a rank or file (David Fig. 3)
-        rook_connected: 4, [0, 100];
+        rook_connected: 3, [0, 100];
         /// Bonus per rook move target: attacked square not own-occupied and not attacked by enemy pawns (David Fig. 3)
         rook_mobility: 2, [0, 100];
         /// Bonus per rook on the same file behind a passed pawn of either colour (David Fig. 3)
@@ -1097,29 +1097,181 @@ crate::declare_params! {
         /// Bonus per rook on a file without pawns (David Fig. 3)
         rook_open_file: 20, [0, 100];
         /// Bonus per rook on a file with enemy pawns but no friendly pawns (David Fig. 3)
-        rook_semi_open_file: 12, [0, 100];
+        rook_semi_open_file: 11, [0, 100];
         /// Bonus per rook on a semi-open file whose enemy pawn is isolated or backward (David Fig. 3)
-        rook_atck_weak_pawn_open_column: 9, [0, 100];
+        rook_atck_weak_pawn_open_column: 10, [0, 100];
         /// Middlegame rook bonus: multiplies the file centrality 0 (a,h) ..3 (d,e) (David Fig. 3)
         rook_column_mult: 0, [0, 100];
         /// Bonus per queen move target: attacked square not own-occupied and not attacked by enemy pawns (David Fig. 3)
         queen_mobility: 1, [0, 100];
         /// King shelter penalty: no friendly pawn ahead of the king on its file; scaled by enemy non-pawn material (David Fig. 3)
-        king_no_friendly_pawn: 33, [0, 100];
+        king_no_friendly_pawn: 34, [0, 100];
         /// King shelter penalty per adjacent file with no friendly pawn ahead of the king; scaled by enemy non-pawn material (David Fig. 3)
         king_no_friendly_pawn_adj: 16, [0, 100];
         /// King shelter penalty per king or adjacent file whose nearest friendly pawn ahead is 2+ ranks from the king; scaled by enemy material (David Fig. 3)
-        king_friendly_pawn_advanced1: 6, [0, 100];
+        king_friendly_pawn_advanced1: 8, [0, 100];
         /// King safety penalty: no enemy pawn on the king's file (open for enemy rooks); scaled by enemy non-pawn material (David Fig. 3)
-        king_no_enemy_pawn: 14, [0, 100];
+        king_no_enemy_pawn: 22, [0, 100];
         /// King safety penalty per adjacent file with no enemy pawn; scaled by enemy non-pawn material (David Fig. 3)
-        king_no_enemy_pawn_adj: 3, [0, 100];
+        king_no_enemy_pawn_adj: 11, [0, 100];
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 0 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_a_0_mg: 5, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 0 ranks ahead, endgame (Ethereal 12)
+        king_shelter_a_0_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 1 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_a_1_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 1 ranks ahead, endgame (Ethereal 12)
+        king_shelter_a_1_eg: -4, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 2 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_a_2_mg: 3, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 2 ranks ahead, endgame (Ethereal 12)
+        king_shelter_a_2_eg: -1, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 3 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_a_3_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 3 ranks ahead, endgame (Ethereal 12)
+        king_shelter_a_3_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, middlegame (Ethereal 12)
+        king_shelter_a_far_mg: -5, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, endgame (Ethereal 12)
+        king_shelter_a_far_eg: 3, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): no pawn of our at or ahead of the king's rank, middlegame (Ethereal 12)
+        king_shelter_a_none_mg: -3, [-150, 150], since 3 was 0;
+        /// King shelter on the a/h file (the king's or an adjacent one): no pawn of our at or ahead of the king's rank, endgame (Ethereal 12)
+        king_shelter_a_none_eg: 1, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 0 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_b_0_mg: 10, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 0 ranks ahead, endgame (Ethereal 12)
+        king_shelter_b_0_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 1 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_b_1_mg: 1, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 1 ranks ahead, endgame (Ethereal 12)
+        king_shelter_b_1_eg: -3, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 2 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_b_2_mg: 4, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 2 ranks ahead, endgame (Ethereal 12)
+        king_shelter_b_2_eg: 1, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 3 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_b_3_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 3 ranks ahead, endgame (Ethereal 12)
+        king_shelter_b_3_eg: -1, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, middlegame (Ethereal 12)
+        king_shelter_b_far_mg: -6, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, endgame (Ethereal 12)
+        king_shelter_b_far_eg: 1, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): no pawn of our at or ahead of the king's rank, middlegame (Ethereal 12)
+        king_shelter_b_none_mg: -6, [-150, 150], since 3 was 0;
+        /// King shelter on the b/g file (the king's or an adjacent one): no pawn of our at or ahead of the king's rank, endgame (Ethereal 12)
+        king_shelter_b_none_eg: 1, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 0 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_c_0_mg: 7, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 0 ranks ahead, endgame (Ethereal 12)
+        king_shelter_c_0_eg: 3, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 1 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_c_1_mg: 1, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 1 ranks ahead, endgame (Ethereal 12)
+        king_shelter_c_1_eg: -2, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 2 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_c_2_mg: -3, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 2 ranks ahead, endgame (Ethereal 12)
+        king_shelter_c_2_eg: 2, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 3 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_c_3_mg: -1, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 3 ranks ahead, endgame (Ethereal 12)
+        king_shelter_c_3_eg: 1, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, middlegame (Ethereal 12)
+        king_shelter_c_far_mg: -3, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, endgame (Ethereal 12)
+        king_shelter_c_far_eg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): no pawn of our at or ahead of the king's rank, middlegame (Ethereal 12)
+        king_shelter_c_none_mg: -1, [-150, 150], since 3 was 0;
+        /// King shelter on the c/f file (the king's or an adjacent one): no pawn of our at or ahead of the king's rank, endgame (Ethereal 12)
+        king_shelter_c_none_eg: -1, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 0 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_d_0_mg: 7, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 0 ranks ahead, endgame (Ethereal 12)
+        king_shelter_d_0_eg: 5, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 1 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_d_1_mg: -2, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 1 ranks ahead, endgame (Ethereal 12)
+        king_shelter_d_1_eg: 1, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 2 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_d_2_mg: -1, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 2 ranks ahead, endgame (Ethereal 12)
+        king_shelter_d_2_eg: 3, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 3 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_d_3_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 3 ranks ahead, endgame (Ethereal 12)
+        king_shelter_d_3_eg: 1, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, middlegame (Ethereal 12)
+        king_shelter_d_far_mg: -1, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, endgame (Ethereal 12)
+        king_shelter_d_far_eg: -4, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): no pawn of our at or ahead of the king's rank, middlegame (Ethereal 12)
+        king_shelter_d_none_mg: 1, [-150, 150], since 3 was 0;
+        /// King shelter on the d/e file (the king's or an adjacent one): no pawn of our at or ahead of the king's rank, endgame (Ethereal 12)
+        king_shelter_d_none_eg: -1, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: our nearest pawn at or ahead of the king's rank 1 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_own_file_1_mg: 0, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: our nearest pawn at or ahead of the king's rank 1 ranks ahead, endgame (Ethereal 12)
+        king_shelter_own_file_1_eg: 2, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: our nearest pawn at or ahead of the king's rank 2 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_own_file_2_mg: 2, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: our nearest pawn at or ahead of the king's rank 2 ranks ahead, endgame (Ethereal 12)
+        king_shelter_own_file_2_eg: -1, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: our nearest pawn at or ahead of the king's rank 3 ranks ahead, middlegame (Ethereal 12)
+        king_shelter_own_file_3_mg: -2, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: our nearest pawn at or ahead of the king's rank 3 ranks ahead, endgame (Ethereal 12)
+        king_shelter_own_file_3_eg: -2, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, middlegame (Ethereal 12)
+        king_shelter_own_file_far_mg: -3, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: our nearest pawn at or ahead of the king's rank 4 or more ranks ahead, endgame (Ethereal 12)
+        king_shelter_own_file_far_eg: -2, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: no pawn of our at or ahead of the king's rank, middlegame (Ethereal 12)
+        king_shelter_own_file_none_mg: 1, [-150, 150], since 3 was 0;
+        /// King shelter on the king's own file, added: no pawn of our at or ahead of the king's rank, endgame (Ethereal 12)
+        king_shelter_own_file_none_eg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 0 ranks ahead, not blocked by ours just ahead of it, middlegame (Ethereal 12)
+        king_storm_free_0_mg: -10, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 0 ranks ahead, not blocked by ours just ahead of it, endgame (Ethereal 12)
+        king_storm_free_0_eg: 20, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 1 ranks ahead, not blocked by ours just ahead of it, middlegame (Ethereal 12)
+        king_storm_free_1_mg: 5, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 1 ranks ahead, not blocked by ours just ahead of it, endgame (Ethereal 12)
+        king_storm_free_1_eg: 9, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 2 ranks ahead, not blocked by ours just ahead of it, middlegame (Ethereal 12)
+        king_storm_free_2_mg: -17, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 2 ranks ahead, not blocked by ours just ahead of it, endgame (Ethereal 12)
+        king_storm_free_2_eg: 1, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 3 ranks ahead, not blocked by ours just ahead of it, middlegame (Ethereal 12)
+        king_storm_free_3_mg: -5, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 3 ranks ahead, not blocked by ours just ahead of it, endgame (Ethereal 12)
+        king_storm_free_3_eg: -3, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 4 or more ranks ahead, not blocked by ours just ahead of it, middlegame (Ethereal 12)
+        king_storm_free_far_mg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 4 or more ranks ahead, not blocked by ours just ahead of it, endgame (Ethereal 12)
+        king_storm_free_far_eg: -2, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: no pawn of their at or ahead of the king's rank, middlegame (Ethereal 12)
+        king_storm_free_none_mg: 8, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: no pawn of their at or ahead of the king's rank, endgame (Ethereal 12)
+        king_storm_free_none_eg: -4, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 2 ranks ahead, blocked by ours just ahead of it, middlegame (Ethereal 12)
+        king_storm_blocked_2_mg: -3, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 2 ranks ahead, blocked by ours just ahead of it, endgame (Ethereal 12)
+        king_storm_blocked_2_eg: -10, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 3 ranks ahead, blocked by ours just ahead of it, middlegame (Ethereal 12)
+        king_storm_blocked_3_mg: 0, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 3 ranks ahead, blocked by ours just ahead of it, endgame (Ethereal 12)
+        king_storm_blocked_3_eg: -5, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 4 or more ranks ahead, blocked by ours just ahead of it, middlegame (Ethereal 12)
+        king_storm_blocked_far_mg: 4, [-150, 150], since 3 was 0;
+        /// King pawn storm on the king's or an adjacent file: their nearest pawn at or ahead of the king's rank 4 or more ranks ahead, blocked by ours just ahead of it, endgame (Ethereal 12)
+        king_storm_blocked_far_eg: -8, [-150, 150], since 3 was 0;
         /// Middlegame king penalty: multiplies the number of (enemy minor/major piece, king-zone square) attacks; zone = king square and neighbours (David Fig. 3)
         king_pressure_mult: 0, [0, 100];
         /// Middlegame bonus when the king stands on a castled square (a1,b1,c1,g1,h1 relative) (Aksenov Table 3)
-        castling_done: 1, [0, 100];
+        castling_done: 3, [0, 100];
         /// Middlegame penalty when no castling right is left and the king is not on a castled square (Aksenov Table 3)
-        castling_missed: 27, [0, 100];
+        castling_missed: 26, [0, 100];
         /// Bonus per knight move target: attacked square not own-occupied and not attacked by enemy pawns (Aksenov Table 3)
         knight_mobility: 3, [0, 100];
         /// Bonus per knight with more than 5 move targets (Aksenov Table 3)
@@ -1127,9 +1279,9 @@ crate::declare_params! {
         /// Bonus per pawn defended by a friendly pawn or with one beside it on the same rank (Aksenov Table 3)
         adjacent_pawn: 5, [0, 100];
         /// Bonus per (rook, friendly passed pawn) where the rook defends the pawn (Aksenov Table 3)
-        rook_supported_passer: 1, [0, 100];
+        rook_supported_passer: 0, [0, 100];
         /// Middlegame bonus per friendly pawn on d4, e4, d5 or e5 (Aksenov Table 3)
-        centre_pawn: 12, [0, 100];
+        centre_pawn: 13, [0, 100];
         /// Middlegame penalty per pawn on relative d2, e2, d3 or e3 whose stop square is occupied (Aksenov Table 3)
         blocked_centre_pawn: 7, [0, 100];
         /// Middlegame penalty per bishop on its own back rank (Aksenov Table 3)
@@ -1137,19 +1289,19 @@ crate::declare_params! {
         /// Middlegame penalty per knight on its own back rank (Aksenov Table 3)
         knight_first_rank: 11, [0, 100];
         /// Bonus per pawn on relative rank 6 or 7 that no enemy piece attacks (Aksenov Table 3)
-        far_pawn: 21, [0, 100];
+        far_pawn: 19, [0, 100];
         /// Bonus per bishop on an outpost (relative rank 4-6, never attackable by enemy pawns) defended by a friendly pawn (Aksenov Table 3)
         bishop_outpost: 12, [0, 100];
         /// Bonus for the side to move
-        tempo: 20, [0, 100];
+        tempo: 19, [0, 100];
         /// Threat: per own pawn not defended by a pawn and poorly defended against attacks, middlegame (Ethereal 12)
         threat_weak_pawn_mg: 19, [0, 200];
         /// Threat: per own pawn not defended by a pawn and poorly defended against attacks, endgame
-        threat_weak_pawn_eg: 38, [0, 200];
+        threat_weak_pawn_eg: 36, [0, 200];
         /// Threat: per own knight or bishop attacked by an enemy pawn, middlegame
         threat_minor_by_pawn_mg: 59, [0, 200];
         /// Threat: per own knight or bishop attacked by an enemy pawn, endgame
-        threat_minor_by_pawn_eg: 40, [0, 200];
+        threat_minor_by_pawn_eg: 39, [0, 200];
         /// Threat: per own knight or bishop attacked by an enemy knight or bishop, middlegame
         threat_minor_by_minor_mg: 24, [0, 200];
         /// Threat: per own knight or bishop attacked by an enemy knight or bishop, endgame
@@ -1163,21 +1315,21 @@ crate::declare_params! {
         /// Threat: per own rook attacked by an enemy pawn, knight or bishop, endgame
         threat_rook_by_lesser_eg: 32, [0, 200];
         /// Threat: per poorly defended own knight or bishop attacked by the enemy king, middlegame
-        threat_minor_by_king_mg: 49, [0, 200];
+        threat_minor_by_king_mg: 50, [0, 200];
         /// Threat: per poorly defended own knight or bishop attacked by the enemy king, endgame
-        threat_minor_by_king_eg: 28, [0, 200];
+        threat_minor_by_king_eg: 29, [0, 200];
         /// Threat: per poorly defended own rook attacked by the enemy king, middlegame
-        threat_rook_by_king_mg: 71, [0, 200];
+        threat_rook_by_king_mg: 72, [0, 200];
         /// Threat: per poorly defended own rook attacked by the enemy king, endgame
-        threat_rook_by_king_eg: 15, [0, 200];
+        threat_rook_by_king_eg: 16, [0, 200];
         /// Threat: per own queen attacked by any enemy piece, middlegame
-        threat_queen_mg: 46, [0, 200];
+        threat_queen_mg: 45, [0, 200];
         /// Threat: per own queen attacked by any enemy piece, endgame
-        threat_queen_eg: 35, [0, 200];
+        threat_queen_eg: 34, [0, 200];
         /// Threat: per enemy piece a safe pawn push (single, or double from the start) would attack, middlegame
         threat_pawn_push_mg: 15, [0, 200];
         /// Threat: per enemy piece a safe pawn push (single, or double from the start) would attack, endgame
-        threat_pawn_push_eg: 11, [0, 200];
+        threat_pawn_push_eg: 10, [0, 200];
         /// King danger: attack units per enemy knight reaching our king zone (Ethereal 12)
         ks_weight_knight: 23, [0, 100];
         /// King danger: attack units per enemy bishop reaching our king zone
@@ -1231,11 +1383,11 @@ crate::declare_params! {
         /// Knight with 0 moves (mobility count), middlegame: added to the linear mobility terms
         mob_knight_0_mg: 1, [-150, 150], since 2 was 0;
         /// Knight with 0 moves (mobility count), endgame: added to the linear mobility terms
-        mob_knight_0_eg: -23, [-150, 150], since 2 was 0;
+        mob_knight_0_eg: -21, [-150, 150], since 2 was 0;
         /// Knight with 1 move (mobility count), middlegame: added to the linear mobility terms
         mob_knight_1_mg: 3, [-150, 150], since 2 was 0;
         /// Knight with 1 move (mobility count), endgame: added to the linear mobility terms
-        mob_knight_1_eg: -11, [-150, 150], since 2 was 0;
+        mob_knight_1_eg: -10, [-150, 150], since 2 was 0;
         /// Knight with 2 moves (mobility count), middlegame: added to the linear mobility terms
         mob_knight_2_mg: 0, [-150, 150], since 2 was 0;
         /// Knight with 2 moves (mobility count), endgame: added to the linear mobility terms
@@ -1243,21 +1395,21 @@ crate::declare_params! {
         /// Knight with 3 moves (mobility count), middlegame: added to the linear mobility terms
         mob_knight_3_mg: -4, [-150, 150], since 2 was 0;
         /// Knight with 3 moves (mobility count), endgame: added to the linear mobility terms
-        mob_knight_3_eg: 1, [-150, 150], since 2 was 0;
+        mob_knight_3_eg: 0, [-150, 150], since 2 was 0;
         /// Knight with 4 moves (mobility count), middlegame: added to the linear mobility terms
         mob_knight_4_mg: -2, [-150, 150], since 2 was 0;
         /// Knight with 4 moves (mobility count), endgame: added to the linear mobility terms
         mob_knight_4_eg: 3, [-150, 150], since 2 was 0;
         /// Knight with 5 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_knight_5_mg: -2, [-150, 150], since 2 was 0;
+        mob_knight_5_mg: -1, [-150, 150], since 2 was 0;
         /// Knight with 5 moves (mobility count), endgame: added to the linear mobility terms
         mob_knight_5_eg: 7, [-150, 150], since 2 was 0;
         /// Knight with 6 moves (mobility count), middlegame: added to the linear mobility terms
         mob_knight_6_mg: -2, [-150, 150], since 2 was 0;
         /// Knight with 6 moves (mobility count), endgame: added to the linear mobility terms
-        mob_knight_6_eg: 6, [-150, 150], since 2 was 0;
+        mob_knight_6_eg: 5, [-150, 150], since 2 was 0;
         /// Knight with 7 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_knight_7_mg: -2, [-150, 150], since 2 was 0;
+        mob_knight_7_mg: -1, [-150, 150], since 2 was 0;
         /// Knight with 7 moves (mobility count), endgame: added to the linear mobility terms
         mob_knight_7_eg: 3, [-150, 150], since 2 was 0;
         /// Knight with 8 moves (mobility count), middlegame: added to the linear mobility terms
@@ -1269,7 +1421,7 @@ crate::declare_params! {
         /// Bishop with 0 moves (mobility count), endgame: added to the linear mobility terms
         mob_bishop_0_eg: -21, [-150, 150], since 2 was 0;
         /// Bishop with 1 move (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_1_mg: 2, [-150, 150], since 2 was 0;
+        mob_bishop_1_mg: 1, [-150, 150], since 2 was 0;
         /// Bishop with 1 move (mobility count), endgame: added to the linear mobility terms
         mob_bishop_1_eg: -8, [-150, 150], since 2 was 0;
         /// Bishop with 2 moves (mobility count), middlegame: added to the linear mobility terms
@@ -1277,15 +1429,15 @@ crate::declare_params! {
         /// Bishop with 2 moves (mobility count), endgame: added to the linear mobility terms
         mob_bishop_2_eg: -4, [-150, 150], since 2 was 0;
         /// Bishop with 3 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_3_mg: -2, [-150, 150], since 2 was 0;
+        mob_bishop_3_mg: -3, [-150, 150], since 2 was 0;
         /// Bishop with 3 moves (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_3_eg: -2, [-150, 150], since 2 was 0;
+        mob_bishop_3_eg: -3, [-150, 150], since 2 was 0;
         /// Bishop with 4 moves (mobility count), middlegame: added to the linear mobility terms
         mob_bishop_4_mg: -2, [-150, 150], since 2 was 0;
         /// Bishop with 4 moves (mobility count), endgame: added to the linear mobility terms
         mob_bishop_4_eg: 2, [-150, 150], since 2 was 0;
         /// Bishop with 5 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_5_mg: -3, [-150, 150], since 2 was 0;
+        mob_bishop_5_mg: -2, [-150, 150], since 2 was 0;
         /// Bishop with 5 moves (mobility count), endgame: added to the linear mobility terms
         mob_bishop_5_eg: 5, [-150, 150], since 2 was 0;
         /// Bishop with 6 moves (mobility count), middlegame: added to the linear mobility terms
@@ -1293,43 +1445,43 @@ crate::declare_params! {
         /// Bishop with 6 moves (mobility count), endgame: added to the linear mobility terms
         mob_bishop_6_eg: 6, [-150, 150], since 2 was 0;
         /// Bishop with 7 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_7_mg: -5, [-150, 150], since 2 was 0;
+        mob_bishop_7_mg: -4, [-150, 150], since 2 was 0;
         /// Bishop with 7 moves (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_7_eg: 6, [-150, 150], since 2 was 0;
+        mob_bishop_7_eg: 7, [-150, 150], since 2 was 0;
         /// Bishop with 8 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_8_mg: -6, [-150, 150], since 2 was 0;
+        mob_bishop_8_mg: -5, [-150, 150], since 2 was 0;
         /// Bishop with 8 moves (mobility count), endgame: added to the linear mobility terms
         mob_bishop_8_eg: 7, [-150, 150], since 2 was 0;
         /// Bishop with 9 moves (mobility count), middlegame: added to the linear mobility terms
         mob_bishop_9_mg: -6, [-150, 150], since 2 was 0;
         /// Bishop with 9 moves (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_9_eg: 6, [-150, 150], since 2 was 0;
+        mob_bishop_9_eg: 5, [-150, 150], since 2 was 0;
         /// Bishop with 10 moves (mobility count), middlegame: added to the linear mobility terms
         mob_bishop_10_mg: -4, [-150, 150], since 2 was 0;
         /// Bishop with 10 moves (mobility count), endgame: added to the linear mobility terms
         mob_bishop_10_eg: 2, [-150, 150], since 2 was 0;
         /// Bishop with 11 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_11_mg: -2, [-150, 150], since 2 was 0;
+        mob_bishop_11_mg: 0, [-150, 150], since 2 was 0;
         /// Bishop with 11 moves (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_11_eg: 2, [-150, 150], since 2 was 0;
+        mob_bishop_11_eg: 1, [-150, 150], since 2 was 0;
         /// Bishop with 12 moves (mobility count), middlegame: added to the linear mobility terms
         mob_bishop_12_mg: 0, [-150, 150], since 2 was 0;
         /// Bishop with 12 moves (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_12_eg: -2, [-150, 150], since 2 was 0;
+        mob_bishop_12_eg: -3, [-150, 150], since 2 was 0;
         /// Bishop with 13 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_bishop_13_mg: -6, [-150, 150], since 2 was 0;
+        mob_bishop_13_mg: -5, [-150, 150], since 2 was 0;
         /// Bishop with 13 moves (mobility count), endgame: added to the linear mobility terms
-        mob_bishop_13_eg: -1, [-150, 150], since 2 was 0;
+        mob_bishop_13_eg: -2, [-150, 150], since 2 was 0;
         /// Rook with 0 moves (mobility count), middlegame: added to the linear mobility terms
         mob_rook_0_mg: 0, [-150, 150], since 2 was 0;
         /// Rook with 0 moves (mobility count), endgame: added to the linear mobility terms
-        mob_rook_0_eg: -13, [-150, 150], since 2 was 0;
+        mob_rook_0_eg: -11, [-150, 150], since 2 was 0;
         /// Rook with 1 move (mobility count), middlegame: added to the linear mobility terms
         mob_rook_1_mg: 2, [-150, 150], since 2 was 0;
         /// Rook with 1 move (mobility count), endgame: added to the linear mobility terms
         mob_rook_1_eg: -2, [-150, 150], since 2 was 0;
         /// Rook with 2 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_2_mg: 1, [-150, 150], since 2 was 0;
+        mob_rook_2_mg: 0, [-150, 150], since 2 was 0;
         /// Rook with 2 moves (mobility count), endgame: added to the linear mobility terms
         mob_rook_2_eg: -4, [-150, 150], since 2 was 0;
         /// Rook with 3 moves (mobility count), middlegame: added to the linear mobility terms
@@ -1341,81 +1493,81 @@ crate::declare_params! {
         /// Rook with 4 moves (mobility count), endgame: added to the linear mobility terms
         mob_rook_4_eg: 0, [-150, 150], since 2 was 0;
         /// Rook with 5 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_5_mg: -2, [-150, 150], since 2 was 0;
+        mob_rook_5_mg: -3, [-150, 150], since 2 was 0;
         /// Rook with 5 moves (mobility count), endgame: added to the linear mobility terms
-        mob_rook_5_eg: 3, [-150, 150], since 2 was 0;
+        mob_rook_5_eg: 2, [-150, 150], since 2 was 0;
         /// Rook with 6 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_6_mg: -3, [-150, 150], since 2 was 0;
+        mob_rook_6_mg: -2, [-150, 150], since 2 was 0;
         /// Rook with 6 moves (mobility count), endgame: added to the linear mobility terms
         mob_rook_6_eg: 3, [-150, 150], since 2 was 0;
         /// Rook with 7 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_7_mg: -1, [-150, 150], since 2 was 0;
+        mob_rook_7_mg: -2, [-150, 150], since 2 was 0;
         /// Rook with 7 moves (mobility count), endgame: added to the linear mobility terms
-        mob_rook_7_eg: 3, [-150, 150], since 2 was 0;
+        mob_rook_7_eg: 2, [-150, 150], since 2 was 0;
         /// Rook with 8 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_8_mg: -1, [-150, 150], since 2 was 0;
+        mob_rook_8_mg: -2, [-150, 150], since 2 was 0;
         /// Rook with 8 moves (mobility count), endgame: added to the linear mobility terms
         mob_rook_8_eg: 3, [-150, 150], since 2 was 0;
         /// Rook with 9 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_9_mg: 0, [-150, 150], since 2 was 0;
+        mob_rook_9_mg: -1, [-150, 150], since 2 was 0;
         /// Rook with 9 moves (mobility count), endgame: added to the linear mobility terms
         mob_rook_9_eg: 4, [-150, 150], since 2 was 0;
         /// Rook with 10 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_10_mg: -2, [-150, 150], since 2 was 0;
+        mob_rook_10_mg: -1, [-150, 150], since 2 was 0;
         /// Rook with 10 moves (mobility count), endgame: added to the linear mobility terms
         mob_rook_10_eg: 3, [-150, 150], since 2 was 0;
         /// Rook with 11 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_11_mg: -4, [-150, 150], since 2 was 0;
+        mob_rook_11_mg: -2, [-150, 150], since 2 was 0;
         /// Rook with 11 moves (mobility count), endgame: added to the linear mobility terms
         mob_rook_11_eg: 3, [-150, 150], since 2 was 0;
         /// Rook with 12 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_12_mg: -5, [-150, 150], since 2 was 0;
+        mob_rook_12_mg: -4, [-150, 150], since 2 was 0;
         /// Rook with 12 moves (mobility count), endgame: added to the linear mobility terms
         mob_rook_12_eg: 2, [-150, 150], since 2 was 0;
         /// Rook with 13 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_13_mg: -7, [-150, 150], since 2 was 0;
+        mob_rook_13_mg: -5, [-150, 150], since 2 was 0;
         /// Rook with 13 moves (mobility count), endgame: added to the linear mobility terms
         mob_rook_13_eg: 1, [-150, 150], since 2 was 0;
         /// Rook with 14 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_rook_14_mg: -5, [-150, 150], since 2 was 0;
+        mob_rook_14_mg: -4, [-150, 150], since 2 was 0;
         /// Rook with 14 moves (mobility count), endgame: added to the linear mobility terms
-        mob_rook_14_eg: 0, [-150, 150], since 2 was 0;
+        mob_rook_14_eg: -2, [-150, 150], since 2 was 0;
         /// Queen with 0 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_0_mg: 6, [-150, 150], since 2 was 0;
+        mob_queen_0_mg: 5, [-150, 150], since 2 was 0;
         /// Queen with 0 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_0_eg: -98, [-150, 150], since 2 was 0;
+        mob_queen_0_eg: -101, [-150, 150], since 2 was 0;
         /// Queen with 1 move (mobility count), middlegame: added to the linear mobility terms
         mob_queen_1_mg: 2, [-150, 150], since 2 was 0;
         /// Queen with 1 move (mobility count), endgame: added to the linear mobility terms
-        mob_queen_1_eg: -53, [-150, 150], since 2 was 0;
+        mob_queen_1_eg: -55, [-150, 150], since 2 was 0;
         /// Queen with 2 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_2_mg: -1, [-150, 150], since 2 was 0;
+        mob_queen_2_mg: 0, [-150, 150], since 2 was 0;
         /// Queen with 2 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_2_eg: -48, [-150, 150], since 2 was 0;
+        mob_queen_2_eg: -50, [-150, 150], since 2 was 0;
         /// Queen with 3 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_3_mg: -4, [-150, 150], since 2 was 0;
+        mob_queen_3_mg: -3, [-150, 150], since 2 was 0;
         /// Queen with 3 moves (mobility count), endgame: added to the linear mobility terms
         mob_queen_3_eg: -43, [-150, 150], since 2 was 0;
         /// Queen with 4 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_4_mg: -2, [-150, 150], since 2 was 0;
+        mob_queen_4_mg: -3, [-150, 150], since 2 was 0;
         /// Queen with 4 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_4_eg: -27, [-150, 150], since 2 was 0;
+        mob_queen_4_eg: -29, [-150, 150], since 2 was 0;
         /// Queen with 5 moves (mobility count), middlegame: added to the linear mobility terms
         mob_queen_5_mg: -2, [-150, 150], since 2 was 0;
         /// Queen with 5 moves (mobility count), endgame: added to the linear mobility terms
         mob_queen_5_eg: -22, [-150, 150], since 2 was 0;
         /// Queen with 6 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_6_mg: 0, [-150, 150], since 2 was 0;
+        mob_queen_6_mg: -1, [-150, 150], since 2 was 0;
         /// Queen with 6 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_6_eg: -12, [-150, 150], since 2 was 0;
+        mob_queen_6_eg: -11, [-150, 150], since 2 was 0;
         /// Queen with 7 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_7_mg: 1, [-150, 150], since 2 was 0;
+        mob_queen_7_mg: 0, [-150, 150], since 2 was 0;
         /// Queen with 7 moves (mobility count), endgame: added to the linear mobility terms
         mob_queen_7_eg: -5, [-150, 150], since 2 was 0;
         /// Queen with 8 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_8_mg: 2, [-150, 150], since 2 was 0;
+        mob_queen_8_mg: 1, [-150, 150], since 2 was 0;
         /// Queen with 8 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_8_eg: -2, [-150, 150], since 2 was 0;
+        mob_queen_8_eg: -1, [-150, 150], since 2 was 0;
         /// Queen with 9 moves (mobility count), middlegame: added to the linear mobility terms
         mob_queen_9_mg: 0, [-150, 150], since 2 was 0;
         /// Queen with 9 moves (mobility count), endgame: added to the linear mobility terms
@@ -1423,23 +1575,23 @@ crate::declare_params! {
         /// Queen with 10 moves (mobility count), middlegame: added to the linear mobility terms
         mob_queen_10_mg: 0, [-150, 150], since 2 was 0;
         /// Queen with 10 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_10_eg: 10, [-150, 150], since 2 was 0;
+        mob_queen_10_eg: 9, [-150, 150], since 2 was 0;
         /// Queen with 11 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_11_mg: 0, [-150, 150], since 2 was 0;
+        mob_queen_11_mg: -1, [-150, 150], since 2 was 0;
         /// Queen with 11 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_11_eg: 16, [-150, 150], since 2 was 0;
+        mob_queen_11_eg: 15, [-150, 150], since 2 was 0;
         /// Queen with 12 moves (mobility count), middlegame: added to the linear mobility terms
         mob_queen_12_mg: -2, [-150, 150], since 2 was 0;
         /// Queen with 12 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_12_eg: 23, [-150, 150], since 2 was 0;
+        mob_queen_12_eg: 24, [-150, 150], since 2 was 0;
         /// Queen with 13 moves (mobility count), middlegame: added to the linear mobility terms
         mob_queen_13_mg: -3, [-150, 150], since 2 was 0;
         /// Queen with 13 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_13_eg: 23, [-150, 150], since 2 was 0;
+        mob_queen_13_eg: 24, [-150, 150], since 2 was 0;
         /// Queen with 14 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_14_mg: -6, [-150, 150], since 2 was 0;
+        mob_queen_14_mg: -5, [-150, 150], since 2 was 0;
         /// Queen with 14 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_14_eg: 25, [-150, 150], since 2 was 0;
+        mob_queen_14_eg: 26, [-150, 150], since 2 was 0;
         /// Queen with 15 moves (mobility count), middlegame: added to the linear mobility terms
         mob_queen_15_mg: -5, [-150, 150], since 2 was 0;
         /// Queen with 15 moves (mobility count), endgame: added to the linear mobility terms
@@ -1449,51 +1601,51 @@ crate::declare_params! {
         /// Queen with 16 moves (mobility count), endgame: added to the linear mobility terms
         mob_queen_16_eg: 26, [-150, 150], since 2 was 0;
         /// Queen with 17 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_17_mg: -8, [-150, 150], since 2 was 0;
+        mob_queen_17_mg: -7, [-150, 150], since 2 was 0;
         /// Queen with 17 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_17_eg: 22, [-150, 150], since 2 was 0;
+        mob_queen_17_eg: 23, [-150, 150], since 2 was 0;
         /// Queen with 18 moves (mobility count), middlegame: added to the linear mobility terms
         mob_queen_18_mg: -10, [-150, 150], since 2 was 0;
         /// Queen with 18 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_18_eg: 22, [-150, 150], since 2 was 0;
+        mob_queen_18_eg: 21, [-150, 150], since 2 was 0;
         /// Queen with 19 moves (mobility count), middlegame: added to the linear mobility terms
         mob_queen_19_mg: -5, [-150, 150], since 2 was 0;
         /// Queen with 19 moves (mobility count), endgame: added to the linear mobility terms
         mob_queen_19_eg: 14, [-150, 150], since 2 was 0;
         /// Queen with 20 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_20_mg: -2, [-150, 150], since 2 was 0;
+        mob_queen_20_mg: 0, [-150, 150], since 2 was 0;
         /// Queen with 20 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_20_eg: -6, [-150, 150], since 2 was 0;
+        mob_queen_20_eg: -4, [-150, 150], since 2 was 0;
         /// Queen with 21 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_21_mg: 2, [-150, 150], since 2 was 0;
+        mob_queen_21_mg: 0, [-150, 150], since 2 was 0;
         /// Queen with 21 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_21_eg: -3, [-150, 150], since 2 was 0;
+        mob_queen_21_eg: -4, [-150, 150], since 2 was 0;
         /// Queen with 22 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_22_mg: 10, [-150, 150], since 2 was 0;
+        mob_queen_22_mg: 12, [-150, 150], since 2 was 0;
         /// Queen with 22 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_22_eg: -26, [-150, 150], since 2 was 0;
+        mob_queen_22_eg: -29, [-150, 150], since 2 was 0;
         /// Queen with 23 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_23_mg: -5, [-150, 150], since 2 was 0;
+        mob_queen_23_mg: -4, [-150, 150], since 2 was 0;
         /// Queen with 23 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_23_eg: -21, [-150, 150], since 2 was 0;
+        mob_queen_23_eg: -22, [-150, 150], since 2 was 0;
         /// Queen with 24 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_24_mg: -7, [-150, 150], since 2 was 0;
+        mob_queen_24_mg: -5, [-150, 150], since 2 was 0;
         /// Queen with 24 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_24_eg: -35, [-150, 150], since 2 was 0;
+        mob_queen_24_eg: -38, [-150, 150], since 2 was 0;
         /// Queen with 25 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_25_mg: -29, [-150, 150], since 2 was 0;
+        mob_queen_25_mg: -27, [-150, 150], since 2 was 0;
         /// Queen with 25 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_25_eg: -43, [-150, 150], since 2 was 0;
+        mob_queen_25_eg: -46, [-150, 150], since 2 was 0;
         /// Queen with 26 moves (mobility count), middlegame: added to the linear mobility terms
-        mob_queen_26_mg: -27, [-150, 150], since 2 was 0;
+        mob_queen_26_mg: -23, [-150, 150], since 2 was 0;
         /// Queen with 26 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_26_eg: -66, [-150, 150], since 2 was 0;
+        mob_queen_26_eg: -72, [-150, 150], since 2 was 0;
         /// Queen with 27 moves (mobility count), middlegame: added to the linear mobility terms
         mob_queen_27_mg: -33, [-150, 150], since 2 was 0;
         /// Queen with 27 moves (mobility count), endgame: added to the linear mobility terms
-        mob_queen_27_eg: -34, [-150, 150], since 2 was 0;
+        mob_queen_27_eg: -35, [-150, 150], since 2 was 0;
         /// Bad bishop: penalty per own pawn on the bishop's square colour, middlegame
-        bishop_colour_pawns_mg: 4, [0, 50];
+        bishop_colour_pawns_mg: 3, [0, 50];
         /// Bad bishop: penalty per own pawn on the bishop's square colour, endgame
         bishop_colour_pawns_eg: 7, [0, 50];
         /// Endgame scale (percent of the endgame score kept) with opposite-coloured bishops and nothing else but pawns

@@ -429,6 +429,28 @@ fn king_terms() {
 }
 
 #[test]
+fn shelter_and_storm_tables() {
+    // White king g1: f2 one rank ahead (file c/f), no g-pawn, h3 two ahead (a/h) blocking
+    // black's h4; black's g4 storms the open g-file. Black king a8: a7 one ahead on its own
+    // file, nothing on b; no white pawn on either file.
+    let fen = "k7/p7/8/8/6pp/7P/5P2/6K1 w - - 0 1";
+    assert_eq!(delta(fen, "king_shelter_c_1_eg"), (0, 1), "white's f2");
+    assert_eq!(delta(fen, "king_shelter_a_2_mg"), (1, 0), "white's h3");
+    assert_eq!(delta(fen, "king_shelter_a_1_mg"), (-1, 0), "black's a7");
+    assert_eq!(delta(fen, "king_shelter_b_none_mg"), (0, 0), "both kings' b/g file is empty");
+    assert_eq!(delta(fen, "king_shelter_own_file_none_mg"), (1, 0), "white's empty g-file");
+    assert_eq!(delta(fen, "king_shelter_own_file_1_eg"), (0, -1), "black's a7 on its king's file");
+    assert_eq!(delta(fen, "king_storm_blocked_3_mg"), (1, 0), "h4 blocked by h3");
+    assert_eq!(delta(fen, "king_storm_free_3_mg"), (1, 0), "g4");
+    assert_eq!(delta(fen, "king_storm_free_none_mg"), (-1, 0), "white's f-file against black's a and b");
+    assert_eq!(delta(fen, "king_storm_free_2_mg"), (0, 0));
+    // Far: the h-pawn five ranks ahead of the king, black's g-pawn six.
+    let fen = "k7/8/7P/8/8/8/6p1/6K1 w - - 0 1";
+    assert_eq!(delta(fen, "king_shelter_a_far_mg"), (1, 0));
+    assert_eq!(delta(fen, "king_storm_free_1_mg"), (1, 0), "g2 next to the king");
+}
+
+#[test]
 fn threat_terms() {
     // The e4 knight is attacked by the d5 pawn.
     let fen = "4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1";
@@ -537,7 +559,10 @@ fn changed_parameter_changes_evaluate_as_expected() {
 #[test]
 fn every_parameter_is_used() {
     // Each parameter must move the evaluation of some suite position (or its mirror-free twin).
-    let positions = many_positions();
+    // The suites lack one of the king's pawn-table buckets: an h-pawn four or more ranks ahead
+    // of its king (h5, king g1).
+    let mut positions = many_positions();
+    positions.push(pos("k2r4/8/8/7P/8/8/5PP1/3R2K1 w - - 0 1"));
     let base = EvalParams::default();
     let e0: Vec<i32> = positions.iter().map(|p| evaluate(p, &base)).collect();
     for (i, s) in EvalParams::specs().iter().enumerate() {
