@@ -373,7 +373,9 @@ fn refuse_to_restart_unfinished(
     names: &[String],
     pairings: &[(usize, usize)],
 ) -> Result<(), RunnerError> {
-    let Ok((_, entries)) = Journal::open_accepting(path, &cfg.fingerprint(), true, |old| cfg.continues(old)) else {
+    // Exactly this match: one with other rounds (or any other setting) starts afresh without
+    // -resume, as cutechess does; -resume extends it.
+    let Ok((_, entries)) = Journal::open(path, &cfg.fingerprint(), true) else {
         return Ok(());
     };
     let mut old = Standings::new(names, pairings);
