@@ -74,8 +74,9 @@ pub struct Introduced {
 /// (`format = N`). Bump it whenever parameters are added, and declare each added one with
 /// `since <new format> was <value before>`. Format 2 added the per-square (`psq_*`) and
 /// mobility-table (`mob_*`) terms and the singular-extension refinements, format 3 the king
-/// shelter and storm tables (`king_shelter_*`, `king_storm_*`).
-pub const PARAMS_FORMAT: u32 = 3;
+/// shelter and storm tables (`king_shelter_*`, `king_storm_*`), format 4 the tables of pawn
+/// structure after Ethereal 12 (`pawn_connected_*`, `pawn_candidate_*`, `pawn_backward_*`).
+pub const PARAMS_FORMAT: u32 = 4;
 
 /// The top-level key of a parameter file that names its format.
 pub const FORMAT_KEY: &str = "format";

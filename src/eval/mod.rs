@@ -29,6 +29,7 @@ pub mod pieces;
 pub mod psqt;
 mod psqt_profiles;
 pub mod score;
+mod term_tables;
 #[cfg(test)]
 pub(crate) mod tests;
 pub mod threats;

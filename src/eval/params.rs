@@ -1654,5 +1654,173 @@ crate::declare_params! {
         scale_pawnless_minor_ahead: 14, [0, 100];
         /// Passed pawn: endgame penalty per square of our king's distance to its front square, times the rank weight [0,0,0,1,1,2,2,0]
         passed_own_king_dist: 9, [0, 50];
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a2/h2 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_a2_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a2/h2 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_a2_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b2/g2 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_b2_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b2/g2 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_b2_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c2/f2 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_c2_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c2/f2 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_c2_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d2/e2 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_d2_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d2/e2 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_d2_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a3/h3 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_a3_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a3/h3 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_a3_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b3/g3 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_b3_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b3/g3 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_b3_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c3/f3 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_c3_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c3/f3 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_c3_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d3/e3 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_d3_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d3/e3 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_d3_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a4/h4 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_a4_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a4/h4 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_a4_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b4/g4 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_b4_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b4/g4 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_b4_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c4/f4 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_c4_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c4/f4 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_c4_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d4/e4 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_d4_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d4/e4 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_d4_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a5/h5 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_a5_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a5/h5 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_a5_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b5/g5 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_b5_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b5/g5 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_b5_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c5/f5 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_c5_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c5/f5 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_c5_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d5/e5 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_d5_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d5/e5 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_d5_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a6/h6 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_a6_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a6/h6 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_a6_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b6/g6 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_b6_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b6/g6 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_b6_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c6/f6 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_c6_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c6/f6 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_c6_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d6/e6 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_d6_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d6/e6 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_d6_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a7/h7 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_a7_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a7/h7 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_a7_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b7/g7 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_b7_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b7/g7 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_b7_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c7/f7 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_c7_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c7/f7 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_c7_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d7/e7 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_d7_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d7/e7 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_d7_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 2 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_2_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 2 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_2_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 3 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_3_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 3 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_3_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 4 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_4_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 4 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_4_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 5 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_5_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 5 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_5_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 6 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_6_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 6 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_6_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 2 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_2_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 2 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_2_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 3 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_3_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 3 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_3_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 4 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_4_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 4 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_4_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 5 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_5_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 5 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_5_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 6 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_6_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 6 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_6_eg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 2, an enemy pawn on its file, middlegame (Ethereal 12's PawnBackwards)
+        pawn_backward_closed_2_mg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 2, an enemy pawn on its file, endgame (Ethereal 12's PawnBackwards)
+        pawn_backward_closed_2_eg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 3, an enemy pawn on its file, middlegame (Ethereal 12's PawnBackwards)
+        pawn_backward_closed_3_mg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 3, an enemy pawn on its file, endgame (Ethereal 12's PawnBackwards)
+        pawn_backward_closed_3_eg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 4, an enemy pawn on its file, middlegame (Ethereal 12's PawnBackwards)
+        pawn_backward_closed_4_mg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 4, an enemy pawn on its file, endgame (Ethereal 12's PawnBackwards)
+        pawn_backward_closed_4_eg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 5, an enemy pawn on its file, middlegame (Ethereal 12's PawnBackwards)
+        pawn_backward_closed_5_mg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 5, an enemy pawn on its file, endgame (Ethereal 12's PawnBackwards)
+        pawn_backward_closed_5_eg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 2, no enemy pawn on its file, middlegame (Ethereal 12's PawnBackwards)
+        pawn_backward_open_2_mg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 2, no enemy pawn on its file, endgame (Ethereal 12's PawnBackwards)
+        pawn_backward_open_2_eg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 3, no enemy pawn on its file, middlegame (Ethereal 12's PawnBackwards)
+        pawn_backward_open_3_mg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 3, no enemy pawn on its file, endgame (Ethereal 12's PawnBackwards)
+        pawn_backward_open_3_eg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 4, no enemy pawn on its file, middlegame (Ethereal 12's PawnBackwards)
+        pawn_backward_open_4_mg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 4, no enemy pawn on its file, endgame (Ethereal 12's PawnBackwards)
+        pawn_backward_open_4_eg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 5, no enemy pawn on its file, middlegame (Ethereal 12's PawnBackwards)
+        pawn_backward_open_5_mg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 5, no enemy pawn on its file, endgame (Ethereal 12's PawnBackwards)
+        pawn_backward_open_5_eg: 0, [-150, 150], since 4 was 0;
     }
 }

@@ -451,6 +451,35 @@ fn shelter_and_storm_tables() {
 }
 
 #[test]
+fn pawn_tables() {
+    // d4 and e4 side by side: both connected, both on the d/e file's fourth rank.
+    let fen = "4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "pawn_connected_d4_mg"), (2, 0));
+    assert_eq!(delta(fen, "pawn_connected_c4_eg"), (0, 0));
+    // d3 is backward (e5 attacks d4, c4 stands ahead of it) on a file without a black pawn; c4,
+    // defended by d3, is connected.
+    let fen = "4k3/8/8/4p3/2P5/3P4/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "pawn_backward_open_3_mg"), (1, 0));
+    assert_eq!(delta(fen, "pawn_backward_closed_3_eg"), (0, 0));
+    assert_eq!(delta(fen, "pawn_connected_c4_eg"), (0, 1));
+    assert_eq!(delta(fen, "pawn_connected_d3_mg"), (0, 0), "a backward pawn is not connected");
+    // With d7 on its file.
+    let fen = "4k3/3p4/8/4p3/2P5/3P4/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "pawn_backward_closed_3_eg"), (0, 1));
+    assert_eq!(delta(fen, "pawn_backward_open_3_mg"), (0, 0));
+    // d5's only stopper e7 attacks d6, which c5 defends: a candidate, itself not attacked.
+    let fen = "4k3/4p3/8/2PP4/8/8/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "pawn_candidate_held_5_mg"), (1, 0));
+    assert_eq!(delta(fen, "pawn_candidate_outnumbered_5_mg"), (0, 0));
+    // d5's only stopper e6 attacks it, and nothing defends it: outnumbered. So is e6 (for black,
+    // on its third rank): d5 attacks it and is its only stopper.
+    let fen = "4k3/8/4p3/2PP4/8/8/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "pawn_candidate_outnumbered_5_mg"), (1, 0));
+    assert_eq!(delta(fen, "pawn_candidate_outnumbered_3_eg"), (0, -1));
+    assert_eq!(delta(fen, "pawn_candidate_held_5_mg"), (0, 0));
+}
+
+#[test]
 fn threat_terms() {
     // The e4 knight is attacked by the d5 pawn.
     let fen = "4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1";
@@ -560,9 +589,14 @@ fn changed_parameter_changes_evaluate_as_expected() {
 fn every_parameter_is_used() {
     // Each parameter must move the evaluation of some suite position (or its mirror-free twin).
     // The suites lack one of the king's pawn-table buckets: an h-pawn four or more ranks ahead
-    // of its king (h5, king g1).
+    // of its king (h5, king g1). Nor do they have connected pawns on the seventh rank or b6, a
+    // held candidate passer on the sixth, or a backward pawn on the fifth with an enemy pawn
+    // on its file.
     let mut positions = many_positions();
     positions.push(pos("k2r4/8/8/7P/8/8/5PP1/3R2K1 w - - 0 1"));
+    positions.push(pos("q5k1/PPPP4/1P6/2P5/8/8/8/6K1 w - - 0 1"));
+    positions.push(pos("r3k3/4p3/3P4/4P3/8/8/8/4K2R w - - 0 1"));
+    positions.push(pos("r3k3/3pp3/2P5/3P4/8/8/8/4K2R w - - 0 1"));
     let base = EvalParams::default();
     let e0: Vec<i32> = positions.iter().map(|p| evaluate(p, &base)).collect();
     for (i, s) in EvalParams::specs().iter().enumerate() {

@@ -1,0 +1,67 @@
+// Generated alongside params.rs: the format-4 table terms after Ethereal 12 (pawn_connected_*,
+// pawn_candidate_*, ...) as lookups by the index the evaluation computes.
+
+use super::{EvalParams, S};
+
+/// The connected-pawn entry at `index` = 4 × (relative rank index 1..=6, ranks 2-7, less 1) + the mirrored file (0 = a/h .. 3 = d/e).
+#[inline(always)]
+pub(crate) fn pawn_connected(p: &EvalParams, index: usize) -> S {
+    match index {
+        0 => S::new(p.pawn_connected_a2_mg, p.pawn_connected_a2_eg),
+        1 => S::new(p.pawn_connected_b2_mg, p.pawn_connected_b2_eg),
+        2 => S::new(p.pawn_connected_c2_mg, p.pawn_connected_c2_eg),
+        3 => S::new(p.pawn_connected_d2_mg, p.pawn_connected_d2_eg),
+        4 => S::new(p.pawn_connected_a3_mg, p.pawn_connected_a3_eg),
+        5 => S::new(p.pawn_connected_b3_mg, p.pawn_connected_b3_eg),
+        6 => S::new(p.pawn_connected_c3_mg, p.pawn_connected_c3_eg),
+        7 => S::new(p.pawn_connected_d3_mg, p.pawn_connected_d3_eg),
+        8 => S::new(p.pawn_connected_a4_mg, p.pawn_connected_a4_eg),
+        9 => S::new(p.pawn_connected_b4_mg, p.pawn_connected_b4_eg),
+        10 => S::new(p.pawn_connected_c4_mg, p.pawn_connected_c4_eg),
+        11 => S::new(p.pawn_connected_d4_mg, p.pawn_connected_d4_eg),
+        12 => S::new(p.pawn_connected_a5_mg, p.pawn_connected_a5_eg),
+        13 => S::new(p.pawn_connected_b5_mg, p.pawn_connected_b5_eg),
+        14 => S::new(p.pawn_connected_c5_mg, p.pawn_connected_c5_eg),
+        15 => S::new(p.pawn_connected_d5_mg, p.pawn_connected_d5_eg),
+        16 => S::new(p.pawn_connected_a6_mg, p.pawn_connected_a6_eg),
+        17 => S::new(p.pawn_connected_b6_mg, p.pawn_connected_b6_eg),
+        18 => S::new(p.pawn_connected_c6_mg, p.pawn_connected_c6_eg),
+        19 => S::new(p.pawn_connected_d6_mg, p.pawn_connected_d6_eg),
+        20 => S::new(p.pawn_connected_a7_mg, p.pawn_connected_a7_eg),
+        21 => S::new(p.pawn_connected_b7_mg, p.pawn_connected_b7_eg),
+        22 => S::new(p.pawn_connected_c7_mg, p.pawn_connected_c7_eg),
+        _ => S::new(p.pawn_connected_d7_mg, p.pawn_connected_d7_eg),
+    }
+}
+
+/// The candidate-passer entry; `held`: the pawn is defended by as many of our pawns as enemy pawns attack it; relative rank index 1..=5.
+#[inline(always)]
+pub(crate) fn pawn_candidate(p: &EvalParams, held: bool, rank: usize) -> S {
+    match (held, rank) {
+        (false, 1) => S::new(p.pawn_candidate_outnumbered_2_mg, p.pawn_candidate_outnumbered_2_eg),
+        (false, 2) => S::new(p.pawn_candidate_outnumbered_3_mg, p.pawn_candidate_outnumbered_3_eg),
+        (false, 3) => S::new(p.pawn_candidate_outnumbered_4_mg, p.pawn_candidate_outnumbered_4_eg),
+        (false, 4) => S::new(p.pawn_candidate_outnumbered_5_mg, p.pawn_candidate_outnumbered_5_eg),
+        (false, 5) => S::new(p.pawn_candidate_outnumbered_6_mg, p.pawn_candidate_outnumbered_6_eg),
+        (true, 1) => S::new(p.pawn_candidate_held_2_mg, p.pawn_candidate_held_2_eg),
+        (true, 2) => S::new(p.pawn_candidate_held_3_mg, p.pawn_candidate_held_3_eg),
+        (true, 3) => S::new(p.pawn_candidate_held_4_mg, p.pawn_candidate_held_4_eg),
+        (true, 4) => S::new(p.pawn_candidate_held_5_mg, p.pawn_candidate_held_5_eg),
+        _ => S::new(p.pawn_candidate_held_6_mg, p.pawn_candidate_held_6_eg),
+    }
+}
+
+/// The backward-pawn entry; `open`: no enemy pawn on its file; relative rank index 1..=4.
+#[inline(always)]
+pub(crate) fn pawn_backward(p: &EvalParams, open: bool, rank: usize) -> S {
+    match (open, rank) {
+        (false, 1) => S::new(p.pawn_backward_closed_2_mg, p.pawn_backward_closed_2_eg),
+        (false, 2) => S::new(p.pawn_backward_closed_3_mg, p.pawn_backward_closed_3_eg),
+        (false, 3) => S::new(p.pawn_backward_closed_4_mg, p.pawn_backward_closed_4_eg),
+        (false, 4) => S::new(p.pawn_backward_closed_5_mg, p.pawn_backward_closed_5_eg),
+        (true, 1) => S::new(p.pawn_backward_open_2_mg, p.pawn_backward_open_2_eg),
+        (true, 2) => S::new(p.pawn_backward_open_3_mg, p.pawn_backward_open_3_eg),
+        (true, 3) => S::new(p.pawn_backward_open_4_mg, p.pawn_backward_open_4_eg),
+        _ => S::new(p.pawn_backward_open_5_mg, p.pawn_backward_open_5_eg),
+    }
+}
