@@ -10,6 +10,8 @@ pub const RANK_1: u64 = 0xff;
 pub const FILES_CDEF: u64 = (FILE_A << 2) | (FILE_A << 3) | (FILE_A << 4) | (FILE_A << 5);
 /// d4, e4, d5, e5.
 pub const CENTRE: u64 = 0x0000_0018_1800_0000;
+/// The two long diagonals, a1-h8 and h1-a8.
+pub const LONG_DIAGONALS: u64 = 0x8142_2418_1824_4281;
 /// d2, e2, d3, e3 (white's view).
 pub const CENTRE_HOME: u64 = 0x0000_0000_0018_1800;
 /// Relative ranks 3-4 (white's view): where a pawnless hole weakens our camp.

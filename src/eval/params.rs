@@ -1822,5 +1822,37 @@ crate::declare_params! {
         pawn_backward_open_5_mg: 0, [-150, 150], since 4 was 0;
         /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 5, no enemy pawn on its file, endgame (Ethereal 12's PawnBackwards)
         pawn_backward_open_5_eg: 0, [-150, 150], since 4 was 0;
+        /// Knight on the square just behind a pawn (either colour), middlegame (Ethereal 12's KnightBehindPawn)
+        knight_behind_pawn_mg: 0, [-150, 150], since 4 was 0;
+        /// Knight on the square just behind a pawn (either colour), endgame (Ethereal 12's KnightBehindPawn)
+        knight_behind_pawn_eg: 0, [-150, 150], since 4 was 0;
+        /// Bishop on the square just behind a pawn (either colour), middlegame (Ethereal 12's BishopBehindPawn)
+        bishop_behind_pawn_mg: 0, [-150, 150], since 4 was 0;
+        /// Bishop on the square just behind a pawn (either colour), endgame (Ethereal 12's BishopBehindPawn)
+        bishop_behind_pawn_eg: 0, [-150, 150], since 4 was 0;
+        /// Knight 4 squares (king distance) from the nearer king, middlegame (Ethereal 12's KnightInSiberia)
+        knight_siberia_4_mg: 0, [-150, 150], since 4 was 0;
+        /// Knight 4 squares (king distance) from the nearer king, endgame (Ethereal 12's KnightInSiberia)
+        knight_siberia_4_eg: 0, [-150, 150], since 4 was 0;
+        /// Knight 5 squares (king distance) from the nearer king, middlegame (Ethereal 12's KnightInSiberia)
+        knight_siberia_5_mg: 0, [-150, 150], since 4 was 0;
+        /// Knight 5 squares (king distance) from the nearer king, endgame (Ethereal 12's KnightInSiberia)
+        knight_siberia_5_eg: 0, [-150, 150], since 4 was 0;
+        /// Knight 6 squares (king distance) from the nearer king, middlegame (Ethereal 12's KnightInSiberia)
+        knight_siberia_6_mg: 0, [-150, 150], since 4 was 0;
+        /// Knight 6 squares (king distance) from the nearer king, endgame (Ethereal 12's KnightInSiberia)
+        knight_siberia_6_eg: 0, [-150, 150], since 4 was 0;
+        /// Knight 7 squares (king distance) from the nearer king, middlegame (Ethereal 12's KnightInSiberia)
+        knight_siberia_7_mg: 0, [-150, 150], since 4 was 0;
+        /// Knight 7 squares (king distance) from the nearer king, endgame (Ethereal 12's KnightInSiberia)
+        knight_siberia_7_eg: 0, [-150, 150], since 4 was 0;
+        /// Bishop on a long diagonal (outside the centre) that sees both of its centre squares, looking through every piece but pawns, middlegame (Ethereal 12's BishopLongDiagonal)
+        bishop_long_diagonal_mg: 0, [-150, 150], since 4 was 0;
+        /// Bishop on a long diagonal (outside the centre) that sees both of its centre squares, looking through every piece but pawns, endgame (Ethereal 12's BishopLongDiagonal)
+        bishop_long_diagonal_eg: 0, [-150, 150], since 4 was 0;
+        /// Queen that an enemy rook or bishop would attack if one piece between them left, middlegame (Ethereal 12's QueenRelativePin)
+        queen_relative_pin_mg: 0, [-150, 150], since 4 was 0;
+        /// Queen that an enemy rook or bishop would attack if one piece between them left, endgame (Ethereal 12's QueenRelativePin)
+        queen_relative_pin_eg: 0, [-150, 150], since 4 was 0;
     }
 }

@@ -65,3 +65,14 @@ pub(crate) fn pawn_backward(p: &EvalParams, open: bool, rank: usize) -> S {
         _ => S::new(p.pawn_backward_open_5_mg, p.pawn_backward_open_5_eg),
     }
 }
+
+/// The knight-in-Siberia entry for a distance of 4..=7 to the nearer king.
+#[inline(always)]
+pub(crate) fn knight_siberia(p: &EvalParams, distance: usize) -> S {
+    match distance {
+        4 => S::new(p.knight_siberia_4_mg, p.knight_siberia_4_eg),
+        5 => S::new(p.knight_siberia_5_mg, p.knight_siberia_5_eg),
+        6 => S::new(p.knight_siberia_6_mg, p.knight_siberia_6_eg),
+        _ => S::new(p.knight_siberia_7_mg, p.knight_siberia_7_eg),
+    }
+}

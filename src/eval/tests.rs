@@ -480,6 +480,30 @@ fn pawn_tables() {
 }
 
 #[test]
+fn minor_and_queen_tables() {
+    // The e3 knight stands behind e4; the c3 bishop behind c4, and it sees d4 and e5.
+    let fen = "4k3/8/8/8/2P1P3/2B1N3/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "knight_behind_pawn_mg"), (1, 0));
+    assert_eq!(delta(fen, "bishop_behind_pawn_eg"), (0, 1));
+    assert_eq!(delta(fen, "bishop_long_diagonal_mg"), (1, 0));
+    assert_eq!(delta(fen, "knight_siberia_4_mg"), (0, 0), "two squares from the white king");
+    // Behind a black pawn too; a4 is six squares from both kings.
+    let fen = "6k1/8/8/3p4/N2N4/8/8/6K1 w - - 0 1";
+    assert_eq!(delta(fen, "knight_behind_pawn_eg"), (0, 1));
+    assert_eq!(delta(fen, "knight_siberia_6_mg"), (1, 0));
+    assert_eq!(delta(fen, "knight_siberia_4_mg"), (0, 0));
+    // The bishop sees past a knight on its diagonal, not past a pawn.
+    assert_eq!(delta("4k3/8/8/8/8/2n5/1B6/4K3 w - - 0 1", "bishop_long_diagonal_eg"), (0, 1));
+    assert_eq!(delta("4k3/8/8/8/3p4/8/1B6/4K3 w - - 0 1", "bishop_long_diagonal_eg"), (0, 0));
+    // The d1 queen: the d8 rook behind our d4 knight; the a4 bishop behind black's c2 knight.
+    assert_eq!(delta("3r2k1/8/8/8/3N4/8/8/3Q2K1 w - - 0 1", "queen_relative_pin_mg"), (1, 0));
+    assert_eq!(delta("6k1/8/8/8/b7/8/2n5/3Q2K1 w - - 0 1", "queen_relative_pin_eg"), (0, 1));
+    // A queen behind the knight does not count, nor a rook two pieces away.
+    assert_eq!(delta("3q2k1/8/8/8/3N4/8/8/3Q2K1 w - - 0 1", "queen_relative_pin_mg"), (0, 0));
+    assert_eq!(delta("3r2k1/8/3p4/8/3N4/8/8/3Q2K1 w - - 0 1", "queen_relative_pin_mg"), (0, 0));
+}
+
+#[test]
 fn threat_terms() {
     // The e4 knight is attacked by the d5 pawn.
     let fen = "4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1";
