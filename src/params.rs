@@ -77,7 +77,8 @@ pub struct Introduced {
 /// shelter and storm tables (`king_shelter_*`, `king_storm_*`), format 4 more terms after
 /// Ethereal 12: pawn structure tables (`pawn_connected_*`, `pawn_candidate_*`,
 /// `pawn_backward_*`) and minor and queen terms (`knight_behind_pawn_*`, `bishop_behind_pawn_*`,
-/// `knight_siberia_*`, `bishop_long_diagonal_*`, `queen_relative_pin_*`).
+/// `knight_siberia_*`, `bishop_long_diagonal_*`, `queen_relative_pin_*`), king area defenders
+/// and file distance to the pawns (`king_defenders_*`, `king_pawn_file_proximity_*`).
 pub const PARAMS_FORMAT: u32 = 4;
 
 /// The top-level key of a parameter file that names its format.

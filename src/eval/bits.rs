@@ -142,6 +142,20 @@ pub static CENTRALITY: [i32; 64] = {
     t
 };
 
+/// The king area of Ethereal 12 for a king of colour `c` on `k`: the king's square, its
+/// neighbours and the squares in front of those (3 files by up to 4 ranks), one file wider on
+/// the edge (files a-c or f-h).
+#[inline(always)]
+pub fn king_area(c: Color, k: Square) -> u64 {
+    let around = shakmaty::attacks::king_attacks(k).0 | (1u64 << k.to_usize());
+    let area = around | fwd(c, around);
+    match file_of(k) {
+        0 => area | (area << 1),
+        7 => area | (area >> 1),
+        _ => area,
+    }
+}
+
 /// Squares strictly in front of rank `r` (white's view), per rank.
 pub const fn ranks_above(r: usize) -> u64 {
     if r >= 7 { 0 } else { !0u64 << (8 * (r + 1)) }

@@ -317,6 +317,7 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     s += pawns::passer_path(&ctx, p, White) - pawns::passer_path(&ctx, p, Black);
     s += king::score(&ctx, p, White) - king::score(&ctx, p, Black);
     s += king::pawn_shield(&ctx, p, White) - king::pawn_shield(&ctx, p, Black);
+    s += king::defenders(&ctx, p, White) - king::defenders(&ctx, p, Black);
     s += threats::score(&ctx, p, White) - threats::score(&ctx, p, Black);
     s += king::danger(&ctx, p, White) - king::danger(&ctx, p, Black);
     Breakdown {

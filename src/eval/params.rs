@@ -1854,5 +1854,85 @@ crate::declare_params! {
         queen_relative_pin_mg: 0, [-150, 150], since 4 was 0;
         /// Queen that an enemy rook or bishop would attack if one piece between them left, endgame (Ethereal 12's QueenRelativePin)
         queen_relative_pin_eg: 0, [-150, 150], since 4 was 0;
+        /// 0 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_0_mg: 0, [-150, 150], since 4 was 0;
+        /// 0 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_0_eg: 0, [-150, 150], since 4 was 0;
+        /// 1 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_1_mg: 0, [-150, 150], since 4 was 0;
+        /// 1 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_1_eg: 0, [-150, 150], since 4 was 0;
+        /// 2 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_2_mg: 0, [-150, 150], since 4 was 0;
+        /// 2 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_2_eg: 0, [-150, 150], since 4 was 0;
+        /// 3 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_3_mg: 0, [-150, 150], since 4 was 0;
+        /// 3 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_3_eg: 0, [-150, 150], since 4 was 0;
+        /// 4 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_4_mg: 0, [-150, 150], since 4 was 0;
+        /// 4 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_4_eg: 0, [-150, 150], since 4 was 0;
+        /// 5 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_5_mg: 0, [-150, 150], since 4 was 0;
+        /// 5 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_5_eg: 0, [-150, 150], since 4 was 0;
+        /// 6 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_6_mg: 0, [-150, 150], since 4 was 0;
+        /// 6 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_6_eg: 0, [-150, 150], since 4 was 0;
+        /// 7 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_7_mg: 0, [-150, 150], since 4 was 0;
+        /// 7 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_7_eg: 0, [-150, 150], since 4 was 0;
+        /// 8 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_8_mg: 0, [-150, 150], since 4 was 0;
+        /// 8 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_8_eg: 0, [-150, 150], since 4 was 0;
+        /// 9 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_9_mg: 0, [-150, 150], since 4 was 0;
+        /// 9 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_9_eg: 0, [-150, 150], since 4 was 0;
+        /// 10 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_10_mg: 0, [-150, 150], since 4 was 0;
+        /// 10 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_10_eg: 0, [-150, 150], since 4 was 0;
+        /// 11 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_11_mg: 0, [-150, 150], since 4 was 0;
+        /// 11 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_11_eg: 0, [-150, 150], since 4 was 0;
+        /// King 0 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), middlegame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_0_mg: 0, [-150, 150], since 4 was 0;
+        /// King 0 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), endgame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_0_eg: 0, [-150, 150], since 4 was 0;
+        /// King 1 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), middlegame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_1_mg: 0, [-150, 150], since 4 was 0;
+        /// King 1 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), endgame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_1_eg: 0, [-150, 150], since 4 was 0;
+        /// King 2 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), middlegame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_2_mg: 0, [-150, 150], since 4 was 0;
+        /// King 2 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), endgame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_2_eg: 0, [-150, 150], since 4 was 0;
+        /// King 3 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), middlegame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_3_mg: 0, [-150, 150], since 4 was 0;
+        /// King 3 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), endgame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_3_eg: 0, [-150, 150], since 4 was 0;
+        /// King 4 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), middlegame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_4_mg: 0, [-150, 150], since 4 was 0;
+        /// King 4 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), endgame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_4_eg: 0, [-150, 150], since 4 was 0;
+        /// King 5 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), middlegame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_5_mg: 0, [-150, 150], since 4 was 0;
+        /// King 5 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), endgame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_5_eg: 0, [-150, 150], since 4 was 0;
+        /// King 6 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), middlegame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_6_mg: 0, [-150, 150], since 4 was 0;
+        /// King 6 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), endgame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_6_eg: 0, [-150, 150], since 4 was 0;
+        /// King 7 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), middlegame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_7_mg: 0, [-150, 150], since 4 was 0;
+        /// King 7 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), endgame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_7_eg: 0, [-150, 150], since 4 was 0;
     }
 }

@@ -76,3 +76,37 @@ pub(crate) fn knight_siberia(p: &EvalParams, distance: usize) -> S {
         _ => S::new(p.knight_siberia_7_mg, p.knight_siberia_7_eg),
     }
 }
+
+/// The king-defenders entry for 0..=11 defenders.
+#[inline(always)]
+pub(crate) fn king_defenders(p: &EvalParams, count: usize) -> S {
+    match count {
+        0 => S::new(p.king_defenders_0_mg, p.king_defenders_0_eg),
+        1 => S::new(p.king_defenders_1_mg, p.king_defenders_1_eg),
+        2 => S::new(p.king_defenders_2_mg, p.king_defenders_2_eg),
+        3 => S::new(p.king_defenders_3_mg, p.king_defenders_3_eg),
+        4 => S::new(p.king_defenders_4_mg, p.king_defenders_4_eg),
+        5 => S::new(p.king_defenders_5_mg, p.king_defenders_5_eg),
+        6 => S::new(p.king_defenders_6_mg, p.king_defenders_6_eg),
+        7 => S::new(p.king_defenders_7_mg, p.king_defenders_7_eg),
+        8 => S::new(p.king_defenders_8_mg, p.king_defenders_8_eg),
+        9 => S::new(p.king_defenders_9_mg, p.king_defenders_9_eg),
+        10 => S::new(p.king_defenders_10_mg, p.king_defenders_10_eg),
+        _ => S::new(p.king_defenders_11_mg, p.king_defenders_11_eg),
+    }
+}
+
+/// The king-pawn file proximity entry for a distance of 0..=7 files.
+#[inline(always)]
+pub(crate) fn king_pawn_file_proximity(p: &EvalParams, files: usize) -> S {
+    match files {
+        0 => S::new(p.king_pawn_file_proximity_0_mg, p.king_pawn_file_proximity_0_eg),
+        1 => S::new(p.king_pawn_file_proximity_1_mg, p.king_pawn_file_proximity_1_eg),
+        2 => S::new(p.king_pawn_file_proximity_2_mg, p.king_pawn_file_proximity_2_eg),
+        3 => S::new(p.king_pawn_file_proximity_3_mg, p.king_pawn_file_proximity_3_eg),
+        4 => S::new(p.king_pawn_file_proximity_4_mg, p.king_pawn_file_proximity_4_eg),
+        5 => S::new(p.king_pawn_file_proximity_5_mg, p.king_pawn_file_proximity_5_eg),
+        6 => S::new(p.king_pawn_file_proximity_6_mg, p.king_pawn_file_proximity_6_eg),
+        _ => S::new(p.king_pawn_file_proximity_7_mg, p.king_pawn_file_proximity_7_eg),
+    }
+}

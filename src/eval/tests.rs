@@ -504,6 +504,24 @@ fn minor_and_queen_tables() {
 }
 
 #[test]
+fn king_defender_and_pawn_file_tables() {
+    // g1's area is f1-h3: f2, g2, h2 and the f3 knight. e8's holds none of black's (none).
+    let fen = "4k3/8/8/8/8/5N2/5PPP/6K1 w - - 0 1";
+    assert_eq!(delta(fen, "king_defenders_4_mg"), (1, 0));
+    assert_eq!(delta(fen, "king_defenders_0_eg"), (0, -1));
+    // On the h-file the area takes in the f-file.
+    assert_eq!(delta("4k3/8/8/8/8/8/5P2/7K w - - 0 1", "king_defenders_1_mg"), (1, 0));
+    // The a1 king is four files from the only pawn, the e8 king none.
+    let fen = "4k3/8/8/8/4P3/8/8/K7 w - - 0 1";
+    assert_eq!(delta(fen, "king_pawn_file_proximity_4_eg"), (0, 1));
+    assert_eq!(delta(fen, "king_pawn_file_proximity_0_mg"), (-1, 0));
+    // Without pawns both kings count 0.
+    assert_eq!(delta("4k3/8/8/8/8/8/8/K7 w - - 0 1", "king_pawn_file_proximity_0_mg"), (0, 0));
+    // The h1 king and pawns on the b- and f-files: two files to the left.
+    assert_eq!(delta("4k3/1p6/8/8/8/8/5P2/7K w - - 0 1", "king_pawn_file_proximity_2_mg"), (1, 0));
+}
+
+#[test]
 fn threat_terms() {
     // The e4 knight is attacked by the d5 pawn.
     let fen = "4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1";
@@ -615,12 +633,16 @@ fn every_parameter_is_used() {
     // The suites lack one of the king's pawn-table buckets: an h-pawn four or more ranks ahead
     // of its king (h5, king g1). Nor do they have connected pawns on the seventh rank or b6, a
     // held candidate passer on the sixth, or a backward pawn on the fifth with an enemy pawn
-    // on its file.
+    // on its file, nor six or more defenders in a king area.
     let mut positions = many_positions();
     positions.push(pos("k2r4/8/8/7P/8/8/5PP1/3R2K1 w - - 0 1"));
     positions.push(pos("q5k1/PPPP4/1P6/2P5/8/8/8/6K1 w - - 0 1"));
     positions.push(pos("r3k3/4p3/3P4/4P3/8/8/8/4K2R w - - 0 1"));
     positions.push(pos("r3k3/3pp3/2P5/3P4/8/8/8/4K2R w - - 0 1"));
+    // Six to eleven defenders in a king area (white and black, around d4 and g5).
+    positions.push(pos("r7/8/2NBNppp/2PPPpkp/2PKPppp/2PPPbn1/8/R7 b - - 0 1"));
+    positions.push(pos("r7/8/3N1ppp/2PPPpkp/2PKPppp/2PPP3/8/R7 w - - 0 1"));
+    positions.push(pos("r7/8/5pp1/2PPPpkp/2PKPpp1/3PP3/8/R7 w - - 0 1"));
     let base = EvalParams::default();
     let e0: Vec<i32> = positions.iter().map(|p| evaluate(p, &base)).collect();
     for (i, s) in EvalParams::specs().iter().enumerate() {
