@@ -1934,5 +1934,153 @@ crate::declare_params! {
         king_pawn_file_proximity_7_mg: 0, [-150, 150], since 4 was 0;
         /// King 7 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), endgame (Ethereal 12's KingPawnFileProximity)
         king_pawn_file_proximity_7_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2, its stop square occupied and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_2_blocked_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2, its stop square occupied and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_2_blocked_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2, its stop square occupied and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_2_blocked_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2, its stop square occupied and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_2_blocked_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2, its stop square empty and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_2_free_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2, its stop square empty and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_2_free_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2, its stop square empty and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_2_free_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2, its stop square empty and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_2_free_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3, its stop square occupied and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_3_blocked_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3, its stop square occupied and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_3_blocked_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3, its stop square occupied and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_3_blocked_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3, its stop square occupied and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_3_blocked_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3, its stop square empty and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_3_free_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3, its stop square empty and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_3_free_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3, its stop square empty and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_3_free_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3, its stop square empty and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_3_free_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4, its stop square occupied and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_4_blocked_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4, its stop square occupied and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_4_blocked_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4, its stop square occupied and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_4_blocked_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4, its stop square occupied and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_4_blocked_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4, its stop square empty and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_4_free_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4, its stop square empty and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_4_free_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4, its stop square empty and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_4_free_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4, its stop square empty and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_4_free_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5, its stop square occupied and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_5_blocked_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5, its stop square occupied and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_5_blocked_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5, its stop square occupied and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_5_blocked_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5, its stop square occupied and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_5_blocked_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5, its stop square empty and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_5_free_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5, its stop square empty and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_5_free_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5, its stop square empty and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_5_free_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5, its stop square empty and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_5_free_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6, its stop square occupied and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_6_blocked_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6, its stop square occupied and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_6_blocked_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6, its stop square occupied and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_6_blocked_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6, its stop square occupied and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_6_blocked_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6, its stop square empty and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_6_free_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6, its stop square empty and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_6_free_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6, its stop square empty and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_6_free_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6, its stop square empty and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_6_free_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7, its stop square occupied and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_7_blocked_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7, its stop square occupied and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_7_blocked_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7, its stop square occupied and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_7_blocked_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7, its stop square occupied and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_7_blocked_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7, its stop square empty and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_7_free_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7, its stop square empty and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_7_free_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7, its stop square empty and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_7_free_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7, its stop square empty and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_7_free_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2: per square of our king's distance to it, middlegame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_2_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2: per square of our king's distance to it, endgame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_2_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3: per square of our king's distance to it, middlegame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_3_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3: per square of our king's distance to it, endgame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_3_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4: per square of our king's distance to it, middlegame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_4_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4: per square of our king's distance to it, endgame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_4_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5: per square of our king's distance to it, middlegame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_5_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5: per square of our king's distance to it, endgame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_5_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6: per square of our king's distance to it, middlegame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_6_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6: per square of our king's distance to it, endgame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_6_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7: per square of our king's distance to it, middlegame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_7_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7: per square of our king's distance to it, endgame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_7_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2: per square of the enemy king's distance to it, middlegame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_2_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2: per square of the enemy king's distance to it, endgame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_2_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3: per square of the enemy king's distance to it, middlegame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_3_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3: per square of the enemy king's distance to it, endgame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_3_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4: per square of the enemy king's distance to it, middlegame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_4_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4: per square of the enemy king's distance to it, endgame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_4_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5: per square of the enemy king's distance to it, middlegame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_5_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5: per square of the enemy king's distance to it, endgame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_5_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6: per square of the enemy king's distance to it, middlegame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_6_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6: per square of the enemy king's distance to it, endgame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_6_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7: per square of the enemy king's distance to it, middlegame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_7_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7: per square of the enemy king's distance to it, endgame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_7_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn whose square and path to promotion hold no enemy piece and no square the enemy attacks, middlegame (Ethereal 12's PassedSafePromotionPath)
+        passed_safe_promotion_path_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn whose square and path to promotion hold no enemy piece and no square the enemy attacks, endgame (Ethereal 12's PassedSafePromotionPath)
+        passed_safe_promotion_path_eg: 0, [-150, 150], since 4 was 0;
     }
 }

@@ -163,6 +163,14 @@ pub(super) fn score_with_pieces(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
 /// attacks, and our king's distance from the square in front. Each term grows with the
 /// passer's rank factor (or, for the king, its distance weight). Needs both sides' complete
 /// attack maps.
+///
+/// Also Ethereal 12's passed-pawn tables, on their own definitions: an entry by rank, whether
+/// the stop square is empty and whether the enemy does not attack it (`PassedPawn`); per
+/// square of our king's and of the enemy king's distance to the pawn, by rank
+/// (`PassedFriendlyDistance`, `PassedEnemyDistance`); and a flat bonus when neither the pawn's
+/// square nor its path holds an enemy piece or an enemy-attacked square
+/// (`PassedSafePromotionPath`). Ethereal skips the distances for a passer with another of ours
+/// ahead on its file; our passers never have one.
 #[inline(always)]
 pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     let (u, t) = (us as usize, !us as usize);
@@ -171,7 +179,9 @@ pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         return S::ZERO;
     }
     let own_king = ctx.king[u];
+    let enemy = ctx.occupied_by[t] | ctx.attacked[t];
     let (mut blocked, mut safe_push, mut free_path, mut king_dist) = (0, 0, 0, 0);
+    let (mut tables, mut safe_promotion) = (S::ZERO, 0);
     for sq in shakmaty::Bitboard(passed) {
         let r = rel_rank(us, sq);
         let factor = PASSED_FACTOR[r];
@@ -183,9 +193,13 @@ pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         } else if stop & ctx.attacked[t] & !ctx.attacked[u] == 0 {
             safe_push += factor;
         }
-        if path & (ctx.occupied_by[t] | ctx.attacked[t]) == 0 {
+        if path & enemy == 0 {
             free_path += factor;
         }
+        tables += term_tables::passed_rank(p, stop & ctx.occ == 0, stop & ctx.attacked[t] == 0, r)
+            + term_tables::passed_friendly_distance(p, r) * sq.distance(own_king) as i32
+            + term_tables::passed_enemy_distance(p, r) * sq.distance(ctx.king[t]) as i32;
+        safe_promotion += i32::from((bit | path) & enemy == 0);
         if stop != 0 {
             let stop_sq = Square::new(stop.trailing_zeros());
             king_dist += KING_DIST_WEIGHT[r] * own_king.distance(stop_sq) as i32;
@@ -195,6 +209,8 @@ pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         + S::new(p.passed_safe_push_mg, p.passed_safe_push_eg) * safe_push
         + S::new(0, p.passed_free_path_eg) * free_path
         - S::new(0, p.passed_own_king_dist) * king_dist
+        + tables
+        + S::new(p.passed_safe_promotion_path_mg, p.passed_safe_promotion_path_eg) * safe_promotion
 }
 
 /// Pawns of `us` on relative ranks 6-7 that no enemy piece attacks (Aksenov's "far pawn");

@@ -110,3 +110,60 @@ pub(crate) fn king_pawn_file_proximity(p: &EvalParams, files: usize) -> S {
         _ => S::new(p.king_pawn_file_proximity_7_mg, p.king_pawn_file_proximity_7_eg),
     }
 }
+
+/// The passed-pawn entry; `free`: its stop square is empty; `safe`: the enemy does not attack it; relative rank index 1..=6.
+#[inline(always)]
+pub(crate) fn passed_rank(p: &EvalParams, free: bool, safe: bool, rank: usize) -> S {
+    match (free, safe, rank) {
+        (false, false, 1) => S::new(p.passed_rank_2_blocked_attacked_mg, p.passed_rank_2_blocked_attacked_eg),
+        (false, true, 1) => S::new(p.passed_rank_2_blocked_safe_mg, p.passed_rank_2_blocked_safe_eg),
+        (true, false, 1) => S::new(p.passed_rank_2_free_attacked_mg, p.passed_rank_2_free_attacked_eg),
+        (true, true, 1) => S::new(p.passed_rank_2_free_safe_mg, p.passed_rank_2_free_safe_eg),
+        (false, false, 2) => S::new(p.passed_rank_3_blocked_attacked_mg, p.passed_rank_3_blocked_attacked_eg),
+        (false, true, 2) => S::new(p.passed_rank_3_blocked_safe_mg, p.passed_rank_3_blocked_safe_eg),
+        (true, false, 2) => S::new(p.passed_rank_3_free_attacked_mg, p.passed_rank_3_free_attacked_eg),
+        (true, true, 2) => S::new(p.passed_rank_3_free_safe_mg, p.passed_rank_3_free_safe_eg),
+        (false, false, 3) => S::new(p.passed_rank_4_blocked_attacked_mg, p.passed_rank_4_blocked_attacked_eg),
+        (false, true, 3) => S::new(p.passed_rank_4_blocked_safe_mg, p.passed_rank_4_blocked_safe_eg),
+        (true, false, 3) => S::new(p.passed_rank_4_free_attacked_mg, p.passed_rank_4_free_attacked_eg),
+        (true, true, 3) => S::new(p.passed_rank_4_free_safe_mg, p.passed_rank_4_free_safe_eg),
+        (false, false, 4) => S::new(p.passed_rank_5_blocked_attacked_mg, p.passed_rank_5_blocked_attacked_eg),
+        (false, true, 4) => S::new(p.passed_rank_5_blocked_safe_mg, p.passed_rank_5_blocked_safe_eg),
+        (true, false, 4) => S::new(p.passed_rank_5_free_attacked_mg, p.passed_rank_5_free_attacked_eg),
+        (true, true, 4) => S::new(p.passed_rank_5_free_safe_mg, p.passed_rank_5_free_safe_eg),
+        (false, false, 5) => S::new(p.passed_rank_6_blocked_attacked_mg, p.passed_rank_6_blocked_attacked_eg),
+        (false, true, 5) => S::new(p.passed_rank_6_blocked_safe_mg, p.passed_rank_6_blocked_safe_eg),
+        (true, false, 5) => S::new(p.passed_rank_6_free_attacked_mg, p.passed_rank_6_free_attacked_eg),
+        (true, true, 5) => S::new(p.passed_rank_6_free_safe_mg, p.passed_rank_6_free_safe_eg),
+        (false, false, 6) => S::new(p.passed_rank_7_blocked_attacked_mg, p.passed_rank_7_blocked_attacked_eg),
+        (false, true, 6) => S::new(p.passed_rank_7_blocked_safe_mg, p.passed_rank_7_blocked_safe_eg),
+        (true, false, 6) => S::new(p.passed_rank_7_free_attacked_mg, p.passed_rank_7_free_attacked_eg),
+        _ => S::new(p.passed_rank_7_free_safe_mg, p.passed_rank_7_free_safe_eg),
+    }
+}
+
+/// Our king's distance weight for a passer on relative rank index 1..=6.
+#[inline(always)]
+pub(crate) fn passed_friendly_distance(p: &EvalParams, rank: usize) -> S {
+    match rank {
+        1 => S::new(p.passed_friendly_distance_2_mg, p.passed_friendly_distance_2_eg),
+        2 => S::new(p.passed_friendly_distance_3_mg, p.passed_friendly_distance_3_eg),
+        3 => S::new(p.passed_friendly_distance_4_mg, p.passed_friendly_distance_4_eg),
+        4 => S::new(p.passed_friendly_distance_5_mg, p.passed_friendly_distance_5_eg),
+        5 => S::new(p.passed_friendly_distance_6_mg, p.passed_friendly_distance_6_eg),
+        _ => S::new(p.passed_friendly_distance_7_mg, p.passed_friendly_distance_7_eg),
+    }
+}
+
+/// The enemy king's distance weight for a passer on relative rank index 1..=6.
+#[inline(always)]
+pub(crate) fn passed_enemy_distance(p: &EvalParams, rank: usize) -> S {
+    match rank {
+        1 => S::new(p.passed_enemy_distance_2_mg, p.passed_enemy_distance_2_eg),
+        2 => S::new(p.passed_enemy_distance_3_mg, p.passed_enemy_distance_3_eg),
+        3 => S::new(p.passed_enemy_distance_4_mg, p.passed_enemy_distance_4_eg),
+        4 => S::new(p.passed_enemy_distance_5_mg, p.passed_enemy_distance_5_eg),
+        5 => S::new(p.passed_enemy_distance_6_mg, p.passed_enemy_distance_6_eg),
+        _ => S::new(p.passed_enemy_distance_7_mg, p.passed_enemy_distance_7_eg),
+    }
+}

@@ -589,6 +589,25 @@ fn passed_pawn_path_terms() {
 }
 
 #[test]
+fn passed_pawn_tables() {
+    // The e6 passer: e7 empty and safe, our king five squares away, theirs four; e6-e8 clear.
+    let fen = "k7/8/4P3/8/8/8/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "passed_rank_6_free_safe_mg"), (1, 0));
+    assert_eq!(delta(fen, "passed_friendly_distance_6_eg"), (0, 5));
+    assert_eq!(delta(fen, "passed_enemy_distance_6_mg"), (4, 0));
+    assert_eq!(delta(fen, "passed_safe_promotion_path_eg"), (0, 1));
+    assert_eq!(delta(fen, "passed_enemy_distance_5_mg"), (0, 0));
+    // The e8 king attacks e7 (and e7 is empty).
+    let fen = "4k3/8/4P3/8/8/8/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "passed_rank_6_free_attacked_mg"), (1, 0));
+    assert_eq!(delta(fen, "passed_safe_promotion_path_eg"), (0, 0));
+    // Blocked by the king on e7 (which does not attack its own square), attacked and blocked by
+    // the knight there that the king defends.
+    assert_eq!(delta("8/4k3/4P3/8/8/8/8/4K3 w - - 0 1", "passed_rank_6_blocked_safe_eg"), (0, 1));
+    assert_eq!(delta("4k3/4n3/4P3/8/8/8/8/4K3 w - - 0 1", "passed_rank_6_blocked_attacked_eg"), (0, 1));
+}
+
+#[test]
 fn king_danger_terms() {
     // A lone rook near the king, and no queen: no danger counted.
     assert_eq!(delta("6k1/8/8/8/8/8/8/4K2R w - - 0 1", "ks_attack_value"), (0, 0));
@@ -633,7 +652,8 @@ fn every_parameter_is_used() {
     // The suites lack one of the king's pawn-table buckets: an h-pawn four or more ranks ahead
     // of its king (h5, king g1). Nor do they have connected pawns on the seventh rank or b6, a
     // held candidate passer on the sixth, or a backward pawn on the fifth with an enemy pawn
-    // on its file, nor six or more defenders in a king area.
+    // on its file, nor six or more defenders in a king area, nor a blocked and attacked passer
+    // on the fifth.
     let mut positions = many_positions();
     positions.push(pos("k2r4/8/8/7P/8/8/5PP1/3R2K1 w - - 0 1"));
     positions.push(pos("q5k1/PPPP4/1P6/2P5/8/8/8/6K1 w - - 0 1"));
@@ -643,6 +663,8 @@ fn every_parameter_is_used() {
     positions.push(pos("r7/8/2NBNppp/2PPPpkp/2PKPppp/2PPPbn1/8/R7 b - - 0 1"));
     positions.push(pos("r7/8/3N1ppp/2PPPpkp/2PKPppp/2PPP3/8/R7 w - - 0 1"));
     positions.push(pos("r7/8/5pp1/2PPPpkp/2PKPpp1/3PP3/8/R7 w - - 0 1"));
+    // A passer on the fifth rank, blocked by a knight its king defends.
+    positions.push(pos("8/4k3/3n4/3P4/8/8/8/R3K3 w - - 0 1"));
     let base = EvalParams::default();
     let e0: Vec<i32> = positions.iter().map(|p| evaluate(p, &base)).collect();
     for (i, s) in EvalParams::specs().iter().enumerate() {
