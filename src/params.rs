@@ -80,7 +80,7 @@ pub struct Introduced {
 /// `knight_siberia_*`, `bishop_long_diagonal_*`, `queen_relative_pin_*`), king area defenders
 /// and file distance to the pawns (`king_defenders_*`, `king_pawn_file_proximity_*`), passed
 /// pawn tables (`passed_rank_*`, `passed_friendly_distance_*`, `passed_enemy_distance_*`,
-/// `passed_safe_promotion_path_*`).
+/// `passed_safe_promotion_path_*`), space (`space_*`) and closedness (`closedness_*`).
 pub const PARAMS_FORMAT: u32 = 4;
 
 /// The top-level key of a parameter file that names its format.

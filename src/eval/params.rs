@@ -2082,5 +2082,89 @@ crate::declare_params! {
         passed_safe_promotion_path_mg: 0, [-150, 150], since 4 was 0;
         /// Passed pawn whose square and path to promotion hold no enemy piece and no square the enemy attacks, endgame (Ethereal 12's PassedSafePromotionPath)
         passed_safe_promotion_path_eg: 0, [-150, 150], since 4 was 0;
+        /// Per occupied square that we attack once and the enemy twice, without a pawn of ours on it, middlegame (Ethereal 12's SpaceRestrictPiece)
+        space_restrict_piece_mg: 0, [-150, 150], since 4 was 0;
+        /// Per occupied square that we attack once and the enemy twice, without a pawn of ours on it, endgame (Ethereal 12's SpaceRestrictPiece)
+        space_restrict_piece_eg: 0, [-150, 150], since 4 was 0;
+        /// Per empty square that we attack once and the enemy twice, without a pawn of ours on it, middlegame (Ethereal 12's SpaceRestrictEmpty)
+        space_restrict_empty_mg: 0, [-150, 150], since 4 was 0;
+        /// Per empty square that we attack once and the enemy twice, without a pawn of ours on it, endgame (Ethereal 12's SpaceRestrictEmpty)
+        space_restrict_empty_eg: 0, [-150, 150], since 4 was 0;
+        /// Per square of c3-f6 that we attack or occupy and the enemy does not attack, with more than 12 units of pieces (N, B = 1, R, Q = 2) on the board, middlegame (Ethereal 12's SpaceCenterControl)
+        space_centre_control_mg: 0, [-150, 150], since 4 was 0;
+        /// Per square of c3-f6 that we attack or occupy and the enemy does not attack, with more than 12 units of pieces (N, B = 1, R, Q = 2) on the board, endgame (Ethereal 12's SpaceCenterControl)
+        space_centre_control_eg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 0 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_0_mg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 0 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_0_eg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 1 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_1_mg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 1 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_1_eg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 2 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_2_mg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 2 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_2_eg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 3 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_3_mg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 3 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_3_eg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 4 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_4_mg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 4 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_4_eg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 5 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_5_mg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 5 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_5_eg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 6 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_6_mg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 6 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_6_eg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 7 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_7_mg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 7 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_7_eg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 8 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_8_mg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 8 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_8_eg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 0 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_0_mg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 0 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_0_eg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 1 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_1_mg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 1 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_1_eg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 2 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_2_mg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 2 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_2_eg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 3 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_3_mg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 3 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_3_eg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 4 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_4_mg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 4 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_4_eg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 5 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_5_mg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 5 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_5_eg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 6 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_6_mg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 6 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_6_eg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 7 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_7_mg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 7 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_7_eg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 8 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_8_mg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 8 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_8_eg: 0, [-150, 150], since 4 was 0;
     }
 }

@@ -167,3 +167,35 @@ pub(crate) fn passed_enemy_distance(p: &EvalParams, rank: usize) -> S {
         _ => S::new(p.passed_enemy_distance_7_mg, p.passed_enemy_distance_7_eg),
     }
 }
+
+/// The per-knight entry at closedness 0..=8.
+#[inline(always)]
+pub(crate) fn closedness_knight(p: &EvalParams, closedness: usize) -> S {
+    match closedness {
+        0 => S::new(p.closedness_knight_0_mg, p.closedness_knight_0_eg),
+        1 => S::new(p.closedness_knight_1_mg, p.closedness_knight_1_eg),
+        2 => S::new(p.closedness_knight_2_mg, p.closedness_knight_2_eg),
+        3 => S::new(p.closedness_knight_3_mg, p.closedness_knight_3_eg),
+        4 => S::new(p.closedness_knight_4_mg, p.closedness_knight_4_eg),
+        5 => S::new(p.closedness_knight_5_mg, p.closedness_knight_5_eg),
+        6 => S::new(p.closedness_knight_6_mg, p.closedness_knight_6_eg),
+        7 => S::new(p.closedness_knight_7_mg, p.closedness_knight_7_eg),
+        _ => S::new(p.closedness_knight_8_mg, p.closedness_knight_8_eg),
+    }
+}
+
+/// The per-rook entry at closedness 0..=8.
+#[inline(always)]
+pub(crate) fn closedness_rook(p: &EvalParams, closedness: usize) -> S {
+    match closedness {
+        0 => S::new(p.closedness_rook_0_mg, p.closedness_rook_0_eg),
+        1 => S::new(p.closedness_rook_1_mg, p.closedness_rook_1_eg),
+        2 => S::new(p.closedness_rook_2_mg, p.closedness_rook_2_eg),
+        3 => S::new(p.closedness_rook_3_mg, p.closedness_rook_3_eg),
+        4 => S::new(p.closedness_rook_4_mg, p.closedness_rook_4_eg),
+        5 => S::new(p.closedness_rook_5_mg, p.closedness_rook_5_eg),
+        6 => S::new(p.closedness_rook_6_mg, p.closedness_rook_6_eg),
+        7 => S::new(p.closedness_rook_7_mg, p.closedness_rook_7_eg),
+        _ => S::new(p.closedness_rook_8_mg, p.closedness_rook_8_eg),
+    }
+}

@@ -608,6 +608,31 @@ fn passed_pawn_tables() {
 }
 
 #[test]
+fn space_and_closedness_tables() {
+    // e4 is ours once (g3), theirs twice (c5, d6): restricted. Too few pieces for the centre.
+    let fen = "7k/8/3n4/2n5/8/6N1/8/K7 w - - 0 1";
+    assert_eq!(delta(fen, "space_restrict_empty_mg"), (1, 0));
+    assert_eq!(delta(fen, "space_restrict_piece_mg"), (0, 0));
+    assert_eq!(delta(fen, "space_centre_control_mg"), (0, 0));
+    // No pawns: closedness 0; one knight fewer than black.
+    assert_eq!(delta(fen, "closedness_knight_0_eg"), (0, -1));
+    assert_eq!(delta(fen, "closedness_rook_0_eg"), (0, 0));
+    // A white pawn on e4: restricted and occupied; f5 (g3 and e4 against d6) restricts black.
+    let fen = "7k/8/3n4/2n5/4P3/6N1/8/K7 w - - 0 1";
+    assert_eq!(delta(fen, "space_restrict_piece_eg"), (0, 1));
+    assert_eq!(delta(fen, "space_restrict_empty_eg"), (0, -1));
+    // After 1.e3 white holds c3-f3, c4, d4 and f4, black c6-f6.
+    let fen = "rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    assert_eq!(delta(fen, "space_centre_control_mg"), (3, 0));
+    // 16 pawns on closed files, none rammed: closedness 5; rammed: 16 + 24, capped at 8.
+    let fen = "4k3/pppppppp/8/8/8/8/PPPPPPPP/RN2K3 w - - 0 1";
+    assert_eq!(delta(fen, "closedness_knight_5_mg"), (1, 0));
+    assert_eq!(delta(fen, "closedness_rook_5_eg"), (0, 1));
+    let fen = "4k3/8/8/pppppppp/PPPPPPPP/8/8/RN2K3 w - - 0 1";
+    assert_eq!(delta(fen, "closedness_knight_8_mg"), (1, 0));
+}
+
+#[test]
 fn king_danger_terms() {
     // A lone rook near the king, and no queen: no danger counted.
     assert_eq!(delta("6k1/8/8/8/8/8/8/4K2R w - - 0 1", "ks_attack_value"), (0, 0));
@@ -653,7 +678,7 @@ fn every_parameter_is_used() {
     // of its king (h5, king g1). Nor do they have connected pawns on the seventh rank or b6, a
     // held candidate passer on the sixth, or a backward pawn on the fifth with an enemy pawn
     // on its file, nor six or more defenders in a king area, nor a blocked and attacked passer
-    // on the fifth.
+    // on the fifth, nor a knight or rook imbalance in closed positions.
     let mut positions = many_positions();
     positions.push(pos("k2r4/8/8/7P/8/8/5PP1/3R2K1 w - - 0 1"));
     positions.push(pos("q5k1/PPPP4/1P6/2P5/8/8/8/6K1 w - - 0 1"));
@@ -665,6 +690,11 @@ fn every_parameter_is_used() {
     positions.push(pos("r7/8/5pp1/2PPPpkp/2PKPpp1/3PP3/8/R7 w - - 0 1"));
     // A passer on the fifth rank, blocked by a knight its king defends.
     positions.push(pos("8/4k3/3n4/3P4/8/8/8/R3K3 w - - 0 1"));
+    // A knight and a rook more at closedness 5 to 8 (no, one and two rammed pairs, all eight).
+    positions.push(pos("4k3/pppppppp/8/8/8/8/PPPPPPPP/RN2K3 w - - 0 1"));
+    positions.push(pos("4k3/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RN2K3 w - - 0 1"));
+    positions.push(pos("4k3/ppp2ppp/8/3pp3/3PP3/8/PPP2PPP/RN2K3 w - - 0 1"));
+    positions.push(pos("4k3/8/8/pppppppp/PPPPPPPP/8/8/RN2K3 w - - 0 1"));
     let base = EvalParams::default();
     let e0: Vec<i32> = positions.iter().map(|p| evaluate(p, &base)).collect();
     for (i, s) in EvalParams::specs().iter().enumerate() {
