@@ -7,7 +7,14 @@
 //! misses); mobility tables by move count and phase (`mob_*`, the same) on top of the linear
 //! mobility terms; every term of David et al. 2014
 //! Fig. 3 (named after the figure in lower snake case); the remaining terms of Aksenov 2004
-//! Table 3; tempo. `_mult` terms multiply the geometric quantity named in their doc line.
+//! Table 3; tempo; terms after Ethereal 12's evaluation (threats, king danger, passer paths, and
+//! tables declared at 0 for a fit to set: the king shelter and storm tables in format 3; in
+//! format 4 the pawn tables `pawn_connected_*`, `pawn_candidate_*` and `pawn_backward_*`,
+//! `knight_behind_pawn`, `bishop_behind_pawn`, `knight_siberia_*`, `bishop_long_diagonal`,
+//! `queen_relative_pin`, `king_defenders_*`, `king_pawn_file_proximity_*`, the passer tables
+//! `passed_rank_*`, `passed_friendly_distance_*`, `passed_enemy_distance_*` and
+//! `passed_safe_promotion_path`, `space_*` and `closedness_*`, each an `_mg`/`_eg` pair).
+//! `_mult` terms multiply the geometric quantity named in their doc line.
 //! Generated layout; edit values freely, then regenerate `params/default.toml`.
 //!
 //! The values are the tuner's: the hand-set evaluation (kept as `params/hand-set.toml`) refined
