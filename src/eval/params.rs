@@ -7,7 +7,14 @@
 //! misses); mobility tables by move count and phase (`mob_*`, the same) on top of the linear
 //! mobility terms; every term of David et al. 2014
 //! Fig. 3 (named after the figure in lower snake case); the remaining terms of Aksenov 2004
-//! Table 3; tempo. `_mult` terms multiply the geometric quantity named in their doc line.
+//! Table 3; tempo; terms after Ethereal 12's evaluation (threats, king danger, passer paths, and
+//! tables declared at 0 for a fit to set: the king shelter and storm tables in format 3; in
+//! format 4 the pawn tables `pawn_connected_*`, `pawn_candidate_*` and `pawn_backward_*`,
+//! `knight_behind_pawn`, `bishop_behind_pawn`, `knight_siberia_*`, `bishop_long_diagonal`,
+//! `queen_relative_pin`, `king_defenders_*`, `king_pawn_file_proximity_*`, the passer tables
+//! `passed_rank_*`, `passed_friendly_distance_*`, `passed_enemy_distance_*` and
+//! `passed_safe_promotion_path`, `space_*` and `closedness_*`, each an `_mg`/`_eg` pair).
+//! `_mult` terms multiply the geometric quantity named in their doc line.
 //! Generated layout; edit values freely, then regenerate `params/default.toml`.
 //!
 //! The values are the tuner's: the hand-set evaluation (kept as `params/hand-set.toml`) refined
@@ -1654,5 +1661,517 @@ crate::declare_params! {
         scale_pawnless_minor_ahead: 14, [0, 100];
         /// Passed pawn: endgame penalty per square of our king's distance to its front square, times the rank weight [0,0,0,1,1,2,2,0]
         passed_own_king_dist: 9, [0, 50];
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a2/h2 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_a2_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a2/h2 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_a2_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b2/g2 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_b2_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b2/g2 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_b2_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c2/f2 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_c2_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c2/f2 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_c2_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d2/e2 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_d2_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d2/e2 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_d2_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a3/h3 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_a3_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a3/h3 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_a3_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b3/g3 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_b3_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b3/g3 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_b3_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c3/f3 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_c3_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c3/f3 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_c3_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d3/e3 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_d3_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d3/e3 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_d3_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a4/h4 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_a4_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a4/h4 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_a4_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b4/g4 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_b4_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b4/g4 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_b4_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c4/f4 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_c4_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c4/f4 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_c4_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d4/e4 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_d4_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d4/e4 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_d4_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a5/h5 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_a5_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a5/h5 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_a5_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b5/g5 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_b5_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b5/g5 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_b5_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c5/f5 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_c5_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c5/f5 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_c5_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d5/e5 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_d5_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d5/e5 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_d5_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a6/h6 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_a6_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a6/h6 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_a6_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b6/g6 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_b6_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b6/g6 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_b6_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c6/f6 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_c6_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c6/f6 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_c6_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d6/e6 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_d6_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d6/e6 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_d6_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a7/h7 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_a7_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on a7/h7 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_a7_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b7/g7 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_b7_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on b7/g7 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_b7_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c7/f7 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_c7_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on c7/f7 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_c7_eg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d7/e7 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
+        pawn_connected_d7_mg: 0, [-150, 150], since 4 was 0;
+        /// Connected pawn (defended by a pawn or beside one, and not backward) on d7/e7 (relative, mirrored), endgame (Ethereal 12's PawnConnected32)
+        pawn_connected_d7_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 2 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_2_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 2 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_2_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 3 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_3_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 3 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_3_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 4 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_4_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 4 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_4_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 5 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_5_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 5 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_5_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 6 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_6_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 6 (its stoppers can be exchanged after one push), the pawn attacked by more enemy pawns than ours defend it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_outnumbered_6_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 2 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_2_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 2 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_2_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 3 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_3_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 3 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_3_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 4 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_4_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 4 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_4_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 5 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_5_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 5 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_5_eg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 6 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, middlegame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_6_mg: 0, [-150, 150], since 4 was 0;
+        /// Candidate passer on relative rank 6 (its stoppers can be exchanged after one push), the pawn defended by as many of our pawns as enemy pawns attack it, endgame (Ethereal 12's PawnCandidatePasser)
+        pawn_candidate_held_6_eg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 2, an enemy pawn on its file, middlegame (Ethereal 12's PawnBackwards)
+        pawn_backward_closed_2_mg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 2, an enemy pawn on its file, endgame (Ethereal 12's PawnBackwards)
+        pawn_backward_closed_2_eg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 3, an enemy pawn on its file, middlegame (Ethereal 12's PawnBackwards)
+        pawn_backward_closed_3_mg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 3, an enemy pawn on its file, endgame (Ethereal 12's PawnBackwards)
+        pawn_backward_closed_3_eg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 4, an enemy pawn on its file, middlegame (Ethereal 12's PawnBackwards)
+        pawn_backward_closed_4_mg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 4, an enemy pawn on its file, endgame (Ethereal 12's PawnBackwards)
+        pawn_backward_closed_4_eg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 5, an enemy pawn on its file, middlegame (Ethereal 12's PawnBackwards)
+        pawn_backward_closed_5_mg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 5, an enemy pawn on its file, endgame (Ethereal 12's PawnBackwards)
+        pawn_backward_closed_5_eg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 2, no enemy pawn on its file, middlegame (Ethereal 12's PawnBackwards)
+        pawn_backward_open_2_mg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 2, no enemy pawn on its file, endgame (Ethereal 12's PawnBackwards)
+        pawn_backward_open_2_eg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 3, no enemy pawn on its file, middlegame (Ethereal 12's PawnBackwards)
+        pawn_backward_open_3_mg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 3, no enemy pawn on its file, endgame (Ethereal 12's PawnBackwards)
+        pawn_backward_open_3_eg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 4, no enemy pawn on its file, middlegame (Ethereal 12's PawnBackwards)
+        pawn_backward_open_4_mg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 4, no enemy pawn on its file, endgame (Ethereal 12's PawnBackwards)
+        pawn_backward_open_4_eg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 5, no enemy pawn on its file, middlegame (Ethereal 12's PawnBackwards)
+        pawn_backward_open_5_mg: 0, [-150, 150], since 4 was 0;
+        /// Backward pawn (stop square attacked by a pawn, no own pawn behind it on its or an adjacent file) on relative rank 5, no enemy pawn on its file, endgame (Ethereal 12's PawnBackwards)
+        pawn_backward_open_5_eg: 0, [-150, 150], since 4 was 0;
+        /// Knight on the square just behind a pawn (either colour), middlegame (Ethereal 12's KnightBehindPawn)
+        knight_behind_pawn_mg: 0, [-150, 150], since 4 was 0;
+        /// Knight on the square just behind a pawn (either colour), endgame (Ethereal 12's KnightBehindPawn)
+        knight_behind_pawn_eg: 0, [-150, 150], since 4 was 0;
+        /// Bishop on the square just behind a pawn (either colour), middlegame (Ethereal 12's BishopBehindPawn)
+        bishop_behind_pawn_mg: 0, [-150, 150], since 4 was 0;
+        /// Bishop on the square just behind a pawn (either colour), endgame (Ethereal 12's BishopBehindPawn)
+        bishop_behind_pawn_eg: 0, [-150, 150], since 4 was 0;
+        /// Knight 4 squares (king distance) from the nearer king, middlegame (Ethereal 12's KnightInSiberia)
+        knight_siberia_4_mg: 0, [-150, 150], since 4 was 0;
+        /// Knight 4 squares (king distance) from the nearer king, endgame (Ethereal 12's KnightInSiberia)
+        knight_siberia_4_eg: 0, [-150, 150], since 4 was 0;
+        /// Knight 5 squares (king distance) from the nearer king, middlegame (Ethereal 12's KnightInSiberia)
+        knight_siberia_5_mg: 0, [-150, 150], since 4 was 0;
+        /// Knight 5 squares (king distance) from the nearer king, endgame (Ethereal 12's KnightInSiberia)
+        knight_siberia_5_eg: 0, [-150, 150], since 4 was 0;
+        /// Knight 6 squares (king distance) from the nearer king, middlegame (Ethereal 12's KnightInSiberia)
+        knight_siberia_6_mg: 0, [-150, 150], since 4 was 0;
+        /// Knight 6 squares (king distance) from the nearer king, endgame (Ethereal 12's KnightInSiberia)
+        knight_siberia_6_eg: 0, [-150, 150], since 4 was 0;
+        /// Knight 7 squares (king distance) from the nearer king, middlegame (Ethereal 12's KnightInSiberia)
+        knight_siberia_7_mg: 0, [-150, 150], since 4 was 0;
+        /// Knight 7 squares (king distance) from the nearer king, endgame (Ethereal 12's KnightInSiberia)
+        knight_siberia_7_eg: 0, [-150, 150], since 4 was 0;
+        /// Bishop on a long diagonal (outside the centre) that sees both of its centre squares, looking through every piece but pawns, middlegame (Ethereal 12's BishopLongDiagonal)
+        bishop_long_diagonal_mg: 0, [-150, 150], since 4 was 0;
+        /// Bishop on a long diagonal (outside the centre) that sees both of its centre squares, looking through every piece but pawns, endgame (Ethereal 12's BishopLongDiagonal)
+        bishop_long_diagonal_eg: 0, [-150, 150], since 4 was 0;
+        /// Queen that an enemy rook or bishop would attack if one piece between them left, middlegame (Ethereal 12's QueenRelativePin)
+        queen_relative_pin_mg: 0, [-150, 150], since 4 was 0;
+        /// Queen that an enemy rook or bishop would attack if one piece between them left, endgame (Ethereal 12's QueenRelativePin)
+        queen_relative_pin_eg: 0, [-150, 150], since 4 was 0;
+        /// 0 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_0_mg: 0, [-150, 150], since 4 was 0;
+        /// 0 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_0_eg: 0, [-150, 150], since 4 was 0;
+        /// 1 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_1_mg: 0, [-150, 150], since 4 was 0;
+        /// 1 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_1_eg: 0, [-150, 150], since 4 was 0;
+        /// 2 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_2_mg: 0, [-150, 150], since 4 was 0;
+        /// 2 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_2_eg: 0, [-150, 150], since 4 was 0;
+        /// 3 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_3_mg: 0, [-150, 150], since 4 was 0;
+        /// 3 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_3_eg: 0, [-150, 150], since 4 was 0;
+        /// 4 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_4_mg: 0, [-150, 150], since 4 was 0;
+        /// 4 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_4_eg: 0, [-150, 150], since 4 was 0;
+        /// 5 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_5_mg: 0, [-150, 150], since 4 was 0;
+        /// 5 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_5_eg: 0, [-150, 150], since 4 was 0;
+        /// 6 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_6_mg: 0, [-150, 150], since 4 was 0;
+        /// 6 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_6_eg: 0, [-150, 150], since 4 was 0;
+        /// 7 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_7_mg: 0, [-150, 150], since 4 was 0;
+        /// 7 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_7_eg: 0, [-150, 150], since 4 was 0;
+        /// 8 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_8_mg: 0, [-150, 150], since 4 was 0;
+        /// 8 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_8_eg: 0, [-150, 150], since 4 was 0;
+        /// 9 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_9_mg: 0, [-150, 150], since 4 was 0;
+        /// 9 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_9_eg: 0, [-150, 150], since 4 was 0;
+        /// 10 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_10_mg: 0, [-150, 150], since 4 was 0;
+        /// 10 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_10_eg: 0, [-150, 150], since 4 was 0;
+        /// 11 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), middlegame (Ethereal 12's KingDefenders)
+        king_defenders_11_mg: 0, [-150, 150], since 4 was 0;
+        /// 11 of our pawns, knights and bishops in our king area (king, its neighbours and the squares ahead of them, 3 files wide), endgame (Ethereal 12's KingDefenders)
+        king_defenders_11_eg: 0, [-150, 150], since 4 was 0;
+        /// King 0 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), middlegame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_0_mg: 0, [-150, 150], since 4 was 0;
+        /// King 0 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), endgame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_0_eg: 0, [-150, 150], since 4 was 0;
+        /// King 1 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), middlegame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_1_mg: 0, [-150, 150], since 4 was 0;
+        /// King 1 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), endgame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_1_eg: 0, [-150, 150], since 4 was 0;
+        /// King 2 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), middlegame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_2_mg: 0, [-150, 150], since 4 was 0;
+        /// King 2 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), endgame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_2_eg: 0, [-150, 150], since 4 was 0;
+        /// King 3 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), middlegame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_3_mg: 0, [-150, 150], since 4 was 0;
+        /// King 3 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), endgame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_3_eg: 0, [-150, 150], since 4 was 0;
+        /// King 4 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), middlegame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_4_mg: 0, [-150, 150], since 4 was 0;
+        /// King 4 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), endgame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_4_eg: 0, [-150, 150], since 4 was 0;
+        /// King 5 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), middlegame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_5_mg: 0, [-150, 150], since 4 was 0;
+        /// King 5 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), endgame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_5_eg: 0, [-150, 150], since 4 was 0;
+        /// King 6 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), middlegame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_6_mg: 0, [-150, 150], since 4 was 0;
+        /// King 6 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), endgame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_6_eg: 0, [-150, 150], since 4 was 0;
+        /// King 7 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), middlegame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_7_mg: 0, [-150, 150], since 4 was 0;
+        /// King 7 files from the nearest file with a pawn (either colour; 0 also when no pawn is left), endgame (Ethereal 12's KingPawnFileProximity)
+        king_pawn_file_proximity_7_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2, its stop square occupied and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_2_blocked_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2, its stop square occupied and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_2_blocked_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2, its stop square occupied and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_2_blocked_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2, its stop square occupied and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_2_blocked_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2, its stop square empty and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_2_free_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2, its stop square empty and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_2_free_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2, its stop square empty and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_2_free_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2, its stop square empty and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_2_free_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3, its stop square occupied and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_3_blocked_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3, its stop square occupied and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_3_blocked_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3, its stop square occupied and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_3_blocked_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3, its stop square occupied and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_3_blocked_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3, its stop square empty and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_3_free_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3, its stop square empty and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_3_free_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3, its stop square empty and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_3_free_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3, its stop square empty and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_3_free_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4, its stop square occupied and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_4_blocked_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4, its stop square occupied and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_4_blocked_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4, its stop square occupied and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_4_blocked_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4, its stop square occupied and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_4_blocked_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4, its stop square empty and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_4_free_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4, its stop square empty and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_4_free_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4, its stop square empty and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_4_free_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4, its stop square empty and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_4_free_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5, its stop square occupied and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_5_blocked_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5, its stop square occupied and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_5_blocked_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5, its stop square occupied and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_5_blocked_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5, its stop square occupied and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_5_blocked_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5, its stop square empty and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_5_free_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5, its stop square empty and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_5_free_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5, its stop square empty and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_5_free_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5, its stop square empty and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_5_free_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6, its stop square occupied and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_6_blocked_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6, its stop square occupied and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_6_blocked_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6, its stop square occupied and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_6_blocked_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6, its stop square occupied and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_6_blocked_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6, its stop square empty and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_6_free_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6, its stop square empty and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_6_free_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6, its stop square empty and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_6_free_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6, its stop square empty and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_6_free_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7, its stop square occupied and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_7_blocked_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7, its stop square occupied and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_7_blocked_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7, its stop square occupied and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_7_blocked_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7, its stop square occupied and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_7_blocked_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7, its stop square empty and attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_7_free_attacked_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7, its stop square empty and attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_7_free_attacked_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7, its stop square empty and not attacked by the enemy, middlegame (Ethereal 12's PassedPawn)
+        passed_rank_7_free_safe_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7, its stop square empty and not attacked by the enemy, endgame (Ethereal 12's PassedPawn)
+        passed_rank_7_free_safe_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2: per square of our king's distance to it, middlegame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_2_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2: per square of our king's distance to it, endgame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_2_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3: per square of our king's distance to it, middlegame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_3_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3: per square of our king's distance to it, endgame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_3_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4: per square of our king's distance to it, middlegame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_4_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4: per square of our king's distance to it, endgame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_4_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5: per square of our king's distance to it, middlegame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_5_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5: per square of our king's distance to it, endgame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_5_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6: per square of our king's distance to it, middlegame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_6_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6: per square of our king's distance to it, endgame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_6_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7: per square of our king's distance to it, middlegame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_7_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7: per square of our king's distance to it, endgame (Ethereal 12's PassedFriendlyDistance)
+        passed_friendly_distance_7_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2: per square of the enemy king's distance to it, middlegame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_2_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 2: per square of the enemy king's distance to it, endgame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_2_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3: per square of the enemy king's distance to it, middlegame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_3_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 3: per square of the enemy king's distance to it, endgame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_3_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4: per square of the enemy king's distance to it, middlegame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_4_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 4: per square of the enemy king's distance to it, endgame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_4_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5: per square of the enemy king's distance to it, middlegame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_5_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 5: per square of the enemy king's distance to it, endgame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_5_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6: per square of the enemy king's distance to it, middlegame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_6_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 6: per square of the enemy king's distance to it, endgame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_6_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7: per square of the enemy king's distance to it, middlegame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_7_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn on relative rank 7: per square of the enemy king's distance to it, endgame (Ethereal 12's PassedEnemyDistance)
+        passed_enemy_distance_7_eg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn whose square and path to promotion hold no enemy piece and no square the enemy attacks, middlegame (Ethereal 12's PassedSafePromotionPath)
+        passed_safe_promotion_path_mg: 0, [-150, 150], since 4 was 0;
+        /// Passed pawn whose square and path to promotion hold no enemy piece and no square the enemy attacks, endgame (Ethereal 12's PassedSafePromotionPath)
+        passed_safe_promotion_path_eg: 0, [-150, 150], since 4 was 0;
+        /// Per occupied square that we attack once and the enemy twice, without a pawn of ours on it, middlegame (Ethereal 12's SpaceRestrictPiece)
+        space_restrict_piece_mg: 0, [-150, 150], since 4 was 0;
+        /// Per occupied square that we attack once and the enemy twice, without a pawn of ours on it, endgame (Ethereal 12's SpaceRestrictPiece)
+        space_restrict_piece_eg: 0, [-150, 150], since 4 was 0;
+        /// Per empty square that we attack once and the enemy twice, without a pawn of ours on it, middlegame (Ethereal 12's SpaceRestrictEmpty)
+        space_restrict_empty_mg: 0, [-150, 150], since 4 was 0;
+        /// Per empty square that we attack once and the enemy twice, without a pawn of ours on it, endgame (Ethereal 12's SpaceRestrictEmpty)
+        space_restrict_empty_eg: 0, [-150, 150], since 4 was 0;
+        /// Per square of c3-f6 that we attack or occupy and the enemy does not attack, with more than 12 units of pieces (N, B = 1, R, Q = 2) on the board, middlegame (Ethereal 12's SpaceCenterControl)
+        space_centre_control_mg: 0, [-150, 150], since 4 was 0;
+        /// Per square of c3-f6 that we attack or occupy and the enemy does not attack, with more than 12 units of pieces (N, B = 1, R, Q = 2) on the board, endgame (Ethereal 12's SpaceCenterControl)
+        space_centre_control_eg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 0 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_0_mg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 0 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_0_eg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 1 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_1_mg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 1 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_1_eg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 2 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_2_mg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 2 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_2_eg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 3 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_3_mg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 3 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_3_eg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 4 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_4_mg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 4 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_4_eg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 5 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_5_mg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 5 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_5_eg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 6 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_6_mg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 6 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_6_eg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 7 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_7_mg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 7 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_7_eg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 8 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_8_mg: 0, [-150, 150], since 4 was 0;
+        /// Per knight more than the opponent, at closedness 8 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessKnightAdjustment)
+        closedness_knight_8_eg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 0 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_0_mg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 0 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_0_eg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 1 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_1_mg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 1 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_1_eg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 2 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_2_mg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 2 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_2_eg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 3 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_3_mg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 3 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_3_eg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 4 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_4_mg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 4 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_4_eg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 5 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_5_mg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 5 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_5_eg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 6 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_6_mg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 6 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_6_eg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 7 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_7_mg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 7 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_7_eg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 8 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), middlegame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_8_mg: 0, [-150, 150], since 4 was 0;
+        /// Per rook more than the opponent, at closedness 8 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
+        closedness_rook_8_eg: 0, [-150, 150], since 4 was 0;
     }
 }
