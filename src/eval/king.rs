@@ -67,7 +67,7 @@ pub(super) fn shelter(ctx: &Ctx, p: &EvalParams, us: Color) -> i32 {
 /// our pawn stands just ahead of theirs and blocks it. Linear (one table entry per file), so
 /// the tuner traces it; 0 by default until a fit sets it.
 #[inline(always)]
-pub(super) fn pawn_shield(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+fn pawn_shield(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     let (u, t) = (us as usize, !us as usize);
     let ksq = ctx.king[u];
     let kf = file_of(ksq);
@@ -125,6 +125,12 @@ pub(super) fn defenders(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         to_right.min(to_left)
     };
     term_tables::king_defenders(p, defenders.count_ones() as usize) + term_tables::king_pawn_file_proximity(p, distance)
+}
+
+/// [`pawn_shield`] of White less Black's: a function of the pawns and the king squares alone.
+#[inline(always)]
+pub(super) fn pawn_shields(ctx: &Ctx, p: &EvalParams) -> S {
+    pawn_shield(ctx, p, Color::White) - pawn_shield(ctx, p, Color::Black)
 }
 
 /// King danger of `us` in attack units (after Ethereal 12): the enemy's king attackers by

@@ -1,6 +1,7 @@
 //! The pawn hash table: the pawn-only part of the evaluation ([`PawnStructure`]) cached by
 //! pawn structure. A search meets the same few pawn structures millions of times; with the
-//! table it computes each once.
+//! table it computes each once. Beside it, the king shelter and storm terms, which read the
+//! pawns and the two king squares alone, are cached by both.
 //!
 //! One table per search thread (no locking), of a fixed size, always replacing. An entry
 //! holds both sides' pawn bitboards, so a lookup never returns another structure's terms (no
@@ -11,13 +12,16 @@
 //! table returns is what [`pawns::structure`] would compute, and the evaluation with the table
 //! equals the one without it ([`super::Evaluator::evaluate_cached`]).
 
+use shakmaty::Color;
+
 use super::{
-    Ctx, EvalParams,
+    Ctx, EvalParams, S, king,
     pawns::{self, PawnStructure},
 };
 use crate::zobrist::pawn_key_of;
 
-/// Entries of a table made by [`PawnTable::new`]: 4,096 entries of 64 bytes, 256 KiB. A
+/// Entries of a table made by [`PawnTable::new`]: 4,096 entries of 64 bytes and as many
+/// king-shelter entries of 40 bytes, 416 KiB. A
 /// search's pawn structures fit many times over, and the table stays small beside the
 /// transposition table and the histories in the caches.
 pub const PAWN_TABLE_ENTRIES: usize = 1 << 12;
@@ -34,10 +38,23 @@ struct Entry {
     structure: PawnStructure,
 }
 
+/// The king shelter and storm score (White less Black, [`king::pawn_shields`]) of a pawn
+/// structure and the two king squares.
+#[derive(Clone, Copy, Default)]
+struct ShieldEntry {
+    pawns: [u64; 2],
+    evaluator: u64,
+    /// White's king square, then Black's.
+    kings: [u8; 2],
+    shields: S,
+}
+
 /// A pawn hash table of one search thread.
 pub struct PawnTable {
     /// A power of two of them.
     entries: Vec<Entry>,
+    /// As many, for the king shelter and storm terms, which read the king squares too.
+    shields: Vec<ShieldEntry>,
 }
 
 impl Default for PawnTable {
@@ -54,12 +71,13 @@ impl PawnTable {
 
     /// A table of `entries` entries, rounded up to a power of two.
     pub fn with_entries(entries: usize) -> PawnTable {
-        PawnTable { entries: vec![Entry::default(); entries.max(1).next_power_of_two()] }
+        let n = entries.max(1).next_power_of_two();
+        PawnTable { entries: vec![Entry::default(); n], shields: vec![ShieldEntry::default(); n] }
     }
 
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.entries.len() * size_of::<Entry>()
+        self.entries.len() * size_of::<Entry>() + self.shields.len() * size_of::<ShieldEntry>()
     }
 
     #[inline(always)]
@@ -87,17 +105,35 @@ impl PawnTable {
         *e = Entry { pawns: ctx.pawns, evaluator: id, structure };
         structure
     }
+
+    /// [`king::pawn_shields`] of `ctx`, from the table when its pawns and king squares are
+    /// there (the kings move seldom beside the pawns, so most lookups hit).
+    #[inline(always)]
+    pub(super) fn probe_shields(&mut self, ctx: &Ctx, p: &EvalParams, id: u64) -> S {
+        let kings = [ctx.king[Color::White as usize] as u8, ctx.king[Color::Black as usize] as u8];
+        // The king squares spread the slot (a multiplier keeps neighbouring squares apart).
+        let spread = (u64::from(kings[0]) << 8 | u64::from(kings[1])).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+        let i = (self.slot(ctx.pawns) ^ spread as usize) & (self.shields.len() - 1);
+        let e = &mut self.shields[i];
+        if e.evaluator == id && e.pawns == ctx.pawns && e.kings == kings {
+            return e.shields;
+        }
+        let shields = king::pawn_shields(ctx, p);
+        *e = ShieldEntry { pawns: ctx.pawns, evaluator: id, kings, shields };
+        shields
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Entry, PawnTable};
+    use super::{Entry, PawnTable, ShieldEntry};
 
     #[test]
     fn entries_are_one_cache_line_and_tables_a_power_of_two() {
         assert_eq!(size_of::<Entry>(), 64);
-        assert_eq!(PawnTable::new().bytes(), 1 << 18);
-        assert_eq!(PawnTable::with_entries(100).bytes(), 128 * 64);
-        assert_eq!(PawnTable::with_entries(0).bytes(), 64);
+        assert_eq!(size_of::<ShieldEntry>(), 40);
+        assert_eq!(PawnTable::new().bytes(), (1 << 12) * (64 + 40));
+        assert_eq!(PawnTable::with_entries(100).bytes(), 128 * (64 + 40));
+        assert_eq!(PawnTable::with_entries(0).bytes(), 64 + 40);
     }
 }

@@ -196,7 +196,8 @@ fn pawn_sets(p: &Chess) -> [u64; 2] {
     [(b.pawns() & b.black()).0, (b.pawns() & b.white()).0]
 }
 
-/// The pawn table gives back exactly the uncached evaluation: one small table (entries replaced
+/// The pawn table (structure and king shelter entries) gives back exactly the uncached
+/// evaluation: one small table (entries replaced
 /// all the time) used by evaluators of three parameter sets in turn, so that each finds the
 /// others' entries for the same pawns and must not take them.
 #[test]

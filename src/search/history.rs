@@ -59,7 +59,7 @@ fn gravity(h: &mut i16, bonus: i32) {
     *h = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
 }
 
-/// All move-ordering tables of one searcher, and its pawn table (about 1.5 MiB, heap
+/// All move-ordering tables of one searcher, and its pawn table (about 1.7 MiB, heap
 /// allocated).
 pub struct History {
     /// [colour][from][to]
