@@ -74,8 +74,14 @@ pub struct Introduced {
 /// (`format = N`). Bump it whenever parameters are added, and declare each added one with
 /// `since <new format> was <value before>`. Format 2 added the per-square (`psq_*`) and
 /// mobility-table (`mob_*`) terms and the singular-extension refinements, format 3 the king
-/// shelter and storm tables (`king_shelter_*`, `king_storm_*`).
-pub const PARAMS_FORMAT: u32 = 3;
+/// shelter and storm tables (`king_shelter_*`, `king_storm_*`), format 4 more terms after
+/// Ethereal 12: pawn structure tables (`pawn_connected_*`, `pawn_candidate_*`,
+/// `pawn_backward_*`) and minor and queen terms (`knight_behind_pawn_*`, `bishop_behind_pawn_*`,
+/// `knight_siberia_*`, `bishop_long_diagonal_*`, `queen_relative_pin_*`), king area defenders
+/// and file distance to the pawns (`king_defenders_*`, `king_pawn_file_proximity_*`), passed
+/// pawn tables (`passed_rank_*`, `passed_friendly_distance_*`, `passed_enemy_distance_*`,
+/// `passed_safe_promotion_path_*`), space (`space_*`) and closedness (`closedness_*`).
+pub const PARAMS_FORMAT: u32 = 4;
 
 /// The top-level key of a parameter file that names its format.
 pub const FORMAT_KEY: &str = "format";

@@ -10,6 +10,8 @@ pub const RANK_1: u64 = 0xff;
 pub const FILES_CDEF: u64 = (FILE_A << 2) | (FILE_A << 3) | (FILE_A << 4) | (FILE_A << 5);
 /// d4, e4, d5, e5.
 pub const CENTRE: u64 = 0x0000_0018_1800_0000;
+/// The two long diagonals, a1-h8 and h1-a8.
+pub const LONG_DIAGONALS: u64 = 0x8142_2418_1824_4281;
 /// d2, e2, d3, e3 (white's view).
 pub const CENTRE_HOME: u64 = 0x0000_0000_0018_1800;
 /// Relative ranks 3-4 (white's view): where a pawnless hole weakens our camp.
@@ -139,6 +141,20 @@ pub static CENTRALITY: [i32; 64] = {
     }
     t
 };
+
+/// The king area of Ethereal 12 for a king of colour `c` on `k`: the king's square, its
+/// neighbours and the squares in front of those (3 files by up to 4 ranks), one file wider on
+/// the edge (files a-c or f-h).
+#[inline(always)]
+pub fn king_area(c: Color, k: Square) -> u64 {
+    let around = shakmaty::attacks::king_attacks(k).0 | (1u64 << k.to_usize());
+    let area = around | fwd(c, around);
+    match file_of(k) {
+        0 => area | (area << 1),
+        7 => area | (area >> 1),
+        _ => area,
+    }
+}
 
 /// Squares strictly in front of rank `r` (white's view), per rank.
 pub const fn ranks_above(r: usize) -> u64 {

@@ -1,13 +1,14 @@
 //! King safety: pawn shelter and enemy pawn cover on the king's and adjacent files, enemy
 //! pressure on the king zone (David Fig. 3), castling done / missed (Aksenov Table 3), king
-//! danger in attack units and the shelter and storm tables by pawn distance (Ethereal 12).
+//! danger in attack units, the shelter and storm tables by pawn distance, the defenders of the
+//! king area and the king's file distance to the pawns (Ethereal 12).
 
 use shakmaty::{Bitboard, Color, attacks};
 
 use super::{
     Ctx, EvalParams, S,
-    bits::{CASTLED_SQUARES, file_mask, file_of, ranks_above, rel},
-    king_tables,
+    bits::{CASTLED_SQUARES, file_mask, file_of, king_area, ranks_above, rel, south_fill},
+    king_tables, term_tables,
 };
 
 /// Pressure and castling terms of `us` (tapered; middlegame only). Needs the piece terms of the
@@ -100,6 +101,30 @@ fn pawn_shield(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         s += king_tables::storm(p, blocked, bucket(theirs));
     }
     s
+}
+
+/// Defenders and pawn proximity of `us` (after Ethereal 12's `KingDefenders` and
+/// `KingPawnFileProximity`): a table entry by the number of our pawns, knights and bishops in
+/// our king area (0 to 11), and one by the king's distance in files to the nearest file with a
+/// pawn of either colour (0 when none is left: the same for both sides). The first says who
+/// shields the king, the second whether it can reach the pawns in an ending. Linear.
+#[inline(always)]
+pub(super) fn defenders(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+    let u = us as usize;
+    let area = king_area(us, ctx.king[u]);
+    let defenders = (ctx.pawns[u] | ctx.knights[u] | ctx.bishops[u]) & area;
+    let kf = file_of(ctx.king[u]);
+    // One bit per file with a pawn.
+    let files = (south_fill(ctx.pawns[0] | ctx.pawns[1]) & 0xFF) as u32;
+    let distance = if files == 0 {
+        0
+    } else {
+        let (right, left) = (files >> kf, files & ((2 << kf) - 1));
+        let to_right = if right != 0 { right.trailing_zeros() as usize } else { 7 };
+        let to_left = if left != 0 { kf - (31 - left.leading_zeros() as usize) } else { 7 };
+        to_right.min(to_left)
+    };
+    term_tables::king_defenders(p, defenders.count_ones() as usize) + term_tables::king_pawn_file_proximity(p, distance)
 }
 
 /// [`pawn_shield`] of White less Black's: a function of the pawns and the king squares alone.

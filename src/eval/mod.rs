@@ -14,8 +14,8 @@
 //! Terms, one group per file, each a pure function of (position, params): [`material`],
 //! [`psqt`] (file + rank profiles per piece), [`pawns`] (David Fig. 3 pawn terms and Aksenov's
 //! pawn terms), [`pieces`] (mobility, outposts, rook terms), [`king`] (shelter, pressure,
-//! castling, attack units), [`threats`] (attacked and poorly defended pieces), plus a tempo
-//! bonus. All bitboard set operations: no allocation, no move generation.
+//! castling, attack units), [`threats`] (attacked and poorly defended pieces), [`space`] (space
+//! and closedness), plus a tempo bonus. All bitboard set operations: no allocation, no move generation.
 
 pub mod bits;
 pub mod king;
@@ -29,6 +29,8 @@ pub mod pieces;
 pub mod psqt;
 mod psqt_profiles;
 pub mod score;
+pub mod space;
+mod term_tables;
 #[cfg(test)]
 pub(crate) mod tests;
 pub mod threats;
@@ -318,7 +320,10 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     s += pawns::passer_path(&ctx, p, White) - pawns::passer_path(&ctx, p, Black);
     s += king::score(&ctx, p, White) - king::score(&ctx, p, Black);
     s += pawn_shields;
+    s += king::defenders(&ctx, p, White) - king::defenders(&ctx, p, Black);
     s += threats::score(&ctx, p, White) - threats::score(&ctx, p, Black);
+    s += space::space(&ctx, p, White) - space::space(&ctx, p, Black);
+    s += space::closedness(&ctx, p);
     s += king::danger(&ctx, p, White) - king::danger(&ctx, p, Black);
     Breakdown {
         s,

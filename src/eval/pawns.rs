@@ -1,5 +1,6 @@
 //! Pawn structure (David Fig. 3: advance, passed, doubled, isolated, backward, weak squares,
-//! passed pawn vs enemy king; Aksenov Table 3: adjacent, centre, blocked centre, far pawn).
+//! passed pawn vs enemy king; Aksenov Table 3: adjacent, centre, blocked centre, far pawn;
+//! Ethereal 12: backward, connected and candidate-passer tables).
 //! Set-wise bitboard code: a handful of shifts and popcounts per side, no per-pawn loop except
 //! over passed pawns.
 //!
@@ -8,14 +9,15 @@
 //! also on the other pieces (what blocks a centre pawn, where the enemy king stands). Their
 //! sum is the pawn evaluation, whichever way the first part was obtained.
 
-use shakmaty::{Color, Square};
+use shakmaty::{Bitboard, Color, Square};
 
 use super::{
     Ctx, EvalParams, S,
     bits::{
-        CENTRE, CENTRE_HOME, FAR_ZONE, FILES_CDEF, HOLE_ZONE, file_fill, file_of, fill_fwd, fwd, rel, rel_rank,
-        rel_rank_sum, sideways,
+        CENTRE, CENTRE_HOME, FAR_ZONE, FILE_CENTRALITY, FILES_CDEF, HOLE_ZONE, file_fill, file_of, fill_fwd, fwd,
+        pawn_attacks, rel, rel_rank, rel_rank_sum, sideways,
     },
+    term_tables,
 };
 
 /// Passed pawn bonus factor by relative rank 0..7, multiplied by `passed_pawn_mult`.
@@ -86,7 +88,51 @@ fn pawn_only(ctx: &Ctx, p: &EvalParams, us: Color) -> (S, u64, u64) {
         factor += PASSED_FACTOR[rel_rank(us, sq)];
     }
     s += S::new(p.passed_pawn_mult * factor, 2 * p.passed_pawn_mult * factor);
+    s += pawn_tables(ctx, p, us);
     (s, passed, isolated | backward)
+}
+
+/// Ethereal 12's pawn tables of `us`, on its definitions, which differ from the terms above
+/// (so a fit can weigh both). Backward (`PawnBackwards`): an enemy pawn attacks its stop square,
+/// we have pawns on an adjacent file but none behind it on its own or an adjacent one; by rank
+/// and whether an enemy pawn shares its file. Connected (`PawnConnected32`): defended by a pawn
+/// or beside one, and not backward; by relative square. Candidate passer
+/// (`PawnCandidatePasser`): every enemy pawn ahead on its or an adjacent file attacks it or its
+/// stop square, and our pawns defend the stop square as often as theirs attack it, so it can
+/// push and trade its way through; by rank and whether the pawn itself is defended as often as
+/// attacked. Pawns only, so the pawn table caches them; linear (one table entry per pawn).
+#[inline(always)]
+fn pawn_tables(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+    let them = !us;
+    let (u, t) = (us as usize, them as usize);
+    let (own, opp) = (ctx.pawns[u], ctx.pawns[t]);
+    let with_neighbours = own & sideways(file_fill(own));
+    let stop_attacked = own & fwd(them, ctx.pawn_att[t]);
+    let backed = fill_fwd(us, fwd(us, own | sideways(own)));
+    let backward = with_neighbours & stop_attacked & !backed;
+    let open = !file_fill(opp);
+    let mut s = S::ZERO;
+    for sq in Bitboard(backward) {
+        s += term_tables::pawn_backward(p, open & (1u64 << sq.to_usize()) != 0, rel_rank(us, sq));
+    }
+    for sq in Bitboard(own & (ctx.pawn_att[u] | sideways(own)) & !backward) {
+        let mirrored_file = FILE_CENTRALITY[file_of(sq)] as usize;
+        s += term_tables::pawn_connected(p, 4 * (rel_rank(us, sq) - 1) + mirrored_file);
+    }
+    // Not passed: an enemy pawn (a stopper) ahead on its or an adjacent file.
+    for sq in Bitboard(own & fill_fwd(them, fwd(them, opp | sideways(opp)))) {
+        let bit = 1u64 << sq.to_usize();
+        let stop = fwd(us, bit);
+        let stoppers = opp & fill_fwd(us, stop | sideways(stop));
+        let threats = opp & pawn_attacks(us, bit);
+        let push_threats = opp & pawn_attacks(us, stop);
+        let push_support = own & pawn_attacks(them, stop);
+        if stoppers & !threats & !push_threats == 0 && push_support.count_ones() >= push_threats.count_ones() {
+            let held = (own & pawn_attacks(them, bit)).count_ones() >= threats.count_ones();
+            s += term_tables::pawn_candidate(p, held, rel_rank(us, sq));
+        }
+    }
+    s
 }
 
 /// The pawn terms of `us` that depend on other pieces too: centre pawns blocked by whatever
@@ -117,6 +163,14 @@ pub(super) fn score_with_pieces(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
 /// attacks, and our king's distance from the square in front. Each term grows with the
 /// passer's rank factor (or, for the king, its distance weight). Needs both sides' complete
 /// attack maps.
+///
+/// Also Ethereal 12's passed-pawn tables, on their own definitions: an entry by rank, whether
+/// the stop square is empty and whether the enemy does not attack it (`PassedPawn`); per
+/// square of our king's and of the enemy king's distance to the pawn, by rank
+/// (`PassedFriendlyDistance`, `PassedEnemyDistance`); and a flat bonus when neither the pawn's
+/// square nor its path holds an enemy piece or an enemy-attacked square
+/// (`PassedSafePromotionPath`). Ethereal skips the distances for a passer with another of ours
+/// ahead on its file; our passers never have one.
 #[inline(always)]
 pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     let (u, t) = (us as usize, !us as usize);
@@ -125,7 +179,9 @@ pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         return S::ZERO;
     }
     let own_king = ctx.king[u];
+    let enemy = ctx.occupied_by[t] | ctx.attacked[t];
     let (mut blocked, mut safe_push, mut free_path, mut king_dist) = (0, 0, 0, 0);
+    let (mut tables, mut safe_promotion) = (S::ZERO, 0);
     for sq in shakmaty::Bitboard(passed) {
         let r = rel_rank(us, sq);
         let factor = PASSED_FACTOR[r];
@@ -137,9 +193,13 @@ pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         } else if stop & ctx.attacked[t] & !ctx.attacked[u] == 0 {
             safe_push += factor;
         }
-        if path & (ctx.occupied_by[t] | ctx.attacked[t]) == 0 {
+        if path & enemy == 0 {
             free_path += factor;
         }
+        tables += term_tables::passed_rank(p, stop & ctx.occ == 0, stop & ctx.attacked[t] == 0, r)
+            + term_tables::passed_friendly_distance(p, r) * sq.distance(own_king) as i32
+            + term_tables::passed_enemy_distance(p, r) * sq.distance(ctx.king[t]) as i32;
+        safe_promotion += i32::from((bit | path) & enemy == 0);
         if stop != 0 {
             let stop_sq = Square::new(stop.trailing_zeros());
             king_dist += KING_DIST_WEIGHT[r] * own_king.distance(stop_sq) as i32;
@@ -149,6 +209,8 @@ pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         + S::new(p.passed_safe_push_mg, p.passed_safe_push_eg) * safe_push
         + S::new(0, p.passed_free_path_eg) * free_path
         - S::new(0, p.passed_own_king_dist) * king_dist
+        + tables
+        + S::new(p.passed_safe_promotion_path_mg, p.passed_safe_promotion_path_eg) * safe_promotion
 }
 
 /// Pawns of `us` on relative ranks 6-7 that no enemy piece attacks (Aksenov's "far pawn");

@@ -1,7 +1,9 @@
 //! Knights, bishops, rooks and queens: mobility (attack sets masked, no move generation; a
 //! linear term, a cramp penalty and a table by move count and phase),
 //! centrality, outposts, rook files, the seventh rank, connected rooks, rooks and passed pawns,
-//! rooks aimed at the enemy king, back-rank minors (David Fig. 3, Aksenov Table 3). Also records
+//! rooks aimed at the enemy king, back-rank minors (David Fig. 3, Aksenov Table 3); minors behind
+//! a pawn, knights far from both kings, bishops on a long diagonal, queens on a line with an
+//! enemy slider behind one piece (Ethereal 12). Also records
 //! each side's attack maps (all, twice, per piece kind), its pressure on the enemy king zone and
 //! its king attackers for the later terms.
 
@@ -10,10 +12,11 @@ use shakmaty::{Bitboard, Color, attacks};
 use super::{
     Ctx, EvalParams, S,
     bits::{
-        CENTRALITY, DARK_SQUARES, FILE_CENTRALITY, OUTPOST_ZONE, RANK_1, file_mask, file_of, fill_fwd, fwd, rel,
-        rel_rank,
+        CENTRALITY, CENTRE, DARK_SQUARES, FILE_CENTRALITY, LONG_DIAGONALS, OUTPOST_ZONE, RANK_1, file_mask, file_of,
+        fill_fwd, fwd, rel, rel_rank,
     },
     mobility_tables::{self, MobilityTable},
+    term_tables,
 };
 
 /// Piece terms of `us`. Needs both sides' pawn terms (passed and weak pawns) done first.
@@ -28,6 +31,10 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, tables: Option<&MobilityTable
     let outposts = rel(us, OUTPOST_ZONE) & !ctx.pawn_span[t];
     let support = ctx.pawn_att[u];
     let back_rank = rel(us, RANK_1);
+    let all_pawns = ctx.pawns[0] | ctx.pawns[1];
+    // Squares just behind a pawn (either colour), from our side: a minor there is shielded from
+    // frontal attack and the pawn from the front (Ethereal 12's KnightBehindPawn/BishopBehindPawn).
+    let behind_pawn = fwd(them, all_pawns);
     let mut pressure = 0u32;
     let mut s = S::ZERO;
 
@@ -50,7 +57,14 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, tables: Option<&MobilityTable
             if outposts & bit != 0 {
                 outpost += rel_rank(us, sq) as i32 - 2 + i32::from(support & bit != 0);
             }
+            // Far from both kings, a knight neither attacks nor defends (Ethereal 12).
+            let kings = sq.distance(ctx.king[0]).min(sq.distance(ctx.king[1]));
+            if kings >= 4 {
+                s += term_tables::knight_siberia(p, kings as usize);
+            }
         }
+        let behind = (knights & behind_pawn).count_ones() as i32;
+        s += S::new(p.knight_behind_pawn_mg, p.knight_behind_pawn_eg) * behind;
         let first = (knights & back_rank).count_ones() as i32;
         s += S::new(p.knight_mobility, p.knight_mobility) * mob
             + S::new(p.knight_mobility_high, p.knight_mobility_high) * high
@@ -63,7 +77,7 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, tables: Option<&MobilityTable
     // Bishops.
     let bishops = ctx.bishops[u];
     if bishops != 0 {
-        let (mut mob, mut cramped, mut colour_pawns) = (0, 0, 0);
+        let (mut mob, mut cramped, mut colour_pawns, mut long_diagonal) = (0, 0, 0, 0);
         for sq in Bitboard(bishops) {
             let a = attacks::bishop_attacks(sq, Bitboard(occ)).0;
             ctx.att_bishop[u] |= a;
@@ -75,6 +89,11 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, tables: Option<&MobilityTable
             cramped += cramp(m);
             let colour = if (1u64 << sq.to_usize()) & DARK_SQUARES != 0 { DARK_SQUARES } else { !DARK_SQUARES };
             colour_pawns += (ctx.pawns[u] & colour).count_ones() as i32;
+            // Seeing both centre squares of a long diagonal past everything but pawns (Ethereal 12).
+            if LONG_DIAGONALS & !CENTRE & (1u64 << sq.to_usize()) != 0 {
+                let seen = attacks::bishop_attacks(sq, Bitboard(all_pawns)).0 & CENTRE;
+                long_diagonal += i32::from(seen.count_ones() >= 2);
+            }
         }
         let outpost = (bishops & outposts & support).count_ones() as i32;
         let first = (bishops & back_rank).count_ones() as i32;
@@ -84,14 +103,15 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, tables: Option<&MobilityTable
             + S::new(p.bishop_pair, p.bishop_pair) * pair
             - S::new(p.bishop_first_rank, 0) * first
             - S::new(p.low_mobility_bishop, p.low_mobility_bishop) * cramped
-            - S::new(p.bishop_colour_pawns_mg, p.bishop_colour_pawns_eg) * colour_pawns;
+            - S::new(p.bishop_colour_pawns_mg, p.bishop_colour_pawns_eg) * colour_pawns
+            + S::new(p.bishop_behind_pawn_mg, p.bishop_behind_pawn_eg) * (bishops & behind_pawn).count_ones() as i32
+            + S::new(p.bishop_long_diagonal_mg, p.bishop_long_diagonal_eg) * long_diagonal;
     }
 
     // Rooks.
     let rooks = ctx.rooks[u];
     if rooks != 0 {
         let own_pawns = ctx.pawns[u];
-        let all_pawns = own_pawns | ctx.pawns[t];
         let king_file = file_of(ctx.king[t]) as i32;
         let seventh_target =
             ctx.pawns[t] & rel(us, 0x00ff_0000_0000_0000) != 0 || ctx.kings[t] & rel(us, 0xff00_0000_0000_0000) != 0;
@@ -146,9 +166,17 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, tables: Option<&MobilityTable
     // Queens.
     let queens = ctx.queens[u];
     if queens != 0 {
-        let (mut mob, mut cramped) = (0, 0);
+        let (mut mob, mut cramped, mut pinned) = (0, 0, 0);
         for sq in Bitboard(queens) {
-            let a = attacks::queen_attacks(sq, Bitboard(occ)).0;
+            let (straight, diagonal) =
+                (attacks::rook_attacks(sq, Bitboard(occ)).0, attacks::bishop_attacks(sq, Bitboard(occ)).0);
+            let a = straight | diagonal;
+            // An enemy rook or bishop behind the first piece on one of the queen's lines: moving
+            // that piece away attacks the queen (Ethereal 12's relative pin / discovered attack).
+            let (rooks, bishops) = (ctx.rooks[t] & !straight, ctx.bishops[t] & !diagonal);
+            let xray_rook = rooks != 0 && attacks::rook_attacks(sq, Bitboard(occ & !straight)).0 & rooks != 0;
+            let xray_bishop = bishops != 0 && attacks::bishop_attacks(sq, Bitboard(occ & !diagonal)).0 & bishops != 0;
+            pinned += i32::from(xray_rook || xray_bishop);
             ctx.att_queen[u] |= a;
             record_attacks(ctx, u, a, enemy_zone, p.ks_weight_queen);
             pressure += (a & enemy_zone).count_ones();
@@ -158,7 +186,8 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, tables: Option<&MobilityTable
             cramped += cramp(m);
         }
         s += S::new(p.queen_mobility, p.queen_mobility) * mob
-            - S::new(p.low_mobility_queen, p.low_mobility_queen) * cramped;
+            - S::new(p.low_mobility_queen, p.low_mobility_queen) * cramped
+            + S::new(p.queen_relative_pin_mg, p.queen_relative_pin_eg) * pinned;
     }
 
     ctx.pressure[u] = pressure as i32;

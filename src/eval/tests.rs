@@ -452,6 +452,77 @@ fn shelter_and_storm_tables() {
 }
 
 #[test]
+fn pawn_tables() {
+    // d4 and e4 side by side: both connected, both on the d/e file's fourth rank.
+    let fen = "4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "pawn_connected_d4_mg"), (2, 0));
+    assert_eq!(delta(fen, "pawn_connected_c4_eg"), (0, 0));
+    // d3 is backward (e5 attacks d4, c4 stands ahead of it) on a file without a black pawn; c4,
+    // defended by d3, is connected.
+    let fen = "4k3/8/8/4p3/2P5/3P4/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "pawn_backward_open_3_mg"), (1, 0));
+    assert_eq!(delta(fen, "pawn_backward_closed_3_eg"), (0, 0));
+    assert_eq!(delta(fen, "pawn_connected_c4_eg"), (0, 1));
+    assert_eq!(delta(fen, "pawn_connected_d3_mg"), (0, 0), "a backward pawn is not connected");
+    // With d7 on its file.
+    let fen = "4k3/3p4/8/4p3/2P5/3P4/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "pawn_backward_closed_3_eg"), (0, 1));
+    assert_eq!(delta(fen, "pawn_backward_open_3_mg"), (0, 0));
+    // d5's only stopper e7 attacks d6, which c5 defends: a candidate, itself not attacked.
+    let fen = "4k3/4p3/8/2PP4/8/8/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "pawn_candidate_held_5_mg"), (1, 0));
+    assert_eq!(delta(fen, "pawn_candidate_outnumbered_5_mg"), (0, 0));
+    // d5's only stopper e6 attacks it, and nothing defends it: outnumbered. So is e6 (for black,
+    // on its third rank): d5 attacks it and is its only stopper.
+    let fen = "4k3/8/4p3/2PP4/8/8/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "pawn_candidate_outnumbered_5_mg"), (1, 0));
+    assert_eq!(delta(fen, "pawn_candidate_outnumbered_3_eg"), (0, -1));
+    assert_eq!(delta(fen, "pawn_candidate_held_5_mg"), (0, 0));
+}
+
+#[test]
+fn minor_and_queen_tables() {
+    // The e3 knight stands behind e4; the c3 bishop behind c4, and it sees d4 and e5.
+    let fen = "4k3/8/8/8/2P1P3/2B1N3/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "knight_behind_pawn_mg"), (1, 0));
+    assert_eq!(delta(fen, "bishop_behind_pawn_eg"), (0, 1));
+    assert_eq!(delta(fen, "bishop_long_diagonal_mg"), (1, 0));
+    assert_eq!(delta(fen, "knight_siberia_4_mg"), (0, 0), "two squares from the white king");
+    // Behind a black pawn too; a4 is six squares from both kings.
+    let fen = "6k1/8/8/3p4/N2N4/8/8/6K1 w - - 0 1";
+    assert_eq!(delta(fen, "knight_behind_pawn_eg"), (0, 1));
+    assert_eq!(delta(fen, "knight_siberia_6_mg"), (1, 0));
+    assert_eq!(delta(fen, "knight_siberia_4_mg"), (0, 0));
+    // The bishop sees past a knight on its diagonal, not past a pawn.
+    assert_eq!(delta("4k3/8/8/8/8/2n5/1B6/4K3 w - - 0 1", "bishop_long_diagonal_eg"), (0, 1));
+    assert_eq!(delta("4k3/8/8/8/3p4/8/1B6/4K3 w - - 0 1", "bishop_long_diagonal_eg"), (0, 0));
+    // The d1 queen: the d8 rook behind our d4 knight; the a4 bishop behind black's c2 knight.
+    assert_eq!(delta("3r2k1/8/8/8/3N4/8/8/3Q2K1 w - - 0 1", "queen_relative_pin_mg"), (1, 0));
+    assert_eq!(delta("6k1/8/8/8/b7/8/2n5/3Q2K1 w - - 0 1", "queen_relative_pin_eg"), (0, 1));
+    // A queen behind the knight does not count, nor a rook two pieces away.
+    assert_eq!(delta("3q2k1/8/8/8/3N4/8/8/3Q2K1 w - - 0 1", "queen_relative_pin_mg"), (0, 0));
+    assert_eq!(delta("3r2k1/8/3p4/8/3N4/8/8/3Q2K1 w - - 0 1", "queen_relative_pin_mg"), (0, 0));
+}
+
+#[test]
+fn king_defender_and_pawn_file_tables() {
+    // g1's area is f1-h3: f2, g2, h2 and the f3 knight. e8's holds none of black's (none).
+    let fen = "4k3/8/8/8/8/5N2/5PPP/6K1 w - - 0 1";
+    assert_eq!(delta(fen, "king_defenders_4_mg"), (1, 0));
+    assert_eq!(delta(fen, "king_defenders_0_eg"), (0, -1));
+    // On the h-file the area takes in the f-file.
+    assert_eq!(delta("4k3/8/8/8/8/8/5P2/7K w - - 0 1", "king_defenders_1_mg"), (1, 0));
+    // The a1 king is four files from the only pawn, the e8 king none.
+    let fen = "4k3/8/8/8/4P3/8/8/K7 w - - 0 1";
+    assert_eq!(delta(fen, "king_pawn_file_proximity_4_eg"), (0, 1));
+    assert_eq!(delta(fen, "king_pawn_file_proximity_0_mg"), (-1, 0));
+    // Without pawns both kings count 0.
+    assert_eq!(delta("4k3/8/8/8/8/8/8/K7 w - - 0 1", "king_pawn_file_proximity_0_mg"), (0, 0));
+    // The h1 king and pawns on the b- and f-files: two files to the left.
+    assert_eq!(delta("4k3/1p6/8/8/8/8/5P2/7K w - - 0 1", "king_pawn_file_proximity_2_mg"), (1, 0));
+}
+
+#[test]
 fn threat_terms() {
     // The e4 knight is attacked by the d5 pawn.
     let fen = "4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1";
@@ -519,6 +590,50 @@ fn passed_pawn_path_terms() {
 }
 
 #[test]
+fn passed_pawn_tables() {
+    // The e6 passer: e7 empty and safe, our king five squares away, theirs four; e6-e8 clear.
+    let fen = "k7/8/4P3/8/8/8/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "passed_rank_6_free_safe_mg"), (1, 0));
+    assert_eq!(delta(fen, "passed_friendly_distance_6_eg"), (0, 5));
+    assert_eq!(delta(fen, "passed_enemy_distance_6_mg"), (4, 0));
+    assert_eq!(delta(fen, "passed_safe_promotion_path_eg"), (0, 1));
+    assert_eq!(delta(fen, "passed_enemy_distance_5_mg"), (0, 0));
+    // The e8 king attacks e7 (and e7 is empty).
+    let fen = "4k3/8/4P3/8/8/8/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "passed_rank_6_free_attacked_mg"), (1, 0));
+    assert_eq!(delta(fen, "passed_safe_promotion_path_eg"), (0, 0));
+    // Blocked by the king on e7 (which does not attack its own square), attacked and blocked by
+    // the knight there that the king defends.
+    assert_eq!(delta("8/4k3/4P3/8/8/8/8/4K3 w - - 0 1", "passed_rank_6_blocked_safe_eg"), (0, 1));
+    assert_eq!(delta("4k3/4n3/4P3/8/8/8/8/4K3 w - - 0 1", "passed_rank_6_blocked_attacked_eg"), (0, 1));
+}
+
+#[test]
+fn space_and_closedness_tables() {
+    // e4 is ours once (g3), theirs twice (c5, d6): restricted. Too few pieces for the centre.
+    let fen = "7k/8/3n4/2n5/8/6N1/8/K7 w - - 0 1";
+    assert_eq!(delta(fen, "space_restrict_empty_mg"), (1, 0));
+    assert_eq!(delta(fen, "space_restrict_piece_mg"), (0, 0));
+    assert_eq!(delta(fen, "space_centre_control_mg"), (0, 0));
+    // No pawns: closedness 0; one knight fewer than black.
+    assert_eq!(delta(fen, "closedness_knight_0_eg"), (0, -1));
+    assert_eq!(delta(fen, "closedness_rook_0_eg"), (0, 0));
+    // A white pawn on e4: restricted and occupied; f5 (g3 and e4 against d6) restricts black.
+    let fen = "7k/8/3n4/2n5/4P3/6N1/8/K7 w - - 0 1";
+    assert_eq!(delta(fen, "space_restrict_piece_eg"), (0, 1));
+    assert_eq!(delta(fen, "space_restrict_empty_eg"), (0, -1));
+    // After 1.e3 white holds c3-f3, c4, d4 and f4, black c6-f6.
+    let fen = "rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    assert_eq!(delta(fen, "space_centre_control_mg"), (3, 0));
+    // 16 pawns on closed files, none rammed: closedness 5; rammed: 16 + 24, capped at 8.
+    let fen = "4k3/pppppppp/8/8/8/8/PPPPPPPP/RN2K3 w - - 0 1";
+    assert_eq!(delta(fen, "closedness_knight_5_mg"), (1, 0));
+    assert_eq!(delta(fen, "closedness_rook_5_eg"), (0, 1));
+    let fen = "4k3/8/8/pppppppp/PPPPPPPP/8/8/RN2K3 w - - 0 1";
+    assert_eq!(delta(fen, "closedness_knight_8_mg"), (1, 0));
+}
+
+#[test]
 fn king_danger_terms() {
     // A lone rook near the king, and no queen: no danger counted.
     assert_eq!(delta("6k1/8/8/8/8/8/8/4K2R w - - 0 1", "ks_attack_value"), (0, 0));
@@ -561,9 +676,26 @@ fn changed_parameter_changes_evaluate_as_expected() {
 fn every_parameter_is_used() {
     // Each parameter must move the evaluation of some suite position (or its mirror-free twin).
     // The suites lack one of the king's pawn-table buckets: an h-pawn four or more ranks ahead
-    // of its king (h5, king g1).
+    // of its king (h5, king g1). Nor do they have connected pawns on the seventh rank or b6, a
+    // held candidate passer on the sixth, or a backward pawn on the fifth with an enemy pawn
+    // on its file, nor six or more defenders in a king area, nor a blocked and attacked passer
+    // on the fifth, nor a knight or rook imbalance in closed positions.
     let mut positions = many_positions();
     positions.push(pos("k2r4/8/8/7P/8/8/5PP1/3R2K1 w - - 0 1"));
+    positions.push(pos("q5k1/PPPP4/1P6/2P5/8/8/8/6K1 w - - 0 1"));
+    positions.push(pos("r3k3/4p3/3P4/4P3/8/8/8/4K2R w - - 0 1"));
+    positions.push(pos("r3k3/3pp3/2P5/3P4/8/8/8/4K2R w - - 0 1"));
+    // Six to eleven defenders in a king area (white and black, around d4 and g5).
+    positions.push(pos("r7/8/2NBNppp/2PPPpkp/2PKPppp/2PPPbn1/8/R7 b - - 0 1"));
+    positions.push(pos("r7/8/3N1ppp/2PPPpkp/2PKPppp/2PPP3/8/R7 w - - 0 1"));
+    positions.push(pos("r7/8/5pp1/2PPPpkp/2PKPpp1/3PP3/8/R7 w - - 0 1"));
+    // A passer on the fifth rank, blocked by a knight its king defends.
+    positions.push(pos("8/4k3/3n4/3P4/8/8/8/R3K3 w - - 0 1"));
+    // A knight and a rook more at closedness 5 to 8 (no, one and two rammed pairs, all eight).
+    positions.push(pos("4k3/pppppppp/8/8/8/8/PPPPPPPP/RN2K3 w - - 0 1"));
+    positions.push(pos("4k3/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RN2K3 w - - 0 1"));
+    positions.push(pos("4k3/ppp2ppp/8/3pp3/3PP3/8/PPP2PPP/RN2K3 w - - 0 1"));
+    positions.push(pos("4k3/8/8/pppppppp/PPPPPPPP/8/8/RN2K3 w - - 0 1"));
     let base = EvalParams::default();
     let e0: Vec<i32> = positions.iter().map(|p| evaluate(p, &base)).collect();
     for (i, s) in EvalParams::specs().iter().enumerate() {

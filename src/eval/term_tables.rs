@@ -1,0 +1,201 @@
+// Generated alongside params.rs: the format-4 table terms after Ethereal 12 (pawn_connected_*,
+// pawn_candidate_*, ...) as lookups by the index the evaluation computes.
+
+use super::{EvalParams, S};
+
+/// The connected-pawn entry at `index` = 4 × (relative rank index 1..=6, ranks 2-7, less 1) + the mirrored file (0 = a/h .. 3 = d/e).
+#[inline(always)]
+pub(crate) fn pawn_connected(p: &EvalParams, index: usize) -> S {
+    match index {
+        0 => S::new(p.pawn_connected_a2_mg, p.pawn_connected_a2_eg),
+        1 => S::new(p.pawn_connected_b2_mg, p.pawn_connected_b2_eg),
+        2 => S::new(p.pawn_connected_c2_mg, p.pawn_connected_c2_eg),
+        3 => S::new(p.pawn_connected_d2_mg, p.pawn_connected_d2_eg),
+        4 => S::new(p.pawn_connected_a3_mg, p.pawn_connected_a3_eg),
+        5 => S::new(p.pawn_connected_b3_mg, p.pawn_connected_b3_eg),
+        6 => S::new(p.pawn_connected_c3_mg, p.pawn_connected_c3_eg),
+        7 => S::new(p.pawn_connected_d3_mg, p.pawn_connected_d3_eg),
+        8 => S::new(p.pawn_connected_a4_mg, p.pawn_connected_a4_eg),
+        9 => S::new(p.pawn_connected_b4_mg, p.pawn_connected_b4_eg),
+        10 => S::new(p.pawn_connected_c4_mg, p.pawn_connected_c4_eg),
+        11 => S::new(p.pawn_connected_d4_mg, p.pawn_connected_d4_eg),
+        12 => S::new(p.pawn_connected_a5_mg, p.pawn_connected_a5_eg),
+        13 => S::new(p.pawn_connected_b5_mg, p.pawn_connected_b5_eg),
+        14 => S::new(p.pawn_connected_c5_mg, p.pawn_connected_c5_eg),
+        15 => S::new(p.pawn_connected_d5_mg, p.pawn_connected_d5_eg),
+        16 => S::new(p.pawn_connected_a6_mg, p.pawn_connected_a6_eg),
+        17 => S::new(p.pawn_connected_b6_mg, p.pawn_connected_b6_eg),
+        18 => S::new(p.pawn_connected_c6_mg, p.pawn_connected_c6_eg),
+        19 => S::new(p.pawn_connected_d6_mg, p.pawn_connected_d6_eg),
+        20 => S::new(p.pawn_connected_a7_mg, p.pawn_connected_a7_eg),
+        21 => S::new(p.pawn_connected_b7_mg, p.pawn_connected_b7_eg),
+        22 => S::new(p.pawn_connected_c7_mg, p.pawn_connected_c7_eg),
+        _ => S::new(p.pawn_connected_d7_mg, p.pawn_connected_d7_eg),
+    }
+}
+
+/// The candidate-passer entry; `held`: the pawn is defended by as many of our pawns as enemy pawns attack it; relative rank index 1..=5.
+#[inline(always)]
+pub(crate) fn pawn_candidate(p: &EvalParams, held: bool, rank: usize) -> S {
+    match (held, rank) {
+        (false, 1) => S::new(p.pawn_candidate_outnumbered_2_mg, p.pawn_candidate_outnumbered_2_eg),
+        (false, 2) => S::new(p.pawn_candidate_outnumbered_3_mg, p.pawn_candidate_outnumbered_3_eg),
+        (false, 3) => S::new(p.pawn_candidate_outnumbered_4_mg, p.pawn_candidate_outnumbered_4_eg),
+        (false, 4) => S::new(p.pawn_candidate_outnumbered_5_mg, p.pawn_candidate_outnumbered_5_eg),
+        (false, 5) => S::new(p.pawn_candidate_outnumbered_6_mg, p.pawn_candidate_outnumbered_6_eg),
+        (true, 1) => S::new(p.pawn_candidate_held_2_mg, p.pawn_candidate_held_2_eg),
+        (true, 2) => S::new(p.pawn_candidate_held_3_mg, p.pawn_candidate_held_3_eg),
+        (true, 3) => S::new(p.pawn_candidate_held_4_mg, p.pawn_candidate_held_4_eg),
+        (true, 4) => S::new(p.pawn_candidate_held_5_mg, p.pawn_candidate_held_5_eg),
+        _ => S::new(p.pawn_candidate_held_6_mg, p.pawn_candidate_held_6_eg),
+    }
+}
+
+/// The backward-pawn entry; `open`: no enemy pawn on its file; relative rank index 1..=4.
+#[inline(always)]
+pub(crate) fn pawn_backward(p: &EvalParams, open: bool, rank: usize) -> S {
+    match (open, rank) {
+        (false, 1) => S::new(p.pawn_backward_closed_2_mg, p.pawn_backward_closed_2_eg),
+        (false, 2) => S::new(p.pawn_backward_closed_3_mg, p.pawn_backward_closed_3_eg),
+        (false, 3) => S::new(p.pawn_backward_closed_4_mg, p.pawn_backward_closed_4_eg),
+        (false, 4) => S::new(p.pawn_backward_closed_5_mg, p.pawn_backward_closed_5_eg),
+        (true, 1) => S::new(p.pawn_backward_open_2_mg, p.pawn_backward_open_2_eg),
+        (true, 2) => S::new(p.pawn_backward_open_3_mg, p.pawn_backward_open_3_eg),
+        (true, 3) => S::new(p.pawn_backward_open_4_mg, p.pawn_backward_open_4_eg),
+        _ => S::new(p.pawn_backward_open_5_mg, p.pawn_backward_open_5_eg),
+    }
+}
+
+/// The knight-in-Siberia entry for a distance of 4..=7 to the nearer king.
+#[inline(always)]
+pub(crate) fn knight_siberia(p: &EvalParams, distance: usize) -> S {
+    match distance {
+        4 => S::new(p.knight_siberia_4_mg, p.knight_siberia_4_eg),
+        5 => S::new(p.knight_siberia_5_mg, p.knight_siberia_5_eg),
+        6 => S::new(p.knight_siberia_6_mg, p.knight_siberia_6_eg),
+        _ => S::new(p.knight_siberia_7_mg, p.knight_siberia_7_eg),
+    }
+}
+
+/// The king-defenders entry for 0..=11 defenders.
+#[inline(always)]
+pub(crate) fn king_defenders(p: &EvalParams, count: usize) -> S {
+    match count {
+        0 => S::new(p.king_defenders_0_mg, p.king_defenders_0_eg),
+        1 => S::new(p.king_defenders_1_mg, p.king_defenders_1_eg),
+        2 => S::new(p.king_defenders_2_mg, p.king_defenders_2_eg),
+        3 => S::new(p.king_defenders_3_mg, p.king_defenders_3_eg),
+        4 => S::new(p.king_defenders_4_mg, p.king_defenders_4_eg),
+        5 => S::new(p.king_defenders_5_mg, p.king_defenders_5_eg),
+        6 => S::new(p.king_defenders_6_mg, p.king_defenders_6_eg),
+        7 => S::new(p.king_defenders_7_mg, p.king_defenders_7_eg),
+        8 => S::new(p.king_defenders_8_mg, p.king_defenders_8_eg),
+        9 => S::new(p.king_defenders_9_mg, p.king_defenders_9_eg),
+        10 => S::new(p.king_defenders_10_mg, p.king_defenders_10_eg),
+        _ => S::new(p.king_defenders_11_mg, p.king_defenders_11_eg),
+    }
+}
+
+/// The king-pawn file proximity entry for a distance of 0..=7 files.
+#[inline(always)]
+pub(crate) fn king_pawn_file_proximity(p: &EvalParams, files: usize) -> S {
+    match files {
+        0 => S::new(p.king_pawn_file_proximity_0_mg, p.king_pawn_file_proximity_0_eg),
+        1 => S::new(p.king_pawn_file_proximity_1_mg, p.king_pawn_file_proximity_1_eg),
+        2 => S::new(p.king_pawn_file_proximity_2_mg, p.king_pawn_file_proximity_2_eg),
+        3 => S::new(p.king_pawn_file_proximity_3_mg, p.king_pawn_file_proximity_3_eg),
+        4 => S::new(p.king_pawn_file_proximity_4_mg, p.king_pawn_file_proximity_4_eg),
+        5 => S::new(p.king_pawn_file_proximity_5_mg, p.king_pawn_file_proximity_5_eg),
+        6 => S::new(p.king_pawn_file_proximity_6_mg, p.king_pawn_file_proximity_6_eg),
+        _ => S::new(p.king_pawn_file_proximity_7_mg, p.king_pawn_file_proximity_7_eg),
+    }
+}
+
+/// The passed-pawn entry; `free`: its stop square is empty; `safe`: the enemy does not attack it; relative rank index 1..=6.
+#[inline(always)]
+pub(crate) fn passed_rank(p: &EvalParams, free: bool, safe: bool, rank: usize) -> S {
+    match (free, safe, rank) {
+        (false, false, 1) => S::new(p.passed_rank_2_blocked_attacked_mg, p.passed_rank_2_blocked_attacked_eg),
+        (false, true, 1) => S::new(p.passed_rank_2_blocked_safe_mg, p.passed_rank_2_blocked_safe_eg),
+        (true, false, 1) => S::new(p.passed_rank_2_free_attacked_mg, p.passed_rank_2_free_attacked_eg),
+        (true, true, 1) => S::new(p.passed_rank_2_free_safe_mg, p.passed_rank_2_free_safe_eg),
+        (false, false, 2) => S::new(p.passed_rank_3_blocked_attacked_mg, p.passed_rank_3_blocked_attacked_eg),
+        (false, true, 2) => S::new(p.passed_rank_3_blocked_safe_mg, p.passed_rank_3_blocked_safe_eg),
+        (true, false, 2) => S::new(p.passed_rank_3_free_attacked_mg, p.passed_rank_3_free_attacked_eg),
+        (true, true, 2) => S::new(p.passed_rank_3_free_safe_mg, p.passed_rank_3_free_safe_eg),
+        (false, false, 3) => S::new(p.passed_rank_4_blocked_attacked_mg, p.passed_rank_4_blocked_attacked_eg),
+        (false, true, 3) => S::new(p.passed_rank_4_blocked_safe_mg, p.passed_rank_4_blocked_safe_eg),
+        (true, false, 3) => S::new(p.passed_rank_4_free_attacked_mg, p.passed_rank_4_free_attacked_eg),
+        (true, true, 3) => S::new(p.passed_rank_4_free_safe_mg, p.passed_rank_4_free_safe_eg),
+        (false, false, 4) => S::new(p.passed_rank_5_blocked_attacked_mg, p.passed_rank_5_blocked_attacked_eg),
+        (false, true, 4) => S::new(p.passed_rank_5_blocked_safe_mg, p.passed_rank_5_blocked_safe_eg),
+        (true, false, 4) => S::new(p.passed_rank_5_free_attacked_mg, p.passed_rank_5_free_attacked_eg),
+        (true, true, 4) => S::new(p.passed_rank_5_free_safe_mg, p.passed_rank_5_free_safe_eg),
+        (false, false, 5) => S::new(p.passed_rank_6_blocked_attacked_mg, p.passed_rank_6_blocked_attacked_eg),
+        (false, true, 5) => S::new(p.passed_rank_6_blocked_safe_mg, p.passed_rank_6_blocked_safe_eg),
+        (true, false, 5) => S::new(p.passed_rank_6_free_attacked_mg, p.passed_rank_6_free_attacked_eg),
+        (true, true, 5) => S::new(p.passed_rank_6_free_safe_mg, p.passed_rank_6_free_safe_eg),
+        (false, false, 6) => S::new(p.passed_rank_7_blocked_attacked_mg, p.passed_rank_7_blocked_attacked_eg),
+        (false, true, 6) => S::new(p.passed_rank_7_blocked_safe_mg, p.passed_rank_7_blocked_safe_eg),
+        (true, false, 6) => S::new(p.passed_rank_7_free_attacked_mg, p.passed_rank_7_free_attacked_eg),
+        _ => S::new(p.passed_rank_7_free_safe_mg, p.passed_rank_7_free_safe_eg),
+    }
+}
+
+/// Our king's distance weight for a passer on relative rank index 1..=6.
+#[inline(always)]
+pub(crate) fn passed_friendly_distance(p: &EvalParams, rank: usize) -> S {
+    match rank {
+        1 => S::new(p.passed_friendly_distance_2_mg, p.passed_friendly_distance_2_eg),
+        2 => S::new(p.passed_friendly_distance_3_mg, p.passed_friendly_distance_3_eg),
+        3 => S::new(p.passed_friendly_distance_4_mg, p.passed_friendly_distance_4_eg),
+        4 => S::new(p.passed_friendly_distance_5_mg, p.passed_friendly_distance_5_eg),
+        5 => S::new(p.passed_friendly_distance_6_mg, p.passed_friendly_distance_6_eg),
+        _ => S::new(p.passed_friendly_distance_7_mg, p.passed_friendly_distance_7_eg),
+    }
+}
+
+/// The enemy king's distance weight for a passer on relative rank index 1..=6.
+#[inline(always)]
+pub(crate) fn passed_enemy_distance(p: &EvalParams, rank: usize) -> S {
+    match rank {
+        1 => S::new(p.passed_enemy_distance_2_mg, p.passed_enemy_distance_2_eg),
+        2 => S::new(p.passed_enemy_distance_3_mg, p.passed_enemy_distance_3_eg),
+        3 => S::new(p.passed_enemy_distance_4_mg, p.passed_enemy_distance_4_eg),
+        4 => S::new(p.passed_enemy_distance_5_mg, p.passed_enemy_distance_5_eg),
+        5 => S::new(p.passed_enemy_distance_6_mg, p.passed_enemy_distance_6_eg),
+        _ => S::new(p.passed_enemy_distance_7_mg, p.passed_enemy_distance_7_eg),
+    }
+}
+
+/// The per-knight entry at closedness 0..=8.
+#[inline(always)]
+pub(crate) fn closedness_knight(p: &EvalParams, closedness: usize) -> S {
+    match closedness {
+        0 => S::new(p.closedness_knight_0_mg, p.closedness_knight_0_eg),
+        1 => S::new(p.closedness_knight_1_mg, p.closedness_knight_1_eg),
+        2 => S::new(p.closedness_knight_2_mg, p.closedness_knight_2_eg),
+        3 => S::new(p.closedness_knight_3_mg, p.closedness_knight_3_eg),
+        4 => S::new(p.closedness_knight_4_mg, p.closedness_knight_4_eg),
+        5 => S::new(p.closedness_knight_5_mg, p.closedness_knight_5_eg),
+        6 => S::new(p.closedness_knight_6_mg, p.closedness_knight_6_eg),
+        7 => S::new(p.closedness_knight_7_mg, p.closedness_knight_7_eg),
+        _ => S::new(p.closedness_knight_8_mg, p.closedness_knight_8_eg),
+    }
+}
+
+/// The per-rook entry at closedness 0..=8.
+#[inline(always)]
+pub(crate) fn closedness_rook(p: &EvalParams, closedness: usize) -> S {
+    match closedness {
+        0 => S::new(p.closedness_rook_0_mg, p.closedness_rook_0_eg),
+        1 => S::new(p.closedness_rook_1_mg, p.closedness_rook_1_eg),
+        2 => S::new(p.closedness_rook_2_mg, p.closedness_rook_2_eg),
+        3 => S::new(p.closedness_rook_3_mg, p.closedness_rook_3_eg),
+        4 => S::new(p.closedness_rook_4_mg, p.closedness_rook_4_eg),
+        5 => S::new(p.closedness_rook_5_mg, p.closedness_rook_5_eg),
+        6 => S::new(p.closedness_rook_6_mg, p.closedness_rook_6_eg),
+        7 => S::new(p.closedness_rook_7_mg, p.closedness_rook_7_eg),
+        _ => S::new(p.closedness_rook_8_mg, p.closedness_rook_8_eg),
+    }
+}
