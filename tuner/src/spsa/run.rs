@@ -413,12 +413,15 @@ mod tests {
             )
         };
         let (_, ps) = from_file(Some("queen_*"), 20).unwrap();
-        assert_eq!(names(&ps), ["queen_mg", "queen_eg", "queen_mobility"]);
+        assert_eq!(
+            names(&ps),
+            ["queen_mg", "queen_eg", "queen_mobility", "queen_relative_pin_mg", "queen_relative_pin_eg"]
+        );
         assert_eq!(ps[0].value, f64::from(Params::default().eval.queen_mg), "a file's own values");
         let e = from_file(Some("queen_*,kinght"), 20).unwrap_err().to_string();
         assert!(e.contains("`kinght` matches no line"), "{e}");
         let e = from_file(None, 20).unwrap_err().to_string();
         assert!(e.contains("more than max_params = 20"), "{e}");
-        assert_eq!(from_file(None, 1000).unwrap().1.len(), Params::count());
+        assert_eq!(from_file(None, 10_000).unwrap().1.len(), Params::count());
     }
 }
