@@ -103,17 +103,21 @@ fn pawn_shield(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     s
 }
 
-/// Defenders and pawn proximity of `us` (after Ethereal 12's `KingDefenders` and
-/// `KingPawnFileProximity`): a table entry by the number of our pawns, knights and bishops in
-/// our king area (0 to 11), and one by the king's distance in files to the nearest file with a
-/// pawn of either colour (0 when none is left: the same for both sides). The first says who
-/// shields the king, the second whether it can reach the pawns in an ending. Linear.
+/// Defenders of `us` (after Ethereal 12's `KingDefenders`): a table entry by the number of our
+/// pawns, knights and bishops in our king area (0 to 11), who shield the king. Linear.
 #[inline(always)]
 pub(super) fn defenders(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     let u = us as usize;
-    let area = king_area(us, ctx.king[u]);
-    let defenders = (ctx.pawns[u] | ctx.knights[u] | ctx.bishops[u]) & area;
-    let kf = file_of(ctx.king[u]);
+    let defenders = (ctx.pawns[u] | ctx.knights[u] | ctx.bishops[u]) & king_area(us, ctx.king[u]);
+    term_tables::king_defenders(p, defenders.count_ones() as usize)
+}
+
+/// Pawn proximity of `us` (after Ethereal 12's `KingPawnFileProximity`): a table entry by the
+/// king's distance in files to the nearest file with a pawn of either colour (0 when none is
+/// left: the same for both sides), whether it can reach the pawns in an ending. Linear.
+#[inline(always)]
+fn pawn_file_proximity(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+    let kf = file_of(ctx.king[us as usize]);
     // One bit per file with a pawn.
     let files = (south_fill(ctx.pawns[0] | ctx.pawns[1]) & 0xFF) as u32;
     let distance = if files == 0 {
@@ -124,13 +128,27 @@ pub(super) fn defenders(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         let to_left = if left != 0 { kf - (31 - left.leading_zeros() as usize) } else { 7 };
         to_right.min(to_left)
     };
-    term_tables::king_defenders(p, defenders.count_ones() as usize) + term_tables::king_pawn_file_proximity(p, distance)
+    term_tables::king_pawn_file_proximity(p, distance)
 }
 
-/// [`pawn_shield`] of White less Black's: a function of the pawns and the king squares alone.
+/// The king terms that read the pawns and the two king squares alone, both sides: what a pawn
+/// table caches by pawns and king squares ([`super::pawn_table`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KingPawnTerms {
+    /// Shelter and storm tables ([`pawn_shield`]), White less Black.
+    pub shields: S,
+    /// File distance to the pawns ([`pawn_file_proximity`]), White less Black.
+    pub proximity: S,
+}
+
+/// The [`KingPawnTerms`] of `ctx`: a function of the pawns and the king squares alone.
 #[inline(always)]
-pub(super) fn pawn_shields(ctx: &Ctx, p: &EvalParams) -> S {
-    pawn_shield(ctx, p, Color::White) - pawn_shield(ctx, p, Color::Black)
+pub(super) fn pawn_terms(ctx: &Ctx, p: &EvalParams) -> KingPawnTerms {
+    use Color::{Black, White};
+    KingPawnTerms {
+        shields: pawn_shield(ctx, p, White) - pawn_shield(ctx, p, Black),
+        proximity: pawn_file_proximity(ctx, p, White) - pawn_file_proximity(ctx, p, Black),
+    }
 }
 
 /// King danger of `us` in attack units (after Ethereal 12): the enemy's king attackers by

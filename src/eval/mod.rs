@@ -304,11 +304,12 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     let mut s = material::score(board, p) + psqt.score(board);
     // Order matters: pawn terms record passed/weak pawns for the rook terms; piece terms record
     // attack maps and king pressure for the far-pawn and king terms.
-    // The king shelter and storm tables read only the pawns and the kings: cached beside the
-    // pawn structure, by king squares too (they cost a third of the evaluation recomputed).
-    let (structure, pawn_shields) = match pawn_source {
-        Some((table, id)) => (table.probe(&ctx, p, id), table.probe_shields(&ctx, p, id)),
-        None => (pawns::structure(&ctx, p), king::pawn_shields(&ctx, p)),
+    // The king terms that read only the pawns and the kings (shelter and storm tables, file
+    // distance to the pawns): cached beside the pawn structure, by king squares too (the
+    // tables cost a third of the evaluation recomputed).
+    let (structure, king_pawns) = match pawn_source {
+        Some((table, id)) => (table.probe(&ctx, p, id), table.probe_kings(&ctx, p, id)),
+        None => (pawns::structure(&ctx, p), king::pawn_terms(&ctx, p)),
     };
     ctx.passed = structure.passed;
     ctx.weak_pawns = structure.weak;
@@ -319,7 +320,7 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     s += pawns::far_pawns(&ctx, p, White) - pawns::far_pawns(&ctx, p, Black);
     s += pawns::passer_path(&ctx, p, White) - pawns::passer_path(&ctx, p, Black);
     s += king::score(&ctx, p, White) - king::score(&ctx, p, Black);
-    s += pawn_shields;
+    s += king_pawns.shields + king_pawns.proximity;
     s += king::defenders(&ctx, p, White) - king::defenders(&ctx, p, Black);
     s += threats::score(&ctx, p, White) - threats::score(&ctx, p, Black);
     s += space::space(&ctx, p, White) - space::space(&ctx, p, Black);

@@ -3,7 +3,7 @@
 
 use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Position, fen::Fen};
 
-use super::{Breakdown, EvalParams, Evaluator, PawnTable, breakdown, evaluate, phase, psqt::Profiles};
+use super::{Breakdown, Ctx, EvalParams, Evaluator, PawnTable, breakdown, evaluate, king, phase, psqt::Profiles};
 use crate::params::ParamSection;
 
 pub(crate) fn pos(fen: &str) -> Chess {
@@ -226,6 +226,28 @@ fn pawn_table_gives_the_uncached_evaluation() {
     // table holds the previous one's entries.
     assert!(hits > positions.len(), "{hits} hits of {}", positions.len() * 6);
     assert!(foreign > 10, "{foreign}");
+}
+
+/// The cached king terms (pawns and king squares) equal the computed ones field by field,
+/// under random parameters, with a small table that three evaluators share: a field the whole
+/// evaluation would hide (a shelter scaled to 0 without enemy pieces) is still compared.
+#[test]
+fn pawn_table_gives_the_computed_king_terms() {
+    let positions = many_positions();
+    let mut rng = 778u64;
+    let params = [EvalParams::default(), random_params(&mut rng), random_params(&mut rng)];
+    let evaluators: Vec<Evaluator> = params.iter().map(Evaluator::new).collect();
+    let mut table = PawnTable::with_entries(64);
+    for round in 0..2 {
+        for (e, p) in evaluators.iter().zip(&params) {
+            for (i, pos) in positions.iter().enumerate() {
+                let ctx = Ctx::new(pos);
+                let computed = king::pawn_terms(&ctx, p);
+                assert_eq!(table.probe_kings(&ctx, p, e.id), computed, "round {round}, position {i}");
+                assert_eq!(table.probe_kings(&ctx, p, e.id), computed, "round {round}, position {i}, hit");
+            }
+        }
+    }
 }
 
 /// Ids: a new evaluator never matches another's entries, even with equal parameters; a clone
