@@ -25,10 +25,19 @@ pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     s
 }
 
-/// Pawn shelter of `us` in centipawns (<= 0), scaled by the enemy's non-pawn material in phase
-/// units over 12 (a full set of pieces), so it fades as the attackers leave the board.
+/// Pawn shelter of `us` in centipawns (<= 0): its `penalty` ([`shelter_penalty`]) scaled by the
+/// enemy's non-pawn material in phase units over 12 (a full set of pieces), so it fades as the
+/// attackers leave the board.
 #[inline(always)]
-pub(super) fn shelter(ctx: &Ctx, p: &EvalParams, us: Color) -> i32 {
+pub(super) fn shelter(ctx: &Ctx, penalty: i32, us: Color) -> i32 {
+    -(penalty * ctx.enemy_phase[us as usize] / 12)
+}
+
+/// The shelter penalty of `us` before scaling (>= 0 with the default weights): our missing or
+/// advanced pawns and the enemy's missing ones on the king's and the adjacent files. Reads the
+/// pawns and our king square alone.
+#[inline(always)]
+fn shelter_penalty(ctx: &Ctx, p: &EvalParams, us: Color) -> i32 {
     let (u, t) = (us as usize, !us as usize);
     let ksq = ctx.king[u];
     let kf = file_of(ksq);
@@ -57,7 +66,7 @@ pub(super) fn shelter(ctx: &Ctx, p: &EvalParams, us: Color) -> i32 {
             penalty += if on_king_file { p.king_no_enemy_pawn } else { p.king_no_enemy_pawn_adj };
         }
     }
-    -(penalty * ctx.enemy_phase[u] / 12)
+    penalty
 }
 
 /// Shelter and storm tables of `us` (after Ethereal 12's `KingShelter` and `KingStorm`): on
@@ -139,6 +148,8 @@ pub struct KingPawnTerms {
     pub shields: S,
     /// File distance to the pawns ([`pawn_file_proximity`]), White less Black.
     pub proximity: S,
+    /// Shelter penalties before scaling ([`shelter_penalty`]), by colour (`Color as usize`).
+    pub shelter: [i32; 2],
 }
 
 /// The [`KingPawnTerms`] of `ctx`: a function of the pawns and the king squares alone.
@@ -148,6 +159,7 @@ pub(super) fn pawn_terms(ctx: &Ctx, p: &EvalParams) -> KingPawnTerms {
     KingPawnTerms {
         shields: pawn_shield(ctx, p, White) - pawn_shield(ctx, p, Black),
         proximity: pawn_file_proximity(ctx, p, White) - pawn_file_proximity(ctx, p, Black),
+        shelter: [shelter_penalty(ctx, p, Black), shelter_penalty(ctx, p, White)],
     }
 }
 

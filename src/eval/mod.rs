@@ -305,7 +305,7 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     // Order matters: pawn terms record passed/weak pawns for the rook terms; piece terms record
     // attack maps and king pressure for the far-pawn and king terms.
     // The king terms that read only the pawns and the kings (shelter and storm tables, file
-    // distance to the pawns): cached beside the pawn structure, by king squares too (the
+    // distance to the pawns, the shelter before its scaling): cached beside the pawn structure, by king squares too (the
     // tables cost a third of the evaluation recomputed).
     let (structure, king_pawns) = match pawn_source {
         Some((table, id)) => (table.probe(&ctx, p, id), table.probe_kings(&ctx, p, id)),
@@ -328,7 +328,8 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     s += king::danger(&ctx, p, White) - king::danger(&ctx, p, Black);
     Breakdown {
         s,
-        shelter: king::shelter(&ctx, p, White) - king::shelter(&ctx, p, Black),
+        shelter: king::shelter(&ctx, king_pawns.shelter[White as usize], White)
+            - king::shelter(&ctx, king_pawns.shelter[Black as usize], Black),
         tempo: if pos.turn() == White { p.tempo } else { -p.tempo },
         phase: board_phase(board),
         eg_scale: endgame_scale(&ctx, board, p, s.eg()),

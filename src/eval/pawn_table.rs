@@ -1,7 +1,8 @@
 //! The pawn hash table: the pawn-only part of the evaluation ([`PawnStructure`]) cached by
 //! pawn structure. A search meets the same few pawn structures millions of times; with the
 //! table it computes each once. Beside it, the king terms that read the pawns and the two king
-//! squares alone ([`KingPawnTerms`]: shelter and storm, file distance to the pawns) are cached
+//! squares alone ([`KingPawnTerms`]: shelter and storm, file distance to the pawns, the
+//! shelter penalties) are cached
 //! by both.
 //!
 //! One table per search thread (no locking), of a fixed size, always replacing. An entry
@@ -23,7 +24,7 @@ use super::{
 use crate::zobrist::pawn_key_of;
 
 /// Entries of a table made by [`PawnTable::new`]: 4,096 entries of 64 bytes and as many
-/// king entries of 48 bytes, 448 KiB. A
+/// king entries of 56 bytes, 480 KiB. A
 /// search's pawn structures fit many times over, and the table stays small beside the
 /// transposition table and the histories in the caches.
 pub const PAWN_TABLE_ENTRIES: usize = 1 << 12;
@@ -132,9 +133,9 @@ mod tests {
     #[test]
     fn entries_are_one_cache_line_and_tables_a_power_of_two() {
         assert_eq!(size_of::<Entry>(), 64);
-        assert_eq!(size_of::<KingEntry>(), 48);
-        assert_eq!(PawnTable::new().bytes(), (1 << 12) * (64 + 48));
-        assert_eq!(PawnTable::with_entries(100).bytes(), 128 * (64 + 48));
-        assert_eq!(PawnTable::with_entries(0).bytes(), 64 + 48);
+        assert_eq!(size_of::<KingEntry>(), 56);
+        assert_eq!(PawnTable::new().bytes(), (1 << 12) * (64 + 56));
+        assert_eq!(PawnTable::with_entries(100).bytes(), 128 * (64 + 56));
+        assert_eq!(PawnTable::with_entries(0).bytes(), 64 + 56);
     }
 }
