@@ -8,7 +8,8 @@ use shakmaty::{Bitboard, Color, attacks};
 use super::{
     Ctx, EvalParams, S,
     bits::{CASTLED_SQUARES, file_mask, file_of, king_area, ranks_above, rel, south_fill},
-    king_tables, term_tables,
+    king_tables,
+    term_tables::{self, TermTables},
 };
 
 /// Pressure and castling terms of `us` (tapered; middlegame only). Needs the piece terms of the
@@ -114,11 +115,13 @@ fn pawn_shield(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
 
 /// Defenders of `us` (after Ethereal 12's `KingDefenders`): a table entry by the number of our
 /// pawns, knights and bishops in our king area (0 to 11), who shield the king. Linear.
+/// `terms`: the tables expanded, else read from `p`.
 #[inline(always)]
-pub(super) fn defenders(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+pub(super) fn defenders(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, us: Color) -> S {
     let u = us as usize;
     let defenders = (ctx.pawns[u] | ctx.knights[u] | ctx.bishops[u]) & king_area(us, ctx.king[u]);
-    term_tables::king_defenders(p, defenders.count_ones() as usize)
+    let n = defenders.count_ones() as usize;
+    terms.map_or_else(|| term_tables::king_defenders(p, n), |t| t.king_defenders[n])
 }
 
 /// Pawn proximity of `us` (after Ethereal 12's `KingPawnFileProximity`): a table entry by the

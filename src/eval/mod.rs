@@ -315,16 +315,17 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     ctx.weak_pawns = structure.weak;
     s += structure.score;
     s += pawns::score_with_pieces(&ctx, p, White) - pawns::score_with_pieces(&ctx, p, Black);
-    s += pieces::score(&mut ctx, p, psqt.mobility(), White);
-    s -= pieces::score(&mut ctx, p, psqt.mobility(), Black);
+    let tables = psqt.terms();
+    s += pieces::score(&mut ctx, p, psqt.mobility(), tables, White);
+    s -= pieces::score(&mut ctx, p, psqt.mobility(), tables, Black);
     s += pawns::far_pawns(&ctx, p, White) - pawns::far_pawns(&ctx, p, Black);
-    s += pawns::passer_path(&ctx, p, White) - pawns::passer_path(&ctx, p, Black);
+    s += pawns::passer_path(&ctx, p, tables, White) - pawns::passer_path(&ctx, p, tables, Black);
     s += king::score(&ctx, p, White) - king::score(&ctx, p, Black);
     s += king_pawns.shields + king_pawns.proximity;
-    s += king::defenders(&ctx, p, White) - king::defenders(&ctx, p, Black);
+    s += king::defenders(&ctx, p, tables, White) - king::defenders(&ctx, p, tables, Black);
     s += threats::score(&ctx, p, White) - threats::score(&ctx, p, Black);
     s += space::space(&ctx, p, White) - space::space(&ctx, p, Black);
-    s += space::closedness(&ctx, p);
+    s += space::closedness(&ctx, p, tables);
     s += king::danger(&ctx, p, White) - king::danger(&ctx, p, Black);
     Breakdown {
         s,

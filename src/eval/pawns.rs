@@ -17,7 +17,7 @@ use super::{
         CENTRE, CENTRE_HOME, FAR_ZONE, FILE_CENTRALITY, FILES_CDEF, HOLE_ZONE, file_fill, file_of, fill_fwd, fwd,
         pawn_attacks, rel, rel_rank, rel_rank_sum, sideways,
     },
-    term_tables,
+    term_tables::{self, TermTables},
 };
 
 /// Passed pawn bonus factor by relative rank 0..7, multiplied by `passed_pawn_mult`.
@@ -170,9 +170,9 @@ pub(super) fn score_with_pieces(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
 /// (`PassedFriendlyDistance`, `PassedEnemyDistance`); and a flat bonus when neither the pawn's
 /// square nor its path holds an enemy piece or an enemy-attacked square
 /// (`PassedSafePromotionPath`). Ethereal skips the distances for a passer with another of ours
-/// ahead on its file; our passers never have one.
+/// ahead on its file; our passers never have one. `terms`: the tables expanded, else read from `p`.
 #[inline(always)]
-pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, us: Color) -> S {
     let (u, t) = (us as usize, !us as usize);
     let passed = ctx.passed[u];
     if passed == 0 {
@@ -196,9 +196,20 @@ pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         if path & enemy == 0 {
             free_path += factor;
         }
-        tables += term_tables::passed_rank(p, stop & ctx.occ == 0, stop & ctx.attacked[t] == 0, r)
-            + term_tables::passed_friendly_distance(p, r) * sq.distance(own_king) as i32
-            + term_tables::passed_enemy_distance(p, r) * sq.distance(ctx.king[t]) as i32;
+        let (free, unattacked) = (stop & ctx.occ == 0, stop & ctx.attacked[t] == 0);
+        let (by_rank, friendly, hostile) = match terms {
+            Some(e) => (
+                e.passed_rank[r][usize::from(free)][usize::from(unattacked)],
+                e.passed_friendly_distance[r],
+                e.passed_enemy_distance[r],
+            ),
+            None => (
+                term_tables::passed_rank(p, free, unattacked, r),
+                term_tables::passed_friendly_distance(p, r),
+                term_tables::passed_enemy_distance(p, r),
+            ),
+        };
+        tables += by_rank + friendly * sq.distance(own_king) as i32 + hostile * sq.distance(ctx.king[t]) as i32;
         safe_promotion += i32::from((bit | path) & enemy == 0);
         if stop != 0 {
             let stop_sq = Square::new(stop.trailing_zeros());

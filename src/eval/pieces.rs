@@ -16,13 +16,20 @@ use super::{
         fill_fwd, fwd, rel, rel_rank,
     },
     mobility_tables::{self, MobilityTable},
-    term_tables,
+    term_tables::{self, TermTables},
 };
 
 /// Piece terms of `us`. Needs both sides' pawn terms (passed and weak pawns) done first.
-/// `tables`: the mobility tables expanded (the search's evaluator), else read from `p`.
+/// `tables` and `terms`: the mobility and term tables expanded (the search's evaluator), else
+/// read from `p`.
 #[inline(always)]
-pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, tables: Option<&MobilityTable>, us: Color) -> S {
+pub(super) fn score(
+    ctx: &mut Ctx,
+    p: &EvalParams,
+    tables: Option<&MobilityTable>,
+    terms: Option<&TermTables>,
+    us: Color,
+) -> S {
     let them = !us;
     let (u, t) = (us as usize, them as usize);
     let occ = ctx.occ;
@@ -60,7 +67,8 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, tables: Option<&MobilityTable
             // Far from both kings, a knight neither attacks nor defends (Ethereal 12).
             let kings = sq.distance(ctx.king[0]).min(sq.distance(ctx.king[1]));
             if kings >= 4 {
-                s += term_tables::knight_siberia(p, kings as usize);
+                let d = kings as usize;
+                s += terms.map_or_else(|| term_tables::knight_siberia(p, d), |t| t.knight_siberia[d]);
             }
         }
         let behind = (knights & behind_pawn).count_ones() as i32;

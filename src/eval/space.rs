@@ -9,7 +9,7 @@ use shakmaty::Color;
 use super::{
     Ctx, EvalParams, S,
     bits::{fwd, south_fill},
-    term_tables,
+    term_tables::{self, TermTables},
 };
 
 /// c3-f6: the centre the space term counts.
@@ -39,15 +39,18 @@ pub(super) fn space(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
 /// Knights and rooks by how closed the position is, white's view: closedness = (pawns + 3 ×
 /// rammed pawn pairs − 4 × files without a pawn) / 3, from 0 to 8; a table entry per piece of
 /// each kind white has more than black (`ClosednessKnightAdjustment`,
-/// `ClosednessRookAdjustment`).
+/// `ClosednessRookAdjustment`). `terms`: the tables expanded, else read from `p`.
 #[inline(always)]
-pub(super) fn closedness(ctx: &Ctx, p: &EvalParams) -> S {
+pub(super) fn closedness(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>) -> S {
     let count = |b: u64| b.count_ones() as i32;
     let pawns = ctx.pawns[0] | ctx.pawns[1];
     // White pawns with a black pawn just in front.
     let rammed = ctx.pawns[1] & fwd(Color::Black, ctx.pawns[0]);
     let open_files = 8 - count(south_fill(pawns) & 0xff);
     let closedness = ((count(pawns) + 3 * count(rammed) - 4 * open_files) / 3).clamp(0, 8) as usize;
-    term_tables::closedness_knight(p, closedness) * (count(ctx.knights[1]) - count(ctx.knights[0]))
-        + term_tables::closedness_rook(p, closedness) * (count(ctx.rooks[1]) - count(ctx.rooks[0]))
+    let (knight, rook) = match terms {
+        Some(t) => (t.closedness_knight[closedness], t.closedness_rook[closedness]),
+        None => (term_tables::closedness_knight(p, closedness), term_tables::closedness_rook(p, closedness)),
+    };
+    knight * (count(ctx.knights[1]) - count(ctx.knights[0])) + rook * (count(ctx.rooks[1]) - count(ctx.rooks[0]))
 }

@@ -3,6 +3,42 @@
 
 use super::{EvalParams, S};
 
+/// The tables an evaluation reads per position (those the pawn table does not cache), expanded
+/// once per parameter set (what [`super::Evaluator`] reads): an index instead of a match, whose
+/// entries the compiler would otherwise gather and pack up front in every evaluation.
+#[derive(Clone)]
+pub(crate) struct TermTables {
+    /// [`passed_rank`] by relative rank index, stop square empty, not attacked (rank 0 unused).
+    pub passed_rank: [[[S; 2]; 2]; 7],
+    /// [`passed_friendly_distance`] and [`passed_enemy_distance`] by relative rank index
+    /// (0 unused).
+    pub passed_friendly_distance: [S; 7],
+    pub passed_enemy_distance: [S; 7],
+    /// [`knight_siberia`] by distance (below 4 unused).
+    pub knight_siberia: [S; 8],
+    /// [`king_defenders`] by count.
+    pub king_defenders: [S; 12],
+    /// [`closedness_knight`] and [`closedness_rook`] by closedness.
+    pub closedness_knight: [S; 9],
+    pub closedness_rook: [S; 9],
+}
+
+impl TermTables {
+    pub(crate) fn new(p: &EvalParams) -> TermTables {
+        TermTables {
+            passed_rank: std::array::from_fn(|r| {
+                [false, true].map(|free| [false, true].map(|safe| passed_rank(p, free, safe, r)))
+            }),
+            passed_friendly_distance: std::array::from_fn(|r| passed_friendly_distance(p, r)),
+            passed_enemy_distance: std::array::from_fn(|r| passed_enemy_distance(p, r)),
+            knight_siberia: std::array::from_fn(|d| knight_siberia(p, d)),
+            king_defenders: std::array::from_fn(|n| king_defenders(p, n)),
+            closedness_knight: std::array::from_fn(|c| closedness_knight(p, c)),
+            closedness_rook: std::array::from_fn(|c| closedness_rook(p, c)),
+        }
+    }
+}
+
 /// The connected-pawn entry at `index` = 4 × (relative rank index 1..=6, ranks 2-7, less 1) + the mirrored file (0 = a/h .. 3 = d/e).
 #[inline(always)]
 pub(crate) fn pawn_connected(p: &EvalParams, index: usize) -> S {
@@ -197,5 +233,38 @@ pub(crate) fn closedness_rook(p: &EvalParams, closedness: usize) -> S {
         6 => S::new(p.closedness_rook_6_mg, p.closedness_rook_6_eg),
         7 => S::new(p.closedness_rook_7_mg, p.closedness_rook_7_eg),
         _ => S::new(p.closedness_rook_8_mg, p.closedness_rook_8_eg),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::ParamSection;
+
+    /// Every expanded entry is the match's, with every parameter distinct (a wrong index shows).
+    #[test]
+    fn expanded_tables_equal_the_lookups() {
+        let mut p = EvalParams::default();
+        for i in 0..EvalParams::specs().len() {
+            p.set_unchecked(i, i as i32 + 1);
+        }
+        let t = TermTables::new(&p);
+        for r in 1..=6 {
+            for (free, safe) in [(false, false), (false, true), (true, false), (true, true)] {
+                assert_eq!(t.passed_rank[r][usize::from(free)][usize::from(safe)], passed_rank(&p, free, safe, r));
+            }
+            assert_eq!(t.passed_friendly_distance[r], passed_friendly_distance(&p, r));
+            assert_eq!(t.passed_enemy_distance[r], passed_enemy_distance(&p, r));
+        }
+        for d in 4..=7 {
+            assert_eq!(t.knight_siberia[d], knight_siberia(&p, d));
+        }
+        for n in 0..=11 {
+            assert_eq!(t.king_defenders[n], king_defenders(&p, n));
+        }
+        for c in 0..=8 {
+            assert_eq!(t.closedness_knight[c], closedness_knight(&p, c));
+            assert_eq!(t.closedness_rook[c], closedness_rook(&p, c));
+        }
     }
 }
