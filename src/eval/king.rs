@@ -76,8 +76,9 @@ fn shelter_penalty(ctx: &Ctx, p: &EvalParams, us: Color) -> i32 {
 /// by the file (mirrored, plus an extra entry for the king's own file), the storm by whether
 /// our pawn stands just ahead of theirs and blocks it. Linear (one table entry per file), so
 /// the tuner traces it; 0 by default until a fit sets it.
+/// `terms`: the tables expanded, else read from `p`.
 #[inline(always)]
-fn pawn_shield(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+fn pawn_shield(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, us: Color) -> S {
     let (u, t) = (us as usize, !us as usize);
     let ksq = ctx.king[u];
     let kf = file_of(ksq);
@@ -102,13 +103,23 @@ fn pawn_shield(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     for f in kf.saturating_sub(1)..=(kf + 1).min(7) {
         let on_file = file_mask(f) & ahead;
         let (ours, theirs) = (distance(ctx.pawns[u] & on_file), distance(ctx.pawns[t] & on_file));
-        s += king_tables::shelter(p, f.min(7 - f), bucket(ours));
-        if f == kf {
-            s += king_tables::shelter_own_file(p, bucket(ours));
-        }
+        let (mirrored, ours_bucket, theirs_bucket) = (f.min(7 - f), bucket(ours), bucket(theirs));
         // From one rank ahead: their pawn beside the king would give check (no evaluation).
         let blocked = matches!((ours, theirs), (Some(o), Some(t)) if o >= 1 && o + 1 == t);
-        s += king_tables::storm(p, blocked, bucket(theirs));
+        match terms {
+            Some(e) => {
+                s += e.king_shelter[mirrored][ours_bucket] + e.king_storm[usize::from(blocked)][theirs_bucket];
+                if f == kf {
+                    s += e.king_shelter_own_file[ours_bucket];
+                }
+            }
+            None => {
+                s += king_tables::shelter(p, mirrored, ours_bucket) + king_tables::storm(p, blocked, theirs_bucket);
+                if f == kf {
+                    s += king_tables::shelter_own_file(p, ours_bucket);
+                }
+            }
+        }
     }
     s
 }
@@ -156,11 +167,12 @@ pub struct KingPawnTerms {
 }
 
 /// The [`KingPawnTerms`] of `ctx`: a function of the pawns and the king squares alone.
+/// `terms`: the tables expanded, else read from `p`.
 #[inline(always)]
-pub(super) fn pawn_terms(ctx: &Ctx, p: &EvalParams) -> KingPawnTerms {
+pub(super) fn pawn_terms(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>) -> KingPawnTerms {
     use Color::{Black, White};
     KingPawnTerms {
-        shields: pawn_shield(ctx, p, White) - pawn_shield(ctx, p, Black),
+        shields: pawn_shield(ctx, p, terms, White) - pawn_shield(ctx, p, terms, Black),
         proximity: pawn_file_proximity(ctx, p, White) - pawn_file_proximity(ctx, p, Black),
         shelter: [shelter_penalty(ctx, p, Black), shelter_penalty(ctx, p, White)],
     }

@@ -307,15 +307,15 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     // The king terms that read only the pawns and the kings (shelter and storm tables, file
     // distance to the pawns, the shelter before its scaling): cached beside the pawn structure, by king squares too (the
     // tables cost a third of the evaluation recomputed).
+    let tables = psqt.terms();
     let (structure, king_pawns) = match pawn_source {
-        Some((table, id)) => (table.probe(&ctx, p, id), table.probe_kings(&ctx, p, id)),
-        None => (pawns::structure(&ctx, p), king::pawn_terms(&ctx, p)),
+        Some((table, id)) => (table.probe(&ctx, p, tables, id), table.probe_kings(&ctx, p, tables, id)),
+        None => (pawns::structure(&ctx, p, tables), king::pawn_terms(&ctx, p, tables)),
     };
     ctx.passed = structure.passed;
     ctx.weak_pawns = structure.weak;
     s += structure.score;
     s += pawns::score_with_pieces(&ctx, p, White) - pawns::score_with_pieces(&ctx, p, Black);
-    let tables = psqt.terms();
     s += pieces::score(&mut ctx, p, psqt.mobility(), tables, White);
     s -= pieces::score(&mut ctx, p, psqt.mobility(), tables, Black);
     s += pawns::far_pawns(&ctx, p, White) - pawns::far_pawns(&ctx, p, Black);

@@ -20,6 +20,7 @@ use super::{
     Ctx, EvalParams,
     king::{self, KingPawnTerms},
     pawns::{self, PawnStructure},
+    term_tables::TermTables,
 };
 use crate::zobrist::pawn_key_of;
 
@@ -97,13 +98,13 @@ impl PawnTable {
     /// The structure of `ctx`'s pawns under `p` (the parameters of evaluator `id`): from the
     /// table, or computed and stored.
     #[inline(always)]
-    pub(super) fn probe(&mut self, ctx: &Ctx, p: &EvalParams, id: u64) -> PawnStructure {
+    pub(super) fn probe(&mut self, ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, id: u64) -> PawnStructure {
         let i = self.slot(ctx.pawns);
         let e = &mut self.entries[i];
         if e.evaluator == id && e.pawns == ctx.pawns {
             return e.structure;
         }
-        let structure = pawns::structure(ctx, p);
+        let structure = pawns::structure(ctx, p, terms);
         *e = Entry { pawns: ctx.pawns, evaluator: id, structure };
         structure
     }
@@ -111,7 +112,13 @@ impl PawnTable {
     /// [`king::pawn_terms`] of `ctx`, from the table when its pawns and king squares are
     /// there (the kings move seldom beside the pawns, so most lookups hit).
     #[inline(always)]
-    pub(super) fn probe_kings(&mut self, ctx: &Ctx, p: &EvalParams, id: u64) -> KingPawnTerms {
+    pub(super) fn probe_kings(
+        &mut self,
+        ctx: &Ctx,
+        p: &EvalParams,
+        terms: Option<&TermTables>,
+        id: u64,
+    ) -> KingPawnTerms {
         let kings = [ctx.king[Color::White as usize] as u8, ctx.king[Color::Black as usize] as u8];
         // The king squares spread the slot (a multiplier keeps neighbouring squares apart).
         let spread = (u64::from(kings[0]) << 8 | u64::from(kings[1])).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
@@ -120,9 +127,9 @@ impl PawnTable {
         if e.evaluator == id && e.pawns == ctx.pawns && e.kings == kings {
             return e.terms;
         }
-        let terms = king::pawn_terms(ctx, p);
-        *e = KingEntry { pawns: ctx.pawns, evaluator: id, kings, terms };
-        terms
+        let computed = king::pawn_terms(ctx, p, terms);
+        *e = KingEntry { pawns: ctx.pawns, evaluator: id, kings, terms: computed };
+        computed
     }
 }
 

@@ -39,16 +39,17 @@ pub struct PawnStructure {
 }
 
 /// The [`PawnStructure`] of `ctx`'s pawns: reads only their bitboards, attacks and spans.
+/// `terms`: the tables expanded, else read from `p`.
 #[inline(always)]
-pub(super) fn structure(ctx: &Ctx, p: &EvalParams) -> PawnStructure {
-    let (white, white_passed, white_weak) = pawn_only(ctx, p, Color::White);
-    let (black, black_passed, black_weak) = pawn_only(ctx, p, Color::Black);
+pub(super) fn structure(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>) -> PawnStructure {
+    let (white, white_passed, white_weak) = pawn_only(ctx, p, terms, Color::White);
+    let (black, black_passed, black_weak) = pawn_only(ctx, p, terms, Color::Black);
     PawnStructure { score: white - black, passed: [black_passed, white_passed], weak: [black_weak, white_weak] }
 }
 
 /// The pawn-only terms of `us`, its passed pawns and its weak (isolated or backward) pawns.
 #[inline(always)]
-fn pawn_only(ctx: &Ctx, p: &EvalParams, us: Color) -> (S, u64, u64) {
+fn pawn_only(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, us: Color) -> (S, u64, u64) {
     let them = !us;
     let (u, t) = (us as usize, them as usize);
     let own = ctx.pawns[u];
@@ -88,7 +89,7 @@ fn pawn_only(ctx: &Ctx, p: &EvalParams, us: Color) -> (S, u64, u64) {
         factor += PASSED_FACTOR[rel_rank(us, sq)];
     }
     s += S::new(p.passed_pawn_mult * factor, 2 * p.passed_pawn_mult * factor);
-    s += pawn_tables(ctx, p, us);
+    s += pawn_tables(ctx, p, terms, us);
     (s, passed, isolated | backward)
 }
 
@@ -102,7 +103,7 @@ fn pawn_only(ctx: &Ctx, p: &EvalParams, us: Color) -> (S, u64, u64) {
 /// push and trade its way through; by rank and whether the pawn itself is defended as often as
 /// attacked. Pawns only, so the pawn table caches them; linear (one table entry per pawn).
 #[inline(always)]
-fn pawn_tables(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+fn pawn_tables(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, us: Color) -> S {
     let them = !us;
     let (u, t) = (us as usize, them as usize);
     let (own, opp) = (ctx.pawns[u], ctx.pawns[t]);
@@ -113,11 +114,13 @@ fn pawn_tables(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     let open = !file_fill(opp);
     let mut s = S::ZERO;
     for sq in Bitboard(backward) {
-        s += term_tables::pawn_backward(p, open & (1u64 << sq.to_usize()) != 0, rel_rank(us, sq));
+        let (open, r) = (open & (1u64 << sq.to_usize()) != 0, rel_rank(us, sq));
+        s += terms.map_or_else(|| term_tables::pawn_backward(p, open, r), |e| e.pawn_backward[usize::from(open)][r]);
     }
     for sq in Bitboard(own & (ctx.pawn_att[u] | sideways(own)) & !backward) {
         let mirrored_file = FILE_CENTRALITY[file_of(sq)] as usize;
-        s += term_tables::pawn_connected(p, 4 * (rel_rank(us, sq) - 1) + mirrored_file);
+        let i = 4 * (rel_rank(us, sq) - 1) + mirrored_file;
+        s += terms.map_or_else(|| term_tables::pawn_connected(p, i), |e| e.pawn_connected[i]);
     }
     // Not passed: an enemy pawn (a stopper) ahead on its or an adjacent file.
     for sq in Bitboard(own & fill_fwd(them, fwd(them, opp | sideways(opp)))) {
@@ -129,7 +132,9 @@ fn pawn_tables(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         let push_support = own & pawn_attacks(them, stop);
         if stoppers & !threats & !push_threats == 0 && push_support.count_ones() >= push_threats.count_ones() {
             let held = (own & pawn_attacks(them, bit)).count_ones() >= threats.count_ones();
-            s += term_tables::pawn_candidate(p, held, rel_rank(us, sq));
+            let r = rel_rank(us, sq);
+            s += terms
+                .map_or_else(|| term_tables::pawn_candidate(p, held, r), |e| e.pawn_candidate[usize::from(held)][r]);
         }
     }
     s

@@ -1,11 +1,11 @@
 // Generated alongside params.rs: the format-4 table terms after Ethereal 12 (pawn_connected_*,
 // pawn_candidate_*, ...) as lookups by the index the evaluation computes.
 
-use super::{EvalParams, S};
+use super::{EvalParams, S, king_tables};
 
-/// The tables an evaluation reads per position (those the pawn table does not cache), expanded
-/// once per parameter set (what [`super::Evaluator`] reads): an index instead of a match, whose
-/// entries the compiler would otherwise gather and pack up front in every evaluation.
+/// The table terms an evaluation reads, expanded once per parameter set (what
+/// [`super::Evaluator`] reads): an index instead of a match, whose entries the compiler would
+/// otherwise gather and pack up front in every evaluation (or pawn-table miss) that reads one.
 #[derive(Clone)]
 pub(crate) struct TermTables {
     /// [`passed_rank`] by relative rank index, stop square empty, not attacked (rank 0 unused).
@@ -21,6 +21,17 @@ pub(crate) struct TermTables {
     /// [`closedness_knight`] and [`closedness_rook`] by closedness.
     pub closedness_knight: [S; 9],
     pub closedness_rook: [S; 9],
+    /// The pawn tables (read on a pawn-table miss): [`pawn_connected`] by index,
+    /// [`pawn_candidate`] and [`pawn_backward`] by flag and relative rank index.
+    pub pawn_connected: [S; 24],
+    pub pawn_candidate: [[S; 8]; 2],
+    pub pawn_backward: [[S; 8]; 2],
+    /// The king shelter and storm tables (read on a king-entry miss): [`king_tables::shelter`]
+    /// by mirrored file and bucket, [`king_tables::shelter_own_file`] and
+    /// [`king_tables::storm`] (by blocked) by bucket.
+    pub king_shelter: [[S; 6]; 4],
+    pub king_shelter_own_file: [S; 6],
+    pub king_storm: [[S; 6]; 2],
 }
 
 impl TermTables {
@@ -35,6 +46,12 @@ impl TermTables {
             king_defenders: std::array::from_fn(|n| king_defenders(p, n)),
             closedness_knight: std::array::from_fn(|c| closedness_knight(p, c)),
             closedness_rook: std::array::from_fn(|c| closedness_rook(p, c)),
+            pawn_connected: std::array::from_fn(|i| pawn_connected(p, i)),
+            pawn_candidate: [false, true].map(|held| std::array::from_fn(|r| pawn_candidate(p, held, r))),
+            pawn_backward: [false, true].map(|open| std::array::from_fn(|r| pawn_backward(p, open, r))),
+            king_shelter: std::array::from_fn(|f| std::array::from_fn(|b| king_tables::shelter(p, f, b))),
+            king_shelter_own_file: std::array::from_fn(|b| king_tables::shelter_own_file(p, b)),
+            king_storm: [false, true].map(|blocked| std::array::from_fn(|b| king_tables::storm(p, blocked, b))),
         }
     }
 }
@@ -265,6 +282,25 @@ mod tests {
         for c in 0..=8 {
             assert_eq!(t.closedness_knight[c], closedness_knight(&p, c));
             assert_eq!(t.closedness_rook[c], closedness_rook(&p, c));
+        }
+        for i in 0..24 {
+            assert_eq!(t.pawn_connected[i], pawn_connected(&p, i));
+        }
+        for flag in [false, true] {
+            let f = usize::from(flag);
+            for r in 1..=6 {
+                assert_eq!(t.pawn_candidate[f][r], pawn_candidate(&p, flag, r));
+                assert_eq!(t.pawn_backward[f][r], pawn_backward(&p, flag, r));
+            }
+            for b in 0..6 {
+                assert_eq!(t.king_storm[f][b], king_tables::storm(&p, flag, b));
+            }
+        }
+        for b in 0..6 {
+            for f in 0..4 {
+                assert_eq!(t.king_shelter[f][b], king_tables::shelter(&p, f, b));
+            }
+            assert_eq!(t.king_shelter_own_file[b], king_tables::shelter_own_file(&p, b));
         }
     }
 }

@@ -3,7 +3,10 @@
 
 use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Position, fen::Fen};
 
-use super::{Breakdown, Ctx, EvalParams, Evaluator, PawnTable, breakdown, evaluate, king, phase, psqt::Profiles};
+use super::{
+    Breakdown, Ctx, EvalParams, Evaluator, PawnTable, breakdown, evaluate, king, phase, psqt::Profiles,
+    term_tables::TermTables,
+};
 use crate::params::ParamSection;
 
 pub(crate) fn pos(fen: &str) -> Chess {
@@ -237,14 +240,17 @@ fn pawn_table_gives_the_computed_king_terms() {
     let mut rng = 778u64;
     let params = [EvalParams::default(), random_params(&mut rng), random_params(&mut rng)];
     let evaluators: Vec<Evaluator> = params.iter().map(Evaluator::new).collect();
+    let expanded: Vec<TermTables> = params.iter().map(TermTables::new).collect();
     let mut table = PawnTable::with_entries(64);
     for round in 0..2 {
-        for (e, p) in evaluators.iter().zip(&params) {
+        for (k, (e, p)) in evaluators.iter().zip(&params).enumerate() {
             for (i, pos) in positions.iter().enumerate() {
                 let ctx = Ctx::new(pos);
-                let computed = king::pawn_terms(&ctx, p);
-                assert_eq!(table.probe_kings(&ctx, p, e.id), computed, "round {round}, position {i}");
-                assert_eq!(table.probe_kings(&ctx, p, e.id), computed, "round {round}, position {i}, hit");
+                // Computed from the parameters, cached from the expanded tables (as the search).
+                let computed = king::pawn_terms(&ctx, p, None);
+                let tables = Some(&expanded[k]);
+                assert_eq!(table.probe_kings(&ctx, p, tables, e.id), computed, "round {round}, position {i}");
+                assert_eq!(table.probe_kings(&ctx, p, tables, e.id), computed, "round {round}, position {i}, hit");
             }
         }
     }
