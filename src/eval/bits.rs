@@ -156,6 +156,24 @@ pub fn king_area(c: Color, k: Square) -> u64 {
     }
 }
 
+/// The squares at most three king steps from each square (itself included): a knight outside
+/// both kings' sets is in Siberia (four or more from the nearer king).
+pub static WITHIN_3: [u64; 64] = {
+    let mut t = [0; 64];
+    let mut sq: usize = 0;
+    while sq < 64 {
+        let mut other: usize = 0;
+        while other < 64 {
+            if (sq & 7).abs_diff(other & 7) <= 3 && (sq >> 3).abs_diff(other >> 3) <= 3 {
+                t[sq] |= 1u64 << other;
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
 /// Squares strictly in front of rank `r` (white's view), per rank.
 pub const fn ranks_above(r: usize) -> u64 {
     if r >= 7 { 0 } else { !0u64 << (8 * (r + 1)) }
@@ -184,5 +202,14 @@ mod tests {
         assert_eq!(pawn_double_attacks(Color::White, duo), 1 << Square::D4.to_usize());
         assert_eq!(pawn_double_attacks(Color::Black, duo), 1 << Square::D2.to_usize());
         assert_eq!(pawn_double_attacks(Color::White, 1 << Square::A2.to_usize()), 0);
+    }
+
+    #[test]
+    fn within_3_is_the_king_distance() {
+        for a in Square::ALL {
+            for b in Square::ALL {
+                assert_eq!(WITHIN_3[a.to_usize()] & (1 << b.to_usize()) != 0, a.distance(b) <= 3, "{a} {b}");
+            }
+        }
     }
 }

@@ -305,8 +305,8 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     // Order matters: pawn terms record passed/weak pawns for the rook terms; piece terms record
     // attack maps and king pressure for the far-pawn and king terms.
     // The king terms that read only the pawns and the kings (shelter and storm tables, file
-    // distance to the pawns, the shelter before its scaling): cached beside the pawn structure, by king squares too (the
-    // tables cost a third of the evaluation recomputed).
+    // distance to the pawns, the shelter before its scaling): cached beside the pawn
+    // structure, by king squares too (the tables cost a third of the evaluation recomputed).
     let tables = psqt.terms();
     let (structure, king_pawns) = match pawn_source {
         Some((table, id)) => (table.probe(&ctx, p, tables, id), table.probe_kings(&ctx, p, tables, id)),

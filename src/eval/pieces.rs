@@ -12,8 +12,8 @@ use shakmaty::{Bitboard, Color, attacks};
 use super::{
     Ctx, EvalParams, S,
     bits::{
-        CENTRALITY, CENTRE, DARK_SQUARES, FILE_CENTRALITY, LONG_DIAGONALS, OUTPOST_ZONE, RANK_1, file_mask, file_of,
-        fill_fwd, fwd, rel, rel_rank,
+        CENTRALITY, CENTRE, DARK_SQUARES, FILE_CENTRALITY, LONG_DIAGONALS, OUTPOST_ZONE, RANK_1, WITHIN_3, file_mask,
+        file_of, fill_fwd, fwd, rel, rel_rank,
     },
     mobility_tables::{self, MobilityTable},
     term_tables::{self, TermTables},
@@ -49,6 +49,9 @@ pub(super) fn score(
     let knights = ctx.knights[u];
     if knights != 0 {
         let (mut mob, mut high, mut centre, mut outpost, mut cramped) = (0, 0, 0, 0, 0);
+        // Far from both kings, a knight neither attacks nor defends (Ethereal 12): the squares
+        // four or more from the nearer king.
+        let siberia = !(WITHIN_3[ctx.king[0].to_usize()] | WITHIN_3[ctx.king[1].to_usize()]);
         for sq in Bitboard(knights) {
             let a = attacks::knight_attacks(sq).0;
             ctx.att_knight[u] |= a;
@@ -64,10 +67,8 @@ pub(super) fn score(
             if outposts & bit != 0 {
                 outpost += rel_rank(us, sq) as i32 - 2 + i32::from(support & bit != 0);
             }
-            // Far from both kings, a knight neither attacks nor defends (Ethereal 12).
-            let kings = sq.distance(ctx.king[0]).min(sq.distance(ctx.king[1]));
-            if kings >= 4 {
-                let d = kings as usize;
+            if siberia & bit != 0 {
+                let d = sq.distance(ctx.king[0]).min(sq.distance(ctx.king[1])) as usize;
                 s += terms.map_or_else(|| term_tables::knight_siberia(p, d), |t| t.knight_siberia[d]);
             }
         }
