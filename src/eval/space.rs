@@ -15,23 +15,26 @@ use super::{
 /// c3-f6: the centre the space term counts.
 const CENTRE_BIG: u64 = 0x0000_3c3c_3c3c_0000;
 
-/// Space of `us`: squares we attack once, the enemy twice and no pawn of ours defends, occupied
-/// (`SpaceRestrictPiece`) or empty (`SpaceRestrictEmpty`); with more than 12 units of pieces
-/// on the board (minors 1, rooks and queens 2), the squares of c3-f6 we attack or occupy and
-/// the enemy does not attack (`SpaceCenterControl`). Needs both sides' complete attack maps.
-/// (Our twice-attacked map counts two pawns attacking a square; Ethereal's does not.)
+/// Space, white less black: squares a side attacks once, the enemy twice and none of its pawns
+/// defends, occupied (`SpaceRestrictPiece`) or empty (`SpaceRestrictEmpty`); with more than 12
+/// units of pieces on the board (minors 1, rooks and queens 2), the squares of c3-f6 it attacks
+/// or occupies and the enemy does not attack (`SpaceCenterControl`). Needs both sides' complete
+/// attack maps. (Our twice-attacked map counts two pawns attacking a square; Ethereal's does
+/// not.) Both sides at once: each weight is applied once, to the difference of the counts.
 #[inline(always)]
-pub(super) fn space(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
-    let (u, t) = (us as usize, !us as usize);
+pub(super) fn space(ctx: &Ctx, p: &EvalParams) -> S {
     let count = |b: u64| b.count_ones() as i32;
-    let uncontrolled = ctx.attacked2[t] & ctx.attacked[u] & !ctx.attacked2[u] & !ctx.pawn_att[u];
-    let mut s = S::new(p.space_restrict_piece_mg, p.space_restrict_piece_eg) * count(uncontrolled & ctx.occ)
-        + S::new(p.space_restrict_empty_mg, p.space_restrict_empty_eg) * count(uncontrolled & !ctx.occ);
+    let uncontrolled = |u: usize, t: usize| ctx.attacked2[t] & ctx.attacked[u] & !ctx.attacked2[u] & !ctx.pawn_att[u];
+    let (white, black) = (uncontrolled(1, 0), uncontrolled(0, 1));
+    let mut s = S::new(p.space_restrict_piece_mg, p.space_restrict_piece_eg)
+        * (count(white & ctx.occ) - count(black & ctx.occ))
+        + S::new(p.space_restrict_empty_mg, p.space_restrict_empty_eg)
+            * (count(white & !ctx.occ) - count(black & !ctx.occ));
     let minors = ctx.knights[0] | ctx.knights[1] | ctx.bishops[0] | ctx.bishops[1];
     let majors = ctx.rooks[0] | ctx.rooks[1] | ctx.queens[0] | ctx.queens[1];
     if count(minors) + 2 * count(majors) > 12 {
-        let centre = !ctx.attacked[t] & (ctx.attacked[u] | ctx.occupied_by[u]) & CENTRE_BIG;
-        s += S::new(p.space_centre_control_mg, p.space_centre_control_eg) * count(centre);
+        let centre = |u: usize, t: usize| !ctx.attacked[t] & (ctx.attacked[u] | ctx.occupied_by[u]) & CENTRE_BIG;
+        s += S::new(p.space_centre_control_mg, p.space_centre_control_eg) * (count(centre(1, 0)) - count(centre(0, 1)));
     }
     s
 }
