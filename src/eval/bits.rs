@@ -174,6 +174,29 @@ pub static WITHIN_3: [u64; 64] = {
     t
 };
 
+/// King steps between two squares (`DISTANCE[a][b]`, the larger of the file and rank
+/// distances): one load where [`Square::distance`] computes both.
+static DISTANCE: [[u8; 64]; 64] = {
+    let mut t = [[0; 64]; 64];
+    let mut a: usize = 0;
+    while a < 64 {
+        let mut b: usize = 0;
+        while b < 64 {
+            let (files, ranks) = ((a & 7).abs_diff(b & 7), (a >> 3).abs_diff(b >> 3));
+            t[a][b] = if files > ranks { files } else { ranks } as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// [`Square::distance`] by lookup.
+#[inline(always)]
+pub fn distance(a: Square, b: Square) -> i32 {
+    i32::from(DISTANCE[a.to_usize()][b.to_usize()])
+}
+
 /// Squares strictly in front of rank `r` (white's view), per rank.
 pub const fn ranks_above(r: usize) -> u64 {
     if r >= 7 { 0 } else { !0u64 << (8 * (r + 1)) }
@@ -205,10 +228,11 @@ mod tests {
     }
 
     #[test]
-    fn within_3_is_the_king_distance() {
+    fn distance_and_within_3_are_the_king_distance() {
         for a in Square::ALL {
             for b in Square::ALL {
                 assert_eq!(WITHIN_3[a.to_usize()] & (1 << b.to_usize()) != 0, a.distance(b) <= 3, "{a} {b}");
+                assert_eq!(distance(a, b), a.distance(b) as i32, "{a} {b}");
             }
         }
     }

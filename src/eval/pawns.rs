@@ -14,8 +14,8 @@ use shakmaty::{Bitboard, Color, Square};
 use super::{
     Ctx, EvalParams, S,
     bits::{
-        CENTRE, CENTRE_HOME, FAR_ZONE, FILE_CENTRALITY, FILES_CDEF, HOLE_ZONE, file_fill, file_of, fill_fwd, fwd,
-        pawn_attacks, rel, rel_rank, rel_rank_sum, sideways,
+        CENTRE, CENTRE_HOME, FAR_ZONE, FILE_CENTRALITY, FILES_CDEF, HOLE_ZONE, distance, file_fill, file_of, fill_fwd,
+        fwd, pawn_attacks, rel, rel_rank, rel_rank_sum, sideways,
     },
     term_tables::{self, TermTables},
 };
@@ -156,7 +156,7 @@ pub(super) fn score_with_pieces(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         let mut king_dist = 0;
         for sq in shakmaty::Bitboard(passed) {
             let promo = Square::new((promo_rank + file_of(sq)) as u32);
-            king_dist += KING_DIST_WEIGHT[rel_rank(us, sq)] * enemy_king.distance(promo) as i32;
+            king_dist += KING_DIST_WEIGHT[rel_rank(us, sq)] * distance(enemy_king, promo);
         }
         s += S::new(0, p.passed_pawn_enemy_king_dist * king_dist);
     }
@@ -214,11 +214,11 @@ pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>,
                 term_tables::passed_enemy_distance(p, r),
             ),
         };
-        tables += by_rank + friendly * sq.distance(own_king) as i32 + hostile * sq.distance(ctx.king[t]) as i32;
+        tables += by_rank + friendly * distance(sq, own_king) + hostile * distance(sq, ctx.king[t]);
         safe_promotion += i32::from((bit | path) & enemy == 0);
         if stop != 0 {
             let stop_sq = Square::new(stop.trailing_zeros());
-            king_dist += KING_DIST_WEIGHT[r] * own_king.distance(stop_sq) as i32;
+            king_dist += KING_DIST_WEIGHT[r] * distance(own_king, stop_sq);
         }
     }
     S::new(p.passed_blocked_mg, p.passed_blocked_eg) * -blocked

@@ -12,8 +12,8 @@ use shakmaty::{Bitboard, Color, attacks};
 use super::{
     Ctx, EvalParams, S,
     bits::{
-        CENTRALITY, CENTRE, DARK_SQUARES, FILE_CENTRALITY, LONG_DIAGONALS, OUTPOST_ZONE, RANK_1, WITHIN_3, file_mask,
-        file_of, fill_fwd, fwd, rel, rel_rank,
+        CENTRALITY, CENTRE, DARK_SQUARES, FILE_CENTRALITY, LONG_DIAGONALS, OUTPOST_ZONE, RANK_1, WITHIN_3, distance,
+        file_mask, file_of, fill_fwd, fwd, rel, rel_rank,
     },
     mobility_tables::{self, MobilityTable},
     term_tables::{self, TermTables},
@@ -68,7 +68,7 @@ pub(super) fn score(
                 outpost += rel_rank(us, sq) as i32 - 2 + i32::from(support & bit != 0);
             }
             if siberia & bit != 0 {
-                let d = sq.distance(ctx.king[0]).min(sq.distance(ctx.king[1])) as usize;
+                let d = distance(sq, ctx.king[0]).min(distance(sq, ctx.king[1])) as usize;
                 s += terms.map_or_else(|| term_tables::knight_siberia(p, d), |t| t.knight_siberia[d]);
             }
         }
