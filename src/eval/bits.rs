@@ -144,17 +144,32 @@ pub static CENTRALITY: [i32; 64] = {
 
 /// The king area of Ethereal 12 for a king of colour `c` on `k`: the king's square, its
 /// neighbours and the squares in front of those (3 files by up to 4 ranks), one file wider on
-/// the edge (files a-c or f-h).
+/// the edge (files a-c or f-h). By lookup ([`KING_AREA`]).
 #[inline(always)]
 pub fn king_area(c: Color, k: Square) -> u64 {
-    let around = shakmaty::attacks::king_attacks(k).0 | (1u64 << k.to_usize());
-    let area = around | fwd(c, around);
-    match file_of(k) {
-        0 => area | (area << 1),
-        7 => area | (area >> 1),
-        _ => area,
-    }
+    KING_AREA[c as usize][k.to_usize()]
 }
+
+/// [`king_area`] by colour (`Color as usize`) and square.
+static KING_AREA: [[u64; 64]; 2] = {
+    let mut t = [[0; 64]; 2];
+    let mut sq: usize = 0;
+    while sq < 64 {
+        let bit = 1u64 << sq;
+        let row = bit | sideways(bit);
+        let around = row | (row << 8) | (row >> 8);
+        // One file wider on the edge.
+        let wide = match sq & 7 {
+            0 => around | (around << 1),
+            7 => around | (around >> 1),
+            _ => around,
+        };
+        t[0][sq] = wide | fwd(Color::Black, wide);
+        t[1][sq] = wide | fwd(Color::White, wide);
+        sq += 1;
+    }
+    t
+};
 
 /// The squares at most three king steps from each square (itself included): a knight outside
 /// both kings' sets is in Siberia (four or more from the nearer king).
@@ -225,6 +240,22 @@ mod tests {
         assert_eq!(pawn_double_attacks(Color::White, duo), 1 << Square::D4.to_usize());
         assert_eq!(pawn_double_attacks(Color::Black, duo), 1 << Square::D2.to_usize());
         assert_eq!(pawn_double_attacks(Color::White, 1 << Square::A2.to_usize()), 0);
+    }
+
+    #[test]
+    fn king_area_table_is_the_neighbours_and_the_squares_in_front() {
+        for c in [Color::Black, Color::White] {
+            for k in Square::ALL {
+                let around = shakmaty::attacks::king_attacks(k).0 | (1u64 << k.to_usize());
+                let area = around | fwd(c, around);
+                let expected = match file_of(k) {
+                    0 => area | (area << 1),
+                    7 => area | (area >> 1),
+                    _ => area,
+                };
+                assert_eq!(king_area(c, k), expected, "{c:?} {k}");
+            }
+        }
     }
 
     #[test]
