@@ -189,6 +189,30 @@ pub static WITHIN_3: [u64; 64] = {
     t
 };
 
+/// A rook's and a bishop's moves from each square on an empty board: only a slider on one of
+/// these lines can attack the square, through pieces or not.
+pub static ROOK_LINES: [u64; 64] = lines(false);
+pub static BISHOP_LINES: [u64; 64] = lines(true);
+
+/// The rook (or `diagonal`: bishop) lines of every square.
+const fn lines(diagonal: bool) -> [u64; 64] {
+    let mut t = [0; 64];
+    let mut a: usize = 0;
+    while a < 64 {
+        let mut b: usize = 0;
+        while b < 64 {
+            let (files, ranks) = ((a & 7).abs_diff(b & 7), (a >> 3).abs_diff(b >> 3));
+            let on_line = if diagonal { files == ranks } else { files == 0 || ranks == 0 };
+            if a != b && on_line {
+                t[a] |= 1u64 << b;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
 /// King steps between two squares (`DISTANCE[a][b]`, the larger of the file and rank
 /// distances): one load where [`Square::distance`] computes both.
 static DISTANCE: [[u8; 64]; 64] = {
@@ -255,6 +279,15 @@ mod tests {
                 };
                 assert_eq!(king_area(c, k), expected, "{c:?} {k}");
             }
+        }
+    }
+
+    #[test]
+    fn lines_are_the_empty_board_moves() {
+        for sq in Square::ALL {
+            let empty = shakmaty::Bitboard::EMPTY;
+            assert_eq!(ROOK_LINES[sq.to_usize()], shakmaty::attacks::rook_attacks(sq, empty).0, "{sq}");
+            assert_eq!(BISHOP_LINES[sq.to_usize()], shakmaty::attacks::bishop_attacks(sq, empty).0, "{sq}");
         }
     }
 

@@ -12,8 +12,8 @@ use shakmaty::{Bitboard, Color, attacks};
 use super::{
     Ctx, EvalParams, S,
     bits::{
-        CENTRALITY, CENTRE, DARK_SQUARES, FILE_CENTRALITY, LONG_DIAGONALS, OUTPOST_ZONE, RANK_1, WITHIN_3, distance,
-        file_mask, file_of, fill_fwd, fwd, rel, rel_rank,
+        BISHOP_LINES, CENTRALITY, CENTRE, DARK_SQUARES, FILE_CENTRALITY, LONG_DIAGONALS, OUTPOST_ZONE, RANK_1,
+        ROOK_LINES, WITHIN_3, distance, file_mask, file_of, fill_fwd, fwd, rel, rel_rank,
     },
     mobility_tables::{self, MobilityTable},
     term_tables::{self, TermTables},
@@ -182,7 +182,10 @@ pub(super) fn score(
             let a = straight | diagonal;
             // An enemy rook or bishop behind the first piece on one of the queen's lines: moving
             // that piece away attacks the queen (Ethereal 12's relative pin / discovered attack).
-            let (rooks, bishops) = (ctx.rooks[t] & !straight, ctx.bishops[t] & !diagonal);
+            // Only one on the queen's empty-board lines can be (most often none is: no lookup).
+            let i = sq.to_usize();
+            let (rooks, bishops) =
+                (ctx.rooks[t] & ROOK_LINES[i] & !straight, ctx.bishops[t] & BISHOP_LINES[i] & !diagonal);
             let xray_rook = rooks != 0 && attacks::rook_attacks(sq, Bitboard(occ & !straight)).0 & rooks != 0;
             let xray_bishop = bishops != 0 && attacks::bishop_attacks(sq, Bitboard(occ & !diagonal)).0 & bishops != 0;
             pinned += i32::from(xray_rook || xray_bishop);
