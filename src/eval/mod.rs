@@ -323,7 +323,7 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     s += king::score(&ctx, p, White) - king::score(&ctx, p, Black);
     s += king_pawns.shields + king_pawns.proximity;
     s += king::defenders(&ctx, p, tables, White) - king::defenders(&ctx, p, tables, Black);
-    s += threats::score(&ctx, p, White) - threats::score(&ctx, p, Black);
+    s += threats::score(&ctx, p);
     s += space::space(&ctx, p);
     s += space::closedness(&ctx, p, tables);
     s += king::danger(&ctx, p, White) - king::danger(&ctx, p, Black);
