@@ -144,16 +144,96 @@ pub static CENTRALITY: [i32; 64] = {
 
 /// The king area of Ethereal 12 for a king of colour `c` on `k`: the king's square, its
 /// neighbours and the squares in front of those (3 files by up to 4 ranks), one file wider on
-/// the edge (files a-c or f-h).
+/// the edge (files a-c or f-h). By lookup ([`KING_AREA`]).
 #[inline(always)]
 pub fn king_area(c: Color, k: Square) -> u64 {
-    let around = shakmaty::attacks::king_attacks(k).0 | (1u64 << k.to_usize());
-    let area = around | fwd(c, around);
-    match file_of(k) {
-        0 => area | (area << 1),
-        7 => area | (area >> 1),
-        _ => area,
+    KING_AREA[c as usize][k.to_usize()]
+}
+
+/// [`king_area`] by colour (`Color as usize`) and square.
+static KING_AREA: [[u64; 64]; 2] = {
+    let mut t = [[0; 64]; 2];
+    let mut sq: usize = 0;
+    while sq < 64 {
+        let bit = 1u64 << sq;
+        let row = bit | sideways(bit);
+        let around = row | (row << 8) | (row >> 8);
+        // One file wider on the edge.
+        let wide = match sq & 7 {
+            0 => around | (around << 1),
+            7 => around | (around >> 1),
+            _ => around,
+        };
+        t[0][sq] = wide | fwd(Color::Black, wide);
+        t[1][sq] = wide | fwd(Color::White, wide);
+        sq += 1;
     }
+    t
+};
+
+/// The squares at most three king steps from each square (itself included): a knight outside
+/// both kings' sets is in Siberia (four or more from the nearer king).
+pub static WITHIN_3: [u64; 64] = {
+    let mut t = [0; 64];
+    let mut sq: usize = 0;
+    while sq < 64 {
+        let mut other: usize = 0;
+        while other < 64 {
+            if (sq & 7).abs_diff(other & 7) <= 3 && (sq >> 3).abs_diff(other >> 3) <= 3 {
+                t[sq] |= 1u64 << other;
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// A rook's and a bishop's moves from each square on an empty board: only a slider on one of
+/// these lines can attack the square, through pieces or not.
+pub static ROOK_LINES: [u64; 64] = lines(false);
+pub static BISHOP_LINES: [u64; 64] = lines(true);
+
+/// The rook (or `diagonal`: bishop) lines of every square.
+const fn lines(diagonal: bool) -> [u64; 64] {
+    let mut t = [0; 64];
+    let mut a: usize = 0;
+    while a < 64 {
+        let mut b: usize = 0;
+        while b < 64 {
+            let (files, ranks) = ((a & 7).abs_diff(b & 7), (a >> 3).abs_diff(b >> 3));
+            let on_line = if diagonal { files == ranks } else { files == 0 || ranks == 0 };
+            if a != b && on_line {
+                t[a] |= 1u64 << b;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+/// King steps between two squares (`DISTANCE[a][b]`, the larger of the file and rank
+/// distances): one load where [`Square::distance`] computes both.
+static DISTANCE: [[u8; 64]; 64] = {
+    let mut t = [[0; 64]; 64];
+    let mut a: usize = 0;
+    while a < 64 {
+        let mut b: usize = 0;
+        while b < 64 {
+            let (files, ranks) = ((a & 7).abs_diff(b & 7), (a >> 3).abs_diff(b >> 3));
+            t[a][b] = if files > ranks { files } else { ranks } as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// [`Square::distance`] by lookup.
+#[inline(always)]
+pub fn distance(a: Square, b: Square) -> i32 {
+    i32::from(DISTANCE[a.to_usize()][b.to_usize()])
 }
 
 /// Squares strictly in front of rank `r` (white's view), per rank.
@@ -184,5 +264,40 @@ mod tests {
         assert_eq!(pawn_double_attacks(Color::White, duo), 1 << Square::D4.to_usize());
         assert_eq!(pawn_double_attacks(Color::Black, duo), 1 << Square::D2.to_usize());
         assert_eq!(pawn_double_attacks(Color::White, 1 << Square::A2.to_usize()), 0);
+    }
+
+    #[test]
+    fn king_area_table_is_the_neighbours_and_the_squares_in_front() {
+        for c in [Color::Black, Color::White] {
+            for k in Square::ALL {
+                let around = shakmaty::attacks::king_attacks(k).0 | (1u64 << k.to_usize());
+                let area = around | fwd(c, around);
+                let expected = match file_of(k) {
+                    0 => area | (area << 1),
+                    7 => area | (area >> 1),
+                    _ => area,
+                };
+                assert_eq!(king_area(c, k), expected, "{c:?} {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn lines_are_the_empty_board_moves() {
+        for sq in Square::ALL {
+            let empty = shakmaty::Bitboard::EMPTY;
+            assert_eq!(ROOK_LINES[sq.to_usize()], shakmaty::attacks::rook_attacks(sq, empty).0, "{sq}");
+            assert_eq!(BISHOP_LINES[sq.to_usize()], shakmaty::attacks::bishop_attacks(sq, empty).0, "{sq}");
+        }
+    }
+
+    #[test]
+    fn distance_and_within_3_are_the_king_distance() {
+        for a in Square::ALL {
+            for b in Square::ALL {
+                assert_eq!(WITHIN_3[a.to_usize()] & (1 << b.to_usize()) != 0, a.distance(b) <= 3, "{a} {b}");
+                assert_eq!(distance(a, b), a.distance(b) as i32, "{a} {b}");
+            }
+        }
     }
 }

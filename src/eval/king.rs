@@ -8,7 +8,8 @@ use shakmaty::{Bitboard, Color, attacks};
 use super::{
     Ctx, EvalParams, S,
     bits::{CASTLED_SQUARES, file_mask, file_of, king_area, ranks_above, rel, south_fill},
-    king_tables, term_tables,
+    king_tables,
+    term_tables::{self, TermTables},
 };
 
 /// Pressure and castling terms of `us` (tapered; middlegame only). Needs the piece terms of the
@@ -25,10 +26,19 @@ pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     s
 }
 
-/// Pawn shelter of `us` in centipawns (<= 0), scaled by the enemy's non-pawn material in phase
-/// units over 12 (a full set of pieces), so it fades as the attackers leave the board.
+/// Pawn shelter of `us` in centipawns (<= 0): its `penalty` ([`shelter_penalty`]) scaled by the
+/// enemy's non-pawn material in phase units over 12 (a full set of pieces), so it fades as the
+/// attackers leave the board.
 #[inline(always)]
-pub(super) fn shelter(ctx: &Ctx, p: &EvalParams, us: Color) -> i32 {
+pub(super) fn shelter(ctx: &Ctx, penalty: i32, us: Color) -> i32 {
+    -(penalty * ctx.enemy_phase[us as usize] / 12)
+}
+
+/// The shelter penalty of `us` before scaling (>= 0 with the default weights): our missing or
+/// advanced pawns and the enemy's missing ones on the king's and the adjacent files. Reads the
+/// pawns and our king square alone.
+#[inline(always)]
+fn shelter_penalty(ctx: &Ctx, p: &EvalParams, us: Color) -> i32 {
     let (u, t) = (us as usize, !us as usize);
     let ksq = ctx.king[u];
     let kf = file_of(ksq);
@@ -57,7 +67,7 @@ pub(super) fn shelter(ctx: &Ctx, p: &EvalParams, us: Color) -> i32 {
             penalty += if on_king_file { p.king_no_enemy_pawn } else { p.king_no_enemy_pawn_adj };
         }
     }
-    -(penalty * ctx.enemy_phase[u] / 12)
+    penalty
 }
 
 /// Shelter and storm tables of `us` (after Ethereal 12's `KingShelter` and `KingStorm`): on
@@ -66,8 +76,9 @@ pub(super) fn shelter(ctx: &Ctx, p: &EvalParams, us: Color) -> i32 {
 /// by the file (mirrored, plus an extra entry for the king's own file), the storm by whether
 /// our pawn stands just ahead of theirs and blocks it. Linear (one table entry per file), so
 /// the tuner traces it; 0 by default until a fit sets it.
+/// `terms`: the tables expanded, else read from `p`.
 #[inline(always)]
-fn pawn_shield(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+fn pawn_shield(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, us: Color) -> S {
     let (u, t) = (us as usize, !us as usize);
     let ksq = ctx.king[u];
     let kf = file_of(ksq);
@@ -92,28 +103,44 @@ fn pawn_shield(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     for f in kf.saturating_sub(1)..=(kf + 1).min(7) {
         let on_file = file_mask(f) & ahead;
         let (ours, theirs) = (distance(ctx.pawns[u] & on_file), distance(ctx.pawns[t] & on_file));
-        s += king_tables::shelter(p, f.min(7 - f), bucket(ours));
-        if f == kf {
-            s += king_tables::shelter_own_file(p, bucket(ours));
-        }
+        let (mirrored, ours_bucket, theirs_bucket) = (f.min(7 - f), bucket(ours), bucket(theirs));
         // From one rank ahead: their pawn beside the king would give check (no evaluation).
         let blocked = matches!((ours, theirs), (Some(o), Some(t)) if o >= 1 && o + 1 == t);
-        s += king_tables::storm(p, blocked, bucket(theirs));
+        match terms {
+            Some(e) => {
+                s += e.king_shelter[mirrored][ours_bucket] + e.king_storm[usize::from(blocked)][theirs_bucket];
+                if f == kf {
+                    s += e.king_shelter_own_file[ours_bucket];
+                }
+            }
+            None => {
+                s += king_tables::shelter(p, mirrored, ours_bucket) + king_tables::storm(p, blocked, theirs_bucket);
+                if f == kf {
+                    s += king_tables::shelter_own_file(p, ours_bucket);
+                }
+            }
+        }
     }
     s
 }
 
-/// Defenders and pawn proximity of `us` (after Ethereal 12's `KingDefenders` and
-/// `KingPawnFileProximity`): a table entry by the number of our pawns, knights and bishops in
-/// our king area (0 to 11), and one by the king's distance in files to the nearest file with a
-/// pawn of either colour (0 when none is left: the same for both sides). The first says who
-/// shields the king, the second whether it can reach the pawns in an ending. Linear.
+/// Defenders of `us` (after Ethereal 12's `KingDefenders`): a table entry by the number of our
+/// pawns, knights and bishops in our king area (0 to 11), who shield the king. Linear.
+/// `terms`: the tables expanded, else read from `p`.
 #[inline(always)]
-pub(super) fn defenders(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+pub(super) fn defenders(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, us: Color) -> S {
     let u = us as usize;
-    let area = king_area(us, ctx.king[u]);
-    let defenders = (ctx.pawns[u] | ctx.knights[u] | ctx.bishops[u]) & area;
-    let kf = file_of(ctx.king[u]);
+    let defenders = (ctx.pawns[u] | ctx.knights[u] | ctx.bishops[u]) & king_area(us, ctx.king[u]);
+    let n = defenders.count_ones() as usize;
+    terms.map_or_else(|| term_tables::king_defenders(p, n), |t| t.king_defenders[n])
+}
+
+/// Pawn proximity of `us` (after Ethereal 12's `KingPawnFileProximity`): a table entry by the
+/// king's distance in files to the nearest file with a pawn of either colour (0 when none is
+/// left: the same for both sides), whether it can reach the pawns in an ending. Linear.
+#[inline(always)]
+fn pawn_file_proximity(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+    let kf = file_of(ctx.king[us as usize]);
     // One bit per file with a pawn.
     let files = (south_fill(ctx.pawns[0] | ctx.pawns[1]) & 0xFF) as u32;
     let distance = if files == 0 {
@@ -124,13 +151,31 @@ pub(super) fn defenders(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         let to_left = if left != 0 { kf - (31 - left.leading_zeros() as usize) } else { 7 };
         to_right.min(to_left)
     };
-    term_tables::king_defenders(p, defenders.count_ones() as usize) + term_tables::king_pawn_file_proximity(p, distance)
+    term_tables::king_pawn_file_proximity(p, distance)
 }
 
-/// [`pawn_shield`] of White less Black's: a function of the pawns and the king squares alone.
+/// The king terms that read the pawns and the two king squares alone, both sides: what a pawn
+/// table caches by pawns and king squares ([`super::pawn_table`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KingPawnTerms {
+    /// Shelter and storm tables ([`pawn_shield`]), White less Black.
+    pub shields: S,
+    /// File distance to the pawns ([`pawn_file_proximity`]), White less Black.
+    pub proximity: S,
+    /// Shelter penalties before scaling ([`shelter_penalty`]), by colour (`Color as usize`).
+    pub shelter: [i32; 2],
+}
+
+/// The [`KingPawnTerms`] of `ctx`: a function of the pawns and the king squares alone.
+/// `terms`: the tables expanded, else read from `p`.
 #[inline(always)]
-pub(super) fn pawn_shields(ctx: &Ctx, p: &EvalParams) -> S {
-    pawn_shield(ctx, p, Color::White) - pawn_shield(ctx, p, Color::Black)
+pub(super) fn pawn_terms(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>) -> KingPawnTerms {
+    use Color::{Black, White};
+    KingPawnTerms {
+        shields: pawn_shield(ctx, p, terms, White) - pawn_shield(ctx, p, terms, Black),
+        proximity: pawn_file_proximity(ctx, p, White) - pawn_file_proximity(ctx, p, Black),
+        shelter: [shelter_penalty(ctx, p, Black), shelter_penalty(ctx, p, White)],
+    }
 }
 
 /// King danger of `us` in attack units (after Ethereal 12): the enemy's king attackers by

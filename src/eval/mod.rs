@@ -304,30 +304,33 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     let mut s = material::score(board, p) + psqt.score(board);
     // Order matters: pawn terms record passed/weak pawns for the rook terms; piece terms record
     // attack maps and king pressure for the far-pawn and king terms.
-    // The king shelter and storm tables read only the pawns and the kings: cached beside the
-    // pawn structure, by king squares too (they cost a third of the evaluation recomputed).
-    let (structure, pawn_shields) = match pawn_source {
-        Some((table, id)) => (table.probe(&ctx, p, id), table.probe_shields(&ctx, p, id)),
-        None => (pawns::structure(&ctx, p), king::pawn_shields(&ctx, p)),
+    // The king terms that read only the pawns and the kings (shelter and storm tables, file
+    // distance to the pawns, the shelter before its scaling): cached beside the pawn
+    // structure, by king squares too (the tables cost a third of the evaluation recomputed).
+    let tables = psqt.terms();
+    let (structure, king_pawns) = match pawn_source {
+        Some((table, id)) => (table.probe(&ctx, p, tables, id), table.probe_kings(&ctx, p, tables, id)),
+        None => (pawns::structure(&ctx, p, tables), king::pawn_terms(&ctx, p, tables)),
     };
     ctx.passed = structure.passed;
     ctx.weak_pawns = structure.weak;
     s += structure.score;
     s += pawns::score_with_pieces(&ctx, p, White) - pawns::score_with_pieces(&ctx, p, Black);
-    s += pieces::score(&mut ctx, p, psqt.mobility(), White);
-    s -= pieces::score(&mut ctx, p, psqt.mobility(), Black);
+    s += pieces::score(&mut ctx, p, psqt.mobility(), tables, White);
+    s -= pieces::score(&mut ctx, p, psqt.mobility(), tables, Black);
     s += pawns::far_pawns(&ctx, p, White) - pawns::far_pawns(&ctx, p, Black);
-    s += pawns::passer_path(&ctx, p, White) - pawns::passer_path(&ctx, p, Black);
+    s += pawns::passer_path(&ctx, p, tables, White) - pawns::passer_path(&ctx, p, tables, Black);
     s += king::score(&ctx, p, White) - king::score(&ctx, p, Black);
-    s += pawn_shields;
-    s += king::defenders(&ctx, p, White) - king::defenders(&ctx, p, Black);
-    s += threats::score(&ctx, p, White) - threats::score(&ctx, p, Black);
-    s += space::space(&ctx, p, White) - space::space(&ctx, p, Black);
-    s += space::closedness(&ctx, p);
+    s += king_pawns.shields + king_pawns.proximity;
+    s += king::defenders(&ctx, p, tables, White) - king::defenders(&ctx, p, tables, Black);
+    s += threats::score(&ctx, p);
+    s += space::space(&ctx, p);
+    s += space::closedness(&ctx, p, tables);
     s += king::danger(&ctx, p, White) - king::danger(&ctx, p, Black);
     Breakdown {
         s,
-        shelter: king::shelter(&ctx, p, White) - king::shelter(&ctx, p, Black),
+        shelter: king::shelter(&ctx, king_pawns.shelter[White as usize], White)
+            - king::shelter(&ctx, king_pawns.shelter[Black as usize], Black),
         tempo: if pos.turn() == White { p.tempo } else { -p.tempo },
         phase: board_phase(board),
         eg_scale: endgame_scale(&ctx, board, p, s.eg()),

@@ -1,7 +1,9 @@
 //! The pawn hash table: the pawn-only part of the evaluation ([`PawnStructure`]) cached by
 //! pawn structure. A search meets the same few pawn structures millions of times; with the
-//! table it computes each once. Beside it, the king shelter and storm terms, which read the
-//! pawns and the two king squares alone, are cached by both.
+//! table it computes each once. Beside it, the king terms that read the pawns and the two king
+//! squares alone ([`KingPawnTerms`]: shelter and storm, file distance to the pawns, the
+//! shelter penalties) are cached
+//! by both.
 //!
 //! One table per search thread (no locking), of a fixed size, always replacing. An entry
 //! holds both sides' pawn bitboards, so a lookup never returns another structure's terms (no
@@ -15,13 +17,15 @@
 use shakmaty::Color;
 
 use super::{
-    Ctx, EvalParams, S, king,
+    Ctx, EvalParams,
+    king::{self, KingPawnTerms},
     pawns::{self, PawnStructure},
+    term_tables::TermTables,
 };
 use crate::zobrist::pawn_key_of;
 
 /// Entries of a table made by [`PawnTable::new`]: 4,096 entries of 64 bytes and as many
-/// king-shelter entries of 40 bytes, 416 KiB. A
+/// king entries of 56 bytes, 480 KiB. A
 /// search's pawn structures fit many times over, and the table stays small beside the
 /// transposition table and the histories in the caches.
 pub const PAWN_TABLE_ENTRIES: usize = 1 << 12;
@@ -38,23 +42,22 @@ struct Entry {
     structure: PawnStructure,
 }
 
-/// The king shelter and storm score (White less Black, [`king::pawn_shields`]) of a pawn
-/// structure and the two king squares.
+/// The [`KingPawnTerms`] of a pawn structure and the two king squares.
 #[derive(Clone, Copy, Default)]
-struct ShieldEntry {
+struct KingEntry {
     pawns: [u64; 2],
     evaluator: u64,
     /// White's king square, then Black's.
     kings: [u8; 2],
-    shields: S,
+    terms: KingPawnTerms,
 }
 
 /// A pawn hash table of one search thread.
 pub struct PawnTable {
     /// A power of two of them.
     entries: Vec<Entry>,
-    /// As many, for the king shelter and storm terms, which read the king squares too.
-    shields: Vec<ShieldEntry>,
+    /// As many, for the king terms, which read the king squares too.
+    kings: Vec<KingEntry>,
 }
 
 impl Default for PawnTable {
@@ -72,12 +75,12 @@ impl PawnTable {
     /// A table of `entries` entries, rounded up to a power of two.
     pub fn with_entries(entries: usize) -> PawnTable {
         let n = entries.max(1).next_power_of_two();
-        PawnTable { entries: vec![Entry::default(); n], shields: vec![ShieldEntry::default(); n] }
+        PawnTable { entries: vec![Entry::default(); n], kings: vec![KingEntry::default(); n] }
     }
 
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.entries.len() * size_of::<Entry>() + self.shields.len() * size_of::<ShieldEntry>()
+        self.entries.len() * size_of::<Entry>() + self.kings.len() * size_of::<KingEntry>()
     }
 
     #[inline(always)]
@@ -95,45 +98,51 @@ impl PawnTable {
     /// The structure of `ctx`'s pawns under `p` (the parameters of evaluator `id`): from the
     /// table, or computed and stored.
     #[inline(always)]
-    pub(super) fn probe(&mut self, ctx: &Ctx, p: &EvalParams, id: u64) -> PawnStructure {
+    pub(super) fn probe(&mut self, ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, id: u64) -> PawnStructure {
         let i = self.slot(ctx.pawns);
         let e = &mut self.entries[i];
         if e.evaluator == id && e.pawns == ctx.pawns {
             return e.structure;
         }
-        let structure = pawns::structure(ctx, p);
+        let structure = pawns::structure(ctx, p, terms);
         *e = Entry { pawns: ctx.pawns, evaluator: id, structure };
         structure
     }
 
-    /// [`king::pawn_shields`] of `ctx`, from the table when its pawns and king squares are
+    /// [`king::pawn_terms`] of `ctx`, from the table when its pawns and king squares are
     /// there (the kings move seldom beside the pawns, so most lookups hit).
     #[inline(always)]
-    pub(super) fn probe_shields(&mut self, ctx: &Ctx, p: &EvalParams, id: u64) -> S {
+    pub(super) fn probe_kings(
+        &mut self,
+        ctx: &Ctx,
+        p: &EvalParams,
+        terms: Option<&TermTables>,
+        id: u64,
+    ) -> KingPawnTerms {
         let kings = [ctx.king[Color::White as usize] as u8, ctx.king[Color::Black as usize] as u8];
         // The king squares spread the slot (a multiplier keeps neighbouring squares apart).
         let spread = (u64::from(kings[0]) << 8 | u64::from(kings[1])).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
-        let i = (self.slot(ctx.pawns) ^ spread as usize) & (self.shields.len() - 1);
-        let e = &mut self.shields[i];
+        let i = (self.slot(ctx.pawns) ^ spread as usize) & (self.kings.len() - 1);
+        let e = &mut self.kings[i];
         if e.evaluator == id && e.pawns == ctx.pawns && e.kings == kings {
-            return e.shields;
+            return e.terms;
         }
-        let shields = king::pawn_shields(ctx, p);
-        *e = ShieldEntry { pawns: ctx.pawns, evaluator: id, kings, shields };
-        shields
+        let computed = king::pawn_terms(ctx, p, terms);
+        *e = KingEntry { pawns: ctx.pawns, evaluator: id, kings, terms: computed };
+        computed
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Entry, PawnTable, ShieldEntry};
+    use super::{Entry, KingEntry, PawnTable};
 
     #[test]
     fn entries_are_one_cache_line_and_tables_a_power_of_two() {
         assert_eq!(size_of::<Entry>(), 64);
-        assert_eq!(size_of::<ShieldEntry>(), 40);
-        assert_eq!(PawnTable::new().bytes(), (1 << 12) * (64 + 40));
-        assert_eq!(PawnTable::with_entries(100).bytes(), 128 * (64 + 40));
-        assert_eq!(PawnTable::with_entries(0).bytes(), 64 + 40);
+        assert_eq!(size_of::<KingEntry>(), 56);
+        assert_eq!(PawnTable::new().bytes(), (1 << 12) * (64 + 56));
+        assert_eq!(PawnTable::with_entries(100).bytes(), 128 * (64 + 56));
+        assert_eq!(PawnTable::with_entries(0).bytes(), 64 + 56);
     }
 }

@@ -14,10 +14,10 @@ use shakmaty::{Bitboard, Color, Square};
 use super::{
     Ctx, EvalParams, S,
     bits::{
-        CENTRE, CENTRE_HOME, FAR_ZONE, FILE_CENTRALITY, FILES_CDEF, HOLE_ZONE, file_fill, file_of, fill_fwd, fwd,
-        pawn_attacks, rel, rel_rank, rel_rank_sum, sideways,
+        CENTRE, CENTRE_HOME, FAR_ZONE, FILE_CENTRALITY, FILES_CDEF, HOLE_ZONE, distance, file_fill, file_of, fill_fwd,
+        fwd, pawn_attacks, rel, rel_rank, rel_rank_sum, sideways,
     },
-    term_tables,
+    term_tables::{self, TermTables},
 };
 
 /// Passed pawn bonus factor by relative rank 0..7, multiplied by `passed_pawn_mult`.
@@ -39,16 +39,17 @@ pub struct PawnStructure {
 }
 
 /// The [`PawnStructure`] of `ctx`'s pawns: reads only their bitboards, attacks and spans.
+/// `terms`: the tables expanded, else read from `p`.
 #[inline(always)]
-pub(super) fn structure(ctx: &Ctx, p: &EvalParams) -> PawnStructure {
-    let (white, white_passed, white_weak) = pawn_only(ctx, p, Color::White);
-    let (black, black_passed, black_weak) = pawn_only(ctx, p, Color::Black);
+pub(super) fn structure(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>) -> PawnStructure {
+    let (white, white_passed, white_weak) = pawn_only(ctx, p, terms, Color::White);
+    let (black, black_passed, black_weak) = pawn_only(ctx, p, terms, Color::Black);
     PawnStructure { score: white - black, passed: [black_passed, white_passed], weak: [black_weak, white_weak] }
 }
 
 /// The pawn-only terms of `us`, its passed pawns and its weak (isolated or backward) pawns.
 #[inline(always)]
-fn pawn_only(ctx: &Ctx, p: &EvalParams, us: Color) -> (S, u64, u64) {
+fn pawn_only(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, us: Color) -> (S, u64, u64) {
     let them = !us;
     let (u, t) = (us as usize, them as usize);
     let own = ctx.pawns[u];
@@ -88,7 +89,7 @@ fn pawn_only(ctx: &Ctx, p: &EvalParams, us: Color) -> (S, u64, u64) {
         factor += PASSED_FACTOR[rel_rank(us, sq)];
     }
     s += S::new(p.passed_pawn_mult * factor, 2 * p.passed_pawn_mult * factor);
-    s += pawn_tables(ctx, p, us);
+    s += pawn_tables(ctx, p, terms, us);
     (s, passed, isolated | backward)
 }
 
@@ -102,7 +103,7 @@ fn pawn_only(ctx: &Ctx, p: &EvalParams, us: Color) -> (S, u64, u64) {
 /// push and trade its way through; by rank and whether the pawn itself is defended as often as
 /// attacked. Pawns only, so the pawn table caches them; linear (one table entry per pawn).
 #[inline(always)]
-fn pawn_tables(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+fn pawn_tables(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, us: Color) -> S {
     let them = !us;
     let (u, t) = (us as usize, them as usize);
     let (own, opp) = (ctx.pawns[u], ctx.pawns[t]);
@@ -113,11 +114,13 @@ fn pawn_tables(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     let open = !file_fill(opp);
     let mut s = S::ZERO;
     for sq in Bitboard(backward) {
-        s += term_tables::pawn_backward(p, open & (1u64 << sq.to_usize()) != 0, rel_rank(us, sq));
+        let (open, r) = (open & (1u64 << sq.to_usize()) != 0, rel_rank(us, sq));
+        s += terms.map_or_else(|| term_tables::pawn_backward(p, open, r), |e| e.pawn_backward[usize::from(open)][r]);
     }
     for sq in Bitboard(own & (ctx.pawn_att[u] | sideways(own)) & !backward) {
         let mirrored_file = FILE_CENTRALITY[file_of(sq)] as usize;
-        s += term_tables::pawn_connected(p, 4 * (rel_rank(us, sq) - 1) + mirrored_file);
+        let i = 4 * (rel_rank(us, sq) - 1) + mirrored_file;
+        s += terms.map_or_else(|| term_tables::pawn_connected(p, i), |e| e.pawn_connected[i]);
     }
     // Not passed: an enemy pawn (a stopper) ahead on its or an adjacent file.
     for sq in Bitboard(own & fill_fwd(them, fwd(them, opp | sideways(opp)))) {
@@ -129,7 +132,9 @@ fn pawn_tables(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         let push_support = own & pawn_attacks(them, stop);
         if stoppers & !threats & !push_threats == 0 && push_support.count_ones() >= push_threats.count_ones() {
             let held = (own & pawn_attacks(them, bit)).count_ones() >= threats.count_ones();
-            s += term_tables::pawn_candidate(p, held, rel_rank(us, sq));
+            let r = rel_rank(us, sq);
+            s += terms
+                .map_or_else(|| term_tables::pawn_candidate(p, held, r), |e| e.pawn_candidate[usize::from(held)][r]);
         }
     }
     s
@@ -151,7 +156,7 @@ pub(super) fn score_with_pieces(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         let mut king_dist = 0;
         for sq in shakmaty::Bitboard(passed) {
             let promo = Square::new((promo_rank + file_of(sq)) as u32);
-            king_dist += KING_DIST_WEIGHT[rel_rank(us, sq)] * enemy_king.distance(promo) as i32;
+            king_dist += KING_DIST_WEIGHT[rel_rank(us, sq)] * distance(enemy_king, promo);
         }
         s += S::new(0, p.passed_pawn_enemy_king_dist * king_dist);
     }
@@ -170,9 +175,9 @@ pub(super) fn score_with_pieces(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
 /// (`PassedFriendlyDistance`, `PassedEnemyDistance`); and a flat bonus when neither the pawn's
 /// square nor its path holds an enemy piece or an enemy-attacked square
 /// (`PassedSafePromotionPath`). Ethereal skips the distances for a passer with another of ours
-/// ahead on its file; our passers never have one.
+/// ahead on its file; our passers never have one. `terms`: the tables expanded, else read from `p`.
 #[inline(always)]
-pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, us: Color) -> S {
     let (u, t) = (us as usize, !us as usize);
     let passed = ctx.passed[u];
     if passed == 0 {
@@ -196,13 +201,24 @@ pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         if path & enemy == 0 {
             free_path += factor;
         }
-        tables += term_tables::passed_rank(p, stop & ctx.occ == 0, stop & ctx.attacked[t] == 0, r)
-            + term_tables::passed_friendly_distance(p, r) * sq.distance(own_king) as i32
-            + term_tables::passed_enemy_distance(p, r) * sq.distance(ctx.king[t]) as i32;
+        let (free, unattacked) = (stop & ctx.occ == 0, stop & ctx.attacked[t] == 0);
+        let (by_rank, friendly, hostile) = match terms {
+            Some(e) => (
+                e.passed_rank[r][usize::from(free)][usize::from(unattacked)],
+                e.passed_friendly_distance[r],
+                e.passed_enemy_distance[r],
+            ),
+            None => (
+                term_tables::passed_rank(p, free, unattacked, r),
+                term_tables::passed_friendly_distance(p, r),
+                term_tables::passed_enemy_distance(p, r),
+            ),
+        };
+        tables += by_rank + friendly * distance(sq, own_king) + hostile * distance(sq, ctx.king[t]);
         safe_promotion += i32::from((bit | path) & enemy == 0);
         if stop != 0 {
             let stop_sq = Square::new(stop.trailing_zeros());
-            king_dist += KING_DIST_WEIGHT[r] * own_king.distance(stop_sq) as i32;
+            king_dist += KING_DIST_WEIGHT[r] * distance(own_king, stop_sq);
         }
     }
     S::new(p.passed_blocked_mg, p.passed_blocked_eg) * -blocked

@@ -12,17 +12,24 @@ use shakmaty::{Bitboard, Color, attacks};
 use super::{
     Ctx, EvalParams, S,
     bits::{
-        CENTRALITY, CENTRE, DARK_SQUARES, FILE_CENTRALITY, LONG_DIAGONALS, OUTPOST_ZONE, RANK_1, file_mask, file_of,
-        fill_fwd, fwd, rel, rel_rank,
+        BISHOP_LINES, CENTRALITY, CENTRE, DARK_SQUARES, FILE_CENTRALITY, LONG_DIAGONALS, OUTPOST_ZONE, RANK_1,
+        ROOK_LINES, WITHIN_3, distance, file_mask, file_of, fill_fwd, fwd, rel, rel_rank,
     },
     mobility_tables::{self, MobilityTable},
-    term_tables,
+    term_tables::{self, TermTables},
 };
 
 /// Piece terms of `us`. Needs both sides' pawn terms (passed and weak pawns) done first.
-/// `tables`: the mobility tables expanded (the search's evaluator), else read from `p`.
+/// `tables` and `terms`: the mobility and term tables expanded (the search's evaluator), else
+/// read from `p`.
 #[inline(always)]
-pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, tables: Option<&MobilityTable>, us: Color) -> S {
+pub(super) fn score(
+    ctx: &mut Ctx,
+    p: &EvalParams,
+    tables: Option<&MobilityTable>,
+    terms: Option<&TermTables>,
+    us: Color,
+) -> S {
     let them = !us;
     let (u, t) = (us as usize, them as usize);
     let occ = ctx.occ;
@@ -42,6 +49,9 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, tables: Option<&MobilityTable
     let knights = ctx.knights[u];
     if knights != 0 {
         let (mut mob, mut high, mut centre, mut outpost, mut cramped) = (0, 0, 0, 0, 0);
+        // Far from both kings, a knight neither attacks nor defends (Ethereal 12): the squares
+        // four or more from the nearer king.
+        let siberia = !(WITHIN_3[ctx.king[0].to_usize()] | WITHIN_3[ctx.king[1].to_usize()]);
         for sq in Bitboard(knights) {
             let a = attacks::knight_attacks(sq).0;
             ctx.att_knight[u] |= a;
@@ -57,10 +67,9 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, tables: Option<&MobilityTable
             if outposts & bit != 0 {
                 outpost += rel_rank(us, sq) as i32 - 2 + i32::from(support & bit != 0);
             }
-            // Far from both kings, a knight neither attacks nor defends (Ethereal 12).
-            let kings = sq.distance(ctx.king[0]).min(sq.distance(ctx.king[1]));
-            if kings >= 4 {
-                s += term_tables::knight_siberia(p, kings as usize);
+            if siberia & bit != 0 {
+                let d = distance(sq, ctx.king[0]).min(distance(sq, ctx.king[1])) as usize;
+                s += terms.map_or_else(|| term_tables::knight_siberia(p, d), |t| t.knight_siberia[d]);
             }
         }
         let behind = (knights & behind_pawn).count_ones() as i32;
@@ -173,7 +182,10 @@ pub(super) fn score(ctx: &mut Ctx, p: &EvalParams, tables: Option<&MobilityTable
             let a = straight | diagonal;
             // An enemy rook or bishop behind the first piece on one of the queen's lines: moving
             // that piece away attacks the queen (Ethereal 12's relative pin / discovered attack).
-            let (rooks, bishops) = (ctx.rooks[t] & !straight, ctx.bishops[t] & !diagonal);
+            // Only one on the queen's empty-board lines can be (most often none is: no lookup).
+            let i = sq.to_usize();
+            let (rooks, bishops) =
+                (ctx.rooks[t] & ROOK_LINES[i] & !straight, ctx.bishops[t] & BISHOP_LINES[i] & !diagonal);
             let xray_rook = rooks != 0 && attacks::rook_attacks(sq, Bitboard(occ & !straight)).0 & rooks != 0;
             let xray_bishop = bishops != 0 && attacks::bishop_attacks(sq, Bitboard(occ & !diagonal)).0 & bishops != 0;
             pinned += i32::from(xray_rook || xray_bishop);

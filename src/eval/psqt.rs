@@ -14,6 +14,7 @@ use super::{
     bits::{file_of, rel_rank},
     mobility_tables::MobilityTable,
     psqt_profiles::{file_terms, rank_terms, square_terms},
+    term_tables::TermTables,
 };
 
 /// Sums the piece-square terms of every piece, white minus black.
@@ -23,6 +24,12 @@ pub(crate) trait PsqtSource {
     /// The mobility tables when expanded; `None`: read them from the parameters.
     #[inline(always)]
     fn mobility(&self) -> Option<&MobilityTable> {
+        None
+    }
+
+    /// The per-position term tables when expanded; `None`: read them from the parameters.
+    #[inline(always)]
+    fn terms(&self) -> Option<&TermTables> {
         None
     }
 }
@@ -110,6 +117,8 @@ pub struct PsqtTable {
     t: [[[S; 64]; 6]; 2],
     /// The mobility tables, expanded alongside (one lookup per piece in the search).
     mobility: MobilityTable,
+    /// The other per-position tables, likewise.
+    terms: TermTables,
 }
 
 impl PsqtTable {
@@ -124,7 +133,7 @@ impl PsqtTable {
                 }
             }
         }
-        PsqtTable { t, mobility: MobilityTable::new(p) }
+        PsqtTable { t, mobility: MobilityTable::new(p), terms: TermTables::new(p) }
     }
 }
 
@@ -132,6 +141,11 @@ impl PsqtSource for PsqtTable {
     #[inline(always)]
     fn mobility(&self) -> Option<&MobilityTable> {
         Some(&self.mobility)
+    }
+
+    #[inline(always)]
+    fn terms(&self) -> Option<&TermTables> {
+        Some(&self.terms)
     }
 
     #[inline(always)]

@@ -1,7 +1,60 @@
 // Generated alongside params.rs: the format-4 table terms after Ethereal 12 (pawn_connected_*,
 // pawn_candidate_*, ...) as lookups by the index the evaluation computes.
 
-use super::{EvalParams, S};
+use super::{EvalParams, S, king_tables};
+
+/// The table terms an evaluation reads, expanded once per parameter set (what
+/// [`super::Evaluator`] reads): an index instead of a match, whose entries the compiler would
+/// otherwise gather and pack up front in every evaluation (or pawn-table miss) that reads one.
+#[derive(Clone)]
+pub(crate) struct TermTables {
+    /// [`passed_rank`] by relative rank index, stop square empty, not attacked (rank 0 unused).
+    pub passed_rank: [[[S; 2]; 2]; 7],
+    /// [`passed_friendly_distance`] and [`passed_enemy_distance`] by relative rank index
+    /// (0 unused).
+    pub passed_friendly_distance: [S; 7],
+    pub passed_enemy_distance: [S; 7],
+    /// [`knight_siberia`] by distance (below 4 unused).
+    pub knight_siberia: [S; 8],
+    /// [`king_defenders`] by count.
+    pub king_defenders: [S; 12],
+    /// [`closedness_knight`] and [`closedness_rook`] by closedness.
+    pub closedness_knight: [S; 9],
+    pub closedness_rook: [S; 9],
+    /// The pawn tables (read on a pawn-table miss): [`pawn_connected`] by index,
+    /// [`pawn_candidate`] and [`pawn_backward`] by flag and relative rank index.
+    pub pawn_connected: [S; 24],
+    pub pawn_candidate: [[S; 8]; 2],
+    pub pawn_backward: [[S; 8]; 2],
+    /// The king shelter and storm tables (read on a king-entry miss): [`king_tables::shelter`]
+    /// by mirrored file and bucket, [`king_tables::shelter_own_file`] and
+    /// [`king_tables::storm`] (by blocked) by bucket.
+    pub king_shelter: [[S; 6]; 4],
+    pub king_shelter_own_file: [S; 6],
+    pub king_storm: [[S; 6]; 2],
+}
+
+impl TermTables {
+    pub(crate) fn new(p: &EvalParams) -> TermTables {
+        TermTables {
+            passed_rank: std::array::from_fn(|r| {
+                [false, true].map(|free| [false, true].map(|safe| passed_rank(p, free, safe, r)))
+            }),
+            passed_friendly_distance: std::array::from_fn(|r| passed_friendly_distance(p, r)),
+            passed_enemy_distance: std::array::from_fn(|r| passed_enemy_distance(p, r)),
+            knight_siberia: std::array::from_fn(|d| knight_siberia(p, d)),
+            king_defenders: std::array::from_fn(|n| king_defenders(p, n)),
+            closedness_knight: std::array::from_fn(|c| closedness_knight(p, c)),
+            closedness_rook: std::array::from_fn(|c| closedness_rook(p, c)),
+            pawn_connected: std::array::from_fn(|i| pawn_connected(p, i)),
+            pawn_candidate: [false, true].map(|held| std::array::from_fn(|r| pawn_candidate(p, held, r))),
+            pawn_backward: [false, true].map(|open| std::array::from_fn(|r| pawn_backward(p, open, r))),
+            king_shelter: std::array::from_fn(|f| std::array::from_fn(|b| king_tables::shelter(p, f, b))),
+            king_shelter_own_file: std::array::from_fn(|b| king_tables::shelter_own_file(p, b)),
+            king_storm: [false, true].map(|blocked| std::array::from_fn(|b| king_tables::storm(p, blocked, b))),
+        }
+    }
+}
 
 /// The connected-pawn entry at `index` = 4 × (relative rank index 1..=6, ranks 2-7, less 1) + the mirrored file (0 = a/h .. 3 = d/e).
 #[inline(always)]
@@ -197,5 +250,57 @@ pub(crate) fn closedness_rook(p: &EvalParams, closedness: usize) -> S {
         6 => S::new(p.closedness_rook_6_mg, p.closedness_rook_6_eg),
         7 => S::new(p.closedness_rook_7_mg, p.closedness_rook_7_eg),
         _ => S::new(p.closedness_rook_8_mg, p.closedness_rook_8_eg),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::ParamSection;
+
+    /// Every expanded entry is the match's, with every parameter distinct (a wrong index shows).
+    #[test]
+    fn expanded_tables_equal_the_lookups() {
+        let mut p = EvalParams::default();
+        for i in 0..EvalParams::specs().len() {
+            p.set_unchecked(i, i as i32 + 1);
+        }
+        let t = TermTables::new(&p);
+        for r in 1..=6 {
+            for (free, safe) in [(false, false), (false, true), (true, false), (true, true)] {
+                assert_eq!(t.passed_rank[r][usize::from(free)][usize::from(safe)], passed_rank(&p, free, safe, r));
+            }
+            assert_eq!(t.passed_friendly_distance[r], passed_friendly_distance(&p, r));
+            assert_eq!(t.passed_enemy_distance[r], passed_enemy_distance(&p, r));
+        }
+        for d in 4..=7 {
+            assert_eq!(t.knight_siberia[d], knight_siberia(&p, d));
+        }
+        for n in 0..=11 {
+            assert_eq!(t.king_defenders[n], king_defenders(&p, n));
+        }
+        for c in 0..=8 {
+            assert_eq!(t.closedness_knight[c], closedness_knight(&p, c));
+            assert_eq!(t.closedness_rook[c], closedness_rook(&p, c));
+        }
+        for i in 0..24 {
+            assert_eq!(t.pawn_connected[i], pawn_connected(&p, i));
+        }
+        for flag in [false, true] {
+            let f = usize::from(flag);
+            for r in 1..=6 {
+                assert_eq!(t.pawn_candidate[f][r], pawn_candidate(&p, flag, r));
+                assert_eq!(t.pawn_backward[f][r], pawn_backward(&p, flag, r));
+            }
+            for b in 0..6 {
+                assert_eq!(t.king_storm[f][b], king_tables::storm(&p, flag, b));
+            }
+        }
+        for b in 0..6 {
+            for f in 0..4 {
+                assert_eq!(t.king_shelter[f][b], king_tables::shelter(&p, f, b));
+            }
+            assert_eq!(t.king_shelter_own_file[b], king_tables::shelter_own_file(&p, b));
+        }
     }
 }

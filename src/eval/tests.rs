@@ -3,7 +3,10 @@
 
 use shakmaty::{CastlingMode, Chess, EnPassantMode, FromSetup, Position, fen::Fen};
 
-use super::{Breakdown, EvalParams, Evaluator, PawnTable, breakdown, evaluate, phase, psqt::Profiles};
+use super::{
+    Breakdown, Ctx, EvalParams, Evaluator, PawnTable, breakdown, evaluate, king, phase, psqt::Profiles,
+    term_tables::TermTables,
+};
 use crate::params::ParamSection;
 
 pub(crate) fn pos(fen: &str) -> Chess {
@@ -226,6 +229,31 @@ fn pawn_table_gives_the_uncached_evaluation() {
     // table holds the previous one's entries.
     assert!(hits > positions.len(), "{hits} hits of {}", positions.len() * 6);
     assert!(foreign > 10, "{foreign}");
+}
+
+/// The cached king terms (pawns and king squares) equal the computed ones field by field,
+/// under random parameters, with a small table that three evaluators share: a field the whole
+/// evaluation would hide (a shelter scaled to 0 without enemy pieces) is still compared.
+#[test]
+fn pawn_table_gives_the_computed_king_terms() {
+    let positions = many_positions();
+    let mut rng = 778u64;
+    let params = [EvalParams::default(), random_params(&mut rng), random_params(&mut rng)];
+    let evaluators: Vec<Evaluator> = params.iter().map(Evaluator::new).collect();
+    let expanded: Vec<TermTables> = params.iter().map(TermTables::new).collect();
+    let mut table = PawnTable::with_entries(64);
+    for round in 0..2 {
+        for (k, (e, p)) in evaluators.iter().zip(&params).enumerate() {
+            for (i, pos) in positions.iter().enumerate() {
+                let ctx = Ctx::new(pos);
+                // Computed from the parameters, cached from the expanded tables (as the search).
+                let computed = king::pawn_terms(&ctx, p, None);
+                let tables = Some(&expanded[k]);
+                assert_eq!(table.probe_kings(&ctx, p, tables, e.id), computed, "round {round}, position {i}");
+                assert_eq!(table.probe_kings(&ctx, p, tables, e.id), computed, "round {round}, position {i}, hit");
+            }
+        }
+    }
 }
 
 /// Ids: a new evaluator never matches another's entries, even with equal parameters; a clone

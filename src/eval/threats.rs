@@ -13,10 +13,30 @@ use super::{
 /// Relative rank 3 (white's view): a pawn that gets there may still push two squares.
 const RANK_3: u64 = 0x0000_0000_00ff_0000;
 
-/// Threat terms against the pieces of `us` (negative) and by its pawn pushes (positive). Needs
-/// both sides' piece terms done first (the attack maps are complete).
+/// Threat terms, white less black: against each side's pieces (negative) and by its pawn
+/// pushes (positive). Needs both sides' piece terms done first (the attack maps are complete).
+/// Both sides at once: each weight is applied once, to the difference of the counts (exact:
+/// the packed S arithmetic is integer, so w × a − w × b = w × (a − b)).
 #[inline(always)]
-pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+pub(super) fn score(ctx: &Ctx, p: &EvalParams) -> S {
+    let (w, b) = (counts(ctx, Color::White), counts(ctx, Color::Black));
+    let d = |i: usize| w[i] - b[i];
+    -(S::new(p.threat_weak_pawn_mg, p.threat_weak_pawn_eg) * d(0))
+        - S::new(p.threat_minor_by_pawn_mg, p.threat_minor_by_pawn_eg) * d(1)
+        - S::new(p.threat_minor_by_minor_mg, p.threat_minor_by_minor_eg) * d(2)
+        - S::new(p.threat_minor_by_major_mg, p.threat_minor_by_major_eg) * d(3)
+        - S::new(p.threat_rook_by_lesser_mg, p.threat_rook_by_lesser_eg) * d(4)
+        - S::new(p.threat_minor_by_king_mg, p.threat_minor_by_king_eg) * d(5)
+        - S::new(p.threat_rook_by_king_mg, p.threat_rook_by_king_eg) * d(6)
+        - S::new(p.threat_queen_mg, p.threat_queen_eg) * d(7)
+        + S::new(p.threat_pawn_push_mg, p.threat_pawn_push_eg) * d(8)
+}
+
+/// The threats against the pieces of `us` and by its pawn pushes, counted in the order of the
+/// weights in [`score`]: weak pawns, minors by pawns, by minors, weak minors by majors, rooks by
+/// lesser pieces, weak minors by the king, weak rooks by the king, attacked queens, push threats.
+#[inline(always)]
+fn counts(ctx: &Ctx, us: Color) -> [i32; 9] {
     let (u, t) = (us as usize, !us as usize);
     let minors = ctx.knights[u] | ctx.bishops[u];
     let rooks = ctx.rooks[u];
@@ -28,17 +48,6 @@ pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         (ctx.attacked[t] & !ctx.attacked[u]) | (ctx.attacked2[t] & !ctx.attacked2[u] & !ctx.pawn_att[u]);
     let weak_minors = minors & poorly_defended;
 
-    let count = |b: u64| b.count_ones() as i32;
-    let mut s = S::ZERO;
-    s -= S::new(p.threat_weak_pawn_mg, p.threat_weak_pawn_eg) * count(ctx.pawns[u] & !by_pawns & poorly_defended);
-    s -= S::new(p.threat_minor_by_pawn_mg, p.threat_minor_by_pawn_eg) * count(minors & by_pawns);
-    s -= S::new(p.threat_minor_by_minor_mg, p.threat_minor_by_minor_eg) * count(minors & by_minors);
-    s -= S::new(p.threat_minor_by_major_mg, p.threat_minor_by_major_eg) * count(weak_minors & by_majors);
-    s -= S::new(p.threat_rook_by_lesser_mg, p.threat_rook_by_lesser_eg) * count(rooks & (by_pawns | by_minors));
-    s -= S::new(p.threat_minor_by_king_mg, p.threat_minor_by_king_eg) * count(weak_minors & ctx.att_king[t]);
-    s -= S::new(p.threat_rook_by_king_mg, p.threat_rook_by_king_eg) * count(rooks & poorly_defended & ctx.att_king[t]);
-    s -= S::new(p.threat_queen_mg, p.threat_queen_eg) * count(ctx.queens[u] & ctx.attacked[t]);
-
     // Enemy pieces that one of our pawn pushes (single, or double from the start) would attack,
     // where the pushed pawn is not lost at once: not onto a square an enemy pawn attacks, and
     // onto one we defend or they do not attack.
@@ -48,6 +57,17 @@ pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     let safe_pushes = (single | double) & !by_pawns & (ctx.attacked[u] | !ctx.attacked[t]);
     let enemy_pieces = ctx.knights[t] | ctx.bishops[t] | ctx.rooks[t] | ctx.queens[t];
     let push_threats = pawn_attacks(us, safe_pushes) & enemy_pieces & !ctx.pawn_att[u];
-    s += S::new(p.threat_pawn_push_mg, p.threat_pawn_push_eg) * count(push_threats);
-    s
+
+    [
+        ctx.pawns[u] & !by_pawns & poorly_defended,
+        minors & by_pawns,
+        minors & by_minors,
+        weak_minors & by_majors,
+        rooks & (by_pawns | by_minors),
+        weak_minors & ctx.att_king[t],
+        rooks & poorly_defended & ctx.att_king[t],
+        ctx.queens[u] & ctx.attacked[t],
+        push_threats,
+    ]
+    .map(|b| b.count_ones() as i32)
 }
