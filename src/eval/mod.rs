@@ -12,12 +12,14 @@
 //!   ([`pawn_table`]): the same number again, computed faster.
 //!
 //! Terms, one group per file, each a pure function of (position, params): [`material`],
+//! [`imbalance`] (count products),
 //! [`psqt`] (file + rank profiles per piece), [`pawns`] (David Fig. 3 pawn terms and Aksenov's
 //! pawn terms), [`pieces`] (mobility, outposts, rook terms), [`king`] (shelter, pressure,
 //! castling, attack units), [`threats`] (attacked and poorly defended pieces), [`space`] (space
 //! and closedness), plus a tempo bonus. All bitboard set operations: no allocation, no move generation.
 
 pub mod bits;
+pub mod imbalance;
 pub mod king;
 mod king_tables;
 pub mod material;
@@ -302,6 +304,7 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     let board = pos.board();
     let mut ctx = Ctx::new(pos);
     let mut s = material::score(board, p) + psqt.score(board);
+    s += imbalance::score(&ctx, p);
     // Order matters: pawn terms record passed/weak pawns for the rook terms; piece terms record
     // attack maps and king pressure for the far-pawn and king terms.
     // The king shelter and storm tables read only the pawns and the kings: cached beside the

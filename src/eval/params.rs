@@ -2173,5 +2173,149 @@ crate::declare_params! {
         closedness_rook_8_mg: 5, [-150, 150], since 4 was 0;
         /// Per rook more than the opponent, at closedness 8 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
         closedness_rook_8_eg: 3, [-150, 150], since 4 was 0;
+        /// Material imbalance: per the bishop pair times our bishop pair (0 or 1), middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_pair_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per the bishop pair times our bishop pair (0 or 1), endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_pair_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own pawn times our bishop pair (0 or 1), middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_pawn_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own pawn times our bishop pair (0 or 1), endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_pawn_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own pawn times our pawns, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_pawn_pawn_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own pawn times our pawns, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_pawn_pawn_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times our bishop pair (0 or 1), middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_knight_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times our bishop pair (0 or 1), endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_knight_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times our pawns, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_knight_pawn_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times our pawns, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_knight_pawn_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times our knights, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_knight_knight_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times our knights, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_knight_knight_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times our bishop pair (0 or 1), middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_bishop_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times our bishop pair (0 or 1), endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_bishop_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times our pawns, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_bishop_pawn_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times our pawns, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_bishop_pawn_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times our knights, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_bishop_knight_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times our knights, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_bishop_knight_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times our bishops, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_bishop_bishop_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times our bishops, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_bishop_bishop_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our bishop pair (0 or 1), middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our bishop pair (0 or 1), endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our pawns, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_pawn_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our pawns, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_pawn_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our knights, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_knight_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our knights, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_knight_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our bishops, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_bishop_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our bishops, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_bishop_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our rooks, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_rook_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our rooks, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_rook_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our bishop pair (0 or 1), middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our bishop pair (0 or 1), endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our pawns, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_pawn_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our pawns, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_pawn_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our knights, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_knight_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our knights, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_knight_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our bishops, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_bishop_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our bishops, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_bishop_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our rooks, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_rook_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our rooks, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_rook_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our queens, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_queen_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our queens, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_queen_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own pawn times the enemy's bishop pair (0 or 1), middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_pawn_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own pawn times the enemy's bishop pair (0 or 1), endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_pawn_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times the enemy's bishop pair (0 or 1), middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_knight_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times the enemy's bishop pair (0 or 1), endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_knight_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times the enemy's pawns, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_knight_pawn_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times the enemy's pawns, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_knight_pawn_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times the enemy's bishop pair (0 or 1), middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_bishop_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times the enemy's bishop pair (0 or 1), endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_bishop_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times the enemy's pawns, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_bishop_pawn_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times the enemy's pawns, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_bishop_pawn_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times the enemy's knights, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_bishop_knight_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times the enemy's knights, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_bishop_knight_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times the enemy's bishop pair (0 or 1), middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_rook_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times the enemy's bishop pair (0 or 1), endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_rook_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times the enemy's pawns, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_rook_pawn_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times the enemy's pawns, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_rook_pawn_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times the enemy's knights, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_rook_knight_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times the enemy's knights, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_rook_knight_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times the enemy's bishops, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_rook_bishop_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times the enemy's bishops, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_rook_bishop_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's bishop pair (0 or 1), middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's bishop pair (0 or 1), endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's pawns, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_pawn_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's pawns, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_pawn_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's knights, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_knight_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's knights, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_knight_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's bishops, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_bishop_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's bishops, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_bishop_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's rooks, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_rook_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's rooks, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_rook_eg: 0, [-100, 100], since 5 was 0;
     }
 }

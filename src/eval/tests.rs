@@ -638,6 +638,32 @@ fn space_and_closedness_tables() {
 }
 
 #[test]
+fn material_imbalance() {
+    // A knight and four pawns each side against four pawns: per knight, our pawns (4) and the
+    // enemy's (4); pawns against pawns cancel.
+    let fen = "4k3/pppp4/8/8/8/8/PPPP4/3NK3 w - - 0 1";
+    assert_eq!(delta(fen, "imbalance_ours_knight_pawn_mg"), (4, 0));
+    assert_eq!(delta(fen, "imbalance_theirs_knight_pawn_eg"), (0, 4));
+    assert_eq!(delta(fen, "imbalance_ours_knight_knight_eg"), (0, 1));
+    assert_eq!(delta(fen, "imbalance_ours_pawn_pawn_mg"), (0, 0));
+    // The same for black.
+    let fen = "3nk3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "imbalance_ours_knight_pawn_mg"), (-4, 0));
+    assert_eq!(delta(fen, "imbalance_theirs_knight_pawn_eg"), (0, -4));
+    // The bishop pair against one bishop: the pair (1), per bishop our pair (2 - 0), and per
+    // bishop the enemy's pair (white 2 × 0, black 1 × 1).
+    let fen = "4kb2/8/8/8/8/8/8/2B1KB2 w - - 0 1";
+    assert_eq!(delta(fen, "imbalance_ours_pair_pair_mg"), (1, 0));
+    assert_eq!(delta(fen, "imbalance_ours_bishop_pair_eg"), (0, 2));
+    assert_eq!(delta(fen, "imbalance_theirs_bishop_pair_mg"), (-1, 0));
+    // Two rooks against a queen: the rooks overlap (2 × 2), the queen counts itself (1).
+    let fen = "3qk3/8/8/8/8/8/8/R3K2R w - - 0 1";
+    assert_eq!(delta(fen, "imbalance_ours_rook_rook_mg"), (4, 0));
+    assert_eq!(delta(fen, "imbalance_ours_queen_queen_eg"), (0, -1));
+    assert_eq!(delta(fen, "imbalance_theirs_queen_rook_mg"), (-2, 0));
+}
+
+#[test]
 fn king_danger_terms() {
     // A lone rook near the king, and no queen: no danger counted.
     assert_eq!(delta("6k1/8/8/8/8/8/8/4K2R w - - 0 1", "ks_attack_value"), (0, 0));
