@@ -14,7 +14,8 @@
 //! Terms, one group per file, each a pure function of (position, params): [`material`],
 //! [`imbalance`] (count products),
 //! [`psqt`] (file + rank profiles per piece), [`pawns`] (David Fig. 3 pawn terms and Aksenov's
-//! pawn terms), [`pieces`] (mobility, outposts, rook terms), [`king`] (shelter, pressure,
+//! pawn terms), [`pieces`] (mobility, outposts, rook terms), [`piece_tables`] (Ethereal's piece
+//! terms by phase), [`king`] (shelter, pressure,
 //! castling, attack units), [`threats`] (attacked and poorly defended pieces), [`space`] (space
 //! and closedness), plus a tempo bonus. All bitboard set operations: no allocation, no move generation.
 
@@ -27,6 +28,7 @@ mod mobility_tables;
 pub mod params;
 pub mod pawn_table;
 pub mod pawns;
+pub mod piece_tables;
 pub mod pieces;
 pub mod psqt;
 mod psqt_profiles;
@@ -319,6 +321,7 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     s += pawns::score_with_pieces(&ctx, p, White) - pawns::score_with_pieces(&ctx, p, Black);
     s += pieces::score(&mut ctx, p, psqt.mobility(), White);
     s -= pieces::score(&mut ctx, p, psqt.mobility(), Black);
+    s += piece_tables::score(&ctx, p, White) - piece_tables::score(&ctx, p, Black);
     s += pawns::far_pawns(&ctx, p, White) - pawns::far_pawns(&ctx, p, Black);
     s += pawns::passer_path(&ctx, p, White) - pawns::passer_path(&ctx, p, Black);
     s += king::score(&ctx, p, White) - king::score(&ctx, p, Black);

@@ -2317,5 +2317,77 @@ crate::declare_params! {
         imbalance_theirs_queen_rook_mg: 0, [-100, 100], since 5 was 0;
         /// Material imbalance: per own queen times the enemy's rooks, endgame (Stockfish's QuadraticTheirs)
         imbalance_theirs_queen_rook_eg: 0, [-100, 100], since 5 was 0;
+        /// Isolated pawn (no own pawn on an adjacent file, none of theirs to capture), file a/h, middlegame (Ethereal 12's PawnIsolated, by file)
+        pawn_isolated_a_mg: 0, [-150, 150], since 5 was 0;
+        /// Isolated pawn (no own pawn on an adjacent file, none of theirs to capture), file a/h, endgame (Ethereal 12's PawnIsolated, by file)
+        pawn_isolated_a_eg: 0, [-150, 150], since 5 was 0;
+        /// Isolated pawn (no own pawn on an adjacent file, none of theirs to capture), file b/g, middlegame (Ethereal 12's PawnIsolated, by file)
+        pawn_isolated_b_mg: 0, [-150, 150], since 5 was 0;
+        /// Isolated pawn (no own pawn on an adjacent file, none of theirs to capture), file b/g, endgame (Ethereal 12's PawnIsolated, by file)
+        pawn_isolated_b_eg: 0, [-150, 150], since 5 was 0;
+        /// Isolated pawn (no own pawn on an adjacent file, none of theirs to capture), file c/f, middlegame (Ethereal 12's PawnIsolated, by file)
+        pawn_isolated_c_mg: 0, [-150, 150], since 5 was 0;
+        /// Isolated pawn (no own pawn on an adjacent file, none of theirs to capture), file c/f, endgame (Ethereal 12's PawnIsolated, by file)
+        pawn_isolated_c_eg: 0, [-150, 150], since 5 was 0;
+        /// Isolated pawn (no own pawn on an adjacent file, none of theirs to capture), file d/e, middlegame (Ethereal 12's PawnIsolated, by file)
+        pawn_isolated_d_mg: 0, [-150, 150], since 5 was 0;
+        /// Isolated pawn (no own pawn on an adjacent file, none of theirs to capture), file d/e, endgame (Ethereal 12's PawnIsolated, by file)
+        pawn_isolated_d_eg: 0, [-150, 150], since 5 was 0;
+        /// Per pawn sharing its file with another of ours, with no stopper to trade it off, middlegame (Ethereal 12's PawnStacked[0])
+        pawn_stacked_fixed_mg: 0, [-150, 150], since 5 was 0;
+        /// Per pawn sharing its file with another of ours, with no stopper to trade it off, endgame (Ethereal 12's PawnStacked[0])
+        pawn_stacked_fixed_eg: 0, [-150, 150], since 5 was 0;
+        /// Per pawn sharing its file with another of ours that may undouble: a stopper it or a neighbour can capture, or one on an adjacent file, middlegame (Ethereal 12's PawnStacked[1])
+        pawn_stacked_unstackable_mg: 0, [-150, 150], since 5 was 0;
+        /// Per pawn sharing its file with another of ours that may undouble: a stopper it or a neighbour can capture, or one on an adjacent file, endgame (Ethereal 12's PawnStacked[1])
+        pawn_stacked_unstackable_eg: 0, [-150, 150], since 5 was 0;
+        /// Knight on relative ranks 4-6 that no enemy pawn can attack, on files b-g, not defended by a pawn, middlegame (Ethereal 12's KnightOutpost)
+        knight_outpost_centre_alone_mg: 0, [-150, 150], since 5 was 0;
+        /// Knight on relative ranks 4-6 that no enemy pawn can attack, on files b-g, not defended by a pawn, endgame (Ethereal 12's KnightOutpost)
+        knight_outpost_centre_alone_eg: 0, [-150, 150], since 5 was 0;
+        /// Knight on relative ranks 4-6 that no enemy pawn can attack, on files b-g, defended by a pawn, middlegame (Ethereal 12's KnightOutpost)
+        knight_outpost_centre_defended_mg: 0, [-150, 150], since 5 was 0;
+        /// Knight on relative ranks 4-6 that no enemy pawn can attack, on files b-g, defended by a pawn, endgame (Ethereal 12's KnightOutpost)
+        knight_outpost_centre_defended_eg: 0, [-150, 150], since 5 was 0;
+        /// Knight on relative ranks 4-6 that no enemy pawn can attack, on the a- or h-file, not defended by a pawn, middlegame (Ethereal 12's KnightOutpost)
+        knight_outpost_edge_alone_mg: 0, [-150, 150], since 5 was 0;
+        /// Knight on relative ranks 4-6 that no enemy pawn can attack, on the a- or h-file, not defended by a pawn, endgame (Ethereal 12's KnightOutpost)
+        knight_outpost_edge_alone_eg: 0, [-150, 150], since 5 was 0;
+        /// Knight on relative ranks 4-6 that no enemy pawn can attack, on the a- or h-file, defended by a pawn, middlegame (Ethereal 12's KnightOutpost)
+        knight_outpost_edge_defended_mg: 0, [-150, 150], since 5 was 0;
+        /// Knight on relative ranks 4-6 that no enemy pawn can attack, on the a- or h-file, defended by a pawn, endgame (Ethereal 12's KnightOutpost)
+        knight_outpost_edge_defended_eg: 0, [-150, 150], since 5 was 0;
+        /// Bishop on relative ranks 4-6 that no enemy pawn can attack, on files b-g, not defended by a pawn, middlegame (Ethereal 12's BishopOutpost)
+        bishop_outpost_centre_alone_mg: 0, [-150, 150], since 5 was 0;
+        /// Bishop on relative ranks 4-6 that no enemy pawn can attack, on files b-g, not defended by a pawn, endgame (Ethereal 12's BishopOutpost)
+        bishop_outpost_centre_alone_eg: 0, [-150, 150], since 5 was 0;
+        /// Bishop on relative ranks 4-6 that no enemy pawn can attack, on files b-g, defended by a pawn, middlegame (Ethereal 12's BishopOutpost)
+        bishop_outpost_centre_defended_mg: 0, [-150, 150], since 5 was 0;
+        /// Bishop on relative ranks 4-6 that no enemy pawn can attack, on files b-g, defended by a pawn, endgame (Ethereal 12's BishopOutpost)
+        bishop_outpost_centre_defended_eg: 0, [-150, 150], since 5 was 0;
+        /// Bishop on relative ranks 4-6 that no enemy pawn can attack, on the a- or h-file, not defended by a pawn, middlegame (Ethereal 12's BishopOutpost)
+        bishop_outpost_edge_alone_mg: 0, [-150, 150], since 5 was 0;
+        /// Bishop on relative ranks 4-6 that no enemy pawn can attack, on the a- or h-file, not defended by a pawn, endgame (Ethereal 12's BishopOutpost)
+        bishop_outpost_edge_alone_eg: 0, [-150, 150], since 5 was 0;
+        /// Bishop on relative ranks 4-6 that no enemy pawn can attack, on the a- or h-file, defended by a pawn, middlegame (Ethereal 12's BishopOutpost)
+        bishop_outpost_edge_defended_mg: 0, [-150, 150], since 5 was 0;
+        /// Bishop on relative ranks 4-6 that no enemy pawn can attack, on the a- or h-file, defended by a pawn, endgame (Ethereal 12's BishopOutpost)
+        bishop_outpost_edge_defended_eg: 0, [-150, 150], since 5 was 0;
+        /// Rook on a file without own pawns but with enemy ones, middlegame (Ethereal 12's RookFile[0])
+        rook_file_semi_open_mg: 0, [-150, 150], since 5 was 0;
+        /// Rook on a file without own pawns but with enemy ones, endgame (Ethereal 12's RookFile[0])
+        rook_file_semi_open_eg: 0, [-150, 150], since 5 was 0;
+        /// Rook on a file without pawns, middlegame (Ethereal 12's RookFile[1])
+        rook_file_open_mg: 0, [-150, 150], since 5 was 0;
+        /// Rook on a file without pawns, endgame (Ethereal 12's RookFile[1])
+        rook_file_open_eg: 0, [-150, 150], since 5 was 0;
+        /// Rook on the relative 7th rank with the enemy king on the 7th or 8th, middlegame (Ethereal 12's RookOnSeventh)
+        rook_on_seventh_mg: 0, [-150, 150], since 5 was 0;
+        /// Rook on the relative 7th rank with the enemy king on the 7th or 8th, endgame (Ethereal 12's RookOnSeventh)
+        rook_on_seventh_eg: 0, [-150, 150], since 5 was 0;
+        /// Per bishop, our pawns blocked by an enemy pawn on the bishop's square colour, middlegame (Ethereal 12's BishopRammedPawns)
+        bishop_rammed_pawns_mg: 0, [-150, 150], since 5 was 0;
+        /// Per bishop, our pawns blocked by an enemy pawn on the bishop's square colour, endgame (Ethereal 12's BishopRammedPawns)
+        bishop_rammed_pawns_eg: 0, [-150, 150], since 5 was 0;
     }
 }
