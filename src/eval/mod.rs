@@ -16,9 +16,10 @@
 //! [`psqt`] (file + rank profiles per piece), [`pawns`] (David Fig. 3 pawn terms and Aksenov's
 //! pawn terms), [`pieces`] (mobility, outposts, rook terms), [`piece_tables`] (Ethereal's piece
 //! terms by phase), [`king`] (shelter, pressure,
-//! castling, attack units), [`threats`] (attacked and poorly defended pieces), [`space`] (space
-//! and closedness), plus a tempo bonus. All bitboard set operations: no allocation, no move generation.
+//! castling, attack units), [`threats`] (attacked and poorly defended pieces), [`batteries`]
+//! (doubled rooks, rook and queen), [`space`] (space and closedness), plus a tempo bonus. All bitboard set operations: no allocation, no move generation.
 
+pub mod batteries;
 pub mod bits;
 pub mod imbalance;
 pub mod king;
@@ -328,6 +329,8 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     s += pawn_shields;
     s += king::defenders(&ctx, p, White) - king::defenders(&ctx, p, Black);
     s += threats::score(&ctx, p, White) - threats::score(&ctx, p, Black);
+    s += threats::loose_pieces(&ctx, p, White) - threats::loose_pieces(&ctx, p, Black);
+    s += batteries::score(&ctx, p, White) - batteries::score(&ctx, p, Black);
     s += space::space(&ctx, p, White) - space::space(&ctx, p, Black);
     s += space::closedness(&ctx, p);
     s += king::danger(&ctx, p, White) - king::danger(&ctx, p, Black);

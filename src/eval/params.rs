@@ -2389,5 +2389,25 @@ crate::declare_params! {
         bishop_rammed_pawns_mg: 0, [-150, 150], since 5 was 0;
         /// Per bishop, our pawns blocked by an enemy pawn on the bishop's square colour, endgame (Ethereal 12's BishopRammedPawns)
         bishop_rammed_pawns_eg: 0, [-150, 150], since 5 was 0;
+        /// Threat: per own knight, bishop, rook or queen attacked exactly once and defended exactly once, middlegame (Ethereal 12's ThreatOverloadedPieces; subtracted)
+        threat_overloaded_mg: 0, [-150, 150], since 5 was 0;
+        /// Threat: per own knight, bishop, rook or queen attacked exactly once and defended exactly once, endgame (Ethereal 12's ThreatOverloadedPieces; subtracted)
+        threat_overloaded_eg: 0, [-150, 150], since 5 was 0;
+        /// Threat: per own knight, bishop, rook or queen the enemy attacks and nothing of ours defends, middlegame (Stockfish's Hanging; subtracted)
+        threat_hanging_mg: 0, [-150, 150], since 5 was 0;
+        /// Threat: per own knight, bishop, rook or queen the enemy attacks and nothing of ours defends, endgame (Stockfish's Hanging; subtracted)
+        threat_hanging_eg: 0, [-150, 150], since 5 was 0;
+        /// Threat: per own queen attacked by an enemy pawn, knight, bishop or rook, middlegame (Stockfish's ThreatByMinor and ThreatByRook on a queen; subtracted)
+        threat_queen_by_lesser_mg: 0, [-150, 150], since 5 was 0;
+        /// Threat: per own queen attacked by an enemy pawn, knight, bishop or rook, endgame (Stockfish's ThreatByMinor and ThreatByRook on a queen; subtracted)
+        threat_queen_by_lesser_eg: 0, [-150, 150], since 5 was 0;
+        /// Per pair of own rooks that see each other along a file without own pawns, middlegame
+        rook_doubled_mg: 0, [-150, 150], since 5 was 0;
+        /// Per pair of own rooks that see each other along a file without own pawns, endgame
+        rook_doubled_eg: 0, [-150, 150], since 5 was 0;
+        /// Per own rook that sees an own queen along a file without own pawns, middlegame
+        rook_queen_battery_mg: 0, [-150, 150], since 5 was 0;
+        /// Per own rook that sees an own queen along a file without own pawns, endgame
+        rook_queen_battery_eg: 0, [-150, 150], since 5 was 0;
     }
 }

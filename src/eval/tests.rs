@@ -697,6 +697,26 @@ fn phase_split_piece_and_pawn_tables() {
 }
 
 #[test]
+fn loose_piece_threats_and_batteries() {
+    // The d3 knight: attacked once (d5 rook), defended once (e2 pawn): overloaded, not hanging.
+    let fen = "4k3/8/8/3r4/8/3N4/4P3/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "threat_overloaded_mg"), (-1, 0));
+    assert_eq!(delta(fen, "threat_hanging_mg"), (0, 0));
+    // Without the pawn it hangs.
+    let fen = "4k3/8/8/3r4/8/3N4/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "threat_hanging_eg"), (0, -1));
+    assert_eq!(delta(fen, "threat_overloaded_eg"), (0, 0));
+    // The c3 knight attacks the queen; the c6 knight black's.
+    assert_eq!(delta("7k/8/8/8/8/2n5/4Q3/4K3 w - - 0 1", "threat_queen_by_lesser_mg"), (-1, 0));
+    assert_eq!(delta("4k3/4q3/2N5/8/8/8/8/7K w - - 0 1", "threat_queen_by_lesser_eg"), (0, 1));
+    // Doubled rooks on the a-file, a rook behind the queen; not with a pawn of ours between.
+    assert_eq!(delta("4k3/8/8/8/8/8/R7/R3K3 w - - 0 1", "rook_doubled_mg"), (1, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/Q7/R3K3 w - - 0 1", "rook_queen_battery_eg"), (0, 1));
+    assert_eq!(delta("4k3/8/8/8/R7/P7/8/R3K3 w - - 0 1", "rook_doubled_mg"), (0, 0));
+    assert_eq!(delta("r3k3/r7/8/8/8/8/8/4K3 w - - 0 1", "rook_doubled_eg"), (0, -1));
+}
+
+#[test]
 fn king_danger_terms() {
     // A lone rook near the king, and no queen: no danger counted.
     assert_eq!(delta("6k1/8/8/8/8/8/8/4K2R w - - 0 1", "ks_attack_value"), (0, 0));
