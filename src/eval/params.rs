@@ -13,7 +13,13 @@
 //! `knight_behind_pawn`, `bishop_behind_pawn`, `knight_siberia_*`, `bishop_long_diagonal`,
 //! `queen_relative_pin`, `king_defenders_*`, `king_pawn_file_proximity_*`, the passer tables
 //! `passed_rank_*`, `passed_friendly_distance_*`, `passed_enemy_distance_*` and
-//! `passed_safe_promotion_path`, `space_*` and `closedness_*`, each an `_mg`/`_eg` pair).
+//! `passed_safe_promotion_path`, `space_*` and `closedness_*`, each an `_mg`/`_eg` pair; in
+//! format 5 the material imbalance `imbalance_ours_*`/`imbalance_theirs_*` (Stockfish's
+//! quadratic imbalance), Ethereal's phase-split versions of single-valued terms
+//! `pawn_isolated_*`, `pawn_stacked_*`, `knight_outpost_*`, `bishop_outpost_*`, `rook_file_*`,
+//! `rook_on_seventh`, `bishop_rammed_pawns`, the threats `threat_overloaded`,
+//! `threat_hanging`, `threat_queen_by_lesser` and the batteries `rook_doubled`,
+//! `rook_queen_battery`, each an `_mg`/`_eg` pair).
 //! `_mult` terms multiply the geometric quantity named in their doc line.
 //! Generated layout; edit values freely, then regenerate `params/default.toml`.
 //!
