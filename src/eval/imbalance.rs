@@ -17,6 +17,10 @@ pub(super) fn score(ctx: &Ctx, p: &EvalParams) -> S {
         [i32::from(n(ctx.bishops[c]) >= 2), n(ctx.pawns[c]), n(ctx.knights[c]), n(ctx.bishops[c]), n(ctx.rooks[c]), n(ctx.queens[c])]
     };
     let (w, b) = (counts(1), counts(0));
+    // Equal material cancels term by term: the common case in a search, skipped for its cost.
+    if w == b {
+        return S::ZERO;
+    }
     // White's products less black's: ours a×b, theirs a against the enemy's b.
     let ours = |x: usize, y: usize| w[x] * w[y] - b[x] * b[y];
     let theirs = |x: usize, y: usize| w[x] * b[y] - b[x] * w[y];
