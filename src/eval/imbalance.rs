@@ -9,15 +9,25 @@
 
 use super::{Ctx, EvalParams, S};
 
+/// Each side's counts: the bishop pair (0 or 1), pawns, knights, bishops, rooks, queens.
+type Counts = [i32; 6];
+
+#[inline(always)]
+fn counts(ctx: &Ctx, c: usize) -> Counts {
+    let n = |b: u64| b.count_ones() as i32;
+    [i32::from(n(ctx.bishops[c]) >= 2), n(ctx.pawns[c]), n(ctx.knights[c]), n(ctx.bishops[c]), n(ctx.rooks[c]), n(ctx.queens[c])]
+}
+
 /// The imbalance, white minus black. Reads the piece bitboards only.
 #[inline(always)]
 pub(super) fn score(ctx: &Ctx, p: &EvalParams) -> S {
-    let counts = |c: usize| {
-        let n = |b: u64| b.count_ones() as i32;
-        [i32::from(n(ctx.bishops[c]) >= 2), n(ctx.pawns[c]), n(ctx.knights[c]), n(ctx.bishops[c]), n(ctx.rooks[c]), n(ctx.queens[c])]
-    };
-    let (w, b) = (counts(1), counts(0));
-    // Equal material cancels term by term: the common case in a search, skipped for its cost.
+    of_counts(counts(ctx, 1), counts(ctx, 0), p)
+}
+
+/// The imbalance of white's counts `w` and black's `b`.
+#[inline(always)]
+fn of_counts(w: Counts, b: Counts, p: &EvalParams) -> S {
+    // Equal material cancels term by term: a common case in a search, skipped for its cost.
     if w == b {
         return S::ZERO;
     }
@@ -60,4 +70,54 @@ pub(super) fn score(ctx: &Ctx, p: &EvalParams) -> S {
         + S::new(p.imbalance_theirs_queen_knight_mg, p.imbalance_theirs_queen_knight_eg) * theirs(5, 2)
         + S::new(p.imbalance_theirs_queen_bishop_mg, p.imbalance_theirs_queen_bishop_eg) * theirs(5, 3)
         + S::new(p.imbalance_theirs_queen_rook_mg, p.imbalance_theirs_queen_rook_eg) * theirs(5, 4)
+}
+
+/// Entries of a [`MaterialTable`]: a search meets few material balances at a time.
+pub const MATERIAL_TABLE_ENTRIES: usize = 1 << 10;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    /// Both sides' counts, 4 bits each (a side has at most 10 of a kind).
+    key: u64,
+    /// Id of the evaluator that computed `score`; 0 for an empty entry.
+    evaluator: u64,
+    score: S,
+}
+
+/// The imbalance cached by material, as Stockfish's material hash: its three dozen products
+/// cost a tenth of the evaluation, and a search revisits the same few material balances. One
+/// per search thread, inside its [`super::PawnTable`], keyed like it by the evaluator's id (so
+/// it never needs clearing) and holding the whole key (so it never returns another balance's
+/// score).
+#[derive(Clone)]
+pub struct MaterialTable {
+    entries: Vec<Entry>,
+}
+
+impl MaterialTable {
+    /// A table of `entries` entries, rounded up to a power of two.
+    pub fn with_entries(entries: usize) -> MaterialTable {
+        MaterialTable { entries: vec![Entry::default(); entries.max(1).next_power_of_two()] }
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.entries.len() * size_of::<Entry>()
+    }
+
+    /// [`score`] of `ctx` under `p` (the parameters of evaluator `id`), from the table or
+    /// computed and stored.
+    #[inline(always)]
+    pub(super) fn probe(&mut self, ctx: &Ctx, p: &EvalParams, id: u64) -> S {
+        let (w, b) = (counts(ctx, 1), counts(ctx, 0));
+        let key = w.iter().chain(&b).fold(0u64, |k, &n| k << 4 | n as u64);
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & (self.entries.len() - 1);
+        let e = &mut self.entries[slot];
+        if e.evaluator == id && e.key == key {
+            return e.score;
+        }
+        let score = of_counts(w, b, p);
+        *e = Entry { key, evaluator: id, score };
+        score
+    }
 }

@@ -307,7 +307,11 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     let board = pos.board();
     let mut ctx = Ctx::new(pos);
     let mut s = material::score(board, p) + psqt.score(board);
-    s += imbalance::score(&ctx, p);
+    let mut pawn_source = pawn_source;
+    s += match &mut pawn_source {
+        Some((table, id)) => table.probe_imbalance(&ctx, p, *id),
+        None => imbalance::score(&ctx, p),
+    };
     // Order matters: pawn terms record passed/weak pawns for the rook terms; piece terms record
     // attack maps and king pressure for the far-pawn and king terms.
     // The king shelter and storm tables read only the pawns and the kings: cached beside the

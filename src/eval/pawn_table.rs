@@ -1,7 +1,8 @@
 //! The pawn hash table: the pawn-only part of the evaluation ([`PawnStructure`]) cached by
 //! pawn structure. A search meets the same few pawn structures millions of times; with the
 //! table it computes each once. Beside it, the king shelter and storm terms, which read the
-//! pawns and the two king squares alone, are cached by both.
+//! pawns and the two king squares alone, are cached by both, and the material imbalance by
+//! the piece counts ([`MaterialTable`]).
 //!
 //! One table per search thread (no locking), of a fixed size, always replacing. An entry
 //! holds both sides' pawn bitboards, so a lookup never returns another structure's terms (no
@@ -15,13 +16,15 @@
 use shakmaty::Color;
 
 use super::{
-    Ctx, EvalParams, S, king,
+    Ctx, EvalParams, S,
+    imbalance::{MATERIAL_TABLE_ENTRIES, MaterialTable},
+    king,
     pawns::{self, PawnStructure},
 };
 use crate::zobrist::pawn_key_of;
 
 /// Entries of a table made by [`PawnTable::new`]: 4,096 entries of 64 bytes and as many
-/// king-shelter entries of 40 bytes, 416 KiB. A
+/// king-shelter entries of 40 bytes, 416 KiB, beside the material table's 24 KiB. A
 /// search's pawn structures fit many times over, and the table stays small beside the
 /// transposition table and the histories in the caches.
 pub const PAWN_TABLE_ENTRIES: usize = 1 << 12;
@@ -55,6 +58,8 @@ pub struct PawnTable {
     entries: Vec<Entry>,
     /// As many, for the king shelter and storm terms, which read the king squares too.
     shields: Vec<ShieldEntry>,
+    /// The material imbalance by piece counts (its own size, [`MATERIAL_TABLE_ENTRIES`]).
+    material: MaterialTable,
 }
 
 impl Default for PawnTable {
@@ -72,12 +77,16 @@ impl PawnTable {
     /// A table of `entries` entries, rounded up to a power of two.
     pub fn with_entries(entries: usize) -> PawnTable {
         let n = entries.max(1).next_power_of_two();
-        PawnTable { entries: vec![Entry::default(); n], shields: vec![ShieldEntry::default(); n] }
+        PawnTable {
+            entries: vec![Entry::default(); n],
+            shields: vec![ShieldEntry::default(); n],
+            material: MaterialTable::with_entries(MATERIAL_TABLE_ENTRIES),
+        }
     }
 
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.entries.len() * size_of::<Entry>() + self.shields.len() * size_of::<ShieldEntry>()
+        self.entries.len() * size_of::<Entry>() + self.shields.len() * size_of::<ShieldEntry>() + self.material.bytes()
     }
 
     #[inline(always)]
@@ -122,6 +131,12 @@ impl PawnTable {
         *e = ShieldEntry { pawns: ctx.pawns, evaluator: id, kings, shields };
         shields
     }
+
+    /// The material imbalance of `ctx` ([`super::imbalance::score`]), from the material table.
+    #[inline(always)]
+    pub(super) fn probe_imbalance(&mut self, ctx: &Ctx, p: &EvalParams, id: u64) -> S {
+        self.material.probe(ctx, p, id)
+    }
 }
 
 #[cfg(test)]
@@ -132,8 +147,10 @@ mod tests {
     fn entries_are_one_cache_line_and_tables_a_power_of_two() {
         assert_eq!(size_of::<Entry>(), 64);
         assert_eq!(size_of::<ShieldEntry>(), 40);
-        assert_eq!(PawnTable::new().bytes(), (1 << 12) * (64 + 40));
-        assert_eq!(PawnTable::with_entries(100).bytes(), 128 * (64 + 40));
-        assert_eq!(PawnTable::with_entries(0).bytes(), 64 + 40);
+        // Plus the material table's 1,024 entries of 24 bytes, whatever the size.
+        let material = (1 << 10) * 24;
+        assert_eq!(PawnTable::new().bytes(), (1 << 12) * (64 + 40) + material);
+        assert_eq!(PawnTable::with_entries(100).bytes(), 128 * (64 + 40) + material);
+        assert_eq!(PawnTable::with_entries(0).bytes(), 64 + 40 + material);
     }
 }
