@@ -80,8 +80,10 @@ pub struct Introduced {
 /// `knight_siberia_*`, `bishop_long_diagonal_*`, `queen_relative_pin_*`), king area defenders
 /// and file distance to the pawns (`king_defenders_*`, `king_pawn_file_proximity_*`), passed
 /// pawn tables (`passed_rank_*`, `passed_friendly_distance_*`, `passed_enemy_distance_*`,
-/// `passed_safe_promotion_path_*`), space (`space_*`) and closedness (`closedness_*`).
-pub const PARAMS_FORMAT: u32 = 4;
+/// `passed_safe_promotion_path_*`), space (`space_*`) and closedness (`closedness_*`); format 5
+/// the material imbalance (`imbalance_*`), phase-split tables beside single-valued terms and
+/// more threats (listed in src/eval/params.rs).
+pub const PARAMS_FORMAT: u32 = 5;
 
 /// The top-level key of a parameter file that names its format.
 pub const FORMAT_KEY: &str = "format";

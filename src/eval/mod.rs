@@ -12,12 +12,16 @@
 //!   ([`pawn_table`]): the same number again, computed faster.
 //!
 //! Terms, one group per file, each a pure function of (position, params): [`material`],
+//! [`imbalance`] (count products),
 //! [`psqt`] (file + rank profiles per piece), [`pawns`] (David Fig. 3 pawn terms and Aksenov's
-//! pawn terms), [`pieces`] (mobility, outposts, rook terms), [`king`] (shelter, pressure,
-//! castling, attack units), [`threats`] (attacked and poorly defended pieces), [`space`] (space
-//! and closedness), plus a tempo bonus. All bitboard set operations: no allocation, no move generation.
+//! pawn terms), [`pieces`] (mobility, outposts, rook terms), [`piece_tables`] (Ethereal's piece
+//! terms by phase), [`king`] (shelter, pressure,
+//! castling, attack units), [`threats`] (attacked and poorly defended pieces), [`batteries`]
+//! (doubled rooks, rook and queen), [`space`] (space and closedness), plus a tempo bonus. All bitboard set operations: no allocation, no move generation.
 
+pub mod batteries;
 pub mod bits;
+pub mod imbalance;
 pub mod king;
 mod king_tables;
 pub mod material;
@@ -25,6 +29,7 @@ mod mobility_tables;
 pub mod params;
 pub mod pawn_table;
 pub mod pawns;
+pub mod piece_tables;
 pub mod pieces;
 pub mod psqt;
 mod psqt_profiles;
@@ -302,6 +307,11 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     let board = pos.board();
     let mut ctx = Ctx::new(pos);
     let mut s = material::score(board, p) + psqt.score(board);
+    let mut pawn_source = pawn_source;
+    s += match &mut pawn_source {
+        Some((table, id)) => table.probe_imbalance(&ctx, p, *id),
+        None => imbalance::score(&ctx, p),
+    };
     // Order matters: pawn terms record passed/weak pawns for the rook terms; piece terms record
     // attack maps and king pressure for the far-pawn and king terms.
     // The king terms that read only the pawns and the kings (shelter and storm tables, file
@@ -318,12 +328,15 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     s += pawns::score_with_pieces(&ctx, p, White) - pawns::score_with_pieces(&ctx, p, Black);
     s += pieces::score(&mut ctx, p, psqt.mobility(), tables, White);
     s -= pieces::score(&mut ctx, p, psqt.mobility(), tables, Black);
+    s += piece_tables::score(&ctx, p, White) - piece_tables::score(&ctx, p, Black);
     s += pawns::far_pawns(&ctx, p, White) - pawns::far_pawns(&ctx, p, Black);
     s += pawns::passer_path(&ctx, p, tables, White) - pawns::passer_path(&ctx, p, tables, Black);
     s += king::score(&ctx, p, White) - king::score(&ctx, p, Black);
     s += king_pawns.shields + king_pawns.proximity;
     s += king::defenders(&ctx, p, tables, White) - king::defenders(&ctx, p, tables, Black);
     s += threats::score(&ctx, p);
+    s += threats::loose_pieces(&ctx, p, White) - threats::loose_pieces(&ctx, p, Black);
+    s += batteries::score(&ctx, p, White) - batteries::score(&ctx, p, Black);
     s += space::space(&ctx, p);
     s += space::closedness(&ctx, p, tables);
     s += king::danger(&ctx, p, White) - king::danger(&ctx, p, Black);

@@ -13,7 +13,13 @@
 //! `knight_behind_pawn`, `bishop_behind_pawn`, `knight_siberia_*`, `bishop_long_diagonal`,
 //! `queen_relative_pin`, `king_defenders_*`, `king_pawn_file_proximity_*`, the passer tables
 //! `passed_rank_*`, `passed_friendly_distance_*`, `passed_enemy_distance_*` and
-//! `passed_safe_promotion_path`, `space_*` and `closedness_*`, each an `_mg`/`_eg` pair).
+//! `passed_safe_promotion_path`, `space_*` and `closedness_*`, each an `_mg`/`_eg` pair; in
+//! format 5 the material imbalance `imbalance_ours_*`/`imbalance_theirs_*` (Stockfish's
+//! quadratic imbalance), Ethereal's phase-split versions of single-valued terms
+//! `pawn_isolated_*`, `pawn_stacked_*`, `knight_outpost_*`, `bishop_outpost_*`, `rook_file_*`,
+//! `rook_on_seventh`, `bishop_rammed_pawns`, the threats `threat_overloaded`,
+//! `threat_hanging`, `threat_queen_by_lesser` and the batteries `rook_doubled`,
+//! `rook_queen_battery`, each an `_mg`/`_eg` pair).
 //! `_mult` terms multiply the geometric quantity named in their doc line.
 //! Generated layout; edit values freely, then regenerate `params/default.toml`.
 //!
@@ -2173,5 +2179,241 @@ crate::declare_params! {
         closedness_rook_8_mg: 5, [-150, 150], since 4 was 0;
         /// Per rook more than the opponent, at closedness 8 (pawns + 3 x rammed pairs - 4 x open files, / 3, 0 to 8), endgame (Ethereal 12's ClosednessRookAdjustment)
         closedness_rook_8_eg: 3, [-150, 150], since 4 was 0;
+        /// Material imbalance: per the bishop pair times our bishop pair (0 or 1), middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_pair_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per the bishop pair times our bishop pair (0 or 1), endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_pair_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own pawn times our bishop pair (0 or 1), middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_pawn_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own pawn times our bishop pair (0 or 1), endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_pawn_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own pawn times our pawns, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_pawn_pawn_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own pawn times our pawns, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_pawn_pawn_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times our bishop pair (0 or 1), middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_knight_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times our bishop pair (0 or 1), endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_knight_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times our pawns, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_knight_pawn_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times our pawns, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_knight_pawn_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times our knights, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_knight_knight_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times our knights, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_knight_knight_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times our bishop pair (0 or 1), middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_bishop_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times our bishop pair (0 or 1), endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_bishop_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times our pawns, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_bishop_pawn_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times our pawns, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_bishop_pawn_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times our knights, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_bishop_knight_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times our knights, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_bishop_knight_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times our bishops, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_bishop_bishop_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times our bishops, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_bishop_bishop_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our bishop pair (0 or 1), middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our bishop pair (0 or 1), endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our pawns, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_pawn_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our pawns, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_pawn_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our knights, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_knight_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our knights, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_knight_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our bishops, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_bishop_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our bishops, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_bishop_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our rooks, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_rook_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times our rooks, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_rook_rook_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our bishop pair (0 or 1), middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our bishop pair (0 or 1), endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our pawns, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_pawn_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our pawns, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_pawn_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our knights, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_knight_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our knights, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_knight_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our bishops, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_bishop_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our bishops, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_bishop_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our rooks, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_rook_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our rooks, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_rook_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our queens, middlegame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_queen_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times our queens, endgame (Stockfish's QuadraticOurs)
+        imbalance_ours_queen_queen_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own pawn times the enemy's bishop pair (0 or 1), middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_pawn_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own pawn times the enemy's bishop pair (0 or 1), endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_pawn_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times the enemy's bishop pair (0 or 1), middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_knight_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times the enemy's bishop pair (0 or 1), endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_knight_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times the enemy's pawns, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_knight_pawn_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own knight times the enemy's pawns, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_knight_pawn_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times the enemy's bishop pair (0 or 1), middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_bishop_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times the enemy's bishop pair (0 or 1), endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_bishop_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times the enemy's pawns, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_bishop_pawn_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times the enemy's pawns, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_bishop_pawn_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times the enemy's knights, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_bishop_knight_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own bishop times the enemy's knights, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_bishop_knight_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times the enemy's bishop pair (0 or 1), middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_rook_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times the enemy's bishop pair (0 or 1), endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_rook_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times the enemy's pawns, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_rook_pawn_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times the enemy's pawns, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_rook_pawn_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times the enemy's knights, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_rook_knight_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times the enemy's knights, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_rook_knight_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times the enemy's bishops, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_rook_bishop_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own rook times the enemy's bishops, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_rook_bishop_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's bishop pair (0 or 1), middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_pair_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's bishop pair (0 or 1), endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_pair_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's pawns, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_pawn_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's pawns, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_pawn_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's knights, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_knight_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's knights, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_knight_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's bishops, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_bishop_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's bishops, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_bishop_eg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's rooks, middlegame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_rook_mg: 0, [-100, 100], since 5 was 0;
+        /// Material imbalance: per own queen times the enemy's rooks, endgame (Stockfish's QuadraticTheirs)
+        imbalance_theirs_queen_rook_eg: 0, [-100, 100], since 5 was 0;
+        /// Isolated pawn (no own pawn on an adjacent file, none of theirs to capture), file a/h, middlegame (Ethereal 12's PawnIsolated, by file)
+        pawn_isolated_a_mg: 0, [-150, 150], since 5 was 0;
+        /// Isolated pawn (no own pawn on an adjacent file, none of theirs to capture), file a/h, endgame (Ethereal 12's PawnIsolated, by file)
+        pawn_isolated_a_eg: 0, [-150, 150], since 5 was 0;
+        /// Isolated pawn (no own pawn on an adjacent file, none of theirs to capture), file b/g, middlegame (Ethereal 12's PawnIsolated, by file)
+        pawn_isolated_b_mg: 0, [-150, 150], since 5 was 0;
+        /// Isolated pawn (no own pawn on an adjacent file, none of theirs to capture), file b/g, endgame (Ethereal 12's PawnIsolated, by file)
+        pawn_isolated_b_eg: 0, [-150, 150], since 5 was 0;
+        /// Isolated pawn (no own pawn on an adjacent file, none of theirs to capture), file c/f, middlegame (Ethereal 12's PawnIsolated, by file)
+        pawn_isolated_c_mg: 0, [-150, 150], since 5 was 0;
+        /// Isolated pawn (no own pawn on an adjacent file, none of theirs to capture), file c/f, endgame (Ethereal 12's PawnIsolated, by file)
+        pawn_isolated_c_eg: 0, [-150, 150], since 5 was 0;
+        /// Isolated pawn (no own pawn on an adjacent file, none of theirs to capture), file d/e, middlegame (Ethereal 12's PawnIsolated, by file)
+        pawn_isolated_d_mg: 0, [-150, 150], since 5 was 0;
+        /// Isolated pawn (no own pawn on an adjacent file, none of theirs to capture), file d/e, endgame (Ethereal 12's PawnIsolated, by file)
+        pawn_isolated_d_eg: 0, [-150, 150], since 5 was 0;
+        /// Per pawn sharing its file with another of ours, with no stopper to trade it off, middlegame (Ethereal 12's PawnStacked[0])
+        pawn_stacked_fixed_mg: 0, [-150, 150], since 5 was 0;
+        /// Per pawn sharing its file with another of ours, with no stopper to trade it off, endgame (Ethereal 12's PawnStacked[0])
+        pawn_stacked_fixed_eg: 0, [-150, 150], since 5 was 0;
+        /// Per pawn sharing its file with another of ours that may undouble: a stopper it or a neighbour can capture, or one on an adjacent file, middlegame (Ethereal 12's PawnStacked[1])
+        pawn_stacked_unstackable_mg: 0, [-150, 150], since 5 was 0;
+        /// Per pawn sharing its file with another of ours that may undouble: a stopper it or a neighbour can capture, or one on an adjacent file, endgame (Ethereal 12's PawnStacked[1])
+        pawn_stacked_unstackable_eg: 0, [-150, 150], since 5 was 0;
+        /// Knight on relative ranks 4-6 that no enemy pawn can attack, on files b-g, not defended by a pawn, middlegame (Ethereal 12's KnightOutpost)
+        knight_outpost_centre_alone_mg: 0, [-150, 150], since 5 was 0;
+        /// Knight on relative ranks 4-6 that no enemy pawn can attack, on files b-g, not defended by a pawn, endgame (Ethereal 12's KnightOutpost)
+        knight_outpost_centre_alone_eg: 0, [-150, 150], since 5 was 0;
+        /// Knight on relative ranks 4-6 that no enemy pawn can attack, on files b-g, defended by a pawn, middlegame (Ethereal 12's KnightOutpost)
+        knight_outpost_centre_defended_mg: 0, [-150, 150], since 5 was 0;
+        /// Knight on relative ranks 4-6 that no enemy pawn can attack, on files b-g, defended by a pawn, endgame (Ethereal 12's KnightOutpost)
+        knight_outpost_centre_defended_eg: 0, [-150, 150], since 5 was 0;
+        /// Knight on relative ranks 4-6 that no enemy pawn can attack, on the a- or h-file, not defended by a pawn, middlegame (Ethereal 12's KnightOutpost)
+        knight_outpost_edge_alone_mg: 0, [-150, 150], since 5 was 0;
+        /// Knight on relative ranks 4-6 that no enemy pawn can attack, on the a- or h-file, not defended by a pawn, endgame (Ethereal 12's KnightOutpost)
+        knight_outpost_edge_alone_eg: 0, [-150, 150], since 5 was 0;
+        /// Knight on relative ranks 4-6 that no enemy pawn can attack, on the a- or h-file, defended by a pawn, middlegame (Ethereal 12's KnightOutpost)
+        knight_outpost_edge_defended_mg: 0, [-150, 150], since 5 was 0;
+        /// Knight on relative ranks 4-6 that no enemy pawn can attack, on the a- or h-file, defended by a pawn, endgame (Ethereal 12's KnightOutpost)
+        knight_outpost_edge_defended_eg: 0, [-150, 150], since 5 was 0;
+        /// Bishop on relative ranks 4-6 that no enemy pawn can attack, on files b-g, not defended by a pawn, middlegame (Ethereal 12's BishopOutpost)
+        bishop_outpost_centre_alone_mg: 0, [-150, 150], since 5 was 0;
+        /// Bishop on relative ranks 4-6 that no enemy pawn can attack, on files b-g, not defended by a pawn, endgame (Ethereal 12's BishopOutpost)
+        bishop_outpost_centre_alone_eg: 0, [-150, 150], since 5 was 0;
+        /// Bishop on relative ranks 4-6 that no enemy pawn can attack, on files b-g, defended by a pawn, middlegame (Ethereal 12's BishopOutpost)
+        bishop_outpost_centre_defended_mg: 0, [-150, 150], since 5 was 0;
+        /// Bishop on relative ranks 4-6 that no enemy pawn can attack, on files b-g, defended by a pawn, endgame (Ethereal 12's BishopOutpost)
+        bishop_outpost_centre_defended_eg: 0, [-150, 150], since 5 was 0;
+        /// Bishop on relative ranks 4-6 that no enemy pawn can attack, on the a- or h-file, not defended by a pawn, middlegame (Ethereal 12's BishopOutpost)
+        bishop_outpost_edge_alone_mg: 0, [-150, 150], since 5 was 0;
+        /// Bishop on relative ranks 4-6 that no enemy pawn can attack, on the a- or h-file, not defended by a pawn, endgame (Ethereal 12's BishopOutpost)
+        bishop_outpost_edge_alone_eg: 0, [-150, 150], since 5 was 0;
+        /// Bishop on relative ranks 4-6 that no enemy pawn can attack, on the a- or h-file, defended by a pawn, middlegame (Ethereal 12's BishopOutpost)
+        bishop_outpost_edge_defended_mg: 0, [-150, 150], since 5 was 0;
+        /// Bishop on relative ranks 4-6 that no enemy pawn can attack, on the a- or h-file, defended by a pawn, endgame (Ethereal 12's BishopOutpost)
+        bishop_outpost_edge_defended_eg: 0, [-150, 150], since 5 was 0;
+        /// Rook on a file without own pawns but with enemy ones, middlegame (Ethereal 12's RookFile[0])
+        rook_file_semi_open_mg: 0, [-150, 150], since 5 was 0;
+        /// Rook on a file without own pawns but with enemy ones, endgame (Ethereal 12's RookFile[0])
+        rook_file_semi_open_eg: 0, [-150, 150], since 5 was 0;
+        /// Rook on a file without pawns, middlegame (Ethereal 12's RookFile[1])
+        rook_file_open_mg: 0, [-150, 150], since 5 was 0;
+        /// Rook on a file without pawns, endgame (Ethereal 12's RookFile[1])
+        rook_file_open_eg: 0, [-150, 150], since 5 was 0;
+        /// Rook on the relative 7th rank with the enemy king on the 7th or 8th, middlegame (Ethereal 12's RookOnSeventh)
+        rook_on_seventh_mg: 0, [-150, 150], since 5 was 0;
+        /// Rook on the relative 7th rank with the enemy king on the 7th or 8th, endgame (Ethereal 12's RookOnSeventh)
+        rook_on_seventh_eg: 0, [-150, 150], since 5 was 0;
+        /// Per bishop, our pawns blocked by an enemy pawn on the bishop's square colour, middlegame (Ethereal 12's BishopRammedPawns)
+        bishop_rammed_pawns_mg: 0, [-150, 150], since 5 was 0;
+        /// Per bishop, our pawns blocked by an enemy pawn on the bishop's square colour, endgame (Ethereal 12's BishopRammedPawns)
+        bishop_rammed_pawns_eg: 0, [-150, 150], since 5 was 0;
+        /// Threat: per own knight, bishop, rook or queen attacked exactly once and defended exactly once, middlegame (Ethereal 12's ThreatOverloadedPieces; subtracted)
+        threat_overloaded_mg: 0, [-150, 150], since 5 was 0;
+        /// Threat: per own knight, bishop, rook or queen attacked exactly once and defended exactly once, endgame (Ethereal 12's ThreatOverloadedPieces; subtracted)
+        threat_overloaded_eg: 0, [-150, 150], since 5 was 0;
+        /// Threat: per own knight, bishop, rook or queen the enemy attacks and nothing of ours defends, middlegame (Stockfish's Hanging; subtracted)
+        threat_hanging_mg: 0, [-150, 150], since 5 was 0;
+        /// Threat: per own knight, bishop, rook or queen the enemy attacks and nothing of ours defends, endgame (Stockfish's Hanging; subtracted)
+        threat_hanging_eg: 0, [-150, 150], since 5 was 0;
+        /// Threat: per own queen attacked by an enemy pawn, knight, bishop or rook, middlegame (Stockfish's ThreatByMinor and ThreatByRook on a queen; subtracted)
+        threat_queen_by_lesser_mg: 0, [-150, 150], since 5 was 0;
+        /// Threat: per own queen attacked by an enemy pawn, knight, bishop or rook, endgame (Stockfish's ThreatByMinor and ThreatByRook on a queen; subtracted)
+        threat_queen_by_lesser_eg: 0, [-150, 150], since 5 was 0;
+        /// Per pair of own rooks that see each other along a file without own pawns, middlegame
+        rook_doubled_mg: 0, [-150, 150], since 5 was 0;
+        /// Per pair of own rooks that see each other along a file without own pawns, endgame
+        rook_doubled_eg: 0, [-150, 150], since 5 was 0;
+        /// Per own rook that sees an own queen along a file without own pawns, middlegame
+        rook_queen_battery_mg: 0, [-150, 150], since 5 was 0;
+        /// Per own rook that sees an own queen along a file without own pawns, endgame
+        rook_queen_battery_eg: 0, [-150, 150], since 5 was 0;
     }
 }

@@ -2,8 +2,8 @@
 //! pawn structure. A search meets the same few pawn structures millions of times; with the
 //! table it computes each once. Beside it, the king terms that read the pawns and the two king
 //! squares alone ([`KingPawnTerms`]: shelter and storm, file distance to the pawns, the
-//! shelter penalties) are cached
-//! by both.
+//! shelter penalties) are cached by both, and the material imbalance by the piece counts
+//! ([`MaterialTable`]).
 //!
 //! One table per search thread (no locking), of a fixed size, always replacing. An entry
 //! holds both sides' pawn bitboards, so a lookup never returns another structure's terms (no
@@ -17,7 +17,8 @@
 use shakmaty::Color;
 
 use super::{
-    Ctx, EvalParams,
+    Ctx, EvalParams, S,
+    imbalance::{MATERIAL_TABLE_ENTRIES, MaterialTable},
     king::{self, KingPawnTerms},
     pawns::{self, PawnStructure},
     term_tables::TermTables,
@@ -25,7 +26,7 @@ use super::{
 use crate::zobrist::pawn_key_of;
 
 /// Entries of a table made by [`PawnTable::new`]: 4,096 entries of 64 bytes and as many
-/// king entries of 56 bytes, 480 KiB. A
+/// king entries of 56 bytes, 480 KiB, beside the material table's 24 KiB. A
 /// search's pawn structures fit many times over, and the table stays small beside the
 /// transposition table and the histories in the caches.
 pub const PAWN_TABLE_ENTRIES: usize = 1 << 12;
@@ -58,6 +59,8 @@ pub struct PawnTable {
     entries: Vec<Entry>,
     /// As many, for the king terms, which read the king squares too.
     kings: Vec<KingEntry>,
+    /// The material imbalance by piece counts (its own size, [`MATERIAL_TABLE_ENTRIES`]).
+    material: MaterialTable,
 }
 
 impl Default for PawnTable {
@@ -75,12 +78,16 @@ impl PawnTable {
     /// A table of `entries` entries, rounded up to a power of two.
     pub fn with_entries(entries: usize) -> PawnTable {
         let n = entries.max(1).next_power_of_two();
-        PawnTable { entries: vec![Entry::default(); n], kings: vec![KingEntry::default(); n] }
+        PawnTable {
+            entries: vec![Entry::default(); n],
+            kings: vec![KingEntry::default(); n],
+            material: MaterialTable::with_entries(MATERIAL_TABLE_ENTRIES),
+        }
     }
 
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.entries.len() * size_of::<Entry>() + self.kings.len() * size_of::<KingEntry>()
+        self.entries.len() * size_of::<Entry>() + self.kings.len() * size_of::<KingEntry>() + self.material.bytes()
     }
 
     #[inline(always)]
@@ -131,6 +138,12 @@ impl PawnTable {
         *e = KingEntry { pawns: ctx.pawns, evaluator: id, kings, terms: computed };
         computed
     }
+
+    /// The material imbalance of `ctx` ([`super::imbalance::score`]), from the material table.
+    #[inline(always)]
+    pub(super) fn probe_imbalance(&mut self, ctx: &Ctx, p: &EvalParams, id: u64) -> S {
+        self.material.probe(ctx, p, id)
+    }
 }
 
 #[cfg(test)]
@@ -141,8 +154,10 @@ mod tests {
     fn entries_are_one_cache_line_and_tables_a_power_of_two() {
         assert_eq!(size_of::<Entry>(), 64);
         assert_eq!(size_of::<KingEntry>(), 56);
-        assert_eq!(PawnTable::new().bytes(), (1 << 12) * (64 + 56));
-        assert_eq!(PawnTable::with_entries(100).bytes(), 128 * (64 + 56));
-        assert_eq!(PawnTable::with_entries(0).bytes(), 64 + 56);
+        // Plus the material table's 1,024 entries of 24 bytes, whatever the size.
+        let material = (1 << 10) * 24;
+        assert_eq!(PawnTable::new().bytes(), (1 << 12) * (64 + 56) + material);
+        assert_eq!(PawnTable::with_entries(100).bytes(), 128 * (64 + 56) + material);
+        assert_eq!(PawnTable::with_entries(0).bytes(), 64 + 56 + material);
     }
 }

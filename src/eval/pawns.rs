@@ -1,6 +1,6 @@
 //! Pawn structure (David Fig. 3: advance, passed, doubled, isolated, backward, weak squares,
 //! passed pawn vs enemy king; Aksenov Table 3: adjacent, centre, blocked centre, far pawn;
-//! Ethereal 12: backward, connected and candidate-passer tables).
+//! Ethereal 12: backward, connected and candidate-passer tables, isolated and stacked pawns by phase).
 //! Set-wise bitboard code: a handful of shifts and popcounts per side, no per-pawn loop except
 //! over passed pawns.
 //!
@@ -14,8 +14,8 @@ use shakmaty::{Bitboard, Color, Square};
 use super::{
     Ctx, EvalParams, S,
     bits::{
-        CENTRE, CENTRE_HOME, FAR_ZONE, FILE_CENTRALITY, FILES_CDEF, HOLE_ZONE, distance, file_fill, file_of, fill_fwd,
-        fwd, pawn_attacks, rel, rel_rank, rel_rank_sum, sideways,
+        CENTRE, CENTRE_HOME, FAR_ZONE, FILE_CENTRALITY, FILES_CDEF, HOLE_ZONE, distance, file_fill, file_mask, file_of,
+        fill_fwd, fwd, pawn_attacks, rel, rel_rank, rel_rank_sum, sideways,
     },
     term_tables::{self, TermTables},
 };
@@ -90,6 +90,7 @@ fn pawn_only(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, us: Color) -
     }
     s += S::new(p.passed_pawn_mult * factor, 2 * p.passed_pawn_mult * factor);
     s += pawn_tables(ctx, p, terms, us);
+    s += isolated_and_stacked(ctx, p, us);
     (s, passed, isolated | backward)
 }
 
@@ -137,6 +138,43 @@ fn pawn_tables(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, us: Color)
                 .map_or_else(|| term_tables::pawn_candidate(p, held, r), |e| e.pawn_candidate[usize::from(held)][r]);
         }
     }
+    s
+}
+
+/// Ethereal 12's isolated and stacked pawns of `us`, by phase where ours have one value
+/// (`isolated_pawn_penalty`, `doubled_pawn_penalty`). Isolated (`PawnIsolated`, here by
+/// mirrored file): no own pawn on an adjacent file and no enemy pawn to capture, which could
+/// reconnect it. Stacked (`PawnStacked`): every pawn on a file with another of ours (ours count
+/// all but the rearmost), by whether it may undouble: a stopper ahead that it or a neighbour can
+/// capture, or one on an adjacent file. Pawns only, so the pawn table caches them.
+#[inline(always)]
+fn isolated_and_stacked(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+    let them = !us;
+    let (own, opp) = (ctx.pawns[us as usize], ctx.pawns[them as usize]);
+    let count = |b: u64| b.count_ones() as i32;
+    let isolated = own & !sideways(file_fill(own)) & !pawn_attacks(them, opp);
+    // Files a/h, b/g, c/f, d/e.
+    let files = |f: usize| file_mask(f) | file_mask(7 - f);
+    let mut s = S::new(p.pawn_isolated_a_mg, p.pawn_isolated_a_eg) * count(isolated & files(0))
+        + S::new(p.pawn_isolated_b_mg, p.pawn_isolated_b_eg) * count(isolated & files(1))
+        + S::new(p.pawn_isolated_c_mg, p.pawn_isolated_c_eg) * count(isolated & files(2))
+        + S::new(p.pawn_isolated_d_mg, p.pawn_isolated_d_eg) * count(isolated & files(3));
+    // Pawns behind another of ours mark the files with several.
+    let stacked = own & file_fill(own & fill_fwd(them, fwd(them, own)));
+    let (mut fixed, mut unstackable) = (0, 0);
+    for sq in Bitboard(stacked) {
+        let bit = 1u64 << sq.to_usize();
+        let ahead = fill_fwd(us, fwd(us, bit));
+        let stoppers = opp & (ahead | sideways(ahead));
+        let levers = (opp & pawn_attacks(us, bit)) | (own & sideways(file_fill(bit)));
+        if (stoppers != 0 && levers != 0) || stoppers & sideways(ahead) != 0 {
+            unstackable += 1;
+        } else {
+            fixed += 1;
+        }
+    }
+    s += S::new(p.pawn_stacked_fixed_mg, p.pawn_stacked_fixed_eg) * fixed
+        + S::new(p.pawn_stacked_unstackable_mg, p.pawn_stacked_unstackable_eg) * unstackable;
     s
 }
 

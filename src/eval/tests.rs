@@ -666,6 +666,85 @@ fn space_and_closedness_tables() {
 }
 
 #[test]
+fn material_imbalance() {
+    // A knight and four pawns each side against four pawns: per knight, our pawns (4) and the
+    // enemy's (4); pawns against pawns cancel.
+    let fen = "4k3/pppp4/8/8/8/8/PPPP4/3NK3 w - - 0 1";
+    assert_eq!(delta(fen, "imbalance_ours_knight_pawn_mg"), (4, 0));
+    assert_eq!(delta(fen, "imbalance_theirs_knight_pawn_eg"), (0, 4));
+    assert_eq!(delta(fen, "imbalance_ours_knight_knight_eg"), (0, 1));
+    assert_eq!(delta(fen, "imbalance_ours_pawn_pawn_mg"), (0, 0));
+    // The same for black.
+    let fen = "3nk3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "imbalance_ours_knight_pawn_mg"), (-4, 0));
+    assert_eq!(delta(fen, "imbalance_theirs_knight_pawn_eg"), (0, -4));
+    // The bishop pair against one bishop: the pair (1), per bishop our pair (2 - 0), and per
+    // bishop the enemy's pair (white 2 × 0, black 1 × 1).
+    let fen = "4kb2/8/8/8/8/8/8/2B1KB2 w - - 0 1";
+    assert_eq!(delta(fen, "imbalance_ours_pair_pair_mg"), (1, 0));
+    assert_eq!(delta(fen, "imbalance_ours_bishop_pair_eg"), (0, 2));
+    assert_eq!(delta(fen, "imbalance_theirs_bishop_pair_mg"), (-1, 0));
+    // Two rooks against a queen: the rooks overlap (2 × 2), the queen counts itself (1).
+    let fen = "3qk3/8/8/8/8/8/8/R3K2R w - - 0 1";
+    assert_eq!(delta(fen, "imbalance_ours_rook_rook_mg"), (4, 0));
+    assert_eq!(delta(fen, "imbalance_ours_queen_queen_eg"), (0, -1));
+    assert_eq!(delta(fen, "imbalance_theirs_queen_rook_mg"), (-2, 0));
+}
+
+#[test]
+fn phase_split_piece_and_pawn_tables() {
+    // a2 and the e-pawns isolated; e2 and e3 stacked with nothing to trade them off.
+    let fen = "4k3/8/8/8/8/4P3/P3P3/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "pawn_isolated_a_mg"), (1, 0));
+    assert_eq!(delta(fen, "pawn_isolated_d_eg"), (0, 2));
+    assert_eq!(delta(fen, "pawn_stacked_fixed_mg"), (2, 0));
+    assert_eq!(delta(fen, "pawn_stacked_unstackable_mg"), (0, 0));
+    // e4 and d5 can capture each other: neither is isolated.
+    assert_eq!(delta("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "pawn_isolated_d_mg"), (0, 0));
+    // d6 stops e3 and e4 from an adjacent file: they may undouble. It is isolated itself.
+    let fen = "4k3/8/3p4/8/4P3/4P3/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "pawn_stacked_unstackable_eg"), (0, 2));
+    assert_eq!(delta(fen, "pawn_isolated_d_mg"), (1, 0));
+    // Knight outposts: d5 defended by e4; on the a-file alone; not where c7 can push to attack.
+    assert_eq!(delta("4k3/8/8/3N4/4P3/8/8/4K3 w - - 0 1", "knight_outpost_centre_defended_mg"), (1, 0));
+    assert_eq!(delta("4k3/8/8/N7/8/8/8/4K3 w - - 0 1", "knight_outpost_edge_alone_eg"), (0, 1));
+    assert_eq!(delta("4k3/2p5/8/3N4/4P3/8/8/4K3 w - - 0 1", "knight_outpost_centre_defended_mg"), (0, 0));
+    assert_eq!(delta("4k3/8/8/4p3/3n4/8/8/4K3 w - - 0 1", "knight_outpost_centre_defended_mg"), (-1, 0));
+    assert_eq!(delta("4k3/8/8/3B4/4P3/8/8/4K3 w - - 0 1", "bishop_outpost_centre_defended_eg"), (0, 1));
+    // d3 is rammed by d4, on the light squares of the d1 bishop, not the c1 bishop's.
+    assert_eq!(delta("4k3/8/8/8/3p4/3P4/8/3BK3 w - - 0 1", "bishop_rammed_pawns_mg"), (1, 0));
+    assert_eq!(delta("4k3/8/8/8/3p4/3P4/8/2B1K3 w - - 0 1", "bishop_rammed_pawns_mg"), (0, 0));
+    // Rooks: two on open files; one on a file with only a black pawn.
+    assert_eq!(delta("4k3/4p3/8/8/8/8/8/R3K2R w - - 0 1", "rook_file_open_mg"), (2, 0));
+    assert_eq!(delta("4k3/p7/8/8/8/8/8/R3K3 w - - 0 1", "rook_file_semi_open_eg"), (0, 1));
+    assert_eq!(delta("4k3/p7/8/8/8/8/P7/R3K3 w - - 0 1", "rook_file_semi_open_eg"), (0, 0));
+    // On the seventh with the king on the eighth, not with the king out in front.
+    assert_eq!(delta("4k3/R7/8/8/8/8/8/4K3 w - - 0 1", "rook_on_seventh_mg"), (1, 0));
+    assert_eq!(delta("8/R7/4k3/8/8/8/8/4K3 w - - 0 1", "rook_on_seventh_mg"), (0, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/r7/4K3 w - - 0 1", "rook_on_seventh_eg"), (0, -1));
+}
+
+#[test]
+fn loose_piece_threats_and_batteries() {
+    // The d3 knight: attacked once (d5 rook), defended once (e2 pawn): overloaded, not hanging.
+    let fen = "4k3/8/8/3r4/8/3N4/4P3/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "threat_overloaded_mg"), (-1, 0));
+    assert_eq!(delta(fen, "threat_hanging_mg"), (0, 0));
+    // Without the pawn it hangs.
+    let fen = "4k3/8/8/3r4/8/3N4/8/4K3 w - - 0 1";
+    assert_eq!(delta(fen, "threat_hanging_eg"), (0, -1));
+    assert_eq!(delta(fen, "threat_overloaded_eg"), (0, 0));
+    // The c3 knight attacks the queen; the c6 knight black's.
+    assert_eq!(delta("7k/8/8/8/8/2n5/4Q3/4K3 w - - 0 1", "threat_queen_by_lesser_mg"), (-1, 0));
+    assert_eq!(delta("4k3/4q3/2N5/8/8/8/8/7K w - - 0 1", "threat_queen_by_lesser_eg"), (0, 1));
+    // Doubled rooks on the a-file, a rook behind the queen; not with a pawn of ours between.
+    assert_eq!(delta("4k3/8/8/8/8/8/R7/R3K3 w - - 0 1", "rook_doubled_mg"), (1, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/Q7/R3K3 w - - 0 1", "rook_queen_battery_eg"), (0, 1));
+    assert_eq!(delta("4k3/8/8/8/R7/P7/8/R3K3 w - - 0 1", "rook_doubled_mg"), (0, 0));
+    assert_eq!(delta("r3k3/r7/8/8/8/8/8/4K3 w - - 0 1", "rook_doubled_eg"), (0, -1));
+}
+
+#[test]
 fn king_danger_terms() {
     // A lone rook near the king, and no queen: no danger counted.
     assert_eq!(delta("6k1/8/8/8/8/8/8/4K2R w - - 0 1", "ks_attack_value"), (0, 0));
@@ -711,7 +790,8 @@ fn every_parameter_is_used() {
     // of its king (h5, king g1). Nor do they have connected pawns on the seventh rank or b6, a
     // held candidate passer on the sixth, or a backward pawn on the fifth with an enemy pawn
     // on its file, nor six or more defenders in a king area, nor a blocked and attacked passer
-    // on the fifth, nor a knight or rook imbalance in closed positions.
+    // on the fifth, nor a knight or rook imbalance in closed positions, nor a defended bishop on
+    // an edge outpost.
     let mut positions = many_positions();
     positions.push(pos("k2r4/8/8/7P/8/8/5PP1/3R2K1 w - - 0 1"));
     positions.push(pos("q5k1/PPPP4/1P6/2P5/8/8/8/6K1 w - - 0 1"));
@@ -728,6 +808,8 @@ fn every_parameter_is_used() {
     positions.push(pos("4k3/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RN2K3 w - - 0 1"));
     positions.push(pos("4k3/ppp2ppp/8/3pp3/3PP3/8/PPP2PPP/RN2K3 w - - 0 1"));
     positions.push(pos("4k3/8/8/pppppppp/PPPPPPPP/8/8/RN2K3 w - - 0 1"));
+    // A bishop on an a-file outpost, defended by a pawn.
+    positions.push(pos("4k3/8/8/B7/1P6/8/8/4K3 w - - 0 1"));
     let base = EvalParams::default();
     let e0: Vec<i32> = positions.iter().map(|p| evaluate(p, &base)).collect();
     for (i, s) in EvalParams::specs().iter().enumerate() {

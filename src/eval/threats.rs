@@ -71,3 +71,22 @@ fn counts(ctx: &Ctx, us: Color) -> [i32; 9] {
     ]
     .map(|b| b.count_ones() as i32)
 }
+
+/// More threats against the pieces of `us` (all subtracted): pieces attacked once and defended
+/// once, so one defender guards two things or an exchange decides (Ethereal 12's
+/// `ThreatOverloadedPieces`); pieces attacked and not defended at all (after Stockfish's
+/// `Hanging`); a queen attacked by anything cheaper than a queen (after Stockfish's
+/// `ThreatByMinor`/`ThreatByRook` on the queen; `threat_queen` counts any attacker, the king and
+/// the queen too). Needs both sides' complete attack maps.
+#[inline(always)]
+pub(super) fn loose_pieces(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+    let (u, t) = (us as usize, !us as usize);
+    let pieces = ctx.knights[u] | ctx.bishops[u] | ctx.rooks[u] | ctx.queens[u];
+    let attacked = pieces & ctx.attacked[t];
+    let count = |b: u64| b.count_ones() as i32;
+    let overloaded = attacked & !ctx.attacked2[t] & ctx.attacked[u] & !ctx.attacked2[u];
+    let lesser = ctx.pawn_att[t] | ctx.att_knight[t] | ctx.att_bishop[t] | ctx.att_rook[t];
+    -(S::new(p.threat_overloaded_mg, p.threat_overloaded_eg) * count(overloaded)
+        + S::new(p.threat_hanging_mg, p.threat_hanging_eg) * count(attacked & !ctx.attacked[u])
+        + S::new(p.threat_queen_by_lesser_mg, p.threat_queen_by_lesser_eg) * count(ctx.queens[u] & lesser))
+}

@@ -26,6 +26,9 @@
 //! both divisors are non-linear) and every `scale_*` (the endgame scale chooses its case by the
 //! sign of the endgame sum). Their contribution is part of the trace's constant. The endgame
 //! scale in percent is recorded per position at the traced parameters and kept fixed too.
+//! Ethereal 12's complexity term (`sign(eg) · max(complexity, −|eg|)` added to the endgame) is
+//! not in the evaluation for the same reason: its weights act through a sign and a clamp, so a
+//! fit that treats them as linear would fit the wrong function.
 //!
 //! Rounding: the engine truncates the shelter (`/ 12`, per side), the scaled endgame (`/ 100`)
 //! and the tapered sum (`/ 24`); [`Trace::white_eval`] does not. At the traced parameters the

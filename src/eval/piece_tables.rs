@@ -1,0 +1,64 @@
+//! Ethereal 12's piece terms beside ours, on its definitions and with a middlegame and an
+//! endgame value each where ours have one value for both phases: knight and bishop outposts by
+//! file (a/h or not) and pawn support (`KnightOutpost`, `BishopOutpost`; ours weigh knights by
+//! rank and count only supported bishops), rooks on open and semi-open files (`RookFile`), on
+//! the seventh rank with the enemy king on its last two (`RookOnSeventh`; ours also count
+//! pawns there), and bishops by their own rammed pawns of their colour (`BishopRammedPawns`;
+//! ours count all our pawns of the colour). Every term is a count times a parameter pair, 0 by
+//! default; set operations on the piece bitboards, no per-piece loop.
+
+use shakmaty::Color;
+
+use super::{
+    Ctx, EvalParams, S,
+    bits::{DARK_SQUARES, FILE_A, FILE_H, OUTPOST_ZONE, file_fill, fwd, rel},
+};
+
+/// Relative rank 7, white's view.
+const RANK_7: u64 = 0x00ff_0000_0000_0000;
+
+/// The terms of `us`. Reads the pawn attack maps and spans (set up before any term).
+#[inline(always)]
+pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+    let (u, t) = (us as usize, !us as usize);
+    let count = |b: u64| b.count_ones() as i32;
+    let mut s = S::ZERO;
+    // Ranks 4-6 where no enemy pawn can ever attack.
+    let outposts = rel(us, OUTPOST_ZONE) & !ctx.pawn_span[t];
+    let (edge, defended) = (FILE_A | FILE_H, ctx.pawn_att[u]);
+    let knights = ctx.knights[u] & outposts;
+    if knights != 0 {
+        s += S::new(p.knight_outpost_centre_alone_mg, p.knight_outpost_centre_alone_eg)
+            * count(knights & !edge & !defended)
+            + S::new(p.knight_outpost_centre_defended_mg, p.knight_outpost_centre_defended_eg)
+                * count(knights & !edge & defended)
+            + S::new(p.knight_outpost_edge_alone_mg, p.knight_outpost_edge_alone_eg) * count(knights & edge & !defended)
+            + S::new(p.knight_outpost_edge_defended_mg, p.knight_outpost_edge_defended_eg)
+                * count(knights & edge & defended);
+    }
+    let bishops = ctx.bishops[u];
+    if bishops != 0 {
+        let on = bishops & outposts;
+        s += S::new(p.bishop_outpost_centre_alone_mg, p.bishop_outpost_centre_alone_eg) * count(on & !edge & !defended)
+            + S::new(p.bishop_outpost_centre_defended_mg, p.bishop_outpost_centre_defended_eg)
+                * count(on & !edge & defended)
+            + S::new(p.bishop_outpost_edge_alone_mg, p.bishop_outpost_edge_alone_eg) * count(on & edge & !defended)
+            + S::new(p.bishop_outpost_edge_defended_mg, p.bishop_outpost_edge_defended_eg)
+                * count(on & edge & defended);
+        // Our pawns with an enemy pawn just in front, per bishop of their square colour.
+        let rammed = ctx.pawns[u] & fwd(!us, ctx.pawns[t]);
+        let rammed_count = count(bishops & DARK_SQUARES) * count(rammed & DARK_SQUARES)
+            + count(bishops & !DARK_SQUARES) * count(rammed & !DARK_SQUARES);
+        s += S::new(p.bishop_rammed_pawns_mg, p.bishop_rammed_pawns_eg) * rammed_count;
+    }
+    let rooks = ctx.rooks[u];
+    if rooks != 0 {
+        let (own_files, enemy_files) = (file_fill(ctx.pawns[u]), file_fill(ctx.pawns[t]));
+        s += S::new(p.rook_file_open_mg, p.rook_file_open_eg) * count(rooks & !own_files & !enemy_files)
+            + S::new(p.rook_file_semi_open_mg, p.rook_file_semi_open_eg) * count(rooks & !own_files & enemy_files);
+        if ctx.kings[t] & rel(us, RANK_7 | RANK_7 << 8) != 0 {
+            s += S::new(p.rook_on_seventh_mg, p.rook_on_seventh_eg) * count(rooks & rel(us, RANK_7));
+        }
+    }
+    s
+}
