@@ -14,8 +14,8 @@ use shakmaty::{Bitboard, Color, Square};
 use super::{
     Ctx, EvalParams, S,
     bits::{
-        CENTRE, CENTRE_HOME, FAR_ZONE, FILE_CENTRALITY, FILES_CDEF, HOLE_ZONE, file_fill, file_mask, file_of, fill_fwd, fwd,
-        pawn_attacks, rel, rel_rank, rel_rank_sum, sideways,
+        CENTRE, CENTRE_HOME, FAR_ZONE, FILE_CENTRALITY, FILES_CDEF, HOLE_ZONE, file_fill, file_mask, file_of, fill_fwd,
+        fwd, pawn_attacks, rel, rel_rank, rel_rank_sum, sideways,
     },
     term_tables,
 };
