@@ -15,7 +15,14 @@ type Counts = [i32; 6];
 #[inline(always)]
 fn counts(ctx: &Ctx, c: usize) -> Counts {
     let n = |b: u64| b.count_ones() as i32;
-    [i32::from(n(ctx.bishops[c]) >= 2), n(ctx.pawns[c]), n(ctx.knights[c]), n(ctx.bishops[c]), n(ctx.rooks[c]), n(ctx.queens[c])]
+    [
+        i32::from(n(ctx.bishops[c]) >= 2),
+        n(ctx.pawns[c]),
+        n(ctx.knights[c]),
+        n(ctx.bishops[c]),
+        n(ctx.rooks[c]),
+        n(ctx.queens[c]),
+    ]
 }
 
 /// The imbalance, white minus black. Reads the piece bitboards only.

@@ -32,7 +32,8 @@ pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
             * count(knights & !edge & !defended)
             + S::new(p.knight_outpost_centre_defended_mg, p.knight_outpost_centre_defended_eg)
                 * count(knights & !edge & defended)
-            + S::new(p.knight_outpost_edge_alone_mg, p.knight_outpost_edge_alone_eg) * count(knights & edge & !defended)
+            + S::new(p.knight_outpost_edge_alone_mg, p.knight_outpost_edge_alone_eg)
+                * count(knights & edge & !defended)
             + S::new(p.knight_outpost_edge_defended_mg, p.knight_outpost_edge_defended_eg)
                 * count(knights & edge & defended);
     }
