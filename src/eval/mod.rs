@@ -335,7 +335,6 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     s += king_pawns.shields + king_pawns.proximity;
     s += king::defenders(&ctx, p, tables, White) - king::defenders(&ctx, p, tables, Black);
     s += threats::score(&ctx, p);
-    s += threats::loose_pieces(&ctx, p, White) - threats::loose_pieces(&ctx, p, Black);
     s += batteries::score(&ctx, p, White) - batteries::score(&ctx, p, Black);
     s += space::space(&ctx, p);
     s += space::closedness(&ctx, p, tables);

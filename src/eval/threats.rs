@@ -30,13 +30,22 @@ pub(super) fn score(ctx: &Ctx, p: &EvalParams) -> S {
         - S::new(p.threat_rook_by_king_mg, p.threat_rook_by_king_eg) * d(6)
         - S::new(p.threat_queen_mg, p.threat_queen_eg) * d(7)
         + S::new(p.threat_pawn_push_mg, p.threat_pawn_push_eg) * d(8)
+        - S::new(p.threat_overloaded_mg, p.threat_overloaded_eg) * d(9)
+        - S::new(p.threat_hanging_mg, p.threat_hanging_eg) * d(10)
+        - S::new(p.threat_queen_by_lesser_mg, p.threat_queen_by_lesser_eg) * d(11)
 }
 
 /// The threats against the pieces of `us` and by its pawn pushes, counted in the order of the
 /// weights in [`score`]: weak pawns, minors by pawns, by minors, weak minors by majors, rooks by
-/// lesser pieces, weak minors by the king, weak rooks by the king, attacked queens, push threats.
+/// lesser pieces, weak minors by the king, weak rooks by the king, attacked queens, push threats;
+/// then the loose pieces (all subtracted): pieces attacked once and defended
+/// once, so one defender guards two things or an exchange decides (Ethereal 12's
+/// `ThreatOverloadedPieces`); pieces attacked and not defended at all (after Stockfish's
+/// `Hanging`); a queen attacked by anything cheaper than a queen (after Stockfish's
+/// `ThreatByMinor`/`ThreatByRook` on the queen; `threat_queen` counts any attacker, the king and
+/// the queen too).
 #[inline(always)]
-fn counts(ctx: &Ctx, us: Color) -> [i32; 9] {
+fn counts(ctx: &Ctx, us: Color) -> [i32; 12] {
     let (u, t) = (us as usize, !us as usize);
     let minors = ctx.knights[u] | ctx.bishops[u];
     let rooks = ctx.rooks[u];
@@ -57,6 +66,10 @@ fn counts(ctx: &Ctx, us: Color) -> [i32; 9] {
     let safe_pushes = (single | double) & !by_pawns & (ctx.attacked[u] | !ctx.attacked[t]);
     let enemy_pieces = ctx.knights[t] | ctx.bishops[t] | ctx.rooks[t] | ctx.queens[t];
     let push_threats = pawn_attacks(us, safe_pushes) & enemy_pieces & !ctx.pawn_att[u];
+    let pieces = minors | rooks | ctx.queens[u];
+    let attacked = pieces & ctx.attacked[t];
+    let overloaded = attacked & !ctx.attacked2[t] & ctx.attacked[u] & !ctx.attacked2[u];
+    let lesser = by_pawns | by_minors | ctx.att_rook[t];
 
     [
         ctx.pawns[u] & !by_pawns & poorly_defended,
@@ -68,25 +81,9 @@ fn counts(ctx: &Ctx, us: Color) -> [i32; 9] {
         rooks & poorly_defended & ctx.att_king[t],
         ctx.queens[u] & ctx.attacked[t],
         push_threats,
+        overloaded,
+        attacked & !ctx.attacked[u],
+        ctx.queens[u] & lesser,
     ]
     .map(|b| b.count_ones() as i32)
-}
-
-/// More threats against the pieces of `us` (all subtracted): pieces attacked once and defended
-/// once, so one defender guards two things or an exchange decides (Ethereal 12's
-/// `ThreatOverloadedPieces`); pieces attacked and not defended at all (after Stockfish's
-/// `Hanging`); a queen attacked by anything cheaper than a queen (after Stockfish's
-/// `ThreatByMinor`/`ThreatByRook` on the queen; `threat_queen` counts any attacker, the king and
-/// the queen too). Needs both sides' complete attack maps.
-#[inline(always)]
-pub(super) fn loose_pieces(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
-    let (u, t) = (us as usize, !us as usize);
-    let pieces = ctx.knights[u] | ctx.bishops[u] | ctx.rooks[u] | ctx.queens[u];
-    let attacked = pieces & ctx.attacked[t];
-    let count = |b: u64| b.count_ones() as i32;
-    let overloaded = attacked & !ctx.attacked2[t] & ctx.attacked[u] & !ctx.attacked2[u];
-    let lesser = ctx.pawn_att[t] | ctx.att_knight[t] | ctx.att_bishop[t] | ctx.att_rook[t];
-    -(S::new(p.threat_overloaded_mg, p.threat_overloaded_eg) * count(overloaded)
-        + S::new(p.threat_hanging_mg, p.threat_hanging_eg) * count(attacked & !ctx.attacked[u])
-        + S::new(p.threat_queen_by_lesser_mg, p.threat_queen_by_lesser_eg) * count(ctx.queens[u] & lesser))
 }
