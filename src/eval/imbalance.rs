@@ -84,7 +84,8 @@ pub const MATERIAL_TABLE_ENTRIES: usize = 1 << 10;
 
 #[derive(Clone, Copy, Default)]
 struct Entry {
-    /// Both sides' counts, 4 bits each (a side has at most 10 of a kind).
+    /// Both sides' counts of pawns, knights, bishops, rooks and queens, 4 bits each (a side has at
+    /// most 10 of a kind).
     key: u64,
     /// Id of the evaluator that computed `score`; 0 for an empty entry.
     evaluator: u64,
@@ -116,14 +117,23 @@ impl MaterialTable {
     /// computed and stored.
     #[inline(always)]
     pub(super) fn probe(&mut self, ctx: &Ctx, p: &EvalParams, id: u64) -> S {
-        let (w, b) = (counts(ctx, 1), counts(ctx, 0));
-        let key = w.iter().chain(&b).fold(0u64, |k, &n| k << 4 | n as u64);
+        // The piece counts straight from the bitboards (the bishop pair follows from the
+        // bishops): a hit needs no more.
+        let n = |b: u64| u64::from(b.count_ones());
+        let side = |c: usize| {
+            n(ctx.pawns[c])
+                | n(ctx.knights[c]) << 4
+                | n(ctx.bishops[c]) << 8
+                | n(ctx.rooks[c]) << 12
+                | n(ctx.queens[c]) << 16
+        };
+        let key = side(1) << 20 | side(0);
         let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & (self.entries.len() - 1);
         let e = &mut self.entries[slot];
         if e.evaluator == id && e.key == key {
             return e.score;
         }
-        let score = of_counts(w, b, p);
+        let score = of_counts(counts(ctx, 1), counts(ctx, 0), p);
         *e = Entry { key, evaluator: id, score };
         score
     }
