@@ -40,12 +40,15 @@ pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     let bishops = ctx.bishops[u];
     if bishops != 0 {
         let on = bishops & outposts;
-        s += S::new(p.bishop_outpost_centre_alone_mg, p.bishop_outpost_centre_alone_eg) * count(on & !edge & !defended)
-            + S::new(p.bishop_outpost_centre_defended_mg, p.bishop_outpost_centre_defended_eg)
-                * count(on & !edge & defended)
-            + S::new(p.bishop_outpost_edge_alone_mg, p.bishop_outpost_edge_alone_eg) * count(on & edge & !defended)
-            + S::new(p.bishop_outpost_edge_defended_mg, p.bishop_outpost_edge_defended_eg)
-                * count(on & edge & defended);
+        if on != 0 {
+            s += S::new(p.bishop_outpost_centre_alone_mg, p.bishop_outpost_centre_alone_eg)
+                * count(on & !edge & !defended)
+                + S::new(p.bishop_outpost_centre_defended_mg, p.bishop_outpost_centre_defended_eg)
+                    * count(on & !edge & defended)
+                + S::new(p.bishop_outpost_edge_alone_mg, p.bishop_outpost_edge_alone_eg) * count(on & edge & !defended)
+                + S::new(p.bishop_outpost_edge_defended_mg, p.bishop_outpost_edge_defended_eg)
+                    * count(on & edge & defended);
+        }
         // Our pawns with an enemy pawn just in front, per bishop of their square colour.
         let rammed = ctx.pawns[u] & fwd(!us, ctx.pawns[t]);
         let rammed_count = count(bishops & DARK_SQUARES) * count(rammed & DARK_SQUARES)
