@@ -51,9 +51,11 @@ pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         }
         // Our pawns with an enemy pawn just in front, per bishop of their square colour.
         let rammed = ctx.pawns[u] & fwd(!us, ctx.pawns[t]);
-        let rammed_count = count(bishops & DARK_SQUARES) * count(rammed & DARK_SQUARES)
-            + count(bishops & !DARK_SQUARES) * count(rammed & !DARK_SQUARES);
-        s += S::new(p.bishop_rammed_pawns_mg, p.bishop_rammed_pawns_eg) * rammed_count;
+        if rammed != 0 {
+            let rammed_count = count(bishops & DARK_SQUARES) * count(rammed & DARK_SQUARES)
+                + count(bishops & !DARK_SQUARES) * count(rammed & !DARK_SQUARES);
+            s += S::new(p.bishop_rammed_pawns_mg, p.bishop_rammed_pawns_eg) * rammed_count;
+        }
     }
     let rooks = ctx.rooks[u];
     if rooks != 0 {
