@@ -60,8 +60,11 @@ pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     let rooks = ctx.rooks[u];
     if rooks != 0 {
         let (own_files, enemy_files) = (file_fill(ctx.pawns[u]), file_fill(ctx.pawns[t]));
-        s += S::new(p.rook_file_open_mg, p.rook_file_open_eg) * count(rooks & !own_files & !enemy_files)
-            + S::new(p.rook_file_semi_open_mg, p.rook_file_semi_open_eg) * count(rooks & !own_files & enemy_files);
+        let on_open = rooks & !own_files;
+        if on_open != 0 {
+            s += S::new(p.rook_file_open_mg, p.rook_file_open_eg) * count(on_open & !enemy_files)
+                + S::new(p.rook_file_semi_open_mg, p.rook_file_semi_open_eg) * count(on_open & enemy_files);
+        }
         if ctx.kings[t] & rel(us, RANK_7 | RANK_7 << 8) != 0 {
             s += S::new(p.rook_on_seventh_mg, p.rook_on_seventh_eg) * count(rooks & rel(us, RANK_7));
         }
