@@ -16,7 +16,8 @@ use super::{
 pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     let u = us as usize;
     let rooks = ctx.rooks[u] & !file_fill(ctx.pawns[u]);
-    if rooks == 0 {
+    // A lone such rook with no queen on its file sees no partner.
+    if rooks == 0 || (rooks & (rooks - 1) == 0 && file_fill(rooks) & ctx.queens[u] == 0) {
         return S::ZERO;
     }
     let (mut seen_rooks, mut with_queen) = (0, 0);
