@@ -8,16 +8,16 @@ use shakmaty::{Bitboard, Color, attacks};
 
 use super::{
     Ctx, EvalParams, S,
-    bits::{file_fill, file_mask, file_of},
+    bits::{file_mask, file_of},
 };
 
 /// The batteries of `us`.
 #[inline(always)]
 pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     let u = us as usize;
-    let rooks = ctx.rooks[u] & !file_fill(ctx.pawns[u]);
+    let rooks = ctx.rooks[u] & !ctx.pawn_files[u];
     // A lone such rook with no queen on its file sees no partner.
-    if rooks == 0 || (rooks & (rooks - 1) == 0 && file_fill(rooks) & ctx.queens[u] == 0) {
+    if rooks == 0 || (rooks & (rooks - 1) == 0 && file_mask(rooks.trailing_zeros() as usize & 7) & ctx.queens[u] == 0) {
         return S::ZERO;
     }
     let (mut seen_rooks, mut with_queen) = (0, 0);

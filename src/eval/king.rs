@@ -7,7 +7,7 @@ use shakmaty::{Bitboard, Color, attacks};
 
 use super::{
     Ctx, EvalParams, S,
-    bits::{CASTLED_SQUARES, file_mask, file_of, king_area, ranks_above, rel, south_fill},
+    bits::{CASTLED_SQUARES, file_mask, file_of, king_area, ranks_above, rel},
     king_tables,
     term_tables::{self, TermTables},
 };
@@ -142,7 +142,7 @@ pub(super) fn defenders(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, u
 fn pawn_file_proximity(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     let kf = file_of(ctx.king[us as usize]);
     // One bit per file with a pawn.
-    let files = (south_fill(ctx.pawns[0] | ctx.pawns[1]) & 0xFF) as u32;
+    let files = ((ctx.pawn_files[0] | ctx.pawn_files[1]) & 0xFF) as u32;
     let distance = if files == 0 {
         0
     } else {

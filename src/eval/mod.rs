@@ -46,7 +46,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use shakmaty::{Board, Chess, Color, Position, Square, attacks};
 
 use self::{
-    bits::{DARK_SQUARES, fill_fwd, pawn_attacks, pawn_double_attacks},
+    bits::{DARK_SQUARES, file_fill, fill_fwd, pawn_attacks, pawn_double_attacks},
     psqt::{Profiles, PsqtSource},
 };
 pub use self::{params::EvalParams, pawn_table::PawnTable, psqt::PsqtTable, score::S};
@@ -133,6 +133,8 @@ pub(crate) struct Ctx {
     /// Every piece of each side.
     occupied_by: [u64; 2],
     pawns: [u64; 2],
+    /// Whole files holding a pawn of each side (several term groups read them).
+    pawn_files: [u64; 2],
     knights: [u64; 2],
     bishops: [u64; 2],
     rooks: [u64; 2],
@@ -193,6 +195,7 @@ impl Ctx {
             occ: by[0] | by[1],
             occupied_by: by,
             pawns,
+            pawn_files: pawns.map(file_fill),
             knights: split(b.knights().0),
             bishops: split(b.bishops().0),
             rooks: split(b.rooks().0),

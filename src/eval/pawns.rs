@@ -64,7 +64,7 @@ fn pawn_only(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, us: Color) -
 
     // Pawns with a friendly pawn somewhere behind them on their file.
     let doubled = own & fill_fwd(us, fwd(us, own));
-    let isolated = own & !sideways(file_fill(own));
+    let isolated = own & !sideways(ctx.pawn_files[u]);
     // Defended by a pawn, or with a pawn beside it.
     let adjacent = own & (ctx.pawn_att[u] | sideways(own));
     // Stop square attacked by an enemy pawn and never coverable by a friendly pawn.
@@ -108,11 +108,11 @@ fn pawn_tables(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, us: Color)
     let them = !us;
     let (u, t) = (us as usize, them as usize);
     let (own, opp) = (ctx.pawns[u], ctx.pawns[t]);
-    let with_neighbours = own & sideways(file_fill(own));
+    let with_neighbours = own & sideways(ctx.pawn_files[u]);
     let stop_attacked = own & fwd(them, ctx.pawn_att[t]);
     let backed = fill_fwd(us, fwd(us, own | sideways(own)));
     let backward = with_neighbours & stop_attacked & !backed;
-    let open = !file_fill(opp);
+    let open = !ctx.pawn_files[t];
     let mut s = S::ZERO;
     for sq in Bitboard(backward) {
         let (open, r) = (open & (1u64 << sq.to_usize()) != 0, rel_rank(us, sq));
@@ -152,7 +152,7 @@ fn isolated_and_stacked(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     let them = !us;
     let (own, opp) = (ctx.pawns[us as usize], ctx.pawns[them as usize]);
     let count = |b: u64| b.count_ones() as i32;
-    let isolated = own & !sideways(file_fill(own)) & !pawn_attacks(them, opp);
+    let isolated = own & !sideways(ctx.pawn_files[us as usize]) & !pawn_attacks(them, opp);
     // Files a/h, b/g, c/f, d/e.
     let files = |f: usize| file_mask(f) | file_mask(7 - f);
     let mut s = S::new(p.pawn_isolated_a_mg, p.pawn_isolated_a_eg) * count(isolated & files(0))
@@ -166,7 +166,7 @@ fn isolated_and_stacked(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         let bit = 1u64 << sq.to_usize();
         let ahead = fill_fwd(us, fwd(us, bit));
         let stoppers = opp & (ahead | sideways(ahead));
-        let levers = (opp & pawn_attacks(us, bit)) | (own & sideways(file_fill(bit)));
+        let levers = (opp & pawn_attacks(us, bit)) | (own & sideways(file_mask(file_of(sq))));
         if (stoppers != 0 && levers != 0) || stoppers & sideways(ahead) != 0 {
             unstackable += 1;
         } else {

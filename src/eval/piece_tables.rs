@@ -11,7 +11,7 @@ use shakmaty::Color;
 
 use super::{
     Ctx, EvalParams, S,
-    bits::{DARK_SQUARES, FILE_A, FILE_H, OUTPOST_ZONE, file_fill, fwd, rel},
+    bits::{DARK_SQUARES, FILE_A, FILE_H, OUTPOST_ZONE, fwd, rel},
 };
 
 /// Relative rank 7, white's view.
@@ -59,11 +59,10 @@ pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     }
     let rooks = ctx.rooks[u];
     if rooks != 0 {
-        let (own_files, enemy_files) = (file_fill(ctx.pawns[u]), file_fill(ctx.pawns[t]));
-        let on_open = rooks & !own_files;
+        let on_open = rooks & !ctx.pawn_files[u];
         if on_open != 0 {
-            s += S::new(p.rook_file_open_mg, p.rook_file_open_eg) * count(on_open & !enemy_files)
-                + S::new(p.rook_file_semi_open_mg, p.rook_file_semi_open_eg) * count(on_open & enemy_files);
+            s += S::new(p.rook_file_open_mg, p.rook_file_open_eg) * count(on_open & !ctx.pawn_files[t])
+                + S::new(p.rook_file_semi_open_mg, p.rook_file_semi_open_eg) * count(on_open & ctx.pawn_files[t]);
         }
         if ctx.kings[t] & rel(us, RANK_7 | RANK_7 << 8) != 0 {
             s += S::new(p.rook_on_seventh_mg, p.rook_on_seventh_eg) * count(rooks & rel(us, RANK_7));

@@ -8,7 +8,7 @@ use shakmaty::Color;
 
 use super::{
     Ctx, EvalParams, S,
-    bits::{fwd, south_fill},
+    bits::fwd,
     term_tables::{self, TermTables},
 };
 
@@ -49,7 +49,7 @@ pub(super) fn closedness(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>) 
     let pawns = ctx.pawns[0] | ctx.pawns[1];
     // White pawns with a black pawn just in front.
     let rammed = ctx.pawns[1] & fwd(Color::Black, ctx.pawns[0]);
-    let open_files = 8 - count(south_fill(pawns) & 0xff);
+    let open_files = 8 - count((ctx.pawn_files[0] | ctx.pawn_files[1]) & 0xff);
     let closedness = ((count(pawns) + 3 * count(rammed) - 4 * open_files) / 3).clamp(0, 8) as usize;
     let (knight, rook) = match terms {
         Some(t) => (t.closedness_knight[closedness], t.closedness_rook[closedness]),
