@@ -7,13 +7,14 @@
 use shakmaty::{Bitboard, Color, attacks};
 
 use super::{
-    Ctx, EvalParams, S,
+    Ctx, S,
     bits::{file_mask, file_of},
+    term_tables::Pairs,
 };
 
 /// The batteries of `us`.
 #[inline(always)]
-pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+pub(super) fn score(ctx: &Ctx, w: &Pairs, us: Color) -> S {
     let u = us as usize;
     let rooks = ctx.rooks[u] & !ctx.pawn_files[u];
     // A lone such rook with no queen on its file sees no partner.
@@ -27,6 +28,5 @@ pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
         with_queen += (file & ctx.queens[u]).count_ones() as i32;
     }
     // Each doubled pair was seen from both rooks.
-    S::new(p.rook_doubled_mg, p.rook_doubled_eg) * (seen_rooks / 2)
-        + S::new(p.rook_queen_battery_mg, p.rook_queen_battery_eg) * with_queen
+    w.rook_doubled * (seen_rooks / 2) + w.rook_queen_battery * with_queen
 }

@@ -321,6 +321,15 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     // distance to the pawns, the shelter before its scaling): cached beside the pawn
     // structure, by king squares too (the tables cost a third of the evaluation recomputed).
     let tables = psqt.terms();
+    // The pairs every evaluation reads: the evaluator's, else packed here.
+    let packed;
+    let pairs = match tables {
+        Some(t) => &t.pairs,
+        None => {
+            packed = term_tables::Pairs::new(p);
+            &packed
+        }
+    };
     let (structure, king_pawns) = match pawn_source {
         Some((table, id)) => (table.probe(&ctx, p, tables, id), table.probe_kings(&ctx, p, tables, id)),
         None => (pawns::structure(&ctx, p, tables), king::pawn_terms(&ctx, p, tables)),
@@ -331,14 +340,14 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     s += pawns::score_with_pieces(&ctx, p, White) - pawns::score_with_pieces(&ctx, p, Black);
     s += pieces::score(&mut ctx, p, psqt.mobility(), tables, White);
     s -= pieces::score(&mut ctx, p, psqt.mobility(), tables, Black);
-    s += piece_tables::score(&ctx, p, White) - piece_tables::score(&ctx, p, Black);
+    s += piece_tables::score(&ctx, pairs, White) - piece_tables::score(&ctx, pairs, Black);
     s += pawns::far_pawns(&ctx, p, White) - pawns::far_pawns(&ctx, p, Black);
     s += pawns::passer_path(&ctx, p, tables, White) - pawns::passer_path(&ctx, p, tables, Black);
     s += king::score(&ctx, p, White) - king::score(&ctx, p, Black);
     s += king_pawns.shields + king_pawns.proximity;
     s += king::defenders(&ctx, p, tables, White) - king::defenders(&ctx, p, tables, Black);
-    s += threats::score(&ctx, p);
-    s += batteries::score(&ctx, p, White) - batteries::score(&ctx, p, Black);
+    s += threats::score(&ctx, &pairs.threats);
+    s += batteries::score(&ctx, pairs, White) - batteries::score(&ctx, pairs, Black);
     s += space::space(&ctx, p);
     s += space::closedness(&ctx, p, tables);
     s += king::danger(&ctx, p, White) - king::danger(&ctx, p, Black);

@@ -10,8 +10,9 @@
 use shakmaty::Color;
 
 use super::{
-    Ctx, EvalParams, S,
+    Ctx, S,
     bits::{DARK_SQUARES, FILE_A, FILE_H, OUTPOST_ZONE, fwd, rel},
+    term_tables::Pairs,
 };
 
 /// Relative rank 7, white's view.
@@ -19,53 +20,47 @@ const RANK_7: u64 = 0x00ff_0000_0000_0000;
 
 /// The terms of `us`. Reads the pawn attack maps and spans (set up before any term).
 #[inline(always)]
-pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+pub(super) fn score(ctx: &Ctx, w: &Pairs, us: Color) -> S {
     let (u, t) = (us as usize, !us as usize);
     let count = |b: u64| b.count_ones() as i32;
     let mut s = S::ZERO;
     // Ranks 4-6 where no enemy pawn can ever attack.
     let outposts = rel(us, OUTPOST_ZONE) & !ctx.pawn_span[t];
     let (edge, defended) = (FILE_A | FILE_H, ctx.pawn_att[u]);
+    // Outposts by [edge][defended], as in `Pairs`.
+    let outpost = |on: u64, pairs: &[[S; 2]; 2]| {
+        pairs[0][0] * count(on & !edge & !defended)
+            + pairs[0][1] * count(on & !edge & defended)
+            + pairs[1][0] * count(on & edge & !defended)
+            + pairs[1][1] * count(on & edge & defended)
+    };
     let knights = ctx.knights[u] & outposts;
     if knights != 0 {
-        s += S::new(p.knight_outpost_centre_alone_mg, p.knight_outpost_centre_alone_eg)
-            * count(knights & !edge & !defended)
-            + S::new(p.knight_outpost_centre_defended_mg, p.knight_outpost_centre_defended_eg)
-                * count(knights & !edge & defended)
-            + S::new(p.knight_outpost_edge_alone_mg, p.knight_outpost_edge_alone_eg)
-                * count(knights & edge & !defended)
-            + S::new(p.knight_outpost_edge_defended_mg, p.knight_outpost_edge_defended_eg)
-                * count(knights & edge & defended);
+        s += outpost(knights, &w.knight_outpost);
     }
     let bishops = ctx.bishops[u];
     if bishops != 0 {
         let on = bishops & outposts;
         if on != 0 {
-            s += S::new(p.bishop_outpost_centre_alone_mg, p.bishop_outpost_centre_alone_eg)
-                * count(on & !edge & !defended)
-                + S::new(p.bishop_outpost_centre_defended_mg, p.bishop_outpost_centre_defended_eg)
-                    * count(on & !edge & defended)
-                + S::new(p.bishop_outpost_edge_alone_mg, p.bishop_outpost_edge_alone_eg) * count(on & edge & !defended)
-                + S::new(p.bishop_outpost_edge_defended_mg, p.bishop_outpost_edge_defended_eg)
-                    * count(on & edge & defended);
+            s += outpost(on, &w.bishop_outpost);
         }
         // Our pawns with an enemy pawn just in front, per bishop of their square colour.
         let rammed = ctx.pawns[u] & fwd(!us, ctx.pawns[t]);
         if rammed != 0 {
             let rammed_count = count(bishops & DARK_SQUARES) * count(rammed & DARK_SQUARES)
                 + count(bishops & !DARK_SQUARES) * count(rammed & !DARK_SQUARES);
-            s += S::new(p.bishop_rammed_pawns_mg, p.bishop_rammed_pawns_eg) * rammed_count;
+            s += w.bishop_rammed_pawns * rammed_count;
         }
     }
     let rooks = ctx.rooks[u];
     if rooks != 0 {
         let on_open = rooks & !ctx.pawn_files[u];
         if on_open != 0 {
-            s += S::new(p.rook_file_open_mg, p.rook_file_open_eg) * count(on_open & !ctx.pawn_files[t])
-                + S::new(p.rook_file_semi_open_mg, p.rook_file_semi_open_eg) * count(on_open & ctx.pawn_files[t]);
+            s += w.rook_file_open * count(on_open & !ctx.pawn_files[t])
+                + w.rook_file_semi_open * count(on_open & ctx.pawn_files[t]);
         }
         if ctx.kings[t] & rel(us, RANK_7 | RANK_7 << 8) != 0 {
-            s += S::new(p.rook_on_seventh_mg, p.rook_on_seventh_eg) * count(rooks & rel(us, RANK_7));
+            s += w.rook_on_seventh * count(rooks & rel(us, RANK_7));
         }
     }
     s

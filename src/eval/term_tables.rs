@@ -32,6 +32,77 @@ pub(crate) struct TermTables {
     pub king_shelter: [[S; 6]; 4],
     pub king_shelter_own_file: [S; 6],
     pub king_storm: [[S; 6]; 2],
+    /// The pairs every evaluation reads.
+    pub pairs: Pairs,
+}
+
+/// Parameter pairs that every evaluation reads, packed once per parameter set: packing an
+/// `S::new(mg, eg)` at each use costs a few instructions, read in the search's every node.
+/// [`Pairs::new`] packs them for the evaluation without [`TermTables`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Pairs {
+    /// Knight and bishop outposts (`piece_tables`) by [edge file][defended by a pawn].
+    pub knight_outpost: [[S; 2]; 2],
+    pub bishop_outpost: [[S; 2]; 2],
+    pub bishop_rammed_pawns: S,
+    pub rook_file_open: S,
+    pub rook_file_semi_open: S,
+    pub rook_on_seventh: S,
+    /// The batteries.
+    pub rook_doubled: S,
+    pub rook_queen_battery: S,
+    /// The threat weights in the order of `threats::counts`, signed as they count for the side
+    /// that has the threats counted: the pieces attacked negative, the pawn push threats
+    /// positive.
+    pub threats: [S; 12],
+}
+
+impl Pairs {
+    #[inline(always)]
+    pub(crate) fn new(p: &EvalParams) -> Pairs {
+        Pairs {
+            knight_outpost: [
+                [
+                    S::new(p.knight_outpost_centre_alone_mg, p.knight_outpost_centre_alone_eg),
+                    S::new(p.knight_outpost_centre_defended_mg, p.knight_outpost_centre_defended_eg),
+                ],
+                [
+                    S::new(p.knight_outpost_edge_alone_mg, p.knight_outpost_edge_alone_eg),
+                    S::new(p.knight_outpost_edge_defended_mg, p.knight_outpost_edge_defended_eg),
+                ],
+            ],
+            bishop_outpost: [
+                [
+                    S::new(p.bishop_outpost_centre_alone_mg, p.bishop_outpost_centre_alone_eg),
+                    S::new(p.bishop_outpost_centre_defended_mg, p.bishop_outpost_centre_defended_eg),
+                ],
+                [
+                    S::new(p.bishop_outpost_edge_alone_mg, p.bishop_outpost_edge_alone_eg),
+                    S::new(p.bishop_outpost_edge_defended_mg, p.bishop_outpost_edge_defended_eg),
+                ],
+            ],
+            bishop_rammed_pawns: S::new(p.bishop_rammed_pawns_mg, p.bishop_rammed_pawns_eg),
+            rook_file_open: S::new(p.rook_file_open_mg, p.rook_file_open_eg),
+            rook_file_semi_open: S::new(p.rook_file_semi_open_mg, p.rook_file_semi_open_eg),
+            rook_on_seventh: S::new(p.rook_on_seventh_mg, p.rook_on_seventh_eg),
+            rook_doubled: S::new(p.rook_doubled_mg, p.rook_doubled_eg),
+            rook_queen_battery: S::new(p.rook_queen_battery_mg, p.rook_queen_battery_eg),
+            threats: [
+                -S::new(p.threat_weak_pawn_mg, p.threat_weak_pawn_eg),
+                -S::new(p.threat_minor_by_pawn_mg, p.threat_minor_by_pawn_eg),
+                -S::new(p.threat_minor_by_minor_mg, p.threat_minor_by_minor_eg),
+                -S::new(p.threat_minor_by_major_mg, p.threat_minor_by_major_eg),
+                -S::new(p.threat_rook_by_lesser_mg, p.threat_rook_by_lesser_eg),
+                -S::new(p.threat_minor_by_king_mg, p.threat_minor_by_king_eg),
+                -S::new(p.threat_rook_by_king_mg, p.threat_rook_by_king_eg),
+                -S::new(p.threat_queen_mg, p.threat_queen_eg),
+                S::new(p.threat_pawn_push_mg, p.threat_pawn_push_eg),
+                -S::new(p.threat_overloaded_mg, p.threat_overloaded_eg),
+                -S::new(p.threat_hanging_mg, p.threat_hanging_eg),
+                -S::new(p.threat_queen_by_lesser_mg, p.threat_queen_by_lesser_eg),
+            ],
+        }
+    }
 }
 
 impl TermTables {
@@ -52,6 +123,7 @@ impl TermTables {
             king_shelter: std::array::from_fn(|f| std::array::from_fn(|b| king_tables::shelter(p, f, b))),
             king_shelter_own_file: std::array::from_fn(|b| king_tables::shelter_own_file(p, b)),
             king_storm: [false, true].map(|blocked| std::array::from_fn(|b| king_tables::storm(p, blocked, b))),
+            pairs: Pairs::new(p),
         }
     }
 }
@@ -301,6 +373,77 @@ mod tests {
                 assert_eq!(t.king_shelter[f][b], king_tables::shelter(&p, f, b));
             }
             assert_eq!(t.king_shelter_own_file[b], king_tables::shelter_own_file(&p, b));
+        }
+    }
+
+    /// Every packed pair is its two parameters, under random values (a swapped field or a
+    /// wrong sign shows).
+    #[test]
+    fn packed_pairs_equal_the_parameters() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20 {
+            let mut p = EvalParams::default();
+            for i in 0..EvalParams::specs().len() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                p.set_unchecked(i, (x % 2001) as i32 - 1000);
+            }
+            let w = Pairs::new(&p);
+            let t = TermTables::new(&p);
+            let knight = [
+                [
+                    (p.knight_outpost_centre_alone_mg, p.knight_outpost_centre_alone_eg),
+                    (p.knight_outpost_centre_defended_mg, p.knight_outpost_centre_defended_eg),
+                ],
+                [
+                    (p.knight_outpost_edge_alone_mg, p.knight_outpost_edge_alone_eg),
+                    (p.knight_outpost_edge_defended_mg, p.knight_outpost_edge_defended_eg),
+                ],
+            ];
+            let bishop = [
+                [
+                    (p.bishop_outpost_centre_alone_mg, p.bishop_outpost_centre_alone_eg),
+                    (p.bishop_outpost_centre_defended_mg, p.bishop_outpost_centre_defended_eg),
+                ],
+                [
+                    (p.bishop_outpost_edge_alone_mg, p.bishop_outpost_edge_alone_eg),
+                    (p.bishop_outpost_edge_defended_mg, p.bishop_outpost_edge_defended_eg),
+                ],
+            ];
+            for edge in 0..2 {
+                for defended in 0..2 {
+                    let (mg, eg) = knight[edge][defended];
+                    assert_eq!(w.knight_outpost[edge][defended], S::new(mg, eg));
+                    let (mg, eg) = bishop[edge][defended];
+                    assert_eq!(w.bishop_outpost[edge][defended], S::new(mg, eg));
+                }
+            }
+            assert_eq!(w.bishop_rammed_pawns, S::new(p.bishop_rammed_pawns_mg, p.bishop_rammed_pawns_eg));
+            assert_eq!(w.rook_file_open, S::new(p.rook_file_open_mg, p.rook_file_open_eg));
+            assert_eq!(w.rook_file_semi_open, S::new(p.rook_file_semi_open_mg, p.rook_file_semi_open_eg));
+            assert_eq!(w.rook_on_seventh, S::new(p.rook_on_seventh_mg, p.rook_on_seventh_eg));
+            assert_eq!(w.rook_doubled, S::new(p.rook_doubled_mg, p.rook_doubled_eg));
+            assert_eq!(w.rook_queen_battery, S::new(p.rook_queen_battery_mg, p.rook_queen_battery_eg));
+            let threats = [
+                (p.threat_weak_pawn_mg, p.threat_weak_pawn_eg, -1),
+                (p.threat_minor_by_pawn_mg, p.threat_minor_by_pawn_eg, -1),
+                (p.threat_minor_by_minor_mg, p.threat_minor_by_minor_eg, -1),
+                (p.threat_minor_by_major_mg, p.threat_minor_by_major_eg, -1),
+                (p.threat_rook_by_lesser_mg, p.threat_rook_by_lesser_eg, -1),
+                (p.threat_minor_by_king_mg, p.threat_minor_by_king_eg, -1),
+                (p.threat_rook_by_king_mg, p.threat_rook_by_king_eg, -1),
+                (p.threat_queen_mg, p.threat_queen_eg, -1),
+                (p.threat_pawn_push_mg, p.threat_pawn_push_eg, 1),
+                (p.threat_overloaded_mg, p.threat_overloaded_eg, -1),
+                (p.threat_hanging_mg, p.threat_hanging_eg, -1),
+                (p.threat_queen_by_lesser_mg, p.threat_queen_by_lesser_eg, -1),
+            ];
+            for (i, (mg, eg, sign)) in threats.into_iter().enumerate() {
+                assert_eq!(w.threats[i], S::new(sign * mg, sign * eg), "threat {i}");
+            }
+            // The evaluator's tables hold the same pairs.
+            assert_eq!(t.pairs, w);
         }
     }
 }

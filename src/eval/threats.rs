@@ -5,8 +5,10 @@
 
 use shakmaty::Color;
 
+#[cfg(doc)]
+use super::term_tables::Pairs;
 use super::{
-    Ctx, EvalParams, S,
+    Ctx, S,
     bits::{fwd, pawn_attacks, rel},
 };
 
@@ -14,29 +16,18 @@ use super::{
 const RANK_3: u64 = 0x0000_0000_00ff_0000;
 
 /// Threat terms, white less black: against each side's pieces (negative) and by its pawn
-/// pushes (positive). Needs both sides' piece terms done first (the attack maps are complete).
-/// Both sides at once: each weight is applied once, to the difference of the counts (exact:
-/// the packed S arithmetic is integer, so w × a − w × b = w × (a − b)).
+/// pushes (positive), `weights` as [`Pairs::threats`]. Needs both sides' piece terms done first
+/// (the attack maps are complete). Both sides at once: each weight is applied once, to the
+/// difference of the counts (exact: the packed S arithmetic is integer, so w × a − w × b =
+/// w × (a − b)).
 #[inline(always)]
-pub(super) fn score(ctx: &Ctx, p: &EvalParams) -> S {
+pub(super) fn score(ctx: &Ctx, weights: &[S; 12]) -> S {
     let (w, b) = (counts(ctx, Color::White), counts(ctx, Color::Black));
-    let d = |i: usize| w[i] - b[i];
-    -(S::new(p.threat_weak_pawn_mg, p.threat_weak_pawn_eg) * d(0))
-        - S::new(p.threat_minor_by_pawn_mg, p.threat_minor_by_pawn_eg) * d(1)
-        - S::new(p.threat_minor_by_minor_mg, p.threat_minor_by_minor_eg) * d(2)
-        - S::new(p.threat_minor_by_major_mg, p.threat_minor_by_major_eg) * d(3)
-        - S::new(p.threat_rook_by_lesser_mg, p.threat_rook_by_lesser_eg) * d(4)
-        - S::new(p.threat_minor_by_king_mg, p.threat_minor_by_king_eg) * d(5)
-        - S::new(p.threat_rook_by_king_mg, p.threat_rook_by_king_eg) * d(6)
-        - S::new(p.threat_queen_mg, p.threat_queen_eg) * d(7)
-        + S::new(p.threat_pawn_push_mg, p.threat_pawn_push_eg) * d(8)
-        - S::new(p.threat_overloaded_mg, p.threat_overloaded_eg) * d(9)
-        - S::new(p.threat_hanging_mg, p.threat_hanging_eg) * d(10)
-        - S::new(p.threat_queen_by_lesser_mg, p.threat_queen_by_lesser_eg) * d(11)
+    (0..12).fold(S::ZERO, |s, i| s + weights[i] * (w[i] - b[i]))
 }
 
-/// The threats against the pieces of `us` and by its pawn pushes, counted in the order of the
-/// weights in [`score`]: weak pawns, minors by pawns, by minors, weak minors by majors, rooks by
+/// The threats against the pieces of `us` and by its pawn pushes, counted in the order of
+/// [`Pairs::threats`]: weak pawns, minors by pawns, by minors, weak minors by majors, rooks by
 /// lesser pieces, weak minors by the king, weak rooks by the king, attacked queens, push threats;
 /// then the loose pieces (all subtracted): pieces attacked once and defended
 /// once, so one defender guards two things or an exchange decides (Ethereal 12's
