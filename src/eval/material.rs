@@ -2,18 +2,18 @@
 
 use shakmaty::{Board, Color, Role};
 
-use super::{EvalParams, S};
+use super::{Ctx, EvalParams, S};
 
-/// White-minus-black material.
+/// White-minus-black material. Counts each side's piece sets of `ctx`, as the material-table
+/// key does: the compiler counts them once for both.
 #[inline(always)]
-pub(super) fn score(board: &Board, p: &EvalParams) -> S {
-    let w = board.white().0;
-    let diff = |bb: u64| (bb & w).count_ones() as i32 - (bb & !w).count_ones() as i32;
-    S::new(p.pawn_mg, p.pawn_eg) * diff(board.pawns().0)
-        + S::new(p.knight_mg, p.knight_eg) * diff(board.knights().0)
-        + S::new(p.bishop_mg, p.bishop_eg) * diff(board.bishops().0)
-        + S::new(p.rook_mg, p.rook_eg) * diff(board.rooks().0)
-        + S::new(p.queen_mg, p.queen_eg) * diff(board.queens().0)
+pub(super) fn score(ctx: &Ctx, p: &EvalParams) -> S {
+    let diff = |bb: [u64; 2]| bb[1].count_ones() as i32 - bb[0].count_ones() as i32;
+    S::new(p.pawn_mg, p.pawn_eg) * diff(ctx.pawns)
+        + S::new(p.knight_mg, p.knight_eg) * diff(ctx.knights)
+        + S::new(p.bishop_mg, p.bishop_eg) * diff(ctx.bishops)
+        + S::new(p.rook_mg, p.rook_eg) * diff(ctx.rooks)
+        + S::new(p.queen_mg, p.queen_eg) * diff(ctx.queens)
 }
 
 /// Value of one piece of `role` (kings have none).

@@ -309,7 +309,7 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     use Color::{Black, White};
     let board = pos.board();
     let mut ctx = Ctx::new(pos);
-    let mut s = material::score(board, p) + psqt.score(board);
+    let mut s = material::score(&ctx, p) + psqt.score(board);
     let mut pawn_source = pawn_source;
     s += match &mut pawn_source {
         Some((table, id)) => table.probe_imbalance(&ctx, p, *id),
