@@ -338,8 +338,8 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     ctx.weak_pawns = structure.weak;
     s += structure.score;
     s += pawns::score_with_pieces(&ctx, p, White) - pawns::score_with_pieces(&ctx, p, Black);
-    s += pieces::score(&mut ctx, p, psqt.mobility(), tables, White);
-    s -= pieces::score(&mut ctx, p, psqt.mobility(), tables, Black);
+    s += pieces::score(&mut ctx, p, psqt.mobility(), tables, pairs, White);
+    s -= pieces::score(&mut ctx, p, psqt.mobility(), tables, pairs, Black);
     s += piece_tables::score(&ctx, pairs, White) - piece_tables::score(&ctx, pairs, Black);
     s += pawns::far_pawns(&ctx, p, White) - pawns::far_pawns(&ctx, p, Black);
     s += pawns::passer_path(&ctx, p, tables, White) - pawns::passer_path(&ctx, p, tables, Black);

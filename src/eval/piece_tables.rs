@@ -36,13 +36,13 @@ pub(super) fn score(ctx: &Ctx, w: &Pairs, us: Color) -> S {
     };
     let knights = ctx.knights[u] & outposts;
     if knights != 0 {
-        s += outpost(knights, &w.knight_outpost);
+        s += outpost(knights, &w.knight_outpost_by_file);
     }
     let bishops = ctx.bishops[u];
     if bishops != 0 {
         let on = bishops & outposts;
         if on != 0 {
-            s += outpost(on, &w.bishop_outpost);
+            s += outpost(on, &w.bishop_outpost_by_file);
         }
         // Our pawns with an enemy pawn just in front, per bishop of their square colour.
         let rammed = ctx.pawns[u] & fwd(!us, ctx.pawns[t]);

@@ -16,18 +16,19 @@ use super::{
         ROOK_LINES, WITHIN_3, distance, file_mask, file_of, fill_fwd, fwd, rel, rel_rank,
     },
     mobility_tables::{self, MobilityTable},
-    term_tables::{self, TermTables},
+    term_tables::{self, Pairs, TermTables},
 };
 
 /// Piece terms of `us`. Needs both sides' pawn terms (passed and weak pawns) done first.
 /// `tables` and `terms`: the mobility and term tables expanded (the search's evaluator), else
-/// read from `p`.
+/// read from `p`; `w`: the pairs packed.
 #[inline(always)]
 pub(super) fn score(
     ctx: &mut Ctx,
     p: &EvalParams,
     tables: Option<&MobilityTable>,
     terms: Option<&TermTables>,
+    w: &Pairs,
     us: Color,
 ) -> S {
     let them = !us;
@@ -73,14 +74,14 @@ pub(super) fn score(
             }
         }
         let behind = (knights & behind_pawn).count_ones() as i32;
-        s += S::new(p.knight_behind_pawn_mg, p.knight_behind_pawn_eg) * behind;
+        s += w.knight_behind_pawn * behind;
         let first = (knights & back_rank).count_ones() as i32;
-        s += S::new(p.knight_mobility, p.knight_mobility) * mob
-            + S::new(p.knight_mobility_high, p.knight_mobility_high) * high
-            + S::new(p.knight_sq_mult, p.knight_sq_mult) * centre
-            + S::new(p.knight_outpost_mult, p.knight_outpost_mult) * outpost
-            - S::new(p.knight_first_rank, 0) * first
-            - S::new(p.low_mobility_knight, p.low_mobility_knight) * cramped;
+        s += w.knight_mobility * mob
+            + w.knight_mobility_high * high
+            + w.knight_sq_mult * centre
+            + w.knight_outpost_mult * outpost
+            - w.knight_first_rank * first
+            - w.low_mobility_knight * cramped;
     }
 
     // Bishops.
@@ -107,14 +108,12 @@ pub(super) fn score(
         let outpost = (bishops & outposts & support).count_ones() as i32;
         let first = (bishops & back_rank).count_ones() as i32;
         let pair = i32::from(bishops.count_ones() >= 2);
-        s += S::new(p.bishop_mobility, p.bishop_mobility) * mob
-            + S::new(p.bishop_outpost, p.bishop_outpost) * outpost
-            + S::new(p.bishop_pair, p.bishop_pair) * pair
-            - S::new(p.bishop_first_rank, 0) * first
-            - S::new(p.low_mobility_bishop, p.low_mobility_bishop) * cramped
-            - S::new(p.bishop_colour_pawns_mg, p.bishop_colour_pawns_eg) * colour_pawns
-            + S::new(p.bishop_behind_pawn_mg, p.bishop_behind_pawn_eg) * (bishops & behind_pawn).count_ones() as i32
-            + S::new(p.bishop_long_diagonal_mg, p.bishop_long_diagonal_eg) * long_diagonal;
+        s += w.bishop_mobility * mob + w.bishop_outpost * outpost + w.bishop_pair * pair
+            - w.bishop_first_rank * first
+            - w.low_mobility_bishop * cramped
+            - w.bishop_colour_pawns * colour_pawns
+            + w.bishop_behind_pawn * (bishops & behind_pawn).count_ones() as i32
+            + w.bishop_long_diagonal * long_diagonal;
     }
 
     // Rooks.
@@ -157,19 +156,19 @@ pub(super) fn score(
         // Behind our passers (towards our side) or behind theirs (towards their side).
         let behind = fill_fwd(them, fwd(them, ctx.passed[u])) | fill_fwd(us, fwd(us, ctx.passed[t]));
         let behind_passed = (rooks & behind).count_ones() as i32;
-        s += S::new(p.rook_mobility, p.rook_mobility) * mob
-            + S::new(p.rook_connected, p.rook_connected) * (connected / 2)
-            + S::new(p.rook_supported_passer, p.rook_supported_passer) * supports
-            + S::new(p.rook_open_file, p.rook_open_file) * open
-            + S::new(p.rook_semi_open_file, p.rook_semi_open_file) * semi
-            + S::new(p.rook_atck_weak_pawn_open_column, p.rook_atck_weak_pawn_open_column) * weak
-            + S::new(p.rook_7th_rank, p.rook_7th_rank) * seventh
-            + S::new(p.rook_column_mult, 0) * column
-            + S::new(p.rook_attack_king_file, 0) * kfile
-            + S::new(p.rook_attack_king_adj_file, 0) * kadj
-            + S::new(p.rook_attack_king_adj_file_abgh, 0) * kadj_abgh
-            + S::new(p.rook_behind_passed_pawn, p.rook_behind_passed_pawn) * behind_passed
-            - S::new(p.low_mobility_rook, p.low_mobility_rook) * cramped;
+        s += w.rook_mobility * mob
+            + w.rook_connected * (connected / 2)
+            + w.rook_supported_passer * supports
+            + w.rook_open_file * open
+            + w.rook_semi_open_file * semi
+            + w.rook_atck_weak_pawn_open_column * weak
+            + w.rook_7th_rank * seventh
+            + w.rook_column_mult * column
+            + w.rook_attack_king_file * kfile
+            + w.rook_attack_king_adj_file * kadj
+            + w.rook_attack_king_adj_file_abgh * kadj_abgh
+            + w.rook_behind_passed_pawn * behind_passed
+            - w.low_mobility_rook * cramped;
     }
 
     // Queens.
@@ -197,9 +196,7 @@ pub(super) fn score(
             mob += m;
             cramped += cramp(m);
         }
-        s += S::new(p.queen_mobility, p.queen_mobility) * mob
-            - S::new(p.low_mobility_queen, p.low_mobility_queen) * cramped
-            + S::new(p.queen_relative_pin_mg, p.queen_relative_pin_eg) * pinned;
+        s += w.queen_mobility * mob - w.low_mobility_queen * cramped + w.queen_relative_pin * pinned;
     }
 
     ctx.pressure[u] = pressure as i32;

@@ -41,9 +41,42 @@ pub(crate) struct TermTables {
 /// [`Pairs::new`] packs them for the evaluation without [`TermTables`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Pairs {
+    /// The piece terms (`pieces`), as they stand there (a single value for both phases, or
+    /// the middlegame only, or a pair).
+    pub knight_mobility: S,
+    pub knight_mobility_high: S,
+    pub knight_sq_mult: S,
+    pub knight_outpost_mult: S,
+    pub knight_first_rank: S,
+    pub low_mobility_knight: S,
+    pub knight_behind_pawn: S,
+    pub bishop_mobility: S,
+    pub bishop_outpost: S,
+    pub bishop_pair: S,
+    pub bishop_first_rank: S,
+    pub low_mobility_bishop: S,
+    pub bishop_colour_pawns: S,
+    pub bishop_behind_pawn: S,
+    pub bishop_long_diagonal: S,
+    pub rook_mobility: S,
+    pub rook_connected: S,
+    pub rook_supported_passer: S,
+    pub rook_open_file: S,
+    pub rook_semi_open_file: S,
+    pub rook_atck_weak_pawn_open_column: S,
+    pub rook_7th_rank: S,
+    pub rook_column_mult: S,
+    pub rook_attack_king_file: S,
+    pub rook_attack_king_adj_file: S,
+    pub rook_attack_king_adj_file_abgh: S,
+    pub rook_behind_passed_pawn: S,
+    pub low_mobility_rook: S,
+    pub queen_mobility: S,
+    pub low_mobility_queen: S,
+    pub queen_relative_pin: S,
     /// Knight and bishop outposts (`piece_tables`) by [edge file][defended by a pawn].
-    pub knight_outpost: [[S; 2]; 2],
-    pub bishop_outpost: [[S; 2]; 2],
+    pub knight_outpost_by_file: [[S; 2]; 2],
+    pub bishop_outpost_by_file: [[S; 2]; 2],
     pub bishop_rammed_pawns: S,
     pub rook_file_open: S,
     pub rook_file_semi_open: S,
@@ -61,7 +94,41 @@ impl Pairs {
     #[inline(always)]
     pub(crate) fn new(p: &EvalParams) -> Pairs {
         Pairs {
-            knight_outpost: [
+            knight_mobility: S::new(p.knight_mobility, p.knight_mobility),
+            knight_mobility_high: S::new(p.knight_mobility_high, p.knight_mobility_high),
+            knight_sq_mult: S::new(p.knight_sq_mult, p.knight_sq_mult),
+            knight_outpost_mult: S::new(p.knight_outpost_mult, p.knight_outpost_mult),
+            knight_first_rank: S::new(p.knight_first_rank, 0),
+            low_mobility_knight: S::new(p.low_mobility_knight, p.low_mobility_knight),
+            knight_behind_pawn: S::new(p.knight_behind_pawn_mg, p.knight_behind_pawn_eg),
+            bishop_mobility: S::new(p.bishop_mobility, p.bishop_mobility),
+            bishop_outpost: S::new(p.bishop_outpost, p.bishop_outpost),
+            bishop_pair: S::new(p.bishop_pair, p.bishop_pair),
+            bishop_first_rank: S::new(p.bishop_first_rank, 0),
+            low_mobility_bishop: S::new(p.low_mobility_bishop, p.low_mobility_bishop),
+            bishop_colour_pawns: S::new(p.bishop_colour_pawns_mg, p.bishop_colour_pawns_eg),
+            bishop_behind_pawn: S::new(p.bishop_behind_pawn_mg, p.bishop_behind_pawn_eg),
+            bishop_long_diagonal: S::new(p.bishop_long_diagonal_mg, p.bishop_long_diagonal_eg),
+            rook_mobility: S::new(p.rook_mobility, p.rook_mobility),
+            rook_connected: S::new(p.rook_connected, p.rook_connected),
+            rook_supported_passer: S::new(p.rook_supported_passer, p.rook_supported_passer),
+            rook_open_file: S::new(p.rook_open_file, p.rook_open_file),
+            rook_semi_open_file: S::new(p.rook_semi_open_file, p.rook_semi_open_file),
+            rook_atck_weak_pawn_open_column: S::new(
+                p.rook_atck_weak_pawn_open_column,
+                p.rook_atck_weak_pawn_open_column,
+            ),
+            rook_7th_rank: S::new(p.rook_7th_rank, p.rook_7th_rank),
+            rook_column_mult: S::new(p.rook_column_mult, 0),
+            rook_attack_king_file: S::new(p.rook_attack_king_file, 0),
+            rook_attack_king_adj_file: S::new(p.rook_attack_king_adj_file, 0),
+            rook_attack_king_adj_file_abgh: S::new(p.rook_attack_king_adj_file_abgh, 0),
+            rook_behind_passed_pawn: S::new(p.rook_behind_passed_pawn, p.rook_behind_passed_pawn),
+            low_mobility_rook: S::new(p.low_mobility_rook, p.low_mobility_rook),
+            queen_mobility: S::new(p.queen_mobility, p.queen_mobility),
+            low_mobility_queen: S::new(p.low_mobility_queen, p.low_mobility_queen),
+            queen_relative_pin: S::new(p.queen_relative_pin_mg, p.queen_relative_pin_eg),
+            knight_outpost_by_file: [
                 [
                     S::new(p.knight_outpost_centre_alone_mg, p.knight_outpost_centre_alone_eg),
                     S::new(p.knight_outpost_centre_defended_mg, p.knight_outpost_centre_defended_eg),
@@ -71,7 +138,7 @@ impl Pairs {
                     S::new(p.knight_outpost_edge_defended_mg, p.knight_outpost_edge_defended_eg),
                 ],
             ],
-            bishop_outpost: [
+            bishop_outpost_by_file: [
                 [
                     S::new(p.bishop_outpost_centre_alone_mg, p.bishop_outpost_centre_alone_eg),
                     S::new(p.bishop_outpost_centre_defended_mg, p.bishop_outpost_centre_defended_eg),
@@ -414,9 +481,9 @@ mod tests {
             for edge in 0..2 {
                 for defended in 0..2 {
                     let (mg, eg) = knight[edge][defended];
-                    assert_eq!(w.knight_outpost[edge][defended], S::new(mg, eg));
+                    assert_eq!(w.knight_outpost_by_file[edge][defended], S::new(mg, eg));
                     let (mg, eg) = bishop[edge][defended];
-                    assert_eq!(w.bishop_outpost[edge][defended], S::new(mg, eg));
+                    assert_eq!(w.bishop_outpost_by_file[edge][defended], S::new(mg, eg));
                 }
             }
             assert_eq!(w.bishop_rammed_pawns, S::new(p.bishop_rammed_pawns_mg, p.bishop_rammed_pawns_eg));
@@ -441,6 +508,45 @@ mod tests {
             ];
             for (i, (mg, eg, sign)) in threats.into_iter().enumerate() {
                 assert_eq!(w.threats[i], S::new(sign * mg, sign * eg), "threat {i}");
+            }
+            let pieces = [
+                (w.knight_mobility, S::new(p.knight_mobility, p.knight_mobility)),
+                (w.knight_mobility_high, S::new(p.knight_mobility_high, p.knight_mobility_high)),
+                (w.knight_sq_mult, S::new(p.knight_sq_mult, p.knight_sq_mult)),
+                (w.knight_outpost_mult, S::new(p.knight_outpost_mult, p.knight_outpost_mult)),
+                (w.knight_first_rank, S::new(p.knight_first_rank, 0)),
+                (w.low_mobility_knight, S::new(p.low_mobility_knight, p.low_mobility_knight)),
+                (w.knight_behind_pawn, S::new(p.knight_behind_pawn_mg, p.knight_behind_pawn_eg)),
+                (w.bishop_mobility, S::new(p.bishop_mobility, p.bishop_mobility)),
+                (w.bishop_outpost, S::new(p.bishop_outpost, p.bishop_outpost)),
+                (w.bishop_pair, S::new(p.bishop_pair, p.bishop_pair)),
+                (w.bishop_first_rank, S::new(p.bishop_first_rank, 0)),
+                (w.low_mobility_bishop, S::new(p.low_mobility_bishop, p.low_mobility_bishop)),
+                (w.bishop_colour_pawns, S::new(p.bishop_colour_pawns_mg, p.bishop_colour_pawns_eg)),
+                (w.bishop_behind_pawn, S::new(p.bishop_behind_pawn_mg, p.bishop_behind_pawn_eg)),
+                (w.bishop_long_diagonal, S::new(p.bishop_long_diagonal_mg, p.bishop_long_diagonal_eg)),
+                (w.rook_mobility, S::new(p.rook_mobility, p.rook_mobility)),
+                (w.rook_connected, S::new(p.rook_connected, p.rook_connected)),
+                (w.rook_supported_passer, S::new(p.rook_supported_passer, p.rook_supported_passer)),
+                (w.rook_open_file, S::new(p.rook_open_file, p.rook_open_file)),
+                (w.rook_semi_open_file, S::new(p.rook_semi_open_file, p.rook_semi_open_file)),
+                (
+                    w.rook_atck_weak_pawn_open_column,
+                    S::new(p.rook_atck_weak_pawn_open_column, p.rook_atck_weak_pawn_open_column),
+                ),
+                (w.rook_7th_rank, S::new(p.rook_7th_rank, p.rook_7th_rank)),
+                (w.rook_column_mult, S::new(p.rook_column_mult, 0)),
+                (w.rook_attack_king_file, S::new(p.rook_attack_king_file, 0)),
+                (w.rook_attack_king_adj_file, S::new(p.rook_attack_king_adj_file, 0)),
+                (w.rook_attack_king_adj_file_abgh, S::new(p.rook_attack_king_adj_file_abgh, 0)),
+                (w.rook_behind_passed_pawn, S::new(p.rook_behind_passed_pawn, p.rook_behind_passed_pawn)),
+                (w.low_mobility_rook, S::new(p.low_mobility_rook, p.low_mobility_rook)),
+                (w.queen_mobility, S::new(p.queen_mobility, p.queen_mobility)),
+                (w.low_mobility_queen, S::new(p.low_mobility_queen, p.low_mobility_queen)),
+                (w.queen_relative_pin, S::new(p.queen_relative_pin_mg, p.queen_relative_pin_eg)),
+            ];
+            for (i, (packed, expected)) in pieces.into_iter().enumerate() {
+                assert_eq!(packed, expected, "piece pair {i}");
             }
             // The evaluator's tables hold the same pairs.
             assert_eq!(t.pairs, w);
