@@ -4,16 +4,17 @@ use shakmaty::{Board, Color, Role};
 
 use super::{Ctx, EvalParams, S};
 
-/// White-minus-black material. Counts each side's piece sets of `ctx`, as the material-table
-/// key does: the compiler counts them once for both.
+/// White-minus-black material, `values` as [`super::term_tables::Pairs::material`]. Counts each
+/// side's piece sets of `ctx`, as the material-table key does: the compiler counts them once
+/// for both.
 #[inline(always)]
-pub(super) fn score(ctx: &Ctx, p: &EvalParams) -> S {
+pub(super) fn score(ctx: &Ctx, values: &[S; 5]) -> S {
     let diff = |bb: [u64; 2]| bb[1].count_ones() as i32 - bb[0].count_ones() as i32;
-    S::new(p.pawn_mg, p.pawn_eg) * diff(ctx.pawns)
-        + S::new(p.knight_mg, p.knight_eg) * diff(ctx.knights)
-        + S::new(p.bishop_mg, p.bishop_eg) * diff(ctx.bishops)
-        + S::new(p.rook_mg, p.rook_eg) * diff(ctx.rooks)
-        + S::new(p.queen_mg, p.queen_eg) * diff(ctx.queens)
+    values[0] * diff(ctx.pawns)
+        + values[1] * diff(ctx.knights)
+        + values[2] * diff(ctx.bishops)
+        + values[3] * diff(ctx.rooks)
+        + values[4] * diff(ctx.queens)
 }
 
 /// Value of one piece of `role` (kings have none).

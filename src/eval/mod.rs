@@ -309,17 +309,6 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     use Color::{Black, White};
     let board = pos.board();
     let mut ctx = Ctx::new(pos);
-    let mut s = material::score(&ctx, p) + psqt.score(board);
-    let mut pawn_source = pawn_source;
-    s += match &mut pawn_source {
-        Some((table, id)) => table.probe_imbalance(&ctx, p, *id),
-        None => imbalance::score(&ctx, p),
-    };
-    // Order matters: pawn terms record passed/weak pawns for the rook terms; piece terms record
-    // attack maps and king pressure for the far-pawn and king terms.
-    // The king terms that read only the pawns and the kings (shelter and storm tables, file
-    // distance to the pawns, the shelter before its scaling): cached beside the pawn
-    // structure, by king squares too (the tables cost a third of the evaluation recomputed).
     let tables = psqt.terms();
     // The pairs every evaluation reads: the evaluator's, else packed here.
     let packed;
@@ -330,6 +319,17 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
             &packed
         }
     };
+    let mut s = material::score(&ctx, &pairs.material) + psqt.score(board);
+    let mut pawn_source = pawn_source;
+    s += match &mut pawn_source {
+        Some((table, id)) => table.probe_imbalance(&ctx, p, *id),
+        None => imbalance::score(&ctx, p),
+    };
+    // Order matters: pawn terms record passed/weak pawns for the rook terms; piece terms record
+    // attack maps and king pressure for the far-pawn and king terms.
+    // The king terms that read only the pawns and the kings (shelter and storm tables, file
+    // distance to the pawns, the shelter before its scaling): cached beside the pawn
+    // structure, by king squares too (the tables cost a third of the evaluation recomputed).
     let (structure, king_pawns) = match pawn_source {
         Some((table, id)) => (table.probe(&ctx, p, tables, id), table.probe_kings(&ctx, p, tables, id)),
         None => (pawns::structure(&ctx, p, tables), king::pawn_terms(&ctx, p, tables)),
@@ -341,14 +341,14 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     s += pieces::score(&mut ctx, p, psqt.mobility(), tables, pairs, White);
     s -= pieces::score(&mut ctx, p, psqt.mobility(), tables, pairs, Black);
     s += piece_tables::score(&ctx, pairs, White) - piece_tables::score(&ctx, pairs, Black);
-    s += pawns::far_pawns(&ctx, p, White) - pawns::far_pawns(&ctx, p, Black);
-    s += pawns::passer_path(&ctx, p, tables, White) - pawns::passer_path(&ctx, p, tables, Black);
+    s += pawns::far_pawns(&ctx, pairs, White) - pawns::far_pawns(&ctx, pairs, Black);
+    s += pawns::passer_path(&ctx, p, tables, pairs, White) - pawns::passer_path(&ctx, p, tables, pairs, Black);
     s += king::score(&ctx, p, White) - king::score(&ctx, p, Black);
     s += king_pawns.shields + king_pawns.proximity;
     s += king::defenders(&ctx, p, tables, White) - king::defenders(&ctx, p, tables, Black);
     s += threats::score(&ctx, &pairs.threats);
     s += batteries::score(&ctx, pairs, White) - batteries::score(&ctx, pairs, Black);
-    s += space::space(&ctx, p);
+    s += space::space(&ctx, pairs);
     s += space::closedness(&ctx, p, tables);
     s += king::danger(&ctx, p, White) - king::danger(&ctx, p, Black);
     Breakdown {

@@ -17,7 +17,7 @@ use super::{
         CENTRE, CENTRE_HOME, FAR_ZONE, FILE_CENTRALITY, FILES_CDEF, HOLE_ZONE, distance, file_fill, file_mask, file_of,
         fill_fwd, fwd, pawn_attacks, rel, rel_rank, rel_rank_sum, sideways,
     },
-    term_tables::{self, TermTables},
+    term_tables::{self, Pairs, TermTables},
 };
 
 /// Passed pawn bonus factor by relative rank 0..7, multiplied by `passed_pawn_mult`.
@@ -213,9 +213,10 @@ pub(super) fn score_with_pieces(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
 /// (`PassedFriendlyDistance`, `PassedEnemyDistance`); and a flat bonus when neither the pawn's
 /// square nor its path holds an enemy piece or an enemy-attacked square
 /// (`PassedSafePromotionPath`). Ethereal skips the distances for a passer with another of ours
-/// ahead on its file; our passers never have one. `terms`: the tables expanded, else read from `p`.
+/// ahead on its file; our passers never have one. `terms`: the tables expanded, else read from
+/// `p`; `w`: the pairs packed.
 #[inline(always)]
-pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, us: Color) -> S {
+pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, w: &Pairs, us: Color) -> S {
     let (u, t) = (us as usize, !us as usize);
     let passed = ctx.passed[u];
     if passed == 0 {
@@ -259,18 +260,16 @@ pub(super) fn passer_path(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>,
             king_dist += KING_DIST_WEIGHT[r] * distance(own_king, stop_sq);
         }
     }
-    S::new(p.passed_blocked_mg, p.passed_blocked_eg) * -blocked
-        + S::new(p.passed_safe_push_mg, p.passed_safe_push_eg) * safe_push
-        + S::new(0, p.passed_free_path_eg) * free_path
-        - S::new(0, p.passed_own_king_dist) * king_dist
+    w.passed_blocked * -blocked + w.passed_safe_push * safe_push + w.passed_free_path * free_path
+        - w.passed_own_king_dist * king_dist
         + tables
-        + S::new(p.passed_safe_promotion_path_mg, p.passed_safe_promotion_path_eg) * safe_promotion
+        + w.passed_safe_promotion_path * safe_promotion
 }
 
 /// Pawns of `us` on relative ranks 6-7 that no enemy piece attacks (Aksenov's "far pawn");
 /// needs the complete attack map of the enemy.
 #[inline(always)]
-pub(super) fn far_pawns(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+pub(super) fn far_pawns(ctx: &Ctx, w: &Pairs, us: Color) -> S {
     let far = ctx.pawns[us as usize] & rel(us, FAR_ZONE) & !ctx.attacked[!us as usize];
-    S::new(p.far_pawn, p.far_pawn) * far.count_ones() as i32
+    w.far_pawn * far.count_ones() as i32
 }

@@ -9,7 +9,7 @@ use shakmaty::Color;
 use super::{
     Ctx, EvalParams, S,
     bits::fwd,
-    term_tables::{self, TermTables},
+    term_tables::{self, Pairs, TermTables},
 };
 
 /// c3-f6: the centre the space term counts.
@@ -22,19 +22,17 @@ const CENTRE_BIG: u64 = 0x0000_3c3c_3c3c_0000;
 /// attack maps. (Our twice-attacked map counts two pawns attacking a square; Ethereal's does
 /// not.) Both sides at once: each weight is applied once, to the difference of the counts.
 #[inline(always)]
-pub(super) fn space(ctx: &Ctx, p: &EvalParams) -> S {
+pub(super) fn space(ctx: &Ctx, w: &Pairs) -> S {
     let count = |b: u64| b.count_ones() as i32;
     let uncontrolled = |u: usize, t: usize| ctx.attacked2[t] & ctx.attacked[u] & !ctx.attacked2[u] & !ctx.pawn_att[u];
     let (white, black) = (uncontrolled(1, 0), uncontrolled(0, 1));
-    let mut s = S::new(p.space_restrict_piece_mg, p.space_restrict_piece_eg)
-        * (count(white & ctx.occ) - count(black & ctx.occ))
-        + S::new(p.space_restrict_empty_mg, p.space_restrict_empty_eg)
-            * (count(white & !ctx.occ) - count(black & !ctx.occ));
+    let mut s = w.space_restrict_piece * (count(white & ctx.occ) - count(black & ctx.occ))
+        + w.space_restrict_empty * (count(white & !ctx.occ) - count(black & !ctx.occ));
     let minors = ctx.knights[0] | ctx.knights[1] | ctx.bishops[0] | ctx.bishops[1];
     let majors = ctx.rooks[0] | ctx.rooks[1] | ctx.queens[0] | ctx.queens[1];
     if count(minors) + 2 * count(majors) > 12 {
         let centre = |u: usize, t: usize| !ctx.attacked[t] & (ctx.attacked[u] | ctx.occupied_by[u]) & CENTRE_BIG;
-        s += S::new(p.space_centre_control_mg, p.space_centre_control_eg) * (count(centre(1, 0)) - count(centre(0, 1)));
+        s += w.space_centre_control * (count(centre(1, 0)) - count(centre(0, 1)));
     }
     s
 }

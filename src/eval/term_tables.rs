@@ -41,6 +41,18 @@ pub(crate) struct TermTables {
 /// [`Pairs::new`] packs them for the evaluation without [`TermTables`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Pairs {
+    /// The piece values (`material`), pawn to queen.
+    pub material: [S; 5],
+    /// Space (`space`), far pawns and the passed-pawn path terms (`pawns`).
+    pub space_restrict_piece: S,
+    pub space_restrict_empty: S,
+    pub space_centre_control: S,
+    pub far_pawn: S,
+    pub passed_blocked: S,
+    pub passed_safe_push: S,
+    pub passed_free_path: S,
+    pub passed_own_king_dist: S,
+    pub passed_safe_promotion_path: S,
     /// The piece terms (`pieces`), as they stand there (a single value for both phases, or
     /// the middlegame only, or a pair).
     pub knight_mobility: S,
@@ -94,6 +106,22 @@ impl Pairs {
     #[inline(always)]
     pub(crate) fn new(p: &EvalParams) -> Pairs {
         Pairs {
+            material: [
+                S::new(p.pawn_mg, p.pawn_eg),
+                S::new(p.knight_mg, p.knight_eg),
+                S::new(p.bishop_mg, p.bishop_eg),
+                S::new(p.rook_mg, p.rook_eg),
+                S::new(p.queen_mg, p.queen_eg),
+            ],
+            space_restrict_piece: S::new(p.space_restrict_piece_mg, p.space_restrict_piece_eg),
+            space_restrict_empty: S::new(p.space_restrict_empty_mg, p.space_restrict_empty_eg),
+            space_centre_control: S::new(p.space_centre_control_mg, p.space_centre_control_eg),
+            far_pawn: S::new(p.far_pawn, p.far_pawn),
+            passed_blocked: S::new(p.passed_blocked_mg, p.passed_blocked_eg),
+            passed_safe_push: S::new(p.passed_safe_push_mg, p.passed_safe_push_eg),
+            passed_free_path: S::new(0, p.passed_free_path_eg),
+            passed_own_king_dist: S::new(0, p.passed_own_king_dist),
+            passed_safe_promotion_path: S::new(p.passed_safe_promotion_path_mg, p.passed_safe_promotion_path_eg),
             knight_mobility: S::new(p.knight_mobility, p.knight_mobility),
             knight_mobility_high: S::new(p.knight_mobility_high, p.knight_mobility_high),
             knight_sq_mult: S::new(p.knight_sq_mult, p.knight_sq_mult),
@@ -547,6 +575,28 @@ mod tests {
             ];
             for (i, (packed, expected)) in pieces.into_iter().enumerate() {
                 assert_eq!(packed, expected, "piece pair {i}");
+            }
+            let others = [
+                (w.material[0], S::new(p.pawn_mg, p.pawn_eg)),
+                (w.material[1], S::new(p.knight_mg, p.knight_eg)),
+                (w.material[2], S::new(p.bishop_mg, p.bishop_eg)),
+                (w.material[3], S::new(p.rook_mg, p.rook_eg)),
+                (w.material[4], S::new(p.queen_mg, p.queen_eg)),
+                (w.space_restrict_piece, S::new(p.space_restrict_piece_mg, p.space_restrict_piece_eg)),
+                (w.space_restrict_empty, S::new(p.space_restrict_empty_mg, p.space_restrict_empty_eg)),
+                (w.space_centre_control, S::new(p.space_centre_control_mg, p.space_centre_control_eg)),
+                (w.far_pawn, S::new(p.far_pawn, p.far_pawn)),
+                (w.passed_blocked, S::new(p.passed_blocked_mg, p.passed_blocked_eg)),
+                (w.passed_safe_push, S::new(p.passed_safe_push_mg, p.passed_safe_push_eg)),
+                (w.passed_free_path, S::new(0, p.passed_free_path_eg)),
+                (w.passed_own_king_dist, S::new(0, p.passed_own_king_dist)),
+                (
+                    w.passed_safe_promotion_path,
+                    S::new(p.passed_safe_promotion_path_mg, p.passed_safe_promotion_path_eg),
+                ),
+            ];
+            for (i, (packed, expected)) in others.into_iter().enumerate() {
+                assert_eq!(packed, expected, "material, space or pawn pair {i}");
             }
             // The evaluator's tables hold the same pairs.
             assert_eq!(t.pairs, w);
