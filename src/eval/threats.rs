@@ -5,8 +5,6 @@
 
 use shakmaty::Color;
 
-#[cfg(doc)]
-use super::term_tables::Pairs;
 use super::{
     Ctx, S,
     bits::{fwd, pawn_attacks, rel},
@@ -16,10 +14,10 @@ use super::{
 const RANK_3: u64 = 0x0000_0000_00ff_0000;
 
 /// Threat terms, white less black: against each side's pieces (negative) and by its pawn
-/// pushes (positive), `weights` as [`Pairs::threats`]. Needs both sides' piece terms done first
-/// (the attack maps are complete). Both sides at once: each weight is applied once, to the
-/// difference of the counts (exact: the packed S arithmetic is integer, so w × a − w × b =
-/// w × (a − b)).
+/// pushes (positive), `weights` as [`super::term_tables::Pairs::threats`]. Needs both sides'
+/// piece terms done first (the attack maps are complete). Both sides at once: each weight is
+/// applied once, to the difference of the counts (exact: the packed S arithmetic is integer,
+/// so w × a − w × b = w × (a − b)).
 #[inline(always)]
 pub(super) fn score(ctx: &Ctx, weights: &[S; 12]) -> S {
     let (w, b) = (counts(ctx, Color::White), counts(ctx, Color::Black));
@@ -27,8 +25,9 @@ pub(super) fn score(ctx: &Ctx, weights: &[S; 12]) -> S {
 }
 
 /// The threats against the pieces of `us` and by its pawn pushes, counted in the order of
-/// [`Pairs::threats`]: weak pawns, minors by pawns, by minors, weak minors by majors, rooks by
-/// lesser pieces, weak minors by the king, weak rooks by the king, attacked queens, push threats;
+/// [`super::term_tables::Pairs::threats`]: weak pawns, minors by pawns, by minors, weak minors
+/// by majors, rooks by lesser pieces, weak minors by the king, weak rooks by the king, attacked
+/// queens, push threats;
 /// then the loose pieces (all subtracted): pieces attacked once and defended
 /// once, so one defender guards two things or an exchange decides (Ethereal 12's
 /// `ThreatOverloadedPieces`); pieces attacked and not defended at all (after Stockfish's
