@@ -340,17 +340,19 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
     s += pawns::score_with_pieces(&ctx, p, White) - pawns::score_with_pieces(&ctx, p, Black);
     s += pieces::score(&mut ctx, p, psqt.mobility(), tables, pairs, White);
     s -= pieces::score(&mut ctx, p, psqt.mobility(), tables, pairs, Black);
-    s += piece_tables::score(&ctx, pairs, White) - piece_tables::score(&ctx, pairs, Black);
     s += pawns::far_pawns(&ctx, pairs, White) - pawns::far_pawns(&ctx, pairs, Black);
     s += pawns::passer_path(&ctx, p, tables, pairs, White) - pawns::passer_path(&ctx, p, tables, pairs, Black);
     s += king::score(&ctx, p, White) - king::score(&ctx, p, Black);
     s += king_pawns.shields + king_pawns.proximity;
     s += king::defenders(&ctx, p, tables, White) - king::defenders(&ctx, p, tables, Black);
     s += threats::score(&ctx, &pairs.threats);
-    s += batteries::score(&ctx, pairs, White) - batteries::score(&ctx, pairs, Black);
     s += space::space(&ctx, pairs);
     s += space::closedness(&ctx, p, tables);
     s += king::danger(&ctx, p, White) - king::danger(&ctx, p, Black);
+    // The piece tables and the batteries together: both read the rooks off their own pawns' files
+    // (the compiler shares them).
+    s += piece_tables::score(&ctx, pairs, White) - piece_tables::score(&ctx, pairs, Black);
+    s += batteries::score(&ctx, pairs, White) - batteries::score(&ctx, pairs, Black);
     Breakdown {
         s,
         shelter: king::shelter(&ctx, king_pawns.shelter[White as usize], White)
