@@ -36,9 +36,9 @@ pub(crate) struct TermTables {
     pub pairs: Pairs,
 }
 
-/// Parameter pairs that every evaluation reads, packed once per parameter set: packing an
-/// `S::new(mg, eg)` at each use costs a few instructions, read in the search's every node.
-/// [`Pairs::new`] packs them for the evaluation without [`TermTables`].
+/// The parameter pairs the evaluation reads at every node (outside the pawn and material
+/// tables), packed once per parameter set: an `S::new(mg, eg)` packed at each use costs a few
+/// instructions. [`Pairs::new`] packs them for the evaluation without [`TermTables`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Pairs {
     /// The piece values (`material`), pawn to queen.
