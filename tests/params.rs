@@ -245,7 +245,7 @@ fn committed_evolved_files_load_and_differ_from_the_defaults() {
     let before_promotion = Params::load(root.join("params/default-2026-11-27.toml")).unwrap();
     for f in files {
         let p = Params::load(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        if f.ends_with("evolved/texel-selfplay-5m-terms.toml") {
+        if f.ends_with("evolved/texel-selfplay-5m-f5.toml") {
             assert_eq!(p.eval, Params::default().eval, "the default evaluation is {}'s", f.display());
         } else if f.ends_with("full-mentor-refine.toml") {
             assert_eq!(p.eval, before_promotion.eval, "the 2026-11-27 default evaluation is {}'s", f.display());
