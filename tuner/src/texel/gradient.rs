@@ -356,8 +356,14 @@ mod tests {
         for (r, &e) in set.records.iter_mut().zip(&wanted) {
             r.target = win_chance(k, e) as f32;
         }
+        // Measured where the labels carry signal: far from equality the win chance saturates, so
+        // the loss barely sees a lopsided position's evaluation (random playouts have many, and
+        // the imbalance terms move them most).
+        let informative: Vec<usize> = (0..wanted.len()).filter(|&i| wanted[i].abs() <= 400.0).collect();
+        assert!(informative.len() > wanted.len() / 4, "{} of {} positions", informative.len(), wanted.len());
         let gap = |theta: &[f64]| {
-            set.evals(theta).iter().zip(&wanted).map(|(a, b)| (a - b).abs()).sum::<f64>() / wanted.len() as f64
+            let e = set.evals(theta);
+            informative.iter().map(|&i| (e[i] - wanted[i]).abs()).sum::<f64>() / informative.len() as f64
         };
         let before = gap(&start);
         let cfg = GradientConfig { learning_rate: 0.5, batch_size: 1000, ..GradientConfig::default() };
@@ -366,9 +372,18 @@ mod tests {
         for e in 0..300 {
             epoch(&set, &mut s, k, &cfg, Optimizer::Adam, (&start, &bounds), (3, e), 2);
         }
+        // A constant step leaves each of the ~1,200 genes jittering by about its size: finish
+        // with a tenth of it, as the real fits do (step 0.05).
+        let fine = GradientConfig { learning_rate: 0.05, ..cfg };
+        for e in 300..400 {
+            epoch(&set, &mut s, k, &fine, Optimizer::Adam, (&start, &bounds), (3, e), 2);
+        }
         let after = gap(&s.theta);
         let last = set.loss_grad(&s.theta, k, 0..set.len(), false, 2).0;
-        eprintln!("mean |E - E*|: {before:.2} cp before, {after:.2} cp after; SSE {first:.4} -> {last:.6}");
+        eprintln!(
+            "mean |E - E*| where |E*| <= 400 cp ({} positions): {before:.2} cp before, {after:.2} cp after; SSE {first:.4} -> {last:.6}",
+            informative.len()
+        );
         assert!(before > 20.0, "the truth differs from the start: {before}");
         assert!(after < 0.1 * before && after < 5.0, "{before} -> {after}");
         // AdaGrad gets there too, more slowly.
