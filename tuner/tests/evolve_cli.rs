@@ -86,14 +86,18 @@ fn score_prints_matches_per_file_with_the_configured_search() {
     let (pgn_s, default_s) = (pgn.to_str().unwrap(), default.to_str().unwrap());
     let out = tuner_ok(&["evolve", "--score", default_s, "--score", default_s, "--pgn", pgn_s]);
     let stdout = text(&out.stdout);
-    assert_eq!(stdout, format!("{default_s}: matched 2 of 2 (100.0%)\n").repeat(2), "{stdout}");
+    assert_eq!(
+        stdout,
+        format!("{default_s}: matched 2 of 2 (100.0%; train 1 of 1, test 1 of 1)\n").repeat(2),
+        "{stdout}"
+    );
     let out = tuner_ok(&["evolve", "--score", default_s, "--pgn", pgn_s, "--fitness-search", "static"]);
-    assert_eq!(text(&out.stdout), format!("{default_s}: matched 1 of 2 (50.0%)\n"));
+    assert_eq!(text(&out.stdout), format!("{default_s}: matched 1 of 2 (50.0%; train 0 of 1, test 1 of 1)\n"));
     // The config's [fitness] table decides when no flag is given.
     let cfg = dir.join("static.toml");
     std::fs::write(&cfg, "[fitness]\nsearch = \"static\"\n").unwrap();
     let out = tuner_ok(&["evolve", "--score", default_s, "--pgn", pgn_s, "--config", cfg.to_str().unwrap()]);
-    assert_eq!(text(&out.stdout), format!("{default_s}: matched 1 of 2 (50.0%)\n"));
+    assert_eq!(text(&out.stdout), format!("{default_s}: matched 1 of 2 (50.0%; train 0 of 1, test 1 of 1)\n"));
     // A file that does not load is named before any work.
     let bad = dir.join("bad.toml");
     std::fs::write(&bad, "[eval]\nknight_mg = 5\n").unwrap();

@@ -178,7 +178,7 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
 }
 
 /// `--score`: GM moves matched by each parameter file on every position the config extracts
-/// (train and test together), with the configured fitness search; with a mentor, also the
+/// (train and test together, then each apart), with the configured fitness search; with a mentor, also the
 /// file's mean error against the mentor's labels (labelled once, cached in the output directory).
 fn score_files(files: &[PathBuf], pgn: &[PathBuf], cfg: &EvolveConfig) -> anyhow::Result<()> {
     // Load every file first: a bad one fails before the positions are read.
@@ -207,11 +207,16 @@ fn score_files(files: &[PathBuf], pgn: &[PathBuf], cfg: &EvolveConfig) -> anyhow
         let mut line = format!("{}: ", file.display());
         // Positions walked off the game by random moves have no GM move to match.
         if cfg.positions.random_plies == 0 {
-            let matched = [&train, &test]
-                .iter()
-                .map(|set| fitness::count_solved_par(set, &params.eval, search, threads))
-                .sum::<u32>();
-            line.push_str(&format!("matched {matched} of {n} ({:.1}%)", 100.0 * f64::from(matched) / n.max(1) as f64));
+            let [in_train, in_test] =
+                [&train, &test].map(|set| fitness::count_solved_par(set, &params.eval, search, threads));
+            let matched = in_train + in_test;
+            // The split too: a run's log reports its training and held-out matches apart.
+            line.push_str(&format!(
+                "matched {matched} of {n} ({:.1}%; train {in_train} of {}, test {in_test} of {})",
+                100.0 * f64::from(matched) / n.max(1) as f64,
+                train.len(),
+                test.len()
+            ));
         } else {
             line.push_str(&format!("{n} positions"));
         }
