@@ -7,7 +7,9 @@
 //! everywhere in the tuner) and updates the distribution. A sample outside the box is clamped
 //! onto it and the clamped point is what is evaluated and learned from. The whole state
 //! serialises, so a checkpoint holds it. The covariance is decomposed by Jacobi rotations
-//! (O(n³) per generation): meant for the tens of parameters of a search space, not thousands.
+//! (O(n³)), lazily as in Hansen's `purecma`: again only once the covariance has learnt enough
+//! since the last decomposition (every generation for tens of parameters, about every 19th for
+//! the whole evaluation's 1,071, where one decomposition costs as much as a generation's games).
 
 use rand::Rng;
 use rand_distr::StandardNormal;
@@ -26,6 +28,19 @@ pub struct Cmaes {
     /// Generations told so far.
     pub generations: usize,
     pub lambda: usize,
+    /// The eigendecomposition `ask` and `tell` use (absent in checkpoints written before it
+    /// was kept: computed from `cov` then).
+    #[serde(default)]
+    pub decomposition: Option<Decomposition>,
+}
+
+/// `cov = vectors · diag(values) · vectorsᵀ` as it was after `generation` generations.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Decomposition {
+    pub values: Vec<f64>,
+    /// Eigenvectors as columns: `vectors[i][k]` is component `i` of vector `k`.
+    pub vectors: Vec<Vec<f64>>,
+    pub generation: usize,
 }
 
 /// Hansen's default population size for dimension `n`: 4 + ⌊3 ln n⌋.
@@ -43,6 +58,9 @@ struct Rates {
     cmu: f64,
     damps: f64,
     chi_n: f64,
+    /// Generations between decompositions (`purecma`'s `lazy_gap_evals` over λ): the
+    /// covariance moves by about c1 + cmu a generation.
+    lazy_gap: f64,
 }
 
 impl Rates {
@@ -59,7 +77,8 @@ impl Rates {
         let cmu = (1.0 - c1).min(2.0 * (mueff - 2.0 + 1.0 / mueff) / ((nf + 2.0).powi(2) + mueff));
         let damps = 1.0 + 2.0 * (((mueff - 1.0) / (nf + 1.0)).sqrt() - 1.0).max(0.0) + cs;
         let chi_n = nf.sqrt() * (1.0 - 1.0 / (4.0 * nf) + 1.0 / (21.0 * nf * nf));
-        Rates { weights, mueff, cc, cs, c1, cmu, damps, chi_n }
+        let lazy_gap = 0.5 / (nf * (c1 + cmu));
+        Rates { weights, mueff, cc, cs, c1, cmu, damps, chi_n, lazy_gap }
     }
 }
 
@@ -68,22 +87,33 @@ impl Cmaes {
     /// `lambda` points per generation (at least 2).
     pub fn new(mean: Vec<f64>, sigma: f64, lambda: usize) -> Cmaes {
         let n = mean.len();
-        let cov = (0..n).map(|i| (0..n).map(|j| if i == j { 1.0 } else { 0.0 }).collect()).collect();
+        let identity: Vec<Vec<f64>> =
+            (0..n).map(|i| (0..n).map(|j| if i == j { 1.0 } else { 0.0 }).collect()).collect();
+        let decomposition = Decomposition { values: vec![1.0; n], vectors: identity.clone(), generation: 0 };
         Cmaes {
             mean: mean.into_iter().map(|x| x.clamp(0.0, 1.0)).collect(),
             sigma,
-            cov,
+            cov: identity,
             path_c: vec![0.0; n],
             path_s: vec![0.0; n],
             generations: 0,
             lambda: lambda.max(2),
+            decomposition: Some(decomposition),
+        }
+    }
+
+    /// The current decomposition: the kept one, or (from an older checkpoint) `cov`'s.
+    fn eigensystem(&self) -> (Vec<f64>, Vec<Vec<f64>>) {
+        match &self.decomposition {
+            Some(d) => (d.values.clone(), d.vectors.clone()),
+            None => eigen(&self.cov),
         }
     }
 
     /// `lambda` points drawn from N(mean, sigma² C), clamped onto the box.
     pub fn ask(&self, rng: &mut impl Rng) -> Vec<Vec<f64>> {
         let n = self.mean.len();
-        let (values, vectors) = eigen(&self.cov);
+        let (values, vectors) = self.eigensystem();
         let scale: Vec<f64> = values.iter().map(|v| v.max(0.0).sqrt()).collect();
         (0..self.lambda)
             .map(|_| {
@@ -109,8 +139,8 @@ impl Cmaes {
         let old = self.mean.clone();
         self.mean = (0..n).map(|i| r.weights.iter().zip(&best).map(|(w, x)| w * x[i]).sum()).collect();
         let step: Vec<f64> = (0..n).map(|i| (self.mean[i] - old[i]) / self.sigma).collect();
-        // C^(-1/2) · step, through C = B D² Bᵀ.
-        let (values, vectors) = eigen(&self.cov);
+        // C^(-1/2) · step, through C = B D² Bᵀ (the decomposition the points were drawn with).
+        let (values, vectors) = self.eigensystem();
         let inv_sqrt: Vec<f64> = values.iter().map(|v| 1.0 / v.max(1e-300).sqrt()).collect();
         let projected: Vec<f64> = (0..n).map(|k| (0..n).map(|i| vectors[i][k] * step[i]).sum::<f64>()).collect();
         let whitened: Vec<f64> =
@@ -139,6 +169,11 @@ impl Cmaes {
             }
         }
         self.sigma *= ((r.cs / r.damps) * (ps_norm / r.chi_n - 1.0)).min(1.0).exp();
+        let due = self.decomposition.as_ref().is_none_or(|d| (self.generations - d.generation) as f64 > r.lazy_gap);
+        if due {
+            let (values, vectors) = eigen(&self.cov);
+            self.decomposition = Some(Decomposition { values, vectors, generation: self.generations });
+        }
     }
 }
 
@@ -249,6 +284,31 @@ mod tests {
         let (x, v) = optimise(4, 800, 3, rosenbrock);
         assert!(v > -1e-8, "f = {v} at {x:?}");
         assert!(x.iter().all(|&c| (c - 0.75).abs() < 1e-3), "{x:?}");
+    }
+
+    /// The decomposition is refreshed once the covariance has moved enough: every generation or
+    /// two for a few parameters, every ~19th for the whole evaluation; the kept one is exact
+    /// for the covariance of its generation.
+    #[test]
+    fn the_decomposition_is_refreshed_lazily() {
+        let gap = |n: usize, lambda: usize| Rates::new(n, lambda).lazy_gap;
+        assert!(gap(8, default_lambda(8)) < 2.0, "{}", gap(8, default_lambda(8)));
+        assert!(gap(34, default_lambda(34)) < 4.0, "{}", gap(34, default_lambda(34)));
+        assert!((15.0..25.0).contains(&gap(1071, 50)), "{}", gap(1071, 50));
+        let mut cma = Cmaes::new(vec![0.5; 8], 0.3, default_lambda(8));
+        let mut refreshed = 0;
+        for g in 0..12 {
+            let points = cma.ask(&mut StdRng::seed_from_u64(g));
+            let fitness: Vec<f64> = points.iter().map(|x| -x.iter().map(|c| (c - 0.3).powi(2)).sum::<f64>()).collect();
+            cma.tell(&points, &fitness);
+            let d = cma.decomposition.clone().unwrap();
+            assert!((cma.generations - d.generation) as f64 <= gap(8, default_lambda(8)));
+            if d.generation == cma.generations {
+                refreshed += 1;
+                assert_eq!((d.values, d.vectors), eigen(&cma.cov));
+            }
+        }
+        assert!((4..12).contains(&refreshed), "{refreshed} refreshes in 12 generations");
     }
 
     #[test]
