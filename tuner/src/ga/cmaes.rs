@@ -8,8 +8,10 @@
 //! onto it and the clamped point is what is evaluated and learned from. The whole state
 //! serialises, so a checkpoint holds it. The covariance is decomposed by Jacobi rotations
 //! (O(n³)), lazily as in Hansen's `purecma`: again only once the covariance has learnt enough
-//! since the last decomposition (every generation for tens of parameters, about every 19th for
+//! since the last decomposition (every generation or few for tens of parameters, about every 19th for
 //! the whole evaluation's 1,071, where one decomposition costs as much as a generation's games).
+
+use std::borrow::Cow;
 
 use rand::Rng;
 use rand_distr::StandardNormal;
@@ -103,17 +105,21 @@ impl Cmaes {
     }
 
     /// The current decomposition: the kept one, or (from an older checkpoint) `cov`'s.
-    fn eigensystem(&self) -> (Vec<f64>, Vec<Vec<f64>>) {
+    fn eigensystem(&self) -> Cow<'_, Decomposition> {
         match &self.decomposition {
-            Some(d) => (d.values.clone(), d.vectors.clone()),
-            None => eigen(&self.cov),
+            Some(d) => Cow::Borrowed(d),
+            None => {
+                let (values, vectors) = eigen(&self.cov);
+                Cow::Owned(Decomposition { values, vectors, generation: self.generations })
+            }
         }
     }
 
     /// `lambda` points drawn from N(mean, sigma² C), clamped onto the box.
     pub fn ask(&self, rng: &mut impl Rng) -> Vec<Vec<f64>> {
         let n = self.mean.len();
-        let (values, vectors) = self.eigensystem();
+        let eigensystem = self.eigensystem();
+        let (values, vectors) = (&eigensystem.values, &eigensystem.vectors);
         let scale: Vec<f64> = values.iter().map(|v| v.max(0.0).sqrt()).collect();
         (0..self.lambda)
             .map(|_| {
@@ -140,7 +146,8 @@ impl Cmaes {
         self.mean = (0..n).map(|i| r.weights.iter().zip(&best).map(|(w, x)| w * x[i]).sum()).collect();
         let step: Vec<f64> = (0..n).map(|i| (self.mean[i] - old[i]) / self.sigma).collect();
         // C^(-1/2) · step, through C = B D² Bᵀ (the decomposition the points were drawn with).
-        let (values, vectors) = self.eigensystem();
+        let eigensystem = self.eigensystem();
+        let (values, vectors) = (&eigensystem.values, &eigensystem.vectors);
         let inv_sqrt: Vec<f64> = values.iter().map(|v| 1.0 / v.max(1e-300).sqrt()).collect();
         let projected: Vec<f64> = (0..n).map(|k| (0..n).map(|i| vectors[i][k] * step[i]).sum::<f64>()).collect();
         let whitened: Vec<f64> =
