@@ -8,7 +8,7 @@
 //! onto it and the clamped point is what is evaluated and learned from. The whole state
 //! serialises, so a checkpoint holds it. The covariance is decomposed by Jacobi rotations
 //! (O(n³)), lazily as in Hansen's `purecma`: again only once the covariance has learnt enough
-//! since the last decomposition (every generation or few for tens of parameters, about every 19th for
+//! since the last decomposition (every generation or few for tens of parameters, about every 22nd for
 //! the whole evaluation's 1,071, where one decomposition costs as much as a generation's games).
 
 use std::borrow::Cow;
@@ -294,7 +294,7 @@ mod tests {
     }
 
     /// The decomposition is refreshed once the covariance has moved enough: every generation or
-    /// two for a few parameters, every ~19th for the whole evaluation; the kept one is exact
+    /// two for a few parameters, every ~22nd for the whole evaluation; the kept one is exact
     /// for the covariance of its generation.
     #[test]
     fn the_decomposition_is_refreshed_lazily() {
