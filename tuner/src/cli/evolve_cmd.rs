@@ -178,8 +178,9 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
 }
 
 /// `--score`: GM moves matched by each parameter file on every position the config extracts
-/// (train and test together, then each apart), with the configured fitness search; with a mentor, also the
-/// file's mean error against the mentor's labels (labelled once, cached in the output directory).
+/// (train and test together, then each apart), with the configured fitness search; with a
+/// mentor, also the file's mean error against the mentor's labels (labelled once, cached in the
+/// output directory).
 fn score_files(files: &[PathBuf], pgn: &[PathBuf], cfg: &EvolveConfig) -> anyhow::Result<()> {
     // Load every file first: a bad one fails before the positions are read.
     let organisms: Vec<Params> = files
