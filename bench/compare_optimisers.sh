@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The optimisers compared on one parameter set and one budget (issue "Beyond the GA"): the whole
-# evaluation (configs/spaces/evolve-full-integer.toml's 239 genes, pawn_mg fixed), each method
+# evaluation (configs/spaces/evolve-full-integer.toml: every declared evaluation gene but pawn_mg;
+# 239 in session 25, 1,071 at 0cc3578, 1,189 with the format-5 terms), each method
 # starting from params/default.toml with about 2 core-hours on 2 cores, then each result against
 # params/default.toml, GAMES games (default 200) at 10+0.1 through bench/vs_default.sh.
 #
