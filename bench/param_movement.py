@@ -4,7 +4,8 @@
     python3 bench/param_movement.py START.toml RESULT.toml
 
 The ranges are read from the "# ... [lo, hi]" comment that `tuner` and `evochess` write above
-each key; keys without one (or missing from START) are left out. Prints how many keys changed,
+each key, in RESULT or else in START (params/default.toml has them all); keys without one, or
+missing from START, are left out. Prints how many keys changed,
 the mean and median share of the range moved, and how many changed keys sit at a bound."""
 import re, sys, statistics
 def parse(path):
@@ -24,7 +25,8 @@ def parse(path):
     return vals, ranges
 if len(sys.argv) != 3:
     sys.exit("usage: python3 bench/param_movement.py START.toml RESULT.toml")
-a, _ = parse(sys.argv[1]); b, rng = parse(sys.argv[2])
+a, rng_a = parse(sys.argv[1]); b, rng = parse(sys.argv[2])
+rng = {**rng_a, **rng}
 fr = []; bound = changed = 0
 for k, v in b.items():
     if k not in rng or k not in a: continue
@@ -34,5 +36,5 @@ for k, v in b.items():
         changed += 1
         if v in (lo, hi): bound += 1
 if not fr:
-    sys.exit(f"param_movement: no key of {sys.argv[2]} has a [lo, hi] comment and a value in {sys.argv[1]}")
+    sys.exit(f"param_movement: no key of {sys.argv[2]} has both a value in {sys.argv[1]} and a [lo, hi] comment in either file")
 print(f"{len(fr)} keys: {changed} changed, mean {100*statistics.mean(fr):.1f}% of range, median {100*statistics.median(fr):.1f}%, {bound} at a bound")
