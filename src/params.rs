@@ -82,8 +82,9 @@ pub struct Introduced {
 /// pawn tables (`passed_rank_*`, `passed_friendly_distance_*`, `passed_enemy_distance_*`,
 /// `passed_safe_promotion_path_*`), space (`space_*`) and closedness (`closedness_*`); format 5
 /// the material imbalance (`imbalance_*`), phase-split tables beside single-valued terms and
-/// more threats (listed in src/eval/params.rs).
-pub const PARAMS_FORMAT: u32 = 5;
+/// more threats (listed in src/eval/params.rs); format 6 the time manager's trend factors on the
+/// soft limit (`tm_trend_min_depth`, `tm_node_*`, `tm_score_*`, `tm_stability_*`).
+pub const PARAMS_FORMAT: u32 = 6;
 
 /// The top-level key of a parameter file that names its format.
 pub const FORMAT_KEY: &str = "format";
@@ -589,6 +590,14 @@ mod tests {
             (0, 0, 0)
         );
         assert_eq!(old.search.null_move_reduction, base.search.null_move_reduction, "format-1 keys keep the base");
+        // Format 5 (before the time manager's trend factors): each factor plays at 100 %.
+        let f5 = base.with_toml("format = 5\n").unwrap().search;
+        assert_eq!(
+            (f5.tm_node_weight_percent, f5.tm_node_base_percent, f5.tm_score_low_percent, f5.tm_score_high_percent),
+            (0, 100, 100, 100)
+        );
+        assert_eq!((f5.tm_stability_base_percent, f5.tm_stability_step_percent), (100, 0));
+        assert_eq!(f5.singular_double_max, base.search.singular_double_max, "format-2 keys keep the base");
         // The current format, and a partial file without one, leave the added keys alone.
         for text in [format!("{FORMAT_KEY} = {PARAMS_FORMAT}\n"), String::new()] {
             assert_eq!(base.with_toml(&text).unwrap(), base, "{text:?}");

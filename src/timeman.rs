@@ -5,6 +5,14 @@
 //! checked inside the search. Clock values are clamped (negative times from a GUI that
 //! overstepped count as 0), the Move Overhead is subtracted from everything, and a `go` with only
 //! one side's clock still works (the missing side is simply not ours to care about).
+//!
+//! After each completed iteration the search asks whether to start another
+//! ([`TimeManager::should_start_iteration`]) with the optimum scaled by [`soft_scale_percent`]:
+//! best-move instability stretches it and, on the clock from `tm_trend_min_depth` on, three
+//! trend factors after Ethereal's `tm_finished` (its `timeman.c` since June 2022) scale it by what
+//! the last iterations say: where the root's nodes went ([`node_factor_percent`]), how far the
+//! best score fell ([`score_factor_percent`]) and for how long the best move has stayed
+//! ([`stability_factor_percent`]).
 
 use std::time::{Duration, Instant};
 
@@ -24,6 +32,80 @@ pub struct TimeManager {
     /// Hard limit; `None` when the clock does not bound the search.
     maximum: Option<Duration>,
     new_iteration_percent: u64,
+    /// The budget comes from the clock (`wtime`/`btime`), not `movetime` or no limit: only then
+    /// do the trend factors apply.
+    on_clock: bool,
+}
+
+/// Floor of the stability factor, whatever its parameters (the other factors have theirs in
+/// their parameters' ranges): no factor stops the search at once.
+const MIN_FACTOR_PERCENT: i64 = 10;
+
+/// What the completed iterations say about how settled the search is: the inputs of the trend
+/// factors of [`soft_scale_percent`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IterationTrend {
+    /// Nodes searched under the best move in the last completed iteration.
+    pub best_nodes: u64,
+    /// Nodes searched under all root moves in that iteration.
+    pub root_nodes: u64,
+    /// How far the best score fell from `tm_score_lookback` completed iterations back to the
+    /// last (centipawns; negative when it rose).
+    pub score_drop: i32,
+    /// Consecutive completed iterations (counted from `tm_trend_min_depth`) whose best move was
+    /// the previous iteration's.
+    pub stable_iterations: u32,
+}
+
+/// Node factor (percent): `max(tm_node_min_percent, tm_node_weight_percent x (1 - best share) +
+/// tm_node_base_percent)`, the best share being `best_nodes / root_nodes` (Ethereal's
+/// `nodes_factor`, 0.5 to 2.4). A best move that took nearly all the effort is settled; one
+/// that took little of it was contested. 100 (no change) without nodes to judge by.
+pub fn node_factor_percent(p: &SearchParams, best_nodes: u64, root_nodes: u64) -> u64 {
+    if root_nodes == 0 {
+        return 100;
+    }
+    let off_best_permille = (u128::from(root_nodes.saturating_sub(best_nodes)) * 1000 / u128::from(root_nodes)) as u64;
+    let factor =
+        p.tm_node_weight_percent.max(0) as u64 * off_best_permille / 1000 + p.tm_node_base_percent.max(0) as u64;
+    factor.max(p.tm_node_min_percent.max(1) as u64)
+}
+
+/// Score factor (percent): `tm_score_base_percent + tm_score_drop_percent x drop` clamped to
+/// `[tm_score_low_percent, tm_score_high_percent]`, `drop` being how far the best score fell in
+/// centipawns (Ethereal's `score_factor`: 0.05 per centipawn clamped to 0.75 to 1.25).
+pub fn score_factor_percent(p: &SearchParams, score_drop: i32) -> u64 {
+    let low = i64::from(p.tm_score_low_percent).max(1);
+    let high = i64::from(p.tm_score_high_percent).max(low);
+    let factor = i64::from(p.tm_score_base_percent) + i64::from(p.tm_score_drop_percent) * i64::from(score_drop);
+    factor.clamp(low, high) as u64
+}
+
+/// Stability factor (percent): `tm_stability_base_percent - tm_stability_step_percent x
+/// min(stable iterations, tm_stability_max)`, at least [`MIN_FACTOR_PERCENT`] (Ethereal's
+/// `pv_factor`: 1.2 down to 0.8 after ten iterations with the same best move).
+pub fn stability_factor_percent(p: &SearchParams, stable_iterations: u32) -> u64 {
+    let stable = i64::from(stable_iterations.min(p.tm_stability_max.max(0) as u32));
+    let factor = i64::from(p.tm_stability_base_percent) - i64::from(p.tm_stability_step_percent) * stable;
+    factor.max(MIN_FACTOR_PERCENT) as u64
+}
+
+/// The optimum's scale for the soft stop (percent, for [`TimeManager::should_start_iteration`]):
+/// `100 + tm_instability_percent x instability`, times the three trend factors when `trend` is
+/// given (the search gives it on the clock from `tm_trend_min_depth` on). With the trend
+/// parameters at the values they had before format 6 every factor is 100 and the scale is the
+/// instability term alone.
+pub fn soft_scale_percent(p: &SearchParams, instability: u64, trend: Option<&IterationTrend>) -> u64 {
+    let base = 100 + p.tm_instability_percent.max(0) as u64 * instability;
+    match trend {
+        None => base,
+        Some(t) => {
+            let nodes = node_factor_percent(p, t.best_nodes, t.root_nodes);
+            let score = score_factor_percent(p, t.score_drop);
+            let stability = stability_factor_percent(p, t.stable_iterations);
+            base * nodes * score * stability / 1_000_000
+        }
+    }
 }
 
 impl TimeManager {
@@ -42,20 +124,26 @@ impl TimeManager {
     ) -> TimeManager {
         let new_iteration_percent = params.tm_new_iteration_percent as u64;
         if limits.infinite {
-            return TimeManager { start, optimum: None, maximum: None, new_iteration_percent };
+            return TimeManager { start, optimum: None, maximum: None, new_iteration_percent, on_clock: false };
         }
         if let Some(movetime) = limits.movetime {
             let t = movetime.saturating_sub(overhead_ms).max(MIN_MS);
             let d = Duration::from_millis(t);
             // A fixed movetime is used in full: iterations may start until the end.
-            return TimeManager { start, optimum: Some(d), maximum: Some(d), new_iteration_percent: 100 };
+            return TimeManager {
+                start,
+                optimum: Some(d),
+                maximum: Some(d),
+                new_iteration_percent: 100,
+                on_clock: false,
+            };
         }
         let (time, inc) = match stm {
             Color::White => (limits.wtime, limits.winc),
             Color::Black => (limits.btime, limits.binc),
         };
         let Some(time) = time else {
-            return TimeManager { start, optimum: None, maximum: None, new_iteration_percent };
+            return TimeManager { start, optimum: None, maximum: None, new_iteration_percent, on_clock: false };
         };
         let time = time.max(0) as u64;
         let inc = inc.unwrap_or(0).max(0) as u64;
@@ -73,6 +161,7 @@ impl TimeManager {
             optimum: Some(Duration::from_millis(optimum.max(MIN_MS))),
             maximum: Some(Duration::from_millis(maximum.max(MIN_MS))),
             new_iteration_percent,
+            on_clock: true,
         }
     }
 
@@ -93,13 +182,19 @@ impl TimeManager {
         self.maximum
     }
 
+    /// Whether the budget comes from the clock (`wtime`/`btime`): not `movetime`, `infinite` or
+    /// a `go` without our clock.
+    pub fn on_clock(&self) -> bool {
+        self.on_clock
+    }
+
     /// True once the hard limit has passed (checked inside the search).
     pub fn out_of_time(&self) -> bool {
         self.maximum.is_some_and(|m| self.start.elapsed() >= m)
     }
 
-    /// Whether to begin another iteration, with the optimum scaled by `scale_percent` (best-move
-    /// instability makes it larger). An iteration rarely finishes in less time than all the
+    /// Whether to begin another iteration, with the optimum scaled by `scale_percent`
+    /// ([`soft_scale_percent`]), never past the maximum. An iteration rarely finishes in less time than all the
     /// previous ones took, so none starts after `tm_new_iteration_percent` of the optimum.
     pub fn should_start_iteration(&self, scale_percent: u64) -> bool {
         match self.optimum {
@@ -154,5 +249,88 @@ mod tests {
         let t = tm(Limits { movestogo: Some(1), wtime: Some(1000), ..Limits::default() }, Color::White, 0);
         assert!(t.maximum().unwrap().as_millis() <= 400);
         assert!(tm(Limits { infinite: true, ..Limits::default() }, Color::White, 0).maximum().is_none());
+    }
+
+    #[test]
+    fn only_a_clock_budget_is_on_the_clock() {
+        assert!(tm(Limits { wtime: Some(1000), ..Limits::default() }, Color::White, 0).on_clock());
+        assert!(!tm(Limits { movetime: Some(1000), ..Limits::default() }, Color::White, 0).on_clock());
+        assert!(!tm(Limits { infinite: true, wtime: Some(1000), ..Limits::default() }, Color::White, 0).on_clock());
+        assert!(!tm(Limits { wtime: Some(1000), ..Limits::default() }, Color::Black, 0).on_clock());
+        assert!(!tm(Limits { depth: Some(5), ..Limits::default() }, Color::White, 0).on_clock());
+    }
+
+    /// The trend factors with their defaults, Ethereal's: nodes 0.5 to 2.4, score 0.75 to 1.25,
+    /// stability 1.2 down to 0.8.
+    #[test]
+    fn trend_factors_with_the_defaults() {
+        let p = SearchParams::default();
+        // All nodes under the best move: 2 x 0 + 0.4, floored at 0.5; none: 2.4; half: 1.4.
+        assert_eq!(node_factor_percent(&p, 1000, 1000), 50);
+        assert_eq!(node_factor_percent(&p, 0, 1000), 240);
+        assert_eq!(node_factor_percent(&p, 500, 1000), 140);
+        assert_eq!(node_factor_percent(&p, 900, 1000), 60);
+        assert_eq!(node_factor_percent(&p, 0, 0), 100, "no nodes: no change");
+        assert_eq!(node_factor_percent(&p, 2000, 1000), 50, "more than all counts as all");
+        // 5 % per centipawn of drop, clamped to [75, 125].
+        assert_eq!(score_factor_percent(&p, 0), 75);
+        assert_eq!(score_factor_percent(&p, -40), 75);
+        assert_eq!(score_factor_percent(&p, 20), 100);
+        assert_eq!(score_factor_percent(&p, 24), 120);
+        assert_eq!(score_factor_percent(&p, 30), 125);
+        assert_eq!(score_factor_percent(&p, i32::MAX), 125);
+        assert_eq!(score_factor_percent(&p, i32::MIN), 75);
+        // 120 % less 4 % per stable iteration, counted up to 10.
+        assert_eq!(stability_factor_percent(&p, 0), 120);
+        assert_eq!(stability_factor_percent(&p, 5), 100);
+        assert_eq!(stability_factor_percent(&p, 10), 80);
+        assert_eq!(stability_factor_percent(&p, 1000), 80);
+        // The product, on top of the instability term.
+        let settled = IterationTrend { best_nodes: 900, root_nodes: 1000, score_drop: 0, stable_iterations: 10 };
+        assert_eq!(soft_scale_percent(&p, 0, Some(&settled)), 36); // 0.6 x 0.75 x 0.8
+        assert_eq!(soft_scale_percent(&p, 2, Some(&settled)), 64); // 1.8 x 0.36
+        let contested = IterationTrend { best_nodes: 300, root_nodes: 1000, score_drop: 40, stable_iterations: 0 };
+        assert_eq!(soft_scale_percent(&p, 0, Some(&contested)), 270); // 1.8 x 1.25 x 1.2
+        assert_eq!(soft_scale_percent(&p, 1, None), 140, "without a trend: the instability term");
+    }
+
+    #[test]
+    fn stability_factor_has_a_floor() {
+        let p = SearchParams {
+            tm_stability_base_percent: 50,
+            tm_stability_step_percent: 20,
+            tm_stability_max: 30,
+            ..SearchParams::default()
+        };
+        assert_eq!(stability_factor_percent(&p, 1), 30);
+        assert_eq!(stability_factor_percent(&p, 30), MIN_FACTOR_PERCENT as u64);
+        let p = SearchParams { tm_score_low_percent: 100, tm_score_high_percent: 100, ..SearchParams::default() };
+        assert_eq!(score_factor_percent(&p, -1000), 100);
+        assert_eq!(score_factor_percent(&p, 1000), 100);
+    }
+
+    /// A parameter file of format 5 (before the trend factors) gets their old values: every
+    /// factor is 100 and the scale is exactly the instability term, as before.
+    #[test]
+    fn the_trend_factors_at_their_old_values_change_nothing() {
+        let p = crate::params::Params::default().with_toml("format = 5\n").unwrap().search;
+        assert_ne!(p, SearchParams::default());
+        for best_nodes in [0, 1, 499, 500, 999, 1000, 5000, u64::MAX] {
+            for root_nodes in [0, 1, 1000, u64::MAX] {
+                for score_drop in [i32::MIN, -500, -1, 0, 1, 15, 25, 500, i32::MAX] {
+                    for stable_iterations in [0, 1, 5, 10, 11, u32::MAX] {
+                        let trend = IterationTrend { best_nodes, root_nodes, score_drop, stable_iterations };
+                        assert_eq!(node_factor_percent(&p, best_nodes, root_nodes), 100);
+                        assert_eq!(score_factor_percent(&p, score_drop), 100);
+                        assert_eq!(stability_factor_percent(&p, stable_iterations), 100);
+                        for instability in 0..=4 {
+                            let before = 100 + p.tm_instability_percent as u64 * instability;
+                            assert_eq!(soft_scale_percent(&p, instability, Some(&trend)), before, "{trend:?}");
+                            assert_eq!(soft_scale_percent(&p, instability, None), before);
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -17,6 +17,7 @@ use super::{
 use crate::{
     limits::Limits,
     score::{self, DRAW, INFINITE, MATE_IN_MAX, MAX_PLY, TB_WIN_IN_MAX, is_mate},
+    timeman::{IterationTrend, soft_scale_percent},
     zobrist::{hash, hash_after},
 };
 
@@ -31,6 +32,10 @@ pub struct RootMove {
     pub bound: Bound,
     pub seldepth: usize,
     pub pv: Vec<Move>,
+    /// Nodes this worker searched under the move in the current iteration, its aspiration
+    /// re-searches included. Every worker counts its own; the main worker's decide the time
+    /// ([`crate::timeman::node_factor_percent`]).
+    pub nodes: u64,
 }
 
 /// The root of one search, as the iteration steps need it.
@@ -116,6 +121,10 @@ impl Worker<'_> {
         let mut last_reported: Option<Move> = None;
         let mut instability = 0u64;
         let mut prev_best = None;
+        // The time manager's trend inputs: the best score of each completed iteration, and for
+        // how many completed iterations (from `tm_trend_min_depth`) the best move has stayed.
+        let mut best_scores: Vec<i32> = Vec::new();
+        let mut stable_iterations = 0u32;
         let game_ply = self.root_index as i32;
 
         for depth in 1..=max_depth(limits) {
@@ -126,6 +135,7 @@ impl Worker<'_> {
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
                 rm.updated = false;
+                rm.nodes = 0;
             }
             for pv_idx in 0..lines {
                 self.aspiration_search(&root, depth, pv_idx, lines, listener);
@@ -152,9 +162,15 @@ impl Worker<'_> {
                 break;
             }
             let best = self.root_moves[0].mv;
-            instability = instability / 2 + u64::from(prev_best.is_some_and(|p| p != best)) * 2;
+            let changed = prev_best.is_some_and(|p| p != best);
+            instability = instability / 2 + u64::from(changed) * 2;
             prev_best = Some(best);
-            if self.iteration_ends_search(limits, depth, instability) {
+            best_scores.push(self.root_moves[0].score);
+            let trend = (depth >= self.sp.tm_trend_min_depth).then(|| {
+                stable_iterations = if changed { 0 } else { stable_iterations.saturating_add(1) };
+                self.iteration_trend(&best_scores, stable_iterations)
+            });
+            if self.iteration_ends_search(limits, depth, instability, trend.as_ref()) {
                 break;
             }
         }
@@ -226,6 +242,7 @@ impl Worker<'_> {
                 bound: Bound::Upper,
                 seldepth: 0,
                 pv: vec![m],
+                nodes: 0,
             })
             .collect();
         if let Some(t) = tt_first
@@ -294,8 +311,15 @@ impl Worker<'_> {
     /// a search with a single legal move (nothing to decide), one whose mate score is proven
     /// (searched deep enough past it), and one whose next iteration would probably not finish
     /// in time: the time manager's soft limit, stretched while the best move keeps changing
-    /// (`instability`). A spent node limit stops it too.
-    fn iteration_ends_search(&self, limits: &Limits, depth: i32, instability: u64) -> bool {
+    /// (`instability`) and, on the clock, scaled by the last iterations' `trend`
+    /// ([`soft_scale_percent`]). A spent node limit stops it too.
+    fn iteration_ends_search(
+        &self,
+        limits: &Limits,
+        depth: i32,
+        instability: u64,
+        trend: Option<&IterationTrend>,
+    ) -> bool {
         let best_score = self.root_moves[0].score;
         if let Some(mate) = limits.mate
             && best_score >= MATE_IN_MAX
@@ -310,12 +334,27 @@ impl Worker<'_> {
             if is_mate(best_score) && depth as usize > 2 * (score::MATE - best_score.abs()) as usize + 6 {
                 return true;
             }
-            let scale = 100 + self.sp.tm_instability_percent as u64 * instability;
-            if !self.tm.should_start_iteration(scale) {
+            let trend = trend.filter(|_| self.tm.on_clock());
+            if !self.tm.should_start_iteration(soft_scale_percent(self.sp, instability, trend)) {
                 return true;
             }
         }
         self.total_nodes() >= self.node_limit
+    }
+
+    /// The trend of the iterations completed so far (`best_scores`, one per iteration, the last
+    /// one's root moves in `self.root_moves`): the share of its root nodes under its best move, the
+    /// fall of the best score from `tm_score_lookback` iterations back (from the first when there
+    /// are fewer), and `stable_iterations`.
+    fn iteration_trend(&self, best_scores: &[i32], stable_iterations: u32) -> IterationTrend {
+        let last = best_scores.len() - 1;
+        let back = last.saturating_sub(self.sp.tm_score_lookback.max(0) as usize);
+        IterationTrend {
+            best_nodes: self.root_moves[0].nodes,
+            root_nodes: self.root_moves.iter().map(|rm| rm.nodes).sum(),
+            score_drop: best_scores[back].saturating_sub(best_scores[last]),
+            stable_iterations,
+        }
     }
 
     /// Reports line `i` (0-based) at `depth`, its score adjusted by the root's tablebase result.
@@ -423,6 +462,7 @@ impl Worker<'_> {
             self.stack[0].capture_to = m.is_capture().then(|| m.to());
             self.stack[0].null = false;
             self.keys.push(child_key);
+            let nodes_before = self.nodes;
             let score = if i == self.pv_idx {
                 -self.negamax(&child, -beta, -alpha, new_depth, 1, false, gives_check)
             } else {
@@ -441,6 +481,7 @@ impl Worker<'_> {
                 s
             };
             self.keys.pop();
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }
