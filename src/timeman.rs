@@ -260,11 +260,16 @@ mod tests {
         assert!(!tm(Limits { depth: Some(5), ..Limits::default() }, Color::White, 0).on_clock());
     }
 
-    /// The trend factors with their defaults, Ethereal's: nodes 0.5 to 2.4, score 0.75 to 1.25,
-    /// stability 1.2 down to 0.8.
+    /// The trend factors at Ethereal's values, the committed candidate params/tm-ethereal.toml.
+    fn ethereal() -> SearchParams {
+        crate::params::Params::default().with_toml(include_str!("../params/tm-ethereal.toml")).unwrap().search
+    }
+
+    /// The trend factors at Ethereal's values: nodes 0.5 to 2.4, score 0.75 to 1.25, stability
+    /// 1.2 down to 0.8.
     #[test]
-    fn trend_factors_with_the_defaults() {
-        let p = SearchParams::default();
+    fn trend_factors_at_ethereals_values() {
+        let p = ethereal();
         // All nodes under the best move: 2 x 0 + 0.4, floored at 0.5; none: 2.4; half: 1.4.
         assert_eq!(node_factor_percent(&p, 1000, 1000), 50);
         assert_eq!(node_factor_percent(&p, 0, 1000), 240);
@@ -309,12 +314,14 @@ mod tests {
         assert_eq!(score_factor_percent(&p, 1000), 100);
     }
 
-    /// A parameter file of format 5 (before the trend factors) gets their old values: every
-    /// factor is 100 and the scale is exactly the instability term, as before.
+    /// A parameter file of format 5 (before the trend factors) gets their old values, and the
+    /// defaults are those values until a timed SPRT promotes Ethereal's: every factor is 100 and
+    /// the scale is exactly the instability term, as before.
     #[test]
     fn the_trend_factors_at_their_old_values_change_nothing() {
         let p = crate::params::Params::default().with_toml("format = 5\n").unwrap().search;
-        assert_ne!(p, SearchParams::default());
+        assert_eq!(p, SearchParams::default());
+        assert_ne!(p, ethereal());
         for best_nodes in [0, 1, 499, 500, 999, 1000, 5000, u64::MAX] {
             for root_nodes in [0, 1, 1000, u64::MAX] {
                 for score_drop in [i32::MIN, -500, -1, 0, 1, 15, 25, 500, i32::MAX] {

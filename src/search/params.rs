@@ -154,13 +154,15 @@ crate::declare_params! {
         /// Time: extra optimum time per recent best-move change (percent)
         tm_instability_percent: 40, [0, 200];
         /// Time: the trend factors below (node share, score drop, best-move stability) scale the
-        /// soft limit from this completed depth on, on the clock only
+        /// soft limit from this completed depth on, on the clock only. Their defaults leave each
+        /// factor at 100 % (the time management before them); Ethereal's values, the candidate
+        /// under a timed SPRT, are params/tm-ethereal.toml
         tm_trend_min_depth: 4, [1, 16], since 6 was 4;
         /// Time: node factor per share of the last iteration's root nodes spent off the best move
         /// (percent at all of them; Ethereal's 2 x non_best_pct)
-        tm_node_weight_percent: 200, [0, 400], since 6 was 0;
+        tm_node_weight_percent: 0, [0, 400], since 6 was 0;
         /// Time: node factor's constant term (percent; Ethereal's 0.4)
-        tm_node_base_percent: 40, [0, 200], since 6 was 100;
+        tm_node_base_percent: 100, [0, 200], since 6 was 100;
         /// Time: node factor's minimum (percent)
         tm_node_min_percent: 50, [10, 100], since 6 was 50;
         /// Time: completed iterations back that the best score's drop is measured from
@@ -170,13 +172,13 @@ crate::declare_params! {
         /// Time: score factor per centipawn the best score fell over the lookback (percent)
         tm_score_drop_percent: 5, [0, 20], since 6 was 5;
         /// Time: score factor's lower clamp (percent)
-        tm_score_low_percent: 75, [25, 100], since 6 was 100;
+        tm_score_low_percent: 100, [25, 100], since 6 was 100;
         /// Time: score factor's upper clamp (percent)
-        tm_score_high_percent: 125, [100, 400], since 6 was 100;
+        tm_score_high_percent: 100, [100, 400], since 6 was 100;
         /// Time: stability factor when the best move just changed (percent)
-        tm_stability_base_percent: 120, [50, 200], since 6 was 100;
+        tm_stability_base_percent: 100, [50, 200], since 6 was 100;
         /// Time: stability factor taken off per completed iteration the best move stayed (percent)
-        tm_stability_step_percent: 4, [0, 20], since 6 was 0;
+        tm_stability_step_percent: 0, [0, 20], since 6 was 0;
         /// Time: most iterations of best-move stability that count
         tm_stability_max: 10, [0, 30], since 6 was 10;
     }
