@@ -83,8 +83,10 @@ pub struct Introduced {
 /// `passed_safe_promotion_path_*`), space (`space_*`) and closedness (`closedness_*`); format 5
 /// the material imbalance (`imbalance_*`), phase-split tables beside single-valued terms and
 /// more threats (listed in src/eval/params.rs); format 6 the time manager's trend factors on the
-/// soft limit (`tm_trend_min_depth`, `tm_node_*`, `tm_score_*`, `tm_stability_*`).
-pub const PARAMS_FORMAT: u32 = 6;
+/// soft limit (`tm_trend_min_depth`, `tm_node_*`, `tm_score_*`, `tm_stability_*`); format 7 the
+/// re-search depth adjustment of late move reductions (`lmr_research_adjust_use`,
+/// `lmr_deeper_*`) and the prior-countermove bonus (`prior_countermove_bonus_use`).
+pub const PARAMS_FORMAT: u32 = 7;
 
 /// The top-level key of a parameter file that names its format.
 pub const FORMAT_KEY: &str = "format";
@@ -598,6 +600,10 @@ mod tests {
         );
         assert_eq!((f5.tm_stability_base_percent, f5.tm_stability_step_percent), (100, 0));
         assert_eq!(f5.singular_double_max, base.search.singular_double_max, "format-2 keys keep the base");
+        // Format 6 (before the re-search depth adjustment and the prior-countermove bonus): off.
+        let f6 = base.with_toml("format = 6\n").unwrap().search;
+        assert_eq!((f6.lmr_research_adjust_use, f6.prior_countermove_bonus_use), (0, 0));
+        assert_eq!(f6.lmr_deeper_margin, base.search.lmr_deeper_margin, "the margins keep the base");
         // The current format, and a partial file without one, leave the added keys alone.
         for text in [format!("{FORMAT_KEY} = {PARAMS_FORMAT}\n"), String::new()] {
             assert_eq!(base.with_toml(&text).unwrap(), base, "{text:?}");

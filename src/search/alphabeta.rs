@@ -664,11 +664,27 @@ impl Worker<'_> {
             } else {
                 let r = self.reduction(node, &ml, cand, new_depth);
                 let mut s = -self.negamax(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true, gives_check);
+                let mut full_depth = new_depth;
                 if s > alpha && r > 0 {
-                    s = -self.negamax(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node, gives_check);
+                    // After Stockfish: how far the reduced search beat the best score says
+                    // how deep to look again.
+                    let adjust = sp.lmr_research_adjust_use == 1;
+                    if adjust && s > best_score + sp.lmr_deeper_margin + sp.lmr_deeper_per_ply * r / ONE_PLY {
+                        full_depth += ONE_PLY;
+                    } else if adjust && s < best_score + new_depth / ONE_PLY {
+                        full_depth -= ONE_PLY;
+                    }
+                    if full_depth > new_depth - r {
+                        s = -self.negamax(&child, -alpha - 1, -alpha, full_depth, ply + 1, !cut_node, gives_check);
+                    }
+                    if adjust && quiet {
+                        let bonus = self.history_bonus(full_depth / ONE_PLY);
+                        let bonus = if s > alpha { bonus } else { -bonus };
+                        self.hist.update_continuation(node.prev1, node.prev2, PieceTo::new(stm, m), bonus);
+                    }
                 }
                 if pv_node && s > alpha && s < beta {
-                    s = -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, false, gives_check);
+                    s = -self.negamax(&child, -beta, -alpha, full_depth, ply + 1, false, gives_check);
                 }
                 s
             };
@@ -715,6 +731,21 @@ impl Worker<'_> {
             && let Some(bm) = best_move
         {
             self.update_histories(node, bm, &quiets_tried, &captures_tried);
+        }
+
+        // Step 17b. A fail low: the opponent's previous move, when quiet, was good (after
+        // Stockfish's prior countermove bonus).
+        if best_score <= orig_alpha
+            && sp.prior_countermove_bonus_use == 1
+            && node.excluded.is_none()
+            && node.prev_capture_to.is_none()
+            && let Some(prev) = node.prev1
+            && (d_plies >= 5 || pv_node || best_score < orig_alpha - 62 * d_plies)
+        {
+            let bonus = self.history_bonus(d_plies) * (1 + i32::from(pv_node || cut_node));
+            let before = |back: usize| ply.checked_sub(back).and_then(|p| self.stack[p].piece_to);
+            let (before1, before2) = (before(2), before(3));
+            self.hist.update_continuation(before1, before2, prev, bonus);
         }
 
         // Step 18. Transposition table store.
@@ -926,6 +957,13 @@ impl Worker<'_> {
         r.clamp(0, (new_depth - ONE_PLY).max(0))
     }
 
+    /// The history bonus of a result at `d_plies` of depth.
+    #[inline(always)]
+    fn history_bonus(&self, d_plies: i32) -> i32 {
+        let sp = self.sp;
+        (sp.history_bonus_mul * d_plies - sp.history_bonus_sub).clamp(0, sp.history_bonus_max)
+    }
+
     /// Step 17: the move that cut off gains (and becomes killer and counter move when quiet);
     /// the quiets tried before it lose when it is quiet, the captures tried before it always.
     #[inline(always)]
@@ -936,9 +974,8 @@ impl Worker<'_> {
         quiets_tried: &SmallList<64>,
         captures_tried: &SmallList<32>,
     ) {
-        let sp = self.sp;
         let (stm, prev1, prev2) = (node.stm, node.prev1, node.prev2);
-        let bonus = (sp.history_bonus_mul * node.d_plies - sp.history_bonus_sub).clamp(0, sp.history_bonus_max);
+        let bonus = self.history_bonus(node.d_plies);
         if !is_noisy(best) {
             self.hist.record_cutoff(node.ply, best, prev1);
             self.hist.update_quiet(stm, best, prev1, prev2, bonus);

@@ -146,6 +146,14 @@ impl History {
         }
     }
 
+    /// Rewards or punishes `cur` in the continuation histories after `prev1` and `prev2` only
+    /// (the re-search of a reduced move, a prior countermove).
+    pub fn update_continuation(&mut self, prev1: Option<PieceTo>, prev2: Option<PieceTo>, cur: PieceTo, bonus: i32) {
+        for p in [prev1, prev2].into_iter().flatten() {
+            gravity(&mut self.continuation[p.index() * 768 + cur.index()], bonus);
+        }
+    }
+
     pub fn update_capture(&mut self, stm: Color, m: Move, bonus: i32) {
         let captured = if m.is_en_passant() { Role::Pawn } else { m.capture().unwrap_or(Role::Pawn) };
         gravity(&mut self.capture[PieceTo::new(stm, m).index() * 7 + captured as usize], bonus);
