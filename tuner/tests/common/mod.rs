@@ -5,8 +5,10 @@
 
 use std::{
     collections::HashSet,
+    io::{BufRead, BufReader},
     path::{Path, PathBuf},
     process::{Command, Output, Stdio},
+    sync::mpsc,
     thread,
     time::{Duration, Instant},
 };
@@ -110,6 +112,46 @@ pub fn assert_each_unit_once(journal: &Path) {
     let units = journal_units(journal);
     let unique: HashSet<u64> = units.iter().copied().collect();
     assert_eq!(unique.len(), units.len(), "{}: a finished game was played again", journal.display());
+}
+
+/// Runs the tuner with `args` and its info log on a pipe, reads the log until a line satisfies
+/// `ready`, then kills it with SIGKILL. The log is not read past that line, so the run blocks
+/// once the pipe fills (64 KiB): however late the kill lands on a loaded machine, a run with
+/// more log left to write than that is still going, and the kill cannot miss it (a run of
+/// fast generations finishes between two polls of its checkpoint).
+pub fn kill_9_on_log(args: &[&str], limit: Duration, what: &str, ready: impl Fn(&str) -> bool + Send + 'static) {
+    let mut child = Command::new(TUNER)
+        .args(args)
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tuner starts");
+    let log = child.stderr.take().expect("piped stderr");
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let mut reader = BufReader::new(log);
+        let mut line = String::new();
+        let seen = loop {
+            line.clear();
+            match reader.read_line(&mut line) {
+                Ok(0) | Err(_) => break false,
+                Ok(_) if ready(&line) => break true,
+                Ok(_) => {}
+            }
+        };
+        // The reader goes back with the verdict: the pipe stays open (and fills) until the kill.
+        let _ = tx.send((seen, reader));
+    });
+    let Ok((seen, _open_pipe)) = rx.recv_timeout(limit) else {
+        let _ = child.kill();
+        panic!("timed out after {limit:?} waiting for {what}");
+    };
+    let running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert!(seen, "the run's log ended before {what}");
+    assert!(running, "the run ended before the kill");
 }
 
 /// Starts the tuner with `args` and its output discarded, polls `ready` until it holds, then kills
