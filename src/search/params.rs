@@ -151,9 +151,10 @@ crate::declare_params! {
         lmr_deeper_margin: 64, [0, 500], since 7 was 64;
         /// Late move reductions: the deeper re-search's margin per ply of the reduction (centipawns)
         lmr_deeper_per_ply: 11, [0, 100], since 7 was 11;
-        /// After Stockfish: a node that fails low rewards the opponent's previous move (when
-        /// quiet) in the continuation histories, more when the fail was deep or the node late (0/1;
-        /// off until its SPRT passes: params/search-s45.toml turns it on)
+        /// After Stockfish: a node that fails low at depth 5 or more, at a PV node or 62 cp a ply
+        /// below alpha rewards the opponent's previous move (when quiet) in the continuation
+        /// histories, twice at PV and cut nodes (0/1; off until its SPRT passes:
+        /// params/search-s45.toml turns it on)
         prior_countermove_bonus_use: 0, [0, 1], since 7 was 0;
         /// Time: assumed moves to go when the GUI gives none
         tm_moves_to_go: 30, [8, 80];
