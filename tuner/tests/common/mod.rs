@@ -7,7 +7,7 @@ use std::{
     collections::HashSet,
     io::{BufRead, BufReader},
     path::{Path, PathBuf},
-    process::{Command, Output, Stdio},
+    process::{Child, Command, Output, Stdio},
     sync::mpsc,
     thread,
     time::{Duration, Instant},
@@ -120,13 +120,7 @@ pub fn assert_each_unit_once(journal: &Path) {
 /// more log left to write than that is still going, and the kill cannot miss it (a run of
 /// fast generations finishes between two polls of its checkpoint).
 pub fn kill_9_on_log(args: &[&str], limit: Duration, what: &str, ready: impl Fn(&str) -> bool + Send + 'static) {
-    let mut child = Command::new(TUNER)
-        .args(args)
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("tuner starts");
+    let mut child = spawn_tuner(args, "info", Stdio::piped());
     let log = child.stderr.take().expect("piped stderr");
     let (tx, rx) = mpsc::channel();
     thread::spawn(move || {
@@ -147,32 +141,41 @@ pub fn kill_9_on_log(args: &[&str], limit: Duration, what: &str, ready: impl Fn(
         let _ = child.kill();
         panic!("timed out after {limit:?} waiting for {what}");
     };
+    let running = kill_9(&mut child);
+    assert!(seen, "the run's log ended before {what}");
+    assert!(running, "the run ended before the kill");
+}
+
+/// The tuner with `args`, its stdout discarded, its log at `rust_log` on `stderr`.
+fn spawn_tuner(args: &[&str], rust_log: &str, stderr: Stdio) -> Child {
+    Command::new(TUNER)
+        .args(args)
+        .env("RUST_LOG", rust_log)
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .expect("tuner starts")
+}
+
+/// Kills `child` with SIGKILL and reaps it; whether it was still running.
+fn kill_9(child: &mut Child) -> bool {
     let running = child.try_wait().unwrap().is_none();
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
-    assert!(seen, "the run's log ended before {what}");
-    assert!(running, "the run ended before the kill");
+    running
 }
 
 /// Starts the tuner with `args` and its output discarded, polls `ready` until it holds, then kills
 /// the tuner with SIGKILL. Fails the test when the tuner ends first or `ready` does not hold within
 /// `limit` (`what` names the awaited progress in that message).
 pub fn kill_9_when(args: &[&str], limit: Duration, what: &str, mut ready: impl FnMut() -> bool) {
-    let mut child = Command::new(TUNER)
-        .args(args)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("tuner starts");
+    let mut child = spawn_tuner(args, "warn", Stdio::null());
     let started = Instant::now();
     while !ready() {
         assert!(child.try_wait().unwrap().is_none(), "finished before it could be killed");
         assert!(started.elapsed() < limit, "timed out after {limit:?} waiting for {what}");
         thread::sleep(Duration::from_millis(5));
     }
-    let running = child.try_wait().unwrap().is_none();
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+    let running = kill_9(&mut child);
     assert!(running, "the run ended before the kill");
 }
