@@ -145,17 +145,17 @@ crate::declare_params! {
         /// again one ply deeper when it beat the best score by this margin plus
         /// `lmr_deeper_per_ply` per ply of the reduction, one ply shallower when it stayed within
         /// a centipawn per ply of depth of it, and its continuation histories learn whether the
-        /// re-search beat alpha (0/1; off until its SPRT passes: params/search-s45.toml turns it on)
-        lmr_research_adjust_use: 0, [0, 1], since 7 was 0;
+        /// re-search beat alpha (0/1; on since its SPRT with the prior-countermove bonus passed,
+        /// BENCHMARKS.md)
+        lmr_research_adjust_use: 1, [0, 1], since 7 was 0;
         /// Late move reductions: the deeper re-search's margin over the best score (centipawns)
         lmr_deeper_margin: 64, [0, 500], since 7 was 64;
         /// Late move reductions: the deeper re-search's margin per ply of the reduction (centipawns)
         lmr_deeper_per_ply: 11, [0, 100], since 7 was 11;
         /// After Stockfish: a node that fails low at depth 5 or more, at a PV node or 62 cp a ply
         /// below alpha rewards the opponent's previous move (when quiet) in the continuation
-        /// histories, twice at PV and cut nodes (0/1; off until its SPRT passes:
-        /// params/search-s45.toml turns it on)
-        prior_countermove_bonus_use: 0, [0, 1], since 7 was 0;
+        /// histories, twice at PV and cut nodes (0/1; on since its SPRT passed, BENCHMARKS.md)
+        prior_countermove_bonus_use: 1, [0, 1], since 7 was 0;
         /// Time: assumed moves to go when the GUI gives none
         tm_moves_to_go: 30, [8, 80];
         /// Time: share of the increment budgeted per move (percent)
