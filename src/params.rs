@@ -85,8 +85,10 @@ pub struct Introduced {
 /// more threats (listed in src/eval/params.rs); format 6 the time manager's trend factors on the
 /// soft limit (`tm_trend_min_depth`, `tm_node_*`, `tm_score_*`, `tm_stability_*`); format 7 the
 /// re-search depth adjustment of late move reductions (`lmr_research_adjust_use`,
-/// `lmr_deeper_*`) and the prior-countermove bonus (`prior_countermove_bonus_use`).
-pub const PARAMS_FORMAT: u32 = 7;
+/// `lmr_deeper_*`) and the prior-countermove bonus (`prior_countermove_bonus_use`); format 8
+/// turned on Ethereal's history pruning (`history_futility_depth` 8, `history_prune_depth` 3:
+/// older files keep them off).
+pub const PARAMS_FORMAT: u32 = 8;
 
 /// The top-level key of a parameter file that names its format.
 pub const FORMAT_KEY: &str = "format";
@@ -606,6 +608,11 @@ mod tests {
         assert_eq!(f6.lmr_deeper_margin, base.search.lmr_deeper_margin, "the margins keep the base");
         // Both format-7 switches are on by default (their SPRT passed).
         assert_eq!((base.search.lmr_research_adjust_use, base.search.prior_countermove_bonus_use), (1, 1));
+        // Format 7 (before history pruning was turned on): off.
+        let f7 = base.with_toml("format = 7\n").unwrap().search;
+        assert_eq!((f7.history_futility_depth, f7.history_prune_depth), (0, 0));
+        assert_eq!((base.search.history_futility_depth, base.search.history_prune_depth), (8, 3));
+        assert_eq!(f7.lmr_research_adjust_use, 1, "format-7 keys keep the base");
         // The current format, and a partial file without one, leave the added keys alone.
         for text in [format!("{FORMAT_KEY} = {PARAMS_FORMAT}\n"), String::new()] {
             assert_eq!(base.with_toml(&text).unwrap(), base, "{text:?}");

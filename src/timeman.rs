@@ -321,8 +321,13 @@ mod tests {
     fn the_trend_factors_at_their_old_values_change_nothing() {
         let p = crate::params::Params::default().with_toml("format = 5\n").unwrap().search;
         // Keys of later formats (not the time manager's) play as before them too.
-        let later =
-            SearchParams { lmr_research_adjust_use: 0, prior_countermove_bonus_use: 0, ..SearchParams::default() };
+        let later = SearchParams {
+            lmr_research_adjust_use: 0,
+            prior_countermove_bonus_use: 0,
+            history_futility_depth: 0,
+            history_prune_depth: 0,
+            ..SearchParams::default()
+        };
         assert_eq!(p, later);
         assert_ne!(p, ethereal());
         for best_nodes in [0, 1, 499, 500, 999, 1000, 5000, u64::MAX] {

@@ -103,16 +103,18 @@ crate::declare_params! {
         history_bonus_sub: 250, [0, 1024];
         /// History bonus: maximum
         history_bonus_max: 2400, [128, 8192];
-        /// History futility pruning: largest reduced depth in plies (0 = off)
-        history_futility_depth: 0, [0, 16];
+        /// History futility pruning: largest reduced depth in plies (0 = off; 8 since its SPRT
+        /// passed in session 46, BENCHMARKS.md)
+        history_futility_depth: 8, [0, 16], since 8 was 0;
         /// History futility pruning: margin per ply of depth (centipawns)
         history_futility_margin: 65, [0, 300];
         /// History futility pruning: quiets with a history below this are skipped (not improving)
         history_futility_limit: 12000, [-16384, 49152];
         /// History futility pruning: the same limit when the static eval improves
         history_futility_limit_improving: 6000, [-16384, 49152];
-        /// Continuation-history pruning: largest reduced depth in plies (one less when improving; 0 = off)
-        history_prune_depth: 0, [0, 8];
+        /// Continuation-history pruning: largest reduced depth in plies (one less when improving;
+        /// 0 = off; 3 since its SPRT passed in session 46, BENCHMARKS.md)
+        history_prune_depth: 3, [0, 8], since 8 was 0;
         /// Continuation-history pruning: 1-ply continuation history limit (not improving)
         countermove_prune_limit: 0, [-16384, 16384];
         /// Continuation-history pruning: 1-ply limit when improving
