@@ -809,10 +809,13 @@ impl Worker<'_> {
         let followed2 = self.hist.continuation(node.prev2, pt);
         let hist = self.hist.butterfly(stm, m) + followed + followed2;
         // Far below alpha, and nothing in the history says this move is the exception: no
-        // later quiet will be either.
+        // later quiet will be either. Not against a mate bound: no evaluation measures up to
+        // it, and skipping the quiets would skip a quiet mate still to come (the quiet checks
+        // spared above come later in the picker's order).
         let hist_limit = if improving { sp.history_futility_limit_improving } else { sp.history_futility_limit };
         if sp.history_futility_depth > 0
             && lmr_depth <= sp.history_futility_depth
+            && alpha.abs() < TB_WIN_IN_MAX
             && node.eval + sp.history_futility_margin * d_plies <= alpha
             && hist < hist_limit
         {
