@@ -78,11 +78,15 @@ enum Command {
         /// The EPD file.
         file: PathBuf,
         /// Thinking time per position in milliseconds.
-        #[arg(long, default_value_t = 1000, conflicts_with = "depth")]
+        #[arg(long, default_value_t = 1000, conflicts_with_all = ["depth", "nodes"])]
         movetime: u64,
         /// Search each position to this depth instead of for a time.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "nodes")]
         depth: Option<u32>,
+        /// Search each position for this many nodes instead of for a time: the count does not
+        /// depend on the machine's speed or load, so runs on busy cores compare.
+        #[arg(long)]
+        nodes: Option<u64>,
         /// Transposition table size in MiB (cleared before each position).
         #[arg(long, default_value_t = 16)]
         hash: usize,
@@ -155,7 +159,7 @@ fn run(command: Option<Command>, params: Params, tune: bool) -> anyhow::Result<(
             say!("{:.3} seconds", result.elapsed.as_secs_f64());
             say!("{result}");
         }
-        Some(Command::Epd { file, movetime, depth, hash }) => epd(&file, movetime, depth, hash, &params)?,
+        Some(Command::Epd { file, movetime, depth, nodes, hash }) => epd(&file, movetime, depth, nodes, hash, &params)?,
         Some(Command::BenchOneply { millis }) => {
             let positions = bench::positions();
             let min = Duration::from_millis(millis);
@@ -194,15 +198,23 @@ fn run(command: Option<Command>, params: Params, tune: bool) -> anyhow::Result<(
 }
 
 /// `evochess epd`: one line per position, then the solved count.
-fn epd(file: &Path, movetime: u64, depth: Option<u32>, hash: usize, params: &Params) -> anyhow::Result<()> {
+fn epd(
+    file: &Path,
+    movetime: u64,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    hash: usize,
+    params: &Params,
+) -> anyhow::Result<()> {
     let text = evochess::input::read_text(file, MAX_EPD_BYTES).map_err(|e| match e {
         evochess::input::InputError::Io { reason, .. } => anyhow::anyhow!("cannot read {}: {reason}", file.display()),
         other => other.into(),
     })?;
     let entries = parse_epd(&text).with_context(|| format!("in {}", file.display()))?;
-    let limits = match depth {
-        Some(d) => Limits::depth(d),
-        None => Limits::movetime(Duration::from_millis(movetime)),
+    let limits = match (depth, nodes) {
+        (Some(d), _) => Limits::depth(d),
+        (None, Some(n)) => Limits::nodes(n),
+        (None, None) => Limits::movetime(Duration::from_millis(movetime)),
     };
     // The callback cannot return an error: keep the first write error for after the suite.
     let mut written = Ok(());

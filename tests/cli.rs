@@ -153,6 +153,26 @@ fn epd_suite_reports_solved_positions() {
     assert!(lines[2].starts_with("avoid: a1a8 FAILED"), "{text}");
     assert_eq!(lines[3], "solved 2/3 positions");
 
+    // A node budget instead of a clock: the same tree whatever the machine's load, so two runs
+    // report the same moves and node counts, and no position searches far past the budget.
+    let by_nodes = |text: &str| -> Vec<(String, u64)> {
+        text.lines()
+            .filter(|l| l.contains(" nodes, "))
+            .map(|l| {
+                let (head, rest) = l.split_once(" (").unwrap();
+                (head.to_string(), rest.split(' ').next().unwrap().parse().unwrap())
+            })
+            .collect()
+    };
+    let first = stdout_of(&["epd", suite.to_str().unwrap(), "--nodes", "20000"]);
+    let second = stdout_of(&["epd", suite.to_str().unwrap(), "--nodes", "20000"]);
+    assert_eq!(by_nodes(&first), by_nodes(&second), "{first}\n{second}");
+    assert_eq!(by_nodes(&first).len(), 3, "{first}");
+    assert!(by_nodes(&first).iter().all(|(_, n)| *n <= 20000 + 4096), "{first}");
+    assert!(first.ends_with("solved 2/3 positions\n"), "{first}");
+    let both = run_bin(&["epd", suite.to_str().unwrap(), "--nodes", "100", "--depth", "3"], "", TIMEOUT);
+    assert!(!both.status.success(), "--nodes with --depth must be refused");
+
     let bad =
         common::temp_file("bad.epd", "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#;\n8/8/8/8/8/8/8/K1k5 w - - bm Qh5;\n");
     let out = run_bin(&["epd", bad.to_str().unwrap()], "", TIMEOUT);
