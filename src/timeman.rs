@@ -299,6 +299,18 @@ mod tests {
         assert_eq!(soft_scale_percent(&p, 1, None), 140, "without a trend: the instability term");
     }
 
+    /// The committed candidate params/tm-early.toml loads and budgets half as much again as
+    /// the defaults while the clock is full (10+0.1: 575 ms against 383).
+    #[test]
+    fn early_budget_candidate_spends_more_of_a_full_clock() {
+        let early = crate::params::Params::default().with_toml(include_str!("../params/tm-early.toml")).unwrap().search;
+        let optimum = |p: &SearchParams| {
+            let l = Limits { wtime: Some(10_000), winc: Some(100), ..Limits::default() };
+            TimeManager::new(&l, Color::White, 0, p).optimum().unwrap().as_millis()
+        };
+        assert_eq!((optimum(&early), optimum(&SearchParams::default())), (575, 383));
+    }
+
     #[test]
     fn stability_factor_has_a_floor() {
         let p = SearchParams {
