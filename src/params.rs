@@ -87,8 +87,9 @@ pub struct Introduced {
 /// re-search depth adjustment of late move reductions (`lmr_research_adjust_use`,
 /// `lmr_deeper_*`) and the prior-countermove bonus (`prior_countermove_bonus_use`); format 8
 /// turned on Ethereal's history pruning (`history_futility_depth` 8, `history_prune_depth` 3:
-/// older files keep them off).
-pub const PARAMS_FORMAT: u32 = 8;
+/// older files keep them off); format 9 spends more of the clock early (`tm_moves_to_go` 30 →
+/// 20, `tm_increment_percent` 50 → 75: older files keep the old budget).
+pub const PARAMS_FORMAT: u32 = 9;
 
 /// The top-level key of a parameter file that names its format.
 pub const FORMAT_KEY: &str = "format";

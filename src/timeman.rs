@@ -338,6 +338,8 @@ mod tests {
             prior_countermove_bonus_use: 0,
             history_futility_depth: 0,
             history_prune_depth: 0,
+            tm_moves_to_go: 30,
+            tm_increment_percent: 50,
             ..SearchParams::default()
         };
         assert_eq!(p, later);

@@ -158,10 +158,11 @@ crate::declare_params! {
         /// below alpha rewards the opponent's previous move (when quiet) in the continuation
         /// histories, twice at PV and cut nodes (0/1; on since its SPRT passed, BENCHMARKS.md)
         prior_countermove_bonus_use: 1, [0, 1], since 7 was 0;
-        /// Time: assumed moves to go when the GUI gives none
-        tm_moves_to_go: 30, [8, 80];
+        /// Time: assumed moves to go when the GUI gives none (20 since a timed SPRT against 30,
+        /// BENCHMARKS.md: like Ethereal 12, spend more while the clock is full)
+        tm_moves_to_go: 20, [8, 80], since 9 was 30;
         /// Time: share of the increment budgeted per move (percent)
-        tm_increment_percent: 50, [0, 100];
+        tm_increment_percent: 75, [0, 100], since 9 was 50;
         /// Time: maximum time as a multiple of the optimum (percent)
         tm_max_percent: 400, [100, 1000];
         /// Time: hard cap as a share of the remaining clock (percent)
