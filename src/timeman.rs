@@ -299,16 +299,21 @@ mod tests {
         assert_eq!(soft_scale_percent(&p, 1, None), 140, "without a trend: the instability term");
     }
 
-    /// The committed candidate params/tm-early.toml loads and budgets half as much again as
-    /// the defaults while the clock is full (10+0.1: 575 ms against 383).
+    /// Since format 9 (a timed SPRT, BENCHMARKS.md) the defaults spend half as much again while
+    /// the clock is full (10+0.1: 575 ms against 383); a format-8 file keeps the old budget, and
+    /// the SPRT's candidate file params/tm-early.toml is the new default.
     #[test]
-    fn early_budget_candidate_spends_more_of_a_full_clock() {
-        let early = crate::params::Params::default().with_toml(include_str!("../params/tm-early.toml")).unwrap().search;
+    fn early_budget_spends_more_of_a_full_clock() {
+        let load = |text: &str| crate::params::Params::default().with_toml(text).unwrap().search;
         let optimum = |p: &SearchParams| {
             let l = Limits { wtime: Some(10_000), winc: Some(100), ..Limits::default() };
             TimeManager::new(&l, Color::White, 0, p).optimum().unwrap().as_millis()
         };
-        assert_eq!((optimum(&early), optimum(&SearchParams::default())), (575, 383));
+        let early = load(include_str!("../params/tm-early.toml"));
+        let format8 = load("format = 8\n");
+        assert_eq!(optimum(&SearchParams::default()), 575);
+        assert_eq!(optimum(&early), 575);
+        assert_eq!(optimum(&format8), 383);
     }
 
     #[test]
