@@ -13,18 +13,14 @@ Reads the `{score/depth seconds}` comments (each engine's own point of view) and
 import re
 import sys
 
+from pgn_games import pgn_games
+
 SCORE = re.compile(r"\{([+-]?[\d.]+|[+-]?M\d+)/(\d+)\s([\d.]+)s\}")
 
 
 def games(path, ours):
-    text = open(path, encoding="utf-8").read()
-    for game in text.split("[Event ")[1:]:
-        white = re.search(r'\[White "([^"]+)"', game).group(1)
-        result = re.search(r'\[Result "([^"]+)"', game).group(1)
-        fen = re.search(r'\[FEN "([^"]+)"', game)
-        white_first = fen is None or fen.group(1).split()[1] == "w"
+    for white, _black, result, white_first, body in pgn_games(path):
         we_are_white = white == ours
-        body = game.split("\n\n", 1)[1] if "\n\n" in game else ""
         plies = []
         for i, (score, _depth, _secs) in enumerate(SCORE.findall(body)):
             mover_white = (i % 2 == 0) == white_first

@@ -12,16 +12,12 @@ import collections
 import re
 import sys
 
+from pgn_games import pgn_games
+
 
 def main(path):
     acc = collections.defaultdict(lambda: [0.0, 0])
-    text = open(path, encoding="utf-8").read()
-    for game in text.split("[Event ")[1:]:
-        white = re.search(r'\[White "([^"]+)"', game).group(1)
-        black = re.search(r'\[Black "([^"]+)"', game).group(1)
-        fen = re.search(r'\[FEN "([^"]+)"', game)
-        white_first = fen is None or fen.group(1).split()[1] == "w"
-        body = game.split("\n\n", 1)[1] if "\n\n" in game else ""
+    for white, black, _result, white_first, body in pgn_games(path):
         times = re.findall(r"\{[^}/]*/\d+\s([\d.]+)s\}", body)
         for i, t in enumerate(times):
             engine = white if (i % 2 == 0) == white_first else black
