@@ -178,18 +178,114 @@ pub(super) fn pawn_terms(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>) 
     }
 }
 
-/// King danger of `us` in attack units (after Ethereal 12): the enemy's king attackers by
-/// weight, its attacks on the king zone, weak zone squares, safe checks by piece, less for our
-/// pawns in the zone and a lot less without an enemy queen. Quadratic in the middlegame, so a
-/// lone attacker costs little and a coordinated attack a lot. Counted only with two attackers,
-/// or one with an enemy queen on the board. Needs both sides' piece terms done first.
+/// How many weights the king danger's attack units have ([`DANGER_WEIGHTS`]).
+pub const DANGER_TERMS: usize = 13;
+
+/// The king danger's weights, in the order of [`danger_weights`] and
+/// [`DangerInputs::coefficients`]: a side's attack units are `Σ coefficient · weight`, linear
+/// in them (the tuner fits them; the divisors that make the danger non-linear it holds).
+pub const DANGER_WEIGHTS: [&str; DANGER_TERMS] = [
+    "ks_weight_knight",
+    "ks_weight_bishop",
+    "ks_weight_rook",
+    "ks_weight_queen",
+    "ks_attack_value",
+    "ks_weak_squares",
+    "ks_friendly_pawns",
+    "ks_no_enemy_queen",
+    "ks_safe_knight_check",
+    "ks_safe_bishop_check",
+    "ks_safe_rook_check",
+    "ks_safe_queen_check",
+    "ks_adjustment",
+];
+
+/// The values of [`DANGER_WEIGHTS`] in `p`.
+pub fn danger_weights(p: &EvalParams) -> [i32; DANGER_TERMS] {
+    [
+        p.ks_weight_knight,
+        p.ks_weight_bishop,
+        p.ks_weight_rook,
+        p.ks_weight_queen,
+        p.ks_attack_value,
+        p.ks_weak_squares,
+        p.ks_friendly_pawns,
+        p.ks_no_enemy_queen,
+        p.ks_safe_knight_check,
+        p.ks_safe_bishop_check,
+        p.ks_safe_rook_check,
+        p.ks_safe_queen_check,
+        p.ks_adjustment,
+    ]
+}
+
+/// What one side's king danger counts (after Ethereal 12), where it is counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DangerInputs {
+    /// The enemy's king attackers by weight (`ks_weight_*` at the evaluated parameters).
+    pub attack_weight: i32,
+    /// The enemy's king attackers by kind: knights, bishops, rooks, queens (counted only by
+    /// [`super::breakdown_traced`], through [`attackers_by_kind`]; else 0).
+    pub attackers: [i32; 4],
+    /// The enemy's attacks on the king zone, normalised to a full nine-square zone.
+    pub zone_attacks: i32,
+    /// Weak squares in the zone.
+    pub weak: i32,
+    /// Our pawns on the zone's other squares.
+    pub pawns: i32,
+    pub no_enemy_queen: bool,
+    /// Safe checks by knights, bishops, rooks, queens.
+    pub checks: [i32; 4],
+}
+
+impl DangerInputs {
+    /// The attack units under `p`: the attack weight as evaluated, the rest weighted by `p`.
+    #[inline(always)]
+    pub(crate) fn units(&self, p: &EvalParams) -> i32 {
+        self.attack_weight + p.ks_attack_value * self.zone_attacks + p.ks_weak_squares * self.weak
+            - p.ks_friendly_pawns * self.pawns
+            - if self.no_enemy_queen { p.ks_no_enemy_queen } else { 0 }
+            + p.ks_safe_knight_check * self.checks[0]
+            + p.ks_safe_bishop_check * self.checks[1]
+            + p.ks_safe_rook_check * self.checks[2]
+            + p.ks_safe_queen_check * self.checks[3]
+            + p.ks_adjustment
+    }
+
+    /// The attack units' coefficients in [`danger_weights`] (needs [`Self::attackers`]).
+    pub fn coefficients(&self) -> [i32; DANGER_TERMS] {
+        let [knights, bishops, rooks, queens] = self.attackers;
+        let [knight_checks, bishop_checks, rook_checks, queen_checks] = self.checks;
+        [
+            knights,
+            bishops,
+            rooks,
+            queens,
+            self.zone_attacks,
+            self.weak,
+            -self.pawns,
+            -i32::from(self.no_enemy_queen),
+            knight_checks,
+            bishop_checks,
+            rook_checks,
+            queen_checks,
+            1,
+        ]
+    }
+}
+
+/// What the king danger of `us` counts: the enemy's king attackers by weight, its attacks on
+/// the king zone, weak zone squares, safe checks by piece, less for our pawns in the zone and a
+/// lot less without an enemy queen. `None` where it is not counted: with fewer than two
+/// attackers, or one with an enemy queen on the board (a gate that reads no weight). Needs both
+/// sides' piece terms done first.
 #[inline(always)]
-pub(super) fn danger(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+pub(crate) fn danger_inputs(ctx: &Ctx, us: Color) -> Option<DangerInputs> {
     let (u, t) = (us as usize, !us as usize);
     let enemy_queens = ctx.queens[t];
     let needed = if enemy_queens != 0 { 1 } else { 2 };
     if ctx.king_attackers[t] < needed {
-        return S::ZERO;
+        return None;
     }
     let zone = ctx.king_zone[u];
     let ksq = ctx.king[u];
@@ -205,16 +301,54 @@ pub(super) fn danger(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     let rook_checks = straight & safe & ctx.att_rook[t];
     let queen_checks = (diagonal | straight) & safe & ctx.att_queen[t];
     let count = |b: u64| b.count_ones() as i32;
-    // Attacks on the zone, normalised to a full nine-square zone (smaller on the edge).
-    let zone_attacks = 9 * ctx.pressure[t] / count(zone).max(1);
-    let units = ctx.king_attack_weight[t] + p.ks_attack_value * zone_attacks + p.ks_weak_squares * count(weak & zone)
-        - p.ks_friendly_pawns * count(ctx.pawns[u] & zone & !weak)
-        - if enemy_queens == 0 { p.ks_no_enemy_queen } else { 0 }
-        + p.ks_safe_knight_check * count(knight_checks)
-        + p.ks_safe_bishop_check * count(bishop_checks)
-        + p.ks_safe_rook_check * count(rook_checks)
-        + p.ks_safe_queen_check * count(queen_checks)
-        + p.ks_adjustment;
+    Some(DangerInputs {
+        attack_weight: ctx.king_attack_weight[t],
+        attackers: [0; 4],
+        // Normalised: the zone is smaller on the edge.
+        zone_attacks: 9 * ctx.pressure[t] / count(zone).max(1),
+        weak: count(weak & zone),
+        pawns: count(ctx.pawns[u] & zone & !weak),
+        no_enemy_queen: enemy_queens == 0,
+        checks: [count(knight_checks), count(bishop_checks), count(rook_checks), count(queen_checks)],
+    })
+}
+
+/// The enemy's king attackers of `us` by kind (knights, bishops, rooks, queens): the pieces
+/// whose attacks reach our king zone, as the piece terms count them into
+/// `ctx.king_attack_weight` with their weights. Counted again here, for the tracer alone, so the
+/// piece terms stay as fast as they were.
+pub(crate) fn attackers_by_kind(ctx: &Ctx, us: Color) -> [i32; 4] {
+    let (zone, t, occ) = (ctx.king_zone[us as usize], !us as usize, Bitboard(ctx.occ));
+    let reach = |pieces: u64, attacks: &dyn Fn(shakmaty::Square) -> u64| {
+        Bitboard(pieces).into_iter().filter(|&sq| attacks(sq) & zone != 0).count() as i32
+    };
+    [
+        reach(ctx.knights[t], &|sq| attacks::knight_attacks(sq).0),
+        reach(ctx.bishops[t], &|sq| attacks::bishop_attacks(sq, occ).0),
+        reach(ctx.rooks[t], &|sq| attacks::rook_attacks(sq, occ).0),
+        reach(ctx.queens[t], &|sq| attacks::queen_attacks(sq, occ).0),
+    ]
+}
+
+/// Attack units from their coefficients ([`DangerInputs::coefficients`]) and weights
+/// ([`danger_weights`]).
+pub fn danger_units(coefficients: &[i32; DANGER_TERMS], weights: &[i32; DANGER_TERMS]) -> i32 {
+    coefficients.iter().zip(weights).map(|(c, w)| c * w).sum()
+}
+
+/// King danger of `us` (<= 0): [`danger_score`] of its attack units, where counted.
+#[inline(always)]
+pub(super) fn danger(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+    match danger_inputs(ctx, us) {
+        Some(d) => danger_score(d.units(p), p),
+        None => S::ZERO,
+    }
+}
+
+/// King danger from a side's attack units: quadratic in the middlegame, so a lone attacker
+/// costs little and a coordinated attack a lot; nothing for units of 0 or less.
+#[inline(always)]
+pub fn danger_score(units: i32, p: &EvalParams) -> S {
     if units <= 0 {
         return S::ZERO;
     }

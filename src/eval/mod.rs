@@ -236,6 +236,10 @@ pub(crate) struct Breakdown {
     pub phase: i32,
     /// Share of the endgame half kept, in percent (drawish endings keep less).
     pub eg_scale: i32,
+    /// Each side's king danger inputs ([`king::danger_inputs`]; `None`: not counted), by
+    /// `Color as usize`: already in `s`, filled in for the tracer only ([`breakdown_traced`];
+    /// else `None`).
+    pub danger: [Option<king::DangerInputs>; 2],
 }
 
 impl Breakdown {
@@ -292,7 +296,7 @@ fn eval_white_popcnt<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_
 /// The whole evaluation from white's view, generic over the piece-square source.
 #[inline(always)]
 fn eval_white<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_source: PawnSource<'_>) -> i32 {
-    breakdown_with(pos, p, psqt, pawn_source).total()
+    breakdown_with::<P, false>(pos, p, psqt, pawn_source).total()
 }
 
 /// Where the pawn-only terms come from: a pawn table and the id of the evaluator whose
@@ -301,11 +305,23 @@ type PawnSource<'t> = Option<(&'t mut PawnTable, u64)>;
 
 #[inline(always)]
 pub(crate) fn breakdown<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P) -> Breakdown {
-    breakdown_with(pos, p, psqt, None)
+    breakdown_with::<P, false>(pos, p, psqt, None)
 }
 
+/// [`breakdown`] with [`Breakdown::danger`] filled in (the tracer's).
 #[inline(always)]
-fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_source: PawnSource<'_>) -> Breakdown {
+pub(crate) fn breakdown_traced<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P) -> Breakdown {
+    breakdown_with::<P, true>(pos, p, psqt, None)
+}
+
+/// The evaluation's parts; `TRACE`: with [`Breakdown::danger`] (else `None` for both sides).
+#[inline(always)]
+fn breakdown_with<P: PsqtSource, const TRACE: bool>(
+    pos: &Chess,
+    p: &EvalParams,
+    psqt: &P,
+    pawn_source: PawnSource<'_>,
+) -> Breakdown {
     use Color::{Black, White};
     let board = pos.board();
     let mut ctx = Ctx::new(pos);
@@ -360,5 +376,14 @@ fn breakdown_with<P: PsqtSource>(pos: &Chess, p: &EvalParams, psqt: &P, pawn_sou
         tempo: if pos.turn() == White { p.tempo } else { -p.tempo },
         phase: board_phase(board),
         eg_scale: endgame_scale(&ctx, board, p, s.eg()),
+        // Recomputed from the same context only where asked for (the tracer's one call).
+        danger: if TRACE {
+            [Black, White].map(|c| {
+                king::danger_inputs(&ctx, c)
+                    .map(|d| king::DangerInputs { attackers: king::attackers_by_kind(&ctx, c), ..d })
+            })
+        } else {
+            [None; 2]
+        },
     }
 }

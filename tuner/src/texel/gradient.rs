@@ -5,8 +5,11 @@
 //! (`batch_size` positions, 0 = the whole set) in an order drawn per epoch from the run's seed,
 //! each one optimiser step on the mean squared error of `sigmoid(K·E)` plus a ridge prior
 //! `ridge · Σ ((θ − θ₀) / 100)²` toward the start. Values are clamped to the declared ranges
-//! after each step. Genes with a non-linear key (`ks_*`, `scale_*`: see
-//! `evochess::eval::trace`) or a search key are held at their starting values.
+//! after each step. The king danger's thirteen weights are fitted too, through their exact
+//! quadratic (Ethereal's tuner does the same for its king safety): see [`super::traces`].
+//! Genes with a non-linear key (the danger's two divisors, `ks_mg_divisor` and `ks_eg_divisor`,
+//! which the weights' scale makes redundant; `scale_*`, which acts through the endgame sum's
+//! sign: see `evochess::eval::trace`) or a search key are held at their starting values.
 //!
 //! Each epoch's record holds the rounded values and their *validation* MSE measured with the
 //! engine's real `evaluate()` against the game results, so it compares with the local search's

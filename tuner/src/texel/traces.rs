@@ -1,14 +1,23 @@
 //! Traced positions held compactly for gradient Texel ([`super::gradient`]).
 //!
-//! Each position is one [`Record`] (24 bytes: its constants, phase, endgame scale, target and
-//! where its entries start) plus one 4-byte [`Entry`] per non-zero (gene, channel) coefficient:
-//! a `u16` column `gene << 2 | channel` (channel 0 middlegame, 1 endgame, 2 flat in twelfths)
-//! and an `i16` coefficient. The engine's [`Tracer`] gives the coefficients per parameter;
-//! parameters outside the tuned genes (held fixed) are folded into the constants at their
-//! starting values, and the keys of one gene are summed. A position's evaluation, white's view:
+//! Each position is one [`Record`] (28 bytes: its constants, phase, endgame scale, target and
+//! where its entries and danger sides start) plus one 4-byte [`Entry`] per non-zero (gene,
+//! channel) coefficient: a `u16` column `gene << 2 | channel` (channel 0 middlegame, 1 endgame,
+//! 2 flat in twelfths) and an `i16` coefficient. The engine's [`Tracer`] gives the coefficients
+//! per parameter; parameters outside the tuned genes (held fixed) are folded into the constants
+//! at their starting values, and the keys of one gene are summed. A position's evaluation,
+//! white's view:
 //!
 //! `E = (phase·mg + eg_scale/100·(24 − phase)·eg) / 24 + flat12 / 12`, with
-//! `mg = const_mg + Σ coef·θ[gene]` over its channel-0 entries, and so on.
+//! `mg = const_mg + Σ coef·θ[gene] + D_mg` over its channel-0 entries, and so on.
+//!
+//! The king danger `D` (the engine's `king::danger`, see `evochess::eval::trace`) is kept apart:
+//! each side whose danger is counted (a quarter of the positions or so) has a 32-byte
+//! [`SideDanger`] in a side vector, its attack units `u = constant + Σ coef_j·θ[gene of weight
+//! j]` over the thirteen danger weights (a weight that is no gene folds into the constant at its
+//! starting value). It adds `σ·max(u, 0)²/Dmg` to `mg` and `σ·max(u, 0)/Deg` to `eg`, `σ` = −1
+//! for white's king and +1 for black's, the divisors held at the traced parameters'. Its
+//! gradient is exact: `∂mg/∂θ = σ·2u·coef/Dmg` and `∂eg/∂θ = σ·coef/Deg` while `u > 0`, else 0.
 //!
 //! [`TraceSet::loss_grad`] computes the mean squared error of `sigmoid(K·E)` against the targets
 //! over a range of positions, and its gradient per gene, in fixed chunks of [`CHUNK`] positions
@@ -16,7 +25,13 @@
 
 use std::ops::Range;
 
-use evochess::{eval::trace::Tracer, params::EvalParams};
+use evochess::{
+    eval::{
+        king::DANGER_TERMS,
+        trace::{Tracer, danger_divisors, danger_params},
+    },
+    params::EvalParams,
+};
 use shakmaty::Position;
 
 use super::run::Labelled;
@@ -32,11 +47,25 @@ pub struct Entry {
     pub coef: i16,
 }
 
+/// One side's king danger in one position: its attack units are
+/// `constant + Σ coefs[j]·θ[gene of danger weight j]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SideDanger {
+    /// The danger weights that are no gene, at their starting values.
+    pub constant: i32,
+    /// The coefficient of each danger weight that is a gene (0 for the others).
+    pub coefs: [i16; DANGER_TERMS],
+    /// White's king (its danger counts against white), else black's.
+    pub white: bool,
+}
+
 /// One position's constants.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Record {
     /// Index of its first entry; its last is before the next record's `start`.
     pub start: u32,
+    /// Index of its first [`SideDanger`] (none, one or two, up to the next record's).
+    pub danger: u32,
     pub const_mg: i32,
     pub const_eg: i32,
     pub const_flat12: i32,
@@ -59,14 +88,27 @@ pub enum TraceError {
     TooManyEntries,
 }
 
+/// How the danger weights enter a [`TraceSet`]: each one's gene, and the divisors.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DangerGenes {
+    /// The gene of each danger weight (`king::DANGER_WEIGHTS` order), if it is one.
+    pub genes: [Option<u16>; DANGER_TERMS],
+    /// `ks_mg_divisor` and `ks_eg_divisor` at the traced parameters (held fixed).
+    pub mg_divisor: f64,
+    pub eg_divisor: f64,
+}
+
 /// Traced positions and their labels.
 #[derive(Clone, Debug, Default)]
 pub struct TraceSet {
     pub records: Vec<Record>,
     pub entries: Vec<Entry>,
+    /// The king danger of the sides where it is counted, by [`Record::danger`].
+    pub danger: Vec<SideDanger>,
     /// `(result, score)` per record, white's view, kept to recompute targets (`NaN`: no score).
     labels: Vec<(f32, f32)>,
     pub genes: usize,
+    pub danger_genes: DangerGenes,
 }
 
 /// Which gene (if any) each evaluation parameter belongs to.
@@ -86,19 +128,24 @@ impl TraceSet {
             return Err(TraceError::TooManyGenes(genes));
         }
         let tracer = Tracer::new(params);
+        let (mg_divisor, eg_divisor) = danger_divisors(params);
+        // Genes fit in 14 bits (checked above).
+        let danger_genes =
+            DangerGenes { genes: danger_params().map(|i| gene_of[i].map(|g| g as u16)), mg_divisor, eg_divisor };
         let chunks: Vec<&[Labelled]> = positions.chunks(1024).collect();
         let parts = par_map(&chunks, threads, |chunk| {
-            let mut set = TraceSet { genes, ..TraceSet::default() };
+            let mut set = TraceSet { genes, danger_genes, ..TraceSet::default() };
             for l in *chunk {
                 set.push(&tracer, l, gene_of)?;
             }
             Ok::<_, TraceError>(set)
         });
-        let mut set = TraceSet { genes, ..TraceSet::default() };
+        let mut set = TraceSet { genes, danger_genes, ..TraceSet::default() };
         for part in parts {
             set.append(part?)?;
         }
         set.entries.shrink_to_fit();
+        set.danger.shrink_to_fit();
         Ok(set)
     }
 
@@ -107,6 +154,23 @@ impl TraceSet {
         let params = tracer.params();
         let (mut mg, mut eg, mut flat12) = (t.const_mg, t.const_eg, t.const_flat12);
         let start = self.entries.len();
+        let danger_start = self.danger.len();
+        let weights = evochess::eval::king::danger_weights(params);
+        for (side, white) in [(1, true), (0, false)] {
+            let Some(c) = &t.danger[side] else { continue };
+            let (mut constant, mut coefs) = (0i64, [0i16; DANGER_TERMS]);
+            for j in 0..DANGER_TERMS {
+                if self.danger_genes.genes[j].is_some() {
+                    let name = || evochess::eval::king::DANGER_WEIGHTS[j].to_string();
+                    coefs[j] = i16::try_from(c[j])
+                        .map_err(|_| TraceError::CoefficientTooLarge { param: name(), value: i64::from(c[j]) })?;
+                } else {
+                    constant += i64::from(c[j]) * i64::from(weights[j]);
+                }
+            }
+            let constant = i32::try_from(constant).map_err(|_| TraceError::ConstantTooLarge(constant))?;
+            self.danger.push(SideDanger { constant, coefs, white });
+        }
         for c in &t.coefs {
             let i = usize::from(c.param);
             let Some(gene) = gene_of[i] else {
@@ -144,6 +208,7 @@ impl TraceSet {
         let score = l.score.map_or(f64::NAN, |s| if white { s } else { -s });
         self.records.push(Record {
             start: u32::try_from(start).map_err(|_| TraceError::TooManyEntries)?,
+            danger: u32::try_from(danger_start).map_err(|_| TraceError::TooManyEntries)?,
             const_mg: fit(mg)?,
             const_eg: fit(eg)?,
             const_flat12: fit(flat12)?,
@@ -156,12 +221,17 @@ impl TraceSet {
     }
 
     fn append(&mut self, other: TraceSet) -> Result<(), TraceError> {
-        let offset = self.entries.len();
-        if offset + other.entries.len() > u32::MAX as usize {
+        let (offset, danger_offset) = (self.entries.len(), self.danger.len());
+        if offset + other.entries.len() > u32::MAX as usize || danger_offset + other.danger.len() > u32::MAX as usize {
             return Err(TraceError::TooManyEntries);
         }
-        self.records.extend(other.records.into_iter().map(|r| Record { start: r.start + offset as u32, ..r }));
+        self.records.extend(other.records.into_iter().map(|r| Record {
+            start: r.start + offset as u32,
+            danger: r.danger + danger_offset as u32,
+            ..r
+        }));
         self.entries.extend(other.entries);
+        self.danger.extend(other.danger);
         self.labels.extend(other.labels);
         Ok(())
     }
@@ -174,10 +244,11 @@ impl TraceSet {
         self.records.is_empty()
     }
 
-    /// Bytes held per position (records, entries, labels).
+    /// Bytes held (records, entries, danger sides, labels).
     pub fn bytes(&self) -> usize {
         self.records.capacity() * size_of::<Record>()
             + self.entries.capacity() * size_of::<Entry>()
+            + self.danger.capacity() * size_of::<SideDanger>()
             + self.labels.capacity() * size_of::<(f32, f32)>()
     }
 
@@ -185,6 +256,24 @@ impl TraceSet {
         let start = self.records[i].start as usize;
         let end = self.records.get(i + 1).map_or(self.entries.len(), |r| r.start as usize);
         &self.entries[start..end]
+    }
+
+    fn danger_of(&self, i: usize) -> &[SideDanger] {
+        let start = self.records[i].danger as usize;
+        let end = self.records.get(i + 1).map_or(self.danger.len(), |r| r.danger as usize);
+        &self.danger[start..end]
+    }
+
+    /// A side's attack units under `theta`.
+    #[inline]
+    fn units(&self, d: &SideDanger, theta: &[f64]) -> f64 {
+        let mut u = f64::from(d.constant);
+        for (c, g) in d.coefs.iter().zip(&self.danger_genes.genes) {
+            if let Some(g) = g {
+                u += f64::from(*c) * theta[usize::from(*g)];
+            }
+        }
+        u
     }
 
     /// The traced evaluation of position `i` under gene values `theta`, and its channel weights.
@@ -196,6 +285,15 @@ impl TraceSet {
         let mut acc = [f64::from(r.const_mg), f64::from(r.const_eg), f64::from(r.const_flat12), 0.0];
         for e in self.entries_of(i) {
             acc[usize::from(e.col & 3)] += f64::from(e.coef) * theta[usize::from(e.col >> 2)];
+        }
+        let DangerGenes { mg_divisor, eg_divisor, .. } = self.danger_genes;
+        for d in self.danger_of(i) {
+            let u = self.units(d, theta);
+            if u > 0.0 {
+                let sign = if d.white { -1.0 } else { 1.0 };
+                acc[0] += sign * u * u / mg_divisor;
+                acc[1] += sign * u / eg_divisor;
+            }
         }
         (w[0] * acc[0] + w[1] * acc[1] + w[2] * acc[2], w)
     }
@@ -242,6 +340,21 @@ impl TraceSet {
                     for en in self.entries_of(i) {
                         g[usize::from(en.col)] += f64::from(en.coef) * dw[usize::from(en.col & 3)];
                     }
+                    // d/du of σ·(w_mg·u²/Dmg + w_eg·u/Deg), booked to the genes' middlegame
+                    // columns (they are summed per gene).
+                    let DangerGenes { genes, mg_divisor, eg_divisor } = &self.danger_genes;
+                    for dn in self.danger_of(i) {
+                        let u = self.units(dn, theta);
+                        if u > 0.0 {
+                            let sign = if dn.white { -1.0 } else { 1.0 };
+                            let du = sign * (dw[0] * 2.0 * u / mg_divisor + dw[1] / eg_divisor);
+                            for (c, gene) in dn.coefs.iter().zip(genes) {
+                                if let Some(gene) = gene {
+                                    g[usize::from(*gene) << 2] += f64::from(*c) * du;
+                                }
+                            }
+                        }
+                    }
                 }
             }
             (sse, g)
@@ -259,12 +372,18 @@ impl TraceSet {
 
     /// Reorders the positions by `order` (a permutation of `0..len`).
     pub fn permute(&self, order: &[usize]) -> TraceSet {
-        let mut out = TraceSet { genes: self.genes, ..TraceSet::default() };
+        let mut out = TraceSet { genes: self.genes, danger_genes: self.danger_genes, ..TraceSet::default() };
         out.records.reserve(order.len());
         out.entries.reserve(self.entries.len());
+        out.danger.reserve(self.danger.len());
         for &i in order {
-            out.records.push(Record { start: out.entries.len() as u32, ..self.records[i] });
+            out.records.push(Record {
+                start: out.entries.len() as u32,
+                danger: out.danger.len() as u32,
+                ..self.records[i]
+            });
             out.entries.extend_from_slice(self.entries_of(i));
+            out.danger.extend_from_slice(self.danger_of(i));
             out.labels.push(self.labels[i]);
         }
         out
@@ -272,9 +391,10 @@ impl TraceSet {
 
     /// `copies` copies of this set one after another (for benchmarks at a given size).
     pub fn tiled(&self, copies: usize) -> Result<TraceSet, TraceError> {
-        let mut out = TraceSet { genes: self.genes, ..TraceSet::default() };
+        let mut out = TraceSet { genes: self.genes, danger_genes: self.danger_genes, ..TraceSet::default() };
         out.records.reserve(self.len() * copies);
         out.entries.reserve(self.entries.len() * copies);
+        out.danger.reserve(self.danger.len() * copies);
         out.labels.reserve(self.len() * copies);
         for _ in 0..copies {
             out.append(self.clone())?;
@@ -296,7 +416,10 @@ pub(crate) mod tests {
             ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 0.5),
             ("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 0.0),
             ("4k3/5p2/3b4/8/4P3/3B1P2/8/4K3 b - - 0 1", 0.5),
+            // King attacks on both sides (the danger counted for both kings).
             ("r1b2rk1/ppp2ppp/2n5/3qN3/3P4/2PB4/P4PPP/R2QR1K1 b - - 0 1", 1.0),
+            ("3r2k1/5ppp/8/6Q1/8/6q1/5PPP/3R2K1 w - - 0 1", 0.0),
+            ("r4rk1/ppp2ppp/3b4/3q4/3Q4/3B4/PPP2PPP/R4RK1 w - - 0 1", 0.5),
             ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0.5),
         ]
         .iter()
@@ -307,7 +430,7 @@ pub(crate) mod tests {
         .collect()
     }
 
-    /// Every linear evaluation parameter its own gene.
+    /// Every traced evaluation parameter (the danger weights among them) its own gene.
     pub(crate) fn all_linear() -> (GeneOf, Vec<usize>) {
         let linear = Tracer::new(&EvalParams::default()).linear();
         let mut gene_of = vec![None; EvalParams::specs().len()];
@@ -339,6 +462,17 @@ pub(crate) mod tests {
             checked += usize::from(analytic != 0.0);
         }
         assert!(checked > 50, "only {checked} genes have a gradient on the fixture");
+        // The danger weights are genes, and those the fixture's attacks use move the loss.
+        assert!(set.danger.iter().any(|d| d.white) && set.danger.iter().any(|d| !d.white), "{:?}", set.danger);
+        let danger: Vec<(&str, f64)> = danger_params()
+            .iter()
+            .zip(evochess::eval::king::DANGER_WEIGHTS)
+            .map(|(&i, name)| (name, grad[gene_of[i].expect("a danger weight is a gene")]))
+            .collect();
+        for name in ["ks_weight_queen", "ks_attack_value", "ks_weak_squares", "ks_adjustment"] {
+            assert!(danger.iter().any(|&(n, g)| n == name && g != 0.0), "{name}: {danger:?}");
+        }
+        assert!(danger.iter().filter(|(_, g)| *g != 0.0).count() >= 8, "{danger:?}");
     }
 
     #[test]
@@ -355,9 +489,14 @@ pub(crate) mod tests {
         let few = TraceSet::build(&positions, &p, &material, 10, 3).unwrap();
         let theta_all: Vec<f64> = linear.iter().map(|&i| f64::from(p.get(i))).collect();
         let theta_few: Vec<f64> = (0..10).map(|i| f64::from(p.get(i))).collect();
-        for (a, b) in all.evals(&theta_all).iter().zip(few.evals(&theta_few)) {
+        let tracer = Tracer::new(&p);
+        for ((a, b), l) in all.evals(&theta_all).iter().zip(few.evals(&theta_few)).zip(&positions) {
             assert!((a - b).abs() < 1e-9, "{a} vs {b}");
+            // And both are the engine's traced evaluation, king danger included.
+            let traced = tracer.trace(&l.pos).white_eval(&p);
+            assert!((a - traced).abs() < 1e-9, "{a} vs {traced}");
         }
+        assert!(!all.danger.is_empty() && all.danger.len() == few.danger.len());
         let tiled = all.tiled(3000).unwrap();
         let one = tiled.loss_grad(&theta_all, 1.0, 0..tiled.len(), true, 1);
         let four = tiled.loss_grad(&theta_all, 1.0, 0..tiled.len(), true, 4);
