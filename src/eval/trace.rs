@@ -158,8 +158,7 @@ impl Trace {
         let (mut mg, mut eg) = (0.0, 0.0);
         for (side, sign) in [(1, 1.0), (0, -1.0)] {
             if let Some(c) = &self.danger[side] {
-                let units: i64 = c.iter().zip(&weights).map(|(&c, &w)| i64::from(c) * i64::from(w)).sum();
-                let (m, e) = danger(units as f64, dmg, deg);
+                let (m, e) = danger(f64::from(king::danger_units(c, &weights)), dmg, deg);
                 mg += sign * m;
                 eg += sign * e;
             }
@@ -322,8 +321,8 @@ impl Tracer {
         let weights = king::danger_weights(&self.params);
         let danger = base.danger.map(|d| d.map(|d| d.coefficients()));
         let mut danger_white = super::S::ZERO;
-        for (side, d) in base.danger.iter().enumerate() {
-            if let (Some(d), Some(c)) = (d, &danger[side]) {
+        for (side, (d, c)) in base.danger.iter().zip(&danger).enumerate() {
+            if let (Some(d), Some(c)) = (d, c) {
                 let units = king::danger_units(c, &weights);
                 debug_assert_eq!(units, d.units(&self.params), "the coefficients give the engine's units");
                 let score = king::danger_score(units, &self.params);

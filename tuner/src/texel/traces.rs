@@ -28,7 +28,7 @@ use std::ops::Range;
 use evochess::{
     eval::{
         king::DANGER_TERMS,
-        trace::{Tracer, danger_divisors, danger_params},
+        trace::{Tracer, danger, danger_divisors, danger_params},
     },
     params::EvalParams,
 };
@@ -288,12 +288,11 @@ impl TraceSet {
         }
         let DangerGenes { mg_divisor, eg_divisor, .. } = self.danger_genes;
         for d in self.danger_of(i) {
-            let u = self.units(d, theta);
-            if u > 0.0 {
-                let sign = if d.white { -1.0 } else { 1.0 };
-                acc[0] += sign * u * u / mg_divisor;
-                acc[1] += sign * u / eg_divisor;
-            }
+            // The side's own danger (<= 0) counts against white when it is white's king.
+            let (mg, eg) = danger(self.units(d, theta), mg_divisor, eg_divisor);
+            let sign = if d.white { 1.0 } else { -1.0 };
+            acc[0] += sign * mg;
+            acc[1] += sign * eg;
         }
         (w[0] * acc[0] + w[1] * acc[1] + w[2] * acc[2], w)
     }
