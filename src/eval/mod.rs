@@ -251,24 +251,44 @@ impl Breakdown {
 }
 
 /// How much of the endgame score the side ahead (by the sign of `eg`) can expect to convert, in
-/// percent: opposite-coloured bishops with nothing but pawns beside them draw often, and a side
-/// without pawns at most a minor piece ahead rarely wins.
+/// percent (after Ethereal 12's `evaluateScaleFactor`): opposite-coloured bishops draw often,
+/// with nothing but pawns beside them most of all, then with a knight or a rook each; a side
+/// without pawns at most a minor piece ahead rarely wins; the board's only queen against two or
+/// more pieces of a side that has nothing else converts less; a side more than two pawns ahead
+/// with at most one piece a side and no queens converts more. The pawnless case comes before the
+/// lone queen so that a file whose new scales are all 100 plays as before them.
 #[inline(always)]
 fn endgame_scale(ctx: &Ctx, board: &Board, p: &EvalParams, eg: i32) -> i32 {
     let strong = if eg > 0 { Color::White } else { Color::Black };
-    let only_bishops =
-        ctx.knights[0] | ctx.knights[1] | ctx.rooks[0] | ctx.rooks[1] | ctx.queens[0] | ctx.queens[1] == 0;
-    if only_bishops
-        && ctx.bishops[0].count_ones() == 1
-        && ctx.bishops[1].count_ones() == 1
-        && (ctx.bishops[0] & DARK_SQUARES == 0) != (ctx.bishops[1] & DARK_SQUARES == 0)
-    {
-        return p.scale_opposite_bishops;
+    let (s, w) = (strong as usize, !strong as usize);
+    let knights = ctx.knights[0] | ctx.knights[1];
+    let rooks = ctx.rooks[0] | ctx.rooks[1];
+    let queens = ctx.queens[0] | ctx.queens[1];
+    let one_each = |bb: [u64; 2]| bb[0].count_ones() == 1 && bb[1].count_ones() == 1;
+    if one_each(ctx.bishops) && (ctx.bishops[0] & DARK_SQUARES == 0) != (ctx.bishops[1] & DARK_SQUARES == 0) {
+        if knights | rooks | queens == 0 {
+            return p.scale_opposite_bishops;
+        }
+        if rooks | queens == 0 && one_each(ctx.knights) {
+            return p.scale_ocb_knights;
+        }
+        if knights | queens == 0 && one_each(ctx.rooks) {
+            return p.scale_ocb_rooks;
+        }
     }
-    if ctx.pawns[strong as usize] == 0
-        && material::non_pawn_units(board, strong) <= material::non_pawn_units(board, !strong) + 1
-    {
+    if ctx.pawns[s] == 0 && material::non_pawn_units(board, strong) <= material::non_pawn_units(board, !strong) + 1 {
         return p.scale_pawnless_minor_ahead;
+    }
+    let pieces = [0, 1].map(|c| ctx.knights[c] | ctx.bishops[c] | ctx.rooks[c]);
+    if queens.count_ones() == 1 && pieces[s] == 0 && pieces[w].count_ones() >= 2 {
+        return p.scale_lone_queen;
+    }
+    if queens == 0
+        && pieces[0].count_ones() <= 1
+        && pieces[1].count_ones() <= 1
+        && ctx.pawns[s].count_ones() > ctx.pawns[w].count_ones() + 2
+    {
+        return p.scale_large_pawn_advantage;
     }
     100
 }

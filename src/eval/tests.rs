@@ -606,6 +606,41 @@ fn endgame_scales() {
 }
 
 #[test]
+fn endgame_scales_after_ethereal() {
+    let p = EvalParams::default();
+    let scales = [p.scale_ocb_knights, p.scale_ocb_rooks, p.scale_lone_queen, p.scale_large_pawn_advantage];
+    let mut distinct = scales.to_vec();
+    distinct.extend([p.scale_opposite_bishops, p.scale_pawnless_minor_ahead, 100]);
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 7, "each case is told apart by its default: {scales:?}");
+    let scale = |fen: &str| parts(fen, &p).eg_scale;
+    // Opposite-coloured bishops (d3 light, d6 dark) with one knight each, one rook each; with a
+    // knight and a rook each, or a second knight, no case applies.
+    assert_eq!(scale("4k3/5p2/3bn3/8/4P3/3B1PN1/8/4K3 w - - 0 1"), p.scale_ocb_knights);
+    assert_eq!(scale("4k3/5p2/3b1r2/8/4P3/3B1P2/8/4K2R w - - 0 1"), p.scale_ocb_rooks);
+    assert_eq!(scale("4k3/5p2/3bnr2/8/4P3/3B1PN1/8/4K2R w - - 0 1"), 100);
+    assert_eq!(scale("4k3/5p2/3bn3/8/4P3/3B1PN1/8/1N2K3 w - - 0 1"), 100);
+    // The board's only queen, its side ahead, against a rook and a bishop; against a rook alone
+    // it keeps its score, and so it does when its own side has a piece too.
+    assert_eq!(scale("4k3/8/3br3/8/8/8/PPP5/3QK3 w - - 0 1"), p.scale_lone_queen);
+    assert_eq!(scale("4k3/8/4r3/8/8/8/PPP5/3QK3 w - - 0 1"), 100);
+    assert_eq!(scale("4k3/8/3br3/8/8/8/PPP5/2NQK3 w - - 0 1"), 100);
+    // Three pawns ahead with one piece a side at most, no queens; two ahead, or two pieces, not.
+    assert_eq!(scale("4k3/8/8/8/8/8/PPP5/1N2K3 w - - 0 1"), p.scale_large_pawn_advantage);
+    assert_eq!(scale("4k3/8/8/8/8/8/PP6/1N2K3 w - - 0 1"), 100);
+    assert_eq!(scale("4k3/8/8/8/8/8/PPP5/1NB1K3 w - - 0 1"), 100);
+    // Mirrored for black.
+    assert_eq!(scale("1n2k3/ppp5/8/8/8/8/8/4K3 w - - 0 1"), p.scale_large_pawn_advantage);
+    // A file of format 9 plays as before the new cases: each at 100 %.
+    let mut old = crate::params::Params::default();
+    old.merge_toml("format = 9\n").unwrap();
+    let old_scales = [old.eval.scale_ocb_knights, old.eval.scale_ocb_rooks, old.eval.scale_lone_queen];
+    assert_eq!(old_scales, [100; 3]);
+    assert_eq!(old.eval.scale_large_pawn_advantage, 100);
+}
+
+#[test]
 fn passed_pawn_path_terms() {
     // The e6 passer: e7 free and safe, the path e7-e8 unattacked, our king on e1 six squares
     // from e7 (weight 2 on the sixth rank), rank factor 7.
@@ -791,7 +826,7 @@ fn every_parameter_is_used() {
     // held candidate passer on the sixth, or a backward pawn on the fifth with an enemy pawn
     // on its file, nor six or more defenders in a king area, nor a blocked and attacked passer
     // on the fifth, nor a knight or rook imbalance in closed positions, nor a defended bishop on
-    // an edge outpost.
+    // an edge outpost, nor most of the endgame scale cases.
     let mut positions = many_positions();
     positions.push(pos("k2r4/8/8/7P/8/8/5PP1/3R2K1 w - - 0 1"));
     positions.push(pos("q5k1/PPPP4/1P6/2P5/8/8/8/6K1 w - - 0 1"));
@@ -810,6 +845,12 @@ fn every_parameter_is_used() {
     positions.push(pos("4k3/8/8/pppppppp/PPPPPPPP/8/8/RN2K3 w - - 0 1"));
     // A bishop on an a-file outpost, defended by a pawn.
     positions.push(pos("4k3/8/8/B7/1P6/8/8/4K3 w - - 0 1"));
+    // The endgame scale cases after Ethereal 12: opposite bishops with a knight or a rook each,
+    // a lone queen against two pieces, three pawns ahead with one piece a side.
+    positions.push(pos("4k3/5p2/3bn3/8/4P3/3B1PN1/8/4K3 w - - 0 1"));
+    positions.push(pos("4k3/5p2/3b1r2/8/4P3/3B1P2/8/4K2R w - - 0 1"));
+    positions.push(pos("4k3/8/3br3/8/8/8/PPP5/3QK3 w - - 0 1"));
+    positions.push(pos("4k3/8/8/8/8/8/PPP5/1N2K3 w - - 0 1"));
     let base = EvalParams::default();
     let e0: Vec<i32> = positions.iter().map(|p| evaluate(p, &base)).collect();
     for (i, s) in EvalParams::specs().iter().enumerate() {

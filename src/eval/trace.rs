@@ -42,13 +42,14 @@
 //!
 //! Rounding: the engine truncates the shelter (`/ 12`, per side), the danger (`u² / Dmg` and
 //! `u / Deg`, per side), the scaled endgame (`/ 100`) and the tapered sum (`/ 24`);
-//! [`Trace::white_eval`] does not. At the traced parameters the two differ by less than 3
+//! [`Trace::white_eval`] does not. At the traced parameters the two differ by less than 3.5
 //! centipawns: the scaled endgame and the tapered sum lose less than 1 each, and the danger's
-//! truncations (each in `[0, 1)`, white's less black's in `(−1, 1)` per phase) less than 1 after
-//! the tapering (`phase/24 + eg_scale/100 · (24 − phase)/24 ≤ 1`); the shelter is exact there
-//! (the constant holds it as the engine rounded it). At any other parameters of the fitted
-//! kind (linear and danger weights) the shelter's two truncations add less than 2: the bound
-//! is [`ROUNDING_BOUND`] (5), as long as the endgame scale's case is the same (a test checks
+//! truncations (each in `[0, 1)`, white's less black's in `(−1, 1)` per phase) less than 1.5
+//! after the tapering (`phase/24 + eg_scale/100 · (24 − phase)/24 ≤ 1.5`, the scales being at
+//! most 150 %); the shelter is exact there (the constant holds it as the engine rounded it). At
+//! any other parameters of the fitted kind (linear and danger weights) the shelter's two
+//! truncations add less than 2: the bound is [`ROUNDING_BOUND`] (5.5), as long as the endgame
+//! scale's case is the same (a test checks
 //! both on 100k random-playout positions, also after random perturbations of the fitted
 //! parameters).
 
@@ -65,7 +66,7 @@ use crate::params::{ParamSection, ParamSpec};
 pub const BUMP: i32 = 12;
 
 /// `|white_eval - evaluate|` stays below this (see the module docs).
-pub const ROUNDING_BOUND: f64 = 5.0;
+pub const ROUNDING_BOUND: f64 = 5.5;
 
 /// Whether a parameter is traced (the others are held fixed at their traced values): those
 /// that enter the evaluation linearly, and the king danger's weights ([`is_danger_weight`]),
@@ -432,10 +433,10 @@ mod tests {
         for (pos, t) in positions.iter().zip(&traces) {
             let diff = (t.white_eval(&base) - f64::from(white(pos, &base))).abs();
             worst = worst.max(diff);
-            // Below 3 here (the module docs derive it): the scaled endgame, the tapered sum and
-            // the danger's truncations lose less than 1 each.
+            // Below 3.5 here (the module docs derive it): the scaled endgame and the tapered sum
+            // lose less than 1 each, the danger's truncations less than 1.5.
             assert!(
-                diff < 3.0,
+                diff < 3.5,
                 "{diff} at the traced parameters: {}",
                 shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
             );
