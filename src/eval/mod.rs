@@ -17,10 +17,13 @@
 //! pawn terms), [`pieces`] (mobility, outposts, rook terms), [`piece_tables`] (Ethereal's piece
 //! terms by phase), [`king`] (shelter, pressure,
 //! castling, attack units), [`threats`] (attacked and poorly defended pieces), [`batteries`]
-//! (doubled rooks, rook and queen), [`space`] (space and closedness), plus a tempo bonus. All bitboard set operations: no allocation, no move generation.
+//! (doubled rooks, rook and queen), [`space`] (space and closedness), plus a tempo bonus, and
+//! last [`complexity`] (Ethereal 12's, on the endgame sum). All bitboard set operations: no
+//! allocation, no move generation.
 
 pub mod batteries;
 pub mod bits;
+pub mod complexity;
 pub mod imbalance;
 pub mod king;
 mod king_tables;
@@ -227,8 +230,13 @@ impl Ctx {
 /// The evaluation from white's view, before and after tapering (exposed for term tests).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Breakdown {
-    /// Every tapered term, white minus black.
+    /// Every tapered term, white minus black, before the complexity.
     pub s: S,
+    /// The complexity's change to the endgame half ([`complexity::apply`] on `s.eg()`), kept
+    /// apart so that the tracer reads the other terms' coefficients without its clamp.
+    pub complexity: i32,
+    /// The complexity's features ([`complexity::features`]): for the tracer.
+    pub complexity_features: [i32; complexity::TERMS],
     /// King shelter, already scaled by the opponents' material (not tapered).
     pub shelter: i32,
     /// Tempo bonus, white's view.
@@ -245,7 +253,7 @@ pub(crate) struct Breakdown {
 impl Breakdown {
     #[inline(always)]
     pub fn total(&self) -> i32 {
-        let eg = self.s.eg() * self.eg_scale / 100;
+        let eg = (self.s.eg() + self.complexity) * self.eg_scale / 100;
         (self.s.mg() * self.phase + eg * (24 - self.phase)) / 24 + self.shelter + self.tempo
     }
 }
@@ -389,13 +397,18 @@ fn breakdown_with<P: PsqtSource, const TRACE: bool>(
     // (the compiler shares them).
     s += piece_tables::score(&ctx, pairs, White) - piece_tables::score(&ctx, pairs, Black);
     s += batteries::score(&ctx, pairs, White) - batteries::score(&ctx, pairs, Black);
+    // After every other term: it reads the endgame sum's sign and size.
+    let complexity_features = complexity::features(&ctx);
+    let complexity = complexity::apply(&complexity_features, &complexity::weights(p), s.eg());
     Breakdown {
         s,
+        complexity,
+        complexity_features,
         shelter: king::shelter(&ctx, king_pawns.shelter[White as usize], White)
             - king::shelter(&ctx, king_pawns.shelter[Black as usize], Black),
         tempo: if pos.turn() == White { p.tempo } else { -p.tempo },
         phase: board_phase(board),
-        eg_scale: endgame_scale(&ctx, board, p, s.eg()),
+        eg_scale: endgame_scale(&ctx, board, p, s.eg() + complexity),
         // Recomputed from the same context only where asked for (the tracer's one call).
         danger: if TRACE {
             [Black, White].map(|c| {

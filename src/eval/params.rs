@@ -1673,6 +1673,14 @@ crate::declare_params! {
         scale_lone_queen: 69, [0, 150], since 10 was 100;
         /// Endgame scale (percent) without queens, at most one knight, bishop or rook a side, for the side more than two pawns ahead (Ethereal 12's SCALE_LARGE_PAWN_ADV, 144/128)
         scale_large_pawn_advantage: 112, [0, 150], since 10 was 100;
+        /// Endgame complexity: per pawn on the board (Ethereal 12's ComplexityTotalPawns, S(0, 8)); the complexity moves the endgame sum by sign(eg) · max(complexity, −|eg|), never past zero
+        complexity_total_pawns: 0, [-300, 300], since 11 was 0;
+        /// Endgame complexity: pawns on both flanks, files a-d and e-h (Ethereal 12's ComplexityPawnFlanks, S(0, 82))
+        complexity_pawn_flanks: 0, [-300, 300], since 11 was 0;
+        /// Endgame complexity: no knights, bishops, rooks or queens left (Ethereal 12's ComplexityPawnEndgame, S(0, 76))
+        complexity_pawn_endgame: 0, [-300, 300], since 11 was 0;
+        /// Endgame complexity: constant (Ethereal 12's ComplexityAdjustment, S(0, -157))
+        complexity_adjustment: 0, [-300, 300], since 11 was 0;
         /// Passed pawn: endgame penalty per square of our king's distance to its front square, times the rank weight [0,0,0,1,1,2,2,0]
         passed_own_king_dist: 12, [0, 50];
         /// Connected pawn (defended by a pawn or beside one, and not backward) on a2/h2 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
