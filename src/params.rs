@@ -88,8 +88,11 @@ pub struct Introduced {
 /// `lmr_deeper_*`) and the prior-countermove bonus (`prior_countermove_bonus_use`); format 8
 /// turned on Ethereal's history pruning (`history_futility_depth` 8, `history_prune_depth` 3:
 /// older files keep them off); format 9 spends more of the clock early (`tm_moves_to_go` 30 →
-/// 20, `tm_increment_percent` 50 → 75: older files keep the old budget).
-pub const PARAMS_FORMAT: u32 = 9;
+/// 20, `tm_increment_percent` 50 → 75: older files keep the old budget); format 10 Ethereal 12's
+/// other endgame scale cases (`scale_ocb_knights`, `scale_ocb_rooks`, `scale_lone_queen`,
+/// `scale_large_pawn_advantage`: older files keep them at 100 %); format 11 Ethereal 12's
+/// complexity term (`complexity_*`: older files keep it at 0).
+pub const PARAMS_FORMAT: u32 = 11;
 
 /// The top-level key of a parameter file that names its format.
 pub const FORMAT_KEY: &str = "format";

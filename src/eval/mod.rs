@@ -17,10 +17,13 @@
 //! pawn terms), [`pieces`] (mobility, outposts, rook terms), [`piece_tables`] (Ethereal's piece
 //! terms by phase), [`king`] (shelter, pressure,
 //! castling, attack units), [`threats`] (attacked and poorly defended pieces), [`batteries`]
-//! (doubled rooks, rook and queen), [`space`] (space and closedness), plus a tempo bonus. All bitboard set operations: no allocation, no move generation.
+//! (doubled rooks, rook and queen), [`space`] (space and closedness), plus a tempo bonus, and
+//! last [`complexity`] (Ethereal 12's, on the endgame sum). All bitboard set operations: no
+//! allocation, no move generation.
 
 pub mod batteries;
 pub mod bits;
+pub mod complexity;
 pub mod imbalance;
 pub mod king;
 mod king_tables;
@@ -227,8 +230,13 @@ impl Ctx {
 /// The evaluation from white's view, before and after tapering (exposed for term tests).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Breakdown {
-    /// Every tapered term, white minus black.
+    /// Every tapered term, white minus black, before the complexity.
     pub s: S,
+    /// The complexity's change to the endgame half ([`complexity::apply`] on `s.eg()`), kept
+    /// apart so that the tracer reads the other terms' coefficients without its clamp.
+    pub complexity: i32,
+    /// The complexity's features ([`complexity::features`]): for the tracer.
+    pub complexity_features: [i32; complexity::TERMS],
     /// King shelter, already scaled by the opponents' material (not tapered).
     pub shelter: i32,
     /// Tempo bonus, white's view.
@@ -245,30 +253,50 @@ pub(crate) struct Breakdown {
 impl Breakdown {
     #[inline(always)]
     pub fn total(&self) -> i32 {
-        let eg = self.s.eg() * self.eg_scale / 100;
+        let eg = (self.s.eg() + self.complexity) * self.eg_scale / 100;
         (self.s.mg() * self.phase + eg * (24 - self.phase)) / 24 + self.shelter + self.tempo
     }
 }
 
 /// How much of the endgame score the side ahead (by the sign of `eg`) can expect to convert, in
-/// percent: opposite-coloured bishops with nothing but pawns beside them draw often, and a side
-/// without pawns at most a minor piece ahead rarely wins.
+/// percent (after Ethereal 12's `evaluateScaleFactor`): opposite-coloured bishops draw often,
+/// with nothing but pawns beside them most of all, then with a knight or a rook each; a side
+/// without pawns at most a minor piece ahead rarely wins; the board's only queen against two or
+/// more pieces of a side that has nothing else converts less; a side more than two pawns ahead
+/// with at most one piece a side and no queens converts more. The pawnless case comes before the
+/// lone queen so that a file whose new scales are all 100 plays as before them.
 #[inline(always)]
 fn endgame_scale(ctx: &Ctx, board: &Board, p: &EvalParams, eg: i32) -> i32 {
     let strong = if eg > 0 { Color::White } else { Color::Black };
-    let only_bishops =
-        ctx.knights[0] | ctx.knights[1] | ctx.rooks[0] | ctx.rooks[1] | ctx.queens[0] | ctx.queens[1] == 0;
-    if only_bishops
-        && ctx.bishops[0].count_ones() == 1
-        && ctx.bishops[1].count_ones() == 1
-        && (ctx.bishops[0] & DARK_SQUARES == 0) != (ctx.bishops[1] & DARK_SQUARES == 0)
-    {
-        return p.scale_opposite_bishops;
+    let (s, w) = (strong as usize, !strong as usize);
+    let knights = ctx.knights[0] | ctx.knights[1];
+    let rooks = ctx.rooks[0] | ctx.rooks[1];
+    let queens = ctx.queens[0] | ctx.queens[1];
+    let one_each = |bb: [u64; 2]| bb[0].count_ones() == 1 && bb[1].count_ones() == 1;
+    if one_each(ctx.bishops) && (ctx.bishops[0] & DARK_SQUARES == 0) != (ctx.bishops[1] & DARK_SQUARES == 0) {
+        if knights | rooks | queens == 0 {
+            return p.scale_opposite_bishops;
+        }
+        if rooks | queens == 0 && one_each(ctx.knights) {
+            return p.scale_ocb_knights;
+        }
+        if knights | queens == 0 && one_each(ctx.rooks) {
+            return p.scale_ocb_rooks;
+        }
     }
-    if ctx.pawns[strong as usize] == 0
-        && material::non_pawn_units(board, strong) <= material::non_pawn_units(board, !strong) + 1
-    {
+    if ctx.pawns[s] == 0 && material::non_pawn_units(board, strong) <= material::non_pawn_units(board, !strong) + 1 {
         return p.scale_pawnless_minor_ahead;
+    }
+    let pieces = [0, 1].map(|c| ctx.knights[c] | ctx.bishops[c] | ctx.rooks[c]);
+    if queens.count_ones() == 1 && pieces[s] == 0 && pieces[w].count_ones() >= 2 {
+        return p.scale_lone_queen;
+    }
+    if queens == 0
+        && pieces[0].count_ones() <= 1
+        && pieces[1].count_ones() <= 1
+        && ctx.pawns[s].count_ones() > ctx.pawns[w].count_ones() + 2
+    {
+        return p.scale_large_pawn_advantage;
     }
     100
 }
@@ -369,13 +397,18 @@ fn breakdown_with<P: PsqtSource, const TRACE: bool>(
     // (the compiler shares them).
     s += piece_tables::score(&ctx, pairs, White) - piece_tables::score(&ctx, pairs, Black);
     s += batteries::score(&ctx, pairs, White) - batteries::score(&ctx, pairs, Black);
+    // After every other term: it reads the endgame sum's sign and size.
+    let complexity_features = complexity::features(&ctx);
+    let complexity = complexity::apply(&complexity_features, &complexity::weights(p), s.eg());
     Breakdown {
         s,
+        complexity,
+        complexity_features,
         shelter: king::shelter(&ctx, king_pawns.shelter[White as usize], White)
             - king::shelter(&ctx, king_pawns.shelter[Black as usize], Black),
         tempo: if pos.turn() == White { p.tempo } else { -p.tempo },
         phase: board_phase(board),
-        eg_scale: endgame_scale(&ctx, board, p, s.eg()),
+        eg_scale: endgame_scale(&ctx, board, p, s.eg() + complexity),
         // Recomputed from the same context only where asked for (the tracer's one call).
         danger: if TRACE {
             [Black, White].map(|c| {

@@ -1665,6 +1665,22 @@ crate::declare_params! {
         scale_opposite_bishops: 50, [0, 100];
         /// Endgame scale (percent) when the side ahead has no pawns and at most a minor piece more (N, B = 1, R = 2, Q = 4)
         scale_pawnless_minor_ahead: 14, [0, 100];
+        /// Endgame scale (percent) with opposite-coloured bishops and one knight each beside them (Ethereal 12's SCALE_OCB_ONE_KNIGHT, 106/128, 83 %: params/ethereal-endgame.toml; 100 until an SPRT passes it)
+        scale_ocb_knights: 100, [0, 150], since 10 was 100;
+        /// Endgame scale (percent) with opposite-coloured bishops and one rook each beside them (Ethereal 12's SCALE_OCB_ONE_ROOK, 96/128, 75 %: params/ethereal-endgame.toml; 100 until an SPRT passes it)
+        scale_ocb_rooks: 100, [0, 150], since 10 was 100;
+        /// Endgame scale (percent) for the side ahead when the board's only queen faces two or more of the other side's knights, bishops and rooks and that side has no other piece (Ethereal 12's SCALE_LONE_QUEEN, 88/128, 69 %: params/ethereal-endgame.toml; 100 until an SPRT passes it)
+        scale_lone_queen: 100, [0, 150], since 10 was 100;
+        /// Endgame scale (percent) without queens, at most one knight, bishop or rook a side, for the side more than two pawns ahead (Ethereal 12's SCALE_LARGE_PAWN_ADV, 144/128, 112 %: params/ethereal-endgame.toml; 100 until an SPRT passes it)
+        scale_large_pawn_advantage: 100, [0, 150], since 10 was 100;
+        /// Endgame complexity: per pawn on the board (Ethereal 12's ComplexityTotalPawns, S(0, 8): params/ethereal-endgame.toml); the complexity moves the endgame sum by sign(eg) · max(complexity, −|eg|), never past zero
+        complexity_total_pawns: 0, [-300, 300], since 11 was 0;
+        /// Endgame complexity: pawns on both flanks, files a-d and e-h (Ethereal 12's ComplexityPawnFlanks, S(0, 82): params/ethereal-endgame.toml)
+        complexity_pawn_flanks: 0, [-300, 300], since 11 was 0;
+        /// Endgame complexity: no knights, bishops, rooks or queens left (Ethereal 12's ComplexityPawnEndgame, S(0, 76): params/ethereal-endgame.toml)
+        complexity_pawn_endgame: 0, [-300, 300], since 11 was 0;
+        /// Endgame complexity: constant (Ethereal 12's ComplexityAdjustment, S(0, -157): params/ethereal-endgame.toml)
+        complexity_adjustment: 0, [-300, 300], since 11 was 0;
         /// Passed pawn: endgame penalty per square of our king's distance to its front square, times the rank weight [0,0,0,1,1,2,2,0]
         passed_own_king_dist: 12, [0, 50];
         /// Connected pawn (defended by a pawn or beside one, and not backward) on a2/h2 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)

@@ -606,6 +606,100 @@ fn endgame_scales() {
 }
 
 #[test]
+fn endgame_scales_after_ethereal() {
+    // The defaults keep every case at 100 % until games pass Ethereal's values: test at those.
+    let ethereal = crate::params::Params::default().with_toml(include_str!("../../params/ethereal-endgame.toml"));
+    let p = ethereal.expect("params/ethereal-endgame.toml loads").eval;
+    let scales = [p.scale_ocb_knights, p.scale_ocb_rooks, p.scale_lone_queen, p.scale_large_pawn_advantage];
+    let mut distinct = scales.to_vec();
+    distinct.extend([p.scale_opposite_bishops, p.scale_pawnless_minor_ahead, 100]);
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 7, "each case is told apart by its value: {scales:?}");
+    let scale = |fen: &str| parts(fen, &p).eg_scale;
+    // Opposite-coloured bishops (d3 light, d6 dark) with one knight each, one rook each; with a
+    // knight and a rook each, or a second knight, no case applies.
+    assert_eq!(scale("4k3/5p2/3bn3/8/4P3/3B1PN1/8/4K3 w - - 0 1"), p.scale_ocb_knights);
+    assert_eq!(scale("4k3/5p2/3b1r2/8/4P3/3B1P2/8/4K2R w - - 0 1"), p.scale_ocb_rooks);
+    assert_eq!(scale("4k3/5p2/3bnr2/8/4P3/3B1PN1/8/4K2R w - - 0 1"), 100);
+    assert_eq!(scale("4k3/5p2/3bn3/8/4P3/3B1PN1/8/1N2K3 w - - 0 1"), 100);
+    // The board's only queen, its side ahead, against a rook and a bishop; against a rook alone
+    // it keeps its score, and so it does when its own side has a piece too.
+    assert_eq!(scale("4k3/8/3br3/8/8/8/PPP5/3QK3 w - - 0 1"), p.scale_lone_queen);
+    assert_eq!(scale("4k3/8/4r3/8/8/8/PPP5/3QK3 w - - 0 1"), 100);
+    assert_eq!(scale("4k3/8/3br3/8/8/8/PPP5/2NQK3 w - - 0 1"), 100);
+    // Three pawns ahead with one piece a side at most, no queens; two ahead, or two pieces, not.
+    assert_eq!(scale("4k3/8/8/8/8/8/PPP5/1N2K3 w - - 0 1"), p.scale_large_pawn_advantage);
+    assert_eq!(scale("4k3/8/8/8/8/8/PP6/1N2K3 w - - 0 1"), 100);
+    assert_eq!(scale("4k3/8/8/8/8/8/PPP5/1NB1K3 w - - 0 1"), 100);
+    // Mirrored for black.
+    assert_eq!(scale("1n2k3/ppp5/8/8/8/8/8/4K3 w - - 0 1"), p.scale_large_pawn_advantage);
+    // A file of format 9 plays as before the new cases: each at 100 %.
+    let mut old = crate::params::Params::default();
+    old.merge_toml("format = 9\n").unwrap();
+    let old_scales = [old.eval.scale_ocb_knights, old.eval.scale_ocb_rooks, old.eval.scale_lone_queen];
+    assert_eq!(old_scales, [100; 3]);
+    assert_eq!(old.eval.scale_large_pawn_advantage, 100);
+}
+
+#[test]
+fn complexity_term() {
+    // Nothing by default.
+    let base = EvalParams::default();
+    assert!(many_positions().iter().all(|p| breakdown(p, &base, &Profiles::new(&base)).complexity == 0));
+    // A pawn ending (nine pawns, on both flanks), white a pawn up; pawns on one flank with a
+    // piece each; black ahead.
+    let ending = "4k3/pp4pp/8/8/8/8/PPP3PP/4K3 w - - 0 1";
+    let one_flank = "r3k3/5pp1/8/8/8/8/4PPP1/R3K3 w - - 0 1";
+    let black_ahead = "4k3/pp4pp/8/8/8/8/PP4P1/4K3 w - - 0 1";
+    for (fen, features) in [(ending, [9, 1, 1, 1]), (one_flank, [5, 0, 0, 1]), (black_ahead, [7, 1, 1, 1])] {
+        let eg = parts(fen, &base).s.eg();
+        assert_ne!(eg, 0, "{fen}");
+        // Each weight alone (positive: no clamp) moves the endgame half by weight × feature,
+        // for the side ahead.
+        for (name, f) in super::complexity::WEIGHTS.into_iter().zip(features) {
+            let mut p = base.clone();
+            set(&mut p, name, 10);
+            let b = parts(fen, &p);
+            assert_eq!(b.s, parts(fen, &base).s, "the other terms do not move");
+            assert_eq!(b.complexity, eg.signum() * 10 * f, "{name} in {fen}");
+        }
+    }
+    // And the evaluation with it (white to move: white's view).
+    let mut p = base.clone();
+    set(&mut p, "complexity_pawn_endgame", 40);
+    assert!(evaluate(&pos(ending), &p) > evaluate(&pos(ending), &base));
+    assert!(evaluate(&pos(black_ahead), &p) < evaluate(&pos(black_ahead), &base));
+    // A negative complexity takes the endgame half toward 0, never past it.
+    let mut p = base.clone();
+    set(&mut p, "complexity_adjustment", -300);
+    let b = parts(ending, &p);
+    assert!(b.s.eg().abs() < 300 && b.s.eg() + b.complexity == 0, "{b:?}");
+    for weights in
+        [[8, 82, 76, -157], [0, 0, 0, -300], [300, 300, 300, 300], [-300, -300, -300, -300], [-20, 50, 0, 100]]
+    {
+        let mut p = base.clone();
+        for (name, w) in super::complexity::WEIGHTS.into_iter().zip(weights) {
+            set(&mut p, name, w);
+        }
+        let profiles = Profiles::new(&p);
+        for position in many_positions() {
+            let b = breakdown(&position, &p, &profiles);
+            let (eg, after) = (b.s.eg(), b.s.eg() + b.complexity);
+            assert!(after == 0 || after.signum() == eg.signum(), "{weights:?}: {eg} -> {after}");
+            assert!(eg != 0 || b.complexity == 0, "{weights:?}");
+        }
+    }
+    // A file of format 10 has no complexity: 0 whatever the weights were.
+    let mut old = crate::params::Params::default();
+    for name in super::complexity::WEIGHTS {
+        set(&mut old.eval, name, 50);
+    }
+    let old = old.with_toml("format = 10\n").unwrap();
+    assert_eq!(super::complexity::weights(&old.eval), [0; 4]);
+}
+
+#[test]
 fn passed_pawn_path_terms() {
     // The e6 passer: e7 free and safe, the path e7-e8 unattacked, our king on e1 six squares
     // from e7 (weight 2 on the sixth rank), rank factor 7.
@@ -791,7 +885,7 @@ fn every_parameter_is_used() {
     // held candidate passer on the sixth, or a backward pawn on the fifth with an enemy pawn
     // on its file, nor six or more defenders in a king area, nor a blocked and attacked passer
     // on the fifth, nor a knight or rook imbalance in closed positions, nor a defended bishop on
-    // an edge outpost.
+    // an edge outpost, nor most of the endgame scale cases.
     let mut positions = many_positions();
     positions.push(pos("k2r4/8/8/7P/8/8/5PP1/3R2K1 w - - 0 1"));
     positions.push(pos("q5k1/PPPP4/1P6/2P5/8/8/8/6K1 w - - 0 1"));
@@ -810,6 +904,14 @@ fn every_parameter_is_used() {
     positions.push(pos("4k3/8/8/pppppppp/PPPPPPPP/8/8/RN2K3 w - - 0 1"));
     // A bishop on an a-file outpost, defended by a pawn.
     positions.push(pos("4k3/8/8/B7/1P6/8/8/4K3 w - - 0 1"));
+    // The endgame scale cases after Ethereal 12: opposite bishops with a knight or a rook each,
+    // a lone queen against two pieces, three pawns ahead with one piece a side.
+    positions.push(pos("4k3/5p2/3bn3/8/4P3/3B1PN1/8/4K3 w - - 0 1"));
+    positions.push(pos("4k3/5p2/3b1r2/8/4P3/3B1P2/8/4K2R w - - 0 1"));
+    positions.push(pos("4k3/8/3br3/8/8/8/PPP5/3QK3 w - - 0 1"));
+    positions.push(pos("4k3/8/8/8/8/8/PPP5/1N2K3 w - - 0 1"));
+    // A pawn ending with pawns on both flanks (the complexity's features).
+    positions.push(pos("4k3/pp4pp/8/8/8/8/PPP3PP/4K3 w - - 0 1"));
     let base = EvalParams::default();
     let e0: Vec<i32> = positions.iter().map(|p| evaluate(p, &base)).collect();
     for (i, s) in EvalParams::specs().iter().enumerate() {

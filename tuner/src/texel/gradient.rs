@@ -6,7 +6,8 @@
 //! each one optimiser step on the mean squared error of `sigmoid(K·E)` plus a ridge prior
 //! `ridge · Σ ((θ − θ₀) / 100)²` toward the start. Values are clamped to the declared ranges
 //! after each step. The king danger's thirteen weights are fitted too, through their exact
-//! quadratic (Ethereal's tuner does the same for its king safety): see [`super::traces`].
+//! quadratic (Ethereal's tuner does the same for its king safety), and the complexity's four
+//! through its sign and clamp (as Ethereal's tuner does its complexity): see [`super::traces`].
 //! Genes with a non-linear key (the danger's two divisors, `ks_mg_divisor` and `ks_eg_divisor`,
 //! which the weights' scale makes redundant; `scale_*`, which acts through the endgame sum's
 //! sign: see `evochess::eval::trace`) or a search key are held at their starting values.

@@ -1,7 +1,7 @@
 //! Traced positions held compactly for gradient Texel ([`super::gradient`]).
 //!
-//! Each position is one [`Record`] (28 bytes: its constants, phase, endgame scale, target and
-//! where its entries and danger sides start) plus one 4-byte [`Entry`] per non-zero (gene,
+//! Each position is one [`Record`] (28 bytes: its constants, phase, endgame scale, complexity
+//! features, target and where its entries and danger sides start) plus one 4-byte [`Entry`] per non-zero (gene,
 //! channel) coefficient: a `u16` column `gene << 2 | channel` (channel 0 middlegame, 1 endgame,
 //! 2 flat in twelfths) and an `i16` coefficient. The engine's [`Tracer`] gives the coefficients
 //! per parameter; parameters outside the tuned genes (held fixed) are folded into the constants
@@ -19,6 +19,17 @@
 //! for white's king and +1 for black's, the divisors held at the traced parameters'. Its
 //! gradient is exact: `∂mg/∂θ = σ·2u·coef/Dmg` and `∂eg/∂θ = σ·coef/Deg` while `u > 0`, else 0.
 //!
+//! The complexity (Ethereal 12's, see `evochess::eval::trace`) comes last: with `eg` the
+//! endgame sum above (the danger's part in it) and `c = Σ f_k·w_k` over its four weights (a
+//! weight that is no gene held at its starting value), `eg' = eg + sign(eg)·max(c, −|eg|)`.
+//! Its features `f` (pawns 0 to 16, pawns on both flanks, a pawn ending, and the constant 1)
+//! pack into one byte of the record ([`Record::complexity`]; the record had two bytes of
+//! padding, so a position costs no more). Its gradient is Ethereal's tuner's, exact off the
+//! kinks: where `c ≥ −|eg|`, `∂eg'/∂w_k = sign(eg)·f_k` and every other endgame term keeps its
+//! own; where the clamp holds (`c < −|eg|`), `eg' = 0` nearby and every endgame-side gradient
+//! of the position (its linear endgame coefficients, the danger's endgame part, the complexity
+//! weights) is 0.
+//!
 //! [`TraceSet::loss_grad`] computes the mean squared error of `sigmoid(K·E)` against the targets
 //! over a range of positions, and its gradient per gene, in fixed chunks of [`CHUNK`] positions
 //! summed in order: the result does not depend on the number of threads.
@@ -27,8 +38,9 @@ use std::ops::Range;
 
 use evochess::{
     eval::{
+        complexity,
         king::DANGER_TERMS,
-        trace::{Tracer, danger, danger_divisors, danger_params},
+        trace::{Tracer, complexity_change, complexity_params, danger, danger_divisors, danger_params},
     },
     params::EvalParams,
 };
@@ -73,6 +85,25 @@ pub struct Record {
     pub target: f32,
     pub phase: u8,
     pub eg_scale: u8,
+    /// The complexity's features ([`pack_complexity`]): the pawns in bits 0 to 4, pawns on both
+    /// flanks in bit 5, a pawn ending in bit 6 (the constant feature is always 1).
+    pub complexity: u8,
+}
+
+/// Packs the complexity's features (pawns, both flanks, pawn ending, constant) into a byte.
+pub fn pack_complexity(f: [i32; complexity::TERMS]) -> Result<u8, TraceError> {
+    match f {
+        [pawns @ 0..=31, flanks @ 0..=1, ending @ 0..=1, 1] => {
+            Ok(pawns as u8 | (flanks as u8) << 5 | (ending as u8) << 6)
+        }
+        _ => Err(TraceError::ComplexityFeatures(f)),
+    }
+}
+
+/// The complexity's features of [`pack_complexity`]'s byte.
+#[inline]
+pub fn unpack_complexity(packed: u8) -> [f64; complexity::TERMS] {
+    [f64::from(packed & 31), f64::from(packed >> 5 & 1), f64::from(packed >> 6 & 1), 1.0]
 }
 
 /// Why positions could not be traced compactly.
@@ -86,6 +117,8 @@ pub enum TraceError {
     ConstantTooLarge(i64),
     #[error("over 4 billion coefficients: trace fewer positions")]
     TooManyEntries,
+    #[error("complexity features {0:?} do not fit in a byte (pawns 0-31, two flags, the constant 1)")]
+    ComplexityFeatures([i32; complexity::TERMS]),
 }
 
 /// How the danger weights enter a [`TraceSet`]: each one's gene, and the divisors.
@@ -96,6 +129,26 @@ pub struct DangerGenes {
     /// `ks_mg_divisor` and `ks_eg_divisor` at the traced parameters (held fixed).
     pub mg_divisor: f64,
     pub eg_divisor: f64,
+}
+
+/// How the complexity's weights enter a [`TraceSet`]: each one's gene, or its held value.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ComplexityGenes {
+    /// The gene of each complexity weight (`complexity::WEIGHTS` order), if it is one.
+    pub genes: [Option<u16>; complexity::TERMS],
+    /// Each weight at the traced parameters (used where it is no gene).
+    pub held: [f64; complexity::TERMS],
+}
+
+/// What [`TraceSet::eval`] gives for one position.
+struct Evaluated {
+    /// The evaluation, white's view.
+    value: f64,
+    /// The weight of each channel's sum in the value; the endgame's is 0 where the
+    /// complexity's clamp holds (the endgame half is 0 nearby whatever its terms).
+    weights: [f64; 4],
+    /// `∂eg'/∂c`: the endgame sum's sign where the clamp does not hold, else 0.
+    complexity_sign: f64,
 }
 
 /// Traced positions and their labels.
@@ -109,6 +162,7 @@ pub struct TraceSet {
     labels: Vec<(f32, f32)>,
     pub genes: usize,
     pub danger_genes: DangerGenes,
+    pub complexity_genes: ComplexityGenes,
 }
 
 /// Which gene (if any) each evaluation parameter belongs to.
@@ -132,15 +186,19 @@ impl TraceSet {
         // Genes fit in 14 bits (checked above).
         let danger_genes =
             DangerGenes { genes: danger_params().map(|i| gene_of[i].map(|g| g as u16)), mg_divisor, eg_divisor };
+        let complexity_genes = ComplexityGenes {
+            genes: complexity_params().map(|i| gene_of[i].map(|g| g as u16)),
+            held: complexity::weights(params).map(f64::from),
+        };
         let chunks: Vec<&[Labelled]> = positions.chunks(1024).collect();
         let parts = par_map(&chunks, threads, |chunk| {
-            let mut set = TraceSet { genes, danger_genes, ..TraceSet::default() };
+            let mut set = TraceSet { genes, danger_genes, complexity_genes, ..TraceSet::default() };
             for l in *chunk {
                 set.push(&tracer, l, gene_of)?;
             }
             Ok::<_, TraceError>(set)
         });
-        let mut set = TraceSet { genes, danger_genes, ..TraceSet::default() };
+        let mut set = TraceSet { genes, danger_genes, complexity_genes, ..TraceSet::default() };
         for part in parts {
             set.append(part?)?;
         }
@@ -215,6 +273,7 @@ impl TraceSet {
             target: result as f32,
             phase: t.phase as u8,
             eg_scale: t.eg_scale as u8,
+            complexity: pack_complexity(t.complexity)?,
         });
         self.labels.push((result as f32, score as f32));
         Ok(())
@@ -242,6 +301,14 @@ impl TraceSet {
 
     pub fn is_empty(&self) -> bool {
         self.records.is_empty()
+    }
+
+    /// The complexity before its sign and clamp, `Σ f_k·w_k`, under `theta`.
+    #[inline]
+    fn complexity(&self, features: &[f64; complexity::TERMS], theta: &[f64]) -> f64 {
+        let ComplexityGenes { genes, held } = &self.complexity_genes;
+        let weight = |k: usize| genes[k].map_or(held[k], |g| theta[usize::from(g)]);
+        features.iter().enumerate().map(|(k, f)| f * weight(k)).sum()
     }
 
     /// Bytes held (records, entries, danger sides, labels).
@@ -276,9 +343,10 @@ impl TraceSet {
         u
     }
 
-    /// The traced evaluation of position `i` under gene values `theta`, and its channel weights.
+    /// The traced evaluation of position `i` under gene values `theta`, and what its gradient
+    /// needs.
     #[inline]
-    fn eval(&self, i: usize, theta: &[f64]) -> (f64, [f64; 4]) {
+    fn eval(&self, i: usize, theta: &[f64]) -> Evaluated {
         let r = &self.records[i];
         let phase = f64::from(r.phase);
         let w = [phase / 24.0, f64::from(r.eg_scale) / 100.0 * (24.0 - phase) / 24.0, 1.0 / 12.0, 0.0];
@@ -294,17 +362,26 @@ impl TraceSet {
             acc[0] += sign * mg;
             acc[1] += sign * eg;
         }
-        (w[0] * acc[0] + w[1] * acc[1] + w[2] * acc[2], w)
+        let eg = acc[1];
+        let c = self.complexity(&unpack_complexity(r.complexity), theta);
+        acc[1] = eg + complexity_change(eg, c);
+        let value = w[0] * acc[0] + w[1] * acc[1] + w[2] * acc[2];
+        if c >= -eg.abs() {
+            let complexity_sign = if eg == 0.0 { 0.0 } else { eg.signum() };
+            Evaluated { value, weights: w, complexity_sign }
+        } else {
+            Evaluated { value, weights: [w[0], 0.0, w[2], w[3]], complexity_sign: 0.0 }
+        }
     }
 
     /// Evaluations (white's view) of every position under `theta`.
     pub fn evals(&self, theta: &[f64]) -> Vec<f64> {
-        (0..self.len()).map(|i| self.eval(i, theta).0).collect()
+        (0..self.len()).map(|i| self.eval(i, theta).value).collect()
     }
 
     /// `(evaluation, white's result)` of every position under `theta`: [`super::fit_k`]'s samples.
     pub fn samples(&self, theta: &[f64]) -> Vec<(f64, f64)> {
-        (0..self.len()).map(|i| (self.eval(i, theta).0, f64::from(self.labels[i].0))).collect()
+        (0..self.len()).map(|i| (self.eval(i, theta).value, f64::from(self.labels[i].0))).collect()
     }
 
     /// Sets each target to `lambda·result + (1 − lambda)·sigmoid(K·score)`, or to the result
@@ -329,7 +406,7 @@ impl TraceSet {
             let mut sse = 0.0;
             let mut g = if grad { vec![0.0; cols] } else { Vec::new() };
             for i in from..(from + CHUNK).min(range.end) {
-                let (e, w) = self.eval(i, theta);
+                let Evaluated { value: e, weights: w, complexity_sign } = self.eval(i, theta);
                 let s = 1.0 / (1.0 + (-slope * e).exp());
                 let err = s - f64::from(self.records[i].target);
                 sse += err * err;
@@ -354,6 +431,15 @@ impl TraceSet {
                             }
                         }
                     }
+                    // sign(eg)·f_k per complexity weight, booked to the endgame columns.
+                    if complexity_sign != 0.0 {
+                        let features = unpack_complexity(self.records[i].complexity);
+                        for (f, gene) in features.iter().zip(&self.complexity_genes.genes) {
+                            if let Some(gene) = gene {
+                                g[usize::from(*gene) << 2 | 1] += f * complexity_sign * dw[1];
+                            }
+                        }
+                    }
                 }
             }
             (sse, g)
@@ -371,7 +457,12 @@ impl TraceSet {
 
     /// Reorders the positions by `order` (a permutation of `0..len`).
     pub fn permute(&self, order: &[usize]) -> TraceSet {
-        let mut out = TraceSet { genes: self.genes, danger_genes: self.danger_genes, ..TraceSet::default() };
+        let mut out = TraceSet {
+            genes: self.genes,
+            danger_genes: self.danger_genes,
+            complexity_genes: self.complexity_genes,
+            ..TraceSet::default()
+        };
         out.records.reserve(order.len());
         out.entries.reserve(self.entries.len());
         out.danger.reserve(self.danger.len());
@@ -390,7 +481,12 @@ impl TraceSet {
 
     /// `copies` copies of this set one after another (for benchmarks at a given size).
     pub fn tiled(&self, copies: usize) -> Result<TraceSet, TraceError> {
-        let mut out = TraceSet { genes: self.genes, danger_genes: self.danger_genes, ..TraceSet::default() };
+        let mut out = TraceSet {
+            genes: self.genes,
+            danger_genes: self.danger_genes,
+            complexity_genes: self.complexity_genes,
+            ..TraceSet::default()
+        };
         out.records.reserve(self.len() * copies);
         out.entries.reserve(self.entries.len() * copies);
         out.danger.reserve(self.danger.len() * copies);
@@ -420,6 +516,11 @@ pub(crate) mod tests {
             ("3r2k1/5ppp/8/6Q1/8/6q1/5PPP/3R2K1 w - - 0 1", 0.0),
             ("r4rk1/ppp2ppp/3b4/3q4/3Q4/3B4/PPP2PPP/R4RK1 w - - 0 1", 0.5),
             ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0.5),
+            // Endings for the complexity: pawns on both flanks without pieces, white a pawn up
+            // (with Ethereal's weights positive: it adds); few pawns, a piece each, close to
+            // level (with Ethereal's weights it clamps the endgame half to 0).
+            ("4k3/pp4pp/8/8/8/8/PPP3PP/4K3 w - - 0 1", 1.0),
+            ("4k1r1/5pp1/8/8/8/8/4PP2/3RK3 b - - 0 1", 0.5),
         ]
         .iter()
         .map(|(fen, result)| {
@@ -439,20 +540,17 @@ pub(crate) mod tests {
         (gene_of, linear)
     }
 
-    #[test]
-    fn gradient_equals_finite_differences() {
-        let p = Params::default().eval;
-        let (gene_of, linear) = all_linear();
-        let set = TraceSet::build(&fixture(), &p, &gene_of, linear.len(), 2).unwrap();
-        let theta: Vec<f64> = linear.iter().map(|&i| f64::from(p.get(i))).collect();
+    /// Each gene's gradient of the loss over `set` at `theta`, checked against the central
+    /// difference; how many are not 0.
+    fn check_gradient(set: &TraceSet, theta: &[f64]) -> (Vec<f64>, usize) {
         let k = 1.2;
-        let (_, grad) = set.loss_grad(&theta, k, 0..set.len(), true, 2);
+        let (_, grad) = set.loss_grad(theta, k, 0..set.len(), true, 2);
         let mut checked = 0;
         for (g, &analytic) in grad.iter().enumerate() {
             let h = 1e-3;
-            let mut up = theta.clone();
+            let mut up = theta.to_vec();
             up[g] += h;
-            let mut down = theta.clone();
+            let mut down = theta.to_vec();
             down[g] -= h;
             let numeric = (set.loss_grad(&up, k, 0..set.len(), false, 1).0
                 - set.loss_grad(&down, k, 0..set.len(), false, 1).0)
@@ -460,6 +558,16 @@ pub(crate) mod tests {
             assert!((analytic - numeric).abs() <= 1e-7 + 1e-5 * numeric.abs(), "gene {g}: {analytic} vs {numeric}");
             checked += usize::from(analytic != 0.0);
         }
+        (grad, checked)
+    }
+
+    #[test]
+    fn gradient_equals_finite_differences() {
+        let p = Params::default().eval;
+        let (gene_of, linear) = all_linear();
+        let set = TraceSet::build(&fixture(), &p, &gene_of, linear.len(), 2).unwrap();
+        let theta: Vec<f64> = linear.iter().map(|&i| f64::from(p.get(i))).collect();
+        let (grad, checked) = check_gradient(&set, &theta);
         assert!(checked > 50, "only {checked} genes have a gradient on the fixture");
         // The danger weights are genes, and those the fixture's attacks use move the loss.
         assert!(set.danger.iter().any(|d| d.white) && set.danger.iter().any(|d| !d.white), "{:?}", set.danger);
@@ -472,6 +580,36 @@ pub(crate) mod tests {
             assert!(danger.iter().any(|&(n, g)| n == name && g != 0.0), "{name}: {danger:?}");
         }
         assert!(danger.iter().filter(|(_, g)| *g != 0.0).count() >= 8, "{danger:?}");
+        // The complexity's weights are genes too. At 0 (the defaults) nothing clamps; with
+        // Ethereal's weights the clamp holds in some positions (their endgame side has no
+        // gradient) and not in others, and every weight moves the loss.
+        let genes = complexity_params().map(|i| gene_of[i].expect("a complexity weight is a gene"));
+        // (A position without an endgame half has a channel weight of 0 too.)
+        let has_endgame = |i: usize| set.records[i].phase < 24 && set.records[i].eg_scale > 0;
+        let clamped =
+            |theta: &[f64]| (0..set.len()).filter(|&i| has_endgame(i) && set.eval(i, theta).weights[1] == 0.0).count();
+        assert_eq!(clamped(&theta), 0);
+        let mut ethereal = theta.clone();
+        for (&g, w) in genes.iter().zip([8.0, 82.0, 76.0, -157.0]) {
+            ethereal[g] = w;
+        }
+        let moved = (0..set.len()).filter(|&i| set.eval(i, &ethereal).complexity_sign != 0.0).count();
+        assert!(clamped(&ethereal) >= 1 && moved >= 2, "{} clamped, {moved} moved", clamped(&ethereal));
+        let (grad, checked) = check_gradient(&set, &ethereal);
+        assert!(checked > 50, "only {checked} genes have a gradient with Ethereal's complexity");
+        assert!(genes.iter().all(|&g| grad[g] != 0.0), "{:?}", genes.map(|g| grad[g]));
+    }
+
+    #[test]
+    fn complexity_features_pack_into_a_byte() {
+        for f in [[0, 0, 0, 1], [16, 1, 1, 1], [31, 0, 1, 1], [7, 1, 0, 1]] {
+            let unpacked = unpack_complexity(pack_complexity(f).unwrap());
+            assert_eq!(unpacked, f.map(f64::from));
+        }
+        for f in [[32, 0, 0, 1], [-1, 0, 0, 1], [3, 2, 0, 1], [3, 0, 0, 0]] {
+            assert_eq!(pack_complexity(f), Err(TraceError::ComplexityFeatures(f)));
+        }
+        assert_eq!(size_of::<Record>(), 28);
     }
 
     #[test]
@@ -496,6 +634,22 @@ pub(crate) mod tests {
             assert!((a - traced).abs() < 1e-9, "{a} vs {traced}");
         }
         assert!(!all.danger.is_empty() && all.danger.len() == few.danger.len());
+        // The complexity's weights held (not genes) count at their traced values: with
+        // Ethereal's, the two sets still agree, with each other and with the engine's trace.
+        let mut ethereal = p.clone();
+        for (i, w) in complexity_params().into_iter().zip([8, 82, 76, -157]) {
+            ethereal.set_unchecked(i, w);
+        }
+        let all = TraceSet::build(&positions, &ethereal, &gene_of, linear.len(), 1).unwrap();
+        let few = TraceSet::build(&positions, &ethereal, &material, 10, 3).unwrap();
+        let theta_all: Vec<f64> = linear.iter().map(|&i| f64::from(ethereal.get(i))).collect();
+        let tracer = Tracer::new(&ethereal);
+        for ((a, b), l) in all.evals(&theta_all).iter().zip(few.evals(&theta_few)).zip(&positions) {
+            let traced = tracer.trace(&l.pos).white_eval(&ethereal);
+            assert!((a - b).abs() < 1e-9 && (a - traced).abs() < 1e-9, "{a} vs {b} vs {traced}");
+        }
+        // Held at 0 instead, they would give other evaluations.
+        assert_ne!(few.evals(&theta_few), TraceSet::build(&positions, &p, &material, 10, 1).unwrap().evals(&theta_few));
         let tiled = all.tiled(3000).unwrap();
         let one = tiled.loss_grad(&theta_all, 1.0, 0..tiled.len(), true, 1);
         let four = tiled.loss_grad(&theta_all, 1.0, 0..tiled.len(), true, 4);
