@@ -149,6 +149,9 @@ struct Evaluated {
     weights: [f64; 4],
     /// `∂eg'/∂c`: the endgame sum's sign where the clamp does not hold, else 0.
     complexity_sign: f64,
+    /// The attack units of each danger side ([`TraceSet::danger_of`]'s order; at most the two
+    /// kings), so that the gradient does not recompute them.
+    units: [f64; 2],
 }
 
 /// Traced positions and their labels.
@@ -355,9 +358,12 @@ impl TraceSet {
             acc[usize::from(e.col & 3)] += f64::from(e.coef) * theta[usize::from(e.col >> 2)];
         }
         let DangerGenes { mg_divisor, eg_divisor, .. } = self.danger_genes;
-        for d in self.danger_of(i) {
+        let mut units = [0.0; 2];
+        debug_assert!(self.danger_of(i).len() <= units.len(), "a position has two kings");
+        for (d, u) in self.danger_of(i).iter().zip(&mut units) {
+            *u = self.units(d, theta);
             // The side's own danger (<= 0) counts against white when it is white's king.
-            let (mg, eg) = danger(self.units(d, theta), mg_divisor, eg_divisor);
+            let (mg, eg) = danger(*u, mg_divisor, eg_divisor);
             let sign = if d.white { 1.0 } else { -1.0 };
             acc[0] += sign * mg;
             acc[1] += sign * eg;
@@ -368,9 +374,9 @@ impl TraceSet {
         let value = w[0] * acc[0] + w[1] * acc[1] + w[2] * acc[2];
         if c >= -eg.abs() {
             let complexity_sign = if eg == 0.0 { 0.0 } else { eg.signum() };
-            Evaluated { value, weights: w, complexity_sign }
+            Evaluated { value, weights: w, complexity_sign, units }
         } else {
-            Evaluated { value, weights: [w[0], 0.0, w[2], w[3]], complexity_sign: 0.0 }
+            Evaluated { value, weights: [w[0], 0.0, w[2], w[3]], complexity_sign: 0.0, units }
         }
     }
 
@@ -406,7 +412,7 @@ impl TraceSet {
             let mut sse = 0.0;
             let mut g = if grad { vec![0.0; cols] } else { Vec::new() };
             for i in from..(from + CHUNK).min(range.end) {
-                let Evaluated { value: e, weights: w, complexity_sign } = self.eval(i, theta);
+                let Evaluated { value: e, weights: w, complexity_sign, units } = self.eval(i, theta);
                 let s = 1.0 / (1.0 + (-slope * e).exp());
                 let err = s - f64::from(self.records[i].target);
                 sse += err * err;
@@ -419,8 +425,7 @@ impl TraceSet {
                     // d/du of σ·(w_mg·u²/Dmg + w_eg·u/Deg), booked to the genes' middlegame
                     // columns (they are summed per gene).
                     let DangerGenes { genes, mg_divisor, eg_divisor } = &self.danger_genes;
-                    for dn in self.danger_of(i) {
-                        let u = self.units(dn, theta);
+                    for (dn, &u) in self.danger_of(i).iter().zip(&units) {
                         if u > 0.0 {
                             let sign = if dn.white { -1.0 } else { 1.0 };
                             let du = sign * (dw[0] * 2.0 * u / mg_divisor + dw[1] / eg_divisor);
