@@ -1676,11 +1676,11 @@ crate::declare_params! {
         /// Endgame complexity: per pawn on the board (Ethereal 12's ComplexityTotalPawns, S(0, 8): params/ethereal-endgame.toml); the complexity moves the endgame sum by sign(eg) · max(complexity, −|eg|), never past zero
         complexity_total_pawns: 0, [-300, 300], since 11 was 0;
         /// Endgame complexity: pawns on both flanks, files a-d and e-h (Ethereal 12's ComplexityPawnFlanks, S(0, 82): params/ethereal-endgame.toml)
-        complexity_pawn_flanks: 0, [-300, 300], since 11 was 0;
+        complexity_pawn_flanks: 12, [-300, 300], since 11 was 0;
         /// Endgame complexity: no knights, bishops, rooks or queens left (Ethereal 12's ComplexityPawnEndgame, S(0, 76): params/ethereal-endgame.toml)
-        complexity_pawn_endgame: 0, [-300, 300], since 11 was 0;
+        complexity_pawn_endgame: 30, [-300, 300], since 11 was 0;
         /// Endgame complexity: constant (Ethereal 12's ComplexityAdjustment, S(0, -157): params/ethereal-endgame.toml)
-        complexity_adjustment: 0, [-300, 300], since 11 was 0;
+        complexity_adjustment: -9, [-300, 300], since 11 was 0;
         /// Passed pawn: endgame penalty per square of our king's distance to its front square, times the rank weight [0,0,0,1,1,2,2,0]
         passed_own_king_dist: 12, [0, 50];
         /// Connected pawn (defended by a pawn or beside one, and not backward) on a2/h2 (relative, mirrored), middlegame (Ethereal 12's PawnConnected32)
