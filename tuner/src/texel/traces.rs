@@ -571,7 +571,13 @@ pub(crate) mod tests {
         let p = Params::default().eval;
         let (gene_of, linear) = all_linear();
         let set = TraceSet::build(&fixture(), &p, &gene_of, linear.len(), 2).unwrap();
-        let theta: Vec<f64> = linear.iter().map(|&i| f64::from(p.get(i))).collect();
+        let genes = complexity_params().map(|i| gene_of[i].expect("a complexity weight is a gene"));
+        // The complexity's weights start at 0 (the defaults are a fit's since 8588fa7), so that
+        // the clamp's two sides are checked below from a known state.
+        let mut theta: Vec<f64> = linear.iter().map(|&i| f64::from(p.get(i))).collect();
+        for &g in &genes {
+            theta[g] = 0.0;
+        }
         let (grad, checked) = check_gradient(&set, &theta);
         assert!(checked > 50, "only {checked} genes have a gradient on the fixture");
         // The danger weights are genes, and those the fixture's attacks use move the loss.
@@ -585,10 +591,9 @@ pub(crate) mod tests {
             assert!(danger.iter().any(|&(n, g)| n == name && g != 0.0), "{name}: {danger:?}");
         }
         assert!(danger.iter().filter(|(_, g)| *g != 0.0).count() >= 8, "{danger:?}");
-        // The complexity's weights are genes too. At 0 (the defaults) nothing clamps; with
-        // Ethereal's weights the clamp holds in some positions (their endgame side has no
-        // gradient) and not in others, and every weight moves the loss.
-        let genes = complexity_params().map(|i| gene_of[i].expect("a complexity weight is a gene"));
+        // The complexity's weights are genes too. At 0 nothing clamps; with Ethereal's weights
+        // the clamp holds in some positions (their endgame side has no gradient) and not in
+        // others, and every weight moves the loss.
         // (A position without an endgame half has a channel weight of 0 too.)
         let has_endgame = |i: usize| set.records[i].phase < 24 && set.records[i].eg_scale > 0;
         let clamped =
