@@ -597,11 +597,13 @@ impl Worker<'_> {
             move_count += 1;
             let quiet = !is_noisy(m);
             quiets_seen += usize::from(quiet);
-            let prunable = !in_check && best_score > -TB_WIN_IN_MAX && has_non_pawn_material(pos, stm);
+            let prunable = !in_check
+                && best_score > -TB_WIN_IN_MAX
+                && (sp.pawn_only_pruning_use == 1 || has_non_pawn_material(pos, stm));
 
             // Step 11. Pruning before the move is made. A quiet check is often the point of
-            // a sacrifice: move counts and history do not prune it (futility and SEE below
-            // still may; once quiets are skipped, later ones are not tried at all).
+            // a sacrifice: move counts and history do not prune it (SEE below may, with
+            // see_prune_quiet_checks_use; once quiets are skipped, later ones are not tried).
             if prunable && quiet && !quiet_gives_check(pos, m) {
                 match self.prune_quiet(node, &ml, m, move_count, quiets_seen, alpha) {
                     QuietPruning::Search => {}
@@ -629,12 +631,16 @@ impl Worker<'_> {
             child.play_unchecked(m);
             let gives_check = child.is_check();
 
-            // Step 12. Pruning of quiet moves once their check status is known: futility, SEE.
+            // Step 12. Pruning of quiet moves once their check status is known: futility (never
+            // a check) and SEE.
+            let see_prunes_check = !gives_check || sp.see_prune_quiet_checks_use == 1;
             if prunable
                 && quiet
-                && !gives_check
-                && (ml.futile
-                    || (sp.see_depth > 0 && d_plies <= sp.see_depth && !see_ge(pos, m, -sp.see_quiet_margin * d_plies)))
+                && ((!gives_check && ml.futile)
+                    || (see_prunes_check
+                        && sp.see_depth > 0
+                        && d_plies <= sp.see_depth
+                        && !see_ge(pos, m, -sp.see_quiet_margin * d_plies)))
             {
                 continue;
             }
@@ -795,6 +801,15 @@ impl Worker<'_> {
         if sp.lmp_depth > 0 && d_plies <= sp.lmp_depth && quiets_seen > ml.lmp_limit {
             return QuietPruning::Quiets;
         }
+        // So far below alpha that no history makes a quiet worth trying (Ethereal 12's second
+        // futility test).
+        if sp.futility_no_history_margin > 0
+            && d_plies <= sp.history_futility_depth
+            && alpha.abs() < TB_WIN_IN_MAX
+            && node.eval + sp.history_futility_margin * d_plies + sp.futility_no_history_margin <= alpha
+        {
+            return QuietPruning::Quiets;
+        }
         // History pruning (after Ethereal 12), decided before the child is made and only for
         // quiets the picker did not single out (TT move, killers, counter).
         let singled_out =
@@ -855,7 +870,7 @@ impl Worker<'_> {
         let sp = self.sp;
         let (pos, m) = (node.pos, cand.mv);
         let mut ext = 0;
-        if cand.gives_check {
+        if cand.gives_check && (sp.check_extension_see_use == 0 || see_ge(pos, m, 0)) {
             ext += sp.check_extension;
         }
         if one_reply {

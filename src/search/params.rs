@@ -48,6 +48,9 @@ crate::declare_params! {
         passed_pawn_extension: 3, [0, 4];
         /// Extension when the null-move search reveals a mate threat (quarter plies)
         mate_threat_extension: 2, [0, 4];
+        /// The check extension only for checks that do not lose material by SEE, as in
+        /// Stockfish (0/1)
+        check_extension_see_use: 0, [0, 1];
 
         /// Null move: one more ply of reduction per this many plies of depth (0 = off)
         null_move_depth_divisor: 5, [0, 16];
@@ -79,6 +82,10 @@ crate::declare_params! {
         delta_margin: 200, [0, 1000];
         /// Quiescence: skip captures whose SEE is below this (centipawns)
         qsearch_see_threshold: 0, [-300, 300];
+        /// Quiescence, after Ethereal 12: a capture's SEE must also reach alpha minus the static
+        /// eval minus this margin, so a capture that cannot close the gap is skipped
+        /// (centipawns; 0 = off)
+        qsearch_see_futility_margin: 0, [0, 500];
         /// Reverse futility (static null move) pruning: maximum depth in plies (0 = off)
         rfp_depth: 8, [0, 12];
         /// Reverse futility pruning: margin per ply (centipawns)
@@ -95,6 +102,12 @@ crate::declare_params! {
         see_quiet_margin: 60, [0, 300];
         /// SEE pruning threshold for captures, per ply squared (centipawns, negated)
         see_capture_margin: 25, [0, 300];
+        /// SEE pruning of quiet moves also applies to quiet checks, as in Ethereal 12 (0/1;
+        /// futility and move counts still spare them)
+        see_prune_quiet_checks_use: 0, [0, 1];
+        /// Move-loop pruning (move counts, history, futility, SEE) also for a side with only
+        /// pawns, as in Ethereal 12 (0/1)
+        pawn_only_pruning_use: 0, [0, 1];
         /// Internal iterative reduction: minimum depth in plies without a TT move (0 = off)
         iir_min_depth: 4, [0, 16];
         /// History bonus: multiplier of depth
@@ -108,6 +121,11 @@ crate::declare_params! {
         history_futility_depth: 8, [0, 16], since 8 was 0;
         /// History futility pruning: margin per ply of depth (centipawns)
         history_futility_margin: 65, [0, 300];
+        /// Futility without a history condition, after Ethereal 12: at depths up to
+        /// history_futility_depth, the remaining quiets are skipped once the static eval plus
+        /// history_futility_margin per ply plus this margin stays at or below alpha
+        /// (centipawns; 0 = off)
+        futility_no_history_margin: 0, [0, 1000];
         /// History futility pruning: quiets with a history below this are skipped (not improving)
         history_futility_limit: 12000, [-16384, 49152];
         /// History futility pruning: the same limit when the static eval improves

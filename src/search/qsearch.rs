@@ -82,7 +82,12 @@ impl Worker<'_> {
                     best = best.max(futility_base + gain(m));
                     continue;
                 }
-                if !see_ge(pos, m, self.sp.qsearch_see_threshold) {
+                // After Ethereal 12: the exchange itself, not the victim alone, must close the gap.
+                let futility_see = match self.sp.qsearch_see_futility_margin {
+                    0 => i32::MIN,
+                    margin => alpha - static_eval - margin,
+                };
+                if !see_ge(pos, m, self.sp.qsearch_see_threshold.max(futility_see)) {
                     continue;
                 }
             }
