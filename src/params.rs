@@ -91,8 +91,11 @@ pub struct Introduced {
 /// 20, `tm_increment_percent` 50 → 75: older files keep the old budget); format 10 Ethereal 12's
 /// other endgame scale cases (`scale_ocb_knights`, `scale_ocb_rooks`, `scale_lone_queen`,
 /// `scale_large_pawn_advantage`: older files keep them at 100 %); format 11 Ethereal 12's
-/// complexity term (`complexity_*`: older files keep it at 0).
-pub const PARAMS_FORMAT: u32 = 11;
+/// complexity term (`complexity_*`: older files keep it at 0); format 12 Ethereal 12's
+/// quiescence (`qsearch_see_threshold` 0 → 1, `qsearch_see_futility_margin` 0 → 100) and
+/// move-loop pruning for a side with only pawns (`pawn_only_pruning_use` 0 → 1) and SEE pruning
+/// of quiet checks (`see_prune_quiet_checks_use` 0 → 1): older files keep the search as it was.
+pub const PARAMS_FORMAT: u32 = 12;
 
 /// The top-level key of a parameter file that names its format.
 pub const FORMAT_KEY: &str = "format";

@@ -80,12 +80,13 @@ crate::declare_params! {
         aspiration_min_depth: 5, [1, 16];
         /// Quiescence delta pruning margin (centipawns)
         delta_margin: 200, [0, 1000];
-        /// Quiescence: skip captures whose SEE is below this (centipawns)
-        qsearch_see_threshold: 0, [-300, 300];
+        /// Quiescence: skip captures whose SEE is below this (centipawns; 1 since its SPRT with
+        /// the margin below passed in session 53, BENCHMARKS.md: equal trades are not searched)
+        qsearch_see_threshold: 1, [-300, 300], since 12 was 0;
         /// Quiescence, after Ethereal 12: a capture's SEE must also reach alpha minus the static
         /// eval minus this margin, so a capture that cannot close the gap is skipped
-        /// (centipawns; 0 = off)
-        qsearch_see_futility_margin: 0, [0, 500];
+        /// (centipawns; 0 = off; 100 since its SPRT passed in session 53, BENCHMARKS.md)
+        qsearch_see_futility_margin: 100, [0, 500], since 12 was 0;
         /// Reverse futility (static null move) pruning: maximum depth in plies (0 = off)
         rfp_depth: 8, [0, 12];
         /// Reverse futility pruning: margin per ply (centipawns)
@@ -103,11 +104,12 @@ crate::declare_params! {
         /// SEE pruning threshold for captures, per ply squared (centipawns, negated)
         see_capture_margin: 25, [0, 300];
         /// SEE pruning of quiet moves also applies to quiet checks, as in Ethereal 12 (0/1;
-        /// futility and move counts still spare them)
-        see_prune_quiet_checks_use: 0, [0, 1];
+        /// futility and move counts still spare them; on since its SPRT passed in session 53,
+        /// BENCHMARKS.md)
+        see_prune_quiet_checks_use: 1, [0, 1], since 12 was 0;
         /// Move-loop pruning (move counts, history, futility, SEE) also for a side with only
-        /// pawns, as in Ethereal 12 (0/1)
-        pawn_only_pruning_use: 0, [0, 1];
+        /// pawns, as in Ethereal 12 (0/1; on since its SPRT passed in session 53, BENCHMARKS.md)
+        pawn_only_pruning_use: 1, [0, 1], since 12 was 0;
         /// Internal iterative reduction: minimum depth in plies without a TT move (0 = off)
         iir_min_depth: 4, [0, 16];
         /// History bonus: multiplier of depth
