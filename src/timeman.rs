@@ -345,6 +345,10 @@ mod tests {
             history_prune_depth: 0,
             tm_moves_to_go: 30,
             tm_increment_percent: 50,
+            qsearch_see_threshold: 0,
+            qsearch_see_futility_margin: 0,
+            see_prune_quiet_checks_use: 0,
+            pawn_only_pruning_use: 0,
             ..SearchParams::default()
         };
         assert_eq!(p, later);
