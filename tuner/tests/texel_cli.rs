@@ -82,13 +82,14 @@ fn texel_tunes_reports_and_resumes_after_kill_9() {
     );
 }
 
-/// The gradient fit (Adam, two positions a step so that epochs take long enough to be killed).
+/// The gradient fit (Adam, two positions a step so that epochs take long enough to be killed; a
+/// learning rate small enough that 800 positions' noise does not swamp the descent).
 fn adam_config(dir: &Path) -> std::path::PathBuf {
     let cfg = config(dir);
     let text = std::fs::read_to_string(&cfg).unwrap().replace("passes = 6\n", "passes = 40\noptimizer = \"adam\"\n");
     std::fs::write(
         &cfg,
-        format!("{text}[gradient]\nlearning_rate = 0.5\nbatch_size = 2\nlambda = 1.0\nridge = 1.0\npatience = 1000\n"),
+        format!("{text}[gradient]\nlearning_rate = 0.1\nbatch_size = 2\nlambda = 1.0\nridge = 1.0\npatience = 1000\n"),
     )
     .unwrap();
     cfg
@@ -104,7 +105,7 @@ fn adam_texel_lowers_the_loss_and_resumes_after_kill_9() {
     let rows: Vec<Vec<f64>> = csv.lines().skip(1).map(|l| l.split(',').map(|c| c.parse().unwrap()).collect()).collect();
     assert_eq!(rows.len(), 41, "the start and 40 epochs: {csv}");
     assert!(rows[1][4] > 300.0 && rows.iter().skip(1).all(|r| r[4] == rows[1][4]), "a step per 2 positions: {csv}");
-    assert!(rows[40][1] < rows[1][1], "the training loss falls: {csv}");
+    assert!(rows[40][1] < rows[0][1] - 0.003, "the training loss falls: {csv}");
     let tuned = Params::load(whole.join("out/tuned.toml")).unwrap();
     let best = (0..rows.len()).min_by(|&a, &b| rows[a][2].total_cmp(&rows[b][2])).unwrap();
     assert!(stdout.contains(&format!("tuned pass {best:<3}")), "{stdout}");
