@@ -348,6 +348,7 @@ mod tests {
             qsearch_see_threshold: 0,
             qsearch_see_futility_margin: 0,
             see_prune_quiet_checks_use: 0,
+            see_quiet_check_depth: 16,
             pawn_only_pruning_use: 0,
             ..SearchParams::default()
         };

@@ -633,14 +633,17 @@ impl Worker<'_> {
 
             // Step 12. Pruning of quiet moves once their check status is known: futility (never
             // a check) and SEE.
-            let see_prunes_check = !gives_check || sp.see_prune_quiet_checks_use == 1;
+            let (see_depth, see_margin) = if gives_check {
+                let depth =
+                    if sp.see_prune_quiet_checks_use == 1 { sp.see_depth.min(sp.see_quiet_check_depth) } else { 0 };
+                (depth, sp.see_quiet_margin + sp.see_quiet_check_extra_margin)
+            } else {
+                (sp.see_depth, sp.see_quiet_margin)
+            };
             if prunable
                 && quiet
                 && ((!gives_check && ml.futile)
-                    || (see_prunes_check
-                        && sp.see_depth > 0
-                        && d_plies <= sp.see_depth
-                        && !see_ge(pos, m, -sp.see_quiet_margin * d_plies)))
+                    || (see_depth > 0 && d_plies <= see_depth && !see_ge(pos, m, -see_margin * d_plies)))
             {
                 continue;
             }

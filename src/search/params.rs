@@ -107,6 +107,13 @@ crate::declare_params! {
         /// futility and move counts still spare them; on since its SPRT passed in session 53,
         /// BENCHMARKS.md)
         see_prune_quiet_checks_use: 1, [0, 1], since 12 was 0;
+        /// SEE pruning of quiet checks: maximum depth in plies (at most see_depth applies; a
+        /// check that loses material is often the point of a deep sacrifice; 5 since its SPRT
+        /// and WAC in session 55, BENCHMARKS.md)
+        see_quiet_check_depth: 5, [0, 16], since 13 was 16;
+        /// SEE pruning of quiet checks: threshold per ply added to see_quiet_margin's
+        /// (centipawns, negated: a check may lose more material than a quiet move)
+        see_quiet_check_extra_margin: 0, [0, 300];
         /// Move-loop pruning (move counts, history, futility, SEE) also for a side with only
         /// pawns, as in Ethereal 12 (0/1; on since its SPRT passed in session 53, BENCHMARKS.md)
         pawn_only_pruning_use: 1, [0, 1], since 12 was 0;
