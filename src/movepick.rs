@@ -381,18 +381,7 @@ pub fn gen_noisy(pos: &Chess, out: &mut MoveList) {
     let Some(king) = board.king_of(stm) else { return };
     debug_assert!(!pos.is_check());
 
-    // Our pieces pinned to our king.
-    let mut pinned = Bitboard(0);
-    let snipers = (attacks::rook_attacks(king, Bitboard(0)) & board.rooks_and_queens()
-        | attacks::bishop_attacks(king, Bitboard(0)) & board.bishops_and_queens())
-        & them;
-    for s in snipers {
-        if let Some(b) = (attacks::between(king, s) & occ).single_square()
-            && us.contains(b)
-        {
-            pinned.add(b);
-        }
-    }
+    let pinned = pinned_to(board, stm, king);
     let legal_from = |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(from, to, king);
     let back_rank = if stm == Color::White { Rank::Eighth } else { Rank::First };
     let our_pawns = board.pawns() & us;
@@ -435,6 +424,116 @@ pub fn gen_noisy(pos: &Chess, out: &mut MoveList) {
     if pos.maybe_ep_square().is_some() {
         out.extend(pos.en_passant_moves());
     }
+}
+
+/// Appends every legal quiet move of `pos` (not in check) that gives check: what filtering
+/// `legal_moves()` by "not [`is_noisy`] and checking" gives (quiet underpromotions included),
+/// castling excepted, without generating the other moves. A direct check goes to a square
+/// that attacks the enemy king; a piece that shields that king from one of our sliders checks
+/// with any move off the line. The quiescence search's checks run at every leaf, so this
+/// must cost a fraction of a full generation.
+pub fn gen_quiet_checks(pos: &Chess, out: &mut MoveList) {
+    let board = pos.board();
+    let stm = pos.turn();
+    let us = board.by_color(stm);
+    let occ = board.occupied();
+    let (Some(king), Some(their_king)) = (board.king_of(stm), board.king_of(!stm)) else { return };
+    debug_assert!(!pos.is_check());
+    let pinned = pinned_to(board, stm, king);
+    let legal_from = |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(from, to, king);
+    // Our pieces alone between the enemy king and one of our sliders: moving them checks.
+    let mut shields = Bitboard(0);
+    let snipers = (attacks::rook_attacks(their_king, Bitboard(0)) & board.rooks_and_queens()
+        | attacks::bishop_attacks(their_king, Bitboard(0)) & board.bishops_and_queens())
+        & us;
+    for s in snipers {
+        if let Some(b) = (attacks::between(their_king, s) & occ).single_square()
+            && us.contains(b)
+        {
+            shields.add(b);
+        }
+    }
+    let empty = !occ;
+    let (diagonal, straight) = (attacks::bishop_attacks(their_king, occ), attacks::rook_attacks(their_king, occ));
+    let back_rank = if stm == Color::White { Rank::Eighth } else { Rank::First };
+    let mut push = |m: Move, shield: bool| {
+        if !shield || crate::search::alphabeta::move_gives_check(pos, m) {
+            out.push(m);
+        }
+    };
+    for from in us {
+        let role = board.role_at(from).expect("our piece on its square");
+        let shield = shields.contains(from);
+        match role {
+            Role::Pawn => {
+                let forward = if stm == Color::White { 8 } else { -8 };
+                let Some(one) = from.offset(forward).filter(|&to| empty.contains(to)) else { continue };
+                let mut targets = Bitboard::from_square(one);
+                let start = if stm == Color::White { Rank::Second } else { Rank::Seventh };
+                if from.rank() == start
+                    && let Some(two) = one.offset(forward).filter(|&to| empty.contains(to))
+                {
+                    targets.add(two);
+                }
+                for to in targets {
+                    if !legal_from(from, to) {
+                        continue;
+                    }
+                    if to.rank() == back_rank {
+                        // Quiet underpromotions (the queen's is noisy) that check.
+                        for p in [Role::Knight, Role::Rook, Role::Bishop] {
+                            let m = Move::Normal { role, from, capture: None, to, promotion: Some(p) };
+                            push(m, true);
+                        }
+                    } else if shield || attacks::pawn_attacks(!stm, their_king).contains(to) {
+                        push(Move::Normal { role, from, capture: None, to, promotion: None }, shield);
+                    }
+                }
+            }
+            Role::King => {
+                if !shield {
+                    continue;
+                }
+                let without_king = occ ^ Bitboard::from_square(king);
+                for to in attacks::king_attacks(from) & empty {
+                    if board.attacks_to(to, !stm, without_king).is_empty() {
+                        push(Move::Normal { role, from, capture: None, to, promotion: None }, true);
+                    }
+                }
+            }
+            _ => {
+                let checking = match role {
+                    Role::Knight => attacks::knight_attacks(their_king),
+                    Role::Bishop => diagonal,
+                    Role::Rook => straight,
+                    _ => diagonal | straight,
+                };
+                let reach = attacks::attacks(from, role.of(stm), occ) & empty;
+                for to in if shield { reach } else { reach & checking } {
+                    if legal_from(from, to) {
+                        push(Move::Normal { role, from, capture: None, to, promotion: None }, shield);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Our pieces pinned to our king (on `king`) by an enemy slider.
+fn pinned_to(board: &shakmaty::Board, stm: Color, king: Square) -> Bitboard {
+    let (us, them, occ) = (board.by_color(stm), board.by_color(!stm), board.occupied());
+    let mut pinned = Bitboard(0);
+    let snipers = (attacks::rook_attacks(king, Bitboard(0)) & board.rooks_and_queens()
+        | attacks::bishop_attacks(king, Bitboard(0)) & board.bishops_and_queens())
+        & them;
+    for s in snipers {
+        if let Some(b) = (attacks::between(king, s) & occ).single_square()
+            && us.contains(b)
+        {
+            pinned.add(b);
+        }
+    }
+    pinned
 }
 
 /// MVV-LVA plus capture history: victims first, cheap attackers first among equal victims.
@@ -503,6 +602,62 @@ mod tests {
             "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
             "8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 1",
             "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",
+        ] {
+            let root = pos(fen);
+            check(&root);
+            for m in root.legal_moves() {
+                let mut c = root.clone();
+                c.play_unchecked(m);
+                check(&c);
+                for m2 in c.legal_moves() {
+                    let mut c2 = c.clone();
+                    c2.play_unchecked(m2);
+                    check(&c2);
+                }
+            }
+        }
+    }
+
+    /// The quiet-check generator agrees with filtering the full legal move list (by making
+    /// each move), on the perft positions and every position one and two plies from them.
+    #[test]
+    fn gen_quiet_checks_matches_legal_filter() {
+        fn check(p: &Chess) {
+            if p.is_check() {
+                return;
+            }
+            let mut got = MoveList::new();
+            gen_quiet_checks(p, &mut got);
+            let mut got: Vec<String> = got.iter().map(|m| format!("{m:?}")).collect();
+            let gives_check = |m: Move| {
+                let mut c = p.clone();
+                c.play_unchecked(m);
+                c.is_check()
+            };
+            let mut want: Vec<String> = p
+                .legal_moves()
+                .iter()
+                .filter(|&&m| !is_noisy(m) && !m.is_castle() && gives_check(m))
+                .map(|m| format!("{m:?}"))
+                .collect();
+            got.sort();
+            want.sort();
+            assert_eq!(got, want, "{}", shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal));
+        }
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 1",
+            "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",
+            // Discovered checks by a king, a pawn and a knight; a pawn checking as it promotes.
+            "4k3/8/8/8/4K3/8/8/4R3 w - - 0 1",
+            "4k3/8/8/8/8/4P3/8/4R1K1 w - - 0 1",
+            "7k/8/8/4N3/8/2B5/8/6K1 w - - 0 1",
+            "3k4/1P6/8/8/8/8/8/6K1 w - - 0 1",
         ] {
             let root = pos(fen);
             check(&root);

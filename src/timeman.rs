@@ -349,6 +349,7 @@ mod tests {
             qsearch_see_futility_margin: 0,
             see_prune_quiet_checks_use: 0,
             see_quiet_check_depth: 16,
+            qsearch_checks_use: 0,
             pawn_only_pruning_use: 0,
             ..SearchParams::default()
         };

@@ -91,6 +91,26 @@ fn mate_in_one_is_reported_as_mate_1() {
     check_pvs_legal(e.position(), &log);
 }
 
+/// With `qsearch_checks_use`, the main search's leaves try quiet checks: at depth 1 Black sees
+/// that grabbing the a2 pawn allows Rd8 mate (a quiet check in White's quiescence) and keeps
+/// the back rank covered; without it the depth-1 search takes the pawn.
+#[test]
+fn quiescence_checks_see_a_back_rank_mate_at_the_horizon() {
+    const FEN: &str = "6k1/5ppp/8/8/1n6/8/P4PPP/3R2K1 b - - 0 1";
+    let mut e = Engine::new();
+    let grab = uci(&pos(FEN), "b4a2");
+    for (checks, takes) in [(0, true), (1, false)] {
+        e.set_params(Params::default().with_toml(&format!("[search]\nqsearch_checks_use = {checks}\n")).unwrap());
+        e.new_game();
+        e.set_position(Some(FEN), &[]).unwrap();
+        let log = go(&mut e, Limits::depth(1));
+        let best = log.best[0].best.expect("a legal move");
+        assert_eq!(best == grab, takes, "qsearch_checks_use = {checks}: {best:?}");
+        // Not a mate score either way: Black has defences (h6, Kf8, Nc6, ...).
+        assert!(matches!(log.infos.last().unwrap().score, ScoreReport::Cp(_)), "{:?}", log.infos.last());
+    }
+}
+
 #[test]
 fn mated_side_reports_negative_mate() {
     // Black to move is mated next move whatever it does.

@@ -93,13 +93,18 @@ pub(crate) fn has_non_pawn_material(pos: &Chess, color: Color) -> bool {
     (b.by_color(color) & !(b.pawns() | b.kings())).any()
 }
 
-/// Whether a quiet move (no capture, castle or promotion) checks the opponent's king, by a
-/// direct attack from its destination or by uncovering a slider. Cheaper than making the
-/// move, so move-count pruning can spare checks before the child exists.
-fn quiet_gives_check(pos: &Chess, m: Move) -> bool {
-    let Move::Normal { role, from, to, .. } = m else {
+/// Whether a normal move (quiet, capture or promotion) checks the opponent's king, by a
+/// direct attack from its destination (as the promoted piece: an underpromotion, which the
+/// picker counts as quiet, checks as a knight, rook or bishop) or by uncovering a slider.
+/// Cheaper than making the move, so move-count and history pruning can spare checks before
+/// the child exists. En passant and castling count as not checking (they are rare and only
+/// lose that exemption).
+#[inline]
+pub(crate) fn move_gives_check(pos: &Chess, m: Move) -> bool {
+    let Move::Normal { role, from, to, promotion, .. } = m else {
         return false;
     };
+    let role = promotion.unwrap_or(role);
     let board = pos.board();
     let us = pos.turn();
     let Some(king) = board.king_of(!us) else {
@@ -211,10 +216,11 @@ enum QuietPruning {
 }
 
 impl Worker<'_> {
-    /// Plays `m` for a side search (multi-cut, ProbCut): records it in this ply's frame and
-    /// pushes the child's key; the caller pops the key. Returns the child and whether it is check.
+    /// Plays `m` for a side search (multi-cut, ProbCut, the quiescence's checks): records it in
+    /// this ply's frame and pushes the child's key; the caller pops the key. Returns the child
+    /// and whether it is check.
     #[inline]
-    fn enter_child(&mut self, pos: &Chess, key: u64, m: Move, ply: usize) -> (Chess, bool) {
+    pub(super) fn enter_child(&mut self, pos: &Chess, key: u64, m: Move, ply: usize) -> (Chess, bool) {
         let mut child = pos.clone();
         child.play_unchecked(m);
         self.stack[ply].piece_to = Some(PieceTo::new(pos.turn(), m));
@@ -243,7 +249,7 @@ impl Worker<'_> {
     ) -> i32 {
         self.pv_len[ply] = ply;
         if depth < ONE_PLY {
-            return self.qsearch(pos, alpha, beta, ply, in_check);
+            return self.qsearch(pos, alpha, beta, ply, in_check, self.sp.qsearch_checks_use == 1);
         }
         let pv_node = beta - alpha > 1;
         if self.tick() {
@@ -544,7 +550,7 @@ impl Worker<'_> {
                 continue;
             }
             let (child, child_check) = self.enter_child(pos, node.key, m, ply);
-            let mut s = -self.qsearch(&child, -raised_beta, -raised_beta + 1, ply + 1, child_check);
+            let mut s = -self.qsearch(&child, -raised_beta, -raised_beta + 1, ply + 1, child_check, false);
             if s >= raised_beta {
                 let depth = node.depth - 4 * ONE_PLY;
                 s = -self.negamax(&child, -raised_beta, -raised_beta + 1, depth, ply + 1, !node.cut_node, child_check);
@@ -604,7 +610,7 @@ impl Worker<'_> {
             // Step 11. Pruning before the move is made. A quiet check is often the point of
             // a sacrifice: move counts and history do not prune it (SEE below may, with
             // see_prune_quiet_checks_use; once quiets are skipped, later ones are not tried).
-            if prunable && quiet && !quiet_gives_check(pos, m) {
+            if prunable && quiet && !move_gives_check(pos, m) {
                 match self.prune_quiet(node, &ml, m, move_count, quiets_seen, alpha) {
                     QuietPruning::Search => {}
                     QuietPruning::Move => continue,
@@ -1035,10 +1041,10 @@ fn tt_cutoff(node: &Node, alpha: i32, beta: i32, halfmoves: u32) -> Option<i32> 
 mod tests {
     use shakmaty::{CastlingMode, Chess, Position, fen::Fen, uci::UciMove};
 
-    use super::quiet_gives_check;
+    use super::move_gives_check;
 
     #[test]
-    fn quiet_checks_match_making_the_move() {
+    fn checks_match_making_the_move() {
         let cases = [
             // WAC.001 after Qg6 and a quiet reply: Qh7 mates; Rae1 does not check.
             ("2rr3k/pp3pp1/1nnqbNQp/3pN3/2pP4/2P5/PPB4P/R4RK1 w - - 0 1", "g6h7", true),
@@ -1060,6 +1066,14 @@ mod tests {
             // Black to move.
             ("4k3/8/8/8/8/r7/8/6K1 b - - 0 1", "a3g3", true),
             ("4k3/8/8/8/8/r7/8/6K1 b - - 0 1", "a3a2", false),
+            // Captures and promotions: WAC.049's queen sacrifice, a capture that does not
+            // check, promotions to a queen and to a knight, a knight's check, a capturing one.
+            ("2b3k1/4rrpp/p2p4/2pP2RQ/1pP1Pp1N/1P3P1P/1q6/6RK w - - 0 1", "h5h7", true),
+            ("4k3/8/8/8/8/8/p7/R3K3 w - - 0 1", "a1a2", false),
+            ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", true),
+            ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8n", false),
+            ("8/1P6/2k5/8/8/8/8/4K3 w - - 0 1", "b7b8n", true),
+            ("r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7a8q", true),
         ];
         for (fen, uci, expected) in cases {
             let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
@@ -1067,7 +1081,7 @@ mod tests {
             let mut child = pos.clone();
             child.play_unchecked(m);
             assert_eq!(child.is_check(), expected, "the case itself is wrong: {fen} {uci}");
-            assert_eq!(quiet_gives_check(&pos, m), expected, "{fen} {uci}");
+            assert_eq!(move_gives_check(&pos, m), expected, "{fen} {uci}");
         }
     }
 }

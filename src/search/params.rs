@@ -87,6 +87,11 @@ crate::declare_params! {
         /// eval minus this margin, so a capture that cannot close the gap is skipped
         /// (centipawns; 0 = off; 100 since its SPRT passed in session 53, BENCHMARKS.md)
         qsearch_see_futility_margin: 100, [0, 500], since 12 was 0;
+        /// Quiescence: at its first ply (the main search's leaves), after the captures, also
+        /// search the quiet moves that give check and do not lose material by SEE, so a leaf
+        /// sees mates and checking forks one ply past the horizon (0/1; on since its SPRT and
+        /// WAC in session 56, BENCHMARKS.md)
+        qsearch_checks_use: 1, [0, 1], since 14 was 0;
         /// Reverse futility (static null move) pruning: maximum depth in plies (0 = off)
         rfp_depth: 8, [0, 12];
         /// Reverse futility pruning: margin per ply (centipawns)

@@ -1,20 +1,30 @@
 //! Quiescence search: captures and queen promotions only (every evasion when in check), with
 //! stand pat, delta pruning and SEE pruning, so that the static evaluation is only trusted in
-//! quiet positions.
+//! quiet positions. With `qsearch_checks_use`, its first ply also tries the quiet checks that
+//! SEE does not lose (the replies are evasions, after which only captures follow again).
 
 use super::{history::PieceTo, worker::Worker};
 use crate::{
-    movepick::MovePicker,
+    movepick::{MovePicker, gen_quiet_checks},
     score::{DRAW, INFINITE, MAX_PLY, TB_WIN_IN_MAX, clamp_eval, from_tt, is_decisive, mated_in, to_tt},
     see::{gain, see_ge},
     tt::{TtBound, TtHit, encode_move},
     zobrist::{hash, key_after},
 };
-use shakmaty::{Chess, Position};
+use shakmaty::{Chess, MoveList, Position};
 
 impl Worker<'_> {
-    /// Quiescence search of `pos` (key on top of `keys`) at `ply`.
-    pub(crate) fn qsearch(&mut self, pos: &Chess, mut alpha: i32, beta: i32, ply: usize, in_check: bool) -> i32 {
+    /// Quiescence search of `pos` (key on top of `keys`) at `ply`; `quiet_checks` also searches
+    /// the quiet checks with SEE ≥ 0 after the captures (the main search's leaves only).
+    pub(crate) fn qsearch(
+        &mut self,
+        pos: &Chess,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        in_check: bool,
+        quiet_checks: bool,
+    ) -> i32 {
         self.pv_len[ply] = ply;
         if self.tick() {
             return 0;
@@ -102,7 +112,7 @@ impl Worker<'_> {
             self.stack[ply].piece_to = Some(PieceTo::new(stm, m));
             self.stack[ply].capture_to = m.is_capture().then(|| m.to());
             self.keys.push(child_key);
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, child.is_check());
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, child.is_check(), false);
             self.keys.pop();
             if self.stopped {
                 return 0;
@@ -120,6 +130,32 @@ impl Worker<'_> {
         }
         if in_check && searched == 0 {
             return mated_in(ply);
+        }
+        if quiet_checks && !in_check && best < beta {
+            let mut checks = MoveList::new();
+            gen_quiet_checks(pos, &mut checks);
+            for &m in checks.iter() {
+                if !see_ge(pos, m, 0) {
+                    continue;
+                }
+                let (child, child_check) = self.enter_child(pos, key, m, ply);
+                debug_assert!(child_check);
+                let score = -self.qsearch(&child, -beta, -alpha, ply + 1, child_check, false);
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        best_move = Some(m);
+                        if score >= beta {
+                            break;
+                        }
+                        alpha = score;
+                    }
+                }
+            }
         }
         let bound = if best >= beta { TtBound::Lower } else { TtBound::Upper };
         self.tt.store(key, encode_move(best_move), to_tt(best, ply), static_eval, 0, bound, false);

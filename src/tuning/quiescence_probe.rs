@@ -179,7 +179,7 @@ impl QuiescenceProbe {
                     Some((s, _)) => s,
                 };
                 worker.keys.push(child.key);
-                let score = -worker.qsearch(&child.pos, -INFINITE, -alpha, 1, child.pos.is_check());
+                let score = -worker.qsearch(&child.pos, -INFINITE, -alpha, 1, child.pos.is_check(), false);
                 worker.keys.pop();
                 if worker.stopped {
                     break;
@@ -199,7 +199,9 @@ impl QuiescenceProbe {
     /// The quiescence score of `pos` (key `key`) under `ev`, side to move's view, full window:
     /// what the evaluation says once captures are resolved (mate scores when it is mated).
     pub fn score(&mut self, ev: &Evaluator, pos: &Chess, key: u64) -> i32 {
-        self.with_worker(ev, key, pos.turn(), |worker| worker.qsearch(pos, -INFINITE, INFINITE, 0, pos.is_check()))
+        self.with_worker(ev, key, pos.turn(), |worker| {
+            worker.qsearch(pos, -INFINITE, INFINITE, 0, pos.is_check(), false)
+        })
     }
 
     /// Runs `f` with a search worker over the probe's state, starting from a cleared table and
