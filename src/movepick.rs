@@ -381,7 +381,7 @@ pub fn gen_noisy(pos: &Chess, out: &mut MoveList) {
     let Some(king) = board.king_of(stm) else { return };
     debug_assert!(!pos.is_check());
 
-    let pinned = pinned_to(board, stm, king);
+    let pinned = lone_blockers(board, king, them, us);
     let legal_from = |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(from, to, king);
     let back_rank = if stm == Color::White { Rank::Eighth } else { Rank::First };
     let our_pawns = board.pawns() & us;
@@ -426,6 +426,34 @@ pub fn gen_noisy(pos: &Chess, out: &mut MoveList) {
     }
 }
 
+/// Whether a normal move (quiet, capture or promotion) checks the opponent's king, by a
+/// direct attack from its destination (as the promoted piece: an underpromotion, which the
+/// picker counts as quiet, checks as a knight, rook or bishop) or by uncovering a slider.
+/// Cheaper than making the move: the search's move-count and history pruning spare checks
+/// with it before the child exists, and [`gen_quiet_checks`] tests its shields' moves. En
+/// passant and castling count as not checking (they are rare and only lose that exemption).
+#[inline]
+pub fn move_gives_check(pos: &Chess, m: Move) -> bool {
+    let Move::Normal { role, from, to, promotion, .. } = m else {
+        return false;
+    };
+    let role = promotion.unwrap_or(role);
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(!us) else {
+        return false;
+    };
+    let occupied = (board.occupied() ^ from) | to;
+    // A king never checks directly (kings cannot stand side by side).
+    if attacks::attacks(to, role.of(us), occupied).contains(king) {
+        return true;
+    }
+    let ours = board.by_color(us) ^ from;
+    let discovered = (attacks::bishop_attacks(king, occupied) & board.bishops_and_queens())
+        | (attacks::rook_attacks(king, occupied) & board.rooks_and_queens());
+    !(discovered & ours).is_empty()
+}
+
 /// Appends every legal quiet move of `pos` (not in check) that gives check: what filtering
 /// `legal_moves()` by "not [`is_noisy`] and checking" gives (quiet underpromotions included),
 /// castling excepted, without generating the other moves. A direct check goes to a square
@@ -439,25 +467,16 @@ pub fn gen_quiet_checks(pos: &Chess, out: &mut MoveList) {
     let occ = board.occupied();
     let (Some(king), Some(their_king)) = (board.king_of(stm), board.king_of(!stm)) else { return };
     debug_assert!(!pos.is_check());
-    let pinned = pinned_to(board, stm, king);
+    let pinned = lone_blockers(board, king, board.by_color(!stm), us);
     let legal_from = |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(from, to, king);
-    // Our pieces alone between the enemy king and one of our sliders: moving them checks.
-    let mut shields = Bitboard(0);
-    let snipers = (attacks::rook_attacks(their_king, Bitboard(0)) & board.rooks_and_queens()
-        | attacks::bishop_attacks(their_king, Bitboard(0)) & board.bishops_and_queens())
-        & us;
-    for s in snipers {
-        if let Some(b) = (attacks::between(their_king, s) & occ).single_square()
-            && us.contains(b)
-        {
-            shields.add(b);
-        }
-    }
+    let shields = lone_blockers(board, their_king, us, us);
     let empty = !occ;
+    // The squares from which each piece type attacks the enemy king.
     let (diagonal, straight) = (attacks::bishop_attacks(their_king, occ), attacks::rook_attacks(their_king, occ));
+    let pawn_checking = attacks::pawn_attacks(!stm, their_king);
     let back_rank = if stm == Color::White { Rank::Eighth } else { Rank::First };
     let mut push = |m: Move, shield: bool| {
-        if !shield || crate::search::alphabeta::move_gives_check(pos, m) {
+        if !shield || move_gives_check(pos, m) {
             out.push(m);
         }
     };
@@ -485,7 +504,7 @@ pub fn gen_quiet_checks(pos: &Chess, out: &mut MoveList) {
                             let m = Move::Normal { role, from, capture: None, to, promotion: Some(p) };
                             push(m, true);
                         }
-                    } else if shield || attacks::pawn_attacks(!stm, their_king).contains(to) {
+                    } else if shield || pawn_checking.contains(to) {
                         push(Move::Normal { role, from, capture: None, to, promotion: None }, shield);
                     }
                 }
@@ -519,21 +538,23 @@ pub fn gen_quiet_checks(pos: &Chess, out: &mut MoveList) {
     }
 }
 
-/// Our pieces pinned to our king (on `king`) by an enemy slider.
-fn pinned_to(board: &shakmaty::Board, stm: Color, king: Square) -> Bitboard {
-    let (us, them, occ) = (board.by_color(stm), board.by_color(!stm), board.occupied());
-    let mut pinned = Bitboard(0);
+/// The pieces of `own` that stand alone between `king` and one of `sliders` (bishops, rooks and
+/// queens of one colour) on that slider's line: our pieces pinned to our king by enemy sliders,
+/// or our pieces shielding the enemy king from our own sliders (moving them off the line checks).
+fn lone_blockers(board: &shakmaty::Board, king: Square, sliders: Bitboard, own: Bitboard) -> Bitboard {
+    let occ = board.occupied();
+    let mut blockers = Bitboard(0);
     let snipers = (attacks::rook_attacks(king, Bitboard(0)) & board.rooks_and_queens()
         | attacks::bishop_attacks(king, Bitboard(0)) & board.bishops_and_queens())
-        & them;
+        & sliders;
     for s in snipers {
         if let Some(b) = (attacks::between(king, s) & occ).single_square()
-            && us.contains(b)
+            && own.contains(b)
         {
-            pinned.add(b);
+            blockers.add(b);
         }
     }
-    pinned
+    blockers
 }
 
 /// MVV-LVA plus capture history: victims first, cheap attackers first among equal victims.
@@ -559,6 +580,36 @@ mod tests {
 
     fn pos(fen: &str) -> Chess {
         fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+    }
+
+    /// The perft suite's positions (castling, en passant, promotions, pins, discovered checks).
+    const PERFT_FENS: [&str; 8] = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        "8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 1",
+        "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",
+    ];
+
+    /// Runs `check` on each of `fens` and on every position one and two plies from it.
+    fn for_positions_near(fens: &[&str], check: fn(&Chess)) {
+        for fen in fens {
+            let root = pos(fen);
+            check(&root);
+            for m in root.legal_moves() {
+                let mut c = root.clone();
+                c.play_unchecked(m);
+                check(&c);
+                for m2 in c.legal_moves() {
+                    let mut c2 = c.clone();
+                    c2.play_unchecked(m2);
+                    check(&c2);
+                }
+            }
+        }
     }
 
     #[test]
@@ -593,28 +644,48 @@ mod tests {
             want.sort();
             assert_eq!(got, want, "{}", shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal));
         }
-        for fen in [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
-            "8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 1",
-            "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",
-        ] {
-            let root = pos(fen);
-            check(&root);
-            for m in root.legal_moves() {
-                let mut c = root.clone();
-                c.play_unchecked(m);
-                check(&c);
-                for m2 in c.legal_moves() {
-                    let mut c2 = c.clone();
-                    c2.play_unchecked(m2);
-                    check(&c2);
-                }
-            }
+        for_positions_near(&PERFT_FENS, check);
+    }
+
+    #[test]
+    fn checks_match_making_the_move() {
+        let cases = [
+            // WAC.001 after Qg6 and a quiet reply: Qh7 mates; Rae1 does not check.
+            ("2rr3k/pp3pp1/1nnqbNQp/3pN3/2pP4/2P5/PPB4P/R4RK1 w - - 0 1", "g6h7", true),
+            ("2rr3k/pp3pp1/1nnqbNQp/3pN3/2pP4/2P5/PPB4P/R4RK1 w - - 0 1", "a1e1", false),
+            // Direct checks, and near misses, by each piece type.
+            ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a8", true),
+            ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a7", false),
+            ("4k3/8/8/8/6N1/8/8/4K3 w - - 0 1", "g4f6", true),
+            ("4k3/8/8/4N3/8/8/8/4K3 w - - 0 1", "e5f7", false),
+            ("4k3/8/8/8/8/8/8/1B2K3 w - - 0 1", "b1g6", true),
+            ("4k3/8/8/8/8/8/8/1B2K3 w - - 0 1", "b1a2", false),
+            ("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1", "d6d7", true),
+            ("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1", "d5d6", false),
+            ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "d1a4", true),
+            // Discovered checks: the knight uncovers the rook, the king uncovers the bishop.
+            ("4k3/8/8/8/4N3/8/8/4RK2 w - - 0 1", "e4c5", true),
+            ("7k/8/8/8/8/8/1K6/B7 w - - 0 1", "b2a2", true),
+            ("4k3/8/8/8/4N3/8/P7/4RK2 w - - 0 1", "a2a3", false),
+            // Black to move.
+            ("4k3/8/8/8/8/r7/8/6K1 b - - 0 1", "a3g3", true),
+            ("4k3/8/8/8/8/r7/8/6K1 b - - 0 1", "a3a2", false),
+            // Captures and promotions: WAC.049's queen sacrifice, a capture that does not
+            // check, promotions to a queen and to a knight, a knight's check, a capturing one.
+            ("2b3k1/4rrpp/p2p4/2pP2RQ/1pP1Pp1N/1P3P1P/1q6/6RK w - - 0 1", "h5h7", true),
+            ("4k3/8/8/8/8/8/p7/R3K3 w - - 0 1", "a1a2", false),
+            ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", true),
+            ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8n", false),
+            ("8/1P6/2k5/8/8/8/8/4K3 w - - 0 1", "b7b8n", true),
+            ("r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7a8q", true),
+        ];
+        for (fen, uci, expected) in cases {
+            let pos = pos(fen);
+            let m = uci.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&pos).unwrap();
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            assert_eq!(child.is_check(), expected, "the case itself is wrong: {fen} {uci}");
+            assert_eq!(move_gives_check(&pos, m), expected, "{fen} {uci}");
         }
     }
 
@@ -644,34 +715,17 @@ mod tests {
             want.sort();
             assert_eq!(got, want, "{}", shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal));
         }
-        for fen in [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
-            "8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 1",
-            "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",
-            // Discovered checks by a king, a pawn and a knight; a pawn checking as it promotes.
-            "4k3/8/8/8/4K3/8/8/4R3 w - - 0 1",
-            "4k3/8/8/8/8/4P3/8/4R1K1 w - - 0 1",
-            "7k/8/8/4N3/8/2B5/8/6K1 w - - 0 1",
-            "3k4/1P6/8/8/8/8/8/6K1 w - - 0 1",
-        ] {
-            let root = pos(fen);
-            check(&root);
-            for m in root.legal_moves() {
-                let mut c = root.clone();
-                c.play_unchecked(m);
-                check(&c);
-                for m2 in c.legal_moves() {
-                    let mut c2 = c.clone();
-                    c2.play_unchecked(m2);
-                    check(&c2);
-                }
-            }
-        }
+        for_positions_near(&PERFT_FENS, check);
+        // Discovered checks by a king, a pawn and a knight; a pawn checking as it promotes.
+        for_positions_near(
+            &[
+                "4k3/8/8/8/4K3/8/8/4R3 w - - 0 1",
+                "4k3/8/8/8/8/4P3/8/4R1K1 w - - 0 1",
+                "7k/8/8/4N3/8/2B5/8/6K1 w - - 0 1",
+                "3k4/1P6/8/8/8/8/8/6K1 w - - 0 1",
+            ],
+            check,
+        );
     }
 
     #[test]

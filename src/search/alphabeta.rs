@@ -15,7 +15,7 @@
 use arrayvec_free::SmallList;
 use std::ops::ControlFlow;
 
-use shakmaty::{Bitboard, Chess, Color, FromSetup, Move, Position, Role, Setup, Square, attacks};
+use shakmaty::{Bitboard, Chess, Color, FromSetup, Move, Position, Role, Setup, Square};
 use shakmaty_syzygy::Wdl;
 
 use super::{
@@ -25,7 +25,7 @@ use super::{
     worker::{Frame, Worker},
 };
 use crate::{
-    movepick::{MovePicker, is_noisy},
+    movepick::{MovePicker, is_noisy, move_gives_check},
     score::{
         DRAW, INFINITE, MATE_IN_MAX, MAX_PLY, TB_WIN_IN_MAX, clamp_eval, from_tt, is_decisive, mate_in, mated_in,
         tb_win_in, to_tt,
@@ -91,34 +91,6 @@ pub(crate) fn lmr_table(p: &SearchParams) -> [[i32; 64]; 64] {
 pub(crate) fn has_non_pawn_material(pos: &Chess, color: Color) -> bool {
     let b = pos.board();
     (b.by_color(color) & !(b.pawns() | b.kings())).any()
-}
-
-/// Whether a normal move (quiet, capture or promotion) checks the opponent's king, by a
-/// direct attack from its destination (as the promoted piece: an underpromotion, which the
-/// picker counts as quiet, checks as a knight, rook or bishop) or by uncovering a slider.
-/// Cheaper than making the move, so move-count and history pruning can spare checks before
-/// the child exists. En passant and castling count as not checking (they are rare and only
-/// lose that exemption).
-#[inline]
-pub(crate) fn move_gives_check(pos: &Chess, m: Move) -> bool {
-    let Move::Normal { role, from, to, promotion, .. } = m else {
-        return false;
-    };
-    let role = promotion.unwrap_or(role);
-    let board = pos.board();
-    let us = pos.turn();
-    let Some(king) = board.king_of(!us) else {
-        return false;
-    };
-    let occupied = (board.occupied() ^ from) | to;
-    // A king never checks directly (kings cannot stand side by side).
-    if attacks::attacks(to, role.of(us), occupied).contains(king) {
-        return true;
-    }
-    let ours = board.by_color(us) ^ from;
-    let discovered = (attacks::bishop_attacks(king, occupied) & board.bishops_and_queens())
-        | (attacks::rook_attacks(king, occupied) & board.rooks_and_queens());
-    !(discovered & ours).is_empty()
 }
 
 /// A pawn move to the 6th or 7th rank with no enemy pawn ahead on its own or a neighbouring file.
@@ -1035,53 +1007,4 @@ fn tt_cutoff(node: &Node, alpha: i32, beta: i32, halfmoves: u32) -> Option<i32> 
         TtBound::None => false,
     };
     (cutoff && halfmoves < TT_CUTOFF_MAX_HALFMOVES).then_some(s)
-}
-
-#[cfg(test)]
-mod tests {
-    use shakmaty::{CastlingMode, Chess, Position, fen::Fen, uci::UciMove};
-
-    use super::move_gives_check;
-
-    #[test]
-    fn checks_match_making_the_move() {
-        let cases = [
-            // WAC.001 after Qg6 and a quiet reply: Qh7 mates; Rae1 does not check.
-            ("2rr3k/pp3pp1/1nnqbNQp/3pN3/2pP4/2P5/PPB4P/R4RK1 w - - 0 1", "g6h7", true),
-            ("2rr3k/pp3pp1/1nnqbNQp/3pN3/2pP4/2P5/PPB4P/R4RK1 w - - 0 1", "a1e1", false),
-            // Direct checks, and near misses, by each piece type.
-            ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a8", true),
-            ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "a1a7", false),
-            ("4k3/8/8/8/6N1/8/8/4K3 w - - 0 1", "g4f6", true),
-            ("4k3/8/8/4N3/8/8/8/4K3 w - - 0 1", "e5f7", false),
-            ("4k3/8/8/8/8/8/8/1B2K3 w - - 0 1", "b1g6", true),
-            ("4k3/8/8/8/8/8/8/1B2K3 w - - 0 1", "b1a2", false),
-            ("4k3/8/3P4/8/8/8/8/4K3 w - - 0 1", "d6d7", true),
-            ("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1", "d5d6", false),
-            ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "d1a4", true),
-            // Discovered checks: the knight uncovers the rook, the king uncovers the bishop.
-            ("4k3/8/8/8/4N3/8/8/4RK2 w - - 0 1", "e4c5", true),
-            ("7k/8/8/8/8/8/1K6/B7 w - - 0 1", "b2a2", true),
-            ("4k3/8/8/8/4N3/8/P7/4RK2 w - - 0 1", "a2a3", false),
-            // Black to move.
-            ("4k3/8/8/8/8/r7/8/6K1 b - - 0 1", "a3g3", true),
-            ("4k3/8/8/8/8/r7/8/6K1 b - - 0 1", "a3a2", false),
-            // Captures and promotions: WAC.049's queen sacrifice, a capture that does not
-            // check, promotions to a queen and to a knight, a knight's check, a capturing one.
-            ("2b3k1/4rrpp/p2p4/2pP2RQ/1pP1Pp1N/1P3P1P/1q6/6RK w - - 0 1", "h5h7", true),
-            ("4k3/8/8/8/8/8/p7/R3K3 w - - 0 1", "a1a2", false),
-            ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", true),
-            ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8n", false),
-            ("8/1P6/2k5/8/8/8/8/4K3 w - - 0 1", "b7b8n", true),
-            ("r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7a8q", true),
-        ];
-        for (fen, uci, expected) in cases {
-            let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
-            let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            assert_eq!(child.is_check(), expected, "the case itself is wrong: {fen} {uci}");
-            assert_eq!(move_gives_check(&pos, m), expected, "{fen} {uci}");
-        }
-    }
 }

@@ -11,7 +11,7 @@ use crate::{
     tt::{TtBound, TtHit, encode_move},
     zobrist::{hash, key_after},
 };
-use shakmaty::{Chess, MoveList, Position};
+use shakmaty::{Chess, Move, MoveList, Position};
 
 impl Worker<'_> {
     /// Quiescence search of `pos` (key on top of `keys`) at `ply`; `quiet_checks` also searches
@@ -117,15 +117,8 @@ impl Worker<'_> {
             if self.stopped {
                 return 0;
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = Some(m);
-                    if score >= beta {
-                        break;
-                    }
-                    alpha = score;
-                }
+            if take_score(score, m, beta, &mut best, &mut alpha, &mut best_move) {
+                break;
             }
         }
         if in_check && searched == 0 {
@@ -145,15 +138,8 @@ impl Worker<'_> {
                 if self.stopped {
                     return 0;
                 }
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        best_move = Some(m);
-                        if score >= beta {
-                            break;
-                        }
-                        alpha = score;
-                    }
+                if take_score(score, m, beta, &mut best, &mut alpha, &mut best_move) {
+                    break;
                 }
             }
         }
@@ -161,6 +147,23 @@ impl Worker<'_> {
         self.tt.store(key, encode_move(best_move), to_tt(best, ply), static_eval, 0, bound, false);
         best
     }
+}
+
+/// Takes a move's score into the node's best score, alpha and best move (fail-soft); true when
+/// it reaches `beta` (the caller stops searching).
+#[inline(always)]
+fn take_score(score: i32, m: Move, beta: i32, best: &mut i32, alpha: &mut i32, best_move: &mut Option<Move>) -> bool {
+    if score > *best {
+        *best = score;
+        if score > *alpha {
+            *best_move = Some(m);
+            if score >= beta {
+                return true;
+            }
+            *alpha = score;
+        }
+    }
+    false
 }
 
 impl Worker<'_> {
