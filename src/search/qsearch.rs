@@ -127,6 +127,11 @@ impl Worker<'_> {
         if quiet_checks && !in_check && best < beta {
             let mut checks = MoveList::new();
             gen_quiet_checks(pos, &mut checks);
+            // Best quiet history first, as the main search orders its quiets: a refutation
+            // that is found sooner ends the node sooner (SPRT in session 57, BENCHMARKS.md).
+            let prev2 = if ply >= 2 { self.stack[ply - 2].piece_to } else { None };
+            let hist = &*self.hist;
+            checks.sort_by_key(|&m| -hist.quiet_score(stm, m, prev1, prev2));
             for &m in checks.iter() {
                 if !see_ge(pos, m, 0) {
                     continue;
