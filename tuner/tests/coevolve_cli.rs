@@ -436,6 +436,45 @@ fn with_the_gate_kill_9_and_resume_replay_no_test() {
     assert!(output == Params::load(dir.join(&file)).unwrap(), "the output is not {file}");
 }
 
+/// The SPRT-gated champion across machines: a run is carried on from its small files alone
+/// (`checkpoint.json`, `generations.csv`, `champions.csv`), without its `gen-NNN` directories;
+/// the champion's file and generation 0's are rewritten from the config and the checkpoint.
+#[test]
+fn with_the_gate_the_checkpoint_alone_resumes_the_run() {
+    let dir = scratch("coevolve", "gate-checkpoint");
+    let start = broken(&dir.join("start.toml"), 100);
+    let seeds = [repo().join("params/default.toml"), broken(&dir.join("broken-b.toml"), 150)];
+    let cfg = gate_config(&dir, &seeds, &start, 1);
+    let c = cfg.to_str().unwrap();
+    tuner_ok(&["coevolve", "--config", c]);
+    let out = dir.join("out");
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        if path.is_dir() {
+            std::fs::remove_dir_all(&path).unwrap();
+        } else if !["checkpoint.json", "generations.csv", "champions.csv"].contains(&name) {
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+    let run = common::tuner_logging("info", &["coevolve", "--config", c, "--generations", "2", "--resume-or-start"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let stdout = text(&run.stdout);
+    let lines = chain(&stdout);
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(lines[0].starts_with("generation 0: g0o0 vs start: promoted (H1)"), "{stdout}");
+    assert!(lines[1].starts_with("generation 1: g1o") && lines[1].contains(" vs g0o0: "), "{stdout}");
+    let stderr = text(&run.stderr);
+    assert!(stderr.contains("rewriting generation 0's missing organism files"), "{stderr}");
+    // The champion g0o0 is params/default.toml value for value, the seed it was.
+    let default = Params::load(repo().join("params/default.toml")).unwrap();
+    assert!(Params::load(out.join("gen-000/g0o0.toml")).unwrap() == default);
+    let name = stdout.lines().find_map(|l| l.strip_prefix("champion: ")).and_then(|l| l.split(' ').next());
+    if name == Some("g0o0") {
+        assert!(Params::load(out.join("coevolved.toml")).unwrap() == default, "the output is not the champion");
+    }
+}
+
 /// A racing config (issue 45): `racing_games` games a generation.
 fn racing_config(dir: &Path, seeds: &[PathBuf], generations: usize, racing_games: u64) -> PathBuf {
     let top = format!("selection = \"racing\"\nracing_games = {racing_games}\n");

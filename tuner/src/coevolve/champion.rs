@@ -21,7 +21,9 @@
 //! Each test is journaled like the round robins (`gen-NNN/champion.state.jsonl`, with its PGN
 //! `champion.pgn` and results `champion.json`), so a run killed mid-test resumes it without
 //! replaying a game, and its outcome is part of the generation's record in the checkpoint, so a
-//! finished test is never played again.
+//! finished test is never played again. The record also keeps a fingerprint of the challenger's
+//! values and, when it is promoted, its genome, so the gate resumes from the checkpoint alone,
+//! without the files of earlier generations.
 
 use std::path::{Path, PathBuf};
 
@@ -41,6 +43,7 @@ use serde::{Deserialize, Serialize};
 use super::{Coevolution, CoevolveError, CoevolveGeneration, gen_dir, journal};
 use crate::{
     csv::{Csv, quoted},
+    ga::Genome,
     parsed::Parsed,
     promote::SprtProgress,
 };
@@ -198,6 +201,38 @@ pub struct Challenge {
     /// challenge not played, why.
     pub line: String,
     pub games: u64,
+    /// The challenger's values, [`values_fingerprint`]: what a later challenger is compared
+    /// with, so that the check needs no file of an earlier generation. `None` in records from
+    /// before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
+    /// A promoted challenger's chromosome, so that its file, the champion's side of later
+    /// tests and the output, can be rebuilt from the checkpoint alone; `None` for the other
+    /// verdicts and in records from before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organism: Option<Organism>,
+}
+
+/// What rebuilds an organism's file: its genome, and which of generation 0's organisms lends
+/// it the values outside the space ([`lineage`](super::lineage)).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Organism {
+    pub genome: Genome,
+    pub base: usize,
+}
+
+/// A generation's best organism as it challenges: its name (`g<G>o<I>`, its file in its
+/// generation's directory) and what rebuilds its file.
+pub struct Challenger<'a> {
+    pub name: &'a str,
+    pub genome: &'a Genome,
+    pub base: usize,
+}
+
+/// Identifies a parameter set's values (16 hex digits); the doc comments are left out, so an
+/// edited doc line does not make equal values differ.
+pub fn values_fingerprint(params: &Params) -> String {
+    crate::ga::checkpoint::fingerprint(&[params.values_toml()])
 }
 
 /// The champion after the generations of `history`: the last challenger promoted, as (its
@@ -302,12 +337,12 @@ impl Coevolution {
         }
     }
 
-    /// Generation `g`'s best organism `best` challenges the champion after `history`; the
-    /// test's games are journaled in generation `g`'s directory, and `resume` continues them.
+    /// Generation `g`'s best organism challenges the champion after `history`; the test's
+    /// games are journaled in generation `g`'s directory, and `resume` continues them.
     pub(super) fn challenge(
         &self,
         g: usize,
-        best: &str,
+        best: &Challenger,
         first: &FirstChampion,
         history: &[CoevolveGeneration],
         resume: bool,
@@ -315,18 +350,22 @@ impl Coevolution {
     ) -> Result<Challenge, CoevolveError> {
         let out = &self.cfg.out_dir;
         let dir = gen_dir(out, g);
-        let file = dir.join(format!("{best}.toml"));
+        let name = best.name;
+        let file = dir.join(format!("{name}.toml"));
         let challenger = Params::load(&file).map_err(|e| CoevolveError::params(&file, e))?;
+        let fingerprint = values_fingerprint(&challenger);
         let (champion, champion_file, held) = self.champion(first, history)?;
         let skipped = |line: String| Challenge {
-            challenger: best.to_string(),
+            challenger: name.to_string(),
             champion: champion.clone(),
             verdict: Verdict::Skipped,
             line,
             games: 0,
+            fingerprint: Some(fingerprint.clone()),
+            organism: None,
         };
         if challenger == held {
-            return Ok(skipped(format!("{best} holds the champion's values")));
+            return Ok(skipped(format!("{name} holds the champion's values")));
         }
         for earlier in history {
             let Some(c) =
@@ -334,10 +373,29 @@ impl Coevolution {
             else {
                 continue;
             };
-            let path = gen_dir(out, earlier.generation).join(format!("{}.toml", c.challenger));
-            if Params::load(&path).map_err(|e| CoevolveError::params(&path, e))? == challenger {
+            let same = match &c.fingerprint {
+                Some(f) => *f == fingerprint,
+                None => {
+                    // A record from before fingerprints: only its file tells, and a checkpoint
+                    // resumed on another machine may not have it.
+                    let path = gen_dir(out, earlier.generation).join(format!("{}.toml", c.challenger));
+                    if path.is_file() {
+                        Params::load(&path).map_err(|e| CoevolveError::params(&path, e))? == challenger
+                    } else {
+                        bar.suspend(|| {
+                            log::warn!(
+                                "generation {g}: {} is missing (its record predates fingerprints), so a challenger \
+                                 holding its values would be tested again",
+                                path.display()
+                            )
+                        });
+                        false
+                    }
+                }
+            };
+            if same {
                 return Ok(skipped(format!(
-                    "{best} holds the values of {}, rejected in generation {}",
+                    "{name} holds the values of {}, rejected in generation {}",
                     c.challenger, earlier.generation
                 )));
             }
@@ -351,7 +409,7 @@ impl Coevolution {
         let limits = cfg.limits(&self.limits);
         let mut m = self.base.clone();
         m.engines = vec![
-            EngineSpec::new(best, &self.engine).with_params(&file).with_limits(limits.clone()),
+            EngineSpec::new(name, &self.engine).with_params(&file).with_limits(limits.clone()),
             EngineSpec::new(&champion, &self.engine).with_params(&champion_file).with_limits(limits),
         ];
         m.tournament = Tournament::Match;
@@ -371,7 +429,17 @@ impl Coevolution {
             _ => Verdict::Capped,
         };
         let line = crate::promote::sprt_line(&sprt, r.sprt.as_ref(), &r);
-        Ok(Challenge { challenger: best.to_string(), champion, verdict, line, games: r.games_played })
+        let organism =
+            (verdict == Verdict::Promoted).then(|| Organism { genome: best.genome.clone(), base: best.base });
+        Ok(Challenge {
+            challenger: name.to_string(),
+            champion,
+            verdict,
+            line,
+            games: r.games_played,
+            fingerprint: Some(fingerprint),
+            organism,
+        })
     }
 
     /// The output under the gate: the champion's values, and a header giving the chain.
@@ -428,6 +496,8 @@ mod tests {
                 verdict,
                 line: format!("SPRT of {challenger}"),
                 games: 10,
+                fingerprint: None,
+                organism: None,
             }),
         }
     }
@@ -494,21 +564,48 @@ mod tests {
         let first = FirstChampion { source: "defaults".into(), params: Params::default() };
         let mut weaker = Params::default();
         weaker.eval.knight_mg -= 50;
-        for (g, name, params) in [(0, "g0o1", Params::default()), (1, "g1o0", weaker.clone()), (2, "g2o3", weaker)] {
+        for (g, name, params) in
+            [(0, "g0o1", Params::default()), (1, "g1o0", weaker.clone()), (2, "g2o3", weaker.clone())]
+        {
             std::fs::create_dir_all(gen_dir(&dir, g)).unwrap();
             std::fs::write(gen_dir(&dir, g).join(format!("{name}.toml")), params.to_toml()).unwrap();
         }
         let bar = ProgressBar::hidden();
-        let c = co.challenge(0, "g0o1", &first, &[], false, &bar).unwrap();
+        let genome = Genome::Numbers(Vec::new());
+        let challenger = |name| Challenger { name, genome: &genome, base: 0 };
+        let c = co.challenge(0, &challenger("g0o1"), &first, &[], false, &bar).unwrap();
         assert_eq!((c.verdict, c.champion.as_str(), c.games), (Verdict::Skipped, START, 0));
         assert_eq!(c.line, "g0o1 holds the champion's values");
-        // g1o0 was rejected; g2o3 holds its values.
-        let history = [generation(0, None), generation(1, Some(("g1o0", START, Verdict::Rejected)))];
-        let c = co.challenge(2, "g2o3", &first, &history, false, &bar).unwrap();
-        assert_eq!(c.verdict, Verdict::Skipped);
-        assert_eq!(c.line, "g2o3 holds the values of g1o0, rejected in generation 1");
+        assert_eq!((c.fingerprint, c.organism), (Some(values_fingerprint(&Params::default())), None));
+        // g1o0 was rejected; g2o3 holds its values. A record from before fingerprints is
+        // compared through g1o0's file.
+        let skip = "g2o3 holds the values of g1o0, rejected in generation 1";
+        let mut history = vec![generation(0, None), generation(1, Some(("g1o0", START, Verdict::Rejected)))];
+        let c = co.challenge(2, &challenger("g2o3"), &first, &history, false, &bar).unwrap();
+        assert_eq!((c.verdict, c.line.as_str()), (Verdict::Skipped, skip));
+        assert_eq!(c.fingerprint, Some(values_fingerprint(&weaker)));
+        // With the fingerprint in its record, g1o0's file is not needed: a checkpoint resumed on
+        // another machine.
+        history[1].challenge.as_mut().unwrap().fingerprint = Some(values_fingerprint(&weaker));
+        std::fs::remove_file(gen_dir(&dir, 1).join("g1o0.toml")).unwrap();
+        let c = co.challenge(2, &challenger("g2o3"), &first, &history, false, &bar).unwrap();
+        assert_eq!((c.verdict, c.line.as_str()), (Verdict::Skipped, skip));
+        // An older record whose file is gone is passed over (with a warning), not an error.
+        let history = vec![generation(0, Some(("g0o2", START, Verdict::Capped))), history[1].clone()];
+        let c = co.challenge(2, &challenger("g2o3"), &first, &history, false, &bar).unwrap();
+        assert_eq!((c.verdict, c.line.as_str()), (Verdict::Skipped, skip));
         assert!(!dir.join(START_FILE).exists(), "no test, so no file for one");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_challenge_recorded_before_fingerprints_still_loads() {
+        let old = r#"{"challenger":"g1o0","champion":"start","verdict":"rejected","line":"SPRT","games":40}"#;
+        let c: Challenge = serde_json::from_str(old).unwrap();
+        assert_eq!((c.verdict, &c.fingerprint, &c.organism), (Verdict::Rejected, &None, &None));
+        // Only a promoted challenger keeps its genome; the others' records grow by a fingerprint.
+        let json = serde_json::to_string(&Challenge { fingerprint: Some("0123456789abcdef".into()), ..c }).unwrap();
+        assert!(json.ends_with(r#""games":40,"fingerprint":"0123456789abcdef"}"#), "{json}");
     }
 
     #[test]

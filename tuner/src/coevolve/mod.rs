@@ -34,7 +34,10 @@
 //! journal, results); overall `generations.csv`, `coevolution.svg` and `checkpoint.json`
 //! (the last finished generation). `--resume` continues the unfinished generation from its
 //! journals, so no finished game is replayed or lost, and breeds deterministically from the
-//! checkpoint: generation `g`'s RNG is [`generation_rng`]`(seed, 0, g)`.
+//! checkpoint: generation `g`'s RNG is [`generation_rng`]`(seed, 0, g)`. The checkpoint alone
+//! resumes a run, on another machine without the `gen-NNN` directories: the earlier files a
+//! generation reads, generation 0's organisms and a promoted champion's, are rewritten from the
+//! config's initial population and the genome the champion's record keeps.
 //!
 //! With `selection = "racing"` a generation is ranked by racing instead ([`racing`]): rounds of
 //! game pairs among the organisms still in doubt, up to `racing_games` games, and fitness is each
@@ -75,7 +78,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use thiserror::Error;
 
 use self::{
-    champion::{Challenge, ChampionConfig, FirstChampion},
+    champion::{Challenge, Challenger, ChampionConfig, FirstChampion, Verdict},
     racing::{Race, Rating, Scheme},
     reference::{Pool, PoolConfig, PoolTable},
 };
@@ -924,6 +927,9 @@ impl Coevolution {
             bar,
         };
         let finished = driver.evolve(&ga, layout, &problem, start.resumes(), |_| initial.genomes.clone())?;
+        // A finished run resumed from its checkpoint alone evaluates nothing, yet its output
+        // reads the champion's file and its report generation 0's best.
+        problem.restore_files(&finished.history)?;
         problem.bar.finish_and_clear();
         drop(problem); // it borrows `first`, which the output takes
         let last = finished.history.last().expect("a generation was played");
@@ -948,13 +954,27 @@ impl Coevolution {
         for (i, genome) in pop.iter().enumerate() {
             let name = format!("g{g}o{i}");
             let path = dir.join(format!("{name}.toml"));
-            let params = self.space.apply(genome, bases[i]);
-            let text = format!("# coevolution generation {g}, organism {i} ({})\n{}", origins[i], params.to_toml());
-            write_atomic(&path, text.as_bytes()).map_err(|e| CoevolveError::io(&path, e))?;
+            self.write_organism(&path, g, i, &origins[i], genome, bases[i])?;
             engines.push(EngineSpec::new(&name, &self.engine).with_params(&path).with_limits(self.organism_limits(i)));
             names.push(name);
         }
         Ok(Field { engines, names, origins: origins.to_vec() })
+    }
+
+    /// Writes organism `i` of generation `g` (from `origin`) to `path`: `genome` over the values
+    /// outside the space of `base`.
+    fn write_organism(
+        &self,
+        path: &Path,
+        g: usize,
+        i: usize,
+        origin: &str,
+        genome: &Genome,
+        base: &Params,
+    ) -> Result<(), CoevolveError> {
+        let params = self.space.apply(genome, base);
+        let text = format!("# coevolution generation {g}, organism {i} ({origin})\n{}", params.to_toml());
+        write_atomic(path, text.as_bytes()).map_err(|e| CoevolveError::io(path, e))
     }
 
     /// Plays generation `g`'s round robin among `field`.
@@ -1143,6 +1163,71 @@ impl RoundRobin<'_> {
             })
             .collect()
     }
+
+    /// Rewrites the files of earlier generations that later ones read, where they are missing:
+    /// a run resumed on another machine from its checkpoint alone (`checkpoint.json`, without
+    /// the `gen-NNN` directories). Generation 0's organisms are the initial population, read
+    /// from the config on every start; a promoted challenger's, the champion's side of later
+    /// tests, is rebuilt from the genome its record keeps. Existing files are never touched.
+    fn restore_files(&self, history: &[CoevolveGeneration]) -> Result<(), CoevolveError> {
+        let co = self.coevolution;
+        let out = &co.cfg.out_dir;
+        // The reference match reads generation 0's best.
+        if let Some(first) = history.first()
+            && !gen_dir(out, 0).join(format!("{}.toml", first.best_name)).is_file()
+        {
+            let dir = gen_dir(out, 0);
+            self.bar.suspend(|| {
+                log::info!(
+                    "{}: rewriting generation 0's missing organism files from the initial population",
+                    dir.display()
+                )
+            });
+            std::fs::create_dir_all(&dir).map_err(|e| CoevolveError::io(&dir, e))?;
+            let initial = self.initial;
+            for (i, genome) in initial.genomes.iter().enumerate() {
+                let path = dir.join(format!("g0o{i}.toml"));
+                if !path.is_file() {
+                    co.write_organism(&path, 0, i, &initial.origins[i], genome, &initial.bases[i])?;
+                }
+            }
+        }
+        for (at, h) in history.iter().enumerate() {
+            let Some(c) = h.challenge.as_ref().filter(|c| c.verdict == Verdict::Promoted) else { continue };
+            let dir = gen_dir(out, h.generation);
+            let path = dir.join(format!("{}.toml", c.challenger));
+            if path.is_file() {
+                continue;
+            }
+            let Some(o) = &c.organism else {
+                return Err(CoevolveError::io(
+                    &path,
+                    format!(
+                        "missing, and checkpoint.json's record of generation {} predates the genome that rebuilds a \
+                         champion's file: copy it from the machine that ran that generation",
+                        h.generation
+                    ),
+                ));
+            };
+            let base = self.initial.bases.get(o.base).ok_or_else(|| {
+                CoevolveError::io(&path, format!("missing, and its base, organism {}, is not in generation 0", o.base))
+            })?;
+            // The header names the organism's origin, as when its generation wrote it.
+            let origins = self.origins(h.generation, &history[..at]);
+            let Some((i, origin)) = c
+                .challenger
+                .strip_prefix(&format!("g{}o", h.generation))
+                .and_then(|i| i.parse::<usize>().ok())
+                .and_then(|i| origins.get(i).map(|o| (i, o)))
+            else {
+                return Err(CoevolveError::io(&path, "missing, and not an organism of its generation to rebuild"));
+            };
+            self.bar.suspend(|| log::info!("{}: rebuilding the champion's file from checkpoint.json", path.display()));
+            std::fs::create_dir_all(&dir).map_err(|e| CoevolveError::io(&dir, e))?;
+            co.write_organism(&path, h.generation, i, origin, &o.genome, base)?;
+        }
+        Ok(())
+    }
 }
 
 impl Problem for RoundRobin<'_> {
@@ -1164,6 +1249,9 @@ impl Problem for RoundRobin<'_> {
         self.bar.set_position(done + tests);
         self.bar.set_prefix(format!("generation {}/{}", b.generation + 1, self.generations));
         self.bar.reset_eta();
+        if b.generation > 0 {
+            self.restore_files(b.history)?;
+        }
         let field = co.write_organisms(b.generation, b.population, &origins, &bases)?;
         let mut g = match co.cfg.selection {
             Scheme::RoundRobin => co.play_generation(b.generation, field, b.resume, &self.bar)?,
@@ -1182,7 +1270,8 @@ impl Problem for RoundRobin<'_> {
         };
         let challenge = match self.first {
             Some(first) if co.cfg.champion.challenges_after(b.generation) => {
-                Some(co.challenge(b.generation, &g.best_name, first, b.history, b.resume, &self.bar)?)
+                let best = Challenger { name: &g.best_name, genome: &b.population[g.best], base: from[g.best] };
+                Some(co.challenge(b.generation, &best, first, b.history, b.resume, &self.bar)?)
             }
             _ => None,
         };
@@ -1652,6 +1741,132 @@ mod tests {
         assert_eq!(lineage(4, 2, 2, &history), vec![2, 3, 2, 3]);
         let history = vec![generation(0, vec![1.0, 0.0, 3.0, 2.0]), generation(1, vec![0.0, 3.0, 2.0, 2.0])];
         assert_eq!(lineage(4, 1, 2, &history), vec![1, 1, 2, 3]);
+    }
+
+    /// A gated coevolution in scratch directory `name` over the paper's space, its three seed
+    /// files differing inside the space and outside it (`lmr_base`, kept from each seed).
+    fn scratch_run(name: &str) -> (Coevolution, Initial) {
+        let dir = std::env::temp_dir().join(format!("evochess-coevolve-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("seeds")).unwrap();
+        let files: Vec<PathBuf> = (0..3)
+            .map(|i| {
+                let mut p = Params::default();
+                p.eval.knight_mg = 280 + 20 * i;
+                p.search.lmr_base = 60 + i;
+                let file = dir.join(format!("seeds/run-{i}.toml"));
+                std::fs::write(&file, p.to_toml()).unwrap();
+                file
+            })
+            .collect();
+        let mut cfg = CoevolveConfig::parse("[champion]\ngate = \"sprt\"\n").unwrap();
+        cfg.space = Some(PathBuf::from("configs/spaces/evolve-paper.toml"));
+        cfg.out_dir = dir.join("out");
+        // Never started: nothing below plays a game.
+        cfg.engine = Some(PathBuf::from("/bin/sh"));
+        let co = Coevolution::new(cfg).unwrap();
+        let initial = load_population(&files, &co.space).unwrap();
+        (co, initial)
+    }
+
+    fn round_robin<'c>(co: &'c Coevolution, initial: &'c Initial) -> RoundRobin<'c> {
+        let bar = ProgressBar::hidden();
+        RoundRobin { coevolution: co, initial, first: None, pool: None, elitism: 1, generations: 2, planned: 0, bar }
+    }
+
+    fn record(g: usize, points: &[f64], challenge: Option<Challenge>) -> CoevolveGeneration {
+        let organisms: Vec<OrganismResult> = points.iter().map(|&p| organism("", p)).collect();
+        let best = elite_indices(points, 1)[0];
+        CoevolveGeneration {
+            generation: g,
+            best,
+            best_name: format!("g{g}o{best}"),
+            cross: Vec::new(),
+            organisms,
+            games: 0,
+            seconds: 0.0,
+            reference: None,
+            challenge,
+            race: None,
+            pool: None,
+            diversity: None,
+        }
+    }
+
+    /// Every file of `dir` with its bytes.
+    fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+        let mut all: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        all.sort();
+        all.into_iter().map(|p| (p.clone(), std::fs::read(&p).unwrap())).collect()
+    }
+
+    #[test]
+    fn generation_0_s_missing_files_are_rewritten_as_it_wrote_them() {
+        let (co, initial) = scratch_run("restore-gen0");
+        let rr = round_robin(&co, &initial);
+        let bases: Vec<&Params> = initial.bases.iter().collect();
+        co.write_organisms(0, &initial.genomes, &initial.origins, &bases).unwrap();
+        let dir = gen_dir(&co.cfg.out_dir, 0);
+        let written = files(&dir);
+        assert_eq!(written.len(), 3);
+        let history = [record(0, &[1.0, 3.0, 2.0], None)];
+        // The whole directory gone, as on a machine that has only the checkpoint.
+        std::fs::remove_dir_all(&dir).unwrap();
+        rr.restore_files(&history).unwrap();
+        assert_eq!(files(&dir), written);
+        // Only the missing files are written; one there is kept as it is.
+        std::fs::remove_file(dir.join("g0o1.toml")).unwrap();
+        std::fs::write(dir.join("g0o2.toml"), "kept").unwrap();
+        rr.restore_files(&history).unwrap();
+        assert_eq!(files(&dir)[..2], written[..2]);
+        assert_eq!(std::fs::read_to_string(dir.join("g0o2.toml")).unwrap(), "kept");
+        std::fs::remove_dir_all(co.cfg.out_dir.parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn a_promoted_challenger_s_file_is_rebuilt_from_the_checkpoint() {
+        let (co, initial) = scratch_run("restore-champion");
+        let rr = round_robin(&co, &initial);
+        // Generation 0's best is organism 1, so generation 1's elite (slot 0) keeps seed 1's
+        // values outside the space; child 2 keeps seed 2's.
+        let mut history = vec![record(0, &[1.0, 3.0, 2.0], None)];
+        let mut rng = generation_rng(7, 0, 1);
+        let child = |rng: &mut _| random_genome(co.space.layout(), rng);
+        let pop = vec![initial.genomes[1].clone(), child(&mut rng), child(&mut rng)];
+        let from = lineage(3, 1, 1, &history);
+        assert_eq!(from, vec![1, 1, 2]);
+        let bases: Vec<&Params> = from.iter().map(|&i| &initial.bases[i]).collect();
+        let origins = rr.origins(1, &history);
+        co.write_organisms(1, &pop, &origins, &bases).unwrap();
+        let file = gen_dir(&co.cfg.out_dir, 1).join("g1o2.toml");
+        let written = std::fs::read(&file).unwrap();
+        let promoted = Challenge {
+            challenger: "g1o2".into(),
+            champion: champion::START.into(),
+            verdict: Verdict::Promoted,
+            line: "SPRT".into(),
+            games: 20,
+            fingerprint: None,
+            organism: Some(champion::Organism { genome: pop[2].clone(), base: from[2] }),
+        };
+        history.push(record(1, &[1.0, 1.0, 3.0], Some(promoted)));
+        // Through the checkpoint's JSON, on a machine without the generations' directories.
+        let history: Vec<CoevolveGeneration> = serde_json::from_str(&serde_json::to_string(&history).unwrap()).unwrap();
+        std::fs::remove_dir_all(&co.cfg.out_dir).unwrap();
+        rr.restore_files(&history).unwrap();
+        assert_eq!(std::fs::read(&file).unwrap(), written, "the champion's file is not as generation 1 wrote it");
+        let values = Params::load(&file).unwrap();
+        assert_eq!((values.search.lmr_base, values.eval.pawn_mg), (62, 100), "seed 2's values outside the space");
+        assert!(gen_dir(&co.cfg.out_dir, 0).join("g0o1.toml").is_file(), "the reference's file");
+        let first = FirstChampion { source: "defaults".into(), params: Params::default() };
+        assert!(co.champion_output(&first, &history).unwrap().0 == values);
+        // A record from before the genome was kept cannot rebuild it, and says which file.
+        let mut old = history.clone();
+        old[1].challenge.as_mut().unwrap().organism = None;
+        std::fs::remove_file(&file).unwrap();
+        let e = rr.restore_files(&old).unwrap_err().to_string();
+        assert!(e.contains(&file.display().to_string()) && e.contains("generation 1"), "{e}");
+        std::fs::remove_dir_all(co.cfg.out_dir.parent().unwrap()).unwrap();
     }
 
     #[test]
