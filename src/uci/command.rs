@@ -46,7 +46,8 @@ pub enum UciCommand {
     Bench {
         depth: Option<u32>,
     },
-    /// `perft <depth>`: move-generation count with a per-move breakdown.
+    /// `perft <depth>` (or Stockfish's `go perft <depth>`): move-generation count with a
+    /// per-move breakdown.
     Perft {
         depth: u32,
     },
@@ -167,17 +168,15 @@ impl FromStr for UciCommand {
             },
             "setoption" => parse_setoption(line, &toks[1..]),
             "position" => parse_position(&args),
+            // Stockfish's spelling of perft, which perft-diffing tools send.
+            "go" if args.first() == Some(&"perft") => parse_perft("go perft", &args[1..]),
             "go" => parse_go(&args).map(UciCommand::Go),
             "bench" => match args.as_slice() {
                 [] => Ok(UciCommand::Bench { depth: None }),
                 [d] => Ok(UciCommand::Bench { depth: Some(number("bench", "depth", d)?) }),
                 [_, t, ..] => Err(ParseCommandError::Unexpected { command: "bench", token: quote(t) }),
             },
-            "perft" => match args.as_slice() {
-                [] => Err(ParseCommandError::Missing { command: "perft", what: "a depth" }),
-                [d] => Ok(UciCommand::Perft { depth: number("perft", "depth", d)? }),
-                [_, t, ..] => Err(ParseCommandError::Unexpected { command: "perft", token: quote(t) }),
-            },
+            "perft" => parse_perft("perft", &args),
             other => Err(ParseCommandError::Unknown(quote(other))),
         }
     }
@@ -194,6 +193,14 @@ fn number<T: FromStr>(command: &'static str, key: &'static str, value: &str) -> 
 
 /// `setoption name <N...> [value <V...>]`: the name is re-joined with single spaces (names are
 /// compared case-insensitively later); the value is the rest of the line verbatim.
+fn parse_perft(command: &'static str, args: &[&str]) -> Result<UciCommand, ParseCommandError> {
+    match args {
+        [] => Err(ParseCommandError::Missing { command, what: "a depth" }),
+        [d] => Ok(UciCommand::Perft { depth: number(command, "depth", d)? }),
+        [_, t, ..] => Err(ParseCommandError::Unexpected { command, token: quote(t) }),
+    }
+}
+
 fn parse_setoption(line: &str, toks: &[(usize, &str)]) -> Result<UciCommand, ParseCommandError> {
     const CMD: &str = "setoption";
     match toks.first() {
@@ -426,6 +433,7 @@ mod tests {
         assert_eq!(parse("bench"), Ok(UciCommand::Bench { depth: None }));
         assert_eq!(parse("bench 7"), Ok(UciCommand::Bench { depth: Some(7) }));
         assert_eq!(parse("perft 3"), Ok(UciCommand::Perft { depth: 3 }));
+        assert_eq!(parse("go perft 4"), Ok(UciCommand::Perft { depth: 4 }));
     }
 
     #[test]
@@ -440,6 +448,8 @@ mod tests {
         assert!(parse("perft").unwrap_err().to_string().contains("depth"));
         assert!(parse("perft x").unwrap_err().to_string().contains("`x`"));
         assert!(parse("perft -1").unwrap_err().to_string().contains("`-1`"));
+        assert!(parse("go perft").unwrap_err().to_string().contains("go perft"));
+        assert!(parse("go perft 3 x").unwrap_err().to_string().contains("`x`"));
         assert!(parse("debug maybe").unwrap_err().to_string().contains("maybe"));
         assert!(parse("UCI").is_err(), "commands are case-sensitive, as in the UCI spec");
     }
