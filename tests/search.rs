@@ -215,7 +215,9 @@ fn clock_limits_are_respected() {
     let start = Instant::now();
     go(&mut e, Limits::movetime(Duration::from_millis(150)));
     let t = start.elapsed();
-    assert!(t >= Duration::from_millis(100) && t < Duration::from_millis(400), "{t:?}");
+    // The upper bound only has to tell "stopped near 150 ms" from "ignored the limit" (an
+    // unbounded search): a debug build at load 10 on two cores once took 483 ms.
+    assert!(t >= Duration::from_millis(100) && t < Duration::from_millis(1000), "{t:?}");
 }
 
 #[test]
