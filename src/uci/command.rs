@@ -191,8 +191,7 @@ fn number<T: FromStr>(command: &'static str, key: &'static str, value: &str) -> 
     })
 }
 
-/// `setoption name <N...> [value <V...>]`: the name is re-joined with single spaces (names are
-/// compared case-insensitively later); the value is the rest of the line verbatim.
+/// `perft <depth>`, or what follows `go perft`; `command` names the spelling in errors.
 fn parse_perft(command: &'static str, args: &[&str]) -> Result<UciCommand, ParseCommandError> {
     match args {
         [] => Err(ParseCommandError::Missing { command, what: "a depth" }),
@@ -201,6 +200,8 @@ fn parse_perft(command: &'static str, args: &[&str]) -> Result<UciCommand, Parse
     }
 }
 
+/// `setoption name <N...> [value <V...>]`: the name is re-joined with single spaces (names are
+/// compared case-insensitively later); the value is the rest of the line verbatim.
 fn parse_setoption(line: &str, toks: &[(usize, &str)]) -> Result<UciCommand, ParseCommandError> {
     const CMD: &str = "setoption";
     match toks.first() {
