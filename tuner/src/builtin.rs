@@ -19,6 +19,7 @@ const FILES: &[(&str, &str)] = &[
         "configs/spaces/evolve-paper-hand-set-others.toml",
         include_str!("../../configs/spaces/evolve-paper-hand-set-others.toml"),
     ),
+    ("configs/spaces/texel-full.toml", include_str!("../../configs/spaces/texel-full.toml")),
     ("configs/coevolve/default.toml", include_str!("../../configs/coevolve/default.toml")),
     ("configs/search-evolve/default.toml", include_str!("../../configs/search-evolve/default.toml")),
     ("configs/spaces/search-evolve-paper.toml", include_str!("../../configs/spaces/search-evolve-paper.toml")),

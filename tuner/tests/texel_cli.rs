@@ -224,3 +224,23 @@ fn adam_texel_trains_on_datagen_shards() {
     let e = tuner_err(&["texel", "--config", cfg.to_str().unwrap(), "--out", dir.join("o4").to_str().unwrap()]);
     assert!(e.contains("data") && e.contains("no shard-*.bin"), "{e}");
 }
+
+/// A newcomer's first tune: no config and no space, from a directory that is not the
+/// repository. The default space (the whole evaluation) is built into the binary.
+#[test]
+fn texel_tunes_the_whole_evaluation_without_a_config_from_any_directory() {
+    let dir = scratch("texel", "newcomer");
+    let pgn = fixture("gm-sample.pgn");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tuner"))
+        .current_dir(&dir)
+        .env("RUST_LOG", "warn")
+        .args(["texel", "--pgn", pgn.to_str().unwrap(), "--generations", "1", "--threads", "2", "--out", "out"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("tuned pass") && dir.join("out/passes.csv").is_file(), "{stdout}");
+    // The built-in space: the whole evaluation but the pawn's middlegame value, the unit.
+    let tuned = Params::load(dir.join("out/tuned.toml")).unwrap();
+    assert_eq!(tuned.eval.pawn_mg, 100);
+}

@@ -76,7 +76,8 @@ pub struct TexelConfig {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub data: Vec<PathBuf>,
     /// The parameters tuned: a search-space file (genes with keys, `min`, `max` and optional
-    /// `step`, the smallest move; the encoding is ignored).
+    /// `step`, the smallest move; the encoding is ignored). Default: the whole evaluation,
+    /// `configs/spaces/texel-full.toml` (built into the binary, so it works from any directory).
     pub space: PathBuf,
     /// Parameter file the tuning starts from (default: the space's base).
     pub params: Option<PathBuf>,
@@ -119,12 +120,15 @@ fn is_local(o: &Optimizer) -> bool {
     *o == Optimizer::Local
 }
 
+/// The search space a config that names none tunes.
+pub const DEFAULT_SPACE: &str = "configs/spaces/texel-full.toml";
+
 impl Default for TexelConfig {
     fn default() -> Self {
         TexelConfig {
             pgn: Vec::new(),
             data: Vec::new(),
-            space: PathBuf::new(),
+            space: PathBuf::from(DEFAULT_SPACE),
             params: None,
             positions: PositionsConfig {
                 train: 150_000,
