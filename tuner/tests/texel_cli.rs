@@ -6,7 +6,7 @@ mod common;
 
 use std::{path::Path, time::Duration};
 
-use common::{fixture, kill_9_when, repo, scratch, tuner_err, tuner_ok};
+use common::{TUNER, fixture, kill_9_when, repo, scratch, tuner_err, tuner_ok};
 use evochess::params::Params;
 
 /// A 6-pass tune of the whole evaluation into `dir`, with its own copy of the space
@@ -231,7 +231,7 @@ fn adam_texel_trains_on_datagen_shards() {
 fn texel_tunes_the_whole_evaluation_without_a_config_from_any_directory() {
     let dir = scratch("texel", "newcomer");
     let pgn = fixture("gm-sample.pgn");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tuner"))
+    let out = std::process::Command::new(TUNER)
         .current_dir(&dir)
         .env("RUST_LOG", "warn")
         .args(["texel", "--pgn", pgn.to_str().unwrap(), "--generations", "1", "--threads", "2", "--out", "out"])
