@@ -121,7 +121,7 @@ fn is_local(o: &Optimizer) -> bool {
 }
 
 /// The search space a config that names none tunes.
-pub const DEFAULT_SPACE: &str = "configs/spaces/texel-full.toml";
+const DEFAULT_SPACE: &str = "configs/spaces/texel-full.toml";
 
 impl Default for TexelConfig {
     fn default() -> Self {
