@@ -294,7 +294,7 @@ impl<'a> Driver<'a> {
     }
 }
 
-/// What a command evaluates when its organisms are [`Genome`]s bred by [`breed`].
+/// What a command evaluates when its organisms are [`Genome`]s bred by [`breed`](super::breed).
 pub trait Problem {
     /// One organism's evaluation (a count, an error, a node total ...).
     type Score: Clone;
