@@ -292,6 +292,34 @@ fn solve_nodes_is_deterministic_and_finds_tactics() {
     assert!(r.solved_at.is_some());
 }
 
+/// Ethereal 12's aspiration re-searches (one ply less on a fail high) and its quadratic history
+/// bonus, each off by default: on, each changes the search (other node counts) but not what it
+/// reports, every iteration once and in order, and both still find Rxh7 (the score climbs from
+/// about +1.6 to +4.5 through the iterations, so the windows fail high).
+#[test]
+fn ethereal_aspiration_and_history_bonus_options_keep_the_search_sound() {
+    const FEN: &str = "2br2k1/2q3rn/p2NppQ1/2p1P3/Pp5R/4P3/1P3PPP/3R2K1 w - - 0 1";
+    let target = uci(&pos(FEN), "h4h7");
+    let depth = 14;
+    let mut nodes = Vec::new();
+    for toml in [
+        "",
+        "[search]\naspiration_fail_high_reduction_use = 1\n",
+        "[search]\nhistory_bonus_square_mul = 32\nhistory_bonus_mul = 0\nhistory_bonus_sub = 0\nhistory_bonus_max = 12800\n",
+    ] {
+        let mut e = Engine::new();
+        e.set_params(Params::default().with_toml(toml).unwrap());
+        e.set_position(Some(FEN), &[]).unwrap();
+        let log = go(&mut e, Limits::depth(depth));
+        assert_eq!(log.best[0].best, Some(target), "{toml}");
+        let depths: Vec<_> = log.infos.iter().map(|i| i.depth).collect();
+        assert_eq!(depths, (1..=depth).collect::<Vec<_>>(), "{toml}");
+        check_pvs_legal(e.position(), &log);
+        nodes.push(log.infos.last().unwrap().nodes);
+    }
+    assert!(nodes[1] != nodes[0] && nodes[2] != nodes[0], "{nodes:?}");
+}
+
 #[test]
 fn synchronous_searcher_reports_one_bestmove() {
     let mut s = Searcher::new(Params::default(), 4);

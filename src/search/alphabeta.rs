@@ -956,11 +956,13 @@ impl Worker<'_> {
         r.clamp(0, (new_depth - ONE_PLY).max(0))
     }
 
-    /// The history bonus of a result at `d_plies` of depth.
+    /// The history bonus of a result at `d_plies` of depth: a polynomial in the depth, capped.
     #[inline(always)]
     fn history_bonus(&self, d_plies: i32) -> i32 {
         let sp = self.sp;
-        (sp.history_bonus_mul * d_plies - sp.history_bonus_sub).clamp(0, sp.history_bonus_max)
+        let d = d_plies.min(MAX_PLY as i32);
+        (sp.history_bonus_square_mul * d * d + sp.history_bonus_mul * d - sp.history_bonus_sub)
+            .clamp(0, sp.history_bonus_max)
     }
 
     /// Step 17: the move that cut off gains (and becomes killer and counter move when quiet);

@@ -78,6 +78,10 @@ crate::declare_params! {
         aspiration_growth_percent: 60, [10, 300];
         /// Aspiration window: first iteration that uses a window
         aspiration_min_depth: 5, [1, 16];
+        /// Aspiration window, after Ethereal 12: each fail high searches the next try one ply
+        /// shallower (cumulative, at least one ply; back to the iteration's depth after a fail
+        /// low), so a move that gains is confirmed cheaply before the next iteration (0/1)
+        aspiration_fail_high_reduction_use: 0, [0, 1];
         /// Quiescence delta pruning margin (centipawns)
         delta_margin: 200, [0, 1000];
         /// Quiescence: skip captures whose SEE is below this (centipawns; 1 since its SPRT with
@@ -124,12 +128,15 @@ crate::declare_params! {
         pawn_only_pruning_use: 1, [0, 1], since 12 was 0;
         /// Internal iterative reduction: minimum depth in plies without a TT move (0 = off)
         iir_min_depth: 4, [0, 16];
+        /// History bonus: multiplier of depth squared (Ethereal 12: 32, with the linear
+        /// multiplier and the constant at 0 and the maximum at 12800)
+        history_bonus_square_mul: 0, [0, 128];
         /// History bonus: multiplier of depth
-        history_bonus_mul: 300, [16, 1024];
+        history_bonus_mul: 300, [0, 1024];
         /// History bonus: subtracted constant
         history_bonus_sub: 250, [0, 1024];
         /// History bonus: maximum
-        history_bonus_max: 2400, [128, 8192];
+        history_bonus_max: 2400, [128, 16384];
         /// History futility pruning: largest reduced depth in plies (0 = off; 8 since its SPRT
         /// passed in session 46, BENCHMARKS.md)
         history_futility_depth: 8, [0, 16], since 8 was 0;
