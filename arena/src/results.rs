@@ -117,6 +117,10 @@ pub struct MatchResults {
     pub sprt: Option<SprtStatus>,
     /// True when the match ended before all planned games (SPRT decision).
     pub stopped_early: bool,
+    /// Games read back from the journal of a resumed match: the wall and CPU times below count
+    /// only the games played since (absent in files written before it was recorded).
+    #[serde(default)]
+    pub games_resumed: u64,
     pub wall_seconds: f64,
     /// CPU seconds of the runner process itself and of its (reaped) engine processes.
     pub runner_cpu_seconds: f64,

@@ -472,6 +472,7 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
         Some(path) if path.exists() => refuse_to_restart_unfinished(&cfg, path, &names, &pairings)?,
         _ => {}
     }
+    let resumed = standings.games;
     let mut stopped_early = false;
     if let Some(s) = &cfg.sprt
         && let Some(st) = standings.sprt_status(s)
@@ -503,7 +504,7 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
         journal = Some(Journal::open(path, &cfg.fingerprint(), false)?.0);
     }
     if let Some(path) = &cfg.results_out {
-        build_results(&cfg, &standings, stopped_early, t0, cpu0)
+        build_results(&cfg, &standings, stopped_early, resumed, t0, cpu0)
             .write_json(path)
             .map_err(|source| RunnerError::Output { path: path.display().to_string(), source })?;
     }
@@ -567,7 +568,7 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
             observer.on_game(g, &standings);
         }
         if let Some(path) = &cfg.results_out
-            && let Err(source) = build_results(&cfg, &standings, false, t0, cpu0).write_json(path)
+            && let Err(source) = build_results(&cfg, &standings, false, resumed, t0, cpu0).write_json(path)
         {
             failure = Some(RunnerError::Output { path: path.display().to_string(), source });
             ctx.stop.store(true, Ordering::Relaxed);
@@ -597,7 +598,7 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
         // Finished pairs are in the journal; `--resume` replays only the lost ones.
         return Err(RunnerError::Config(format!("{panicked} worker thread(s) failed; the match is incomplete")));
     }
-    let results = build_results(&cfg, &standings, stopped_early, t0, cpu0);
+    let results = build_results(&cfg, &standings, stopped_early, resumed, t0, cpu0);
     if let Some(path) = &cfg.results_out {
         results.write_json(path).map_err(|source| RunnerError::Output { path: path.display().to_string(), source })?;
     }
@@ -716,7 +717,15 @@ fn open_output(
     Ok(Some((path.clone(), f)))
 }
 
-fn build_results(cfg: &MatchConfig, s: &Standings, stopped_early: bool, t0: Instant, cpu0: (f64, f64)) -> MatchResults {
+/// `resumed`: the games the journal held when this run started.
+fn build_results(
+    cfg: &MatchConfig,
+    s: &Standings,
+    stopped_early: bool,
+    resumed: u64,
+    t0: Instant,
+    cpu0: (f64, f64),
+) -> MatchResults {
     let cpu = cpu_times();
     MatchResults {
         engines: s.names().to_vec(),
@@ -727,6 +736,7 @@ fn build_results(cfg: &MatchConfig, s: &Standings, stopped_early: bool, t0: Inst
         terminations: s.terminations().clone(),
         sprt: cfg.sprt.as_ref().and_then(|sp| s.sprt_status(sp)),
         stopped_early,
+        games_resumed: resumed,
         wall_seconds: t0.elapsed().as_secs_f64(),
         runner_cpu_seconds: cpu.0 - cpu0.0,
         engines_cpu_seconds: cpu.1 - cpu0.1,

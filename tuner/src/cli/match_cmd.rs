@@ -721,11 +721,18 @@ pub fn print_summary(r: &MatchResults, report: &str) {
         );
     }
     let total_cpu = r.runner_cpu_seconds + r.engines_cpu_seconds;
+    // A resumed match's clock started with this run: the rate counts only its own games.
+    let this_run = r.games_played.saturating_sub(r.games_resumed);
+    let resumed = if r.games_resumed > 0 {
+        format!(" ({} resumed, {this_run} in this run)", r.games_resumed)
+    } else {
+        String::new()
+    };
     println!(
-        "{} games in {:.1} s ({:.1} games/min); runner CPU {:.2} s = {:.1} % of all CPU ({:.2} s engines){}",
+        "{} games{resumed} in {:.1} s ({:.1} games/min); runner CPU {:.2} s = {:.1} % of all CPU ({:.2} s engines){}",
         r.games_played,
         r.wall_seconds,
-        r.games_played as f64 * 60.0 / r.wall_seconds.max(1e-9),
+        this_run as f64 * 60.0 / r.wall_seconds.max(1e-9),
         r.runner_cpu_seconds,
         if total_cpu > 0.0 { 100.0 * r.runner_cpu_seconds / total_cpu } else { 0.0 },
         r.engines_cpu_seconds,
