@@ -82,6 +82,10 @@ crate::declare_params! {
         /// shallower (cumulative, at least one ply; back to the iteration's depth after a fail
         /// low), so a move that gains is confirmed cheaply before the next iteration (0/1)
         aspiration_fail_high_reduction_use: 0, [0, 1];
+        /// Root move order: the moves that failed low keep the generator's order (0) or are
+        /// sorted by the nodes their subtrees took in the iteration (1: a move that was hard to
+        /// refute is tried earlier, as in Stockfish before its 2014 root rewrite)
+        root_order_by_nodes_use: 0, [0, 1];
         /// Quiescence delta pruning margin (centipawns)
         delta_margin: 200, [0, 1000];
         /// Quiescence: skip captures whose SEE is below this (centipawns; 1 since its SPRT with
