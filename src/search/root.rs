@@ -445,11 +445,8 @@ impl Worker<'_> {
                 }
             }
         }
-        if self.sp.root_order_by_nodes_use == 1 {
-            self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.nodes)));
-        } else {
-            self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-        }
+        let by_nodes = self.sp.root_order_by_nodes_use == 1;
+        self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse((rm.score, if by_nodes { rm.nodes } else { 0 })));
     }
 
     /// Searches every root move from `pv_idx` on (PVS), recording scores and PVs.
