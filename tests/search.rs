@@ -322,6 +322,36 @@ fn aspiration_history_bonus_and_root_order_options_keep_the_search_sound() {
     assert!(nodes[1..].iter().all(|&n| n != nodes[0]), "{nodes:?}");
 }
 
+/// The correction history (`corr_*_weight`, off by default): on, the search still finds the
+/// tactic through complete iterations and searches another tree; after a second search has
+/// learnt more, `ucinewgame` forgets it all (the first tree again, node for node).
+#[test]
+fn correction_history_keeps_the_search_sound_and_is_forgotten_by_a_new_game() {
+    const FEN: &str = "2br2k1/2q3rn/p2NppQ1/2p1P3/Pp5R/4P3/1P3PPP/3R2K1 w - - 0 1";
+    let target = uci(&pos(FEN), "h4h7");
+    let depth = 12;
+    let search = |e: &mut Engine| {
+        e.set_position(Some(FEN), &[]).unwrap();
+        let log = go(e, Limits::depth(depth));
+        assert_eq!(log.best[0].best, Some(target));
+        assert_eq!(log.infos.iter().map(|i| i.depth).collect::<Vec<_>>(), (1..=depth).collect::<Vec<_>>());
+        check_pvs_legal(e.position(), &log);
+        log.infos.last().unwrap().nodes
+    };
+    let mut off = Engine::new();
+    let base = search(&mut off);
+    let mut on = Engine::new();
+    on.set_params(
+        Params::default().with_toml("[search]\ncorr_pawn_weight = 420\ncorr_non_pawn_weight = 460\n").unwrap(),
+    );
+    let first = search(&mut on);
+    assert_ne!(first, base);
+    on.set_position(Some("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"), &[]).unwrap();
+    go(&mut on, Limits::depth(10));
+    on.new_game();
+    assert_eq!(search(&mut on), first);
+}
+
 #[test]
 fn synchronous_searcher_reports_one_bestmove() {
     let mut s = Searcher::new(Params::default(), 4);

@@ -20,6 +20,7 @@ use shakmaty_syzygy::Wdl;
 
 use super::{
     ONE_PLY,
+    correction::CorrectionKeys,
     history::PieceTo,
     params::SearchParams,
     worker::{Frame, Worker},
@@ -143,8 +144,12 @@ struct Node<'p> {
     excluded: Option<Move>,
     hit: Option<TtHit>,
     tt_move: Option<Move>,
-    /// `-INFINITE` when in check.
+    /// The evaluation as the TT keeps it; `-INFINITE` when in check.
+    raw_eval: i32,
+    /// The evaluation with the correction history's correction; `-INFINITE` when in check.
     static_eval: i32,
+    /// The correction history's keys of this position (not in check, correction on).
+    corr_keys: Option<CorrectionKeys>,
     /// The static evaluation, or the TT score where its bound says it is closer to the truth.
     eval: i32,
     /// The static evaluation rose since our previous move.
@@ -252,7 +257,9 @@ impl Worker<'_> {
             excluded: self.stack[ply].excluded,
             hit,
             tt_move: hit.and_then(|h| self.tt_move(pos, h.mv)),
+            raw_eval: -INFINITE,
             static_eval: -INFINITE,
+            corr_keys: None,
             eval: -INFINITE,
             improving: false,
             stm: pos.turn(),
@@ -379,7 +386,9 @@ impl Worker<'_> {
     fn evaluate_node(&mut self, node: &mut Node) {
         let ply = node.ply;
         if !node.in_check {
-            (node.static_eval, node.eval) = self.static_eval(node.pos, node.hit, ply);
+            node.corr_keys = self.correction_keys(node.pos);
+            (node.raw_eval, node.static_eval, node.eval) =
+                self.static_eval(node.pos, node.hit, ply, node.corr_keys.as_ref());
         }
         let static_eval = node.static_eval;
         self.stack[ply].static_eval = static_eval;
@@ -746,8 +755,28 @@ impl Worker<'_> {
         } else {
             TtBound::Upper
         };
-        self.tt.store(key, encode_move(best_move), to_tt(best_score, ply), node.static_eval, d_plies, bound, pv_node);
+        self.update_correction(node, best_move, best_score, bound);
+        self.tt.store(key, encode_move(best_move), to_tt(best_score, ply), node.raw_eval, d_plies, bound, pv_node);
         best_score
+    }
+
+    /// Step 18b: the correction history learns what this node's score says of its corrected
+    /// evaluation's error, when it says something (Stockfish's conditions): not in check, the
+    /// best move quiet, a fail high not below the evaluation, a fail low not above it, and no
+    /// mate or tablebase score.
+    #[inline(always)]
+    fn update_correction(&mut self, node: &Node, best_move: Option<Move>, best_score: i32, bound: TtBound) {
+        let Some(keys) = node.corr_keys else { return };
+        let noisy = best_move.is_some_and(|m| m.is_capture() || m.is_promotion());
+        let uninformative = match bound {
+            TtBound::Lower => best_score <= node.static_eval,
+            TtBound::Upper => best_score >= node.static_eval,
+            _ => false,
+        };
+        if noisy || uninformative || is_decisive(best_score) {
+            return;
+        }
+        self.hist.correction.update(node.stm, &keys, best_score - node.static_eval, node.d_plies);
     }
 
     /// Whether the static evaluation plus the futility margin of this depth (1 to

@@ -9,6 +9,7 @@
 
 use shakmaty::{Color, Move, Role, Square};
 
+use super::correction::CorrectionHistory;
 use crate::{eval::PawnTable, score::MAX_PLY};
 
 /// Bound of every history value.
@@ -59,8 +60,8 @@ fn gravity(h: &mut i16, bonus: i32) {
     *h = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
 }
 
-/// All move-ordering tables of one searcher, and its pawn table (about 1.7 MiB, heap
-/// allocated).
+/// All move-ordering tables of one searcher, its pawn table and its correction history (about
+/// 1.9 MiB, heap allocated).
 pub struct History {
     /// [colour][from][to]
     butterfly: Vec<i16>,
@@ -76,6 +77,8 @@ pub struct History {
     /// The evaluation's pawn table of this thread. Never cleared: it only ever returns what
     /// the evaluation would compute.
     pub pawns: PawnTable,
+    /// What the search learnt of the static evaluation's errors ([`super::correction`]).
+    pub correction: CorrectionHistory,
 }
 
 impl Default for History {
@@ -93,6 +96,7 @@ impl History {
             countermoves: vec![None; 768],
             killers: [[None; 2]; MAX_PLY + 2],
             pawns: PawnTable::new(),
+            correction: CorrectionHistory::new(),
         }
     }
 
@@ -102,6 +106,7 @@ impl History {
         self.continuation.fill(0);
         self.capture.fill(0);
         self.countermoves.fill(None);
+        self.correction.clear();
         self.clear_killers();
     }
 

@@ -15,6 +15,7 @@
 //! * `worker`: one thread's state, node counting and stop polling, draws, the PV;
 //! * [`thread`]: Lazy SMP helpers and what the threads share;
 //! * [`history`], [`params`]: move-ordering statistics and the tunable parameters;
+//! * [`correction`]: the correction history of the static evaluation;
 //! * [`report`]: the output types.
 //!
 //! Positions are copy-made (`Chess` is cloned, then `play_unchecked`), and the Zobrist key
@@ -22,6 +23,7 @@
 //! After the per-search set-up the search itself does not allocate.
 
 pub mod alphabeta;
+pub mod correction;
 pub mod history;
 pub mod params;
 pub mod qsearch;

@@ -3,7 +3,7 @@
 //! quiet positions. With `qsearch_checks_use`, its first ply also tries the quiet checks that
 //! SEE does not lose (the replies are evasions, after which only captures follow again).
 
-use super::{history::PieceTo, worker::Worker};
+use super::{correction::CorrectionKeys, history::PieceTo, worker::Worker};
 use crate::{
     movepick::{MovePicker, gen_quiet_checks},
     score::{DRAW, INFINITE, MAX_PLY, TB_WIN_IN_MAX, clamp_eval, from_tt, is_decisive, mated_in, to_tt},
@@ -60,17 +60,19 @@ impl Worker<'_> {
                 return s;
             }
         }
-        let static_eval;
+        // The TT keeps the raw evaluation; stand pat and the pruning use the corrected one.
+        let (raw_eval, static_eval);
         let mut best;
         if in_check {
-            static_eval = -INFINITE;
+            (raw_eval, static_eval) = (-INFINITE, -INFINITE);
             best = -INFINITE;
         } else {
-            (static_eval, best) = self.static_eval(pos, hit, ply);
+            let keys = self.correction_keys(pos);
+            (raw_eval, static_eval, best) = self.static_eval(pos, hit, ply, keys.as_ref());
             // Stand pat: the side to move need not capture.
             if best >= beta {
                 if hit.is_none() {
-                    self.tt.store(key, 0, to_tt(best, ply), static_eval, 0, TtBound::Lower, false);
+                    self.tt.store(key, 0, to_tt(best, ply), raw_eval, 0, TtBound::Lower, false);
                 }
                 return best;
             }
@@ -149,7 +151,7 @@ impl Worker<'_> {
             }
         }
         let bound = if best >= beta { TtBound::Lower } else { TtBound::Upper };
-        self.tt.store(key, encode_move(best_move), to_tt(best, ply), static_eval, 0, bound, false);
+        self.tt.store(key, encode_move(best_move), to_tt(best, ply), raw_eval, 0, bound, false);
         best
     }
 }
@@ -172,14 +174,40 @@ fn take_score(score: i32, m: Move, beta: i32, best: &mut i32, alpha: &mut i32, b
 }
 
 impl Worker<'_> {
-    /// Static evaluation of `pos` (not in check), from the TT entry when it has one, and the same
-    /// value sharpened by the entry's score where its bound allows (decisive scores excluded).
-    pub(crate) fn static_eval(&mut self, pos: &Chess, hit: Option<TtHit>, ply: usize) -> (i32, i32) {
-        let static_eval = match hit {
+    /// The keys of `pos`'s correction-history entries, when the correction is on.
+    #[inline]
+    pub(crate) fn correction_keys(&self, pos: &Chess) -> Option<CorrectionKeys> {
+        (self.sp.corr_pawn_weight != 0 || self.sp.corr_non_pawn_weight != 0).then(|| CorrectionKeys::new(pos.board()))
+    }
+
+    /// Static evaluation of `pos` (not in check): `(raw, corrected, eval)`. The raw one is the
+    /// evaluation's (from the TT entry when it has one: the TT keeps raw values), the corrected
+    /// one adds the correction history of `keys`, and `eval` is the corrected one sharpened by
+    /// the entry's score where its bound allows (decisive scores excluded).
+    pub(crate) fn static_eval(
+        &mut self,
+        pos: &Chess,
+        hit: Option<TtHit>,
+        ply: usize,
+        keys: Option<&CorrectionKeys>,
+    ) -> (i32, i32, i32) {
+        let raw = match hit {
             Some(h) if h.eval.abs() < TB_WIN_IN_MAX => h.eval,
             _ => clamp_eval(self.ev.evaluate_cached(pos, &mut self.hist.pawns)),
         };
-        let mut eval = static_eval;
+        let corrected = match keys {
+            Some(k) => {
+                let c = self.hist.correction.correction(
+                    pos.turn(),
+                    k,
+                    self.sp.corr_pawn_weight,
+                    self.sp.corr_non_pawn_weight,
+                );
+                (raw + c).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
+            }
+            None => raw,
+        };
+        let mut eval = corrected;
         if let Some(h) = hit {
             let s = from_tt(h.score, ply);
             let usable = match h.bound {
@@ -192,6 +220,6 @@ impl Worker<'_> {
                 eval = s;
             }
         }
-        (static_eval, eval)
+        (raw, corrected, eval)
     }
 }

@@ -1,0 +1,166 @@
+//! Correction history (Stockfish's, also Berserk's): what the search learnt about how far the
+//! static evaluation misses in positions like this one, added to the evaluation that pruning,
+//! `improving` and the quiescence's stand pat see.
+//!
+//! Tables per side to move, indexed by a hash of the pawn structure and by a hash of each
+//! side's non-pawn pieces (king included). At the end of a node whose score says something about
+//! the evaluation (not in check, best move quiet or none, the bound on the side of the error),
+//! every entry of the position moves by a depth-weighted share of what the corrected evaluation
+//! still missed, with the histories' gravity bounding it: the tables learn the residual, so
+//! together they sum to the error rather than each converging to all of it.
+//!
+//! Both weights at 0 (the default) switch it off exactly: no key is computed and nothing learnt.
+
+use shakmaty::{Bitboard, Board, Color, Role};
+
+/// Entries per side to move in each table (a power of two).
+const ENTRIES: usize = 16_384;
+/// Bound of every entry (gravity's limit).
+const LIMIT: i32 = 1_024;
+/// Largest single update.
+const MAX_BONUS: i32 = LIMIT / 4;
+/// A correction is `weight × entry / WEIGHT_DIVISOR` centipawns: at weight 512 a full entry is
+/// 32 cp.
+const WEIGHT_DIVISOR: i32 = 16_384;
+
+/// The keys of a position's entries, computed once per node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CorrectionKeys {
+    pawn: usize,
+    /// Indexed by piece colour.
+    non_pawn: [usize; 2],
+}
+
+impl CorrectionKeys {
+    pub fn new(board: &Board) -> CorrectionKeys {
+        let (white, black) = (board.white(), board.black());
+        let pawns = board.pawns();
+        let pawn = fold(fold(0, pawns & white), pawns & black);
+        let non_pawn = |side: Bitboard| {
+            [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King]
+                .into_iter()
+                .fold(0, |h, role| fold(h, board.by_role(role) & side))
+        };
+        CorrectionKeys { pawn: index(pawn), non_pawn: [index(non_pawn(white)), index(non_pawn(black))] }
+    }
+}
+
+/// Mixes one bitboard into a running hash (a multiply and a shift: the key need not be
+/// Zobrist's, only spread).
+#[inline]
+fn fold(h: u64, bb: Bitboard) -> u64 {
+    let x = (h ^ bb.0).wrapping_add(0x9E37_79B9_7F4A_7C15).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x ^ (x >> 31)
+}
+
+#[inline]
+fn index(h: u64) -> usize {
+    (h >> 32) as usize & (ENTRIES - 1)
+}
+
+/// One search thread's correction tables (192 KiB), kept from move to move like the other
+/// histories and cleared by `ucinewgame`.
+pub struct CorrectionHistory {
+    /// [side to move][pawn key]
+    pawn: Vec<i16>,
+    /// [side to move][piece colour][non-pawn key]
+    non_pawn: Vec<i16>,
+}
+
+impl Default for CorrectionHistory {
+    fn default() -> Self {
+        CorrectionHistory::new()
+    }
+}
+
+impl CorrectionHistory {
+    pub fn new() -> CorrectionHistory {
+        CorrectionHistory { pawn: vec![0; 2 * ENTRIES], non_pawn: vec![0; 2 * 2 * ENTRIES] }
+    }
+
+    pub fn clear(&mut self) {
+        self.pawn.fill(0);
+        self.non_pawn.fill(0);
+    }
+
+    #[inline]
+    fn slots(stm: Color, keys: &CorrectionKeys) -> [(bool, usize); 3] {
+        let s = stm as usize;
+        [
+            (true, s * ENTRIES + keys.pawn),
+            (false, (s * 2) * ENTRIES + keys.non_pawn[0]),
+            (false, (s * 2 + 1) * ENTRIES + keys.non_pawn[1]),
+        ]
+    }
+
+    /// The correction in centipawns for the side to move `stm`.
+    #[inline]
+    pub fn correction(&self, stm: Color, keys: &CorrectionKeys, pawn_weight: i32, non_pawn_weight: i32) -> i32 {
+        let [p, w, b] = Self::slots(stm, keys);
+        let pawn = i32::from(self.pawn[p.1]);
+        let non_pawn = i32::from(self.non_pawn[w.1]) + i32::from(self.non_pawn[b.1]);
+        (pawn_weight * pawn + non_pawn_weight * non_pawn) / WEIGHT_DIVISOR
+    }
+
+    /// Learns that a search of `depth` plies scored `error` centipawns above the corrected
+    /// evaluation.
+    #[inline]
+    pub fn update(&mut self, stm: Color, keys: &CorrectionKeys, error: i32, depth: i32) {
+        let bonus = (error * depth / 4).clamp(-MAX_BONUS, MAX_BONUS);
+        for (is_pawn, i) in Self::slots(stm, keys) {
+            let entry = if is_pawn { &mut self.pawn[i] } else { &mut self.non_pawn[i] };
+            let v = i32::from(*entry);
+            *entry = (v + bonus - v * bonus.abs() / LIMIT) as i16;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+
+    fn board(fen: &str) -> Board {
+        let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+        pos.board().clone()
+    }
+
+    #[test]
+    fn keys_follow_the_pawns_and_each_sides_pieces() {
+        let a = CorrectionKeys::new(&board("4k3/pp6/8/8/8/8/PP6/R3K3 w - - 0 1"));
+        // The same pawns, another white piece placement: the pawn and black keys stay.
+        let b = CorrectionKeys::new(&board("4k3/pp6/8/8/8/8/PP6/2R1K3 w - - 0 1"));
+        assert_eq!(a.pawn, b.pawn);
+        assert_eq!(a.non_pawn[1], b.non_pawn[1]);
+        assert_ne!(a.non_pawn[0], b.non_pawn[0]);
+        // A pawn moved: only the pawn key changes.
+        let c = CorrectionKeys::new(&board("4k3/pp6/8/8/8/1P6/P7/R3K3 w - - 0 1"));
+        assert_ne!(a.pawn, c.pawn);
+        assert_eq!(a.non_pawn, c.non_pawn);
+    }
+
+    #[test]
+    fn updates_converge_on_the_error_and_stay_bounded() {
+        let keys = CorrectionKeys::new(&board("4k3/pp6/8/8/8/8/PP6/R3K3 w - - 0 1"));
+        let mut ch = CorrectionHistory::new();
+        assert_eq!(ch.correction(Color::White, &keys, 512, 512), 0);
+        // The search keeps scoring 40 cp above the corrected eval: the residual form learns
+        // until the correction covers the error, then stops moving.
+        for _ in 0..200 {
+            let error = 40 - ch.correction(Color::White, &keys, 512, 512);
+            ch.update(Color::White, &keys, error, 8);
+        }
+        let c = ch.correction(Color::White, &keys, 512, 512);
+        assert!((35..=45).contains(&c), "{c}");
+        // The other side to move learnt nothing; weights 0 give nothing.
+        assert_eq!(ch.correction(Color::Black, &keys, 512, 512), 0);
+        assert_eq!(ch.correction(Color::White, &keys, 0, 0), 0);
+        // Huge errors saturate at the limit, never overflow.
+        for _ in 0..1000 {
+            ch.update(Color::White, &keys, 30_000, 60);
+        }
+        assert!(ch.pawn.iter().chain(&ch.non_pawn).all(|&e| i32::from(e).abs() <= LIMIT));
+        ch.clear();
+        assert_eq!(ch.correction(Color::White, &keys, 512, 512), 0);
+    }
+}
