@@ -96,8 +96,10 @@ pub struct Introduced {
 /// move-loop pruning for a side with only pawns (`pawn_only_pruning_use` 0 → 1) and SEE pruning
 /// of quiet checks (`see_prune_quiet_checks_use` 0 → 1): older files keep the search as it was;
 /// format 13 caps the SEE pruning of quiet checks at depth 5 (`see_quiet_check_depth` 16 → 5);
-/// format 14 searches quiet checks at the first quiescence ply (`qsearch_checks_use` 0 → 1).
-pub const PARAMS_FORMAT: u32 = 14;
+/// format 14 searches quiet checks at the first quiescence ply (`qsearch_checks_use` 0 → 1);
+/// format 15 corrects the static evaluation by the correction history (`corr_pawn_weight`,
+/// `corr_non_pawn_weight` 0 → 420, 460).
+pub const PARAMS_FORMAT: u32 = 15;
 
 /// The top-level key of a parameter file that names its format.
 pub const FORMAT_KEY: &str = "format";

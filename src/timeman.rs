@@ -351,6 +351,8 @@ mod tests {
             see_quiet_check_depth: 16,
             qsearch_checks_use: 0,
             pawn_only_pruning_use: 0,
+            corr_pawn_weight: 0,
+            corr_non_pawn_weight: 0,
             ..SearchParams::default()
         };
         assert_eq!(p, later);

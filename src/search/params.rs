@@ -243,9 +243,10 @@ crate::declare_params! {
         /// Time: most iterations of best-move stability that count
         tm_stability_max: 10, [0, 30], since 6 was 10;
         /// Correction history (Stockfish's): weight of the pawn-structure table in the corrected
-        /// static evaluation (a full entry is weight/16 cp; 0 with the next = off, the default)
-        corr_pawn_weight: 0, [0, 1024];
+        /// static evaluation (a full entry is weight/16 cp; 0 with the next = off; Stockfish's
+        /// relative weights since their SPRT passed, BENCHMARKS.md)
+        corr_pawn_weight: 420, [0, 1024], since 15 was 0;
         /// Correction history: weight of each side's non-pawn-piece table
-        corr_non_pawn_weight: 0, [0, 1024];
+        corr_non_pawn_weight: 460, [0, 1024], since 15 was 0;
     }
 }
