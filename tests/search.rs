@@ -322,7 +322,7 @@ fn aspiration_history_bonus_and_root_order_options_keep_the_search_sound() {
     assert!(nodes[1..].iter().all(|&n| n != nodes[0]), "{nodes:?}");
 }
 
-/// The correction history (`corr_*_weight`, off by default): on, the search still finds the
+/// The correction history (`corr_*_weight`): on, the search still finds the
 /// tactic through complete iterations and searches another tree; after a second search has
 /// learnt more, `ucinewgame` forgets it all (the first tree again, node for node).
 #[test]
@@ -339,6 +339,7 @@ fn correction_history_keeps_the_search_sound_and_is_forgotten_by_a_new_game() {
         log.infos.last().unwrap().nodes
     };
     let mut off = Engine::new();
+    off.set_params(Params::default().with_toml("[search]\ncorr_pawn_weight = 0\ncorr_non_pawn_weight = 0\n").unwrap());
     let base = search(&mut off);
     let mut on = Engine::new();
     on.set_params(
