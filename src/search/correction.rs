@@ -13,6 +13,8 @@
 
 use shakmaty::{Bitboard, Board, Color, Role};
 
+use super::history::gravity_within;
+
 /// Entries per side to move in each table (a power of two).
 const ENTRIES: usize = 16_384;
 /// Bound of every entry (gravity's limit).
@@ -61,10 +63,9 @@ fn index(h: u64) -> usize {
 /// One search thread's correction tables (192 KiB), kept from move to move like the other
 /// histories and cleared by `ucinewgame`.
 pub struct CorrectionHistory {
-    /// [side to move][pawn key]
-    pawn: Vec<i16>,
-    /// [side to move][piece colour][non-pawn key]
-    non_pawn: Vec<i16>,
+    /// [side to move][table][key], the tables being the pawns' and the white and black
+    /// non-pawn pieces'.
+    entries: Vec<i16>,
 }
 
 impl Default for CorrectionHistory {
@@ -75,31 +76,25 @@ impl Default for CorrectionHistory {
 
 impl CorrectionHistory {
     pub fn new() -> CorrectionHistory {
-        CorrectionHistory { pawn: vec![0; 2 * ENTRIES], non_pawn: vec![0; 2 * 2 * ENTRIES] }
+        CorrectionHistory { entries: vec![0; 2 * 3 * ENTRIES] }
     }
 
     pub fn clear(&mut self) {
-        self.pawn.fill(0);
-        self.non_pawn.fill(0);
+        self.entries.fill(0);
     }
 
+    /// Where the position's pawn, white non-pawn and black non-pawn entries are.
     #[inline]
-    fn slots(stm: Color, keys: &CorrectionKeys) -> [(bool, usize); 3] {
-        let s = stm as usize;
-        [
-            (true, s * ENTRIES + keys.pawn),
-            (false, (s * 2) * ENTRIES + keys.non_pawn[0]),
-            (false, (s * 2 + 1) * ENTRIES + keys.non_pawn[1]),
-        ]
+    fn slots(stm: Color, keys: &CorrectionKeys) -> [usize; 3] {
+        let base = stm as usize * 3 * ENTRIES;
+        [base + keys.pawn, base + ENTRIES + keys.non_pawn[0], base + 2 * ENTRIES + keys.non_pawn[1]]
     }
 
     /// The correction in centipawns for the side to move `stm`.
     #[inline]
     pub fn correction(&self, stm: Color, keys: &CorrectionKeys, pawn_weight: i32, non_pawn_weight: i32) -> i32 {
-        let [p, w, b] = Self::slots(stm, keys);
-        let pawn = i32::from(self.pawn[p.1]);
-        let non_pawn = i32::from(self.non_pawn[w.1]) + i32::from(self.non_pawn[b.1]);
-        (pawn_weight * pawn + non_pawn_weight * non_pawn) / WEIGHT_DIVISOR
+        let [p, w, b] = Self::slots(stm, keys).map(|i| i32::from(self.entries[i]));
+        (pawn_weight * p + non_pawn_weight * (w + b)) / WEIGHT_DIVISOR
     }
 
     /// Learns that a search of `depth` plies scored `error` centipawns above the corrected
@@ -107,10 +102,8 @@ impl CorrectionHistory {
     #[inline]
     pub fn update(&mut self, stm: Color, keys: &CorrectionKeys, error: i32, depth: i32) {
         let bonus = (error * depth / 4).clamp(-MAX_BONUS, MAX_BONUS);
-        for (is_pawn, i) in Self::slots(stm, keys) {
-            let entry = if is_pawn { &mut self.pawn[i] } else { &mut self.non_pawn[i] };
-            let v = i32::from(*entry);
-            *entry = (v + bonus - v * bonus.abs() / LIMIT) as i16;
+        for i in Self::slots(stm, keys) {
+            gravity_within(&mut self.entries[i], bonus, LIMIT);
         }
     }
 }
@@ -159,7 +152,7 @@ mod tests {
         for _ in 0..1000 {
             ch.update(Color::White, &keys, 30_000, 60);
         }
-        assert!(ch.pawn.iter().chain(&ch.non_pawn).all(|&e| i32::from(e).abs() <= LIMIT));
+        assert!(ch.entries.iter().all(|&e| i32::from(e).abs() <= LIMIT));
         ch.clear();
         assert_eq!(ch.correction(Color::White, &keys, 512, 512), 0);
     }

@@ -55,9 +55,15 @@ fn from_sq(m: Move) -> usize {
 
 #[inline]
 fn gravity(h: &mut i16, bonus: i32) {
+    gravity_within(h, bonus, HISTORY_MAX);
+}
+
+/// The gravity update with its bound `limit` (the correction history's is smaller).
+#[inline]
+pub(super) fn gravity_within(h: &mut i16, bonus: i32, limit: i32) {
     let v = i32::from(*h);
-    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-    *h = (v + bonus - v * bonus.abs() / HISTORY_MAX) as i16;
+    let bonus = bonus.clamp(-limit, limit);
+    *h = (v + bonus - v * bonus.abs() / limit) as i16;
 }
 
 /// All move-ordering tables of one searcher, its pawn table and its correction history (about
