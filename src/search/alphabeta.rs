@@ -200,8 +200,7 @@ impl Worker<'_> {
     pub(super) fn enter_child(&mut self, pos: &Chess, key: u64, m: Move, ply: usize) -> (Chess, bool) {
         let mut child = pos.clone();
         child.play_unchecked(m);
-        self.stack[ply].piece_to = Some(PieceTo::new(pos.turn(), m));
-        self.stack[ply].capture_to = m.is_capture().then(|| m.to());
+        self.stack[ply].record_move(pos.turn(), m);
         self.keys.push(hash_after(pos, key, m, &child));
         let check = child.is_check();
         (child, check)
@@ -268,6 +267,9 @@ impl Worker<'_> {
             prev_capture_to: None,
         };
         if let Some(s) = tt_cutoff(&node, alpha, beta, halfmoves) {
+            if s >= beta {
+                self.reward_tt_cutoff(&node);
+            }
             return s;
         }
 
@@ -386,11 +388,14 @@ impl Worker<'_> {
     fn evaluate_node(&mut self, node: &mut Node) {
         let ply = node.ply;
         if !node.in_check {
-            node.corr_keys = self.correction_keys(node.pos);
+            node.corr_keys = self.correction_keys(node.pos, ply);
             (node.raw_eval, node.static_eval, node.eval) =
                 self.static_eval(node.pos, node.hit, ply, node.corr_keys.as_ref());
         }
         let static_eval = node.static_eval;
+        if node.excluded.is_none() {
+            self.reward_eval_drop(node);
+        }
         self.stack[ply].static_eval = static_eval;
         node.improving = !node.in_check
             && ply >= 2
@@ -410,6 +415,43 @@ impl Worker<'_> {
         if ply >= 2 {
             node.prev2 = self.stack[ply - 2].piece_to;
         }
+    }
+
+    /// Step 2's cutoff failed high on a quiet TT move: it gains in the quiet histories as if
+    /// it had been searched (Stockfish), so that move ordering learns from cutoffs the table
+    /// saved as well.
+    #[inline(always)]
+    fn reward_tt_cutoff(&mut self, node: &Node) {
+        if self.sp.tt_cutoff_history_use == 0 {
+            return;
+        }
+        if let Some(m) = node.tt_move
+            && !is_noisy(m)
+        {
+            let before = |back: usize| node.ply.checked_sub(back).and_then(|p| self.stack[p].piece_to);
+            let (prev1, prev2) = (before(1), before(2));
+            let bonus = self.history_bonus(node.d_plies);
+            self.hist.update_quiet(node.stm, m, prev1, prev2, bonus);
+        }
+    }
+
+    /// Step 4's judgement of the opponent's last move: a quiet move after which our static
+    /// evaluation is lower than theirs was before it (their eval plus ours below zero) was a
+    /// good move for them, whatever the search says later (Stockfish's bonus from the
+    /// evaluation difference, in its bounds scaled to this engine's history range).
+    #[inline(always)]
+    fn reward_eval_drop(&mut self, node: &Node) {
+        let mul = self.sp.eval_history_mul;
+        if mul == 0 || node.in_check || node.ply == 0 {
+            return;
+        }
+        let prev = self.stack[node.ply - 1];
+        let Some(m) = prev.mv else { return };
+        if prev.capture_to.is_some() || m.is_promotion() || prev.static_eval == -INFINITE {
+            return;
+        }
+        let bonus = (-mul * (prev.static_eval + node.static_eval)).clamp(-4_290, 3_220) + 1_400;
+        self.hist.update_butterfly(!node.stm, m, bonus);
     }
 
     /// Step 5, reverse futility pruning: far above beta at low depth, a quiet move will not
@@ -452,6 +494,7 @@ impl Worker<'_> {
             r += ((eval - beta) / sp.null_move_eval_divisor).min(sp.null_move_eval_reduction_max);
         }
         self.stack[ply].piece_to = None;
+        self.stack[ply].mv = None;
         self.stack[ply].capture_to = None;
         self.stack[ply].null = true;
         self.keys.push(hash(&null_pos));
@@ -651,8 +694,7 @@ impl Worker<'_> {
 
             // Step 14. PVS: the first move with the full window, the others with a null
             // window, reduced (late move reductions) and searched again when they beat alpha.
-            self.stack[ply].piece_to = Some(PieceTo::new(stm, m));
-            self.stack[ply].capture_to = m.is_capture().then(|| m.to());
+            self.stack[ply].record_move(stm, m);
             self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions + u8::from(ext > ONE_PLY);
             self.keys.push(child_key);
             let score = if move_count == 1 {
@@ -776,7 +818,8 @@ impl Worker<'_> {
         if noisy || uninformative || is_decisive(best_score) {
             return;
         }
-        self.hist.correction.update(node.stm, &keys, best_score - node.static_eval, node.d_plies);
+        let weights = self.correction_weights();
+        self.hist.correction.update(node.stm, &keys, &weights, best_score - node.static_eval, node.d_plies);
     }
 
     /// Whether the static evaluation plus the futility margin of this depth (1 to

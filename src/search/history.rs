@@ -24,6 +24,9 @@ pub struct PieceTo {
 }
 
 impl PieceTo {
+    /// How many (piece, destination) pairs there are: the size of a table indexed by one.
+    pub const COUNT: usize = 768;
+
     #[inline]
     pub fn new(color: Color, m: Move) -> PieceTo {
         let piece = color as u8 * 6 + m.role() as u8 - 1;
@@ -31,7 +34,7 @@ impl PieceTo {
     }
 
     #[inline]
-    fn index(self) -> usize {
+    pub(super) fn index(self) -> usize {
         usize::from(self.piece) * 64 + usize::from(self.to)
     }
 }
@@ -151,10 +154,15 @@ impl History {
     /// Rewards (`bonus > 0`) or punishes a quiet move in all its tables.
     pub fn update_quiet(&mut self, stm: Color, m: Move, prev1: Option<PieceTo>, prev2: Option<PieceTo>, bonus: i32) {
         let pt = PieceTo::new(stm, m);
-        gravity(&mut self.butterfly[(stm as usize * 64 + from_sq(m)) * 64 + move_to(m) as usize], bonus);
+        self.update_butterfly(stm, m, bonus);
         for p in [prev1, prev2].into_iter().flatten() {
             gravity(&mut self.continuation[p.index() * 768 + pt.index()], bonus);
         }
+    }
+
+    /// Rewards or punishes a quiet move in the butterfly table only.
+    pub fn update_butterfly(&mut self, stm: Color, m: Move, bonus: i32) {
+        gravity(&mut self.butterfly[(stm as usize * 64 + from_sq(m)) * 64 + move_to(m) as usize], bonus);
     }
 
     /// Rewards or punishes `cur` in the continuation histories after `prev1` and `prev2` only

@@ -248,5 +248,17 @@ crate::declare_params! {
         corr_pawn_weight: 420, [0, 1024], since 15 was 0;
         /// Correction history: weight of each side's non-pawn-piece table
         corr_non_pawn_weight: 460, [0, 1024], since 15 was 0;
+        /// Correction history: weight of the table keyed by both sides' minor pieces and kings
+        corr_minor_weight: 0, [0, 1024];
+        /// Correction history: weight of the table keyed by the last two moves (Stockfish's
+        /// continuation correction)
+        corr_continuation_weight: 0, [0, 1024];
+        /// After Stockfish: a TT cutoff that fails high with a quiet TT move rewards that move
+        /// in the quiet histories, as a searched cutoff would (0/1)
+        tt_cutoff_history_use: 0, [0, 1];
+        /// After Stockfish: the opponent's previous quiet move gains butterfly history by how
+        /// much it lowered our static evaluation (its evaluation plus ours), this many history
+        /// points per centipawn, bounded (0 = off; Stockfish's 10 in its units is about 23 here)
+        eval_history_mul: 0, [0, 100];
     }
 }

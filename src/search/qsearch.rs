@@ -3,7 +3,10 @@
 //! quiet positions. With `qsearch_checks_use`, its first ply also tries the quiet checks that
 //! SEE does not lose (the replies are evasions, after which only captures follow again).
 
-use super::{correction::CorrectionKeys, history::PieceTo, worker::Worker};
+use super::{
+    correction::{CorrectionKeys, CorrectionWeights},
+    worker::Worker,
+};
 use crate::{
     movepick::{MovePicker, gen_quiet_checks},
     score::{DRAW, INFINITE, MAX_PLY, TB_WIN_IN_MAX, clamp_eval, from_tt, is_decisive, mated_in, to_tt},
@@ -67,7 +70,7 @@ impl Worker<'_> {
             (raw_eval, static_eval) = (-INFINITE, -INFINITE);
             best = -INFINITE;
         } else {
-            let keys = self.correction_keys(pos);
+            let keys = self.correction_keys(pos, ply);
             (raw_eval, static_eval, best) = self.static_eval(pos, hit, ply, keys.as_ref());
             // Stand pat: the side to move need not capture.
             if best >= beta {
@@ -111,8 +114,7 @@ impl Worker<'_> {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_key = inc_key.unwrap_or_else(|| hash(&child));
-            self.stack[ply].piece_to = Some(PieceTo::new(stm, m));
-            self.stack[ply].capture_to = m.is_capture().then(|| m.to());
+            self.stack[ply].record_move(stm, m);
             self.keys.push(child_key);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, child.is_check(), false);
             self.keys.pop();
@@ -174,10 +176,26 @@ fn take_score(score: i32, m: Move, beta: i32, best: &mut i32, alpha: &mut i32, b
 }
 
 impl Worker<'_> {
-    /// The keys of `pos`'s correction-history entries, when the correction is on.
+    /// The weights of the correction history's tables.
     #[inline]
-    pub(crate) fn correction_keys(&self, pos: &Chess) -> Option<CorrectionKeys> {
-        (self.sp.corr_pawn_weight != 0 || self.sp.corr_non_pawn_weight != 0).then(|| CorrectionKeys::new(pos.board()))
+    pub(crate) fn correction_weights(&self) -> CorrectionWeights {
+        CorrectionWeights {
+            pawn: self.sp.corr_pawn_weight,
+            non_pawn: self.sp.corr_non_pawn_weight,
+            minor: self.sp.corr_minor_weight,
+            continuation: self.sp.corr_continuation_weight,
+        }
+    }
+
+    /// The keys of the correction-history entries of `pos` at `ply`, when the correction is on.
+    #[inline]
+    pub(crate) fn correction_keys(&self, pos: &Chess, ply: usize) -> Option<CorrectionKeys> {
+        let w = self.correction_weights();
+        if !w.any() {
+            return None;
+        }
+        let before = |back: usize| ply.checked_sub(back).and_then(|p| self.stack[p].piece_to);
+        Some(CorrectionKeys::new(pos.board(), before(2), before(1), &w))
     }
 
     /// Static evaluation of `pos` (not in check): `(raw, corrected, eval)`. The raw one is the
@@ -197,12 +215,7 @@ impl Worker<'_> {
         };
         let corrected = match keys {
             Some(k) => {
-                let c = self.hist.correction.correction(
-                    pos.turn(),
-                    k,
-                    self.sp.corr_pawn_weight,
-                    self.sp.corr_non_pawn_weight,
-                );
+                let c = self.hist.correction.correction(pos.turn(), k, &self.correction_weights());
                 (raw + c).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
             }
             None => raw,

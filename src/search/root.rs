@@ -9,7 +9,6 @@ use shakmaty_syzygy::AmbiguousWdl;
 
 use super::{
     ONE_PLY,
-    history::PieceTo,
     report::{BestMove, Bound, ScoreReport, SearchInfo, SearchListener},
     thread::helper_skips,
     worker::Worker,
@@ -468,8 +467,7 @@ impl Worker<'_> {
                 ext += self.sp.one_reply_extension;
             }
             let new_depth = depth - ONE_PLY + ext.min(ONE_PLY);
-            self.stack[0].piece_to = Some(PieceTo::new(stm, m));
-            self.stack[0].capture_to = m.is_capture().then(|| m.to());
+            self.stack[0].record_move(stm, m);
             self.stack[0].null = false;
             self.keys.push(child_key);
             let nodes_before = self.nodes;

@@ -31,6 +31,8 @@ pub(crate) struct Frame {
     pub static_eval: i32,
     /// Piece and destination of the move played from this ply (None: null move / none yet).
     pub piece_to: Option<PieceTo>,
+    /// The move played from this ply (None: null move / none yet).
+    pub mv: Option<Move>,
     /// Destination of the move played from this ply if it captured.
     pub capture_to: Option<shakmaty::Square>,
     /// The move played from this ply was a null move.
@@ -41,11 +43,22 @@ pub(crate) struct Frame {
     pub double_extensions: u8,
 }
 
+impl Frame {
+    /// Records `m`, played by `stm` from this ply.
+    #[inline]
+    pub fn record_move(&mut self, stm: shakmaty::Color, m: Move) {
+        self.piece_to = Some(PieceTo::new(stm, m));
+        self.mv = Some(m);
+        self.capture_to = m.is_capture().then(|| m.to());
+    }
+}
+
 impl Default for Frame {
     fn default() -> Self {
         Frame {
             static_eval: -INFINITE,
             piece_to: None,
+            mv: None,
             capture_to: None,
             null: false,
             excluded: None,
