@@ -12,7 +12,7 @@
 //!
 //!   ```text
 //!   key word:  key32 ^ fold(data)          fold(d) = low32(d) ^ high32(d)
-//!   data word: move16 | score16 << 16 | eval16 << 32 | depth8 << 48 | gen6:bound2 << 56
+//!   data word: move16 | score16 << 16 | eval16 << 32 | depth8 << 48 | gen5:pv1:bound2 << 56
 //!   bucket:    [key word; 5] | pad 4 | [data word; 5]      (64 bytes)
 //!   ```
 //!
@@ -25,7 +25,7 @@
 //!   Mann), so such a torn entry fails the key check of both positions (unless the two data
 //!   words fold alike, which is as likely as a key collision). The replacement decision may read
 //!   an entry that changes under it; the worst outcome is a less useful slot being replaced.
-//! * Aging: [`TranspositionTable::new_search`] bumps a 6-bit generation. Replacement prefers the
+//! * Aging: [`TranspositionTable::new_search`] bumps a 5-bit generation. Replacement prefers the
 //!   same key, then the entry with the lowest `depth - 8 * age`, so stale deep entries from
 //!   earlier searches give way.
 //! * Mate and TB scores are stored relative to the storing node ([`crate::score::to_tt`]).
@@ -148,6 +148,9 @@ pub struct TtHit {
     /// Depth in plies.
     pub depth: i32,
     pub bound: TtBound,
+    /// The entry was stored by a node on (or once on) a principal variation (Stockfish's
+    /// `ttPv`).
+    pub pv: bool,
 }
 
 /// The system refused the memory for a table of the requested size.
@@ -176,8 +179,9 @@ pub struct TranspositionTable {
     generation: u8,
 }
 
-const GEN_MASK: u8 = 0xfc;
-const GEN_STEP: u8 = 4;
+const GEN_MASK: u8 = 0xf8;
+const GEN_STEP: u8 = 8;
+const PV_BIT: u8 = 4;
 
 impl TranspositionTable {
     /// A cleared table of `mb` MiB (at least one bucket).
@@ -261,11 +265,13 @@ impl TranspositionTable {
             eval: i32::from(e.eval),
             depth: i32::from(e.depth),
             bound: TtBound::from_bits(e.gen_bound),
+            pv: e.gen_bound & PV_BIT != 0,
         })
     }
 
     /// Stores a result. `score` must already be node-relative; `mv == 0` keeps a stored move
-    /// of the same position.
+    /// of the same position; `pv` marks a PV node's result (kept longer, and read back as
+    /// [`TtHit::pv`]).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn store(&self, key: u64, mv: u16, score: i32, eval: i32, depth: i32, bound: TtBound, pv: bool) {
@@ -311,7 +317,7 @@ impl TranspositionTable {
                 score: score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
                 eval: eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
                 depth: depth.clamp(0, 255) as u8,
-                gen_bound: generation | bound as u8,
+                gen_bound: generation | if pv { PV_BIT } else { 0 } | bound as u8,
             },
         );
     }
@@ -411,10 +417,13 @@ mod tests {
         assert!(tt.probe(key).is_none());
         tt.store(key, 77, 50, 20, 6, TtBound::Lower, false);
         let hit = tt.probe(key).unwrap();
-        assert_eq!((hit.mv, hit.score, hit.eval, hit.depth, hit.bound), (77, 50, 20, 6, TtBound::Lower));
+        assert_eq!((hit.mv, hit.score, hit.eval, hit.depth, hit.bound, hit.pv), (77, 50, 20, 6, TtBound::Lower, false));
+        tt.store(key, 77, 50, 20, 7, TtBound::Exact, true);
+        let hit = tt.probe(key).unwrap();
+        assert_eq!((hit.depth, hit.bound, hit.pv), (7, TtBound::Exact, true));
         // A shallower non-exact store keeps the deeper entry (but fills a missing move).
         tt.store(key, 0, -5, 20, 1, TtBound::Upper, false);
-        assert_eq!(tt.probe(key).unwrap().depth, 6);
+        assert_eq!(tt.probe(key).unwrap().depth, 7);
         assert!(tt.hashfull() > 0 || tt.buckets.len() * BUCKET_ENTRIES > 1000);
         tt.new_search();
         assert_eq!(tt.hashfull(), 0);

@@ -136,6 +136,8 @@ struct Node<'p> {
     /// `depth` in whole plies, the unit of the TT and of the pruning margins.
     d_plies: i32,
     pv_node: bool,
+    /// A PV node, or one whose TT entry a PV node stored (`tt_pv_use`; false without it).
+    tt_pv: bool,
     cut_node: bool,
     in_check: bool,
     /// Set while the singular-extension test searches this node without its TT move: the
@@ -251,6 +253,7 @@ impl Worker<'_> {
             depth,
             d_plies: depth / ONE_PLY,
             pv_node,
+            tt_pv: self.sp.tt_pv_use == 1 && (pv_node || hit.is_some_and(|h| h.pv)),
             cut_node,
             in_check,
             excluded: self.stack[ply].excluded,
@@ -393,6 +396,7 @@ impl Worker<'_> {
                 self.static_eval(node.pos, node.hit, ply, node.corr_keys.as_ref());
         }
         let static_eval = node.static_eval;
+        self.stack[ply].tt_pv = node.tt_pv;
         if node.excluded.is_none() {
             self.reward_eval_drop(node);
         }
@@ -798,7 +802,13 @@ impl Worker<'_> {
             TtBound::Upper
         };
         self.update_correction(node, best_move, best_score, bound);
-        self.tt.store(key, encode_move(best_move), to_tt(best_score, ply), node.raw_eval, d_plies, bound, pv_node);
+        // A fail low below a TT-PV parent may be where the PV goes next (Stockfish).
+        let tt_pv = if sp.tt_pv_use == 1 {
+            node.tt_pv || (best_score <= orig_alpha && ply >= 1 && self.stack[ply - 1].tt_pv && d_plies > 3)
+        } else {
+            pv_node
+        };
+        self.tt.store(key, encode_move(best_move), to_tt(best_score, ply), node.raw_eval, d_plies, bound, tt_pv);
         best_score
     }
 
@@ -1024,6 +1034,9 @@ impl Worker<'_> {
         }
         if cand.gives_check || node.in_check {
             r -= ONE_PLY;
+        }
+        if node.tt_pv {
+            r -= sp.lmr_tt_pv;
         }
         r.clamp(0, (new_depth - ONE_PLY).max(0))
     }

@@ -253,6 +253,12 @@ crate::declare_params! {
         /// Correction history: weight of the table keyed by the last two moves (Stockfish's
         /// continuation correction)
         corr_continuation_weight: 0, [0, 1024];
+        /// After Stockfish: a node is "TT-PV" when it is a PV node or its TT entry was stored by
+        /// one (a bit in the entry; a fail-low child of a TT-PV node inherits it deeper than 3
+        /// plies); late move reductions are smaller there (0/1)
+        tt_pv_use: 0, [0, 1];
+        /// Late move reductions: quarter plies less at TT-PV nodes (with tt_pv_use)
+        lmr_tt_pv: 4, [0, 16];
         /// After Stockfish: a TT cutoff that fails high with a quiet TT move rewards that move
         /// in the quiet histories, as a searched cutoff would (0/1)
         tt_cutoff_history_use: 0, [0, 1];
