@@ -265,9 +265,9 @@ impl Worker<'_> {
             eval: -INFINITE,
             improving: false,
             stm: pos.turn(),
-            prev1: None,
-            prev2: None,
-            prev_capture_to: None,
+            prev1: self.piece_to_before(ply, 1),
+            prev2: self.piece_to_before(ply, 2),
+            prev_capture_to: ply.checked_sub(1).and_then(|p| self.stack[p].capture_to),
         };
         if let Some(s) = tt_cutoff(&node, alpha, beta, halfmoves) {
             if s >= beta {
@@ -412,13 +412,6 @@ impl Worker<'_> {
         // one for a move it extends twice.
         self.stack[ply + 1] = Frame { double_extensions: self.stack[ply].double_extensions, ..Frame::default() };
         self.hist.killers[ply + 1] = [None; 2];
-        if ply >= 1 {
-            node.prev1 = self.stack[ply - 1].piece_to;
-            node.prev_capture_to = self.stack[ply - 1].capture_to;
-        }
-        if ply >= 2 {
-            node.prev2 = self.stack[ply - 2].piece_to;
-        }
     }
 
     /// Step 2's cutoff failed high on a quiet TT move: it gains in the quiet histories as if
@@ -432,10 +425,8 @@ impl Worker<'_> {
         if let Some(m) = node.tt_move
             && !is_noisy(m)
         {
-            let before = |back: usize| node.ply.checked_sub(back).and_then(|p| self.stack[p].piece_to);
-            let (prev1, prev2) = (before(1), before(2));
             let bonus = self.history_bonus(node.d_plies);
-            self.hist.update_quiet(node.stm, m, prev1, prev2, bonus);
+            self.hist.update_quiet(node.stm, m, node.prev1, node.prev2, bonus);
         }
     }
 
@@ -785,8 +776,7 @@ impl Worker<'_> {
             && (d_plies >= 5 || pv_node || best_score < orig_alpha - 62 * d_plies)
         {
             let bonus = self.history_bonus(d_plies) * (1 + i32::from(pv_node || cut_node));
-            let before = |back: usize| ply.checked_sub(back).and_then(|p| self.stack[p].piece_to);
-            let (before1, before2) = (before(2), before(3));
+            let (before1, before2) = (self.piece_to_before(ply, 2), self.piece_to_before(ply, 3));
             self.hist.update_continuation(before1, before2, prev, bonus);
         }
 

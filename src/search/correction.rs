@@ -5,11 +5,12 @@
 //! Tables per side to move, indexed by a hash of the pawn structure, by a hash of each side's
 //! non-pawn pieces (king included) and by a hash of the minor pieces and kings of both sides;
 //! and a continuation table indexed by the last two moves (Stockfish's `continuationCorrection`:
-//! the piece and destination of the move two plies back, then of the opponent's last). At the end of a node whose score says something about
-//! the evaluation (not in check, best move quiet or none, the bound on the side of the error),
-//! every entry of the position moves by a depth-weighted share of what the corrected evaluation
-//! still missed, with the histories' gravity bounding it: the tables learn the residual, so
-//! together they sum to the error rather than each converging to all of it.
+//! the piece and destination of the move two plies back, then of the opponent's last). At the
+//! end of a node whose score says something about the evaluation (not in check, best move
+//! quiet or none, the bound on the side of the error), every entry of the position moves by a
+//! depth-weighted share of what the corrected evaluation still missed, with the histories'
+//! gravity bounding it: the tables learn the residual, so together they sum to the error
+//! rather than each converging to all of it.
 //!
 //! All weights at 0 switch it off exactly: no key is computed and nothing learnt. A table whose
 //! weight is 0 is neither read nor learnt.

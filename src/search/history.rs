@@ -56,6 +56,12 @@ fn from_sq(m: Move) -> usize {
     m.from().map_or(0, |s| s as usize)
 }
 
+/// Where a move of `stm` is in the butterfly table, `[colour][from][to]`.
+#[inline]
+fn butterfly_index(stm: Color, m: Move) -> usize {
+    (stm as usize * 64 + from_sq(m)) * 64 + move_to(m) as usize
+}
+
 #[inline]
 fn gravity(h: &mut i16, bonus: i32) {
     gravity_within(h, bonus, HISTORY_MAX);
@@ -100,9 +106,9 @@ impl History {
     pub fn new() -> History {
         History {
             butterfly: vec![0; 2 * 64 * 64],
-            continuation: vec![0; 768 * 768],
-            capture: vec![0; 768 * 7],
-            countermoves: vec![None; 768],
+            continuation: vec![0; PieceTo::COUNT * PieceTo::COUNT],
+            capture: vec![0; PieceTo::COUNT * 7],
+            countermoves: vec![None; PieceTo::COUNT],
             killers: [[None; 2]; MAX_PLY + 2],
             pawns: PawnTable::new(),
             correction: CorrectionHistory::new(),
@@ -125,12 +131,12 @@ impl History {
 
     #[inline]
     pub fn butterfly(&self, stm: Color, m: Move) -> i32 {
-        i32::from(self.butterfly[(stm as usize * 64 + from_sq(m)) * 64 + move_to(m) as usize])
+        i32::from(self.butterfly[butterfly_index(stm, m)])
     }
 
     #[inline]
     pub fn continuation(&self, prev: Option<PieceTo>, cur: PieceTo) -> i32 {
-        prev.map_or(0, |p| i32::from(self.continuation[p.index() * 768 + cur.index()]))
+        prev.map_or(0, |p| i32::from(self.continuation[p.index() * PieceTo::COUNT + cur.index()]))
     }
 
     /// Ordering score of a quiet move: butterfly plus the 1- and 2-ply continuation histories.
@@ -156,20 +162,20 @@ impl History {
         let pt = PieceTo::new(stm, m);
         self.update_butterfly(stm, m, bonus);
         for p in [prev1, prev2].into_iter().flatten() {
-            gravity(&mut self.continuation[p.index() * 768 + pt.index()], bonus);
+            gravity(&mut self.continuation[p.index() * PieceTo::COUNT + pt.index()], bonus);
         }
     }
 
     /// Rewards or punishes a quiet move in the butterfly table only.
     pub fn update_butterfly(&mut self, stm: Color, m: Move, bonus: i32) {
-        gravity(&mut self.butterfly[(stm as usize * 64 + from_sq(m)) * 64 + move_to(m) as usize], bonus);
+        gravity(&mut self.butterfly[butterfly_index(stm, m)], bonus);
     }
 
     /// Rewards or punishes `cur` in the continuation histories after `prev1` and `prev2` only
     /// (the re-search of a reduced move, a prior countermove).
     pub fn update_continuation(&mut self, prev1: Option<PieceTo>, prev2: Option<PieceTo>, cur: PieceTo, bonus: i32) {
         for p in [prev1, prev2].into_iter().flatten() {
-            gravity(&mut self.continuation[p.index() * 768 + cur.index()], bonus);
+            gravity(&mut self.continuation[p.index() * PieceTo::COUNT + cur.index()], bonus);
         }
     }
 

@@ -84,7 +84,7 @@ impl Worker<'_> {
 
         // Decoded only now: most quiescence nodes end in a stand-pat cutoff.
         let tt_move = hit.and_then(|h| self.tt_move(pos, h.mv));
-        let prev1 = if ply >= 1 { self.stack[ply - 1].piece_to } else { None };
+        let prev1 = self.piece_to_before(ply, 1);
         let stm = pos.turn();
         let mut picker = MovePicker::new_qsearch(in_check, tt_move, prev1);
         let mut best_move = None;
@@ -133,7 +133,7 @@ impl Worker<'_> {
             gen_quiet_checks(pos, &mut checks);
             // Best quiet history first, as the main search orders its quiets: a refutation
             // that is found sooner ends the node sooner (SPRT in session 57, BENCHMARKS.md).
-            let prev2 = if ply >= 2 { self.stack[ply - 2].piece_to } else { None };
+            let prev2 = self.piece_to_before(ply, 2);
             let hist = &*self.hist;
             checks.sort_by_key(|&m| -hist.quiet_score(stm, m, prev1, prev2));
             for &m in checks.iter() {
@@ -196,8 +196,7 @@ impl Worker<'_> {
         if !w.any() {
             return None;
         }
-        let before = |back: usize| ply.checked_sub(back).and_then(|p| self.stack[p].piece_to);
-        Some(CorrectionKeys::new(pos.board(), before(2), before(1), &w))
+        Some(CorrectionKeys::new(pos.board(), self.piece_to_before(ply, 2), self.piece_to_before(ply, 1), &w))
     }
 
     /// Static evaluation of `pos` (not in check): `(raw, corrected, eval)`. The raw one is the

@@ -202,6 +202,13 @@ impl<'a> Worker<'a> {
 }
 
 impl Worker<'_> {
+    /// The piece and destination of the move played `back` plies before `ply` (`None` before
+    /// the root or for a null move): what the histories are keyed on.
+    #[inline]
+    pub(crate) fn piece_to_before(&self, ply: usize, back: usize) -> Option<PieceTo> {
+        ply.checked_sub(back).and_then(|p| self.stack[p].piece_to)
+    }
+
     /// Counts a node and decides whether the search must stop. Node limits are exact with one
     /// thread (with helpers, their share is read every 1024 nodes); the clock and the stop
     /// flags are polled every 1024 nodes.
