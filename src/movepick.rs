@@ -74,6 +74,8 @@ pub struct MovePicker {
     counter: Option<Move>,
     prev1: Option<PieceTo>,
     prev2: Option<PieceTo>,
+    /// The pawn history's slot of this position (`None` with that table off).
+    pawns: Option<usize>,
     moves: MoveList,
     /// Ordering score of `moves[i]`; entries below `moves.len()` are always initialised
     /// (left uninitialised beyond, so that creating a picker costs no 1 KiB memset).
@@ -96,6 +98,7 @@ impl MovePicker {
         counter: Option<Move>,
         prev1: Option<PieceTo>,
         prev2: Option<PieceTo>,
+        pawns: Option<usize>,
     ) -> MovePicker {
         MovePicker {
             stage: if tt_move.is_some() { Stage::TtMove } else { Stage::Generate },
@@ -105,6 +108,7 @@ impl MovePicker {
             counter,
             prev1,
             prev2,
+            pawns,
             moves: MoveList::new(),
             scores: [MaybeUninit::uninit(); 256],
             cur: 0,
@@ -116,9 +120,14 @@ impl MovePicker {
     }
 
     /// Picker for a quiescence node: noisy moves only, or every evasion when in check.
-    pub fn new_qsearch(in_check: bool, tt_move: Option<Move>, prev1: Option<PieceTo>) -> MovePicker {
+    pub fn new_qsearch(
+        in_check: bool,
+        tt_move: Option<Move>,
+        prev1: Option<PieceTo>,
+        pawns: Option<usize>,
+    ) -> MovePicker {
         let tt_move = tt_move.filter(|&m| in_check || is_noisy(m));
-        let mut mp = MovePicker::new(in_check, tt_move, [None; 2], None, prev1, None);
+        let mut mp = MovePicker::new(in_check, tt_move, [None; 2], None, prev1, None, pawns);
         if !in_check {
             mp.kind = Kind::Quiescence;
         }
@@ -170,7 +179,7 @@ impl MovePicker {
                     let score = if is_noisy(m) {
                         1_000_000 + noisy_score(stm, m, hist)
                     } else {
-                        hist.quiet_score(stm, m, self.prev1, self.prev2)
+                        hist.quiet_score(stm, m, self.prev1, self.prev2, self.pawns)
                     };
                     self.push(m, score);
                 }
@@ -312,7 +321,7 @@ impl MovePicker {
                         let stm = pos.turn();
                         let (start, end) = (self.end_noisy, self.moves.len());
                         for i in start..end {
-                            let sc = quiet_score(stm, self.moves[i], hist, self.prev1, self.prev2);
+                            let sc = quiet_score(stm, self.moves[i], hist, self.prev1, self.prev2, self.pawns);
                             self.set_score(i, sc);
                         }
                         // Insertion sort, best first: cheaper than repeated selection when
@@ -564,12 +573,19 @@ fn noisy_score(stm: Color, m: Move, hist: &History) -> i32 {
 }
 
 #[inline]
-fn quiet_score(stm: Color, m: Move, hist: &History, prev1: Option<PieceTo>, prev2: Option<PieceTo>) -> i32 {
+fn quiet_score(
+    stm: Color,
+    m: Move,
+    hist: &History,
+    prev1: Option<PieceTo>,
+    prev2: Option<PieceTo>,
+    pawns: Option<usize>,
+) -> i32 {
     if m.is_promotion() {
         // Underpromotions: almost never right.
         return -100_000 + m.promotion().map_or(0, |r| r as i32);
     }
-    hist.quiet_score(stm, m, prev1, prev2)
+    hist.quiet_score(stm, m, prev1, prev2, pawns)
 }
 
 #[cfg(test)]
@@ -617,7 +633,7 @@ mod tests {
         // White: Qd1xd5 loses the queen to c6xd5 (bad); Nf3xe5 wins a pawn (good).
         let p = pos("4k3/8/2p5/3pp3/8/5N2/8/3QK3 w - - 0 1");
         let hist = History::new();
-        let mut mp = MovePicker::new(false, None, [None; 2], None, None, None);
+        let mut mp = MovePicker::new(false, None, [None; 2], None, None, None, None);
         let mut all = Vec::new();
         while let Some(m) = mp.next(&p, &hist) {
             all.push(m);
@@ -733,7 +749,7 @@ mod tests {
         let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
         let hist = History::new();
         let captures: Vec<Move> = p.legal_moves().into_iter().filter(|&m| is_noisy(m)).collect();
-        let mut mp = MovePicker::new_qsearch(false, Some(captures[3]), None);
+        let mut mp = MovePicker::new_qsearch(false, Some(captures[3]), None, None);
         let mut got = Vec::new();
         while let Some(m) = mp.next(&p, &hist) {
             got.push(m);

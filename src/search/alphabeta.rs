@@ -21,7 +21,7 @@ use shakmaty_syzygy::Wdl;
 use super::{
     ONE_PLY,
     correction::CorrectionKeys,
-    history::PieceTo,
+    history::{PieceTo, pawn_slot},
     params::SearchParams,
     worker::{Frame, Worker},
 };
@@ -161,6 +161,8 @@ struct Node<'p> {
     prev1: Option<PieceTo>,
     prev2: Option<PieceTo>,
     prev_capture_to: Option<Square>,
+    /// The pawn history's slot of this position (`pawn_history_use`; `None` without it).
+    pawns: Option<usize>,
 }
 
 /// What the move loop fixes once per node, after the pruning steps.
@@ -268,6 +270,7 @@ impl Worker<'_> {
             prev1: self.piece_to_before(ply, 1),
             prev2: self.piece_to_before(ply, 2),
             prev_capture_to: ply.checked_sub(1).and_then(|p| self.stack[p].capture_to),
+            pawns: (self.sp.pawn_history_use == 1).then(|| pawn_slot(pos.board())),
         };
         if let Some(s) = tt_cutoff(&node, alpha, beta, halfmoves) {
             if s >= beta {
@@ -426,7 +429,7 @@ impl Worker<'_> {
             && !is_noisy(m)
         {
             let bonus = self.history_bonus(node.d_plies);
-            self.hist.update_quiet(node.stm, m, node.prev1, node.prev2, bonus);
+            self.hist.update_quiet(node.stm, m, node.prev1, node.prev2, node.pawns, bonus);
         }
     }
 
@@ -520,6 +523,7 @@ impl Worker<'_> {
             self.hist.countermove(node.prev1),
             node.prev1,
             node.prev2,
+            node.pawns,
         );
         let mut cuts = 0;
         let mut tried = 0;
@@ -563,7 +567,7 @@ impl Worker<'_> {
         if tt_says_no {
             return None;
         }
-        let mut picker = MovePicker::new_qsearch(false, node.tt_move, node.prev1);
+        let mut picker = MovePicker::new_qsearch(false, node.tt_move, node.prev1, node.pawns);
         while let Some(m) = picker.next(pos, self.hist) {
             if !see_ge(pos, m, raised_beta - node.static_eval) {
                 continue;
@@ -603,7 +607,8 @@ impl Worker<'_> {
             killers: self.hist.killers[ply],
             counter: self.hist.countermove(node.prev1),
         };
-        let mut picker = MovePicker::new(in_check, node.tt_move, ml.killers, ml.counter, node.prev1, node.prev2);
+        let mut picker =
+            MovePicker::new(in_check, node.tt_move, ml.killers, ml.counter, node.prev1, node.prev2, node.pawns);
         if in_check {
             picker.generate_now(pos, self.hist);
         }
@@ -1017,7 +1022,7 @@ impl Worker<'_> {
             if node.tt_move.is_some_and(is_noisy) {
                 r += sp.lmr_tt_noisy;
             }
-            let h = self.hist.quiet_score(node.stm, m, node.prev1, node.prev2);
+            let h = self.hist.quiet_score(node.stm, m, node.prev1, node.prev2, None);
             r -= h / sp.lmr_history_divisor;
         } else {
             r /= 2;
@@ -1049,13 +1054,13 @@ impl Worker<'_> {
         quiets_tried: &SmallList<64>,
         captures_tried: &SmallList<32>,
     ) {
-        let (stm, prev1, prev2) = (node.stm, node.prev1, node.prev2);
+        let (stm, prev1, prev2, pawns) = (node.stm, node.prev1, node.prev2, node.pawns);
         let bonus = self.history_bonus(node.d_plies);
         if !is_noisy(best) {
             self.hist.record_cutoff(node.ply, best, prev1);
-            self.hist.update_quiet(stm, best, prev1, prev2, bonus);
+            self.hist.update_quiet(stm, best, prev1, prev2, pawns, bonus);
             for q in quiets_tried.iter() {
-                self.hist.update_quiet(stm, q, prev1, prev2, -bonus);
+                self.hist.update_quiet(stm, q, prev1, prev2, pawns, -bonus);
             }
         } else {
             self.hist.update_capture(stm, best, bonus);

@@ -1,4 +1,5 @@
-//! Move-ordering memory: killers, countermoves, butterfly, continuation and capture histories.
+//! Move-ordering memory: killers, countermoves, butterfly, continuation, pawn and capture
+//! histories.
 //!
 //! Every history is updated with the "gravity" formula `h += bonus - h * |bonus| / MAX`, which
 //! keeps values within `±HISTORY_MAX` and lets old information decay.
@@ -7,7 +8,7 @@
 //! one search to the next: the evaluation's pawn table (an exact cache, see
 //! [`crate::eval::pawn_table`]).
 
-use shakmaty::{Color, Move, Role, Square};
+use shakmaty::{Board, Color, Move, Role, Square};
 
 use super::correction::CorrectionHistory;
 use crate::{eval::PawnTable, score::MAX_PLY};
@@ -51,6 +52,19 @@ pub fn move_to(m: Move) -> Square {
     }
 }
 
+/// How many pawn structures the pawn history tells apart (Stockfish's size).
+pub const PAWN_HISTORY_SLOTS: usize = 512;
+
+/// The pawn history's slot of `board`'s pawn structure: a hash of both sides' pawns (not
+/// Zobrist's: the key need only spread).
+#[inline]
+pub fn pawn_slot(board: &Board) -> usize {
+    let pawns = board.pawns();
+    let white = (pawns & board.white()).0.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let black = (pawns & board.black()).0.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    ((white ^ black.rotate_left(29)) >> (64 - PAWN_HISTORY_SLOTS.trailing_zeros())) as usize
+}
+
 #[inline]
 fn from_sq(m: Move) -> usize {
     m.from().map_or(0, |s| s as usize)
@@ -75,14 +89,17 @@ pub(super) fn gravity_within(h: &mut i16, bonus: i32, limit: i32) {
     *h = (v + bonus - v * bonus.abs() / limit) as i16;
 }
 
-/// All move-ordering tables of one searcher, its pawn table and its correction history (about
-/// 1.9 MiB, heap allocated).
+/// All move-ordering tables of one searcher, its pawn table and its correction history (a few
+/// MiB, heap allocated; the pawn history is 768 KiB of it).
 pub struct History {
     /// [colour][from][to]
     butterfly: Vec<i16>,
     /// [previous piece-to][piece-to]: 1-ply (countermove history) and 2-ply (follow-up) use the
     /// same table, as in Stockfish.
     continuation: Vec<i16>,
+    /// [pawn structure slot][piece-to]: how quiet moves fared with these pawns (Stockfish's
+    /// pawn history; read and learnt only with `pawn_history_use`).
+    pawn: Vec<i16>,
     /// [piece-to][captured role]
     capture: Vec<i16>,
     /// [previous piece-to] -> the move that refuted it.
@@ -107,6 +124,7 @@ impl History {
         History {
             butterfly: vec![0; 2 * 64 * 64],
             continuation: vec![0; PieceTo::COUNT * PieceTo::COUNT],
+            pawn: vec![0; PAWN_HISTORY_SLOTS * PieceTo::COUNT],
             capture: vec![0; PieceTo::COUNT * 7],
             countermoves: vec![None; PieceTo::COUNT],
             killers: [[None; 2]; MAX_PLY + 2],
@@ -119,6 +137,7 @@ impl History {
     pub fn clear(&mut self) {
         self.butterfly.fill(0);
         self.continuation.fill(0);
+        self.pawn.fill(0);
         self.capture.fill(0);
         self.countermoves.fill(None);
         self.correction.clear();
@@ -139,11 +158,20 @@ impl History {
         prev.map_or(0, |p| i32::from(self.continuation[p.index() * PieceTo::COUNT + cur.index()]))
     }
 
-    /// Ordering score of a quiet move: butterfly plus the 1- and 2-ply continuation histories.
+    /// Ordering score of a quiet move: butterfly plus the 1- and 2-ply continuation histories,
+    /// plus the pawn history of the structure in slot `pawns` when given.
     #[inline]
-    pub fn quiet_score(&self, stm: Color, m: Move, prev1: Option<PieceTo>, prev2: Option<PieceTo>) -> i32 {
+    pub fn quiet_score(
+        &self,
+        stm: Color,
+        m: Move,
+        prev1: Option<PieceTo>,
+        prev2: Option<PieceTo>,
+        pawns: Option<usize>,
+    ) -> i32 {
         let pt = PieceTo::new(stm, m);
-        self.butterfly(stm, m) + self.continuation(prev1, pt) + self.continuation(prev2, pt)
+        let pawn = pawns.map_or(0, |slot| i32::from(self.pawn[slot * PieceTo::COUNT + pt.index()]));
+        self.butterfly(stm, m) + self.continuation(prev1, pt) + self.continuation(prev2, pt) + pawn
     }
 
     #[inline]
@@ -157,12 +185,24 @@ impl History {
         prev.and_then(|p| self.countermoves[p.index()])
     }
 
-    /// Rewards (`bonus > 0`) or punishes a quiet move in all its tables.
-    pub fn update_quiet(&mut self, stm: Color, m: Move, prev1: Option<PieceTo>, prev2: Option<PieceTo>, bonus: i32) {
+    /// Rewards (`bonus > 0`) or punishes a quiet move in all its tables (the pawn history's
+    /// only when its slot `pawns` is given).
+    pub fn update_quiet(
+        &mut self,
+        stm: Color,
+        m: Move,
+        prev1: Option<PieceTo>,
+        prev2: Option<PieceTo>,
+        pawns: Option<usize>,
+        bonus: i32,
+    ) {
         let pt = PieceTo::new(stm, m);
         self.update_butterfly(stm, m, bonus);
         for p in [prev1, prev2].into_iter().flatten() {
             gravity(&mut self.continuation[p.index() * PieceTo::COUNT + pt.index()], bonus);
+        }
+        if let Some(slot) = pawns {
+            gravity(&mut self.pawn[slot * PieceTo::COUNT + pt.index()], bonus);
         }
     }
 
@@ -194,5 +234,52 @@ impl History {
         if let Some(p) = prev {
             self.countermoves[p.index()] = Some(m);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+
+    fn board(fen: &str) -> Board {
+        let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+        pos.board().clone()
+    }
+
+    #[test]
+    fn the_pawn_slot_follows_the_pawns_only() {
+        let start = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let pieces_moved = board("r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2");
+        let pawn_moved = board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        // The same pawn squares with the colours swapped are another structure.
+        let advanced = board("rnbqkbnr/8/pppppppp/8/8/PPPPPPPP/8/RNBQKBNR w - - 0 1");
+        let swapped = board("rnbqkbnr/8/PPPPPPPP/8/8/pppppppp/8/RNBQKBNR w - - 0 1");
+        assert_eq!(pawn_slot(&start), pawn_slot(&pieces_moved));
+        assert_ne!(pawn_slot(&start), pawn_slot(&pawn_moved));
+        assert_ne!(pawn_slot(&advanced), pawn_slot(&swapped));
+        assert!(pawn_slot(&pawn_moved) < PAWN_HISTORY_SLOTS);
+    }
+
+    #[test]
+    fn the_pawn_history_is_read_and_learnt_only_for_its_slot() {
+        let pos = Chess::default();
+        let m = pos.legal_moves().into_iter().find(|m| m.to() == Square::F3).unwrap();
+        let slot = pawn_slot(pos.board());
+        let other = (slot + 1) % PAWN_HISTORY_SLOTS;
+        let mut h = History::new();
+        // Without a slot only the butterfly learns: no slot reads anything more.
+        h.update_quiet(Color::White, m, None, None, None, 1_000);
+        let butterfly = h.butterfly(Color::White, m);
+        assert!(butterfly > 0);
+        assert_eq!(h.quiet_score(Color::White, m, None, None, Some(slot)), butterfly);
+        h.update_quiet(Color::White, m, None, None, Some(slot), 1_000);
+        let butterfly = h.butterfly(Color::White, m);
+        let with_slot = h.quiet_score(Color::White, m, None, None, Some(slot));
+        assert!(with_slot > butterfly, "{with_slot} {butterfly}");
+        assert_eq!(h.quiet_score(Color::White, m, None, None, Some(other)), butterfly);
+        assert_eq!(h.quiet_score(Color::White, m, None, None, None), butterfly);
+        h.clear();
+        assert_eq!(h.quiet_score(Color::White, m, None, None, Some(slot)), 0);
     }
 }

@@ -266,5 +266,9 @@ crate::declare_params! {
         /// much it lowered our static evaluation (its evaluation plus ours), this many history
         /// points per centipawn, bounded (0 = off; Stockfish's 10 in its units is about 23 here)
         eval_history_mul: 0, [0, 100];
+        /// After Stockfish: quiet moves are also ordered by a history keyed by the pawn
+        /// structure (512 slots) and the move's piece and destination, learnt with the other
+        /// quiet histories (0/1)
+        pawn_history_use: 0, [0, 1];
     }
 }

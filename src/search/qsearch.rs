@@ -5,6 +5,7 @@
 
 use super::{
     correction::{CorrectionKeys, CorrectionWeights},
+    history::pawn_slot,
     worker::Worker,
 };
 use crate::{
@@ -86,7 +87,9 @@ impl Worker<'_> {
         let tt_move = hit.and_then(|h| self.tt_move(pos, h.mv));
         let prev1 = self.piece_to_before(ply, 1);
         let stm = pos.turn();
-        let mut picker = MovePicker::new_qsearch(in_check, tt_move, prev1);
+        // Quiet moves are ordered here only among evasions and the leaf's checks.
+        let pawns = (self.sp.pawn_history_use == 1 && (in_check || quiet_checks)).then(|| pawn_slot(pos.board()));
+        let mut picker = MovePicker::new_qsearch(in_check, tt_move, prev1, pawns);
         let mut best_move = None;
         let mut searched = 0;
         let futility_base = static_eval + self.sp.delta_margin;
@@ -135,7 +138,7 @@ impl Worker<'_> {
             // that is found sooner ends the node sooner (SPRT in session 57, BENCHMARKS.md).
             let prev2 = self.piece_to_before(ply, 2);
             let hist = &*self.hist;
-            checks.sort_by_key(|&m| -hist.quiet_score(stm, m, prev1, prev2));
+            checks.sort_by_key(|&m| -hist.quiet_score(stm, m, prev1, prev2, pawns));
             for &m in checks.iter() {
                 if !see_ge(pos, m, 0) {
                     continue;
