@@ -142,6 +142,44 @@ fn resume_or_start_starts_a_run_then_continues_it() {
     assert_fails_with(&both.iter().map(String::as_str).collect::<Vec<_>>(), "--force");
 }
 
+/// A run keeps its parameters in its own `params.toml`, which names their format: an engine
+/// that gained parameters since (at the values that play as before) resumes it, though the hash
+/// of its TOML changed; a changed value is refused, naming the key.
+#[test]
+fn a_run_resumes_on_an_engine_with_more_parameters_but_not_with_other_values() {
+    let base = scratch("datagen", "params");
+    let out = base.join("run");
+    let run = |games: &str| {
+        let mut a = args(&out, 1);
+        a[2] = games.into();
+        a.push("--resume-or-start".into());
+        a
+    };
+    tuner_in(&base, &run("3"));
+    // As an older tuner would have left it: a hash over fewer keys, and a file without the
+    // parameter added last.
+    let identity = out.join("datagen.json");
+    let json = std::fs::read_to_string(&identity).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["params"] = "0123456789abcdef".into();
+    std::fs::write(&identity, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let params = out.join("params.toml");
+    let toml = std::fs::read_to_string(&params).unwrap();
+    assert!(toml.contains("\npawn_history_use = 0\n"), "{toml}");
+    std::fs::write(&params, toml.replace("\npawn_history_use = 0\n", "\n")).unwrap();
+    let out_text = text(&tuner_in(&base, &run("5")).stdout);
+    assert!(out_text.contains("datagen: 5 games"), "{out_text}");
+    assert_eq!(game_indices(&out), (0..5).collect::<Vec<_>>());
+    // Other values are another engine.
+    let other = base.join("other.toml");
+    std::fs::write(&other, "[search]\nlmr_base = 80\n").unwrap();
+    let mut changed = run("6");
+    changed.extend(["--params".to_string(), other.to_str().unwrap().to_string()]);
+    let changed: Vec<&str> = changed.iter().map(String::as_str).collect();
+    assert_fails_with(&changed, "search.lmr_base = 75, not 80");
+    assert_eq!(game_indices(&out), (0..5).collect::<Vec<_>>(), "nothing written");
+}
+
 /// The narrowest window of a kill: a full part recorded in progress.json but not yet renamed to
 /// its closed name. Built by hand from an uninterrupted run's first shard.
 #[test]

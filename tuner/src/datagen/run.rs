@@ -22,7 +22,10 @@ use std::{
     time::Instant,
 };
 
-use evochess::{params::Params, search::Searcher};
+use evochess::{
+    params::{ParamId, Params},
+    search::Searcher,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::{SeedableRng, rngs::StdRng};
 use serde::{Deserialize, Serialize};
@@ -116,7 +119,9 @@ struct Identity {
     keep_tactical: bool,
     max_score: Option<u32>,
     openings: String,
-    /// FNV-1a of the parameters' TOML.
+    /// FNV-1a of the parameters' TOML when the run started. Parameters added to the engine
+    /// later change it, so a run with its own `params.toml` is checked against that file
+    /// instead (see [`same_params`]); runs from before that file have only this.
     params: String,
     adjudication: arena::adjudicate::AdjudicationConfig,
 }
@@ -229,6 +234,26 @@ fn identity(cfg: &DatagenConfig, book: String) -> Identity {
     }
 }
 
+/// Checks that `given` plays as the run's own parameter file `file`, which names its format: a
+/// parameter the engine gained since plays there as the engine did before it, so only a real
+/// change of a value (or a parameter now switched on) is refused, naming the first key.
+fn same_params(file: &Path, given: &Params) -> Result<(), DatagenError> {
+    let found = Params::load(file)
+        .map_err(|e| DatagenError::Damaged { path: file.display().to_string(), reason: e.to_string() })?;
+    let differs = Params::specs().enumerate().find(|&(i, _)| found.get(ParamId(i)) != given.get(ParamId(i)));
+    match differs {
+        None => Ok(()),
+        Some((i, spec)) => Err(DatagenError::Config(format!(
+            "{}: the run plays {} = {}, not {}; resume it with `--params {}` or pass --force",
+            file.display(),
+            spec.key(),
+            found.get(ParamId(i)),
+            given.get(ParamId(i)),
+            file.display()
+        ))),
+    }
+}
+
 /// The first key where `found` (the run on disk) and `given` differ.
 fn first_difference(found: &Identity, given: &Identity) -> Option<(String, String, String)> {
     let (a, b) = (serde_json::to_value(found).ok()?, serde_json::to_value(given).ok()?);
@@ -325,7 +350,8 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
         None => None,
     };
     let (progress_file, identity_file) = (cfg.out.join("progress.json"), cfg.out.join("datagen.json"));
-    let held = RunDir::open(&cfg.out, &[progress_file.clone(), identity_file.clone()], cfg.start)?;
+    let params_file = cfg.out.join("params.toml");
+    let held = RunDir::open(&cfg.out, &[progress_file.clone(), identity_file.clone(), params_file.clone()], cfg.start)?;
     let leftovers = fs::read_dir(&cfg.out)
         .map_err(io_err(&cfg.out))?
         .filter_map(Result::ok)
@@ -333,7 +359,12 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
         .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("shard-")));
     let given = identity(cfg, book_name);
     let mut progress = if held.resumes() {
-        let found: Identity = read_json(&identity_file)?;
+        let mut found: Identity = read_json(&identity_file)?;
+        if params_file.exists() {
+            same_params(&params_file, &cfg.params)?;
+            // The run's parameters are the same: their hash may differ by parameters added since.
+            found.params.clone_from(&given.params);
+        }
         if let Some((key, was, now)) = first_difference(&found, &given) {
             return Err(DatagenError::Config(format!(
                 "{}: the run there has {key} = {was}, not {now}; resume it with its own settings or pass --force",
@@ -355,6 +386,7 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
             }
         }
         write_json(&identity_file, &given)?;
+        write_atomic(&params_file, cfg.params.to_toml().as_bytes()).map_err(io_err(&params_file))?;
         Progress::default()
     };
     let header = format::header(&cfg.filter);
