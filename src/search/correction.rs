@@ -64,8 +64,6 @@ impl CorrectionKeys {
     /// opponent's last move, when both were real moves).
     pub fn new(board: &Board, prev2: Option<PieceTo>, prev1: Option<PieceTo>, w: &CorrectionWeights) -> CorrectionKeys {
         let (white, black) = (board.white(), board.black());
-        let pawns = board.pawns();
-        let pawn = fold(fold(0, pawns & white), pawns & black);
         let non_pawn = |side: Bitboard| {
             [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King]
                 .into_iter()
@@ -82,12 +80,19 @@ impl CorrectionKeys {
             _ => None,
         };
         CorrectionKeys {
-            pawn: index(pawn),
+            pawn: index(pawn_key(board)),
             non_pawn: [index(non_pawn(white)), index(non_pawn(black))],
             minor,
             continuation,
         }
     }
+}
+
+/// The hash of both sides' pawns: the pawn correction and the pawn history key on it.
+#[inline]
+pub(super) fn pawn_key(board: &Board) -> u64 {
+    let pawns = board.pawns();
+    fold(fold(0, pawns & board.white()), pawns & board.black())
 }
 
 /// Mixes one bitboard into a running hash (a multiply and a shift: the key need not be

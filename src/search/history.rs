@@ -10,7 +10,7 @@
 
 use shakmaty::{Board, Color, Move, Role, Square};
 
-use super::correction::CorrectionHistory;
+use super::correction::{CorrectionHistory, pawn_key};
 use crate::{eval::PawnTable, score::MAX_PLY};
 
 /// Bound of every history value.
@@ -55,14 +55,11 @@ pub fn move_to(m: Move) -> Square {
 /// How many pawn structures the pawn history tells apart (Stockfish's size).
 pub const PAWN_HISTORY_SLOTS: usize = 512;
 
-/// The pawn history's slot of `board`'s pawn structure: a hash of both sides' pawns (not
-/// Zobrist's: the key need only spread).
+/// The pawn history's slot of `board`'s pawn structure: the top bits of the pawn hash the
+/// pawn correction keys on (not Zobrist's: the key need only spread).
 #[inline]
 pub fn pawn_slot(board: &Board) -> usize {
-    let pawns = board.pawns();
-    let white = (pawns & board.white()).0.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let black = (pawns & board.black()).0.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    ((white ^ black.rotate_left(29)) >> (64 - PAWN_HISTORY_SLOTS.trailing_zeros())) as usize
+    (pawn_key(board) >> (64 - PAWN_HISTORY_SLOTS.trailing_zeros())) as usize
 }
 
 #[inline]
