@@ -120,18 +120,21 @@ fn a_run_killed_with_sigkill_resumes_to_the_uninterrupted_bytes() {
     assert_eq!(shard_files(&cut), shard_files(&whole));
 }
 
+/// The arguments of a one-worker run of `games` games into `out` with `--resume-or-start`.
+fn resume_or_start(out: &Path, games: &str) -> Vec<String> {
+    let mut a = args(out, 1);
+    a[2] = games.into();
+    a.push("--resume-or-start".into());
+    a
+}
+
 /// `--resume-or-start` (for scripts that rerun a command until it is done): a new run where
 /// there is none, the run there continued where there is one.
 #[test]
 fn resume_or_start_starts_a_run_then_continues_it() {
     let base = scratch("datagen", "resume-or-start");
     let out = base.join("run");
-    let run = |games: &str| {
-        let mut a = args(&out, 1);
-        a[2] = games.into();
-        a.push("--resume-or-start".into());
-        a
-    };
+    let run = |games: &str| resume_or_start(&out, games);
     tuner_in(&base, &run("3"));
     assert_eq!(game_indices(&out), (0..3).collect::<Vec<_>>());
     let out_text = text(&tuner_in(&base, &run("5")).stdout);
@@ -149,12 +152,7 @@ fn resume_or_start_starts_a_run_then_continues_it() {
 fn a_run_resumes_on_an_engine_with_more_parameters_but_not_with_other_values() {
     let base = scratch("datagen", "params");
     let out = base.join("run");
-    let run = |games: &str| {
-        let mut a = args(&out, 1);
-        a[2] = games.into();
-        a.push("--resume-or-start".into());
-        a
-    };
+    let run = |games: &str| resume_or_start(&out, games);
     tuner_in(&base, &run("3"));
     // As an older tuner would have left it: a hash over fewer keys, and a file without the
     // parameter added last.
