@@ -14,7 +14,9 @@
 //!
 //! Each epoch's record holds the rounded values and their *validation* MSE measured with the
 //! engine's real `evaluate()` against the game results, so it compares with the local search's
-//! passes; the training MSE is the traced loss against the fit's target λ·result +
+//! passes (or, with `validate_on = "target"`, against the fit's own target on the validation
+//! games: with `lambda` 0 a held-out check of the same loss, far less noisy than results that a
+//! whole game's positions share); the training MSE is the traced loss against the fit's target λ·result +
 //! (1 − λ)·sigmoid(K·score), averaged over the epoch's batches (before each step), and pass 0's
 //! training figure is that loss at the start, so the training column compares with itself. An epoch's
 //! validation MSE that has not beaten the best for `patience` epochs stops the fit; the best
@@ -27,7 +29,7 @@ use rand::{SeedableRng, rngs::StdRng, seq::SliceRandom};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    run::{PassRecord, TexelError, Tuning, mse},
+    run::{PassRecord, TexelError, Tuning, mse_against},
     traces::TraceSet,
 };
 use crate::ga::driver::Generations;
@@ -60,11 +62,40 @@ pub struct GradientConfig {
     pub ridge: f64,
     /// Epochs without a better validation MSE before the fit stops.
     pub patience: usize,
+    /// What the validation MSE (the early stop and the epoch written) measures against.
+    #[serde(skip_serializing_if = "ValidateOn::is_results")]
+    pub validate_on: ValidateOn,
+}
+
+/// The validation set's labels for `[gradient] validate_on`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ValidateOn {
+    /// The game results, which the local search's passes also measure.
+    #[default]
+    Results,
+    /// The fit's own target (`lambda`'s blend of result and score): far less noisy than the
+    /// results where `lambda` is small, since a game's positions share one result.
+    Target,
+}
+
+impl ValidateOn {
+    /// Left out of the serialised config, so that the fingerprints of older runs hold.
+    fn is_results(&self) -> bool {
+        *self == ValidateOn::Results
+    }
 }
 
 impl Default for GradientConfig {
     fn default() -> Self {
-        GradientConfig { learning_rate: 1.0, batch_size: 16384, lambda: 1.0, ridge: 0.0, patience: 5 }
+        GradientConfig {
+            learning_rate: 1.0,
+            batch_size: 16384,
+            lambda: 1.0,
+            ridge: 0.0,
+            patience: 5,
+            validate_on: ValidateOn::Results,
+        }
     }
 }
 
@@ -253,7 +284,13 @@ impl Generations for Gradient<'_> {
         let was_stopped = s.stopped;
         let validation_mse = match history.last() {
             Some(last) if was_stopped => last.validation_mse,
-            _ => mse(&self.tuning.validation, &self.tuning.params(&values), self.tuning.k, self.tuning.threads),
+            _ => mse_against(
+                &self.tuning.validation,
+                &self.tuning.params(&values),
+                self.tuning.k,
+                self.tuning.threads,
+                self.tuning.validation_lambda,
+            ),
         };
         if !s.stopped {
             if validation_mse < s.best_validation {

@@ -43,7 +43,7 @@ use thiserror::Error;
 
 use super::{
     fit_k,
-    gradient::{Gradient, GradientConfig, GradientState, Optimizer, epoch, fitted_theta},
+    gradient::{Gradient, GradientConfig, GradientState, Optimizer, ValidateOn, epoch, fitted_theta},
     quiet::Resolver,
     selfplay::selfplay_positions,
     traces::{GeneOf, TraceError, TraceSet},
@@ -214,6 +214,15 @@ impl TexelConfig {
         }
         Ok(())
     }
+
+    /// The `lambda` of the validation MSE: the fit's own where `[gradient] validate_on =
+    /// "target"`, else 1 (the game results).
+    fn validation_lambda(&self) -> f64 {
+        match &self.gradient {
+            Some(g) if g.validate_on == ValidateOn::Target => g.lambda,
+            _ => 1.0,
+        }
+    }
 }
 
 /// A labelled position: what Texel fits. `result` is the game's result for the side to move
@@ -282,15 +291,32 @@ fn samples(set: &[Labelled], params: &Params, threads: usize) -> Vec<(f64, f64)>
     .collect()
 }
 
-/// Mean squared error of sigmoid(K · static evaluation) over `set` under `params`.
+/// Mean squared error of sigmoid(K · static evaluation) against the game results over `set`
+/// under `params`.
 pub fn mse(set: &[Labelled], params: &Params, k: f64, threads: usize) -> f64 {
+    mse_against(set, params, k, threads, 1.0)
+}
+
+/// Mean squared error of sigmoid(K · static evaluation) over `set` under `params` against the
+/// gradient fit's target `lambda · result + (1 − lambda) · sigmoid(K · score)` (the result
+/// alone where a position has no score; `lambda` 1: the results).
+pub fn mse_against(set: &[Labelled], params: &Params, k: f64, threads: usize, lambda: f64) -> f64 {
     if set.is_empty() {
         return 0.0;
     }
     let chunks: Vec<&[Labelled]> = set.chunks(LOSS_CHUNK).collect();
     let sums = par_map(&chunks, threads, |chunk| {
         let eval = Evaluator::new(&params.eval);
-        chunk.iter().map(|l| (l.result - win_chance(k, f64::from(eval.evaluate(&l.pos)))).powi(2)).sum::<f64>()
+        chunk
+            .iter()
+            .map(|l| {
+                let target = match l.score {
+                    Some(score) if lambda < 1.0 => lambda * l.result + (1.0 - lambda) * win_chance(k, score),
+                    _ => l.result,
+                };
+                (target - win_chance(k, f64::from(eval.evaluate(&l.pos)))).powi(2)
+            })
+            .sum::<f64>()
     });
     sums.iter().sum::<f64>() / set.len() as f64
 }
@@ -327,6 +353,8 @@ pub(super) struct Tuning<'a> {
     base: Params,
     train: Vec<Labelled>,
     pub(super) validation: Vec<Labelled>,
+    /// The validation MSE's target: `lambda` of [`mse_against`] (1: the game results).
+    pub(super) validation_lambda: f64,
     pub(super) k: f64,
     pub(super) threads: usize,
     /// The starting values' training and validation MSE (pass 0 of the reports).
@@ -683,11 +711,13 @@ pub fn run(cfg: &TexelConfig, start: Start) -> Result<TexelOutcome, TexelError> 
         Some(k) => k,
         None => fit_k(&samples(&train, &base, threads), 0.05, 10.0, 1e-6),
     };
-    let start_loss = (mse(&train, &base, k, threads), mse(&validation, &base, k, threads));
+    let validation_lambda = cfg.validation_lambda();
+    let start_loss = (mse(&train, &base, k, threads), mse_against(&validation, &base, k, threads, validation_lambda));
     log::info!(
-        "texel: K = {k:.4}; start: training MSE {:.6}, validation MSE {:.6}; {} genes",
+        "texel: K = {k:.4}; start: training MSE {:.6}, validation MSE {:.6}{}; {} genes",
         start_loss.0,
         start_loss.1,
+        if validation_lambda < 1.0 { " (against the fit's target)" } else { "" },
         space.genes.len()
     );
     let fixed = TexelConfig { threads: 0, passes: 0, out_dir: PathBuf::new(), ..cfg.clone() };
@@ -702,7 +732,7 @@ pub fn run(cfg: &TexelConfig, start: Start) -> Result<TexelOutcome, TexelError> 
     let (fingerprint, legacy) = (fingerprint_with(&space.canonical()), fingerprint_with(&space_text));
     let mismatch = "different settings (only passes, threads and out_dir may change)";
     let driver = Driver::single(cfg.passes, cfg.seed, &fingerprint, checkpoint, mismatch).accepting_legacy(&legacy);
-    let tuning = Tuning { cfg, space, base, train, validation, k, threads, start: start_loss };
+    let tuning = Tuning { cfg, space, base, train, validation, validation_lambda, k, threads, start: start_loss };
     // The training figures compare with the start's on the same target: the results for the
     // local search, the fit's blended target for a gradient fit.
     let (history, start_train) = match cfg.optimizer {
@@ -757,6 +787,41 @@ mod tests {
         assert!(e.contains("sampel") && e.contains("positions"), "{e}");
     }
 
+    /// `validate_on = "target"` measures the validation set against the fit's blend of result and
+    /// score; left out, the results, and the serialised config (the run's fingerprint) is as
+    /// before the key existed.
+    #[test]
+    fn the_validation_target_follows_validate_on() {
+        let params = Params::default();
+        let pos = Chess::default();
+        let eval = f64::from(Evaluator::new(&params.eval).evaluate(&pos));
+        let set = [Labelled { pos, result: 1.0, score: Some(150.0) }];
+        let k = 1.2;
+        let against = |target: f64| (target - win_chance(k, eval)).powi(2);
+        assert_eq!(mse(&set, &params, k, 1), against(1.0));
+        assert_eq!(mse_against(&set, &params, k, 1, 1.0), against(1.0));
+        assert!((mse_against(&set, &params, k, 1, 0.0) - against(win_chance(k, 150.0))).abs() < 1e-15);
+        let half = 0.5 + 0.5 * win_chance(k, 150.0);
+        assert!((mse_against(&set, &params, k, 1, 0.5) - against(half)).abs() < 1e-15);
+        let unscored = [Labelled { score: None, ..set[0].clone() }];
+        assert_eq!(mse_against(&unscored, &params, k, 1, 0.0), against(1.0));
+
+        let config = |gradient: &str| {
+            let text = format!(
+                "data = [\"d\"]\nspace = \"s.toml\"\noptimizer = \"adam\"\n[gradient]\nlambda = 0.25\n{gradient}"
+            );
+            toml::from_str::<TexelConfig>(&text).unwrap()
+        };
+        let plain = config("");
+        assert_eq!(plain.validation_lambda(), 1.0);
+        assert!(!serde_json::to_string(&plain).unwrap().contains("validate_on"));
+        let target = config("validate_on = \"target\"\n");
+        target.validate().unwrap();
+        assert_eq!(target.validation_lambda(), 0.25);
+        let e = toml::from_str::<TexelConfig>("[gradient]\nvalidate_on = \"scores\"\n").unwrap_err().to_string();
+        assert!(e.contains("scores") && e.contains("validate_on"), "{e}");
+    }
+
     #[test]
     fn the_shipped_config_is_valid() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -764,7 +829,7 @@ mod tests {
         cfg.validate().unwrap();
         let space = SearchSpace::load(root.join(&cfg.space)).unwrap();
         assert!(space.genes.len() > 200, "the whole evaluation: {}", space.genes.len());
-        for name in ["gradient", "selfplay", "selfplay-from-material"] {
+        for name in ["gradient", "selfplay", "selfplay-from-material", "selfplay3", "selfplay3-target"] {
             let cfg = TexelConfig::load(&root.join(format!("configs/texel/{name}.toml"))).unwrap();
             cfg.validate().unwrap();
         }
