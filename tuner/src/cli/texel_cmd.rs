@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use crate::{
     cli::{RunArgs, set_given},
     texel::{
-        gradient::{GradientConfig, Optimizer},
+        gradient::{Optimizer, ValidateOn},
         run::{TexelConfig, bench_epoch, run as run_texel},
     },
 };
@@ -72,9 +72,14 @@ pub fn run(args: TexelArgs) -> anyhow::Result<()> {
     println!("start:        training MSE {:.6}   validation MSE {:.6}", o.start.0, o.start.1);
     println!("tuned pass {:<3} training MSE {:.6}   validation MSE {:.6}", o.tuned_pass, o.tuned.0, o.tuned.1);
     if cfg.optimizer != Optimizer::Local {
-        let lambda = cfg.gradient.as_ref().map_or(GradientConfig::default().lambda, |g| g.lambda);
+        let gradient = cfg.gradient.clone().unwrap_or_default();
+        let validation = match gradient.validate_on {
+            ValidateOn::Results => "the results",
+            ValidateOn::Target => "the fit's target",
+        };
         println!(
-            "(training MSE: the traced loss against the fit's target, lambda {lambda}; validation: against the results)"
+            "(training MSE: the traced loss against the fit's target, lambda {}; validation: against {validation})",
+            gradient.lambda
         );
     }
     print!("{}", super::best_file_text("tuned parameters", &o.tuned_file));
