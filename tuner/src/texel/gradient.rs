@@ -289,7 +289,7 @@ impl Generations for Gradient<'_> {
                 &self.tuning.params(&values),
                 self.tuning.k,
                 self.tuning.threads,
-                self.tuning.validation_lambda,
+                self.tuning.cfg.validation_lambda(),
             ),
         };
         if !s.stopped {

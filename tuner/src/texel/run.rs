@@ -217,7 +217,7 @@ impl TexelConfig {
 
     /// The `lambda` of the validation MSE: the fit's own where `[gradient] validate_on =
     /// "target"`, else 1 (the game results).
-    fn validation_lambda(&self) -> f64 {
+    pub(super) fn validation_lambda(&self) -> f64 {
         match &self.gradient {
             Some(g) if g.validate_on == ValidateOn::Target => g.lambda,
             _ => 1.0,
@@ -353,8 +353,6 @@ pub(super) struct Tuning<'a> {
     base: Params,
     train: Vec<Labelled>,
     pub(super) validation: Vec<Labelled>,
-    /// The validation MSE's target: `lambda` of [`mse_against`] (1: the game results).
-    pub(super) validation_lambda: f64,
     pub(super) k: f64,
     pub(super) threads: usize,
     /// The starting values' training and validation MSE (pass 0 of the reports).
@@ -732,7 +730,7 @@ pub fn run(cfg: &TexelConfig, start: Start) -> Result<TexelOutcome, TexelError> 
     let (fingerprint, legacy) = (fingerprint_with(&space.canonical()), fingerprint_with(&space_text));
     let mismatch = "different settings (only passes, threads and out_dir may change)";
     let driver = Driver::single(cfg.passes, cfg.seed, &fingerprint, checkpoint, mismatch).accepting_legacy(&legacy);
-    let tuning = Tuning { cfg, space, base, train, validation, validation_lambda, k, threads, start: start_loss };
+    let tuning = Tuning { cfg, space, base, train, validation, k, threads, start: start_loss };
     // The training figures compare with the start's on the same target: the results for the
     // local search, the fit's blended target for a gradient fit.
     let (history, start_train) = match cfg.optimizer {
