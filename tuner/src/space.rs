@@ -11,6 +11,9 @@
 //!                              # "evolve": each becomes a gene over its declared range;
 //!                              # "hand-set": they keep params/hand-set.toml's values
 //!
+//! hold = ["eval.ks_adjustment"]  # never genes: they keep the start's value (the seed file's
+//!                              # own, else the defaults), and `others` leaves them alone
+//!
 //! [fixed]                      # applied to the defaults before any gene
 //! pawn_mg = 100
 //!
@@ -86,6 +89,8 @@ pub enum SpaceError {
     DuplicateKey { key: String, first: String, second: String },
     #[error("search space [fixed]: {0}")]
     Fixed(String),
+    #[error("search space `hold`: {0}")]
+    Hold(String),
     /// A content error of the space file at `path`.
     #[error("{path}: {source}")]
     InFile { path: String, source: Box<SpaceError> },
@@ -126,6 +131,8 @@ struct RawSpace {
     #[serde(default)]
     others: Others,
     #[serde(default)]
+    hold: Vec<String>,
+    #[serde(default)]
     fixed: toml::Table,
     #[serde(default, rename = "gene")]
     genes: Vec<RawGene>,
@@ -162,6 +169,9 @@ pub struct SearchSpace {
     pub others: Others,
     pub genes: Vec<Gene>,
     pub fixed: Vec<(ParamId, i32)>,
+    /// Parameters kept at the start's value: neither genes nor fixed, and untouched by `others`
+    /// (a fit of "every term but these" that cannot drift from the file it starts from).
+    pub held: Vec<ParamId>,
     layout: Layout,
 }
 
@@ -206,6 +216,12 @@ impl SearchSpace {
             }
             claim(id, "fixed")?;
             fixed.push((id, v as i32));
+        }
+        let mut held = Vec::new();
+        for key in &raw.hold {
+            let (id, _) = Params::find(key).ok_or_else(|| SpaceError::Hold(format!("unknown parameter `{key}`")))?;
+            claim(id, "hold")?;
+            held.push(id);
         }
 
         let mut names = HashSet::new();
@@ -310,7 +326,7 @@ impl SearchSpace {
                     .collect(),
             ),
         };
-        Ok(Self { encoding: raw.encoding, others: raw.others, genes, fixed, layout })
+        Ok(Self { encoding: raw.encoding, others: raw.others, genes, fixed, held, layout })
     }
 
     /// The chromosome shape of this space.
@@ -319,16 +335,21 @@ impl SearchSpace {
     }
 
     /// What every organism starts from: engine defaults (with the hand-set evaluation if
-    /// `others = "hand-set"`; the search section stays the default), unlisted evaluation parameters zeroed if `others = "zero"`, then
-    /// the `[fixed]` values.
+    /// `others = "hand-set"`; the search section stays the default), evaluation parameters that are
+    /// neither genes, held nor fixed zeroed if `others = "zero"`, then the `[fixed]` values.
     pub fn base(&self) -> Params {
         let mut p = Params::default();
         if self.others == Others::HandSet {
             p.eval = hand_set().eval;
         }
         if self.others == Others::Zero {
-            let listed: HashSet<ParamId> =
-                self.genes.iter().flat_map(|g| g.keys.iter().copied()).chain(self.fixed.iter().map(|f| f.0)).collect();
+            let listed: HashSet<ParamId> = self
+                .genes
+                .iter()
+                .flat_map(|g| g.keys.iter().copied())
+                .chain(self.fixed.iter().map(|f| f.0))
+                .chain(self.held.iter().copied())
+                .collect();
             p.zero_eval_except(|id| listed.contains(&id));
         }
         self.with_fixed(&p)
@@ -444,6 +465,10 @@ impl SearchSpace {
         for &(id, v) in &self.fixed {
             out += &format!("fixed {}={v}\n", Params::spec(id).key());
         }
+        // Written only when present, so that spaces without `hold` keep their fingerprints.
+        for &id in &self.held {
+            out += &format!("hold {}\n", Params::spec(id).key());
+        }
         for g in &self.genes {
             let keys: Vec<String> = g.keys.iter().map(|&id| Params::spec(id).key()).collect();
             out += &format!(
@@ -528,6 +553,47 @@ mod tests {
             assert!(note.starts_with(&format!("seed.toml: the search space changed {} of ", expected.len())), "{note}");
             assert!(note.contains(&format!("eval.knight_eg {} -> {}", p.eval.knight_eg, p.eval.knight_mg)), "{note}");
         }
+    }
+
+    #[test]
+    fn held_keys_are_never_genes_and_keep_the_start_s_value() {
+        let space = SearchSpace::parse(
+            "encoding = \"integer\"\nothers = \"evolve\"\nhold = [\"ks_adjustment\", \"eval.queen_mg\"]\n",
+        )
+        .unwrap();
+        let eval_params = Params::specs().filter(|s| s.section == "eval").count();
+        assert_eq!(space.genes.len(), eval_params - 2, "every evaluation term but the two held");
+        assert!(space.genes.iter().all(|g| g.name != "ks_adjustment" && g.name != "queen_mg"));
+        let mut file = Params::default();
+        file.eval.ks_adjustment += 3;
+        file.eval.queen_mg += 5;
+        let (genome, base) = space.seed(&file);
+        let mut moved = space.genome_of(&Params::default());
+        if let Genome::Numbers(x) = &mut moved {
+            x.iter_mut().for_each(|v| *v += 1.0);
+        }
+        for g in [genome, moved] {
+            let q = space.apply(&g, &base);
+            assert_eq!((q.eval.ks_adjustment, q.eval.queen_mg), (file.eval.ks_adjustment, file.eval.queen_mg));
+        }
+        assert_eq!(space.projection_changes(&file), Vec::new());
+        assert!(space.canonical().contains("hold eval.ks_adjustment\nhold eval.queen_mg\n"), "{}", space.canonical());
+        assert!(
+            !SearchSpace::parse(TWO_PIECES).unwrap().canonical().contains("hold"),
+            "absent: fingerprints unchanged"
+        );
+
+        // `others = "zero"` leaves a held term at its default.
+        let zero = SearchSpace::parse(&format!("others = \"zero\"\nhold = [\"ks_adjustment\"]\n{TWO_PIECES}")).unwrap();
+        assert_eq!(zero.base().eval.ks_adjustment, Params::default().eval.ks_adjustment);
+        assert_ne!(Params::default().eval.ks_adjustment, 0, "a value the zeroing would change");
+
+        let e = SearchSpace::parse(&format!("hold = [\"knight_mg\"]\n{TWO_PIECES}")).unwrap_err();
+        assert!(matches!(e, SpaceError::DuplicateKey { ref key, .. } if key == "eval.knight_mg"), "{e}");
+        let e = SearchSpace::parse(&format!("hold = [\"pawn_mg\"]\n{TWO_PIECES}")).unwrap_err();
+        assert!(e.to_string().contains("pawn_mg") && e.to_string().contains("hold"), "{e}");
+        let e = SearchSpace::parse(&format!("hold = [\"no_such_term\"]\n{TWO_PIECES}")).unwrap_err();
+        assert_eq!(e.to_string(), "search space `hold`: unknown parameter `no_such_term`");
     }
 
     #[test]

@@ -830,6 +830,7 @@ mod tests {
         for name in ["gradient", "selfplay", "selfplay-from-material", "selfplay3", "selfplay3-target"] {
             let cfg = TexelConfig::load(&root.join(format!("configs/texel/{name}.toml"))).unwrap();
             cfg.validate().unwrap();
+            SearchSpace::load(root.join(&cfg.space)).unwrap();
         }
     }
 }
