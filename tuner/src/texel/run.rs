@@ -712,8 +712,10 @@ pub fn run(cfg: &TexelConfig, start: Start) -> Result<TexelOutcome, TexelError> 
     let validation_lambda = cfg.validation_lambda();
     let start_loss = (mse(&train, &base, k, threads), mse_against(&validation, &base, k, threads, validation_lambda));
     log::info!(
-        "texel: K = {k:.4}; start: training MSE {:.6}, validation MSE {:.6}{}; {} genes",
+        "texel: K = {k:.4}; start: training MSE {:.6}{}, validation MSE {:.6}{}; {} genes",
         start_loss.0,
+        // Both against the results unless validate_on = "target"; say so when they differ.
+        if validation_lambda < 1.0 { " (against the results)" } else { "" },
         start_loss.1,
         if validation_lambda < 1.0 { " (against the fit's target)" } else { "" },
         space.genes.len()
