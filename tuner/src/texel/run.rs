@@ -829,7 +829,15 @@ mod tests {
         cfg.validate().unwrap();
         let space = SearchSpace::load(root.join(&cfg.space)).unwrap();
         assert!(space.genes.len() > 200, "the whole evaluation: {}", space.genes.len());
-        for name in ["gradient", "selfplay", "selfplay-from-material", "selfplay3", "selfplay3-target", "selfplay4"] {
+        for name in [
+            "gradient",
+            "selfplay",
+            "selfplay-from-material",
+            "selfplay3",
+            "selfplay3-target",
+            "selfplay4",
+            "selfplay4-full",
+        ] {
             let cfg = TexelConfig::load(&root.join(format!("configs/texel/{name}.toml"))).unwrap();
             cfg.validate().unwrap();
             SearchSpace::load(root.join(&cfg.space)).unwrap();
