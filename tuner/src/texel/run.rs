@@ -837,6 +837,7 @@ mod tests {
             "selfplay3-target",
             "selfplay4",
             "selfplay4-full",
+            "selfplay4-complexity",
         ] {
             let cfg = TexelConfig::load(&root.join(format!("configs/texel/{name}.toml"))).unwrap();
             cfg.validate().unwrap();
