@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use crate::{
     cli::{RunArgs, set_given},
     texel::{
-        gradient::{Optimizer, ValidateOn},
+        gradient::Optimizer,
         run::{TexelConfig, bench_epoch, run as run_texel},
     },
 };
@@ -73,13 +73,10 @@ pub fn run(args: TexelArgs) -> anyhow::Result<()> {
     println!("tuned pass {:<3} training MSE {:.6}   validation MSE {:.6}", o.tuned_pass, o.tuned.0, o.tuned.1);
     if cfg.optimizer != Optimizer::Local {
         let gradient = cfg.gradient.clone().unwrap_or_default();
-        let validation = match gradient.validate_on {
-            ValidateOn::Results => "the results",
-            ValidateOn::Target => "the fit's target",
-        };
         println!(
-            "(training MSE: the traced loss against the fit's target, lambda {}; validation: against {validation})",
-            gradient.lambda
+            "(training MSE: the traced loss against the fit's target, lambda {}; validation: against {})",
+            gradient.lambda,
+            gradient.validate_on.against()
         );
     }
     print!("{}", super::best_file_text("tuned parameters", &o.tuned_file));

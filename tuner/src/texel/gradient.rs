@@ -84,6 +84,14 @@ impl ValidateOn {
     fn is_results(&self) -> bool {
         *self == ValidateOn::Results
     }
+
+    /// What the validation MSE is measured against, for logs and the closing line.
+    pub fn against(self) -> &'static str {
+        match self {
+            ValidateOn::Results => "the results",
+            ValidateOn::Target => "the fit's target",
+        }
+    }
 }
 
 impl Default for GradientConfig {

@@ -715,9 +715,9 @@ pub fn run(cfg: &TexelConfig, start: Start) -> Result<TexelOutcome, TexelError> 
         "texel: K = {k:.4}; start: training MSE {:.6}{}, validation MSE {:.6}{}; {} genes",
         start_loss.0,
         // Both against the results unless validate_on = "target"; say so when they differ.
-        if validation_lambda < 1.0 { " (against the results)" } else { "" },
+        if validation_lambda < 1.0 { format!(" (against {})", ValidateOn::Results.against()) } else { String::new() },
         start_loss.1,
-        if validation_lambda < 1.0 { " (against the fit's target)" } else { "" },
+        if validation_lambda < 1.0 { format!(" (against {})", ValidateOn::Target.against()) } else { String::new() },
         space.genes.len()
     );
     let fixed = TexelConfig { threads: 0, passes: 0, out_dir: PathBuf::new(), ..cfg.clone() };
