@@ -76,6 +76,8 @@ pub struct MovePicker {
     prev2: Option<PieceTo>,
     /// The pawn history's slot of this position (`None` with that table off).
     pawns: Option<usize>,
+    /// The squares the opponent attacks (empty with the threat history off).
+    threats: Bitboard,
     moves: MoveList,
     /// Ordering score of `moves[i]`; entries below `moves.len()` are always initialised
     /// (left uninitialised beyond, so that creating a picker costs no 1 KiB memset).
@@ -87,10 +89,16 @@ pub struct MovePicker {
     legal: usize,
     /// Set by the search (late-move pruning): remaining quiet moves are skipped.
     pub skip_quiets: bool,
+    /// Set by the search (`threat_escape_bonus`): the ordering bonus of a quiet move that takes
+    /// a knight or bishop out of a pawn's attack to a square no pawn attacks (the same penalty
+    /// for walking into one), more for rooks and queens (scaled by value) and the attacks of
+    /// every lesser piece; 0 = none.
+    pub escape_bonus: i32,
 }
 
 impl MovePicker {
     /// Picker for a main-search node. `in_check` selects the evasion picker.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         in_check: bool,
         tt_move: Option<Move>,
@@ -99,6 +107,7 @@ impl MovePicker {
         prev1: Option<PieceTo>,
         prev2: Option<PieceTo>,
         pawns: Option<usize>,
+        threats: Bitboard,
     ) -> MovePicker {
         MovePicker {
             stage: if tt_move.is_some() { Stage::TtMove } else { Stage::Generate },
@@ -109,6 +118,7 @@ impl MovePicker {
             prev1,
             prev2,
             pawns,
+            threats,
             moves: MoveList::new(),
             scores: [MaybeUninit::uninit(); 256],
             cur: 0,
@@ -116,6 +126,7 @@ impl MovePicker {
             end_bad: 0,
             legal: 0,
             skip_quiets: false,
+            escape_bonus: 0,
         }
     }
 
@@ -125,9 +136,10 @@ impl MovePicker {
         tt_move: Option<Move>,
         prev1: Option<PieceTo>,
         pawns: Option<usize>,
+        threats: Bitboard,
     ) -> MovePicker {
         let tt_move = tt_move.filter(|&m| in_check || is_noisy(m));
-        let mut mp = MovePicker::new(in_check, tt_move, [None; 2], None, prev1, None, pawns);
+        let mut mp = MovePicker::new(in_check, tt_move, [None; 2], None, prev1, None, pawns, threats);
         if !in_check {
             mp.kind = Kind::Quiescence;
         }
@@ -179,7 +191,7 @@ impl MovePicker {
                     let score = if is_noisy(m) {
                         1_000_000 + noisy_score(stm, m, hist)
                     } else {
-                        hist.quiet_score(stm, m, self.prev1, self.prev2, self.pawns)
+                        hist.quiet_score(stm, m, self.prev1, self.prev2, self.pawns, self.threats)
                     };
                     self.push(m, score);
                 }
@@ -320,8 +332,14 @@ impl MovePicker {
                     if !self.skip_quiets {
                         let stm = pos.turn();
                         let (start, end) = (self.end_noisy, self.moves.len());
+                        let lesser = (self.escape_bonus > 0).then(|| LesserAttacks::new(pos.board(), !stm));
                         for i in start..end {
-                            let sc = quiet_score(stm, self.moves[i], hist, self.prev1, self.prev2, self.pawns);
+                            let m = self.moves[i];
+                            let mut sc = quiet_score(stm, m, hist, self.prev1, self.prev2, self.pawns, self.threats);
+                            if let Some(lesser) = &lesser {
+                                sc += lesser.escape(m) * self.escape_bonus * see::value(m.role())
+                                    / see::value(Role::Knight);
+                            }
                             self.set_score(i, sc);
                         }
                         // Insertion sort, best first: cheaper than repeated selection when
@@ -566,6 +584,51 @@ fn lone_blockers(board: &shakmaty::Board, king: Square, sliders: Bitboard, own: 
     blockers
 }
 
+/// The squares the opponent attacks with pieces worth less than each of ours: what a quiet
+/// move escapes or walks into (after Stockfish's `threatenedByPawn/Minor/Rook`).
+struct LesserAttacks {
+    pawns: Bitboard,
+    minors: Bitboard,
+    rooks: Bitboard,
+}
+
+impl LesserAttacks {
+    fn new(board: &shakmaty::Board, them: Color) -> LesserAttacks {
+        let theirs = board.by_color(them);
+        let occupied = board.occupied();
+        let mut pawns = Bitboard::EMPTY;
+        for sq in board.pawns() & theirs {
+            pawns |= attacks::pawn_attacks(them, sq);
+        }
+        let mut minors = pawns;
+        for sq in board.knights() & theirs {
+            minors |= attacks::knight_attacks(sq);
+        }
+        for sq in board.bishops() & theirs {
+            minors |= attacks::bishop_attacks(sq, occupied);
+        }
+        let mut rooks = minors;
+        for sq in board.rooks() & theirs {
+            rooks |= attacks::rook_attacks(sq, occupied);
+        }
+        LesserAttacks { pawns, minors, rooks }
+    }
+
+    /// +1 for a move out of a lesser piece's attack to safety from them, −1 for one into it,
+    /// 0 otherwise (and for pawns and the king).
+    fn escape(&self, m: Move) -> i32 {
+        let attacked = match m.role() {
+            Role::Knight | Role::Bishop => self.pawns,
+            Role::Rook => self.minors,
+            Role::Queen => self.rooks,
+            Role::Pawn | Role::King => return 0,
+        };
+        let from = m.from().is_some_and(|s| attacked.contains(s));
+        let to = attacked.contains(m.to());
+        i32::from(from && !to) - i32::from(!from && to)
+    }
+}
+
 /// MVV-LVA plus capture history: victims first, cheap attackers first among equal victims.
 #[inline]
 fn noisy_score(stm: Color, m: Move, hist: &History) -> i32 {
@@ -580,12 +643,13 @@ fn quiet_score(
     prev1: Option<PieceTo>,
     prev2: Option<PieceTo>,
     pawns: Option<usize>,
+    threats: Bitboard,
 ) -> i32 {
     if m.is_promotion() {
         // Underpromotions: almost never right.
         return -100_000 + m.promotion().map_or(0, |r| r as i32);
     }
-    hist.quiet_score(stm, m, prev1, prev2, pawns)
+    hist.quiet_score(stm, m, prev1, prev2, pawns, threats)
 }
 
 #[cfg(test)]
@@ -633,7 +697,7 @@ mod tests {
         // White: Qd1xd5 loses the queen to c6xd5 (bad); Nf3xe5 wins a pawn (good).
         let p = pos("4k3/8/2p5/3pp3/8/5N2/8/3QK3 w - - 0 1");
         let hist = History::new();
-        let mut mp = MovePicker::new(false, None, [None; 2], None, None, None, None);
+        let mut mp = MovePicker::new(false, None, [None; 2], None, None, None, None, Bitboard::EMPTY);
         let mut all = Vec::new();
         while let Some(m) = mp.next(&p, &hist) {
             all.push(m);
@@ -749,7 +813,7 @@ mod tests {
         let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
         let hist = History::new();
         let captures: Vec<Move> = p.legal_moves().into_iter().filter(|&m| is_noisy(m)).collect();
-        let mut mp = MovePicker::new_qsearch(false, Some(captures[3]), None, None);
+        let mut mp = MovePicker::new_qsearch(false, Some(captures[3]), None, None, Bitboard::EMPTY);
         let mut got = Vec::new();
         while let Some(m) = mp.next(&p, &hist) {
             got.push(m);
@@ -759,5 +823,28 @@ mod tests {
         let mut want = captures.clone();
         want.sort_by_key(|m| m.to_string());
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_quiet_escaping_a_lesser_attacker_is_told_from_one_walking_into_it() {
+        // The knight on e5 is attacked by the d6 pawn, f3 by the e4 pawn; the rook on a1 by nothing.
+        let p = pos("4k3/8/3p4/4N3/4p3/8/8/R3K3 w - - 0 1");
+        let lesser = LesserAttacks::new(p.board(), Color::Black);
+        let find = |uci: &str| {
+            p.legal_moves().into_iter().find(|m| m.to_uci(CastlingMode::Standard).to_string() == uci).unwrap()
+        };
+        assert_eq!(lesser.escape(find("e5g4")), 1);
+        // From one pawn's attack into another's: no escape.
+        assert_eq!(lesser.escape(find("e5f3")), 0);
+        assert_eq!(lesser.escape(find("a1a5")), 0);
+        let p = pos("4k3/8/3p4/8/8/5N2/8/4K3 w - - 0 1");
+        let lesser = LesserAttacks::new(p.board(), Color::Black);
+        let find = |uci: &str| {
+            p.legal_moves().into_iter().find(|m| m.to_uci(CastlingMode::Standard).to_string() == uci).unwrap()
+        };
+        assert_eq!(lesser.escape(find("f3e5")), -1);
+        assert_eq!(lesser.escape(find("f3d4")), 0);
+        // The king is never scored.
+        assert_eq!(lesser.escape(find("e1e2")), 0);
     }
 }

@@ -98,8 +98,10 @@ pub struct Introduced {
 /// format 13 caps the SEE pruning of quiet checks at depth 5 (`see_quiet_check_depth` 16 → 5);
 /// format 14 searches quiet checks at the first quiescence ply (`qsearch_checks_use` 0 → 1);
 /// format 15 corrects the static evaluation by the correction history (`corr_pawn_weight`,
-/// `corr_non_pawn_weight` 0 → 420, 460).
-pub const PARAMS_FORMAT: u32 = 15;
+/// `corr_non_pawn_weight` 0 → 420, 460); format 16 keeps the butterfly history apart for moves
+/// from and to attacked squares (`threat_history_use` 0 → 1) and orders quiet moves by the
+/// attacks of lesser pieces they escape or walk into (`threat_escape_bonus` 0 → 8192).
+pub const PARAMS_FORMAT: u32 = 16;
 
 /// The top-level key of a parameter file that names its format.
 pub const FORMAT_KEY: &str = "format";

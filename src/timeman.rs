@@ -353,6 +353,8 @@ mod tests {
             pawn_only_pruning_use: 0,
             corr_pawn_weight: 0,
             corr_non_pawn_weight: 0,
+            threat_history_use: 0,
+            threat_escape_bonus: 0,
             ..SearchParams::default()
         };
         assert_eq!(p, later);

@@ -163,6 +163,8 @@ struct Node<'p> {
     prev_capture_to: Option<Square>,
     /// The pawn history's slot of this position (`pawn_history_use`; `None` without it).
     pawns: Option<usize>,
+    /// The squares the opponent attacks (`threat_history_use`; empty without it).
+    threats: Bitboard,
 }
 
 /// What the move loop fixes once per node, after the pruning steps.
@@ -271,6 +273,7 @@ impl Worker<'_> {
             prev2: self.piece_to_before(ply, 2),
             prev_capture_to: ply.checked_sub(1).and_then(|p| self.stack[p].capture_to),
             pawns: (self.sp.pawn_history_use == 1).then(|| pawn_slot(pos.board())),
+            threats: self.threats(pos),
         };
         if let Some(s) = tt_cutoff(&node, alpha, beta, halfmoves) {
             if s >= beta {
@@ -400,6 +403,7 @@ impl Worker<'_> {
         }
         let static_eval = node.static_eval;
         self.stack[ply].tt_pv = node.tt_pv;
+        self.stack[ply].threats = node.threats;
         if node.excluded.is_none() {
             self.reward_eval_drop(node);
         }
@@ -429,7 +433,7 @@ impl Worker<'_> {
             && !is_noisy(m)
         {
             let bonus = self.history_bonus(node.d_plies);
-            self.hist.update_quiet(node.stm, m, node.prev1, node.prev2, node.pawns, bonus);
+            self.hist.update_quiet(node.stm, m, node.prev1, node.prev2, node.pawns, node.threats, bonus);
         }
     }
 
@@ -449,7 +453,7 @@ impl Worker<'_> {
             return;
         }
         let bonus = (-mul * (prev.static_eval + node.static_eval)).clamp(-4_290, 3_220) + 1_400;
-        self.hist.update_butterfly(!node.stm, m, bonus);
+        self.hist.update_butterfly(!node.stm, m, prev.threats, bonus);
     }
 
     /// Step 5, reverse futility pruning: far above beta at low depth, a quiet move will not
@@ -524,6 +528,7 @@ impl Worker<'_> {
             node.prev1,
             node.prev2,
             node.pawns,
+            node.threats,
         );
         let mut cuts = 0;
         let mut tried = 0;
@@ -567,7 +572,7 @@ impl Worker<'_> {
         if tt_says_no {
             return None;
         }
-        let mut picker = MovePicker::new_qsearch(false, node.tt_move, node.prev1, node.pawns);
+        let mut picker = MovePicker::new_qsearch(false, node.tt_move, node.prev1, node.pawns, node.threats);
         while let Some(m) = picker.next(pos, self.hist) {
             if !see_ge(pos, m, raised_beta - node.static_eval) {
                 continue;
@@ -607,8 +612,17 @@ impl Worker<'_> {
             killers: self.hist.killers[ply],
             counter: self.hist.countermove(node.prev1),
         };
-        let mut picker =
-            MovePicker::new(in_check, node.tt_move, ml.killers, ml.counter, node.prev1, node.prev2, node.pawns);
+        let mut picker = MovePicker::new(
+            in_check,
+            node.tt_move,
+            ml.killers,
+            ml.counter,
+            node.prev1,
+            node.prev2,
+            node.pawns,
+            node.threats,
+        );
+        picker.escape_bonus = self.sp.threat_escape_bonus;
         if in_check {
             picker.generate_now(pos, self.hist);
         }
@@ -880,7 +894,7 @@ impl Worker<'_> {
         let pt = PieceTo::new(stm, m);
         let followed = self.hist.continuation(node.prev1, pt);
         let followed2 = self.hist.continuation(node.prev2, pt);
-        let hist = self.hist.butterfly(stm, m) + followed + followed2;
+        let hist = self.hist.butterfly(stm, m, node.threats) + followed + followed2;
         // Far below alpha, and nothing in the history says this move is the exception: no
         // later quiet will be either. Not against a mate bound: no evaluation measures up to
         // it, and skipping the quiets would skip a quiet mate still to come (the quiet checks
@@ -1022,7 +1036,7 @@ impl Worker<'_> {
             if node.tt_move.is_some_and(is_noisy) {
                 r += sp.lmr_tt_noisy;
             }
-            let h = self.hist.quiet_score(node.stm, m, node.prev1, node.prev2, None);
+            let h = self.hist.quiet_score(node.stm, m, node.prev1, node.prev2, None, node.threats);
             r -= h / sp.lmr_history_divisor;
         } else {
             r /= 2;
@@ -1054,13 +1068,13 @@ impl Worker<'_> {
         quiets_tried: &SmallList<64>,
         captures_tried: &SmallList<32>,
     ) {
-        let (stm, prev1, prev2, pawns) = (node.stm, node.prev1, node.prev2, node.pawns);
+        let (stm, prev1, prev2, pawns, threats) = (node.stm, node.prev1, node.prev2, node.pawns, node.threats);
         let bonus = self.history_bonus(node.d_plies);
         if !is_noisy(best) {
             self.hist.record_cutoff(node.ply, best, prev1);
-            self.hist.update_quiet(stm, best, prev1, prev2, pawns, bonus);
+            self.hist.update_quiet(stm, best, prev1, prev2, pawns, threats, bonus);
             for q in quiets_tried.iter() {
-                self.hist.update_quiet(stm, q, prev1, prev2, pawns, -bonus);
+                self.hist.update_quiet(stm, q, prev1, prev2, pawns, threats, -bonus);
             }
         } else {
             self.hist.update_capture(stm, best, bonus);

@@ -8,7 +8,7 @@
 //! one search to the next: the evaluation's pawn table (an exact cache, see
 //! [`crate::eval::pawn_table`]).
 
-use shakmaty::{Board, Color, Move, Role, Square};
+use shakmaty::{Bitboard, Board, Color, File, Move, Role, Square, attacks};
 
 use super::correction::{CorrectionHistory, pawn_key};
 use crate::{eval::PawnTable, score::MAX_PLY};
@@ -67,10 +67,41 @@ fn from_sq(m: Move) -> usize {
     m.from().map_or(0, |s| s as usize)
 }
 
-/// Where a move of `stm` is in the butterfly table, `[colour][from][to]`.
+/// Where a move of `stm` is in the butterfly table, `[colour][from threatened][to
+/// threatened][from][to]`: `threats` are the squares the opponent attacks (empty with
+/// `threat_history_use` off, so that every move reads the unthreatened quarter). A move out of
+/// an attack and one into it are told apart (after Ethereal 13 and Berserk).
 #[inline]
-fn butterfly_index(stm: Color, m: Move) -> usize {
-    (stm as usize * 64 + from_sq(m)) * 64 + move_to(m) as usize
+fn butterfly_index(stm: Color, m: Move, threats: Bitboard) -> usize {
+    let to = move_to(m);
+    let from_threatened = usize::from(m.from().is_some_and(|s| threats.contains(s)));
+    let to_threatened = usize::from(threats.contains(to));
+    (((stm as usize * 2 + from_threatened) * 2 + to_threatened) * 64 + from_sq(m)) * 64 + to as usize
+}
+
+/// Every square a piece of `color` attacks on `board` (the threat history's key).
+pub fn attacked_by(board: &Board, color: Color) -> Bitboard {
+    let occupied = board.occupied();
+    let ours = board.by_color(color);
+    let pawns = (board.pawns() & ours).0;
+    let (west, east) = (pawns & !Bitboard::from_file(File::A).0, pawns & !Bitboard::from_file(File::H).0);
+    let mut attacked = Bitboard(match color {
+        Color::White => (west << 7) | (east << 9),
+        Color::Black => (west >> 9) | (east >> 7),
+    });
+    for sq in board.knights() & ours {
+        attacked |= attacks::knight_attacks(sq);
+    }
+    for sq in (board.bishops() | board.queens()) & ours {
+        attacked |= attacks::bishop_attacks(sq, occupied);
+    }
+    for sq in (board.rooks() | board.queens()) & ours {
+        attacked |= attacks::rook_attacks(sq, occupied);
+    }
+    for sq in board.kings() & ours {
+        attacked |= attacks::king_attacks(sq);
+    }
+    attacked
 }
 
 #[inline]
@@ -89,7 +120,7 @@ pub(super) fn gravity_within(h: &mut i16, bonus: i32, limit: i32) {
 /// All move-ordering tables of one searcher, its pawn table and its correction history (a few
 /// MiB, heap allocated; the pawn history is 768 KiB of it).
 pub struct History {
-    /// [colour][from][to]
+    /// [colour][from threatened][to threatened][from][to]
     butterfly: Vec<i16>,
     /// [previous piece-to][piece-to]: 1-ply (countermove history) and 2-ply (follow-up) use the
     /// same table, as in Stockfish.
@@ -119,7 +150,7 @@ impl Default for History {
 impl History {
     pub fn new() -> History {
         History {
-            butterfly: vec![0; 2 * 64 * 64],
+            butterfly: vec![0; 2 * 2 * 2 * 64 * 64],
             continuation: vec![0; PieceTo::COUNT * PieceTo::COUNT],
             pawn: vec![0; PAWN_HISTORY_SLOTS * PieceTo::COUNT],
             capture: vec![0; PieceTo::COUNT * 7],
@@ -146,8 +177,8 @@ impl History {
     }
 
     #[inline]
-    pub fn butterfly(&self, stm: Color, m: Move) -> i32 {
-        i32::from(self.butterfly[butterfly_index(stm, m)])
+    pub fn butterfly(&self, stm: Color, m: Move, threats: Bitboard) -> i32 {
+        i32::from(self.butterfly[butterfly_index(stm, m, threats)])
     }
 
     #[inline]
@@ -165,10 +196,11 @@ impl History {
         prev1: Option<PieceTo>,
         prev2: Option<PieceTo>,
         pawns: Option<usize>,
+        threats: Bitboard,
     ) -> i32 {
         let pt = PieceTo::new(stm, m);
         let pawn = pawns.map_or(0, |slot| i32::from(self.pawn[slot * PieceTo::COUNT + pt.index()]));
-        self.butterfly(stm, m) + self.continuation(prev1, pt) + self.continuation(prev2, pt) + pawn
+        self.butterfly(stm, m, threats) + self.continuation(prev1, pt) + self.continuation(prev2, pt) + pawn
     }
 
     #[inline]
@@ -184,6 +216,7 @@ impl History {
 
     /// Rewards (`bonus > 0`) or punishes a quiet move in all its tables (the pawn history's
     /// only when its slot `pawns` is given).
+    #[allow(clippy::too_many_arguments)]
     pub fn update_quiet(
         &mut self,
         stm: Color,
@@ -191,10 +224,11 @@ impl History {
         prev1: Option<PieceTo>,
         prev2: Option<PieceTo>,
         pawns: Option<usize>,
+        threats: Bitboard,
         bonus: i32,
     ) {
         let pt = PieceTo::new(stm, m);
-        self.update_butterfly(stm, m, bonus);
+        self.update_butterfly(stm, m, threats, bonus);
         for p in [prev1, prev2].into_iter().flatten() {
             gravity(&mut self.continuation[p.index() * PieceTo::COUNT + pt.index()], bonus);
         }
@@ -204,8 +238,8 @@ impl History {
     }
 
     /// Rewards or punishes a quiet move in the butterfly table only.
-    pub fn update_butterfly(&mut self, stm: Color, m: Move, bonus: i32) {
-        gravity(&mut self.butterfly[butterfly_index(stm, m)], bonus);
+    pub fn update_butterfly(&mut self, stm: Color, m: Move, threats: Bitboard, bonus: i32) {
+        gravity(&mut self.butterfly[butterfly_index(stm, m, threats)], bonus);
     }
 
     /// Rewards or punishes `cur` in the continuation histories after `prev1` and `prev2` only
@@ -266,17 +300,51 @@ mod tests {
         let other = (slot + 1) % PAWN_HISTORY_SLOTS;
         let mut h = History::new();
         // Without a slot only the butterfly learns: no slot reads anything more.
-        h.update_quiet(Color::White, m, None, None, None, 1_000);
-        let butterfly = h.butterfly(Color::White, m);
+        h.update_quiet(Color::White, m, None, None, None, Bitboard::EMPTY, 1_000);
+        let butterfly = h.butterfly(Color::White, m, Bitboard::EMPTY);
         assert!(butterfly > 0);
-        assert_eq!(h.quiet_score(Color::White, m, None, None, Some(slot)), butterfly);
-        h.update_quiet(Color::White, m, None, None, Some(slot), 1_000);
-        let butterfly = h.butterfly(Color::White, m);
-        let with_slot = h.quiet_score(Color::White, m, None, None, Some(slot));
+        assert_eq!(h.quiet_score(Color::White, m, None, None, Some(slot), Bitboard::EMPTY), butterfly);
+        h.update_quiet(Color::White, m, None, None, Some(slot), Bitboard::EMPTY, 1_000);
+        let butterfly = h.butterfly(Color::White, m, Bitboard::EMPTY);
+        let with_slot = h.quiet_score(Color::White, m, None, None, Some(slot), Bitboard::EMPTY);
         assert!(with_slot > butterfly, "{with_slot} {butterfly}");
-        assert_eq!(h.quiet_score(Color::White, m, None, None, Some(other)), butterfly);
-        assert_eq!(h.quiet_score(Color::White, m, None, None, None), butterfly);
+        assert_eq!(h.quiet_score(Color::White, m, None, None, Some(other), Bitboard::EMPTY), butterfly);
+        assert_eq!(h.quiet_score(Color::White, m, None, None, None, Bitboard::EMPTY), butterfly);
         h.clear();
-        assert_eq!(h.quiet_score(Color::White, m, None, None, Some(slot)), 0);
+        assert_eq!(h.quiet_score(Color::White, m, None, None, Some(slot), Bitboard::EMPTY), 0);
+    }
+
+    #[test]
+    fn attacked_by_is_every_square_a_side_attacks() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R1BQKB1R w KQ - 0 9",
+            "8/2k5/3p4/p2P1p2/P2P1P2/8/1K6/8 b - - 0 1",
+            "4k3/P6p/8/8/8/8/p6P/4K3 w - - 0 1",
+        ] {
+            let b = board(fen);
+            for color in Color::ALL {
+                let attacked = attacked_by(&b, color);
+                for sq in Square::ALL {
+                    let expected = b.attacks_to(sq, color, b.occupied()).any();
+                    assert_eq!(attacked.contains(sq), expected, "{fen} {color:?} {sq}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_threat_history_keeps_moves_from_and_to_attacked_squares_apart() {
+        let pos = Chess::default();
+        let m = pos.legal_moves().into_iter().find(|m| m.to() == Square::F3 && m.role() == Role::Knight).unwrap();
+        let (from, to) = (Bitboard::from(Square::G1), Bitboard::from(Square::F3));
+        let mut h = History::new();
+        h.update_quiet(Color::White, m, None, None, None, from, 1_000);
+        assert!(h.butterfly(Color::White, m, from) > 0);
+        for other in [Bitboard::EMPTY, to, from | to] {
+            assert_eq!(h.butterfly(Color::White, m, other), 0, "{other:?}");
+        }
+        // Threats elsewhere on the board do not change the table a move reads.
+        assert_eq!(h.butterfly(Color::White, m, from | Bitboard::from(Square::A8)), h.butterfly(Color::White, m, from));
     }
 }

@@ -270,5 +270,14 @@ crate::declare_params! {
         /// structure (512 slots) and the move's piece and destination, learnt with the other
         /// quiet histories (0/1)
         pawn_history_use: 0, [0, 1];
+        /// After Ethereal 13 and Berserk: the butterfly history is kept apart for moves from
+        /// and to squares the opponent attacks (four tables by colour), so that a piece
+        /// escaping an attack and one walking into it learn separately (0/1)
+        threat_history_use: 1, [0, 1], since 16 was 0;
+        /// After Stockfish: the quiet-move ordering bonus of a knight or bishop leaving a
+        /// pawn's attack for a square no pawn attacks, the same penalty for walking into one;
+        /// rooks and queens by their value against every lesser attacker (history points at
+        /// a knight's value; 0 = off)
+        threat_escape_bonus: 8192, [0, 32768], since 16 was 0;
     }
 }

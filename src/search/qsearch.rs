@@ -15,7 +15,7 @@ use crate::{
     tt::{TtBound, TtHit, encode_move},
     zobrist::{hash, key_after},
 };
-use shakmaty::{Chess, Move, MoveList, Position};
+use shakmaty::{Bitboard, Chess, Move, MoveList, Position};
 
 impl Worker<'_> {
     /// Quiescence search of `pos` (key on top of `keys`) at `ply`; `quiet_checks` also searches
@@ -89,7 +89,8 @@ impl Worker<'_> {
         let stm = pos.turn();
         // Quiet moves are ordered here only among evasions and the leaf's checks.
         let pawns = (self.sp.pawn_history_use == 1 && (in_check || quiet_checks)).then(|| pawn_slot(pos.board()));
-        let mut picker = MovePicker::new_qsearch(in_check, tt_move, prev1, pawns);
+        let threats = if in_check || quiet_checks { self.threats(pos) } else { Bitboard::EMPTY };
+        let mut picker = MovePicker::new_qsearch(in_check, tt_move, prev1, pawns, threats);
         let mut best_move = None;
         let mut searched = 0;
         let futility_base = static_eval + self.sp.delta_margin;
@@ -138,7 +139,7 @@ impl Worker<'_> {
             // that is found sooner ends the node sooner (SPRT in session 57, BENCHMARKS.md).
             let prev2 = self.piece_to_before(ply, 2);
             let hist = &*self.hist;
-            checks.sort_by_key(|&m| -hist.quiet_score(stm, m, prev1, prev2, pawns));
+            checks.sort_by_key(|&m| -hist.quiet_score(stm, m, prev1, prev2, pawns, threats));
             for &m in checks.iter() {
                 if !see_ge(pos, m, 0) {
                     continue;

@@ -43,6 +43,8 @@ pub(crate) struct Frame {
     pub double_extensions: u8,
     /// This ply's node is TT-PV (`tt_pv_use`).
     pub tt_pv: bool,
+    /// The squares the opponent of this ply's side to move attacks (`threat_history_use`).
+    pub threats: shakmaty::Bitboard,
 }
 
 impl Frame {
@@ -66,6 +68,7 @@ impl Default for Frame {
             excluded: None,
             double_extensions: 0,
             tt_pv: false,
+            threats: shakmaty::Bitboard::EMPTY,
         }
     }
 }
@@ -202,6 +205,17 @@ impl<'a> Worker<'a> {
 }
 
 impl Worker<'_> {
+    /// The squares `pos`'s opponent attacks, what the threat history keys on; none with
+    /// `threat_history_use` off.
+    #[inline]
+    pub(crate) fn threats(&self, pos: &shakmaty::Chess) -> shakmaty::Bitboard {
+        if self.sp.threat_history_use == 1 {
+            super::history::attacked_by(shakmaty::Position::board(pos), !shakmaty::Position::turn(pos))
+        } else {
+            shakmaty::Bitboard::EMPTY
+        }
+    }
+
     /// The piece and destination of the move played `back` plies before `ply` (`None` before
     /// the root or for a null move): what the histories are keyed on.
     #[inline]
