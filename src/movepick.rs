@@ -32,7 +32,10 @@ use std::mem::MaybeUninit;
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Rank, Role, Square, attacks};
 
 use crate::{
-    search::history::{History, PieceTo},
+    search::{
+        history::{History, PieceTo},
+        params::SearchParams,
+    },
     see::{self, see_ge},
 };
 
@@ -94,6 +97,10 @@ pub struct MovePicker {
     /// for walking into one), more for rooks and queens (scaled by value) and the attacks of
     /// every lesser piece; 0 = none.
     pub escape_bonus: i32,
+    /// The capture history's weight in a noisy move's score, per 1,024 (`capture_history_weight`).
+    capture_history_weight: i32,
+    /// The ordering bonus of a quiet move that gives check directly (`quiet_check_bonus`).
+    check_bonus: i32,
 }
 
 impl MovePicker {
@@ -127,7 +134,18 @@ impl MovePicker {
             legal: 0,
             skip_quiets: false,
             escape_bonus: 0,
+            capture_history_weight: 32,
+            check_bonus: 0,
         }
+    }
+
+    /// The ordering weights the search parameters set: the escape and check bonuses of quiet
+    /// moves and the capture history's weight among noisy ones.
+    pub fn weighted_by(mut self, sp: &SearchParams) -> MovePicker {
+        self.escape_bonus = sp.threat_escape_bonus;
+        self.capture_history_weight = sp.capture_history_weight;
+        self.check_bonus = sp.quiet_check_bonus;
+        self
     }
 
     /// Picker for a quiescence node: noisy moves only, or every evasion when in check.
@@ -175,7 +193,7 @@ impl MovePicker {
             self.moves.clear();
             let tt = self.tt_move;
             for &m in noisy.iter().filter(|&&m| Some(m) != tt) {
-                self.push(m, noisy_score(stm, m, hist));
+                self.push(m, noisy_score(stm, m, hist, self.capture_history_weight));
             }
             self.end_noisy = self.moves.len();
             return;
@@ -189,7 +207,7 @@ impl MovePicker {
             Kind::Evasion => {
                 for &m in legal.iter().filter(|&&m| Some(m) != tt) {
                     let score = if is_noisy(m) {
-                        1_000_000 + noisy_score(stm, m, hist)
+                        1_000_000 + noisy_score(stm, m, hist, self.capture_history_weight)
                     } else {
                         hist.quiet_score(stm, m, self.prev1, self.prev2, self.pawns, self.threats)
                     };
@@ -199,7 +217,7 @@ impl MovePicker {
             }
             Kind::Main | Kind::Quiescence => {
                 for &m in legal.iter().filter(|&&m| is_noisy(m) && Some(m) != tt) {
-                    self.push(m, noisy_score(stm, m, hist));
+                    self.push(m, noisy_score(stm, m, hist, self.capture_history_weight));
                 }
                 self.end_noisy = self.moves.len();
                 if self.kind == Kind::Main {
@@ -333,12 +351,18 @@ impl MovePicker {
                         let stm = pos.turn();
                         let (start, end) = (self.end_noisy, self.moves.len());
                         let lesser = (self.escape_bonus > 0).then(|| LesserAttacks::new(pos.board(), !stm));
+                        let checks = (self.check_bonus > 0).then(|| CheckSquares::new(pos.board(), !stm));
                         for i in start..end {
                             let m = self.moves[i];
                             let mut sc = quiet_score(stm, m, hist, self.prev1, self.prev2, self.pawns, self.threats);
                             if let Some(lesser) = &lesser {
                                 sc += lesser.escape(m) * self.escape_bonus * see::value(m.role())
                                     / see::value(Role::Knight);
+                            }
+                            if let Some(checks) = &checks
+                                && checks.direct(m)
+                            {
+                                sc += self.check_bonus;
                             }
                             self.set_score(i, sc);
                         }
@@ -629,10 +653,53 @@ impl LesserAttacks {
     }
 }
 
-/// MVV-LVA plus capture history: victims first, cheap attackers first among equal victims.
+/// The squares from which each of our pieces would check the enemy king (Stockfish's
+/// `check_squares`): a quiet move to one gives a direct check (discovered checks are not
+/// looked for, nor lines the moving piece itself opens).
+struct CheckSquares {
+    pawn: Bitboard,
+    knight: Bitboard,
+    bishop: Bitboard,
+    rook: Bitboard,
+}
+
+impl CheckSquares {
+    fn new(board: &shakmaty::Board, them: Color) -> CheckSquares {
+        let Some(king) = board.king_of(them) else {
+            return CheckSquares {
+                pawn: Bitboard::EMPTY,
+                knight: Bitboard::EMPTY,
+                bishop: Bitboard::EMPTY,
+                rook: Bitboard::EMPTY,
+            };
+        };
+        let occupied = board.occupied();
+        CheckSquares {
+            pawn: attacks::pawn_attacks(them, king),
+            knight: attacks::knight_attacks(king),
+            bishop: attacks::bishop_attacks(king, occupied),
+            rook: attacks::rook_attacks(king, occupied),
+        }
+    }
+
+    fn direct(&self, m: Move) -> bool {
+        let squares = match m.role() {
+            Role::Pawn => self.pawn,
+            Role::Knight => self.knight,
+            Role::Bishop => self.bishop,
+            Role::Rook => self.rook,
+            Role::Queen => self.bishop | self.rook,
+            Role::King => return false,
+        };
+        squares.contains(m.to())
+    }
+}
+
+/// MVV-LVA plus capture history: victims first, cheap attackers first among equal victims
+/// (the history weighs `capture_history_weight` / 1,024 of its points).
 #[inline]
-fn noisy_score(stm: Color, m: Move, hist: &History) -> i32 {
-    see::gain(m) * 16 - m.role() as i32 + hist.capture_score(stm, m) / 32
+fn noisy_score(stm: Color, m: Move, hist: &History, capture_history_weight: i32) -> i32 {
+    see::gain(m) * 16 - m.role() as i32 + hist.capture_score(stm, m) * capture_history_weight / 1024
 }
 
 #[inline]
@@ -846,5 +913,18 @@ mod tests {
         assert_eq!(lesser.escape(find("f3d4")), 0);
         // The king is never scored.
         assert_eq!(lesser.escape(find("e1e2")), 0);
+    }
+
+    #[test]
+    fn a_quiet_move_to_a_check_square_is_a_direct_check() {
+        let p = pos("4k3/8/8/8/8/8/3P4/RN2K1B1 w - - 0 1");
+        let checks = CheckSquares::new(p.board(), Color::Black);
+        for m in p.legal_moves() {
+            let mut after = p.clone();
+            after.play_unchecked(m);
+            // No piece here can uncover a check: every check is direct.
+            assert_eq!(checks.direct(m), after.is_check(), "{}", m.to_uci(CastlingMode::Standard));
+        }
+        assert!(p.legal_moves().iter().any(|&m| checks.direct(m)));
     }
 }

@@ -273,7 +273,8 @@ impl Worker<'_> {
             prev2: self.piece_to_before(ply, 2),
             prev_capture_to: ply.checked_sub(1).and_then(|p| self.stack[p].capture_to),
             pawns: (self.sp.pawn_history_use == 1).then(|| pawn_slot(pos.board())),
-            threats: self.threats(pos),
+            // Computed below, past the TT cutoff that most nodes end in.
+            threats: Bitboard::EMPTY,
         };
         if let Some(s) = tt_cutoff(&node, alpha, beta, halfmoves) {
             if s >= beta {
@@ -281,6 +282,7 @@ impl Worker<'_> {
             }
             return s;
         }
+        node.threats = self.threats(pos);
 
         // Step 3. Tablebases (WDL, exact right after a zeroing move).
         if ply > 0
@@ -433,7 +435,8 @@ impl Worker<'_> {
             && !is_noisy(m)
         {
             let bonus = self.history_bonus(node.d_plies);
-            self.hist.update_quiet(node.stm, m, node.prev1, node.prev2, node.pawns, node.threats, bonus);
+            let threats = self.threats(node.pos);
+            self.hist.update_quiet(node.stm, m, node.prev1, node.prev2, node.pawns, threats, bonus);
         }
     }
 
@@ -529,7 +532,8 @@ impl Worker<'_> {
             node.prev2,
             node.pawns,
             node.threats,
-        );
+        )
+        .weighted_by(self.sp);
         let mut cuts = 0;
         let mut tried = 0;
         let depth = node.depth - ONE_PLY - sp.multicut_reduction * ONE_PLY;
@@ -572,7 +576,8 @@ impl Worker<'_> {
         if tt_says_no {
             return None;
         }
-        let mut picker = MovePicker::new_qsearch(false, node.tt_move, node.prev1, node.pawns, node.threats);
+        let mut picker =
+            MovePicker::new_qsearch(false, node.tt_move, node.prev1, node.pawns, node.threats).weighted_by(self.sp);
         while let Some(m) = picker.next(pos, self.hist) {
             if !see_ge(pos, m, raised_beta - node.static_eval) {
                 continue;
@@ -621,8 +626,8 @@ impl Worker<'_> {
             node.prev2,
             node.pawns,
             node.threats,
-        );
-        picker.escape_bonus = self.sp.threat_escape_bonus;
+        )
+        .weighted_by(self.sp);
         if in_check {
             picker.generate_now(pos, self.hist);
         }

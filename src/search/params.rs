@@ -279,5 +279,11 @@ crate::declare_params! {
         /// rooks and queens by their value against every lesser attacker (history points at
         /// a knight's value; 0 = off)
         threat_escape_bonus: 8192, [0, 32768], since 16 was 0;
+        /// The capture history's weight in the order of noisy moves, per 1,024 of its points
+        /// (32: a capture's history only breaks ties between equal victims)
+        capture_history_weight: 32, [0, 4096];
+        /// After Stockfish: the quiet-move ordering bonus of a move that checks directly
+        /// (history points; 0 = off)
+        quiet_check_bonus: 0, [0, 32768];
     }
 }

@@ -90,7 +90,7 @@ impl Worker<'_> {
         // Quiet moves are ordered here only among evasions and the leaf's checks.
         let pawns = (self.sp.pawn_history_use == 1 && (in_check || quiet_checks)).then(|| pawn_slot(pos.board()));
         let threats = if in_check || quiet_checks { self.threats(pos) } else { Bitboard::EMPTY };
-        let mut picker = MovePicker::new_qsearch(in_check, tt_move, prev1, pawns, threats);
+        let mut picker = MovePicker::new_qsearch(in_check, tt_move, prev1, pawns, threats).weighted_by(self.sp);
         let mut best_move = None;
         let mut searched = 0;
         let futility_base = static_eval + self.sp.delta_margin;
