@@ -92,11 +92,11 @@ pub struct MovePicker {
     legal: usize,
     /// Set by the search (late-move pruning): remaining quiet moves are skipped.
     pub skip_quiets: bool,
-    /// Set by the search (`threat_escape_bonus`): the ordering bonus of a quiet move that takes
+    /// The ordering bonus (`threat_escape_bonus`) of a quiet move that takes
     /// a knight or bishop out of a pawn's attack to a square no pawn attacks (the same penalty
     /// for walking into one), more for rooks and queens (scaled by value) and the attacks of
     /// every lesser piece; 0 = none.
-    pub escape_bonus: i32,
+    escape_bonus: i32,
     /// The capture history's weight in a noisy move's score, per 1,024 (`capture_history_weight`).
     capture_history_weight: i32,
     /// The ordering bonus of a quiet move that gives check directly (`quiet_check_bonus`).
@@ -656,6 +656,7 @@ impl LesserAttacks {
 /// The squares from which each of our pieces would check the enemy king (Stockfish's
 /// `check_squares`): a quiet move to one gives a direct check (discovered checks are not
 /// looked for, nor lines the moving piece itself opens).
+#[derive(Default)]
 struct CheckSquares {
     pawn: Bitboard,
     knight: Bitboard,
@@ -665,14 +666,7 @@ struct CheckSquares {
 
 impl CheckSquares {
     fn new(board: &shakmaty::Board, them: Color) -> CheckSquares {
-        let Some(king) = board.king_of(them) else {
-            return CheckSquares {
-                pawn: Bitboard::EMPTY,
-                knight: Bitboard::EMPTY,
-                bishop: Bitboard::EMPTY,
-                rook: Bitboard::EMPTY,
-            };
-        };
+        let Some(king) = board.king_of(them) else { return CheckSquares::default() };
         let occupied = board.occupied();
         CheckSquares {
             pawn: attacks::pawn_attacks(them, king),
