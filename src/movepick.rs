@@ -101,6 +101,9 @@ pub struct MovePicker {
     capture_history_weight: i32,
     /// The ordering bonus of a quiet move that gives check directly (`quiet_check_bonus`).
     check_bonus: i32,
+    /// The lesser attacks the quiet moves were ordered by (from the quiet stage on, with the
+    /// escape bonus), kept for the search's reductions.
+    lesser: Option<LesserAttacks>,
 }
 
 impl MovePicker {
@@ -136,6 +139,7 @@ impl MovePicker {
             escape_bonus: 0,
             capture_history_weight: 32,
             check_bonus: 0,
+            lesser: None,
         }
     }
 
@@ -162,6 +166,12 @@ impl MovePicker {
             mp.kind = Kind::Quiescence;
         }
         mp
+    }
+
+    /// +1 when quiet `m` escapes a lesser piece's attack, −1 when it walks into one, 0
+    /// otherwise or before the quiet stage (the TT move, killers and counter move).
+    pub fn escape(&self, m: Move) -> i32 {
+        self.lesser.as_ref().map_or(0, |lesser| lesser.escape(m))
     }
 
     /// Number of legal moves; only meaningful once generation happened (after the TT move).
@@ -366,6 +376,7 @@ impl MovePicker {
                             }
                             self.set_score(i, sc);
                         }
+                        self.lesser = lesser;
                         // Insertion sort, best first: cheaper than repeated selection when
                         // (as in all-nodes) most quiets end up searched.
                         for i in start + 1..end {

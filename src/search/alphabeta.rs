@@ -31,7 +31,7 @@ use crate::{
         DRAW, INFINITE, MATE_IN_MAX, MAX_PLY, TB_WIN_IN_MAX, clamp_eval, from_tt, is_decisive, mate_in, mated_in,
         tb_win_in, to_tt,
     },
-    see::see_ge,
+    see::{self, see_ge},
     tt::{TtBound, TtHit, encode_move},
     zobrist::{hash, hash_after, key_after},
 };
@@ -187,6 +187,9 @@ struct Candidate {
     number: usize,
     quiet: bool,
     gives_check: bool,
+    /// +1 for a quiet escaping a lesser piece's attack, −1 for one walking into it
+    /// ([`MovePicker::escape`]; 0 without `lmr_escape`).
+    escape: i32,
 }
 
 /// The verdict of the quiet-move pruning of step 11.
@@ -295,6 +298,7 @@ impl Worker<'_> {
 
         // Step 4. Static evaluation, and the frames the children read.
         self.evaluate_node(&mut node);
+        self.hindsight(&mut node);
 
         let mut mate_threat = false;
         if !pv_node && !in_check && node.excluded.is_none() {
@@ -421,6 +425,29 @@ impl Worker<'_> {
         // one for a move it extends twice.
         self.stack[ply + 1] = Frame { double_extensions: self.stack[ply].double_extensions, ..Frame::default() };
         self.hist.killers[ply + 1] = [None; 2];
+    }
+
+    /// Step 4b, hindsight (Stockfish 17): the parent reduced this node's search; what the two
+    /// static evaluations say now corrects the depth. Reduced by three plies or more while the
+    /// parent's move did not worsen its position: a ply deeper. Reduced by a ply or more while
+    /// both evaluations sum high (both sides think they stand well: a quiet position): a ply
+    /// shallower.
+    #[inline(always)]
+    fn hindsight(&mut self, node: &mut Node) {
+        let Some(parent) = node.ply.checked_sub(1) else { return };
+        // Taken once: the singular test searches this node again at the same ply.
+        let prior = std::mem::take(&mut self.stack[parent].reduction);
+        let parent_eval = self.stack[parent].static_eval;
+        if self.sp.hindsight_use == 0 || prior == 0 || node.in_check || parent_eval == -INFINITE {
+            return;
+        }
+        let sum = node.static_eval + parent_eval;
+        if prior >= 3 * ONE_PLY && sum <= 2 {
+            node.depth += ONE_PLY;
+        } else if prior >= ONE_PLY && node.d_plies >= 2 && sum > self.sp.hindsight_margin {
+            node.depth -= ONE_PLY;
+        }
+        node.d_plies = node.depth / ONE_PLY;
     }
 
     /// Step 2's cutoff failed high on a quiet TT move: it gains in the quiet histories as if
@@ -662,6 +689,8 @@ impl Worker<'_> {
                         continue;
                     }
                 }
+            } else if prunable && !quiet && self.capture_futile(node, m, move_count, alpha) {
+                continue;
             } else if prunable
                 && !quiet
                 && sp.see_depth > 0
@@ -697,7 +726,8 @@ impl Worker<'_> {
                 continue;
             }
             let child_key = inc_key.unwrap_or_else(|| hash(&child));
-            let cand = Candidate { mv: m, number: move_count, quiet, gives_check };
+            let escape = if quiet && sp.lmr_escape > 0 { picker.escape(m) } else { 0 };
+            let cand = Candidate { mv: m, number: move_count, quiet, gives_check, escape };
 
             // Step 13. Extensions, in quarter plies, at most one ply per move.
             let ext = if ml.extend_ok {
@@ -720,7 +750,9 @@ impl Worker<'_> {
                 -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node, gives_check)
             } else {
                 let r = self.reduction(node, &ml, cand, new_depth);
+                self.stack[ply].reduction = r;
                 let mut s = -self.negamax(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true, gives_check);
+                self.stack[ply].reduction = 0;
                 let mut full_depth = new_depth;
                 if s > alpha && r > 0 {
                     // After Stockfish: how far the reduced search beat the best score says
@@ -771,6 +803,17 @@ impl Worker<'_> {
                     captures_tried.push(m);
                 }
             }
+        }
+
+        // Step 15b. A fail high pulled toward beta (Stockfish): a bound far above beta from a
+        // shallow search says less than its size.
+        if sp.fail_high_blend_use == 1
+            && best_score >= beta
+            && !is_decisive(best_score)
+            && !is_decisive(beta)
+            && !is_decisive(alpha)
+        {
+            best_score = (best_score * d_plies + beta) / (d_plies + 1);
         }
 
         // Step 16. No move searched.
@@ -859,6 +902,26 @@ impl Worker<'_> {
             _ => 0,
         };
         d_plies >= 1 && d_plies <= sp.futility_depth && node.eval + margin <= alpha && alpha.abs() < TB_WIN_IN_MAX
+    }
+
+    /// Step 11 for a capture (after Stockfish): at a reduced depth of at most
+    /// `capture_futility_depth`, the static evaluation plus what the move takes plus a margin
+    /// growing with that depth stays at or below alpha, and the move does not check.
+    #[inline(always)]
+    fn capture_futile(&self, node: &Node, m: Move, move_count: usize, alpha: i32) -> bool {
+        let sp = self.sp;
+        if sp.capture_futility_depth == 0 || alpha.abs() >= TB_WIN_IN_MAX {
+            return false;
+        }
+        let d_plies = node.d_plies;
+        let lmr_depth = d_plies - self.lmr[d_plies.min(63) as usize][move_count.min(63)] / ONE_PLY;
+        lmr_depth <= sp.capture_futility_depth
+            && node.static_eval
+                + sp.capture_futility_margin
+                + sp.capture_futility_per_ply * lmr_depth.max(0)
+                + see::gain(m)
+                <= alpha
+            && !move_gives_check(node.pos, m)
     }
 
     /// Step 11 for a quiet move that does not check: late move pruning (counted on quiets, so
@@ -1029,7 +1092,7 @@ impl Worker<'_> {
                 r += ONE_PLY / 2;
             }
             if node.cut_node {
-                r += ONE_PLY;
+                r += sp.lmr_cut_node;
             }
             if !node.improving {
                 r += ONE_PLY / 2;
@@ -1043,6 +1106,7 @@ impl Worker<'_> {
             }
             let h = self.hist.quiet_score(node.stm, m, node.prev1, node.prev2, None, node.threats);
             r -= h / sp.lmr_history_divisor;
+            r -= cand.escape * sp.lmr_escape;
         } else {
             r /= 2;
         }

@@ -285,5 +285,32 @@ crate::declare_params! {
         /// After Stockfish: the quiet-move ordering bonus of a move that checks directly
         /// (history points; 0 = off)
         quiet_check_bonus: 0, [0, 32768];
+        /// Late move reductions: quarter plies less for a quiet that takes a piece out of a
+        /// lesser piece's attack to safety, more for one that walks into it (the escape of
+        /// `threat_escape_bonus`; 0 = off)
+        lmr_escape: 0, [0, 8];
+        /// Late move reductions: quarter plies more for a quiet at an expected cut node
+        /// (Stockfish reduces two plies there)
+        lmr_cut_node: 4, [0, 12];
+        /// After Stockfish 17 (hindsight): a node entered by a search its parent reduced by
+        /// three plies or more is searched a ply deeper when its evaluation says the parent's
+        /// move did not worsen the parent's position; one reduced by a ply or more is searched a
+        /// ply shallower when both sides' evaluations sum above `hindsight_margin` (0/1)
+        hindsight_use: 0, [0, 1];
+        /// Hindsight: the sum of this node's and its parent's static evaluations above which a
+        /// reduced child is searched a ply shallower (centipawns; Stockfish's 175 in its units)
+        hindsight_margin: 50, [0, 1000];
+        /// After Stockfish: a fail-high score is pulled toward beta, by one part in depth + 1,
+        /// so that bounds far above beta from shallow searches weigh less (0/1)
+        fail_high_blend_use: 0, [0, 1];
+        /// After Stockfish: futility pruning of captures that do not check, at reduced depths
+        /// (the LMR table's) up to this many plies (0 = off)
+        capture_futility_depth: 0, [0, 16];
+        /// Capture futility: the static evaluation plus the material won plus this margin and
+        /// `capture_futility_per_ply` per ply of reduced depth at or below alpha prunes
+        /// (centipawns; Stockfish's 231 in its units)
+        capture_futility_margin: 65, [0, 1000];
+        /// Capture futility: margin per ply of reduced depth (centipawns; Stockfish's 211)
+        capture_futility_per_ply: 60, [0, 500];
     }
 }
