@@ -312,5 +312,9 @@ crate::declare_params! {
         capture_futility_margin: 65, [0, 1000];
         /// Capture futility: margin per ply of reduced depth (centipawns; Stockfish's 211)
         capture_futility_per_ply: 60, [0, 500];
+        /// After Stockfish 17: late move reductions are a quarter ply smaller per this many
+        /// centipawns the correction history moved the static evaluation (an evaluation the
+        /// search keeps correcting is unsure; 0 = off; Stockfish's divisor is about 19 cp here)
+        lmr_correction_divisor: 0, [0, 200];
     }
 }
