@@ -689,13 +689,12 @@ impl Worker<'_> {
                         continue;
                     }
                 }
-            } else if prunable && !quiet && self.capture_futile(node, m, move_count, alpha) {
-                continue;
             } else if prunable
                 && !quiet
-                && sp.see_depth > 0
-                && d_plies <= sp.see_depth
-                && !see_ge(pos, m, -sp.see_capture_margin * d_plies * d_plies)
+                && (self.capture_futile(node, m, move_count, alpha)
+                    || (sp.see_depth > 0
+                        && d_plies <= sp.see_depth
+                        && !see_ge(pos, m, -sp.see_capture_margin * d_plies * d_plies)))
             {
                 continue;
             }
