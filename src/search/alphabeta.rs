@@ -903,6 +903,13 @@ impl Worker<'_> {
         d_plies >= 1 && d_plies <= sp.futility_depth && node.eval + margin <= alpha && alpha.abs() < TB_WIN_IN_MAX
     }
 
+    /// The depth in plies a move at `move_count` would be searched to after the LMR table's
+    /// reduction: what the pruning of steps 11 judges late moves by.
+    #[inline(always)]
+    fn lmr_depth(&self, d_plies: i32, move_count: usize) -> i32 {
+        d_plies - self.lmr[d_plies.min(63) as usize][move_count.min(63)] / ONE_PLY
+    }
+
     /// Step 11 for a capture (after Stockfish): at a reduced depth of at most
     /// `capture_futility_depth`, the static evaluation plus what the move takes plus a margin
     /// growing with that depth stays at or below alpha, and the move does not check.
@@ -913,7 +920,7 @@ impl Worker<'_> {
             return false;
         }
         let d_plies = node.d_plies;
-        let lmr_depth = d_plies - self.lmr[d_plies.min(63) as usize][move_count.min(63)] / ONE_PLY;
+        let lmr_depth = self.lmr_depth(d_plies, move_count);
         lmr_depth <= sp.capture_futility_depth
             && node.static_eval
                 + sp.capture_futility_margin
@@ -957,7 +964,7 @@ impl Worker<'_> {
         if !history_pruning || singled_out {
             return QuietPruning::Search;
         }
-        let lmr_depth = d_plies - self.lmr[d_plies.min(63) as usize][move_count.min(63)] / ONE_PLY;
+        let lmr_depth = self.lmr_depth(d_plies, move_count);
         let pt = PieceTo::new(stm, m);
         let followed = self.hist.continuation(node.prev1, pt);
         let followed2 = self.hist.continuation(node.prev2, pt);
