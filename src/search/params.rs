@@ -316,5 +316,9 @@ crate::declare_params! {
         /// centipawns the correction history moved the static evaluation (an evaluation the
         /// search keeps correcting is unsure; 0 = off; Stockfish's divisor is about 19 cp here)
         lmr_correction_divisor: 0, [0, 200];
+        /// After Stockfish: quarter plies taken from a TT move at an expected cut node when the
+        /// singular test finds it not singular and its TT score does not beat beta (Stockfish
+        /// takes two plies; 0 = off)
+        singular_cut_node_extension: 0, [0, 8];
     }
 }
