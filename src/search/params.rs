@@ -320,5 +320,13 @@ crate::declare_params! {
         /// singular test finds it not singular and its TT score does not beat beta (Stockfish
         /// takes two plies; 0 = off)
         singular_cut_node_extension: 0, [0, 8];
+        /// Razoring (Ethereal, Stockfish): at a non-PV node of at most this many plies whose
+        /// static evaluation lies far below alpha, a quiescence search decides; the node
+        /// returns its score when it stays below alpha (0 = off)
+        razor_depth: 0, [0, 8];
+        /// Razoring: the evaluation must lie this far below alpha (centipawns)
+        razor_margin: 300, [0, 2000];
+        /// Razoring: the margin's growth per ply of depth squared (centipawns)
+        razor_margin_per_ply_squared: 150, [0, 1000];
     }
 }
