@@ -100,8 +100,9 @@ pub struct Introduced {
 /// format 15 corrects the static evaluation by the correction history (`corr_pawn_weight`,
 /// `corr_non_pawn_weight` 0 → 420, 460); format 16 keeps the butterfly history apart for moves
 /// from and to attacked squares (`threat_history_use` 0 → 1) and orders quiet moves by the
-/// attacks of lesser pieces they escape or walk into (`threat_escape_bonus` 0 → 8192).
-pub const PARAMS_FORMAT: u32 = 16;
+/// attacks of lesser pieces they escape or walk into (`threat_escape_bonus` 0 → 8192); format 17
+/// starts singular extensions two plies shallower (`singular_min_depth` 8 → 6).
+pub const PARAMS_FORMAT: u32 = 17;
 
 /// The top-level key of a parameter file that names its format.
 pub const FORMAT_KEY: &str = "format";

@@ -355,6 +355,7 @@ mod tests {
             corr_non_pawn_weight: 0,
             threat_history_use: 0,
             threat_escape_bonus: 0,
+            singular_min_depth: 8,
             ..SearchParams::default()
         };
         assert_eq!(p, later);

@@ -170,8 +170,9 @@ crate::declare_params! {
         probcut_depth: 0, [0, 16];
         /// ProbCut: how far above beta the shallow search must land (centipawns)
         probcut_margin: 100, [0, 500];
-        /// Singular extension: minimum depth in plies (0 = off)
-        singular_min_depth: 8, [0, 16];
+        /// Singular extension: minimum depth in plies (0 = off; 6 since its SPRT against 8 passed
+        /// in sessions 69-70, BENCHMARKS.md)
+        singular_min_depth: 6, [0, 16], since 17 was 8;
         /// Singular extension: the TT entry may be this many plies shallower than the node
         singular_tt_depth_margin: 3, [0, 8];
         /// Singular extension: the other moves must fail below the TT score minus this per ply (centipawns)
