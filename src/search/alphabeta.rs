@@ -183,8 +183,11 @@ struct MoveLoop {
 #[derive(Clone, Copy)]
 struct Candidate {
     mv: Move,
-    /// 1-based, in picking order.
+    /// 1-based, in picking order (among the moves searched, with `lmr_count_searched_use`):
+    /// the late move reductions' move number.
     number: usize,
+    /// Quiets picked so far at the node, this one included.
+    quiets_seen: usize,
     quiet: bool,
     gives_check: bool,
     /// +1 for a quiet escaping a lesser piece's attack, −1 for one walking into it
@@ -684,6 +687,7 @@ impl Worker<'_> {
         let mut best_score = -INFINITE;
         let mut best_move = None;
         let mut move_count = 0usize;
+        let mut searched = 0usize;
         let mut quiets_seen = 0usize;
         let mut quiets_tried = SmallList::<64>::new();
         let mut captures_tried = SmallList::<32>::new();
@@ -696,6 +700,7 @@ impl Worker<'_> {
             move_count += 1;
             let quiet = !is_noisy(m);
             quiets_seen += usize::from(quiet);
+            let lmr_number = if sp.lmr_count_searched_use == 1 { searched + 1 } else { move_count };
             let prunable = !in_check
                 && best_score > -TB_WIN_IN_MAX
                 && (sp.pawn_only_pruning_use == 1 || has_non_pawn_material(pos, stm));
@@ -704,7 +709,7 @@ impl Worker<'_> {
             // a sacrifice: move counts and history do not prune it (SEE below may, with
             // see_prune_quiet_checks_use; once quiets are skipped, later ones are not tried).
             if prunable && quiet && !move_gives_check(pos, m) {
-                match self.prune_quiet(node, &ml, m, move_count, quiets_seen, alpha) {
+                match self.prune_quiet(node, &ml, m, lmr_number, quiets_seen, alpha) {
                     QuietPruning::Search => {}
                     QuietPruning::Move => continue,
                     QuietPruning::Quiets => {
@@ -714,7 +719,7 @@ impl Worker<'_> {
                 }
             } else if prunable
                 && !quiet
-                && (self.capture_futile(node, m, move_count, alpha)
+                && (self.capture_futile(node, m, lmr_number, alpha)
                     || (sp.see_depth > 0
                         && d_plies <= sp.see_depth
                         && !see_ge(pos, m, -sp.see_capture_margin * d_plies * d_plies)))
@@ -749,7 +754,8 @@ impl Worker<'_> {
             }
             let child_key = inc_key.unwrap_or_else(|| hash(&child));
             let escape = if quiet && sp.lmr_escape > 0 { picker.escape(m) } else { 0 };
-            let cand = Candidate { mv: m, number: move_count, quiet, gives_check, escape };
+            searched += 1;
+            let cand = Candidate { mv: m, number: lmr_number, quiets_seen, quiet, gives_check, escape };
 
             // Step 13. Extensions, in quarter plies, at most one ply per move.
             let ext = if ml.extend_ok {
@@ -926,24 +932,24 @@ impl Worker<'_> {
         d_plies >= 1 && d_plies <= sp.futility_depth && node.eval + margin <= alpha && alpha.abs() < TB_WIN_IN_MAX
     }
 
-    /// The depth in plies a move at `move_count` would be searched to after the LMR table's
-    /// reduction: what the pruning of steps 11 judges late moves by.
+    /// The depth in plies the `lmr_number`-th move ([`Candidate::number`]) would be searched to
+    /// after the LMR table's reduction: what the pruning of steps 11 judges late moves by.
     #[inline(always)]
-    fn lmr_depth(&self, d_plies: i32, move_count: usize) -> i32 {
-        d_plies - self.lmr[d_plies.min(63) as usize][move_count.min(63)] / ONE_PLY
+    fn lmr_depth(&self, d_plies: i32, lmr_number: usize) -> i32 {
+        d_plies - self.lmr_table(d_plies, lmr_number) / ONE_PLY
     }
 
     /// Step 11 for a capture (after Stockfish): at a reduced depth of at most
     /// `capture_futility_depth`, the static evaluation plus what the move takes plus a margin
     /// growing with that depth stays at or below alpha, and the move does not check.
     #[inline(always)]
-    fn capture_futile(&self, node: &Node, m: Move, move_count: usize, alpha: i32) -> bool {
+    fn capture_futile(&self, node: &Node, m: Move, lmr_number: usize, alpha: i32) -> bool {
         let sp = self.sp;
         if sp.capture_futility_depth == 0 || alpha.abs() >= TB_WIN_IN_MAX {
             return false;
         }
         let d_plies = node.d_plies;
-        let lmr_depth = self.lmr_depth(d_plies, move_count);
+        let lmr_depth = self.lmr_depth(d_plies, lmr_number);
         lmr_depth <= sp.capture_futility_depth
             && node.static_eval
                 + sp.capture_futility_margin
@@ -961,7 +967,7 @@ impl Worker<'_> {
         node: &Node,
         ml: &MoveLoop,
         m: Move,
-        move_count: usize,
+        lmr_number: usize,
         quiets_seen: usize,
         alpha: i32,
     ) -> QuietPruning {
@@ -987,7 +993,7 @@ impl Worker<'_> {
         if !history_pruning || singled_out {
             return QuietPruning::Search;
         }
-        let lmr_depth = self.lmr_depth(d_plies, move_count);
+        let lmr_depth = self.lmr_depth(d_plies, lmr_number);
         let pt = PieceTo::new(stm, m);
         let followed = self.hist.continuation(node.prev1, pt);
         let followed2 = self.hist.continuation(node.prev2, pt);
@@ -1022,11 +1028,11 @@ impl Worker<'_> {
     }
 
     /// Step 13: the extension of a move in quarter plies (check, single reply, recapture,
-    /// passed pawn push, mate threat, singular), or the node's score when the singular test
-    /// shows that several moves beat beta (multi-cut) or the search stopped. At most one ply,
-    /// except a double singular extension (two plies); negative for a TT move that is not
-    /// singular but already beats beta (Stockfish's negative extension): the effort goes to
-    /// the alternatives.
+    /// passed pawn push, mate threat, history at PV nodes, singular), or the node's score
+    /// when the singular test shows that several moves beat beta (multi-cut) or the search
+    /// stopped. At most one ply, except a double singular extension (two plies); negative for
+    /// a TT move that is not singular but already beats beta (Stockfish's negative
+    /// extension): the effort goes to the alternatives.
     #[inline(always)]
     fn extension(
         &mut self,
@@ -1053,6 +1059,18 @@ impl Worker<'_> {
         }
         if mate_threat {
             ext += sp.mate_threat_extension;
+        }
+        if sp.history_extension_limit > 0
+            && node.pv_node
+            && cand.quiet
+            && cand.quiets_seen <= sp.history_extension_quiets as usize
+        {
+            let pt = PieceTo::new(node.stm, m);
+            if self.hist.continuation(node.prev1, pt) >= sp.history_extension_limit
+                && self.hist.continuation(node.prev2, pt) >= sp.history_extension_limit
+            {
+                ext += ONE_PLY;
+            }
         }
         ext = ext.min(ONE_PLY);
         // Singular extension: the TT move's lower bound is well above what every other move
@@ -1117,7 +1135,7 @@ impl Worker<'_> {
             return 0;
         }
         let m = cand.mv;
-        let mut r = self.lmr[d_plies.min(63) as usize][cand.number.min(63)];
+        let mut r = self.lmr_table(d_plies, cand.number);
         if cand.quiet {
             if !node.pv_node {
                 r += ONE_PLY / 2;

@@ -329,5 +329,15 @@ crate::declare_params! {
         razor_margin: 300, [0, 2000];
         /// Razoring: the margin's growth per ply of depth squared (centipawns)
         razor_margin_per_ply_squared: 150, [0, 1000];
+        /// After Ethereal 12: late move reductions and the pruning that judges moves by their
+        /// reduced depth count only the moves searched so far, not those pruned before them, so
+        /// a move after many pruned quiets is not reduced as if they had been searched (0/1)
+        lmr_count_searched_use: 0, [0, 1];
+        /// History extension (Ethereal 12.75): at a PV node, one of the first
+        /// `history_extension_quiets` quiets is searched a ply deeper when both its 1- and 2-ply
+        /// continuation histories reach this (history points of ±16,384; 0 = off)
+        history_extension_limit: 0, [0, 16384];
+        /// History extension: how many of the node's first quiets may be extended
+        history_extension_quiets: 4, [1, 64];
     }
 }

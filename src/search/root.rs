@@ -475,7 +475,7 @@ impl Worker<'_> {
                 -self.negamax(&child, -beta, -alpha, new_depth, 1, false, gives_check)
             } else {
                 let r = if depth >= 3 * ONE_PLY && !m.is_capture() && !gives_check && i >= self.pv_idx + 3 {
-                    self.lmr[(depth / ONE_PLY).min(63) as usize][(i - self.pv_idx + 1).min(63)] / 2
+                    self.lmr_table(depth / ONE_PLY, i - self.pv_idx + 1) / 2
                 } else {
                     0
                 };

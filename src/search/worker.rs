@@ -194,6 +194,13 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The late-move-reduction table's entry in quarter plies at `d_plies` of depth for the
+    /// `moves`-th move (1-based), both clamped to the table.
+    #[inline(always)]
+    pub(super) fn lmr_table(&self, d_plies: i32, moves: usize) -> i32 {
+        self.lmr[d_plies.clamp(0, 63) as usize][moves.min(63)]
+    }
+
     /// The allocations, for the next worker.
     pub fn into_buffers(self) -> Buffers {
         Buffers { stack: self.stack, keys: self.keys, pv: self.pv, best_changes: self.best_changes }
