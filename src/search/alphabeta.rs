@@ -701,7 +701,7 @@ impl Worker<'_> {
             let quiet = !is_noisy(m);
             quiets_seen += usize::from(quiet);
             let lmr_number = if sp.lmr_count_searched_use == 1 { searched + 1 } else { move_count };
-            let prunable = !in_check
+            let prunable = (!in_check || sp.in_check_pruning_use == 1)
                 && best_score > -TB_WIN_IN_MAX
                 && (sp.pawn_only_pruning_use == 1 || has_non_pawn_material(pos, stm));
 
@@ -945,7 +945,7 @@ impl Worker<'_> {
     #[inline(always)]
     fn capture_futile(&self, node: &Node, m: Move, lmr_number: usize, alpha: i32) -> bool {
         let sp = self.sp;
-        if sp.capture_futility_depth == 0 || alpha.abs() >= TB_WIN_IN_MAX {
+        if sp.capture_futility_depth == 0 || node.in_check || alpha.abs() >= TB_WIN_IN_MAX {
             return false;
         }
         let d_plies = node.d_plies;
@@ -979,6 +979,7 @@ impl Worker<'_> {
         // So far below alpha that no history makes a quiet worth trying (Ethereal 12's second
         // futility test).
         if sp.futility_no_history_margin > 0
+            && !node.in_check
             && d_plies <= sp.history_futility_depth
             && alpha.abs() < TB_WIN_IN_MAX
             && node.eval + sp.history_futility_margin * d_plies + sp.futility_no_history_margin <= alpha
@@ -1004,6 +1005,7 @@ impl Worker<'_> {
         // spared above come later in the picker's order).
         let hist_limit = if improving { sp.history_futility_limit_improving } else { sp.history_futility_limit };
         if sp.history_futility_depth > 0
+            && !node.in_check
             && lmr_depth <= sp.history_futility_depth
             && alpha.abs() < TB_WIN_IN_MAX
             && node.eval + sp.history_futility_margin * d_plies <= alpha

@@ -339,5 +339,9 @@ crate::declare_params! {
         history_extension_limit: 0, [0, 16384];
         /// History extension: how many of the node's first quiets may be extended
         history_extension_quiets: 4, [1, 64];
+        /// After Ethereal 12 and Stockfish: quiet evasions in check are pruned by move count,
+        /// continuation history and SEE like other quiets (never by the futility tests, which
+        /// need a static evaluation, and only once a move has been searched) (0/1)
+        in_check_pruning_use: 0, [0, 1];
     }
 }
