@@ -340,7 +340,11 @@ impl Worker<'_> {
         // Step 9. Internal iterative reduction: without a TT move this node was not searched
         // before; search it shallower rather than spend full depth on poor move ordering.
         let sp = self.sp;
-        if node.tt_move.is_none() && sp.iir_min_depth > 0 && node.d_plies >= sp.iir_min_depth && (pv_node || cut_node) {
+        if node.tt_move.is_none()
+            && sp.iir_min_depth > 0
+            && node.d_plies >= sp.iir_min_depth
+            && (pv_node || cut_node || sp.iir_all_nodes_use == 1)
+        {
             node.depth -= ONE_PLY;
             node.d_plies = node.depth / ONE_PLY;
         }
