@@ -101,8 +101,10 @@ pub struct Introduced {
 /// `corr_non_pawn_weight` 0 → 420, 460); format 16 keeps the butterfly history apart for moves
 /// from and to attacked squares (`threat_history_use` 0 → 1) and orders quiet moves by the
 /// attacks of lesser pieces they escape or walk into (`threat_escape_bonus` 0 → 8192); format 17
-/// starts singular extensions two plies shallower (`singular_min_depth` 8 → 6).
-pub const PARAMS_FORMAT: u32 = 17;
+/// starts singular extensions two plies shallower (`singular_min_depth` 8 → 6); format 18 prunes
+/// quiet evasions in check by move count, continuation history and SEE (`in_check_pruning_use`
+/// 0 → 1).
+pub const PARAMS_FORMAT: u32 = 18;
 
 /// The top-level key of a parameter file that names its format.
 pub const FORMAT_KEY: &str = "format";

@@ -356,6 +356,7 @@ mod tests {
             threat_history_use: 0,
             threat_escape_bonus: 0,
             singular_min_depth: 8,
+            in_check_pruning_use: 0,
             ..SearchParams::default()
         };
         assert_eq!(p, later);

@@ -344,7 +344,8 @@ crate::declare_params! {
         history_extension_quiets: 4, [1, 64];
         /// After Ethereal 12 and Stockfish: quiet evasions in check are pruned by move count,
         /// continuation history and SEE like other quiets (never by the futility tests, which
-        /// need a static evaluation, and only once a move has been searched) (0/1)
-        in_check_pruning_use: 0, [0, 1];
+        /// need a static evaluation, and only once a move has been searched) (0/1; on since its
+        /// SPRT passed in sessions 71-72, BENCHMARKS.md)
+        in_check_pruning_use: 1, [0, 1], since 18 was 0;
     }
 }
