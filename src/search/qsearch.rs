@@ -11,7 +11,7 @@ use super::{
 use crate::{
     movepick::{MovePicker, gen_quiet_checks},
     score::{DRAW, INFINITE, MAX_PLY, TB_WIN_IN_MAX, clamp_eval, from_tt, is_decisive, mated_in, to_tt},
-    see::{gain, see_ge},
+    see::{gain, see_ge, value},
     tt::{TtBound, TtHit, encode_move},
     zobrist::{hash, key_after},
 };
@@ -108,6 +108,17 @@ impl Worker<'_> {
                 };
                 if !see_ge(pos, m, self.sp.qsearch_see_threshold.max(futility_see)) {
                     continue;
+                }
+                // Even losing the piece that lands on the square afterwards leaves us above
+                // beta: the child's own stand pat would only confirm it, so it is not searched.
+                // (Ethereal subtracts the pawn of a promotion; the promoted piece is what hangs.)
+                if self.sp.qsearch_pessimism_cut_use == 1
+                    && !is_decisive(beta)
+                    && static_eval + gain(m) - value(m.promotion().unwrap_or(m.role())) > beta
+                {
+                    best = beta;
+                    best_move = Some(m);
+                    break;
                 }
             }
             searched += 1;
