@@ -101,8 +101,8 @@ crate::declare_params! {
         /// WAC in session 56, BENCHMARKS.md)
         qsearch_checks_use: 1, [0, 1], since 14 was 0;
         /// Quiescence, after Ethereal 13: a capture that leaves the static eval above beta
-        /// even if the capturing piece is then lost for nothing (eval + victim − attacker, SEE
-        /// values) ends the node with beta before it is searched (0/1)
+        /// even if the piece then on the square is lost for nothing (eval + gain − that
+        /// piece's value, SEE values) ends the node with beta before it is searched (0/1)
         qsearch_pessimism_cut_use: 0, [0, 1];
         /// Reverse futility (static null move) pruning: maximum depth in plies (0 = off)
         rfp_depth: 8, [0, 12];
