@@ -26,6 +26,13 @@ pub fn gain(m: Move) -> i32 {
     captured + m.promotion().map_or(0, |p| value(p) - value(Role::Pawn))
 }
 
+/// Exchange value of the piece standing on the target square once `m` is played (the promoted
+/// piece for a promotion): what the opponent wins back by recapturing.
+#[inline]
+pub fn landing_value(m: Move) -> i32 {
+    value(m.promotion().unwrap_or(m.role()))
+}
+
 #[inline]
 fn attackers_to(pos: &Chess, sq: Square, occupied: Bitboard) -> Bitboard {
     let b = pos.board();
@@ -48,8 +55,7 @@ pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
     if swap < 0 {
         return false;
     }
-    let moved = m.promotion().unwrap_or(m.role());
-    swap = value(moved) - swap;
+    swap = landing_value(m) - swap;
     if swap <= 0 {
         return true;
     }

@@ -11,7 +11,7 @@ use super::{
 use crate::{
     movepick::{MovePicker, gen_quiet_checks},
     score::{DRAW, INFINITE, MAX_PLY, TB_WIN_IN_MAX, clamp_eval, from_tt, is_decisive, mated_in, to_tt},
-    see::{gain, see_ge, value},
+    see::{gain, landing_value, see_ge},
     tt::{TtBound, TtHit, encode_move},
     zobrist::{hash, key_after},
 };
@@ -114,7 +114,7 @@ impl Worker<'_> {
                 // (Ethereal subtracts the pawn of a promotion; the promoted piece is what hangs.)
                 if self.sp.qsearch_pessimism_cut_use == 1
                     && !is_decisive(beta)
-                    && static_eval + gain(m) - value(m.promotion().unwrap_or(m.role())) > beta
+                    && static_eval + gain(m) - landing_value(m) > beta
                 {
                     best = beta;
                     best_move = Some(m);
