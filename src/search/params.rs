@@ -104,6 +104,10 @@ crate::declare_params! {
         /// even if the piece then on the square is lost for nothing (eval + gain − that
         /// piece's value, SEE values) ends the node with beta before it is searched (0/1)
         qsearch_pessimism_cut_use: 0, [0, 1];
+        /// Quiescence in check, after Stockfish 16: once an evasion has escaped mate, at most
+        /// this many quiet evasions are searched (the captures come first), unless the side to
+        /// move has only pawns (0 = off; Stockfish's 2)
+        qsearch_quiet_evasions: 0, [0, 8];
         /// Reverse futility (static null move) pruning: maximum depth in plies (0 = off)
         rfp_depth: 8, [0, 12];
         /// Reverse futility pruning: margin per ply (centipawns)

@@ -1,15 +1,17 @@
 //! Quiescence search: captures and queen promotions only (every evasion when in check), with
 //! stand pat, delta pruning and SEE pruning, so that the static evaluation is only trusted in
 //! quiet positions. With `qsearch_checks_use`, its first ply also tries the quiet checks that
-//! SEE does not lose (the replies are evasions, after which only captures follow again).
+//! SEE does not lose (the replies are evasions, after which only captures follow again);
+//! `qsearch_quiet_evasions` caps the quiet evasions searched once mate is escaped.
 
 use super::{
+    alphabeta::has_non_pawn_material,
     correction::{CorrectionKeys, CorrectionWeights},
     history::pawn_slot,
     worker::Worker,
 };
 use crate::{
-    movepick::{MovePicker, gen_quiet_checks},
+    movepick::{MovePicker, gen_quiet_checks, is_noisy},
     score::{DRAW, INFINITE, MAX_PLY, TB_WIN_IN_MAX, clamp_eval, from_tt, is_decisive, mated_in, to_tt},
     see::{gain, landing_value, see_ge},
     tt::{TtBound, TtHit, encode_move},
@@ -93,6 +95,7 @@ impl Worker<'_> {
         let mut picker = MovePicker::new_qsearch(in_check, tt_move, prev1, pawns, threats).weighted_by(self.sp);
         let mut best_move = None;
         let mut searched = 0;
+        let mut quiet_evasions = 0;
         let futility_base = static_eval + self.sp.delta_margin;
         while let Some(m) = picker.next(pos, self.hist) {
             if !in_check {
@@ -120,6 +123,13 @@ impl Worker<'_> {
                     best_move = Some(m);
                     break;
                 }
+            } else if !is_noisy(m) {
+                // The captures are tried first: past the allowance, so is every later move.
+                let limit = self.sp.qsearch_quiet_evasions;
+                if limit > 0 && quiet_evasions >= limit && best > -TB_WIN_IN_MAX && has_non_pawn_material(pos, stm) {
+                    break;
+                }
+                quiet_evasions += 1;
             }
             searched += 1;
             let inc_key = key_after(pos, key, m);
