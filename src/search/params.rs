@@ -108,6 +108,10 @@ crate::declare_params! {
         /// this many quiet evasions are searched (the captures come first), unless the side to
         /// move has only pawns (0 = off; Stockfish's 2)
         qsearch_quiet_evasions: 0, [0, 8];
+        /// Quiescence in check, after Stockfish 16: once an evasion has escaped mate, a quiet
+        /// evasion whose 1- and 2-ply continuation histories are both negative is skipped,
+        /// unless the side to move has only pawns (0/1)
+        qsearch_evasion_history_prune_use: 0, [0, 1];
         /// Reverse futility (static null move) pruning: maximum depth in plies (0 = off)
         rfp_depth: 8, [0, 12];
         /// Reverse futility pruning: margin per ply (centipawns)

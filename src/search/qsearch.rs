@@ -2,12 +2,13 @@
 //! stand pat, delta pruning and SEE pruning, so that the static evaluation is only trusted in
 //! quiet positions. With `qsearch_checks_use`, its first ply also tries the quiet checks that
 //! SEE does not lose (the replies are evasions, after which only captures follow again);
-//! `qsearch_quiet_evasions` caps the quiet evasions searched once mate is escaped.
+//! `qsearch_quiet_evasions` caps the quiet evasions searched once mate is escaped, and
+//! `qsearch_evasion_history_prune_use` skips those both continuation histories count against.
 
 use super::{
     alphabeta::has_non_pawn_material,
     correction::{CorrectionKeys, CorrectionWeights},
-    history::pawn_slot,
+    history::{PieceTo, pawn_slot},
     worker::Worker,
 };
 use crate::{
@@ -124,10 +125,20 @@ impl Worker<'_> {
                     break;
                 }
             } else if !is_noisy(m) {
-                // The captures are tried first: past the allowance, so is every later move.
-                let limit = self.sp.qsearch_quiet_evasions;
-                if limit > 0 && quiet_evasions >= limit && best > -TB_WIN_IN_MAX && has_non_pawn_material(pos, stm) {
-                    break;
+                let (limit, history_prune) =
+                    (self.sp.qsearch_quiet_evasions, self.sp.qsearch_evasion_history_prune_use == 1);
+                if (limit > 0 || history_prune) && best > -TB_WIN_IN_MAX && has_non_pawn_material(pos, stm) {
+                    // The captures are tried first: past the allowance, so is every later move.
+                    if limit > 0 && quiet_evasions >= limit {
+                        break;
+                    }
+                    let pt = PieceTo::new(stm, m);
+                    if history_prune
+                        && self.hist.continuation(prev1, pt) < 0
+                        && self.hist.continuation(self.piece_to_before(ply, 2), pt) < 0
+                    {
+                        continue;
+                    }
                 }
                 quiet_evasions += 1;
             }
