@@ -111,7 +111,7 @@ enum Command {
         /// prefixes or globs with * and ?, e.g. `knight_mg,pst_knight_*`), at most --max-params.
         #[arg(long, requires = "spsa", value_name = "PATTERN[,PATTERN]")]
         only: Option<String>,
-        /// Largest group --only may select: SPSA needs 50k-400k games to tune even 20 at once.
+        /// Largest group --only may select (fishtest and OpenBench tune up to about 150 at once).
         #[arg(long, requires = "only", value_name = "N", default_value_t = evochess::params::spsa::DEFAULT_MAX_PARAMS)]
         max_params: usize,
         /// The whole parameter file as TOML, with each key's doc and range.

@@ -19,9 +19,11 @@
 //! The old rule, a twentieth of the range, gave the knight 95 cp: each iteration then compared
 //! engines 190 cp apart, far from any value worth playing.
 //!
-//! SPSA only sees a few Elo when few parameters move at once: OpenBench and fishtest tunes of
-//! up to about 20 parameters need 50k–400k games. [`select`] picks such a group by name patterns
-//! and refuses one larger than a stated maximum ([`DEFAULT_MAX_PARAMS`]).
+//! One SPSA iteration costs one game pair whatever the number of parameters, but each
+//! parameter's share of the signal shrinks as more move at once: fishtest and OpenBench tune
+//! 50–150 together over 100k–400k games. [`select`] picks a group by name patterns and refuses
+//! one larger than a stated maximum ([`DEFAULT_MAX_PARAMS`]), so that a stray pattern does not
+//! tune the whole evaluation unasked.
 
 use thiserror::Error;
 
@@ -30,9 +32,9 @@ use super::{ParamId, ParamSpec, Params};
 /// OpenBench's usual end learning rate.
 pub const DEFAULT_R_END: f64 = 0.002;
 
-/// Most parameters tuned at once unless the user raises it: OpenBench's and fishtest's tunes
-/// that gain Elo move about 20 parameters or fewer.
-pub const DEFAULT_MAX_PARAMS: usize = 20;
+/// Most parameters tuned at once unless the user raises it: the largest tunes fishtest and
+/// OpenBench run (about 150 parameters at once).
+pub const DEFAULT_MAX_PARAMS: usize = 150;
 
 /// `c_end` of `spec` at `value`: the declared step, else the rule of the module docs.
 pub fn c_end(spec: &ParamSpec, value: i32) -> f64 {
@@ -61,8 +63,9 @@ pub enum SelectError {
     #[error("an empty pattern in `{0}`")]
     Empty(String),
     #[error(
-        "`{patterns}` selects {count} parameters, more than {max}: SPSA needs 50k-400k games to tune even \
-         20 at once (README, SPSA budget); tune a smaller group, or raise the maximum if you mean it"
+        "`{patterns}` selects {count} parameters, more than {max}: fishtest and OpenBench tune at most \
+         about 150 at once, over 100k-400k games (README, SPSA budget); tune a smaller group, or raise \
+         the maximum if you mean it"
     )]
     TooMany { patterns: String, count: usize, max: usize },
 }

@@ -302,8 +302,9 @@ fn lines(cfg: &SpsaConfig, base: &Params) -> Result<(String, Vec<SpsaParam>), Sp
     }
     if params.len() > cfg.max_params {
         return Err(SpsaError::Config(format!(
-            "{} parameters, more than max_params = {}: SPSA needs 50k-400k games to tune even 20 at once \
-             (README, SPSA budget); narrow them with `only`, or raise max_params if you mean it",
+            "{} parameters, more than max_params = {}: fishtest and OpenBench tune at most about 150 at \
+             once, over 100k-400k games (README, SPSA budget); narrow them with `only`, or raise \
+             max_params if you mean it",
             params.len(),
             cfg.max_params
         )));
@@ -394,8 +395,8 @@ mod tests {
         let (_, ps) = lines(&only("knight_mg,bishop_mg"), &base).unwrap();
         assert_eq!(names(&ps), ["knight_mg", "bishop_mg"]);
         assert_eq!((ps[0].value, ps[0].c_end, ps[0].r_end), (400.0, 20.0, 0.002));
-        let e = lines(&only("pst_*"), &base).unwrap_err().to_string();
-        assert!(e.contains("more than 20"), "{e}");
+        let e = lines(&only("eval.*"), &base).unwrap_err().to_string();
+        assert!(e.contains("more than 150"), "{e}");
         let (_, ps) = lines(&SpsaConfig { max_params: 1000, ..only("pst_*") }, &base).unwrap();
         assert!(ps.len() > 100);
         let e = lines(&SpsaConfig::default(), &base).unwrap_err().to_string();
