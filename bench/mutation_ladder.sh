@@ -54,7 +54,7 @@ for scale in "$@"; do
       --pgnout "$res/games.pgn" --results "$res/results.json" \
       --draw movenumber=40 movecount=8 score=10 --resign movecount=3 score=1000 twosided=true \
       --tb "$data/syzygy" "${resume[@]}" > "$res/log.txt" 2>&1 || { tail -5 "$res/log.txt" >&2; exit 1; }
-    echo "scale $scale mutant $m: $(grep -m1 ' mutant ' "$res/log.txt" | tr -s ' ')"
+    echo "scale $scale mutant $m: $(grep 'Score of' "$res/log.txt" | tail -1 | tr -s ' ')"
   done
   s=$((s + 1))
 done

@@ -4,7 +4,11 @@
     python3 bench/search_genes.py [--engine BIN] [--params START.toml] [--depth D] > SPACE.txt
 
 Candidates are the declared `[search]` parameters of `evochess params --dump`, less the on/off
-switches (`*_use`) and the clock's `tm_*` values (they do nothing under `go nodes`). Each candidate
+switches (`*_use`), the clock's `tm_*` values (they do nothing under `go nodes`) and the switches
+in value form: a value whose doc says `0 = off` and that is 0 at the start (a divisor or a
+history limit turns its feature on at full strength just above 0: `history_extension_limit = 6`
+or `lmr_correction_divisor = 1` more than double the bench's nodes, and mutants that drew them
+lost ~100 Elo; such a feature is an on/off choice, tested by SPRT, not a step). Each candidate
 is then probed: the start file with that one value moved must change the bench signature, or
 the gene is inert at this start (its feature is switched off, e.g. the multi-cut values while
 `multicut_use = 0`) and is left out, so that an optimiser cannot drift it unseen. The moves tried,
@@ -25,15 +29,24 @@ def run(cmd):
 
 
 def search_keys(dump):
-    """Keys of the [search] section of a `params --dump`, in declaration order."""
-    keys, section = [], None
+    """(key, value, doc) of the [search] section of a `params --dump`, in declaration order."""
+    keys, section, doc = [], None, ""
     for line in dump.splitlines():
         s = line.strip()
         if s.startswith("[") and s.endswith("]"):
             section = s[1:-1]
-        elif section == "search" and " = " in s and not s.startswith("#"):
-            keys.append(s.split(" = ")[0])
+        elif s.startswith("#"):
+            doc = s
+        elif section == "search" and " = " in s:
+            k, v = s.split(" = ", 1)
+            keys.append((k, int(v), doc))
+            doc = ""
     return keys
+
+
+def value_switch(value, doc):
+    """A value at 0 whose doc says 0 switches its feature off."""
+    return value == 0 and "0 = off" in doc
 
 
 def signature(engine, params, depth):
@@ -54,7 +67,9 @@ def main():
     fmt = dump.splitlines()[0]
     if not fmt.startswith("format = "):
         sys.exit(f"search_genes: `params --dump` does not start with `format = N`: {fmt}")
-    names = [k for k in search_keys(dump) if not k.endswith("_use") and not k.startswith("tm_")]
+    keys = [(k, v, d) for k, v, d in search_keys(dump) if not k.endswith("_use") and not k.startswith("tm_")]
+    switches = [k for k, v, d in keys if value_switch(v, d)]
+    names = [k for k, v, d in keys if not value_switch(v, d)]
     lines = run([a.engine, "params", "--params", a.params, "--spsa", "--max-params", "10000", "--only",
                  ",".join(names)]).splitlines()
     spsa = {l.split(",")[0].strip(): l for l in lines if l.strip()}
@@ -84,7 +99,8 @@ def main():
             (live if sig != base else inert).append(n)
             print(f"{n}: {'live' if sig != base else 'inert'}", file=sys.stderr)
     print(f"# python3 bench/search_genes.py --params {a.params}" + (f" --depth {a.depth}" if a.depth else ""))
-    print(f"# start {a.params} ({fmt}), bench signature {base}; {len(live)} live genes of {len(names)}")
+    print(f"# start {a.params} ({fmt}), bench signature {base}; {len(live)} live genes of {len(keys)}")
+    print(f"# switches in value form, off at this start (left out): {', '.join(switches) if switches else 'none'}")
     print(f"# inert at this start (left out): {', '.join(inert) if inert else 'none'}")
     for n in live:
         print(spsa[n])
