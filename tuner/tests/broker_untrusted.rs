@@ -438,3 +438,54 @@ fn a_worker_survives_a_thousand_forged_messages_and_answers_every_valid_task() {
     assert_eq!(here, ["engines.toml", "tmp", "worker.log"]);
     assert!(!repo().join("../out-1").exists());
 }
+
+/// A two-game task (the runner waits `wait_ms` before a worker's second game).
+fn pair_task(unit: u64) -> String {
+    json!({"unit": unit, "round": 1, "opening_index": 0, "games": [[0, 1], [1, 0]],
+           "opening": {"fen": null, "moves": []}})
+    .to_string()
+}
+
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn task_limits_beyond_the_workers_caps_are_refused_naming_the_field_and_the_cap() {
+    let mut lab = Lab::start("caps", "", &["--idle-exit", "4", "--visibility", "1", "--max-deliveries", "1"]);
+    let with = |patch: &dyn Fn(&mut Value)| {
+        let mut spec: Value = serde_json::from_str(&spec_with(&[])).unwrap();
+        patch(&mut spec);
+        spec.to_string()
+    };
+    // Before: `wait_ms` of 127 years held the task forever, its heartbeat renewing the claim, so
+    // neither a takeover nor --max-deliveries ever ended it.
+    let forged: Vec<(String, &str)> = vec![
+        (with(&|s| s["wait_ms"] = json!(4_000_000_000_000u64)), "wait_ms = 4000000000000"),
+        (with(&|s| s["stall_timeout_ms"] = json!(u64::MAX)), "stall_timeout_ms"),
+        (with(&|s| s["engines"][1]["limits"]["nodes"] = json!(1u64 << 60)), "limits.nodes"),
+        (with(&|s| s["engines"][0]["limits"]["depth"] = json!(100_000)), "limits.depth"),
+        (with(&|s| s["engines"][0]["limits"]["movetime_ms"] = json!(1u64 << 50)), "limits.movetime_ms"),
+        (
+            with(&|s| s["engines"][1]["limits"]["clock"] = json!({"moves": null, "base_ms": 1u64 << 50, "inc_ms": 0})),
+            "limits.clock",
+        ),
+    ];
+    for (i, (spec, _)) in forged.iter().enumerate() {
+        lab.forge(&format!("match-40000000000000{i:02}"), Some(spec), &[pair_task(0)]);
+    }
+    lab.wait_for(Duration::from_secs(90), "a dead letter for each forged spec", |l| l.dead().len() >= forged.len());
+    lab.assert_alive();
+    let dead = lab.dead();
+    for (i, (_, field)) in forged.iter().enumerate() {
+        let run = format!("match-40000000000000{i:02}");
+        let letter = dead.iter().find(|d| d["run"] == run).unwrap_or_else(|| panic!("{run}: {dead:?}"));
+        let reason = &letter["reason"];
+        assert!(reason.contains(field) && reason.contains("cap"), "{field}: {reason}");
+        // The coordinator hears of it.
+        assert!(lab.answers(&run)[0]["dead"].contains(field), "{run}");
+    }
+    // Limits within the caps are served.
+    let fine = with(&|s| s["wait_ms"] = json!(10));
+    lab.forge("match-5000000000000000", Some(&fine), &[pair_task(0)]);
+    lab.wait_for(LIMIT, "the valid task's answer", |l| !l.answers("match-5000000000000000").is_empty());
+    assert!(lab.answers("match-5000000000000000")[0].contains_key("body"));
+    lab.finish();
+}

@@ -8,7 +8,9 @@
 //! Everything else a task can get wrong goes to the dead-letter stream (see [`super`]): the
 //! worker acknowledges the task, tells its coordinator, and serves on. Its files (the params
 //! texts of specs) live in a private directory it creates with an unpredictable name and mode
-//! 0700 and removes on exit; their names are a counter, never an id from the broker.
+//! 0700 and removes on exit; their names are a counter, never an id from the broker. A games spec
+//! whose limits exceed [`super::wire::caps`] is a dead letter: a task runs, its claim renewed, as
+//! long as it says.
 
 use std::{
     collections::{BTreeMap, HashMap},
@@ -761,6 +763,8 @@ fn local_match(shared: &Shared, spec: &GamesSpec) -> Result<MatchConfig, Unfit> 
     if spec.engines.len() < 2 || spec.engines.len() > MAX_ENGINES {
         return Err(dead(format!("a match of {} engines (2 to {MAX_ENGINES})", spec.engines.len())));
     }
+    // A task beyond them would run (and hold its claim) for as long as it says.
+    spec.check_caps().map_err(|why| dead(format!("task limits: {why}")))?;
     if let Some(tb) = &spec.adjudication.tb_path {
         let roots: Vec<PathBuf> = shared.cfg.engines.tb_dirs.iter().filter_map(|d| d.canonicalize().ok()).collect();
         if !tb.canonicalize().is_ok_and(|real| roots.iter().any(|r| real.starts_with(r))) {
