@@ -489,3 +489,65 @@ fn task_limits_beyond_the_workers_caps_are_refused_naming_the_field_and_the_cap(
     assert!(lab.answers("match-5000000000000000")[0].contains_key("body"));
     lab.finish();
 }
+
+/// Lines of `text` that begin with `forged line`: lines a forger added.
+fn forged_lines(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| l.contains("forged line")).filter(|l| l.trim_start().starts_with("forged line")).collect()
+}
+
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn control_characters_from_the_broker_never_make_a_line_of_their_own() {
+    // The worker's side: a spec's kind (echoed in the dead letter's reason and the worker's log).
+    let mut lab = Lab::start("controls", "", &["--idle-exit", "4"]);
+    let spec = json!({"kind": "x\nforged line\u{1b}[2J", "signatures": {}}).to_string();
+    lab.forge("match-7000000000000000", Some(&spec), &[task(0, 0, 1)]);
+    lab.wait_for(LIMIT, "the dead letter", |l| !l.dead().is_empty());
+    let reason = lab.dead()[0]["reason"].clone();
+    // Before: the kind went into the reason as it came, newline and escape sequence included.
+    assert!(reason.contains("x\\nforged line\\x1b[2J") && !reason.contains('\n'), "{reason:?}");
+    let log = lab.finish();
+    assert!(forged_lines(&log).is_empty(), "{log}");
+
+    // The coordinator's side: a worker's name and its dead letter's reason (a forged results
+    // entry for the coordinator's own task).
+    let redis = Redis::start();
+    let mut con = redis.connect();
+    let dir = scratch("untrusted", "controls-coordinator");
+    let cmd = format!("cmd={}", engine_binary().display());
+    let coordinator = Command::new(TUNER)
+        .args(["match", "-engine", "name=a", &cmd, "-engine", "name=b", &cmd])
+        .args(["-each", "nodes=50", "-games", "2", "-maxmoves", "15"])
+        .args(["-pgnout", dir.join("games.pgn").to_str().unwrap(), "-broker", &redis.url])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let (run, entry) = loop {
+        let runs: Vec<String> = con.smembers(format!("{NS}:runs")).unwrap();
+        if let Some(run) = runs.first() {
+            let tasks: redis::streams::StreamRangeReply = con.xrange_all(format!("{NS}:run:{run}:tasks")).unwrap();
+            if let Some(t) = tasks.ids.first() {
+                break (run.clone(), t.id.clone());
+            }
+        }
+        assert!(started.elapsed() < LIMIT, "the coordinator published no task");
+        thread::sleep(Duration::from_millis(50));
+    };
+    let fields = [
+        ("task", "u0"),
+        ("entry", entry.as_str()),
+        ("worker", "w\r\nforged line from the name"),
+        ("dead", "bad\nforged line from the reason\u{1b}[31m"),
+    ];
+    let _: String = con.xadd(format!("{NS}:run:{run}:results"), "*", &fields).unwrap();
+    let out = coordinator.wait_with_output().unwrap();
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    // Before: both forged texts began lines of the coordinator's error.
+    assert!(err.contains("dead-letter") && err.contains("bad\\nforged line from the reason\\x1b[31m"), "{err}");
+    assert!(err.contains("w\\r\\nforged line from the name"), "{err}");
+    assert!(forged_lines(&err).is_empty(), "{err}");
+}

@@ -223,7 +223,9 @@ fn coordinate(
                     }
                 }
                 Err(why) => {
-                    // The worker acknowledged the task: publish it again for another.
+                    // The worker acknowledged the task: publish it again for another. The reason
+                    // may quote the answer's text.
+                    let why = evochess::one_line(&why);
                     log::warn!("broker: rejected the answer of worker {} to task {}: {why}", a.worker, a.task);
                     co.drop_task(&entry)?;
                     let entry = co.publish(&a.task, &serde_json::to_string(&task).expect("task serialises"))?;

@@ -286,6 +286,19 @@ enum Outcome {
     Retry(String),
 }
 
+impl Outcome {
+    /// The outcome with its reason's control characters escaped ([`evochess::one_line`]).
+    fn one_line(self) -> Outcome {
+        let line = |r: String| evochess::one_line(&r).into_owned();
+        match self {
+            Outcome::Refuse(r) => Outcome::Refuse(line(r)),
+            Outcome::Dead(r) => Outcome::Dead(line(r)),
+            Outcome::Retry(r) => Outcome::Retry(line(r)),
+            other => other,
+        }
+    }
+}
+
 /// A task taken from a run's stream.
 struct Taken {
     run: String,
@@ -366,7 +379,9 @@ fn serve(shared: &Shared, index: usize) {
             }
         };
         let results_key = broker.run_key(&run, "results");
-        match outcome {
+        // A reason may quote the spec or task (a kind, an option, a serde error's text): on one
+        // line in this worker's log, its dead letter and its coordinator's error alike.
+        match outcome.one_line() {
             Outcome::Answer(body) => {
                 let fields = [(field::TASK, task.as_str()), (field::WORKER, consumer.as_str()), (field::BODY, &body)];
                 // The answer goes in before the acknowledgement, retried until the broker
