@@ -490,6 +490,44 @@ fn task_limits_beyond_the_workers_caps_are_refused_naming_the_field_and_the_cap(
     lab.finish();
 }
 
+/// Sends `signal` (`TERM`, `INT`) to process `pid` with kill(1).
+fn send(signal: &str, pid: u32) {
+    let status = Command::new("kill").arg(format!("-{signal}")).arg(pid.to_string()).status().unwrap();
+    assert!(status.success(), "kill -{signal} {pid}");
+}
+
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn a_worker_stopped_by_sigterm_or_sigint_removes_its_directory() {
+    for signal in ["TERM", "INT"] {
+        let mut lab = Lab::start(&format!("signal-{signal}"), "", &[]);
+        // Mid-task: the spec's params texts are files in the worker's directory, and the
+        // second game waits (`wait_ms`) when the signal comes.
+        let mut spec: Value = serde_json::from_str(&spec_with_params()).unwrap();
+        spec["wait_ms"] = json!(20_000);
+        let run = "match-6000000000000000";
+        lab.forge(run, Some(&spec.to_string()), &[pair_task(0)]);
+        let own = |l: &Lab| std::fs::read_dir(&l.tmp).unwrap().map(|e| e.unwrap().path()).collect::<Vec<_>>();
+        lab.wait_for(LIMIT, "the params files in the worker's directory", |l| {
+            own(l).first().is_some_and(|d| std::fs::read_dir(d).is_ok_and(|f| f.count() == 2))
+        });
+        // Before: the process died at once and left `evochess-worker-*` behind.
+        send(signal, lab.worker.id());
+        let started = Instant::now();
+        let status = loop {
+            if let Some(s) = lab.worker.try_wait().unwrap() {
+                break s;
+            }
+            assert!(started.elapsed() < Duration::from_secs(30), "SIG{signal}: the worker still runs: {}", lab.log());
+            thread::sleep(Duration::from_millis(50));
+        };
+        let log = lab.log();
+        assert!(own(&lab).is_empty(), "SIG{signal}: left behind: {:?}; {status:?}", own(&lab));
+        assert!(status.success(), "SIG{signal}: {status:?}: {log}");
+        assert!(log.contains(&format!("SIG{signal}")), "{log}");
+    }
+}
+
 /// Lines of `text` that begin with `forged line`: lines a forger added.
 fn forged_lines(text: &str) -> Vec<&str> {
     text.lines().filter(|l| l.contains("forged line")).filter(|l| l.trim_start().starts_with("forged line")).collect()
