@@ -63,9 +63,44 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
+/// `text` from outside (an engine's line, a broker's message, a file's key) as one line: every
+/// control character, newline, carriage return and tab included, is escaped (`\n`, `\r`, `\t`,
+/// `\x1b`), and so are the Unicode line and paragraph separators (`\u{2028}`), so that it can
+/// neither start a line of its own in a log, an error or an output file nor drive the reader's
+/// terminal. Text without them comes back borrowed.
+pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    let raw = |c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}';
+    if !text.chars().any(raw) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if raw(c) && u32::from(c) <= 0xff => out.push_str(&format!("\\x{:02x}", u32::from(c))),
+            c if raw(c) => out.push_str(&format!("\\u{{{:04x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.into()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{error_chain, printable};
+    use super::{error_chain, one_line, printable};
+
+    #[test]
+    fn one_line_escapes_every_control_character() {
+        assert_eq!(one_line("plain `key` é"), "plain `key` é");
+        assert!(matches!(one_line("plain"), std::borrow::Cow::Borrowed(_)));
+        assert_eq!(
+            one_line("a\nb\r\nc\td\0e\x1b[2Jf\u{85}g\u{2028}h"),
+            "a\\nb\\r\\nc\\td\\x00e\\x1b[2Jf\\x85g\\u{2028}h"
+        );
+        assert_eq!(one_line("x\n").lines().count(), 1);
+    }
 
     #[derive(Debug, thiserror::Error)]
     enum Inner {

@@ -203,8 +203,10 @@ pub const MAX_PARAMS_FILE_BYTES: u64 = 1 << 20;
 /// Longest key quoted back in an error.
 const MAX_QUOTED_KEY: usize = 60;
 
-/// `key`, shortened for an error message.
+/// `key`, on one line (its control characters escaped: a quoted key may hold a newline) and
+/// shortened, for an error message.
 fn quote_key(key: &str) -> String {
+    let key = crate::one_line(key);
     match key.char_indices().nth(MAX_QUOTED_KEY) {
         None => key.to_string(),
         Some((i, _)) => format!("{}... ({} bytes)", &key[..i], key.len()),
@@ -392,7 +394,7 @@ impl Params {
 
     /// Sets a parameter by name (`knight_mg` or `eval.knight_mg`).
     pub fn set_by_name(&mut self, name: &str, value: i64) -> Result<(), ParamError> {
-        let (id, _) = Self::find(name).ok_or_else(|| ParamError::UnknownKey(name.to_string()))?;
+        let (id, _) = Self::find(name).ok_or_else(|| ParamError::UnknownKey(quote_key(name)))?;
         self.set(id, value)
     }
 

@@ -256,7 +256,7 @@ fn run_moves(
             Ok(Reply::Move { found, claims_draw }) => (found, claims_draw),
             Ok(Reply::Resign) => return (pos, GameResult::loss(side, Termination::Normal, format!("{who} resigns"))),
             Ok(Reply::FalseClaim(claim)) => {
-                let reason = format!("{who} makes a false claim: {claim}");
+                let reason = format!("{who} makes a false claim: {}", evochess::one_line(&claim));
                 return (pos, GameResult::loss(side, Termination::Adjudication, reason));
             }
             Err(e) => return (pos, engine_failure(side, &e, timed)),
@@ -268,11 +268,11 @@ fn run_moves(
         let m = match engine.parse_move(&pos, &found.bestmove) {
             Ok(m) => m,
             Err(BadMove::Illegal) => {
-                let reason = format!("{who} makes an illegal move: {}", found.bestmove);
+                let reason = format!("{who} makes an illegal move: {}", evochess::one_line(&found.bestmove));
                 return (pos, GameResult::loss(side, Termination::IllegalMove, reason));
             }
             Err(BadMove::Invalid) => {
-                let reason = format!("{who} sends an invalid move: {}", found.bestmove);
+                let reason = format!("{who} sends an invalid move: {}", evochess::one_line(&found.bestmove));
                 return (pos, GameResult::loss(side, Termination::IllegalMove, reason));
             }
         };

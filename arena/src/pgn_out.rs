@@ -83,12 +83,14 @@ fn lan_moves(g: &GameRecord) -> Option<Vec<String>> {
 
 /// Escapes a tag value (PGN standard §8.1.1: backslash and quote).
 fn tag_value(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+    // On one line: a name or reason may come from an engine or a worker's answer.
+    evochess::one_line(s).replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// A comment may not contain `}`.
+/// A comment may not contain `}`, nor start a line of its own (a `[Tag` line, say): its text may
+/// come from an engine or a worker's answer.
 fn comment(s: &str) -> String {
-    s.replace('}', ")").replace('{', "(")
+    evochess::one_line(s).replace('}', ")").replace('{', "(")
 }
 
 /// `YYYY.MM.DD` of a Unix time (UTC), without a date library (H. Hinnant's `civil_from_days`).
@@ -160,7 +162,8 @@ pub fn game_to_pgn_as(g: &GameRecord, event: &str, site: &str, format: PgnFormat
             tokens.push(format!("{fullmove}..."));
         }
         first = false;
-        tokens.push(san.to_string());
+        // A game from a worker's answer is text from the broker: on one line too.
+        tokens.push(evochess::one_line(san).into_owned());
         if !format.min {
             tokens.push(format!("{{{}}}", comment(&note)));
         }

@@ -21,6 +21,7 @@ pub mod promote;
 pub mod quick;
 pub mod rrga;
 pub mod search_evolve;
+pub mod signals;
 pub mod space;
 pub mod spsa;
 pub mod texel;

@@ -178,6 +178,11 @@ pub struct SearchSpace {
 /// Largest space file read (the full space of every parameter is about 100 KB).
 pub const MAX_SPACE_BYTES: u64 = 4 << 20;
 
+/// A key or gene name of a space file as an error quotes it: on one line.
+fn shown(text: &str) -> String {
+    evochess::one_line(text).into_owned()
+}
+
 impl SearchSpace {
     /// Reads and validates a space file.
     pub fn load(path: impl AsRef<Path>) -> Result<Self, SpaceError> {
@@ -198,8 +203,8 @@ impl SearchSpace {
             if let Some((_, first)) = owner.iter().find(|(k, _)| *k == id) {
                 return Err(SpaceError::DuplicateKey {
                     key: Params::spec(id).key(),
-                    first: first.clone(),
-                    second: who.to_string(),
+                    first: shown(first),
+                    second: shown(who),
                 });
             }
             owner.push((id, who.to_string()));
@@ -209,7 +214,7 @@ impl SearchSpace {
         let mut fixed = Vec::new();
         for (key, value) in &raw.fixed {
             let (id, spec) =
-                Params::find(key).ok_or_else(|| SpaceError::Fixed(format!("unknown parameter `{key}`")))?;
+                Params::find(key).ok_or_else(|| SpaceError::Fixed(format!("unknown parameter `{}`", shown(key))))?;
             let v = value.as_integer().ok_or_else(|| SpaceError::Fixed(format!("`{key}` must be an integer")))?;
             if v < i64::from(spec.min) || v > i64::from(spec.max) {
                 return Err(SpaceError::Fixed(format!("`{key}` = {v} is out of range [{}, {}]", spec.min, spec.max)));
@@ -219,7 +224,8 @@ impl SearchSpace {
         }
         let mut held = Vec::new();
         for key in &raw.hold {
-            let (id, _) = Params::find(key).ok_or_else(|| SpaceError::Hold(format!("unknown parameter `{key}`")))?;
+            let (id, _) =
+                Params::find(key).ok_or_else(|| SpaceError::Hold(format!("unknown parameter `{}`", shown(key))))?;
             claim(id, "hold")?;
             held.push(id);
         }
@@ -227,7 +233,7 @@ impl SearchSpace {
         let mut names = HashSet::new();
         let mut genes = Vec::new();
         for g in raw.genes {
-            let bad = |reason: String| SpaceError::Invalid { gene: g.name.clone(), reason };
+            let bad = |reason: String| SpaceError::Invalid { gene: shown(&g.name), reason };
             if !names.insert(g.name.clone()) {
                 return Err(bad("gene name used twice".into()));
             }
@@ -241,10 +247,10 @@ impl SearchSpace {
             let mut keys = Vec::new();
             for k in &key_names {
                 let (id, spec): (ParamId, &ParamSpec) =
-                    Params::find(k).ok_or_else(|| SpaceError::UnknownKey { gene: g.name.clone(), key: k.clone() })?;
+                    Params::find(k).ok_or_else(|| SpaceError::UnknownKey { gene: shown(&g.name), key: shown(k) })?;
                 if g.min < i64::from(spec.min) || g.max > i64::from(spec.max) {
                     return Err(SpaceError::OutOfRange {
-                        gene: g.name.clone(),
+                        gene: shown(&g.name),
                         key: spec.key(),
                         min: g.min,
                         max: g.max,

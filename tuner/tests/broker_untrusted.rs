@@ -438,3 +438,154 @@ fn a_worker_survives_a_thousand_forged_messages_and_answers_every_valid_task() {
     assert_eq!(here, ["engines.toml", "tmp", "worker.log"]);
     assert!(!repo().join("../out-1").exists());
 }
+
+/// A two-game task (the runner waits `wait_ms` before a worker's second game).
+fn pair_task(unit: u64) -> String {
+    json!({"unit": unit, "round": 1, "opening_index": 0, "games": [[0, 1], [1, 0]],
+           "opening": {"fen": null, "moves": []}})
+    .to_string()
+}
+
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn task_limits_beyond_the_workers_caps_are_refused_naming_the_field_and_the_cap() {
+    let mut lab = Lab::start("caps", "", &["--idle-exit", "4", "--visibility", "1", "--max-deliveries", "1"]);
+    let with = |patch: &dyn Fn(&mut Value)| {
+        let mut spec: Value = serde_json::from_str(&spec_with(&[])).unwrap();
+        patch(&mut spec);
+        spec.to_string()
+    };
+    // Before: `wait_ms` of 127 years held the task forever, its heartbeat renewing the claim, so
+    // neither a takeover nor --max-deliveries ever ended it.
+    let forged: Vec<(String, &str)> = vec![
+        (with(&|s| s["wait_ms"] = json!(4_000_000_000_000u64)), "wait_ms = 4000000000000"),
+        (with(&|s| s["stall_timeout_ms"] = json!(u64::MAX)), "stall_timeout_ms"),
+        (with(&|s| s["engines"][1]["limits"]["nodes"] = json!(1u64 << 60)), "limits.nodes"),
+        (with(&|s| s["engines"][0]["limits"]["depth"] = json!(100_000)), "limits.depth"),
+        (with(&|s| s["engines"][0]["limits"]["movetime_ms"] = json!(1u64 << 50)), "limits.movetime_ms"),
+        (
+            with(&|s| s["engines"][1]["limits"]["clock"] = json!({"moves": null, "base_ms": 1u64 << 50, "inc_ms": 0})),
+            "limits.clock",
+        ),
+    ];
+    for (i, (spec, _)) in forged.iter().enumerate() {
+        lab.forge(&format!("match-40000000000000{i:02}"), Some(spec), &[pair_task(0)]);
+    }
+    lab.wait_for(Duration::from_secs(90), "a dead letter for each forged spec", |l| l.dead().len() >= forged.len());
+    lab.assert_alive();
+    let dead = lab.dead();
+    for (i, (_, field)) in forged.iter().enumerate() {
+        let run = format!("match-40000000000000{i:02}");
+        let letter = dead.iter().find(|d| d["run"] == run).unwrap_or_else(|| panic!("{run}: {dead:?}"));
+        let reason = &letter["reason"];
+        assert!(reason.contains(field) && reason.contains("cap"), "{field}: {reason}");
+        // The coordinator hears of it.
+        assert!(lab.answers(&run)[0]["dead"].contains(field), "{run}");
+    }
+    // Limits within the caps are served.
+    let fine = with(&|s| s["wait_ms"] = json!(10));
+    lab.forge("match-5000000000000000", Some(&fine), &[pair_task(0)]);
+    lab.wait_for(LIMIT, "the valid task's answer", |l| !l.answers("match-5000000000000000").is_empty());
+    assert!(lab.answers("match-5000000000000000")[0].contains_key("body"));
+    lab.finish();
+}
+
+/// Sends `signal` (`TERM`, `INT`) to process `pid` with kill(1).
+fn send(signal: &str, pid: u32) {
+    let status = Command::new("kill").arg(format!("-{signal}")).arg(pid.to_string()).status().unwrap();
+    assert!(status.success(), "kill -{signal} {pid}");
+}
+
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn a_worker_stopped_by_sigterm_or_sigint_removes_its_directory() {
+    for signal in ["TERM", "INT"] {
+        let mut lab = Lab::start(&format!("signal-{signal}"), "", &[]);
+        // Mid-task: the spec's params texts are files in the worker's directory, and the
+        // second game waits (`wait_ms`) when the signal comes.
+        let mut spec: Value = serde_json::from_str(&spec_with_params()).unwrap();
+        spec["wait_ms"] = json!(20_000);
+        let run = "match-6000000000000000";
+        lab.forge(run, Some(&spec.to_string()), &[pair_task(0)]);
+        let own = |l: &Lab| std::fs::read_dir(&l.tmp).unwrap().map(|e| e.unwrap().path()).collect::<Vec<_>>();
+        lab.wait_for(LIMIT, "the params files in the worker's directory", |l| {
+            own(l).first().is_some_and(|d| std::fs::read_dir(d).is_ok_and(|f| f.count() == 2))
+        });
+        // Before: the process died at once and left `evochess-worker-*` behind.
+        send(signal, lab.worker.id());
+        let started = Instant::now();
+        let status = loop {
+            if let Some(s) = lab.worker.try_wait().unwrap() {
+                break s;
+            }
+            assert!(started.elapsed() < Duration::from_secs(30), "SIG{signal}: the worker still runs: {}", lab.log());
+            thread::sleep(Duration::from_millis(50));
+        };
+        let log = lab.log();
+        assert!(own(&lab).is_empty(), "SIG{signal}: left behind: {:?}; {status:?}", own(&lab));
+        assert!(status.success(), "SIG{signal}: {status:?}: {log}");
+        assert!(log.contains(&format!("SIG{signal}")), "{log}");
+    }
+}
+
+/// Lines of `text` that begin with `forged line`: lines a forger added.
+fn forged_lines(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| l.contains("forged line")).filter(|l| l.trim_start().starts_with("forged line")).collect()
+}
+
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn control_characters_from_the_broker_never_make_a_line_of_their_own() {
+    // The worker's side: a spec's kind (echoed in the dead letter's reason and the worker's log).
+    let mut lab = Lab::start("controls", "", &["--idle-exit", "4"]);
+    let spec = json!({"kind": "x\nforged line\u{1b}[2J", "signatures": {}}).to_string();
+    lab.forge("match-7000000000000000", Some(&spec), &[task(0, 0, 1)]);
+    lab.wait_for(LIMIT, "the dead letter", |l| !l.dead().is_empty());
+    let reason = lab.dead()[0]["reason"].clone();
+    // Before: the kind went into the reason as it came, newline and escape sequence included.
+    assert!(reason.contains("x\\nforged line\\x1b[2J") && !reason.contains('\n'), "{reason:?}");
+    let log = lab.finish();
+    assert!(forged_lines(&log).is_empty(), "{log}");
+
+    // The coordinator's side: a worker's name and its dead letter's reason (a forged results
+    // entry for the coordinator's own task).
+    let redis = Redis::start();
+    let mut con = redis.connect();
+    let dir = scratch("untrusted", "controls-coordinator");
+    let cmd = format!("cmd={}", engine_binary().display());
+    let coordinator = Command::new(TUNER)
+        .args(["match", "-engine", "name=a", &cmd, "-engine", "name=b", &cmd])
+        .args(["-each", "nodes=50", "-games", "2", "-maxmoves", "15"])
+        .args(["-pgnout", dir.join("games.pgn").to_str().unwrap(), "-broker", &redis.url])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let (run, entry) = loop {
+        let runs: Vec<String> = con.smembers(format!("{NS}:runs")).unwrap();
+        if let Some(run) = runs.first() {
+            let tasks: redis::streams::StreamRangeReply = con.xrange_all(format!("{NS}:run:{run}:tasks")).unwrap();
+            if let Some(t) = tasks.ids.first() {
+                break (run.clone(), t.id.clone());
+            }
+        }
+        assert!(started.elapsed() < LIMIT, "the coordinator published no task");
+        thread::sleep(Duration::from_millis(50));
+    };
+    let fields = [
+        ("task", "u0"),
+        ("entry", entry.as_str()),
+        ("worker", "w\r\nforged line from the name"),
+        ("dead", "bad\nforged line from the reason\u{1b}[31m"),
+    ];
+    let _: String = con.xadd(format!("{NS}:run:{run}:results"), "*", &fields).unwrap();
+    let out = coordinator.wait_with_output().unwrap();
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    // Before: both forged texts began lines of the coordinator's error.
+    assert!(err.contains("dead-letter") && err.contains("bad\\nforged line from the reason\\x1b[31m"), "{err}");
+    assert!(err.contains("w\\r\\nforged line from the name"), "{err}");
+    assert!(forged_lines(&err).is_empty(), "{err}");
+}

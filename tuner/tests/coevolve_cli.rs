@@ -833,3 +833,62 @@ fn a_fixed_population_carries_its_own_node_limits() {
     std::fs::write(&cfg, text.replace("nodes = 400", "nodes = 0")).unwrap();
     assert_fails_with(&["coevolve", "--config", cfg.to_str().unwrap(), "--force"], "organisms[1].nodes");
 }
+
+/// Every file under `dir` (relative path, bytes), sorted.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                out.push((p.strip_prefix(root).unwrap().to_path_buf(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+#[test]
+fn force_with_a_bad_input_leaves_the_old_run_untouched() {
+    let dir = scratch("coevolve", "force-inputs");
+    let cfg = config(&dir, 2, 1, 100);
+    let c = cfg.to_str().unwrap();
+    tuner_ok(&["coevolve", "--config", c]);
+    let out = dir.join("out");
+    let before = snapshot(&out);
+    let names: Vec<String> = before.iter().map(|(p, _)| p.display().to_string()).collect();
+    assert!(names.contains(&"checkpoint.json".to_string()), "{names:?}");
+    assert!(names.contains(&"gen-000/games.state.jsonl".to_string()), "{names:?}");
+    let garbage = dir.join("garbage.epd");
+    std::fs::write(&garbage, "not a fen\n").unwrap();
+    let no_space = dir.join("no-space.toml");
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    let space = manifest().join("../configs/spaces/evolve-paper.toml");
+    std::fs::write(&no_space, text.replace(&format!("{space:?}"), "\"/no/such/space.toml\"")).unwrap();
+    let books = dir.join("books");
+    std::fs::create_dir_all(&books).unwrap();
+    let books = format!("{}/book.epd", books.display());
+    std::fs::create_dir_all(&books).unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        // Before: checkpoint.json and the journal went, then the book failed to open.
+        (vec!["--config", c, "--openings", "/no/such/book.epd"], "/no/such/book.epd"),
+        (vec!["--config", c, "--openings", garbage.to_str().unwrap()], "garbage.epd"),
+        (vec!["--config", c, "--openings", &books], "book.epd"),
+        (vec!["--config", c, "--engine", "/no/such/engine"], "/no/such/engine"),
+        (vec!["--config", c, "--engine", garbage.to_str().unwrap()], "not an executable file"),
+        (vec!["--config", "/no/such/config.toml"], "/no/such/config.toml"),
+        (vec!["--config", no_space.to_str().unwrap()], "/no/such/space.toml"),
+    ];
+    for (args, needle) in cases {
+        let args: Vec<&str> = [&["coevolve"][..], &args, &["--force"]].concat();
+        assert_fails_with(&args, needle);
+        assert!(snapshot(&out) == before, "{args:?} changed {}", out.display());
+    }
+    // A good --force still starts over.
+    tuner_ok(&["coevolve", "--config", c, "--force", "--seed", "9"]);
+    assert!(snapshot(&out) != before);
+}

@@ -284,3 +284,57 @@ fn bad_input_is_named() {
     assert_fails_with(&["datagen", "export", cut.to_str().unwrap()], "cut.bin, byte ");
     assert_fails_with(&["datagen", "export", "/no/such/shard.bin"], "/no/such/shard.bin");
 }
+
+/// `(name, bytes)` of every file of `dir`, sorted.
+fn all_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| (p.file_name().unwrap().to_str().unwrap().to_string(), std::fs::read(&p).unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_bad_hash_or_games_0_is_named_and_force_keeps_the_shards_until_the_inputs_are_good() {
+    let base = scratch("datagen", "force-inputs");
+    let out = base.join("run");
+    let o = out.to_str().unwrap();
+    let run = |extra: &[&'static str]| {
+        let mut a = vec!["datagen", "--out", o];
+        if !extra.contains(&"--nodes") {
+            a.extend(["--nodes", "100"]);
+        }
+        a.extend_from_slice(extra);
+        a
+    };
+    // Before: a panic in the TT's allocation (rc 134), after the run's files were written.
+    let fresh = base.join("fresh");
+    let fresh_run = ["datagen", "--games", "2", "--nodes", "100", "--out", fresh.to_str().unwrap()];
+    for (hash, needle) in [("99999999", "--hash 99999999"), ("0", "--hash 0")] {
+        let err = common::tuner_err(&[&fresh_run[..], &["--hash", hash]].concat());
+        assert!(err.contains(needle) && err.contains("65536"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(!fresh.join("progress.json").exists(), "--hash {hash}: a run was started");
+    }
+    tuner_ok(&run(&["--games", "2"]));
+    let before = all_files(&out);
+    assert!(before.iter().any(|(n, _)| n == "shard-00000.bin"), "{before:?}");
+    // Before: `--games 0 --force` deleted every shard and reported success.
+    for (extra, needle) in [
+        (vec!["--games", "0", "--force"], "--games 0"),
+        (vec!["--games", "0"], "--games 0"),
+        (vec!["--games", "2", "--hash", "99999999", "--force"], "--hash 99999999"),
+        (vec!["--games", "2", "--openings", "/no/such/book.epd", "--force"], "/no/such/book.epd"),
+        (vec!["--games", "2", "--nodes", "0", "--force"], "--nodes must be at least 1"),
+        (vec!["--games", "2", "--params", "/no/such/params.toml", "--force"], "/no/such/params.toml"),
+    ] {
+        let args = run(&extra);
+        assert_fails_with(&args, needle);
+        assert!(all_files(&out) == before, "{args:?} changed {o}");
+    }
+    // With good inputs --force starts over.
+    tuner_ok(&run(&["--games", "1", "--force"]));
+    assert!(all_files(&out) != before);
+}

@@ -257,3 +257,33 @@ fn errors_name_keys_and_files_and_never_print_control_bytes() {
         assert!(!bytes.contains(&0x1b) && !bytes.contains(&0), "{what}: raw bytes in {:?}", text(&bytes));
     }
 }
+
+#[test]
+fn a_newline_in_a_parameter_files_key_never_starts_a_line_of_its_own() {
+    let dir = scratch("io", "newline-keys");
+    // Escaped in TOML, real newlines and a carriage return once read.
+    let params = dir.join("params.toml");
+    std::fs::write(&params, "\"eval.x\\nforged line\" = 1\n").unwrap();
+    let params_key = dir.join("params-key.toml");
+    std::fs::write(&params_key, "[eval]\n\"x\\r\\nforged line\" = 1\n").unwrap();
+    let space = dir.join("space.toml");
+    std::fs::write(&space, "encoding = \"integer\"\nhold = [\"eval.x\\nforged line\"]\n").unwrap();
+    let cfg = dir.join("coevolve.toml");
+    std::fs::write(&cfg, format!("space = {space:?}\nout_dir = {:?}\n", dir.join("co"))).unwrap();
+    let engine = |file: &Path| {
+        let out = Command::new(engine_binary()).args(["--params", s(file), "params", "--dump"]).output().unwrap();
+        assert!(!out.status.success());
+        text(&out.stderr)
+    };
+    let out = dir.join("datagen");
+    for (what, err) in [
+        ("evochess --params (section)", engine(&params)),
+        ("evochess --params (key)", engine(&params_key)),
+        ("tuner datagen --params", tuner_err(&["datagen", "--games", "1", "--out", s(&out), "--params", s(&params)])),
+        ("tuner coevolve space", tuner_err(&["coevolve", "--config", s(&cfg)])),
+    ] {
+        // Before: the key's newline broke the message, `forged line` starting a line of its own.
+        assert!(err.contains("\\nforged line"), "{what}: {err}");
+        assert!(!err.lines().any(|l| l.starts_with("forged line")), "{what}: {err}");
+    }
+}

@@ -267,13 +267,13 @@ pub enum EngineError {
     Timeout { engine: String, what: &'static str, after: Duration },
     #[error("engine `{engine}` disconnected (exited or crashed) while waiting for `{what}`")]
     Disconnected { engine: String, what: &'static str },
-    #[error("engine `{engine}` has no option `{option}` (it declares: {declared})")]
+    #[error("engine `{engine}` has no option `{option}` (it declares: {})", evochess::one_line(.declared))]
     UnknownOption { engine: String, option: String, declared: String },
     /// An xboard engine answered one of our legal moves with `Illegal move`.
-    #[error("engine `{engine}` rejects a legal move: `{line}`")]
+    #[error("engine `{engine}` rejects a legal move: `{}`", evochess::one_line(.line))]
     Rejected { engine: String, line: String },
     /// A UCI engine answered a setting with `info string error ...`.
-    #[error("engine `{engine}` refused its settings: {message}")]
+    #[error("engine `{engine}` refused its settings: {}", evochess::one_line(.message))]
     Refused { engine: String, message: String },
     #[error("engine `{engine}` cannot {what}")]
     Unsupported { engine: String, what: String },

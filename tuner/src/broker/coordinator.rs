@@ -309,7 +309,9 @@ impl Coordinator {
             for entry in key.ids {
                 self.last_read = entry.id.clone();
                 let text = |f: &str| entry.get::<String>(f);
-                if let Some(reason) = text(field::DEAD) {
+                // What a worker wrote is shown on one line: its name, the task id, a reason.
+                let shown = |f: &str| text(f).map(|t| evochess::one_line(&t).into_owned());
+                if let Some(reason) = shown(field::DEAD) {
                     // No worker will run the task: waiting for it would be forever. The entry
                     // goes, so that a resumed run publishes the task again.
                     self.drop_answer(&entry.id)?;
@@ -322,20 +324,22 @@ impl Coordinator {
                     }
                     return Err(BrokerError::DeadLetter {
                         run: self.run.clone(),
-                        task: text(field::TASK).unwrap_or_default(),
-                        worker: text(field::WORKER).unwrap_or_else(|| "?".into()),
+                        task: shown(field::TASK).unwrap_or_default(),
+                        worker: shown(field::WORKER).unwrap_or_else(|| "?".into()),
                         key: self.cfg.dead_key(),
                         reason,
                     });
                 }
-                let body = match (text(field::BODY), text(field::REFUSED)) {
+                let body = match (text(field::BODY), shown(field::REFUSED)) {
                     (Some(b), _) => Ok(b),
                     (None, Some(r)) => Err(r),
                     (None, None) => Err("an answer with neither body nor refusal".into()),
                 };
                 out.push(Answer {
-                    task: text(field::TASK).unwrap_or_default(),
-                    worker: text(field::WORKER).unwrap_or_else(|| "?".into()),
+                    // The ids this coordinator publishes have no control characters: escaping
+                    // changes only forged ones, which match no task anyway.
+                    task: shown(field::TASK).unwrap_or_default(),
+                    worker: shown(field::WORKER).unwrap_or_else(|| "?".into()),
                     entry: entry.id,
                     body,
                 });
@@ -484,6 +488,7 @@ pub fn gather<T>(
                     patience.refused(&a.worker, &why);
                 }
                 Err(why) => {
+                    let why = evochess::one_line(&why);
                     log::warn!("broker: rejected the answer of worker {} to task {}: {why}", a.worker, a.task);
                     co.drop_task(&entry)?;
                     let entry = co.publish(&a.task, bodies[a.task.as_str()])?;

@@ -109,7 +109,7 @@ fn games_spec(ctx: &Context) -> Result<GamesSpec, RunnerError> {
             restart: e.restart,
         });
     }
-    Ok(GamesSpec {
+    let spec = GamesSpec {
         engines,
         adjudication: cfg.adjudication.clone(),
         stall_timeout_ms: cfg.stall_timeout_ms,
@@ -118,7 +118,10 @@ fn games_spec(ctx: &Context) -> Result<GamesSpec, RunnerError> {
         quit_timeout_ms: cfg.quit_timeout_ms,
         wait_ms: cfg.wait_ms,
         signatures,
-    })
+    };
+    // Workers refuse a spec beyond their caps: say so now, not through a dead letter.
+    spec.check_caps().map_err(|why| RunnerError::Config(format!("--broker: {why} (workers refuse longer tasks)")))?;
+    Ok(spec)
 }
 
 fn task_id(unit: u64) -> String {
@@ -220,7 +223,9 @@ fn coordinate(
                     }
                 }
                 Err(why) => {
-                    // The worker acknowledged the task: publish it again for another.
+                    // The worker acknowledged the task: publish it again for another. The reason
+                    // may quote the answer's text.
+                    let why = evochess::one_line(&why);
                     log::warn!("broker: rejected the answer of worker {} to task {}: {why}", a.worker, a.task);
                     co.drop_task(&entry)?;
                     let entry = co.publish(&a.task, &serde_json::to_string(&task).expect("task serialises"))?;

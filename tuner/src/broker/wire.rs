@@ -39,6 +39,79 @@ pub struct GamesSpec {
     pub signatures: BTreeMap<String, String>,
 }
 
+/// The most a games spec may ask of a worker. A task runs for as long as its limits say while
+/// the worker's heartbeat keeps renewing its claim, so neither a takeover nor `--max-deliveries`
+/// would end a forged one (a `wait_ms` of years, a search of 10^18 nodes): a worker refuses a
+/// spec beyond these, and so does a coordinator before it publishes one.
+pub mod caps {
+    /// Pause before a worker's next game (`-wait`): one minute.
+    pub const WAIT_MS: u64 = 60_000;
+    /// Each of the stall, start-up, ping and quit timeouts: one hour.
+    pub const TIMEOUT_MS: u64 = 3_600_000;
+    /// Nodes of one search (`nodes=`): a billion.
+    pub const NODES: u64 = 1_000_000_000;
+    /// Depth of one search (`depth=`).
+    pub const DEPTH: u32 = 255;
+    /// A clock's base time (`tc=`): four hours.
+    pub const CLOCK_MS: u64 = 4 * 3_600_000;
+    /// A clock's increment and a fixed time per move (`st=`): ten minutes.
+    pub const MOVE_MS: u64 = 600_000;
+    /// Time an engine may overrun its clock (`timemargin=`): one minute.
+    pub const MARGIN_MS: u64 = 60_000;
+}
+
+/// `field = value` when above `cap`, as a refusal names it.
+fn over(field: &str, value: u64, cap: u64, unit: &str) -> Result<(), String> {
+    if value > cap {
+        return Err(format!("{field} = {value} is above the cap of {cap}{unit}"));
+    }
+    Ok(())
+}
+
+impl GamesSpec {
+    /// Checks every limit of the spec against [`caps`].
+    ///
+    /// # Errors
+    /// The first limit above its cap, with the field, its value and the cap.
+    pub fn check_caps(&self) -> Result<(), String> {
+        over("wait_ms", self.wait_ms, caps::WAIT_MS, " ms")?;
+        for (field, ms) in [
+            ("stall_timeout_ms", self.stall_timeout_ms),
+            ("start_timeout_ms", self.start_timeout_ms),
+            ("ping_timeout_ms", self.ping_timeout_ms),
+            ("quit_timeout_ms", self.quit_timeout_ms),
+        ] {
+            over(field, ms, caps::TIMEOUT_MS, " ms")?;
+        }
+        for (i, e) in self.engines.iter().enumerate() {
+            let who = format!("engine {i} ({:?})", e.name);
+            check_limits(&e.limits).map_err(|why| format!("{who}: {why}"))?;
+        }
+        Ok(())
+    }
+}
+
+/// Checks one engine's limits against [`caps`] (fields named as in the spec: `limits.nodes`).
+///
+/// # Errors
+/// The first limit above its cap.
+pub fn check_limits(l: &SearchLimits) -> Result<(), String> {
+    if let Some(n) = l.nodes {
+        over("limits.nodes", n, caps::NODES, " nodes")?;
+    }
+    if let Some(d) = l.depth {
+        over("limits.depth", u64::from(d), u64::from(caps::DEPTH), " plies")?;
+    }
+    if let Some(ms) = l.movetime_ms {
+        over("limits.movetime_ms", ms, caps::MOVE_MS, " ms")?;
+    }
+    if let Some(c) = &l.clock {
+        over("limits.clock.base_ms", c.base_ms, caps::CLOCK_MS, " ms")?;
+        over("limits.clock.inc_ms", c.inc_ms, caps::MOVE_MS, " ms")?;
+    }
+    over("limits.margin_ms", l.margin_ms, caps::MARGIN_MS, " ms")
+}
+
 /// The `kind` of a games run's spec.
 pub const GAMES: &str = "games";
 
@@ -224,6 +297,26 @@ mod tests {
         let json = spec_json(GAMES, &spec);
         assert_eq!(json, serde_json::to_string(&Before::Games(spec.clone())).unwrap());
         assert_eq!(RunSpec::parse(json.as_bytes()).unwrap(), RunSpec::Games(spec));
+    }
+
+    #[test]
+    fn limits_above_the_caps_are_named_with_the_cap() {
+        assert_eq!(games_spec().check_caps(), Ok(()));
+        let mut s = games_spec();
+        s.wait_ms = 4_000_000_000_000;
+        assert_eq!(s.check_caps().unwrap_err(), "wait_ms = 4000000000000 is above the cap of 60000 ms");
+        let mut s = games_spec();
+        s.engines[1].limits.nodes = Some(caps::NODES + 1);
+        let e = s.check_caps().unwrap_err();
+        assert!(e.starts_with("engine 1 (\"b\"): limits.nodes = 1000000001") && e.contains("cap of 1000000000"), "{e}");
+        let mut s = games_spec();
+        s.engines[0].limits.clock = Some(arena::tc::ClockTc { moves: None, base_ms: u64::MAX, inc_ms: 0 });
+        assert!(s.check_caps().unwrap_err().contains("limits.clock.base_ms"));
+        let mut s = games_spec();
+        s.quit_timeout_ms = caps::TIMEOUT_MS;
+        s.engines[0].limits =
+            SearchLimits { depth: Some(caps::DEPTH), movetime_ms: Some(caps::MOVE_MS), ..s.engines[0].limits.clone() };
+        assert_eq!(s.check_caps(), Ok(()), "the caps themselves are allowed");
     }
 
     #[test]

@@ -8,14 +8,16 @@
 //! Everything else a task can get wrong goes to the dead-letter stream (see [`super`]): the
 //! worker acknowledges the task, tells its coordinator, and serves on. Its files (the params
 //! texts of specs) live in a private directory it creates with an unpredictable name and mode
-//! 0700 and removes on exit; their names are a counter, never an id from the broker.
+//! 0700 and removes on exit (on SIGTERM and SIGINT too, through [`WorkerConfig::interrupt`]);
+//! their names are a counter, never an id from the broker. A games spec whose limits exceed
+//! [`super::wire::caps`] is a dead letter: a task runs, its claim renewed, as long as it says.
 
 use std::{
     collections::{BTreeMap, HashMap},
     path::{Path, PathBuf},
     sync::{
         Arc, Mutex,
-        atomic::{AtomicBool, AtomicU64, Ordering},
+        atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering},
     },
     thread,
     time::{Duration, Instant},
@@ -158,6 +160,10 @@ pub struct WorkerConfig {
     pub max_deliveries: u64,
     /// The in-process task kinds served beside games (registered by the command).
     pub kinds: TaskKinds,
+    /// Set to a signal's number (by [`crate::signals::catch_termination`]'s handler) when the
+    /// worker is to stop: it stops taking tasks, waits [`STOP_GRACE`] for those it runs, removes
+    /// its directory and returns. `None`: only `idle_exit` or a refusal ends it.
+    pub interrupt: Option<&'static AtomicI32>,
 }
 
 impl WorkerConfig {
@@ -170,6 +176,10 @@ pub const MAX_SPEC_BYTES: usize = 64 << 20;
 pub const MAX_TASK_BYTES: usize = 1 << 20;
 /// Most engines in a games spec.
 const MAX_ENGINES: usize = 256;
+/// How long a worker told to stop waits for its tasks: those between two tasks end within a
+/// broker read; one mid-game is left, unanswered, for another worker to take over once the
+/// visibility timeout passes.
+pub const STOP_GRACE: Duration = Duration::from_secs(3);
 
 /// A run's spec as this worker uses it.
 enum RunWork {
@@ -229,10 +239,27 @@ pub fn run(cfg: WorkerConfig) -> Result<u64, WorkerError> {
             thread::Builder::new().name(format!("task-{i}")).spawn(move || serve(&shared, i)).expect("spawn")
         })
         .collect();
+    // Until the task threads end, or a signal comes.
+    let signal = || shared.cfg.interrupt.map(|s| s.load(Ordering::Relaxed)).filter(|&s| s != 0);
+    while !threads.iter().all(thread::JoinHandle::is_finished) && signal().is_none() {
+        thread::sleep(Duration::from_millis(50));
+    }
+    shared.stop.store(true, Ordering::Relaxed);
+    if let Some(s) = signal() {
+        let name = crate::signals::name(s);
+        log::warn!("worker {}: {name}: stopping (tasks under way are left to other workers)", shared.cfg.name);
+        let deadline = Instant::now() + STOP_GRACE;
+        while !threads.iter().all(thread::JoinHandle::is_finished) && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(50));
+        }
+        // A thread still in a game is left to the process's exit (its engines die with it).
+        std::fs::remove_dir_all(&params_dir)
+            .map_err(|source| WorkerError::Io { path: params_dir.display().to_string(), source })?;
+        return Ok(shared.done.load(Ordering::Relaxed));
+    }
     for t in threads {
         let _ = t.join();
     }
-    shared.stop.store(true, Ordering::Relaxed);
     let _ = heartbeat.join();
     let _ = std::fs::remove_dir_all(&params_dir);
     match shared.failure.lock().expect("failure").take() {
@@ -282,6 +309,19 @@ enum Outcome {
     Dead(String),
     /// The broker failed on the way: the task stays pending (it is taken over later).
     Retry(String),
+}
+
+impl Outcome {
+    /// The outcome with its reason's control characters escaped ([`evochess::one_line`]).
+    fn one_line(self) -> Outcome {
+        let line = |r: String| evochess::one_line(&r).into_owned();
+        match self {
+            Outcome::Refuse(r) => Outcome::Refuse(line(r)),
+            Outcome::Dead(r) => Outcome::Dead(line(r)),
+            Outcome::Retry(r) => Outcome::Retry(line(r)),
+            other => other,
+        }
+    }
 }
 
 /// A task taken from a run's stream.
@@ -364,7 +404,9 @@ fn serve(shared: &Shared, index: usize) {
             }
         };
         let results_key = broker.run_key(&run, "results");
-        match outcome {
+        // A reason may quote the spec or task (a kind, an option, a serde error's text): on one
+        // line in this worker's log, its dead letter and its coordinator's error alike.
+        match outcome.one_line() {
             Outcome::Answer(body) => {
                 let fields = [(field::TASK, task.as_str()), (field::WORKER, consumer.as_str()), (field::BODY, &body)];
                 // The answer goes in before the acknowledgement, retried until the broker
@@ -761,6 +803,8 @@ fn local_match(shared: &Shared, spec: &GamesSpec) -> Result<MatchConfig, Unfit> 
     if spec.engines.len() < 2 || spec.engines.len() > MAX_ENGINES {
         return Err(dead(format!("a match of {} engines (2 to {MAX_ENGINES})", spec.engines.len())));
     }
+    // A task beyond them would run (and hold its claim) for as long as it says.
+    spec.check_caps().map_err(|why| dead(format!("task limits: {why}")))?;
     if let Some(tb) = &spec.adjudication.tb_path {
         let roots: Vec<PathBuf> = shared.cfg.engines.tb_dirs.iter().filter_map(|d| d.canonicalize().ok()).collect();
         if !tb.canonicalize().is_ok_and(|real| roots.iter().any(|r| real.starts_with(r))) {

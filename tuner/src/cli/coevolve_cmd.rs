@@ -78,9 +78,30 @@ impl CoevolveArgs {
     }
 }
 
+/// Reads the inputs that [`Coevolution::new`] only names, the openings book and the engine
+/// binary, so that a bad one fails the command before `--force` discards the old run (its
+/// checkpoint and journals); the config, the space and the population are read before that
+/// already.
+fn check_inputs(co: &Coevolution) -> anyhow::Result<()> {
+    if let Some(book) = &co.cfg.match_base()?.openings {
+        arena::openings::OpeningBook::load(book, co.cfg.seed)?;
+    }
+    let engine = co.cfg.engine_path();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let meta = std::fs::metadata(&engine).with_context(|| format!("engine {}", engine.display()))?;
+        if meta.permissions().mode() & 0o111 == 0 {
+            bail!("engine {}: not an executable file", engine.display());
+        }
+    }
+    Ok(())
+}
+
 pub fn run(args: CoevolveArgs) -> anyhow::Result<()> {
     let cfg = args.config()?;
     let co = Coevolution::new(cfg)?;
+    check_inputs(&co)?;
     let outcome = co.run(args.run.start())?;
     let last = outcome.history.last().expect("at least one generation");
     let b = &last.organisms[last.best];

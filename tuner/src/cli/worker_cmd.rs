@@ -2,6 +2,8 @@
 
 use std::{path::PathBuf, sync::Arc, time::Duration};
 
+use anyhow::Context as _;
+
 use crate::{
     broker::{
         BrokerConfig,
@@ -74,7 +76,14 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<()> {
     let max_deliveries = args.max_deliveries;
     // The in-process objectives a worker serves beside games.
     let kinds = TaskKinds::new(vec![Arc::new(FitnessKind), Arc::new(NodesKind)]);
-    let done = worker::run(WorkerConfig { broker, concurrency, engines, name, idle_exit, max_deliveries, kinds })?;
-    eprintln!("worker: {done} task(s) done");
+    // SIGTERM and SIGINT stop the worker after it removed its directory (a second one ends it
+    // at once).
+    let interrupt = Some(crate::signals::catch_termination().context("installing the SIGTERM/SIGINT handler")?);
+    let cfg = WorkerConfig { broker, concurrency, engines, name, idle_exit, max_deliveries, kinds, interrupt };
+    let done = worker::run(cfg)?;
+    match crate::signals::received() {
+        Some(s) => eprintln!("worker: stopped by {}; {done} task(s) done", crate::signals::name(s)),
+        None => eprintln!("worker: {done} task(s) done"),
+    }
     Ok(())
 }

@@ -25,6 +25,7 @@ use std::{
 use evochess::{
     params::{ParamId, Params},
     search::Searcher,
+    uci::options::MAX_HASH_MB,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::{SeedableRng, rngs::StdRng};
@@ -330,6 +331,30 @@ struct Done {
     nodes: u64,
 }
 
+/// One searcher for each of `cfg.concurrency` threads, each with its `cfg.hash_mb` MiB table.
+///
+/// # Errors
+/// A `hash_mb` outside the engine's `Hash` option (1 to [`MAX_HASH_MB`]), or one the system
+/// cannot allocate, named.
+fn searchers(cfg: &DatagenConfig) -> Result<Vec<Searcher>, DatagenError> {
+    let most = MAX_HASH_MB as usize;
+    if !(1..=most).contains(&cfg.hash_mb) {
+        return Err(DatagenError::Config(format!(
+            "--hash {}: the engine's Hash option takes 1 to {most} MiB",
+            cfg.hash_mb
+        )));
+    }
+    (0..cfg.concurrency.max(1))
+        .map(|_| {
+            let mut s = Searcher::new(cfg.params.clone(), 1);
+            s.set_hash_mb(cfg.hash_mb).map_err(|e| {
+                DatagenError::Config(format!("--hash {}: {e} ({} searchers)", cfg.hash_mb, cfg.concurrency.max(1)))
+            })?;
+            Ok(s)
+        })
+        .collect()
+}
+
 /// Runs (or resumes) a datagen run; returns its summary.
 ///
 /// # Errors
@@ -343,12 +368,19 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
     if cfg.shard_positions == 0 {
         return Err(DatagenError::Config("--shard-positions must be at least 1".into()));
     }
+    // A run of no games would only discard what `out` holds (with --force) and report success.
+    if cfg.games == 0 {
+        return Err(DatagenError::Config("--games 0: a run plays at least 1 game".into()));
+    }
     let t0 = Instant::now();
+    // Every input is read, and every searcher's table allocated, before `--force` removes the
+    // old run's files: a run that cannot start leaves them as they were.
     let (book, book_name) = load_book(cfg)?;
     let tablebase: Option<Arc<Tablebase<Chess>>> = match &cfg.syzygy {
         Some(dir) => Some(arena::adjudicate::load_tablebase(dir).map_err(DatagenError::Config)?),
         None => None,
     };
+    let mut searchers = searchers(cfg)?;
     let (progress_file, identity_file) = (cfg.out.join("progress.json"), cfg.out.join("datagen.json"));
     let params_file = cfg.out.join("params.toml");
     let held = RunDir::open(&cfg.out, &[progress_file.clone(), identity_file.clone(), params_file.clone()], cfg.start)?;
@@ -413,11 +445,11 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
     let result = std::thread::scope(|scope| -> Result<Part, DatagenError> {
         for w in 0..cfg.concurrency.max(1) {
             let (tx, next, abort, book, tablebase) = (tx.clone(), &next, &abort, &book, &tablebase);
+            let mut searcher = searchers.pop().expect("one searcher a thread");
             let spawned = std::thread::Builder::new()
                 .name(format!("datagen {w}"))
                 .stack_size(WORKER_STACK_BYTES)
                 .spawn_scoped(scope, move || {
-                    let mut searcher = Searcher::new(cfg.params.clone(), cfg.hash_mb);
                     loop {
                         let index = next.fetch_add(1, Ordering::Relaxed);
                         if index >= cfg.games || abort.load(Ordering::Relaxed) {

@@ -211,6 +211,13 @@ impl SearchEvolution {
         if cfg.node_cap == 0 {
             return Err(SearchEvolveError::Config("node_cap must be positive".into()));
         }
+        let most = crate::broker::wire::caps::NODES;
+        if cfg.broker.is_some() && cfg.node_cap > most {
+            return Err(SearchEvolveError::Config(format!(
+                "node_cap = {}: workers refuse more than {most} nodes a search (--broker)",
+                cfg.node_cap
+            )));
+        }
         if cfg.suites.is_empty() {
             return Err(SearchEvolveError::Config("no training suites".into()));
         }

@@ -114,6 +114,11 @@ impl TaskKind for NodesKind {
 
     fn prepare(&self, spec: serde_json::Value) -> Result<Box<dyn PreparedRun>, String> {
         let spec: NodesSpec = serde_json::from_value(spec).map_err(|e| format!("unreadable run spec: {e}"))?;
+        // Each search would hold the task (and its claim) for as long as the cap says.
+        let most = crate::broker::wire::caps::NODES;
+        if spec.node_cap > most {
+            return Err(format!("task limits: node_cap = {} is above the cap of {most} nodes", spec.node_cap));
+        }
         let parsed = spec.parse()?;
         Ok(Box::new(NodesRun { spec, parsed }))
     }
