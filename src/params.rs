@@ -15,6 +15,12 @@
 //! not set, so a file written before a feature existed keeps playing as it did; a file without
 //! `format` (a partial override) takes the defaults for every key it leaves out.
 //!
+//! A parameter removed after files were written (a failed patch leaves: its SPRT is kept in
+//! BENCHMARKS.md, not a switch that is off) is declared in the section's `removed` block with the
+//! value at which its feature was off. A file that still names it loads, with a note
+//! ([`RemovedKey`], logged as a warning), and plays as the engine now does, which is as at that
+//! off value; a file that set it to another value is told clearly that the feature is gone.
+//!
 //! All parameters are integers (centipawns, plies, quarter plies, 0/1 switches), which is what
 //! UCI spin options, Gray-coded genomes and SPSA all want.
 //!
@@ -70,6 +76,84 @@ pub struct Introduced {
     pub before: i32,
 }
 
+/// A parameter that was declared once and removed since: a feature whose SPRT failed (or never
+/// passed) leaves the code, its record stays in BENCHMARKS.md. Declared in the `removed` block of
+/// its section's [`declare_params!`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Removed {
+    /// Section in the TOML file.
+    pub section: &'static str,
+    /// The key it had (no declared parameter may take it again).
+    pub name: &'static str,
+    /// The value at which its feature was off: how the engine now plays. `None` for a key that
+    /// only tuned a removed feature (every value of it plays as the engine now does).
+    pub off: Option<i32>,
+    /// Why it went and where its record is, from the declaration's doc comment.
+    pub why: &'static str,
+}
+
+impl Removed {
+    /// `section.name`.
+    pub fn key(&self) -> String {
+        format!("{}.{}", self.section, self.name)
+    }
+}
+
+/// A key of a loaded file that names a [`Removed`] parameter, with the value the file gave it:
+/// the file loaded without it, and this is the note to show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RemovedKey {
+    pub removed: &'static Removed,
+    pub value: i64,
+}
+
+impl RemovedKey {
+    /// Whether the file asked for the removed feature (a value other than its off value): the
+    /// engine no longer plays as the file meant.
+    pub fn asks_for_it(&self) -> bool {
+        self.removed.off.is_some_and(|off| i64::from(off) != self.value)
+    }
+}
+
+impl std::fmt::Display for RemovedKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let r = self.removed;
+        let (key, why) = (r.key(), r.why);
+        match r.off {
+            Some(off) if self.asks_for_it() => write!(
+                f,
+                "`{key}` = {} asks for a feature that was removed ({why}; {RECORD}); the engine plays without it, as at {off}",
+                self.value
+            ),
+            Some(off) => {
+                write!(f, "`{key}` was removed ({why}; {RECORD}); ignored: its off value {off} is how the engine plays")
+            }
+            None => write!(f, "`{key}` was removed ({why}; {RECORD}); ignored"),
+        }
+    }
+}
+
+/// Where the records of the removed parameters are.
+const RECORD: &str = "BENCHMARKS.md, \"Failed switches removed\"";
+
+/// The notes to show for the removed keys of one file: one line for each key that asked for its
+/// feature, and one line listing the others (a full file of an older format names them all).
+pub fn removed_key_notes(keys: &[RemovedKey]) -> Vec<String> {
+    let mut notes: Vec<String> = keys.iter().filter(|k| k.asks_for_it()).map(ToString::to_string).collect();
+    let ignored: Vec<String> = keys.iter().filter(|k| !k.asks_for_it()).map(|k| k.removed.key()).collect();
+    match ignored.as_slice() {
+        [] => {}
+        [_] => notes.extend(keys.iter().filter(|k| !k.asks_for_it()).map(ToString::to_string)),
+        _ => notes.push(format!(
+            "{} removed parameters ignored, each at its off value, which is how the engine plays (failed SPRTs: \
+             {RECORD}): {}",
+            ignored.len(),
+            ignored.join(", ")
+        )),
+    }
+    notes
+}
+
 /// The revision of the declared parameter set, written at the top of every parameter file
 /// (`format = N`). Bump it whenever parameters are added, and declare each added one with
 /// `since <new format> was <value before>`. Format 2 added the per-square (`psq_*`) and
@@ -103,7 +187,8 @@ pub struct Introduced {
 /// attacks of lesser pieces they escape or walk into (`threat_escape_bonus` 0 → 8192); format 17
 /// starts singular extensions two plies shallower (`singular_min_depth` 8 → 6); format 18 prunes
 /// quiet evasions in check by move count, continuation history and SEE (`in_check_pruning_use`
-/// 0 → 1).
+/// 0 → 1). Removing a parameter does not bump it: a file of any format that names a removed key
+/// loads with a note ([`Removed`]).
 pub const PARAMS_FORMAT: u32 = 18;
 
 /// The top-level key of a parameter file that names its format.
@@ -228,6 +313,8 @@ pub trait ParamSection: Default + Clone {
     const SECTION: &'static str;
     /// Declarations in declaration order.
     fn specs() -> &'static [ParamSpec];
+    /// The parameters the section declared once and removed since ([`Removed`]).
+    fn removed() -> &'static [Removed];
     /// Value of the parameter at `index` in [`Self::specs`].
     fn get(&self, index: usize) -> i32;
     /// Sets the parameter at `index`; the caller has checked the range.
@@ -238,6 +325,10 @@ pub trait ParamSection: Default + Clone {
 /// optionally with its SPSA settings before the `;`: `, step C` (`c_end`) and `, r_end R`
 /// (without them [`spsa::c_end`] and [`spsa::r_end`] derive them from the value), and last, for
 /// a parameter added after format 1, `, since N was V` (see [`Introduced`]).
+///
+/// After the struct, an optional `removed { ... }` block lists the parameters removed since
+/// (see [`Removed`]): `/// why` then `name = OFF;` (the value at which its feature was off) or
+/// `name;` (a key that only tuned a removed feature).
 #[macro_export]
 macro_rules! declare_params {
     (
@@ -246,6 +337,9 @@ macro_rules! declare_params {
             $( $(#[doc = $doc:literal])+ $field:ident : $default:expr, [$min:expr, $max:expr]
                $(, step $step:expr)? $(, r_end $r_end:expr)? $(, since $since:literal was $before:expr)?; )*
         }
+        $( removed {
+            $( $(#[doc = $rdoc:literal])+ $rfield:ident $(= $roff:expr)?; )*
+        } )?
     ) => {
         $(#[$meta])*
         #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -280,6 +374,18 @@ macro_rules! declare_params {
                 SPECS
             }
 
+            fn removed() -> &'static [$crate::params::Removed] {
+                const REMOVED: &[$crate::params::Removed] = &[ $($(
+                    $crate::params::Removed {
+                        section: $section,
+                        name: stringify!($rfield),
+                        off: $crate::params::off_value(&[$($roff)?]),
+                        why: $crate::params::trim_doc(concat!($($rdoc),+)),
+                    },
+                )*)? ];
+                REMOVED
+            }
+
             #[allow(unused_assignments)]
             fn get(&self, index: usize) -> i32 {
                 let mut i = 0;
@@ -307,6 +413,14 @@ pub const fn declared(given: &[f64]) -> Option<f64> {
 
 /// The optional `since` part of a declaration line (usable in consts).
 pub const fn introduced(given: &[Introduced]) -> Option<Introduced> {
+    match given {
+        [x] => Some(*x),
+        _ => None,
+    }
+}
+
+/// The optional off value of a `removed` line (usable in consts).
+pub const fn off_value(given: &[i32]) -> Option<i32> {
     match given {
         [x] => Some(*x),
         _ => None,
@@ -398,10 +512,34 @@ impl Params {
         self.set(id, value)
     }
 
-    /// Parses a TOML document and returns a copy of `self` with its keys applied.
+    /// Every removed parameter ([`Removed`]): the eval section's, then the search section's.
+    pub fn removed() -> impl Iterator<Item = &'static Removed> {
+        EvalParams::removed().iter().chain(SearchParams::removed())
+    }
+
+    /// Finds a removed parameter by `name` or `section.name`, case-insensitively.
+    pub fn find_removed(name: &str) -> Option<&'static Removed> {
+        let name = name.trim();
+        Self::removed().find(|r| r.name.eq_ignore_ascii_case(name) || r.key().eq_ignore_ascii_case(name))
+    }
+
+    /// Parses a TOML document and returns a copy of `self` with its keys applied. A key that
+    /// names a removed parameter is logged as a warning ([`Params::with_toml_noted`]).
     pub fn with_toml(&self, text: &str) -> Result<Params, ParamError> {
+        let (params, removed) = self.with_toml_noted(text)?;
+        for note in removed_key_notes(&removed) {
+            log::warn!("params: {note}");
+        }
+        Ok(params)
+    }
+
+    /// [`Params::with_toml`], returning the keys of removed parameters the document named
+    /// instead of logging them: they load without effect (the engine plays as at their off
+    /// values), whatever integer they hold; any other unknown key is an error.
+    pub fn with_toml_noted(&self, text: &str) -> Result<(Params, Vec<RemovedKey>), ParamError> {
         let table: toml::Table = text.parse().map_err(|e: toml::de::Error| syntax_error(text, &e))?;
         let mut out = self.clone();
+        let mut removed = Vec::new();
         // A file of an older format: the parameters added since stand at their old values
         // unless the file sets them below.
         if let Some(format) = file_format(&table)? {
@@ -429,17 +567,25 @@ impl Params {
             }
             for (key, value) in entries {
                 let full = format!("{section}.{key}");
-                let (id, _) = Self::find(&full).ok_or_else(|| ParamError::UnknownKey(quote_key(&full)))?;
+                let found = Self::find(&full);
+                let gone = if found.is_none() { Self::find_removed(&full) } else { None };
+                if found.is_none() && gone.is_none() {
+                    return Err(ParamError::UnknownKey(quote_key(&full)));
+                }
                 let number = match value {
                     toml::Value::Integer(n) => *n,
                     toml::Value::Boolean(b) => i64::from(*b),
                     // The type only: the value is file text.
                     other => return Err(ParamError::WrongType { key: full, found: format!("a {}", other.type_str()) }),
                 };
-                out.set(id, number)?;
+                match (found, gone) {
+                    (Some((id, _)), _) => out.set(id, number)?,
+                    (None, Some(r)) => removed.push(RemovedKey { removed: r, value: number }),
+                    (None, None) => unreachable!("refused above"),
+                }
             }
         }
-        Ok(out)
+        Ok((out, removed))
     }
 
     /// Applies a (possibly partial) TOML document; on any error `self` is left unchanged.
@@ -458,8 +604,20 @@ impl Params {
         Params::default().with_file(path)
     }
 
-    /// A copy of `self` overridden by the file at `path`; errors as [`Params::load`].
+    /// A copy of `self` overridden by the file at `path`; errors as [`Params::load`]. The
+    /// removed parameters the file names are logged as warnings naming the file.
     pub fn with_file(&self, path: impl AsRef<Path>) -> Result<Params, ParamError> {
+        let path = path.as_ref();
+        let (params, removed) = self.with_file_noted(path)?;
+        for note in removed_key_notes(&removed) {
+            log::warn!("params: {}: {note}", path.display());
+        }
+        Ok(params)
+    }
+
+    /// [`Params::with_file`], returning the removed parameters the file names instead of
+    /// logging them (see [`Params::with_toml_noted`]).
+    pub fn with_file_noted(&self, path: impl AsRef<Path>) -> Result<(Params, Vec<RemovedKey>), ParamError> {
         let path = path.as_ref();
         let shown = || path.display().to_string();
         let io = |e: std::io::Error| ParamError::Io { path: shown(), reason: e.to_string() };
@@ -477,7 +635,7 @@ impl Params {
             path: shown(),
             reason: format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
         })?;
-        self.with_toml(&text).map_err(|e| {
+        self.with_toml_noted(&text).map_err(|e| {
             let line = e.culprit().and_then(|(section, key)| line_of_key(&text, section, key));
             ParamError::InFile { path: shown(), line, source: Box::new(e) }
         })
@@ -570,6 +728,62 @@ mod tests {
         assert_eq!(e, ParamError::OutOfRange { key: "search.null_move_use".into(), value: 5, min: 0, max: 1 });
         assert!(matches!(p.with_toml("[engine]\nx = 1\n"), Err(ParamError::UnknownSection(_))));
         assert!(matches!(p.with_toml("[eval\n"), Err(ParamError::Syntax { line: 1, .. })));
+    }
+
+    /// Failed patches leave (issue 92 item 7): a file that names a removed parameter still
+    /// loads, the key without effect, and says so; an unknown key that was never declared is
+    /// still an error naming it.
+    #[test]
+    fn a_file_naming_a_removed_parameter_loads_with_a_note() {
+        let razor = Params::find_removed("razor_depth").expect("razoring was removed");
+        assert_eq!((razor.section, razor.off), ("search", Some(0)));
+        assert_eq!(Params::find_removed("SEARCH.RAZOR_DEPTH"), Some(razor));
+        assert_eq!(Params::find_removed("eval.razor_depth"), None, "in its own section only");
+        assert!(Params::find("razor_depth").is_none(), "no longer declared");
+        let base = Params::default();
+        // At its off value, beside a key that is declared: the declared key applies.
+        let text = "format = 17\n[search]\nrazor_depth = 0\nrazor_margin = 450\nlmr_base = 80\n";
+        let (p, removed) = base.with_toml_noted(text).unwrap();
+        assert_eq!(p.search.lmr_base, 80);
+        assert_eq!(p, base.with_toml("format = 17\n[search]\nlmr_base = 80\n").unwrap());
+        assert_eq!(base.with_toml(text).unwrap(), p, "the logging form loads the same");
+        let keys: Vec<_> = removed.iter().map(|k| (k.removed.name, k.value, k.asks_for_it())).collect();
+        assert_eq!(keys, [("razor_depth", 0, false), ("razor_margin", 450, false)]);
+        let notes = removed_key_notes(&removed);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].contains("search.razor_depth, search.razor_margin"), "{notes:?}");
+        assert!(notes[0].contains("BENCHMARKS.md"), "{notes:?}");
+        let one = removed[0].to_string();
+        assert!(one.contains("`search.razor_depth` was removed (razoring, SPRT"), "{one}");
+        assert!(one.contains("its off value 0"), "{one}");
+        // At another value: it still loads, as the engine now plays, and the note says the
+        // feature the file asked for is gone.
+        let (p, removed) = base.with_toml_noted("[search]\nrazor_depth = 3\n").unwrap();
+        assert_eq!(p, base);
+        assert!(removed[0].asks_for_it());
+        let notes = removed_key_notes(&removed);
+        assert!(notes[0].contains("`search.razor_depth` = 3 asks for a feature that was removed"), "{notes:?}");
+        assert!(notes[0].contains("as at 0"), "{notes:?}");
+        // Its value must still be a number; a key never declared is still refused by name.
+        let e = base.with_toml("[search]\nrazor_depth = \"on\"\n").unwrap_err();
+        assert!(matches!(&e, ParamError::WrongType { key, .. } if key == "search.razor_depth"), "{e}");
+        let e = base.with_toml("[search]\nrazor_dept = 0\n").unwrap_err();
+        assert_eq!(e, ParamError::UnknownKey("search.razor_dept".into()));
+        assert_eq!(
+            base.with_toml("[eval]\nrazor_depth = 0\n").unwrap_err(),
+            ParamError::UnknownKey("eval.razor_depth".into())
+        );
+    }
+
+    /// A removed name is never declared again, each is listed once, and each has its reason.
+    #[test]
+    fn removed_parameters_are_declared_nowhere_else() {
+        let mut seen = std::collections::HashSet::new();
+        for r in Params::removed() {
+            assert!(seen.insert(r.name.to_ascii_lowercase()), "{} removed twice", r.key());
+            assert!(Params::find(r.name).is_none(), "{} is removed and declared", r.key());
+            assert!(!r.why.is_empty(), "{} gives no reason", r.key());
+        }
     }
 
     #[test]

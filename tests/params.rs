@@ -160,6 +160,58 @@ fn params_file_option_loads_and_keeps_previous_on_error() {
     assert_eq!(eval_cp(&mut s), default);
 }
 
+/// A removed parameter (a failed patch, issue 92 item 7) named by `--params`, `ParamsFile` or
+/// `setoption`: the file loads and plays as the engine now does, with a note on stderr or as an
+/// `info string`; a value that asks for the removed feature is said to, over UCI as an error.
+#[test]
+fn removed_parameters_load_with_a_note_everywhere() {
+    let removed = Params::find_removed("razor_depth").expect("razoring was removed");
+    let file = temp_file("removed.toml", "format = 17\n[search]\nrazor_depth = 2\nrazor_margin = 450\n");
+    let file = file.to_str().unwrap();
+    let out = run_bin(&["--params", file, "params", "--dump"], "", TIMEOUT);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), Params::default().to_toml(), "plays as the defaults");
+    assert!(
+        stderr.contains(&format!("{file}: `search.razor_depth` = 2 asks for a feature that was removed")),
+        "{stderr}"
+    );
+    assert!(stderr.contains("`search.razor_margin` was removed"), "{stderr}");
+    assert!(stderr.contains(removed.why), "{stderr}");
+
+    let mut s = Session::start();
+    s.send(&format!("setoption name ParamsFile value {file}"));
+    let lines = s.sync();
+    assert!(lines.iter().all(|l| !l.contains("error")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string") && l.contains("`search.razor_depth` = 2 asks")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.contains(&format!("loaded parameters from {file}"))), "{lines:?}");
+    // `setoption`: the off value (or any value of a key that only tuned the feature) is noted,
+    // another value is an error; neither changes anything, and a bad number is still refused.
+    s.send("setoption name razor_depth value 0");
+    let lines = s.sync();
+    assert!(
+        matches!(lines.as_slice(), [l] if l.starts_with("info string `search.razor_depth` was removed")),
+        "{lines:?}"
+    );
+    s.send("setoption name Razor_Margin value 7");
+    let lines = s.sync();
+    assert!(
+        matches!(lines.as_slice(), [l] if l.starts_with("info string `search.razor_margin` was removed")),
+        "{lines:?}"
+    );
+    let e = s.expect_error("setoption name razor_depth value 3");
+    assert!(e.contains("`search.razor_depth` = 3 asks for a feature that was removed"), "{e}");
+    assert!(s.expect_error("setoption name razor_depth value x").contains("not an integer"));
+    assert!(s.expect_error("setoption name razor_dept value 0").contains("unknown option"));
+    s.send("position startpos");
+    s.send("go depth 3");
+    s.read_until_bestmove(REPLY);
+    assert!(s.quit().success());
+}
+
 /// Device files, FIFOs and huge files are refused at once, and errors never quote the file.
 #[test]
 fn params_file_is_a_bounded_regular_file_and_errors_never_echo_it() {

@@ -305,11 +305,6 @@ impl Worker<'_> {
 
         let mut mate_threat = false;
         if !pv_node && !in_check && node.excluded.is_none() {
-            // Step 5a. Razoring.
-            if let Some(s) = self.razoring(pos, &node, alpha) {
-                return s;
-            }
-
             // Step 5. Reverse futility pruning.
             if let Some(s) = self.reverse_futility(&node, beta) {
                 return s;
@@ -496,24 +491,6 @@ impl Worker<'_> {
         }
         let bonus = (-mul * (prev.static_eval + node.static_eval)).clamp(-4_290, 3_220) + 1_400;
         self.hist.update_butterfly(!node.stm, m, prev.threats, bonus);
-    }
-
-    /// Step 5a, razoring: so far below alpha at low depth that only a capture could bring the
-    /// score back; a quiescence search with a null window at alpha settles it, and the node
-    /// fails low with its score when it agrees.
-    #[inline(always)]
-    fn razoring(&mut self, pos: &Chess, node: &Node, alpha: i32) -> Option<i32> {
-        let sp = self.sp;
-        let d = node.d_plies;
-        if sp.razor_depth == 0
-            || d > sp.razor_depth
-            || node.eval + sp.razor_margin + sp.razor_margin_per_ply_squared * d * d >= alpha
-            || alpha.abs() >= TB_WIN_IN_MAX
-        {
-            return None;
-        }
-        let s = self.qsearch(pos, alpha - 1, alpha, node.ply, false, sp.qsearch_checks_use == 1);
-        (s < alpha && !is_decisive(s)).then_some(s)
     }
 
     /// Step 5, reverse futility pruning: far above beta at low depth, a quiet move will not

@@ -47,7 +47,7 @@ use self::{
 use crate::{
     engine::Engine,
     limits::Limits,
-    params::Params,
+    params::{Params, RemovedKey, removed_key_notes},
     search::{
         report::{BestMove, SearchInfo, SearchListener},
         thread::SEARCH_STACK_BYTES,
@@ -413,9 +413,18 @@ impl Session {
             OptionId::ParamsFile => {
                 let OptionValue::Text(path) = value else { unreachable!("string options parse to Text") };
                 // Empty means "no file": back to the compiled-in defaults.
-                let params = if path.is_empty() { Params::default() } else { Params::load(&path)? };
+                // The removed parameters the file names are noted to the GUI, which does not
+                // see the log.
+                let (params, removed) = if path.is_empty() {
+                    (Params::default(), Vec::new())
+                } else {
+                    Params::default().with_file_noted(&path)?
+                };
                 self.engine.set_params(params);
                 if !path.is_empty() {
+                    for note in removed_key_notes(&removed) {
+                        self.out.line(InfoString(&format!("{path}: {note}")));
+                    }
                     self.out.line(InfoString(&format!("loaded parameters from {path}")));
                 }
             }
@@ -431,6 +440,15 @@ impl Session {
                 let mut params = self.engine.params().clone();
                 params.set(id, int(&value))?;
                 self.engine.set_params(params);
+            }
+            OptionId::Removed(removed) => {
+                // Nothing to set: an error when the value asks for the removed feature, a note
+                // otherwise (a GUI re-sending a saved off value has done nothing wrong).
+                let key = RemovedKey { removed, value: int(&value) };
+                if key.asks_for_it() {
+                    return Err(key.to_string().into());
+                }
+                self.out.line(InfoString(&key.to_string()));
             }
         }
         log::debug!("option {} set", decl.name);

@@ -7,12 +7,14 @@
 //!
 //! Names are matched case-insensitively, as the UCI spec requires. [`parse_setting`] validates a
 //! `setoption` value against the declaration, so the loop only applies values that are known good.
+//! A removed parameter ([`crate::params::Removed`]) is found too, never listed: its `setoption`
+//! takes any integer and answers with the note of [`crate::params::RemovedKey`].
 
 use std::fmt;
 
 use thiserror::Error;
 
-use crate::params::{ParamId, Params};
+use crate::params::{ParamId, Params, Removed};
 
 /// Value type and default of an option, as announced after `uci`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +45,8 @@ pub enum OptionId {
     ShowTunables,
     /// A search or evaluation parameter.
     Param(ParamId),
+    /// A parameter removed since (a failed patch): accepted with a note, no effect.
+    Removed(&'static Removed),
 }
 
 /// One `option name ... type ...` declaration.
@@ -153,7 +157,11 @@ pub fn find(name: &str) -> Option<OptionDecl> {
     if let Some(d) = engine_options().into_iter().find(|d| d.name.eq_ignore_ascii_case(&wanted)) {
         return Some(d);
     }
-    let (id, spec) = Params::find(&wanted)?;
+    let Some((id, spec)) = Params::find(&wanted) else {
+        let r = Params::find_removed(&wanted)?;
+        let kind = OptionType::Spin { default: i64::from(r.off.unwrap_or(0)), min: i64::MIN, max: i64::MAX };
+        return Some(OptionDecl { id: OptionId::Removed(r), name: r.name, kind });
+    };
     Some(OptionDecl {
         id: OptionId::Param(id),
         name: spec.name,
