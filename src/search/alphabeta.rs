@@ -1148,9 +1148,6 @@ impl Worker<'_> {
         if node.tt_pv {
             r -= sp.lmr_tt_pv;
         }
-        if sp.lmr_correction_divisor > 0 && !node.in_check {
-            r -= (node.static_eval - node.raw_eval).abs() / sp.lmr_correction_divisor;
-        }
         r.clamp(0, (new_depth - ONE_PLY).max(0))
     }
 
