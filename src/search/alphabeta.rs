@@ -1098,8 +1098,6 @@ impl Worker<'_> {
                     return ControlFlow::Break(singular_beta);
                 } else if tt_score >= beta {
                     ext -= sp.singular_negative_extension;
-                } else if node.cut_node {
-                    ext -= sp.singular_cut_node_extension;
                 }
             }
         }

@@ -328,10 +328,6 @@ crate::declare_params! {
         capture_futility_margin: 65, [0, 1000];
         /// Capture futility: margin per ply of reduced depth (centipawns; Stockfish's 211)
         capture_futility_per_ply: 60, [0, 500];
-        /// After Stockfish: quarter plies taken from a TT move at an expected cut node when the
-        /// singular test finds it not singular and its TT score does not beat beta (Stockfish
-        /// takes two plies; 0 = off)
-        singular_cut_node_extension: 0, [0, 8];
         /// After Ethereal 12: late move reductions and the pruning that judges moves by their
         /// reduced depth count only the moves searched so far, not those pruned before them, so
         /// a move after many pruned quiets is not reduced as if they had been searched (0/1)
@@ -363,5 +359,9 @@ crate::declare_params! {
         /// (Stockfish 17), SPRT [0, 5] at 10,000 nodes with divisor 20: −2.6 ± 11.9 over 1,986
         /// games, stopped undecided in session 75
         lmr_correction_divisor = 0;
+        /// a TT move that is not singular reduced at an expected cut node (Stockfish), SPRT [0, 5]
+        /// at 10,000 nodes with 8 quarter plies: +2.3 ± 8.3 over 4,000 games, no decision at the
+        /// cap in session 70
+        singular_cut_node_extension = 0;
     }
 }
