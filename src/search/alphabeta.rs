@@ -183,7 +183,7 @@ struct MoveLoop {
 #[derive(Clone, Copy)]
 struct Candidate {
     mv: Move,
-    /// 1-based, in picking order (among the moves searched, with `lmr_count_searched_use`):
+    /// 1-based, in picking order (every move picked, pruned ones included):
     /// the late move reductions' move number.
     number: usize,
     /// Quiets picked so far at the node, this one included.
@@ -668,7 +668,6 @@ impl Worker<'_> {
         let mut best_score = -INFINITE;
         let mut best_move = None;
         let mut move_count = 0usize;
-        let mut searched = 0usize;
         let mut quiets_seen = 0usize;
         let mut quiets_tried = SmallList::<64>::new();
         let mut captures_tried = SmallList::<32>::new();
@@ -681,7 +680,6 @@ impl Worker<'_> {
             move_count += 1;
             let quiet = !is_noisy(m);
             quiets_seen += usize::from(quiet);
-            let lmr_number = if sp.lmr_count_searched_use == 1 { searched + 1 } else { move_count };
             let prunable = (!in_check || sp.in_check_pruning_use == 1)
                 && best_score > -TB_WIN_IN_MAX
                 && (sp.pawn_only_pruning_use == 1 || has_non_pawn_material(pos, stm));
@@ -690,7 +688,7 @@ impl Worker<'_> {
             // a sacrifice: move counts and history do not prune it (SEE below may, with
             // see_prune_quiet_checks_use; once quiets are skipped, later ones are not tried).
             if prunable && quiet && !move_gives_check(pos, m) {
-                match self.prune_quiet(node, &ml, m, lmr_number, quiets_seen, alpha) {
+                match self.prune_quiet(node, &ml, m, move_count, quiets_seen, alpha) {
                     QuietPruning::Search => {}
                     QuietPruning::Move => continue,
                     QuietPruning::Quiets => {
@@ -700,7 +698,7 @@ impl Worker<'_> {
                 }
             } else if prunable
                 && !quiet
-                && (self.capture_futile(node, m, lmr_number, alpha)
+                && (self.capture_futile(node, m, move_count, alpha)
                     || (sp.see_depth > 0
                         && d_plies <= sp.see_depth
                         && !see_ge(pos, m, -sp.see_capture_margin * d_plies * d_plies)))
@@ -735,8 +733,7 @@ impl Worker<'_> {
             }
             let child_key = inc_key.unwrap_or_else(|| hash(&child));
             let escape = if quiet && sp.lmr_escape > 0 { picker.escape(m) } else { 0 };
-            searched += 1;
-            let cand = Candidate { mv: m, number: lmr_number, quiets_seen, quiet, gives_check, escape };
+            let cand = Candidate { mv: m, number: move_count, quiets_seen, quiet, gives_check, escape };
 
             // Step 13. Extensions, in quarter plies, at most one ply per move.
             let ext = if ml.extend_ok {

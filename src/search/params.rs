@@ -328,10 +328,6 @@ crate::declare_params! {
         capture_futility_margin: 65, [0, 1000];
         /// Capture futility: margin per ply of reduced depth (centipawns; Stockfish's 211)
         capture_futility_per_ply: 60, [0, 500];
-        /// After Ethereal 12: late move reductions and the pruning that judges moves by their
-        /// reduced depth count only the moves searched so far, not those pruned before them, so
-        /// a move after many pruned quiets is not reduced as if they had been searched (0/1)
-        lmr_count_searched_use: 0, [0, 1];
         /// History extension (Ethereal 12.75): at a PV node, one of the first
         /// `history_extension_quiets` quiets is searched a ply deeper when both its 1- and 2-ply
         /// continuation histories reach this (history points of ±16,384; 0 = off)
@@ -363,5 +359,8 @@ crate::declare_params! {
         /// at 10,000 nodes with 8 quarter plies: +2.3 ± 8.3 over 4,000 games, no decision at the
         /// cap in session 70
         singular_cut_node_extension = 0;
+        /// the LMR move number counting only searched moves (Ethereal 12), SPRT [0, 5] at 10,000
+        /// nodes: −1.5 ± 8.6 over 4,000 games, no decision at the cap in session 71
+        lmr_count_searched_use = 0;
     }
 }
