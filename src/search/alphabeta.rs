@@ -186,8 +186,6 @@ struct Candidate {
     /// 1-based, in picking order (every move picked, pruned ones included):
     /// the late move reductions' move number.
     number: usize,
-    /// Quiets picked so far at the node, this one included.
-    quiets_seen: usize,
     quiet: bool,
     gives_check: bool,
     /// +1 for a quiet escaping a lesser piece's attack, −1 for one walking into it
@@ -733,7 +731,7 @@ impl Worker<'_> {
             }
             let child_key = inc_key.unwrap_or_else(|| hash(&child));
             let escape = if quiet && sp.lmr_escape > 0 { picker.escape(m) } else { 0 };
-            let cand = Candidate { mv: m, number: move_count, quiets_seen, quiet, gives_check, escape };
+            let cand = Candidate { mv: m, number: move_count, quiet, gives_check, escape };
 
             // Step 13. Extensions, in quarter plies, at most one ply per move.
             let ext = if ml.extend_ok {
@@ -1008,7 +1006,7 @@ impl Worker<'_> {
     }
 
     /// Step 13: the extension of a move in quarter plies (check, single reply, recapture,
-    /// passed pawn push, mate threat, history at PV nodes, singular), or the node's score
+    /// passed pawn push, mate threat, singular), or the node's score
     /// when the singular test shows that several moves beat beta (multi-cut) or the search
     /// stopped. At most one ply, except a double singular extension (two plies); negative for
     /// a TT move that is not singular but already beats beta (Stockfish's negative
@@ -1039,18 +1037,6 @@ impl Worker<'_> {
         }
         if mate_threat {
             ext += sp.mate_threat_extension;
-        }
-        if sp.history_extension_limit > 0
-            && node.pv_node
-            && cand.quiet
-            && cand.quiets_seen <= sp.history_extension_quiets as usize
-        {
-            let pt = PieceTo::new(node.stm, m);
-            if self.hist.continuation(node.prev1, pt) >= sp.history_extension_limit
-                && self.hist.continuation(node.prev2, pt) >= sp.history_extension_limit
-            {
-                ext += ONE_PLY;
-            }
         }
         ext = ext.min(ONE_PLY);
         // Singular extension: the TT move's lower bound is well above what every other move

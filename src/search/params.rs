@@ -328,12 +328,6 @@ crate::declare_params! {
         capture_futility_margin: 65, [0, 1000];
         /// Capture futility: margin per ply of reduced depth (centipawns; Stockfish's 211)
         capture_futility_per_ply: 60, [0, 500];
-        /// History extension (Ethereal 12.75): at a PV node, one of the first
-        /// `history_extension_quiets` quiets is searched a ply deeper when both its 1- and 2-ply
-        /// continuation histories reach this (history points of ±16,384; 0 = off)
-        history_extension_limit: 0, [0, 16384];
-        /// History extension: how many of the node's first quiets may be extended
-        history_extension_quiets: 4, [1, 64];
         /// After Ethereal 12 and Stockfish: quiet evasions in check are pruned by move count,
         /// continuation history and SEE like other quiets (never by the futility tests, which
         /// need a static evaluation, and only once a move has been searched) (0/1; on since its
@@ -362,5 +356,11 @@ crate::declare_params! {
         /// the LMR move number counting only searched moves (Ethereal 12), SPRT [0, 5] at 10,000
         /// nodes: −1.5 ± 8.6 over 4,000 games, no decision at the cap in session 71
         lmr_count_searched_use = 0;
+        /// the history extension of the first quiets at PV nodes (Ethereal 12.75), SPRT [0, 5] at
+        /// 10,000 nodes with limit 10,000: −7.6 ± 8.4 over 4,000 games, no decision at the cap, LOS
+        /// 3.8 %, in session 71
+        history_extension_limit = 0;
+        /// the history extension's count of quiets; the history extension was removed
+        history_extension_quiets;
     }
 }
