@@ -336,7 +336,7 @@ impl Worker<'_> {
         if node.tt_move.is_none()
             && sp.iir_min_depth > 0
             && node.d_plies >= sp.iir_min_depth
-            && (pv_node || cut_node || sp.iir_all_nodes_use == 1)
+            && (pv_node || cut_node)
         {
             node.depth -= ONE_PLY;
             node.d_plies = node.depth / ONE_PLY;
