@@ -101,9 +101,6 @@ pub struct MovePicker {
     capture_history_weight: i32,
     /// The ordering bonus of a quiet move that gives check directly (`quiet_check_bonus`).
     check_bonus: i32,
-    /// The lesser attacks the quiet moves were ordered by (from the quiet stage on, with the
-    /// escape bonus), kept for the search's reductions.
-    lesser: Option<LesserAttacks>,
 }
 
 impl MovePicker {
@@ -139,7 +136,6 @@ impl MovePicker {
             escape_bonus: 0,
             capture_history_weight: 32,
             check_bonus: 0,
-            lesser: None,
         }
     }
 
@@ -166,12 +162,6 @@ impl MovePicker {
             mp.kind = Kind::Quiescence;
         }
         mp
-    }
-
-    /// +1 when quiet `m` escapes a lesser piece's attack, −1 when it walks into one, 0
-    /// otherwise or before the quiet stage (the TT move, killers and counter move).
-    pub fn escape(&self, m: Move) -> i32 {
-        self.lesser.as_ref().map_or(0, |lesser| lesser.escape(m))
     }
 
     /// Number of legal moves; only meaningful once generation happened (after the TT move).
@@ -376,7 +366,6 @@ impl MovePicker {
                             }
                             self.set_score(i, sc);
                         }
-                        self.lesser = lesser;
                         // Insertion sort, best first: cheaper than repeated selection when
                         // (as in all-nodes) most quiets end up searched.
                         for i in start + 1..end {

@@ -188,9 +188,6 @@ struct Candidate {
     number: usize,
     quiet: bool,
     gives_check: bool,
-    /// +1 for a quiet escaping a lesser piece's attack, −1 for one walking into it
-    /// ([`MovePicker::escape`]; 0 without `lmr_escape`).
-    escape: i32,
 }
 
 /// The verdict of the quiet-move pruning of step 11.
@@ -730,8 +727,7 @@ impl Worker<'_> {
                 continue;
             }
             let child_key = inc_key.unwrap_or_else(|| hash(&child));
-            let escape = if quiet && sp.lmr_escape > 0 { picker.escape(m) } else { 0 };
-            let cand = Candidate { mv: m, number: move_count, quiet, gives_check, escape };
+            let cand = Candidate { mv: m, number: move_count, quiet, gives_check };
 
             // Step 13. Extensions, in quarter plies, at most one ply per move.
             let ext = if ml.extend_ok {
@@ -1119,7 +1115,6 @@ impl Worker<'_> {
             }
             let h = self.hist.quiet_score(node.stm, m, node.prev1, node.prev2, None, node.threats);
             r -= h / sp.lmr_history_divisor;
-            r -= cand.escape * sp.lmr_escape;
         } else {
             r /= 2;
         }
