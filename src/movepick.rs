@@ -99,8 +99,6 @@ pub struct MovePicker {
     escape_bonus: i32,
     /// The capture history's weight in a noisy move's score, per 1,024 (`capture_history_weight`).
     capture_history_weight: i32,
-    /// The ordering bonus of a quiet move that gives check directly (`quiet_check_bonus`).
-    check_bonus: i32,
 }
 
 impl MovePicker {
@@ -135,16 +133,14 @@ impl MovePicker {
             skip_quiets: false,
             escape_bonus: 0,
             capture_history_weight: 32,
-            check_bonus: 0,
         }
     }
 
-    /// The ordering weights the search parameters set: the escape and check bonuses of quiet
-    /// moves and the capture history's weight among noisy ones.
+    /// The ordering weights the search parameters set: the escape bonus of quiet moves and the
+    /// capture history's weight among noisy ones.
     pub fn weighted_by(mut self, sp: &SearchParams) -> MovePicker {
         self.escape_bonus = sp.threat_escape_bonus;
         self.capture_history_weight = sp.capture_history_weight;
-        self.check_bonus = sp.quiet_check_bonus;
         self
     }
 
@@ -351,18 +347,12 @@ impl MovePicker {
                         let stm = pos.turn();
                         let (start, end) = (self.end_noisy, self.moves.len());
                         let lesser = (self.escape_bonus > 0).then(|| LesserAttacks::new(pos.board(), !stm));
-                        let checks = (self.check_bonus > 0).then(|| CheckSquares::new(pos.board(), !stm));
                         for i in start..end {
                             let m = self.moves[i];
                             let mut sc = quiet_score(stm, m, hist, self.prev1, self.prev2, self.pawns, self.threats);
                             if let Some(lesser) = &lesser {
                                 sc += lesser.escape(m) * self.escape_bonus * see::value(m.role())
                                     / see::value(Role::Knight);
-                            }
-                            if let Some(checks) = &checks
-                                && checks.direct(m)
-                            {
-                                sc += self.check_bonus;
                             }
                             self.set_score(i, sc);
                         }
@@ -653,42 +643,6 @@ impl LesserAttacks {
     }
 }
 
-/// The squares from which each of our pieces would check the enemy king (Stockfish's
-/// `check_squares`): a quiet move to one gives a direct check (discovered checks are not
-/// looked for, nor lines the moving piece itself opens).
-#[derive(Default)]
-struct CheckSquares {
-    pawn: Bitboard,
-    knight: Bitboard,
-    bishop: Bitboard,
-    rook: Bitboard,
-}
-
-impl CheckSquares {
-    fn new(board: &shakmaty::Board, them: Color) -> CheckSquares {
-        let Some(king) = board.king_of(them) else { return CheckSquares::default() };
-        let occupied = board.occupied();
-        CheckSquares {
-            pawn: attacks::pawn_attacks(them, king),
-            knight: attacks::knight_attacks(king),
-            bishop: attacks::bishop_attacks(king, occupied),
-            rook: attacks::rook_attacks(king, occupied),
-        }
-    }
-
-    fn direct(&self, m: Move) -> bool {
-        let squares = match m.role() {
-            Role::Pawn => self.pawn,
-            Role::Knight => self.knight,
-            Role::Bishop => self.bishop,
-            Role::Rook => self.rook,
-            Role::Queen => self.bishop | self.rook,
-            Role::King => return false,
-        };
-        squares.contains(m.to())
-    }
-}
-
 /// MVV-LVA plus capture history: victims first, cheap attackers first among equal victims
 /// (the history weighs `capture_history_weight` / 1,024 of its points).
 #[inline]
@@ -907,18 +861,5 @@ mod tests {
         assert_eq!(lesser.escape(find("f3d4")), 0);
         // The king is never scored.
         assert_eq!(lesser.escape(find("e1e2")), 0);
-    }
-
-    #[test]
-    fn a_quiet_move_to_a_check_square_is_a_direct_check() {
-        let p = pos("4k3/8/8/8/8/8/3P4/RN2K1B1 w - - 0 1");
-        let checks = CheckSquares::new(p.board(), Color::Black);
-        for m in p.legal_moves() {
-            let mut after = p.clone();
-            after.play_unchecked(m);
-            // No piece here can uncover a check: every check is direct.
-            assert_eq!(checks.direct(m), after.is_check(), "{}", m.to_uci(CastlingMode::Standard));
-        }
-        assert!(p.legal_moves().iter().any(|&m| checks.direct(m)));
     }
 }
