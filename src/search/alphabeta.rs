@@ -805,17 +805,6 @@ impl Worker<'_> {
             }
         }
 
-        // Step 15b. A fail high pulled toward beta (Stockfish): a bound far above beta from a
-        // shallow search says less than its size.
-        if sp.fail_high_blend_use == 1
-            && best_score >= beta
-            && !is_decisive(best_score)
-            && !is_decisive(beta)
-            && !is_decisive(alpha)
-        {
-            best_score = (best_score * d_plies + beta) / (d_plies + 1);
-        }
-
         // Step 16. No move searched.
         if move_count == 0 {
             // With a move excluded, none other was searched: the excluded one stays (fail low).
