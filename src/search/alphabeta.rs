@@ -31,7 +31,7 @@ use crate::{
         DRAW, INFINITE, MATE_IN_MAX, MAX_PLY, TB_WIN_IN_MAX, clamp_eval, from_tt, is_decisive, mate_in, mated_in,
         tb_win_in, to_tt,
     },
-    see::{self, see_ge},
+    see::see_ge,
     tt::{TtBound, TtHit, encode_move},
     zobrist::{hash, hash_after, key_after},
 };
@@ -330,11 +330,7 @@ impl Worker<'_> {
         // Step 9. Internal iterative reduction: without a TT move this node was not searched
         // before; search it shallower rather than spend full depth on poor move ordering.
         let sp = self.sp;
-        if node.tt_move.is_none()
-            && sp.iir_min_depth > 0
-            && node.d_plies >= sp.iir_min_depth
-            && (pv_node || cut_node)
-        {
+        if node.tt_move.is_none() && sp.iir_min_depth > 0 && node.d_plies >= sp.iir_min_depth && (pv_node || cut_node) {
             node.depth -= ONE_PLY;
             node.d_plies = node.depth / ONE_PLY;
         }
@@ -693,10 +689,9 @@ impl Worker<'_> {
                 }
             } else if prunable
                 && !quiet
-                && (self.capture_futile(node, m, move_count, alpha)
-                    || (sp.see_depth > 0
-                        && d_plies <= sp.see_depth
-                        && !see_ge(pos, m, -sp.see_capture_margin * d_plies * d_plies)))
+                && sp.see_depth > 0
+                && d_plies <= sp.see_depth
+                && !see_ge(pos, m, -sp.see_capture_margin * d_plies * d_plies)
             {
                 continue;
             }
@@ -898,26 +893,6 @@ impl Worker<'_> {
     #[inline(always)]
     fn lmr_depth(&self, d_plies: i32, lmr_number: usize) -> i32 {
         d_plies - self.lmr_table(d_plies, lmr_number) / ONE_PLY
-    }
-
-    /// Step 11 for a capture (after Stockfish): at a reduced depth of at most
-    /// `capture_futility_depth`, the static evaluation plus what the move takes plus a margin
-    /// growing with that depth stays at or below alpha, and the move does not check.
-    #[inline(always)]
-    fn capture_futile(&self, node: &Node, m: Move, lmr_number: usize, alpha: i32) -> bool {
-        let sp = self.sp;
-        if sp.capture_futility_depth == 0 || node.in_check || alpha.abs() >= TB_WIN_IN_MAX {
-            return false;
-        }
-        let d_plies = node.d_plies;
-        let lmr_depth = self.lmr_depth(d_plies, lmr_number);
-        lmr_depth <= sp.capture_futility_depth
-            && node.static_eval
-                + sp.capture_futility_margin
-                + sp.capture_futility_per_ply * lmr_depth.max(0)
-                + see::gain(m)
-                <= alpha
-            && !move_gives_check(node.pos, m)
     }
 
     /// Step 11 for a quiet move that does not check: late move pruning (counted on quiets, so

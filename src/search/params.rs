@@ -306,15 +306,6 @@ crate::declare_params! {
         /// Hindsight: the sum of this node's and its parent's static evaluations above which a
         /// reduced child is searched a ply shallower (centipawns; Stockfish's 175 in its units)
         hindsight_margin: 50, [0, 1000];
-        /// After Stockfish: futility pruning of captures that do not check, at reduced depths
-        /// (the LMR table's) up to this many plies (0 = off)
-        capture_futility_depth: 0, [0, 16];
-        /// Capture futility: the static evaluation plus the material won plus this margin and
-        /// `capture_futility_per_ply` per ply of reduced depth at or below alpha prunes
-        /// (centipawns; Stockfish's 231 in its units)
-        capture_futility_margin: 65, [0, 1000];
-        /// Capture futility: margin per ply of reduced depth (centipawns; Stockfish's 211)
-        capture_futility_per_ply: 60, [0, 500];
         /// After Ethereal 12 and Stockfish: quiet evasions in check are pruned by move count,
         /// continuation history and SEE like other quiets (never by the futility tests, which
         /// need a static evaluation, and only once a move has been searched) (0/1; on since its
@@ -362,5 +353,12 @@ crate::declare_params! {
         /// fail-high scores pulled toward beta (Stockfish), SPRT [0, 5] at 10,000 nodes: +2.8 ±
         /// 11.0 over 2,460 games, stopped without a decision in session 69
         fail_high_blend_use = 0;
+        /// futility pruning of captures at reduced depths (Stockfish), SPRT [0, 5] at 10,000 nodes
+        /// to depth 6: −4.0 ± 9.8 over 3,000 games, no decision at the cap in session 69
+        capture_futility_depth = 0;
+        /// capture futility's margin; capture futility was removed
+        capture_futility_margin;
+        /// capture futility's margin per ply; capture futility was removed
+        capture_futility_per_ply;
     }
 }
