@@ -296,7 +296,6 @@ impl Worker<'_> {
 
         // Step 4. Static evaluation, and the frames the children read.
         self.evaluate_node(&mut node);
-        self.hindsight(&mut node);
 
         let mut mate_threat = false;
         if !pv_node && !in_check && node.excluded.is_none() {
@@ -423,29 +422,6 @@ impl Worker<'_> {
         // one for a move it extends twice.
         self.stack[ply + 1] = Frame { double_extensions: self.stack[ply].double_extensions, ..Frame::default() };
         self.hist.killers[ply + 1] = [None; 2];
-    }
-
-    /// Step 4b, hindsight (Stockfish 17): the parent reduced this node's search; what the two
-    /// static evaluations say now corrects the depth. Reduced by three plies or more while the
-    /// parent's move did not worsen its position: a ply deeper. Reduced by a ply or more while
-    /// both evaluations sum high (both sides think they stand well: a quiet position): a ply
-    /// shallower.
-    #[inline(always)]
-    fn hindsight(&mut self, node: &mut Node) {
-        let Some(parent) = node.ply.checked_sub(1) else { return };
-        // Taken once: the singular test searches this node again at the same ply.
-        let prior = std::mem::take(&mut self.stack[parent].reduction);
-        let parent_eval = self.stack[parent].static_eval;
-        if self.sp.hindsight_use == 0 || prior == 0 || node.in_check || parent_eval == -INFINITE {
-            return;
-        }
-        let sum = node.static_eval + parent_eval;
-        if prior >= 3 * ONE_PLY && sum <= 2 {
-            node.depth += ONE_PLY;
-        } else if prior >= ONE_PLY && node.d_plies >= 2 && sum > self.sp.hindsight_margin {
-            node.depth -= ONE_PLY;
-        }
-        node.d_plies = node.depth / ONE_PLY;
     }
 
     /// Step 2's cutoff failed high on a quiet TT move: it gains in the quiet histories as if
@@ -745,9 +721,7 @@ impl Worker<'_> {
                 -self.negamax(&child, -beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node, gives_check)
             } else {
                 let r = self.reduction(node, &ml, cand, new_depth);
-                self.stack[ply].reduction = r;
                 let mut s = -self.negamax(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true, gives_check);
-                self.stack[ply].reduction = 0;
                 let mut full_depth = new_depth;
                 if s > alpha && r > 0 {
                     // After Stockfish: how far the reduced search beat the best score says

@@ -45,9 +45,6 @@ pub(crate) struct Frame {
     pub tt_pv: bool,
     /// The squares the opponent of this ply's side to move attacks (`threat_history_use`).
     pub threats: shakmaty::Bitboard,
-    /// The late move reduction of the move being searched from this ply, in quarter plies
-    /// (0 outside a reduced search; `hindsight_use`).
-    pub reduction: i32,
 }
 
 impl Frame {
@@ -72,7 +69,6 @@ impl Default for Frame {
             double_extensions: 0,
             tt_pv: false,
             threats: shakmaty::Bitboard::EMPTY,
-            reduction: 0,
         }
     }
 }
