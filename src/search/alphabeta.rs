@@ -278,9 +278,6 @@ impl Worker<'_> {
             threats: Bitboard::EMPTY,
         };
         if let Some(s) = tt_cutoff(&node, alpha, beta, halfmoves) {
-            if s >= beta {
-                self.reward_tt_cutoff(&node);
-            }
             return s;
         }
         node.threats = self.threats(pos);
@@ -406,10 +403,6 @@ impl Worker<'_> {
         }
         let static_eval = node.static_eval;
         self.stack[ply].tt_pv = node.tt_pv;
-        self.stack[ply].threats = node.threats;
-        if node.excluded.is_none() {
-            self.reward_eval_drop(node);
-        }
         self.stack[ply].static_eval = static_eval;
         node.improving = !node.in_check
             && ply >= 2
@@ -422,42 +415,6 @@ impl Worker<'_> {
         // one for a move it extends twice.
         self.stack[ply + 1] = Frame { double_extensions: self.stack[ply].double_extensions, ..Frame::default() };
         self.hist.killers[ply + 1] = [None; 2];
-    }
-
-    /// Step 2's cutoff failed high on a quiet TT move: it gains in the quiet histories as if
-    /// it had been searched (Stockfish), so that move ordering learns from cutoffs the table
-    /// saved as well.
-    #[inline(always)]
-    fn reward_tt_cutoff(&mut self, node: &Node) {
-        if self.sp.tt_cutoff_history_use == 0 {
-            return;
-        }
-        if let Some(m) = node.tt_move
-            && !is_noisy(m)
-        {
-            let bonus = self.history_bonus(node.d_plies);
-            let threats = self.threats(node.pos);
-            self.hist.update_quiet(node.stm, m, node.prev1, node.prev2, node.pawns, threats, bonus);
-        }
-    }
-
-    /// Step 4's judgement of the opponent's last move: a quiet move after which our static
-    /// evaluation is lower than theirs was before it (their eval plus ours below zero) was a
-    /// good move for them, whatever the search says later (Stockfish's bonus from the
-    /// evaluation difference, in its bounds scaled to this engine's history range).
-    #[inline(always)]
-    fn reward_eval_drop(&mut self, node: &Node) {
-        let mul = self.sp.eval_history_mul;
-        if mul == 0 || node.in_check || node.ply == 0 {
-            return;
-        }
-        let prev = self.stack[node.ply - 1];
-        let Some(m) = prev.mv else { return };
-        if prev.capture_to.is_some() || m.is_promotion() || prev.static_eval == -INFINITE {
-            return;
-        }
-        let bonus = (-mul * (prev.static_eval + node.static_eval)).clamp(-4_290, 3_220) + 1_400;
-        self.hist.update_butterfly(!node.stm, m, prev.threats, bonus);
     }
 
     /// Step 5, reverse futility pruning: far above beta at low depth, a quiet move will not

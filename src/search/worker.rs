@@ -43,8 +43,6 @@ pub(crate) struct Frame {
     pub double_extensions: u8,
     /// This ply's node is TT-PV (`tt_pv_use`).
     pub tt_pv: bool,
-    /// The squares the opponent of this ply's side to move attacks (`threat_history_use`).
-    pub threats: shakmaty::Bitboard,
 }
 
 impl Frame {
@@ -68,7 +66,6 @@ impl Default for Frame {
             excluded: None,
             double_extensions: 0,
             tt_pv: false,
-            threats: shakmaty::Bitboard::EMPTY,
         }
     }
 }
