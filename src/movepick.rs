@@ -77,8 +77,6 @@ pub struct MovePicker {
     counter: Option<Move>,
     prev1: Option<PieceTo>,
     prev2: Option<PieceTo>,
-    /// The pawn history's slot of this position (`None` with that table off).
-    pawns: Option<usize>,
     /// The squares the opponent attacks (empty with the threat history off).
     threats: Bitboard,
     moves: MoveList,
@@ -111,7 +109,6 @@ impl MovePicker {
         counter: Option<Move>,
         prev1: Option<PieceTo>,
         prev2: Option<PieceTo>,
-        pawns: Option<usize>,
         threats: Bitboard,
     ) -> MovePicker {
         MovePicker {
@@ -122,7 +119,6 @@ impl MovePicker {
             counter,
             prev1,
             prev2,
-            pawns,
             threats,
             moves: MoveList::new(),
             scores: [MaybeUninit::uninit(); 256],
@@ -149,11 +145,10 @@ impl MovePicker {
         in_check: bool,
         tt_move: Option<Move>,
         prev1: Option<PieceTo>,
-        pawns: Option<usize>,
         threats: Bitboard,
     ) -> MovePicker {
         let tt_move = tt_move.filter(|&m| in_check || is_noisy(m));
-        let mut mp = MovePicker::new(in_check, tt_move, [None; 2], None, prev1, None, pawns, threats);
+        let mut mp = MovePicker::new(in_check, tt_move, [None; 2], None, prev1, None, threats);
         if !in_check {
             mp.kind = Kind::Quiescence;
         }
@@ -205,7 +200,7 @@ impl MovePicker {
                     let score = if is_noisy(m) {
                         1_000_000 + noisy_score(stm, m, hist, self.capture_history_weight)
                     } else {
-                        hist.quiet_score(stm, m, self.prev1, self.prev2, self.pawns, self.threats)
+                        hist.quiet_score(stm, m, self.prev1, self.prev2, self.threats)
                     };
                     self.push(m, score);
                 }
@@ -349,7 +344,7 @@ impl MovePicker {
                         let lesser = (self.escape_bonus > 0).then(|| LesserAttacks::new(pos.board(), !stm));
                         for i in start..end {
                             let m = self.moves[i];
-                            let mut sc = quiet_score(stm, m, hist, self.prev1, self.prev2, self.pawns, self.threats);
+                            let mut sc = quiet_score(stm, m, hist, self.prev1, self.prev2, self.threats);
                             if let Some(lesser) = &lesser {
                                 sc += lesser.escape(m) * self.escape_bonus * see::value(m.role())
                                     / see::value(Role::Knight);
@@ -657,14 +652,13 @@ fn quiet_score(
     hist: &History,
     prev1: Option<PieceTo>,
     prev2: Option<PieceTo>,
-    pawns: Option<usize>,
     threats: Bitboard,
 ) -> i32 {
     if m.is_promotion() {
         // Underpromotions: almost never right.
         return -100_000 + m.promotion().map_or(0, |r| r as i32);
     }
-    hist.quiet_score(stm, m, prev1, prev2, pawns, threats)
+    hist.quiet_score(stm, m, prev1, prev2, threats)
 }
 
 #[cfg(test)]
@@ -712,7 +706,7 @@ mod tests {
         // White: Qd1xd5 loses the queen to c6xd5 (bad); Nf3xe5 wins a pawn (good).
         let p = pos("4k3/8/2p5/3pp3/8/5N2/8/3QK3 w - - 0 1");
         let hist = History::new();
-        let mut mp = MovePicker::new(false, None, [None; 2], None, None, None, None, Bitboard::EMPTY);
+        let mut mp = MovePicker::new(false, None, [None; 2], None, None, None, Bitboard::EMPTY);
         let mut all = Vec::new();
         while let Some(m) = mp.next(&p, &hist) {
             all.push(m);
@@ -828,7 +822,7 @@ mod tests {
         let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
         let hist = History::new();
         let captures: Vec<Move> = p.legal_moves().into_iter().filter(|&m| is_noisy(m)).collect();
-        let mut mp = MovePicker::new_qsearch(false, Some(captures[3]), None, None, Bitboard::EMPTY);
+        let mut mp = MovePicker::new_qsearch(false, Some(captures[3]), None, Bitboard::EMPTY);
         let mut got = Vec::new();
         while let Some(m) = mp.next(&p, &hist) {
             got.push(m);

@@ -52,7 +52,7 @@ fn picker_perft(pos: &Chess, depth: u32, hist: &History, killers: &mut [Option<M
     }
     let tt = pos.legal_moves().last().copied();
     let prev = parent.map(|m| PieceTo::new(!pos.turn(), m));
-    let mut mp = MovePicker::new(pos.is_check(), tt, *killers, parent, prev, None, None, shakmaty::Bitboard::EMPTY);
+    let mut mp = MovePicker::new(pos.is_check(), tt, *killers, parent, prev, None, shakmaty::Bitboard::EMPTY);
     let mut child_killers = [None; 2];
     let mut nodes = 0;
     let mut tried = 0;

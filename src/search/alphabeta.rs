@@ -21,7 +21,7 @@ use shakmaty_syzygy::Wdl;
 use super::{
     ONE_PLY,
     correction::CorrectionKeys,
-    history::{PieceTo, pawn_slot},
+    history::PieceTo,
     params::SearchParams,
     worker::{Frame, Worker},
 };
@@ -161,8 +161,6 @@ struct Node<'p> {
     prev1: Option<PieceTo>,
     prev2: Option<PieceTo>,
     prev_capture_to: Option<Square>,
-    /// The pawn history's slot of this position (`pawn_history_use`; `None` without it).
-    pawns: Option<usize>,
     /// The squares the opponent attacks (`threat_history_use`; empty without it).
     threats: Bitboard,
 }
@@ -273,7 +271,6 @@ impl Worker<'_> {
             prev1: self.piece_to_before(ply, 1),
             prev2: self.piece_to_before(ply, 2),
             prev_capture_to: ply.checked_sub(1).and_then(|p| self.stack[p].capture_to),
-            pawns: (self.sp.pawn_history_use == 1).then(|| pawn_slot(pos.board())),
             // Computed below, past the TT cutoff that most nodes end in.
             threats: Bitboard::EMPTY,
         };
@@ -488,7 +485,6 @@ impl Worker<'_> {
             self.hist.countermove(node.prev1),
             node.prev1,
             node.prev2,
-            node.pawns,
             node.threats,
         )
         .weighted_by(self.sp);
@@ -535,7 +531,7 @@ impl Worker<'_> {
             return None;
         }
         let mut picker =
-            MovePicker::new_qsearch(false, node.tt_move, node.prev1, node.pawns, node.threats).weighted_by(self.sp);
+            MovePicker::new_qsearch(false, node.tt_move, node.prev1, node.threats).weighted_by(self.sp);
         while let Some(m) = picker.next(pos, self.hist) {
             if !see_ge(pos, m, raised_beta - node.static_eval) {
                 continue;
@@ -582,7 +578,6 @@ impl Worker<'_> {
             ml.counter,
             node.prev1,
             node.prev2,
-            node.pawns,
             node.threats,
         )
         .weighted_by(self.sp);
@@ -1008,7 +1003,7 @@ impl Worker<'_> {
             if node.tt_move.is_some_and(is_noisy) {
                 r += sp.lmr_tt_noisy;
             }
-            let h = self.hist.quiet_score(node.stm, m, node.prev1, node.prev2, None, node.threats);
+            let h = self.hist.quiet_score(node.stm, m, node.prev1, node.prev2, node.threats);
             r -= h / sp.lmr_history_divisor;
         } else {
             r /= 2;
@@ -1040,13 +1035,13 @@ impl Worker<'_> {
         quiets_tried: &SmallList<64>,
         captures_tried: &SmallList<32>,
     ) {
-        let (stm, prev1, prev2, pawns, threats) = (node.stm, node.prev1, node.prev2, node.pawns, node.threats);
+        let (stm, prev1, prev2, threats) = (node.stm, node.prev1, node.prev2, node.threats);
         let bonus = self.history_bonus(node.d_plies);
         if !is_noisy(best) {
             self.hist.record_cutoff(node.ply, best, prev1);
-            self.hist.update_quiet(stm, best, prev1, prev2, pawns, threats, bonus);
+            self.hist.update_quiet(stm, best, prev1, prev2, threats, bonus);
             for q in quiets_tried.iter() {
-                self.hist.update_quiet(stm, q, prev1, prev2, pawns, threats, -bonus);
+                self.hist.update_quiet(stm, q, prev1, prev2, threats, -bonus);
             }
         } else {
             self.hist.update_capture(stm, best, bonus);

@@ -88,7 +88,7 @@ impl CorrectionKeys {
     }
 }
 
-/// The hash of both sides' pawns: the pawn correction and the pawn history key on it.
+/// The hash of both sides' pawns: the pawn correction keys on it.
 #[inline]
 pub(super) fn pawn_key(board: &Board) -> u64 {
     let pawns = board.pawns();

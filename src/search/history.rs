@@ -1,5 +1,4 @@
-//! Move-ordering memory: killers, countermoves, butterfly, continuation, pawn and capture
-//! histories.
+//! Move-ordering memory: killers, countermoves, butterfly, continuation and capture histories.
 //!
 //! Every history is updated with the "gravity" formula `h += bonus - h * |bonus| / MAX`, which
 //! keeps values within `±HISTORY_MAX` and lets old information decay.
@@ -10,7 +9,7 @@
 
 use shakmaty::{Bitboard, Board, Color, File, Move, Role, Square, attacks};
 
-use super::correction::{CorrectionHistory, pawn_key};
+use super::correction::CorrectionHistory;
 use crate::{eval::PawnTable, score::MAX_PLY};
 
 /// Bound of every history value.
@@ -50,16 +49,6 @@ pub fn move_to(m: Move) -> Square {
         }
         _ => m.to(),
     }
-}
-
-/// How many pawn structures the pawn history tells apart (Stockfish's size).
-pub const PAWN_HISTORY_SLOTS: usize = 512;
-
-/// The pawn history's slot of `board`'s pawn structure: the top bits of the pawn hash the
-/// pawn correction keys on (not Zobrist's: the key need only spread).
-#[inline]
-pub fn pawn_slot(board: &Board) -> usize {
-    (pawn_key(board) >> (64 - PAWN_HISTORY_SLOTS.trailing_zeros())) as usize
 }
 
 #[inline]
@@ -118,16 +107,13 @@ pub(super) fn gravity_within(h: &mut i16, bonus: i32, limit: i32) {
 }
 
 /// All move-ordering tables of one searcher, its pawn table and its correction history (a few
-/// MiB, heap allocated; the pawn history is 768 KiB of it).
+/// MiB, heap allocated).
 pub struct History {
     /// [colour][from threatened][to threatened][from][to]
     butterfly: Vec<i16>,
     /// [previous piece-to][piece-to]: 1-ply (countermove history) and 2-ply (follow-up) use the
     /// same table, as in Stockfish.
     continuation: Vec<i16>,
-    /// [pawn structure slot][piece-to]: how quiet moves fared with these pawns (Stockfish's
-    /// pawn history; read and learnt only with `pawn_history_use`).
-    pawn: Vec<i16>,
     /// [piece-to][captured role]
     capture: Vec<i16>,
     /// [previous piece-to] -> the move that refuted it.
@@ -152,7 +138,6 @@ impl History {
         History {
             butterfly: vec![0; 2 * 2 * 2 * 64 * 64],
             continuation: vec![0; PieceTo::COUNT * PieceTo::COUNT],
-            pawn: vec![0; PAWN_HISTORY_SLOTS * PieceTo::COUNT],
             capture: vec![0; PieceTo::COUNT * 7],
             countermoves: vec![None; PieceTo::COUNT],
             killers: [[None; 2]; MAX_PLY + 2],
@@ -165,7 +150,6 @@ impl History {
     pub fn clear(&mut self) {
         self.butterfly.fill(0);
         self.continuation.fill(0);
-        self.pawn.fill(0);
         self.capture.fill(0);
         self.countermoves.fill(None);
         self.correction.clear();
@@ -186,8 +170,7 @@ impl History {
         prev.map_or(0, |p| i32::from(self.continuation[p.index() * PieceTo::COUNT + cur.index()]))
     }
 
-    /// Ordering score of a quiet move: butterfly plus the 1- and 2-ply continuation histories,
-    /// plus the pawn history of the structure in slot `pawns` when given.
+    /// Ordering score of a quiet move: butterfly plus the 1- and 2-ply continuation histories.
     #[inline]
     pub fn quiet_score(
         &self,
@@ -195,12 +178,10 @@ impl History {
         m: Move,
         prev1: Option<PieceTo>,
         prev2: Option<PieceTo>,
-        pawns: Option<usize>,
         threats: Bitboard,
     ) -> i32 {
         let pt = PieceTo::new(stm, m);
-        let pawn = pawns.map_or(0, |slot| i32::from(self.pawn[slot * PieceTo::COUNT + pt.index()]));
-        self.butterfly(stm, m, threats) + self.continuation(prev1, pt) + self.continuation(prev2, pt) + pawn
+        self.butterfly(stm, m, threats) + self.continuation(prev1, pt) + self.continuation(prev2, pt)
     }
 
     #[inline]
@@ -214,16 +195,13 @@ impl History {
         prev.and_then(|p| self.countermoves[p.index()])
     }
 
-    /// Rewards (`bonus > 0`) or punishes a quiet move in all its tables (the pawn history's
-    /// only when its slot `pawns` is given).
-    #[allow(clippy::too_many_arguments)]
+    /// Rewards (`bonus > 0`) or punishes a quiet move in all its tables.
     pub fn update_quiet(
         &mut self,
         stm: Color,
         m: Move,
         prev1: Option<PieceTo>,
         prev2: Option<PieceTo>,
-        pawns: Option<usize>,
         threats: Bitboard,
         bonus: i32,
     ) {
@@ -231,9 +209,6 @@ impl History {
         self.update_butterfly(stm, m, threats, bonus);
         for p in [prev1, prev2].into_iter().flatten() {
             gravity(&mut self.continuation[p.index() * PieceTo::COUNT + pt.index()], bonus);
-        }
-        if let Some(slot) = pawns {
-            gravity(&mut self.pawn[slot * PieceTo::COUNT + pt.index()], bonus);
         }
     }
 
@@ -279,42 +254,6 @@ mod tests {
     }
 
     #[test]
-    fn the_pawn_slot_follows_the_pawns_only() {
-        let start = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-        let pieces_moved = board("r1bqkbnr/pppppppp/2n5/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2");
-        let pawn_moved = board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
-        // The same pawn squares with the colours swapped are another structure.
-        let advanced = board("rnbqkbnr/8/pppppppp/8/8/PPPPPPPP/8/RNBQKBNR w - - 0 1");
-        let swapped = board("rnbqkbnr/8/PPPPPPPP/8/8/pppppppp/8/RNBQKBNR w - - 0 1");
-        assert_eq!(pawn_slot(&start), pawn_slot(&pieces_moved));
-        assert_ne!(pawn_slot(&start), pawn_slot(&pawn_moved));
-        assert_ne!(pawn_slot(&advanced), pawn_slot(&swapped));
-        assert!(pawn_slot(&pawn_moved) < PAWN_HISTORY_SLOTS);
-    }
-
-    #[test]
-    fn the_pawn_history_is_read_and_learnt_only_for_its_slot() {
-        let pos = Chess::default();
-        let m = pos.legal_moves().into_iter().find(|m| m.to() == Square::F3).unwrap();
-        let slot = pawn_slot(pos.board());
-        let other = (slot + 1) % PAWN_HISTORY_SLOTS;
-        let mut h = History::new();
-        // Without a slot only the butterfly learns: no slot reads anything more.
-        h.update_quiet(Color::White, m, None, None, None, Bitboard::EMPTY, 1_000);
-        let butterfly = h.butterfly(Color::White, m, Bitboard::EMPTY);
-        assert!(butterfly > 0);
-        assert_eq!(h.quiet_score(Color::White, m, None, None, Some(slot), Bitboard::EMPTY), butterfly);
-        h.update_quiet(Color::White, m, None, None, Some(slot), Bitboard::EMPTY, 1_000);
-        let butterfly = h.butterfly(Color::White, m, Bitboard::EMPTY);
-        let with_slot = h.quiet_score(Color::White, m, None, None, Some(slot), Bitboard::EMPTY);
-        assert!(with_slot > butterfly, "{with_slot} {butterfly}");
-        assert_eq!(h.quiet_score(Color::White, m, None, None, Some(other), Bitboard::EMPTY), butterfly);
-        assert_eq!(h.quiet_score(Color::White, m, None, None, None, Bitboard::EMPTY), butterfly);
-        h.clear();
-        assert_eq!(h.quiet_score(Color::White, m, None, None, Some(slot), Bitboard::EMPTY), 0);
-    }
-
-    #[test]
     fn attacked_by_is_every_square_a_side_attacks() {
         for fen in [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -339,7 +278,7 @@ mod tests {
         let m = pos.legal_moves().into_iter().find(|m| m.to() == Square::F3 && m.role() == Role::Knight).unwrap();
         let (from, to) = (Bitboard::from(Square::G1), Bitboard::from(Square::F3));
         let mut h = History::new();
-        h.update_quiet(Color::White, m, None, None, None, from, 1_000);
+        h.update_quiet(Color::White, m, None, None, from, 1_000);
         assert!(h.butterfly(Color::White, m, from) > 0);
         for other in [Bitboard::EMPTY, to, from | to] {
             assert_eq!(h.butterfly(Color::White, m, other), 0, "{other:?}");

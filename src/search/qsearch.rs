@@ -8,7 +8,7 @@
 use super::{
     alphabeta::has_non_pawn_material,
     correction::{CorrectionKeys, CorrectionWeights},
-    history::{PieceTo, pawn_slot},
+    history::PieceTo,
     worker::Worker,
 };
 use crate::{
@@ -91,9 +91,8 @@ impl Worker<'_> {
         let prev1 = self.piece_to_before(ply, 1);
         let stm = pos.turn();
         // Quiet moves are ordered here only among evasions and the leaf's checks.
-        let pawns = (self.sp.pawn_history_use == 1 && (in_check || quiet_checks)).then(|| pawn_slot(pos.board()));
         let threats = if in_check || quiet_checks { self.threats(pos) } else { Bitboard::EMPTY };
-        let mut picker = MovePicker::new_qsearch(in_check, tt_move, prev1, pawns, threats).weighted_by(self.sp);
+        let mut picker = MovePicker::new_qsearch(in_check, tt_move, prev1, threats).weighted_by(self.sp);
         let mut best_move = None;
         let mut searched = 0;
         let mut quiet_evasions = 0;
@@ -171,7 +170,7 @@ impl Worker<'_> {
             // that is found sooner ends the node sooner (SPRT in session 57, BENCHMARKS.md).
             let prev2 = self.piece_to_before(ply, 2);
             let hist = &*self.hist;
-            checks.sort_by_key(|&m| -hist.quiet_score(stm, m, prev1, prev2, pawns, threats));
+            checks.sort_by_key(|&m| -hist.quiet_score(stm, m, prev1, prev2, threats));
             for &m in checks.iter() {
                 if !see_ge(pos, m, 0) {
                     continue;

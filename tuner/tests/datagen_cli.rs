@@ -163,8 +163,8 @@ fn a_run_resumes_on_an_engine_with_more_parameters_but_not_with_other_values() {
     std::fs::write(&identity, serde_json::to_string_pretty(&v).unwrap()).unwrap();
     let params = out.join("params.toml");
     let toml = std::fs::read_to_string(&params).unwrap();
-    assert!(toml.contains("\npawn_history_use = 0\n"), "{toml}");
-    std::fs::write(&params, toml.replace("\npawn_history_use = 0\n", "\n")).unwrap();
+    assert!(toml.contains("\nin_check_pruning_use = 1\n"), "{toml}");
+    std::fs::write(&params, toml.replace("\nin_check_pruning_use = 1\n", "\n")).unwrap();
     let out_text = text(&tuner_in(&base, &run("5")).stdout);
     assert!(out_text.contains("datagen: 5 games"), "{out_text}");
     assert_eq!(game_indices(&out), (0..5).collect::<Vec<_>>());
