@@ -136,8 +136,6 @@ struct Node<'p> {
     /// `depth` in whole plies, the unit of the TT and of the pruning margins.
     d_plies: i32,
     pv_node: bool,
-    /// A PV node, or one whose TT entry a PV node stored (`tt_pv_use`; false without it).
-    tt_pv: bool,
     cut_node: bool,
     in_check: bool,
     /// Set while the singular-extension test searches this node without its TT move: the
@@ -256,7 +254,6 @@ impl Worker<'_> {
             depth,
             d_plies: depth / ONE_PLY,
             pv_node,
-            tt_pv: self.sp.tt_pv_use == 1 && (pv_node || hit.is_some_and(|h| h.pv)),
             cut_node,
             in_check,
             excluded: self.stack[ply].excluded,
@@ -399,7 +396,6 @@ impl Worker<'_> {
                 self.static_eval(node.pos, node.hit, ply, node.corr_keys.as_ref());
         }
         let static_eval = node.static_eval;
-        self.stack[ply].tt_pv = node.tt_pv;
         self.stack[ply].static_eval = static_eval;
         node.improving = !node.in_check
             && ply >= 2
@@ -769,13 +765,8 @@ impl Worker<'_> {
             TtBound::Upper
         };
         self.update_correction(node, best_move, best_score, bound);
-        // A fail low below a TT-PV parent may be where the PV goes next (Stockfish).
-        let tt_pv = if sp.tt_pv_use == 1 {
-            node.tt_pv || (best_score <= orig_alpha && ply >= 1 && self.stack[ply - 1].tt_pv && d_plies > 3)
-        } else {
-            pv_node
-        };
-        self.tt.store(key, encode_move(best_move), to_tt(best_score, ply), node.raw_eval, d_plies, bound, tt_pv);
+        // A PV node's entry is kept longer (the TT's replacement).
+        self.tt.store(key, encode_move(best_move), to_tt(best_score, ply), node.raw_eval, d_plies, bound, pv_node);
         best_score
     }
 
@@ -1010,9 +1001,6 @@ impl Worker<'_> {
         }
         if cand.gives_check || node.in_check {
             r -= ONE_PLY;
-        }
-        if node.tt_pv {
-            r -= sp.lmr_tt_pv;
         }
         r.clamp(0, (new_depth - ONE_PLY).max(0))
     }

@@ -266,12 +266,6 @@ crate::declare_params! {
         /// Correction history: weight of the table keyed by the last two moves (Stockfish's
         /// continuation correction)
         corr_continuation_weight: 0, [0, 1024];
-        /// After Stockfish: a node is "TT-PV" when it is a PV node or its TT entry was stored by
-        /// one (a bit in the entry; a fail-low child of a TT-PV node inherits it deeper than 3
-        /// plies); late move reductions are smaller there (0/1)
-        tt_pv_use: 0, [0, 1];
-        /// Late move reductions: quarter plies less at TT-PV nodes (with tt_pv_use)
-        lmr_tt_pv: 4, [0, 16];
         /// After Ethereal 13 and Berserk: the butterfly history is kept apart for moves from
         /// and to squares the opponent attacks (four tables by colour), so that a piece
         /// escaping an attack and one walking into it learn separately (0/1)
@@ -358,5 +352,11 @@ crate::declare_params! {
         /// Stockfish's pawn history in quiet move ordering, SPRT [0, 10] at 40,000 nodes: −3.9 ±
         /// 14.8 over 1,150 games, stopped in session 65
         pawn_history_use = 0;
+        /// Stockfish's TT-PV mark with a ply less of LMR at TT-PV nodes: SPRT [0, 10] at 10,000
+        /// nodes H0, −27.7 ± 18.6 over 954 games in session 46; at 40,000 nodes +2.5 ± 15.2 over
+        /// 1,108 games, stopped in session 65
+        tt_pv_use = 0;
+        /// LMR's quarter plies less at TT-PV nodes; the TT-PV mark was removed
+        lmr_tt_pv;
     }
 }

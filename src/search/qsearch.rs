@@ -188,9 +188,7 @@ impl Worker<'_> {
             }
         }
         let bound = if best >= beta { TtBound::Lower } else { TtBound::Upper };
-        // The PV mark of the entry stays (`tt_pv_use`).
-        let tt_pv = self.sp.tt_pv_use == 1 && hit.is_some_and(|h| h.pv);
-        self.tt.store(key, encode_move(best_move), to_tt(best, ply), raw_eval, 0, bound, tt_pv);
+        self.tt.store(key, encode_move(best_move), to_tt(best, ply), raw_eval, 0, bound, false);
         best
     }
 }

@@ -41,8 +41,6 @@ pub(crate) struct Frame {
     pub excluded: Option<Move>,
     /// Double singular extensions on the line to this ply (bounded by `singular_double_max`).
     pub double_extensions: u8,
-    /// This ply's node is TT-PV (`tt_pv_use`).
-    pub tt_pv: bool,
 }
 
 impl Frame {
@@ -65,7 +63,6 @@ impl Default for Frame {
             null: false,
             excluded: None,
             double_extensions: 0,
-            tt_pv: false,
         }
     }
 }
