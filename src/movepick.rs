@@ -141,12 +141,7 @@ impl MovePicker {
     }
 
     /// Picker for a quiescence node: noisy moves only, or every evasion when in check.
-    pub fn new_qsearch(
-        in_check: bool,
-        tt_move: Option<Move>,
-        prev1: Option<PieceTo>,
-        threats: Bitboard,
-    ) -> MovePicker {
+    pub fn new_qsearch(in_check: bool, tt_move: Option<Move>, prev1: Option<PieceTo>, threats: Bitboard) -> MovePicker {
         let tt_move = tt_move.filter(|&m| in_check || is_noisy(m));
         let mut mp = MovePicker::new(in_check, tt_move, [None; 2], None, prev1, None, threats);
         if !in_check {

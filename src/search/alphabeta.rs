@@ -391,7 +391,7 @@ impl Worker<'_> {
     fn evaluate_node(&mut self, node: &mut Node) {
         let ply = node.ply;
         if !node.in_check {
-            node.corr_keys = self.correction_keys(node.pos, ply);
+            node.corr_keys = self.correction_keys(node.pos);
             (node.raw_eval, node.static_eval, node.eval) =
                 self.static_eval(node.pos, node.hit, ply, node.corr_keys.as_ref());
         }
@@ -526,8 +526,7 @@ impl Worker<'_> {
         if tt_says_no {
             return None;
         }
-        let mut picker =
-            MovePicker::new_qsearch(false, node.tt_move, node.prev1, node.threats).weighted_by(self.sp);
+        let mut picker = MovePicker::new_qsearch(false, node.tt_move, node.prev1, node.threats).weighted_by(self.sp);
         while let Some(m) = picker.next(pos, self.hist) {
             if !see_ge(pos, m, raised_beta - node.static_eval) {
                 continue;
@@ -567,16 +566,9 @@ impl Worker<'_> {
             killers: self.hist.killers[ply],
             counter: self.hist.countermove(node.prev1),
         };
-        let mut picker = MovePicker::new(
-            in_check,
-            node.tt_move,
-            ml.killers,
-            ml.counter,
-            node.prev1,
-            node.prev2,
-            node.threats,
-        )
-        .weighted_by(self.sp);
+        let mut picker =
+            MovePicker::new(in_check, node.tt_move, ml.killers, ml.counter, node.prev1, node.prev2, node.threats)
+                .weighted_by(self.sp);
         if in_check {
             picker.generate_now(pos, self.hist);
         }

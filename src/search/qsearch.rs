@@ -74,7 +74,7 @@ impl Worker<'_> {
             (raw_eval, static_eval) = (-INFINITE, -INFINITE);
             best = -INFINITE;
         } else {
-            let keys = self.correction_keys(pos, ply);
+            let keys = self.correction_keys(pos);
             (raw_eval, static_eval, best) = self.static_eval(pos, hit, ply, keys.as_ref());
             // Stand pat: the side to move need not capture.
             if best >= beta {
@@ -214,22 +214,13 @@ impl Worker<'_> {
     /// The weights of the correction history's tables.
     #[inline]
     pub(crate) fn correction_weights(&self) -> CorrectionWeights {
-        CorrectionWeights {
-            pawn: self.sp.corr_pawn_weight,
-            non_pawn: self.sp.corr_non_pawn_weight,
-            minor: self.sp.corr_minor_weight,
-            continuation: self.sp.corr_continuation_weight,
-        }
+        CorrectionWeights { pawn: self.sp.corr_pawn_weight, non_pawn: self.sp.corr_non_pawn_weight }
     }
 
     /// The keys of the correction-history entries of `pos` at `ply`, when the correction is on.
     #[inline]
-    pub(crate) fn correction_keys(&self, pos: &Chess, ply: usize) -> Option<CorrectionKeys> {
-        let w = self.correction_weights();
-        if !w.any() {
-            return None;
-        }
-        Some(CorrectionKeys::new(pos.board(), self.piece_to_before(ply, 2), self.piece_to_before(ply, 1), &w))
+    pub(crate) fn correction_keys(&self, pos: &Chess) -> Option<CorrectionKeys> {
+        self.correction_weights().any().then(|| CorrectionKeys::new(pos.board()))
     }
 
     /// Static evaluation of `pos` (not in check): `(raw, corrected, eval)`. The raw one is the
