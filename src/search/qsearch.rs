@@ -14,7 +14,7 @@ use super::{
 use crate::{
     movepick::{MovePicker, gen_quiet_checks, is_noisy},
     score::{DRAW, INFINITE, MAX_PLY, TB_WIN_IN_MAX, clamp_eval, from_tt, is_decisive, mated_in, to_tt},
-    see::{gain, landing_value, see_ge},
+    see::{gain, see_ge},
     tt::{TtBound, TtHit, encode_move},
     zobrist::{hash, key_after},
 };
@@ -111,17 +111,6 @@ impl Worker<'_> {
                 };
                 if !see_ge(pos, m, self.sp.qsearch_see_threshold.max(futility_see)) {
                     continue;
-                }
-                // Even losing the piece that lands on the square afterwards leaves us above
-                // beta: the child's own stand pat would only confirm it, so it is not searched.
-                // (Ethereal subtracts the pawn of a promotion; the promoted piece is what hangs.)
-                if self.sp.qsearch_pessimism_cut_use == 1
-                    && !is_decisive(beta)
-                    && static_eval + gain(m) - landing_value(m) > beta
-                {
-                    best = beta;
-                    best_move = Some(m);
-                    break;
                 }
             } else if !is_noisy(m) {
                 let (limit, history_prune) =
