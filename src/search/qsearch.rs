@@ -1,18 +1,14 @@
 //! Quiescence search: captures and queen promotions only (every evasion when in check), with
 //! stand pat, delta pruning and SEE pruning, so that the static evaluation is only trusted in
 //! quiet positions. With `qsearch_checks_use`, its first ply also tries the quiet checks that
-//! SEE does not lose (the replies are evasions, after which only captures follow again);
-//! `qsearch_quiet_evasions` caps the quiet evasions searched once mate is escaped, and
-//! `qsearch_evasion_history_prune_use` skips those both continuation histories count against.
+//! SEE does not lose (the replies are evasions, after which only captures follow again).
 
 use super::{
-    alphabeta::has_non_pawn_material,
     correction::{CorrectionKeys, CorrectionWeights},
-    history::PieceTo,
     worker::Worker,
 };
 use crate::{
-    movepick::{MovePicker, gen_quiet_checks, is_noisy},
+    movepick::{MovePicker, gen_quiet_checks},
     score::{DRAW, INFINITE, MAX_PLY, TB_WIN_IN_MAX, clamp_eval, from_tt, is_decisive, mated_in, to_tt},
     see::{gain, see_ge},
     tt::{TtBound, TtHit, encode_move},
@@ -95,7 +91,6 @@ impl Worker<'_> {
         let mut picker = MovePicker::new_qsearch(in_check, tt_move, prev1, threats).weighted_by(self.sp);
         let mut best_move = None;
         let mut searched = 0;
-        let mut quiet_evasions = 0;
         let futility_base = static_eval + self.sp.delta_margin;
         while let Some(m) = picker.next(pos, self.hist) {
             if !in_check {
@@ -112,23 +107,6 @@ impl Worker<'_> {
                 if !see_ge(pos, m, self.sp.qsearch_see_threshold.max(futility_see)) {
                     continue;
                 }
-            } else if !is_noisy(m) {
-                let (limit, history_prune) =
-                    (self.sp.qsearch_quiet_evasions, self.sp.qsearch_evasion_history_prune_use == 1);
-                if (limit > 0 || history_prune) && best > -TB_WIN_IN_MAX && has_non_pawn_material(pos, stm) {
-                    // The captures are tried first: past the allowance, so is every later move.
-                    if limit > 0 && quiet_evasions >= limit {
-                        break;
-                    }
-                    let pt = PieceTo::new(stm, m);
-                    if history_prune
-                        && self.hist.continuation(prev1, pt) < 0
-                        && self.hist.continuation(self.piece_to_before(ply, 2), pt) < 0
-                    {
-                        continue;
-                    }
-                }
-                quiet_evasions += 1;
             }
             searched += 1;
             let inc_key = key_after(pos, key, m);
