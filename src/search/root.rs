@@ -423,9 +423,7 @@ impl Worker<'_> {
     }
 
     /// Stable sort of the lines from `pv_idx` on. A root move the current iteration did not
-    /// finish keeps its old place unless a finished move beat it. With
-    /// `root_order_by_nodes_use`, moves of equal score (those that failed low) go by the nodes
-    /// their subtrees took.
+    /// finish keeps its old place unless a finished move beat it.
     fn sort_root(&mut self, pv_idx: usize, lines: usize) {
         let _ = lines;
         if self.stopped {
@@ -444,8 +442,7 @@ impl Worker<'_> {
                 }
             }
         }
-        let by_nodes = self.sp.root_order_by_nodes_use == 1;
-        self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse((rm.score, if by_nodes { rm.nodes } else { 0 })));
+        self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
     }
 
     /// Searches every root move from `pv_idx` on (PVS), recording scores and PVs.
