@@ -305,7 +305,6 @@ fn aspiration_history_bonus_and_root_order_options_keep_the_search_sound() {
     let mut nodes = Vec::new();
     for toml in [
         "",
-        "[search]\naspiration_fail_high_reduction_use = 1\n",
         "[search]\nhistory_bonus_square_mul = 32\nhistory_bonus_mul = 0\nhistory_bonus_sub = 0\nhistory_bonus_max = 12800\n",
     ] {
         let mut e = Engine::new();

@@ -273,9 +273,8 @@ impl Worker<'_> {
         } else {
             (-INFINITE, INFINITE)
         };
-        let mut search_depth = depth;
         loop {
-            let score = self.search_root(root.pos, root.key, alpha, beta, search_depth * ONE_PLY);
+            let score = self.search_root(root.pos, root.key, alpha, beta, depth * ONE_PLY);
             self.sort_root(pv_idx, lines);
             if self.stopped {
                 return;
@@ -294,14 +293,8 @@ impl Worker<'_> {
                 Bound::Upper => {
                     beta = (alpha + beta) / 2;
                     alpha = (score - delta).max(-INFINITE);
-                    search_depth = depth;
                 }
-                Bound::Lower => {
-                    beta = (score + delta).min(INFINITE);
-                    if self.sp.aspiration_fail_high_reduction_use == 1 && score.abs() < TB_WIN_IN_MAX {
-                        search_depth = (search_depth - 1).max(1);
-                    }
-                }
+                Bound::Lower => beta = (score + delta).min(INFINITE),
                 Bound::Exact => return,
             }
             delta += delta * self.sp.aspiration_growth_percent / 100;
