@@ -292,34 +292,6 @@ fn solve_nodes_is_deterministic_and_finds_tactics() {
     assert!(r.solved_at.is_some());
 }
 
-/// Ethereal 12's aspiration re-searches (one ply less on a fail high), its quadratic history
-/// bonus and the root order by subtree nodes, each off by default: on, each changes the search
-/// (other node counts) but not what it reports, every iteration once and in order, and each
-/// still finds Rxh7 (the score climbs from about +1.6 to +4.5 through the iterations, so the
-/// windows fail high).
-#[test]
-fn aspiration_history_bonus_and_root_order_options_keep_the_search_sound() {
-    const FEN: &str = "2br2k1/2q3rn/p2NppQ1/2p1P3/Pp5R/4P3/1P3PPP/3R2K1 w - - 0 1";
-    let target = uci(&pos(FEN), "h4h7");
-    let depth = 14;
-    let mut nodes = Vec::new();
-    for toml in [
-        "",
-        "[search]\nhistory_bonus_square_mul = 32\nhistory_bonus_mul = 0\nhistory_bonus_sub = 0\nhistory_bonus_max = 12800\n",
-    ] {
-        let mut e = Engine::new();
-        e.set_params(Params::default().with_toml(toml).unwrap());
-        e.set_position(Some(FEN), &[]).unwrap();
-        let log = go(&mut e, Limits::depth(depth));
-        assert_eq!(log.best[0].best, Some(target), "{toml}");
-        let depths: Vec<_> = log.infos.iter().map(|i| i.depth).collect();
-        assert_eq!(depths, (1..=depth).collect::<Vec<_>>(), "{toml}");
-        check_pvs_legal(e.position(), &log);
-        nodes.push(log.infos.last().unwrap().nodes);
-    }
-    assert!(nodes[1..].iter().all(|&n| n != nodes[0]), "{nodes:?}");
-}
-
 /// The correction history (`corr_*_weight`): on, the search still finds the
 /// tactic through complete iterations and searches another tree; after a second search has
 /// learnt more, `ucinewgame` forgets it all (the first tree again, node for node).

@@ -997,12 +997,11 @@ impl Worker<'_> {
         r.clamp(0, (new_depth - ONE_PLY).max(0))
     }
 
-    /// The history bonus of a result at `d` plies of depth: a polynomial in the depth, capped.
+    /// The history bonus of a result at `d` plies of depth: linear in the depth, capped.
     #[inline(always)]
     fn history_bonus(&self, d: i32) -> i32 {
         let sp = self.sp;
-        (sp.history_bonus_square_mul * d * d + sp.history_bonus_mul * d - sp.history_bonus_sub)
-            .clamp(0, sp.history_bonus_max)
+        (sp.history_bonus_mul * d - sp.history_bonus_sub).clamp(0, sp.history_bonus_max)
     }
 
     /// Step 17: the move that cut off gains (and becomes killer and counter move when quiet);
