@@ -821,16 +821,6 @@ impl Worker<'_> {
         if sp.lmp_depth > 0 && d_plies <= sp.lmp_depth && quiets_seen > ml.lmp_limit {
             return QuietPruning::Quiets;
         }
-        // So far below alpha that no history makes a quiet worth trying (Ethereal 12's second
-        // futility test).
-        if sp.futility_no_history_margin > 0
-            && !node.in_check
-            && d_plies <= sp.history_futility_depth
-            && alpha.abs() < TB_WIN_IN_MAX
-            && node.eval + sp.history_futility_margin * d_plies + sp.futility_no_history_margin <= alpha
-        {
-            return QuietPruning::Quiets;
-        }
         // History pruning (after Ethereal 12), decided before the child is made and only for
         // quiets the picker did not single out (TT move, killers, counter).
         let singled_out =
