@@ -882,7 +882,7 @@ impl Worker<'_> {
         let sp = self.sp;
         let (pos, m) = (node.pos, cand.mv);
         let mut ext = 0;
-        if cand.gives_check && (sp.check_extension_see_use == 0 || see_ge(pos, m, 0)) {
+        if cand.gives_check {
             ext += sp.check_extension;
         }
         if one_reply {
