@@ -623,13 +623,12 @@ impl Worker<'_> {
 
             // Step 12. Pruning of quiet moves once their check status is known: futility (never
             // a check) and SEE.
-            let (see_depth, see_margin) = if gives_check {
-                let depth =
-                    if sp.see_prune_quiet_checks_use == 1 { sp.see_depth.min(sp.see_quiet_check_depth) } else { 0 };
-                (depth, sp.see_quiet_margin + sp.see_quiet_check_extra_margin)
-            } else {
-                (sp.see_depth, sp.see_quiet_margin)
+            let see_depth = match (gives_check, sp.see_prune_quiet_checks_use == 1) {
+                (false, _) => sp.see_depth,
+                (true, true) => sp.see_depth.min(sp.see_quiet_check_depth),
+                (true, false) => 0,
             };
+            let see_margin = sp.see_quiet_margin;
             if prunable
                 && quiet
                 && ((!gives_check && ml.futile)

@@ -113,9 +113,6 @@ crate::declare_params! {
         /// check that loses material is often the point of a deep sacrifice; 5 since its SPRT
         /// and WAC in session 55, BENCHMARKS.md)
         see_quiet_check_depth: 5, [0, 16], since 13 was 16;
-        /// SEE pruning of quiet checks: threshold per ply added to see_quiet_margin's
-        /// (centipawns, negated: a check may lose more material than a quiet move)
-        see_quiet_check_extra_margin: 0, [0, 300];
         /// Move-loop pruning (move counts, history, futility, SEE) also for a side with only
         /// pawns, as in Ethereal 12 (0/1; on since its SPRT passed in session 53, BENCHMARKS.md)
         pawn_only_pruning_use: 1, [0, 1], since 12 was 0;
@@ -358,5 +355,9 @@ crate::declare_params! {
         /// the check extension only for checks with SEE ≥ 0 (Stockfish), SPRT [0, 10] at 10,000
         /// nodes: +1.2 ± 10.9 over 2,580 games, stopped leaning H0 in session 53
         check_extension_see_use = 0;
+        /// a wider SEE margin for quiet checks than for other quiets, screened on WAC in session
+        /// 55 (30, 60, 120 cp a ply: 283–288 of 300 at 1,000,000 and 1,400,000 nodes, the depth
+        /// cap 288 and 290) and never played in games: the cap went in instead
+        see_quiet_check_extra_margin = 0;
     }
 }
