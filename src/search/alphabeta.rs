@@ -196,7 +196,7 @@ enum QuietPruning {
 }
 
 impl Worker<'_> {
-    /// Plays `m` for a side search (multi-cut, ProbCut, the quiescence's checks): records it in
+    /// Plays `m` for a side search (multi-cut, the quiescence's checks): records it in
     /// this ply's frame and pushes the child's key; the caller pops the key. Returns the child
     /// and whether it is check.
     #[inline]
@@ -212,9 +212,9 @@ impl Worker<'_> {
     /// Searches `pos` (whose key is on top of `keys`) at `ply` to `depth` quarter plies.
     ///
     /// The steps, in the order of Ethereal's `search()`: 1 draws and mate distance, 2 TT
-    /// cutoff, 3 tablebases, 4 static evaluation, 5-8 pruning before the moves (reverse
-    /// futility, null move, multi-cut, ProbCut), 9 internal iterative reduction, then the move
-    /// loop ([`Worker::search_moves`]).
+    /// cutoff, 3 tablebases, 4 static evaluation, 5-7 pruning before the moves (reverse
+    /// futility, null move, multi-cut; Ethereal's step 8, ProbCut, was tried and removed), 9
+    /// internal iterative reduction, then the move loop ([`Worker::search_moves`]).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn negamax(
         &mut self,
@@ -308,11 +308,6 @@ impl Worker<'_> {
 
             // Step 7. Multi-cut.
             if let Some(s) = self.multi_cut(&node, beta) {
-                return s;
-            }
-
-            // Step 8. ProbCut.
-            if let Some(s) = self.probcut(&node, beta) {
                 return s;
             }
         }
@@ -502,47 +497,6 @@ impl Worker<'_> {
                 if cuts >= sp.multicut_cut_num {
                     return Some(beta);
                 }
-            }
-        }
-        None
-    }
-
-    /// Step 8, ProbCut: a good capture that beats beta by a margin in a search four plies
-    /// shallower (checked first by quiescence) will very likely beat beta at full depth.
-    /// Skipped when the TT already holds a near-depth result under the raised bound.
-    #[inline(always)]
-    fn probcut(&mut self, node: &Node, beta: i32) -> Option<i32> {
-        let sp = self.sp;
-        let (pos, ply, d_plies) = (node.pos, node.ply, node.d_plies);
-        if !(sp.probcut_depth > 0 && d_plies >= sp.probcut_depth && beta.abs() < TB_WIN_IN_MAX) {
-            return None;
-        }
-        let raised_beta = (beta + sp.probcut_margin).min(TB_WIN_IN_MAX - 1);
-        let tt_says_no = node.hit.is_some_and(|h| {
-            h.depth >= d_plies - 3
-                && matches!(h.bound, TtBound::Upper | TtBound::Exact)
-                && from_tt(h.score, ply) < raised_beta
-        });
-        if tt_says_no {
-            return None;
-        }
-        let mut picker = MovePicker::new_qsearch(false, node.tt_move, node.prev1, node.threats).weighted_by(self.sp);
-        while let Some(m) = picker.next(pos, self.hist) {
-            if !see_ge(pos, m, raised_beta - node.static_eval) {
-                continue;
-            }
-            let (child, child_check) = self.enter_child(pos, node.key, m, ply);
-            let mut s = -self.qsearch(&child, -raised_beta, -raised_beta + 1, ply + 1, child_check, false);
-            if s >= raised_beta {
-                let depth = node.depth - 4 * ONE_PLY;
-                s = -self.negamax(&child, -raised_beta, -raised_beta + 1, depth, ply + 1, !node.cut_node, child_check);
-            }
-            self.keys.pop();
-            if self.stopped {
-                return Some(0);
-            }
-            if s >= raised_beta {
-                return Some(s);
             }
         }
         None

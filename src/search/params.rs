@@ -144,10 +144,6 @@ crate::declare_params! {
         followup_prune_limit: -2000, [-16384, 16384];
         /// Continuation-history pruning: 2-ply limit when improving
         followup_prune_limit_improving: -4000, [-16384, 16384];
-        /// ProbCut: minimum depth in plies (0 = off)
-        probcut_depth: 0, [0, 16];
-        /// ProbCut: how far above beta the shallow search must land (centipawns)
-        probcut_margin: 100, [0, 500];
         /// Singular extension: minimum depth in plies (0 = off; 6 since its SPRT against 8 passed
         /// in sessions 69-70, BENCHMARKS.md)
         singular_min_depth: 6, [0, 16], since 17 was 8;
@@ -359,5 +355,11 @@ crate::declare_params! {
         /// 55 (30, 60, 120 cp a ply: 283–288 of 300 at 1,000,000 and 1,400,000 nodes, the depth
         /// cap 288 and 290) and never played in games: the cap went in instead
         see_quiet_check_extra_margin = 0;
+        /// ProbCut, SPRT at 25,000 nodes −12.3 ± 17.4 over 790 games (session 10, a much weaker
+        /// search), again [0, 10] at 10,000 nodes from depth 5: +2.5 ± 7.0 over 6,480 games,
+        /// unfinished (LLR −1.04) in sessions 47–49
+        probcut_depth = 0;
+        /// ProbCut's margin; ProbCut was removed
+        probcut_margin;
     }
 }
