@@ -148,8 +148,8 @@ pub struct TtHit {
     /// Depth in plies.
     pub depth: i32,
     pub bound: TtBound,
-    /// The entry was stored by a node on (or once on) a principal variation (Stockfish's
-    /// `ttPv`).
+    /// The entry was stored by a PV node (such entries are kept longer). The search no longer
+    /// reads it: the TT-PV mark that did (Stockfish's `ttPv`) failed its SPRTs and was removed.
     pub pv: bool,
 }
 
