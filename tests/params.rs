@@ -166,7 +166,7 @@ fn params_file_option_loads_and_keeps_previous_on_error() {
 #[test]
 fn removed_parameters_load_with_a_note_everywhere() {
     let removed = Params::find_removed("razor_depth").expect("razoring was removed");
-    let file = temp_file("removed.toml", "format = 17\n[search]\nrazor_depth = 2\nrazor_margin = 450\n");
+    let file = temp_file("removed.toml", "format = 18\n[search]\nrazor_depth = 2\nrazor_margin = 450\n");
     let file = file.to_str().unwrap();
     let out = run_bin(&["--params", file, "params", "--dump"], "", TIMEOUT);
     let stderr = String::from_utf8_lossy(&out.stderr);
