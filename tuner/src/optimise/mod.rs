@@ -17,6 +17,7 @@
 
 pub mod cmaes;
 pub mod compare;
+pub mod es;
 pub mod ga;
 pub mod local;
 pub mod spsa;
