@@ -20,6 +20,7 @@ pub mod compare;
 pub mod es;
 pub mod ga;
 pub mod halving;
+pub mod ledger;
 pub mod local;
 pub mod spsa;
 pub mod synthetic;
