@@ -22,6 +22,7 @@ pub mod ga;
 pub mod halving;
 pub mod ledger;
 pub mod local;
+pub mod recovery;
 pub mod spsa;
 pub mod synthetic;
 pub mod synthetic_games;
