@@ -17,10 +17,15 @@
 
 pub mod cmaes;
 pub mod compare;
+pub mod es;
 pub mod ga;
+pub mod halving;
+pub mod ledger;
 pub mod local;
+pub mod recovery;
 pub mod spsa;
 pub mod synthetic;
+pub mod synthetic_games;
 
 use rand::rngs::StdRng;
 use serde::{Serialize, de::DeserializeOwned};
