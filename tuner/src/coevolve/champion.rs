@@ -337,6 +337,50 @@ impl Coevolution {
         }
     }
 
+    /// The earlier test that rejected (or capped) a challenger holding `challenger`'s values
+    /// (`fingerprint`), with its generation: such values are not tested again.
+    fn tested_before<'h>(
+        &self,
+        g: usize,
+        challenger: &Params,
+        fingerprint: &str,
+        history: &'h [CoevolveGeneration],
+        bar: &ProgressBar,
+    ) -> Result<Option<(usize, &'h Challenge)>, CoevolveError> {
+        let out = &self.cfg.out_dir;
+        for earlier in history {
+            let Some(c) =
+                earlier.challenge.as_ref().filter(|c| matches!(c.verdict, Verdict::Rejected | Verdict::Capped))
+            else {
+                continue;
+            };
+            let same = match &c.fingerprint {
+                Some(f) => *f == fingerprint,
+                None => {
+                    // A record from before fingerprints: only its file tells, and a checkpoint
+                    // resumed on another machine may not have it.
+                    let path = gen_dir(out, earlier.generation).join(format!("{}.toml", c.challenger));
+                    if path.is_file() {
+                        Params::load(&path).map_err(|e| CoevolveError::params(&path, e))? == *challenger
+                    } else {
+                        bar.suspend(|| {
+                            log::warn!(
+                                "generation {g}: {} is missing (its record predates fingerprints), so a challenger \
+                                 holding its values would be tested again",
+                                path.display()
+                            )
+                        });
+                        false
+                    }
+                }
+            };
+            if same {
+                return Ok(Some((earlier.generation, c)));
+            }
+        }
+        Ok(None)
+    }
+
     /// Generation `g`'s best organism challenges the champion after `history`; the test's
     /// games are journaled in generation `g`'s directory, and `resume` continues them.
     pub(super) fn challenge(
@@ -367,38 +411,11 @@ impl Coevolution {
         if challenger == held {
             return Ok(skipped(format!("{name} holds the champion's values")));
         }
-        for earlier in history {
-            let Some(c) =
-                earlier.challenge.as_ref().filter(|c| matches!(c.verdict, Verdict::Rejected | Verdict::Capped))
-            else {
-                continue;
-            };
-            let same = match &c.fingerprint {
-                Some(f) => *f == fingerprint,
-                None => {
-                    // A record from before fingerprints: only its file tells, and a checkpoint
-                    // resumed on another machine may not have it.
-                    let path = gen_dir(out, earlier.generation).join(format!("{}.toml", c.challenger));
-                    if path.is_file() {
-                        Params::load(&path).map_err(|e| CoevolveError::params(&path, e))? == challenger
-                    } else {
-                        bar.suspend(|| {
-                            log::warn!(
-                                "generation {g}: {} is missing (its record predates fingerprints), so a challenger \
-                                 holding its values would be tested again",
-                                path.display()
-                            )
-                        });
-                        false
-                    }
-                }
-            };
-            if same {
-                return Ok(skipped(format!(
-                    "{name} holds the values of {}, rejected in generation {}",
-                    c.challenger, earlier.generation
-                )));
-            }
+        if let Some((generation, c)) = self.tested_before(g, &challenger, &fingerprint, history, bar)? {
+            return Ok(skipped(format!(
+                "{name} holds the values of {}, rejected in generation {generation}",
+                c.challenger
+            )));
         }
         if champion == START {
             write_start(&champion_file, first)?;
