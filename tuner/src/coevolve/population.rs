@@ -134,24 +134,12 @@ impl Coevolution {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coevolve::report::tests::organism;
+    use crate::coevolve::report::tests::{generation, organism};
 
     #[test]
     fn elites_keep_their_seed_s_values_and_children_their_slot_s() {
-        let generation = |g: usize, points: Vec<f64>| CoevolveGeneration {
-            generation: g,
-            best: 0,
-            best_name: String::new(),
-            cross: Vec::new(),
-            organisms: points.into_iter().map(|p| organism("", p)).collect(),
-            games: 0,
-            seconds: 0.0,
-            reference: None,
-            challenge: None,
-            race: None,
-            pool: None,
-            diversity: None,
-        };
+        let generation =
+            |g: usize, points: Vec<f64>| generation(g, points.into_iter().map(|p| organism("", p)).collect());
         assert_eq!(lineage(4, 1, 0, &[]), vec![0, 1, 2, 3]);
         // Generation 0: organism 2 wins, so generation 1's elite (slot 0) is seed 2.
         let history = vec![generation(0, vec![1.0, 0.0, 3.0, 2.0]), generation(1, vec![0.0, 1.0, 2.0, 2.0])];

@@ -352,10 +352,10 @@ pub(super) mod tests {
         }
     }
 
-    #[test]
-    fn elite_rank_is_the_carried_over_best_s_place() {
-        let generation = |organisms: Vec<OrganismResult>| CoevolveGeneration {
-            generation: 1,
+    /// A generation record holding only `organisms` (every other field empty).
+    pub(in crate::coevolve) fn generation(g: usize, organisms: Vec<OrganismResult>) -> CoevolveGeneration {
+        CoevolveGeneration {
+            generation: g,
             best: 0,
             best_name: String::new(),
             cross: Vec::new(),
@@ -367,7 +367,12 @@ pub(super) mod tests {
             race: None,
             pool: None,
             diversity: None,
-        };
+        }
+    }
+
+    #[test]
+    fn elite_rank_is_the_carried_over_best_s_place() {
+        let generation = |organisms: Vec<OrganismResult>| generation(1, organisms);
         let g = generation(vec![organism("elite g0o2", 2.0), organism("child", 3.0), organism("child", 2.0)]);
         assert_eq!(g.elite_rank(), Some(2), "one organism scored more; a tie shares the better rank");
         let first = generation(vec![organism("run-1.toml", 2.0), organism("run-2.toml", 3.0)]);
