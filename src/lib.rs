@@ -48,19 +48,7 @@ pub fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
 /// `\x1b`: an error may carry bytes from a file or an engine, and raw ones would drive the
 /// reader's terminal.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    let raw = |c: char| c.is_control() && c != '\n' && c != '\t';
-    if !text.chars().any(raw) {
-        return text.into();
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if raw(c) {
-            out.push_str(&format!("\\x{:02x}", u32::from(c)));
-        } else {
-            out.push(c);
-        }
-    }
-    out.into()
+    escaped(text, |c| c.is_control() && c != '\n' && c != '\t', |_| None)
 }
 
 /// `text` from outside (an engine's line, a broker's message, a file's key) as one line: every
@@ -69,19 +57,32 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
 /// neither start a line of its own in a log, an error or an output file nor drive the reader's
 /// terminal. Text without them comes back borrowed.
 pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
-    let raw = |c: char| c.is_control() || c == '\u{2028}' || c == '\u{2029}';
-    if !text.chars().any(raw) {
+    let named = |c: char| match c {
+        '\n' => Some("\\n"),
+        '\r' => Some("\\r"),
+        '\t' => Some("\\t"),
+        _ => None,
+    };
+    escaped(text, |c| c.is_control() || c == '\u{2028}' || c == '\u{2029}', named)
+}
+
+/// `text` with every character `raw` picks escaped: by its `named` escape where it has one, else
+/// as `\xNN` (`\u{NNNN}` above U+00FF). Borrowed when nothing needs escaping.
+fn escaped(
+    text: &str,
+    raw: impl Fn(char) -> bool,
+    named: impl Fn(char) -> Option<&'static str>,
+) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(&raw) {
         return text.into();
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if raw(c) && u32::from(c) <= 0xff => out.push_str(&format!("\\x{:02x}", u32::from(c))),
-            c if raw(c) => out.push_str(&format!("\\u{{{:04x}}}", u32::from(c))),
-            c => out.push(c),
+        match (raw(c), named(c)) {
+            (false, _) => out.push(c),
+            (true, Some(name)) => out.push_str(name),
+            (true, None) if u32::from(c) <= 0xff => out.push_str(&format!("\\x{:02x}", u32::from(c))),
+            (true, None) => out.push_str(&format!("\\u{{{:04x}}}", u32::from(c))),
         }
     }
     out.into()
