@@ -21,6 +21,8 @@ const FILES: &[(&str, &str)] = &[
     ),
     ("configs/spaces/texel-full.toml", include_str!("../../configs/spaces/texel-full.toml")),
     ("configs/coevolve/default.toml", include_str!("../../configs/coevolve/default.toml")),
+    ("configs/coevolve/paper.toml", include_str!("../../configs/coevolve/paper.toml")),
+    ("configs/spaces/coevolve-search.txt", include_str!("../../configs/spaces/coevolve-search.txt")),
     ("configs/search-evolve/default.toml", include_str!("../../configs/search-evolve/default.toml")),
     ("configs/spaces/search-evolve-paper.toml", include_str!("../../configs/spaces/search-evolve-paper.toml")),
     ("configs/quick/default.toml", include_str!("../../configs/quick/default.toml")),

@@ -48,7 +48,7 @@ pub fn library_signatures() -> std::collections::BTreeMap<String, String> {
 }
 
 /// The bench output (stdout and stderr), or `None` when the engine failed or hung.
-fn run_bench(cmd: &Path, args: &[String], dir: Option<&Path>) -> Option<String> {
+pub fn run_bench(cmd: &Path, args: &[String], dir: Option<&Path>) -> Option<String> {
     let mut command = Command::new(cmd);
     command.args(args).arg("bench").stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     if let Some(d) = dir {
@@ -98,6 +98,19 @@ pub fn bench_nodes(output: &str) -> Option<u64> {
     })
 }
 
+/// The speed of a bench output: the last `N nps` (evochess, Ethereal) or `Nodes/second : N`
+/// (Stockfish): for an estimate of a run's time, never a signature.
+pub fn bench_nps(output: &str) -> Option<f64> {
+    output.lines().rev().find_map(|line| {
+        let lower = line.to_ascii_lowercase();
+        if let Some(rest) = lower.strip_prefix("nodes/second") {
+            return rest.trim_start_matches([' ', ':']).split_whitespace().next()?.parse().ok();
+        }
+        let words: Vec<&str> = lower.split_whitespace().collect();
+        words.windows(2).rev().find(|w| w[1] == "nps").and_then(|w| w[0].parse().ok())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,6 +120,9 @@ mod tests {
         assert_eq!(bench_nodes("info depth 1\n4977478 nodes 1386231 nps\n"), Some(4977478));
         let sf = "Total time (ms) : 1234\nNodes searched  : 2099719\nNodes/second    : 1701555\n";
         assert_eq!(bench_nodes(sf), Some(2099719));
+        assert_eq!(bench_nps(sf), Some(1701555.0));
+        assert_eq!(bench_nps("info depth 1\n4977478 nodes 1386231 nps\n"), Some(1386231.0));
+        assert_eq!(bench_nps("4977478 nodes\n"), None);
         assert_eq!(bench_nodes("OVERALL:      1234 ms    2505000 nodes    2030000 nps\n"), Some(2505000));
         assert_eq!(bench_nodes("no bench here\n"), None);
     }

@@ -1,4 +1,6 @@
-//! `tuner coevolve`: single-population coevolution of evolved organisms (David et al. §III-C).
+//! `tuner coevolve`: by default the evolution strategy over the engine's search parameters
+//! (issue 89, [`crate::coevolve::es`]); `--config paper`: the paper's single-population
+//! coevolution of evolved organisms (David et al. §III-C).
 
 use std::path::{Path, PathBuf};
 
@@ -6,12 +8,19 @@ use anyhow::{Context as _, bail};
 
 use crate::{
     cli::{RunArgs, set_given},
-    coevolve::{Coevolution, CoevolveConfig, champion},
+    coevolve::{
+        Coevolution, CoevolveConfig, champion,
+        es::{EsCoevolution, EsCoevolveConfig, Verdict},
+    },
 };
 
-/// Coevolve evaluation functions by round robins between evochess processes.
+/// Evolve the engine's search parameters in games against a champion (an evolution strategy
+/// with an SPRT gate), or coevolve evaluation functions by the paper's round robins.
 ///
-/// Without --config the settings are the paper's, as configs/coevolve/default.toml lists them.
+/// Without --config: the evolution strategy of configs/coevolve/default.toml, over the 63 live
+/// search values of params/default.toml at 10,000 nodes a move, 60,000 games (about 9 hours on 2
+/// cores). `--config paper`: David et al.'s round robin (configs/coevolve/paper.toml); a config
+/// is named by path or by its name under configs/coevolve/.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct CoevolveArgs {
     /// Directory of parameter files forming the first generation (e.g. params/evolved).
@@ -35,18 +44,88 @@ pub struct CoevolveArgs {
     /// The evochess binary (default: next to tuner).
     #[arg(long, value_name = "PATH")]
     pub engine: Option<PathBuf>,
-    /// The best organism's parameter file.
+    /// The output parameter file (the champion; the paper's: the best organism).
     #[arg(long, value_name = "FILE.toml")]
     pub output: Option<PathBuf>,
+    /// Evolution strategy: the start file (default: the engine's defaults).
+    #[arg(long, value_name = "FILE.toml")]
+    pub start: Option<PathBuf>,
+    /// Evolution strategy: the run's game budget, racing and gates together.
+    #[arg(long, value_name = "N")]
+    pub games: Option<u64>,
+    /// Evolution strategy: sets a config key, dotted for a table's (`--set es.pairs=4
+    /// --set gate.count=1`); the value is TOML (a bare word is a string). Repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
     #[command(flatten)]
     pub run: RunArgs,
 }
 
 impl CoevolveArgs {
-    /// The config file (or defaults) with the command-line overrides applied.
+    /// The method the config (or, without one, the flags) selects.
+    pub fn method(&self) -> anyhow::Result<Method> {
+        let Some(path) = &self.run.config else {
+            return Ok(if self.population_dir.is_some() || self.random.is_some() { Method::Paper } else { Method::Es });
+        };
+        let path = config_path(path);
+        let text = crate::builtin::read_text(&path).with_context(|| format!("config {}", path.display()))?;
+        let table: toml::Table = toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let method = match table.get("method") {
+            None => paper_keys(&table).map_or(Method::Es, |_| Method::Paper),
+            Some(toml::Value::String(m)) if m == "es" => Method::Es,
+            Some(toml::Value::String(m)) if m == "paper" => Method::Paper,
+            Some(other) => bail!("{}: method = {other}: \"es\" (the default) or \"paper\"", path.display()),
+        };
+        if method == Method::Es && (self.population_dir.is_some() || self.random.is_some()) {
+            bail!(
+                "--population-dir and --random are the paper's method; {} is the evolution strategy's",
+                path.display()
+            );
+        }
+        if method == Method::Paper && (self.start.is_some() || self.games.is_some()) {
+            bail!("--start and --games are the evolution strategy's; {} is the paper's method", path.display());
+        }
+        Ok(method)
+    }
+
+    /// The evolution strategy's config with the command-line overrides applied.
+    pub fn es_config(&self) -> anyhow::Result<EsCoevolveConfig> {
+        let mut cfg = match &self.run.config {
+            Some(p) => EsCoevolveConfig::load(&config_path(p))?,
+            None => EsCoevolveConfig::default(),
+        };
+        if let Some(n) = self.nodes {
+            cfg.nodes = Some(n);
+            if self.tc.is_none() {
+                cfg.tc = None;
+            }
+        }
+        if let Some(tc) = &self.tc {
+            cfg.tc = if tc == "none" { None } else { Some(tc.parse().map_err(anyhow::Error::msg).context("--tc")?) };
+            if self.nodes.is_none() {
+                cfg.nodes = None;
+            }
+        }
+        set_given!(self; concurrency => cfg.concurrency, openings => cfg.openings, output => cfg.output);
+        set_given!(self; games => cfg.games);
+        set_given!(self.run; seed => cfg.seed, out => cfg.out_dir);
+        if let Some(e) = &self.engine {
+            cfg.engine = Some(e.clone());
+        }
+        if let Some(s) = &self.start {
+            cfg.start = Some(s.clone());
+        }
+        if !self.set.is_empty() {
+            cfg = with_settings(&cfg, &self.set)?;
+        }
+        cfg.broker = self.run.broker.config()?;
+        Ok(cfg)
+    }
+
+    /// The paper's config file (or defaults) with the command-line overrides applied.
     pub fn config(&self) -> anyhow::Result<CoevolveConfig> {
         let mut cfg = match &self.run.config {
-            Some(p) => CoevolveConfig::load(p)?,
+            Some(p) => CoevolveConfig::load(&config_path(p))?,
             None => CoevolveConfig::default(),
         };
         if let Some(d) = &self.population_dir {
@@ -98,7 +177,125 @@ fn check_inputs(co: &Coevolution) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Which coevolution a command runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// The evolution strategy (the default).
+    Es,
+    /// David et al.'s round robin of evolved organisms.
+    Paper,
+}
+
+/// `cfg` with each `KEY=VALUE` of `--set` applied, checked as the config file's keys are.
+fn with_settings(cfg: &EsCoevolveConfig, settings: &[String]) -> anyhow::Result<EsCoevolveConfig> {
+    let mut table = toml::Table::try_from(cfg).context("the config as TOML")?;
+    for setting in settings {
+        let Some((key, text)) = setting.split_once('=') else { bail!("--set {setting}: expected KEY=VALUE") };
+        let value = format!("v = {text}")
+            .parse::<toml::Table>()
+            .ok()
+            .and_then(|mut t| t.remove("v"))
+            .unwrap_or_else(|| toml::Value::String(text.to_string()));
+        let mut at = &mut table;
+        let mut parts: Vec<&str> = key.trim().split('.').collect();
+        let last = parts.pop().filter(|k| !k.is_empty()).with_context(|| format!("--set {setting}: no key"))?;
+        for part in parts {
+            at = match at.entry(part).or_insert_with(|| toml::Value::Table(toml::Table::new())) {
+                toml::Value::Table(t) => t,
+                _ => bail!("--set {setting}: `{part}` is not a table"),
+            };
+        }
+        at.insert(last.to_string(), value);
+    }
+    toml::Value::Table(table).try_into().map_err(|e| anyhow::anyhow!("--set: {e}"))
+}
+
+/// A config named by its name under configs/coevolve/ (`paper`), or by path.
+fn config_path(path: &Path) -> PathBuf {
+    let bare = path.components().count() == 1 && path.extension().is_none();
+    if bare && !path.exists() {
+        Path::new("configs/coevolve").join(path).with_extension("toml")
+    } else {
+        path.to_path_buf()
+    }
+}
+
+/// The first key of `table` that only the paper's method has: a config from before the
+/// evolution strategy was the default, which keeps its meaning.
+fn paper_keys(table: &toml::Table) -> Option<&str> {
+    const PAPER: [&str; 13] = [
+        "population_dir",
+        "organisms",
+        "mutants",
+        "mutant_sigma",
+        "space",
+        "openings_per_pair",
+        "selection",
+        "racing_games",
+        "racing_confidence",
+        "pool",
+        "reference_games",
+        "ga",
+        "champion",
+    ];
+    PAPER.into_iter().find(|k| table.contains_key(*k))
+}
+
 pub fn run(args: CoevolveArgs) -> anyhow::Result<()> {
+    match args.method()? {
+        Method::Es => run_es(&args),
+        Method::Paper => run_paper(args),
+    }
+}
+
+fn run_es(args: &CoevolveArgs) -> anyhow::Result<()> {
+    let cfg = args.es_config()?;
+    let co = EsCoevolution::new(cfg, args.run.generations)?;
+    println!("{}", co.plan());
+    let outcome = co.run(args.run.start())?;
+    let games: u64 = outcome.history.iter().map(|h| h.games + h.gate.as_ref().map_or(0, |g| g.games)).sum();
+    println!("coevolve: {} generations, {games} games", outcome.history.len());
+    let gates: Vec<_> = outcome.history.iter().filter_map(|h| h.gate.as_ref().map(|g| (h.generation, g))).collect();
+    if gates.is_empty() {
+        println!("no gate: the output is the start; the ES's mean is {}", outcome.mean.display());
+    }
+    for (generation, g) in gates {
+        let verdict = match g.verdict {
+            Verdict::Promoted => "promoted",
+            Verdict::Rejected => "rejected",
+            Verdict::Capped => "undecided at the cap, not promoted",
+            Verdict::Skipped => "skipped",
+        };
+        println!(
+            "  gate {} after generation {generation}: {} vs {}: {verdict}; {}",
+            g.index + 1,
+            g.challenger,
+            g.champion,
+            g.line
+        );
+    }
+    println!("champion: {} -> {}", outcome.champion.name, outcome.output.display());
+    println!("the ES's last mean (ungated): {}", outcome.mean.display());
+    if let Some((start, count)) = crate::coevolve::es::confirmation_slice(&co) {
+        println!(
+            "openings the run never played, for the confirmation match: --openings file={} order=random start={start} \
+             --srand {} --games {} (and no more)",
+            co.cfg.book()?.file.display(),
+            co.cfg.seed,
+            2 * count
+        );
+    }
+    println!("output files:");
+    println!("  {}", outcome.output.display());
+    for line in crate::coevolve::es::output_listing(&co.cfg.out_dir)? {
+        if Path::new(&line) != outcome.output {
+            println!("  {line}");
+        }
+    }
+    Ok(())
+}
+
+fn run_paper(args: CoevolveArgs) -> anyhow::Result<()> {
     let cfg = args.config()?;
     let co = Coevolution::new(cfg)?;
     check_inputs(&co)?;

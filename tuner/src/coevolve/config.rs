@@ -35,10 +35,15 @@ pub struct OrganismSpec {
     pub tc: Option<Parsed<ClockTc>>,
 }
 
-/// Everything `tuner coevolve` reads from its config file (`configs/coevolve/default.toml`).
+/// Everything the paper's `tuner coevolve` reads from its config file (`configs/coevolve/paper.toml`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CoevolveConfig {
+    /// `"paper"`, this method; `tuner coevolve` reads it to choose between this and the
+    /// evolution strategy ([`super::es`]). Absent from configs written before the choice, which
+    /// keep their meaning, and from the run's identity.
+    #[serde(skip_serializing)]
+    pub method: Option<String>,
     /// Directory of parameter files forming the first generation (every `*.toml`, in natural
     /// name order). `None`: a random population of `ga.population` organisms.
     pub population_dir: Option<PathBuf>,
@@ -158,6 +163,7 @@ fn ga_over_coevolve_defaults<'de, D: Deserializer<'de>>(d: D) -> Result<GaConfig
 impl Default for CoevolveConfig {
     fn default() -> Self {
         Self {
+            method: None,
             population_dir: Some(PathBuf::from("params/evolved")),
             space: None,
             engine: None,
@@ -269,6 +275,12 @@ impl CoevolveConfig {
     /// Checks the settings against each other and the search space's `layout`: everything
     /// [`Coevolution::new`](super::Coevolution::new) refuses before it reads a file.
     pub(super) fn validate(&self, layout: &Layout) -> Result<(), CoevolveError> {
+        if let Some(m) = self.method.as_deref().filter(|m| *m != "paper") {
+            return Err(CoevolveError::Config(format!(
+                "method = \"{m}\": this is the paper's config (method = \"paper\"); the evolution strategy's is read by \
+                 `tuner coevolve` itself"
+            )));
+        }
         self.check_optimiser()?;
         self.ga.validate(layout)?;
         self.champion.validate()?;
@@ -339,8 +351,9 @@ mod tests {
     #[test]
     fn the_default_space_is_the_whole_evaluation_and_reference_games_come_in_pairs() {
         assert_eq!(CoevolveConfig::default().space, None);
-        let shipped = CoevolveConfig::load(Path::new("configs/coevolve/default.toml")).unwrap();
-        assert_eq!(shipped, CoevolveConfig::default(), "configs/coevolve/default.toml lists the defaults");
+        let shipped = CoevolveConfig::load(Path::new("configs/coevolve/paper.toml")).unwrap();
+        let expected = CoevolveConfig { method: Some("paper".into()), ..CoevolveConfig::default() };
+        assert_eq!(shipped, expected, "configs/coevolve/paper.toml lists the defaults");
         let e = CoevolveConfig::parse("reference_games = 3\n").unwrap().match_base().unwrap_err().to_string();
         assert!(e.contains("reference_games = 3"), "{e}");
     }

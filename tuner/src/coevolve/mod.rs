@@ -59,6 +59,7 @@
 pub mod champion;
 mod config;
 mod error;
+pub mod es;
 mod files;
 mod objective;
 mod population;

@@ -187,6 +187,27 @@ impl Ledger {
         Ok(Draw { stream: stream.to_string(), start, count, seed })
     }
 
+    /// Openings `offset..offset + count` of `stream`, whatever its cursor: for a run whose
+    /// draws follow from its generation and round alone, so that a resumed run draws what the
+    /// killed one did without keeping a cursor.
+    ///
+    /// # Errors
+    /// An unknown or reserved stream, a draw of none, or one past the stream's end.
+    pub fn slice(&self, stream: &str, offset: usize, count: usize) -> Result<Draw, LedgerError> {
+        let s = self.stream(stream)?;
+        if s.reserved {
+            return Err(LedgerError::Reserved(stream.to_string()));
+        }
+        if count == 0 {
+            return Err(LedgerError::Empty(stream.to_string()));
+        }
+        let left = s.size.saturating_sub(offset);
+        if count > left {
+            return Err(LedgerError::Exhausted { stream: stream.to_string(), asked: count, left, size: s.size });
+        }
+        Ok(Draw { stream: stream.to_string(), start: s.first + offset + 1, count, seed: self.seed })
+    }
+
     /// The whole of a stream, whatever its cursor (the confirmation match plays the reserved
     /// slice after the run).
     ///
@@ -295,6 +316,12 @@ mod tests {
         assert_eq!(l.draw(RACING, 0), Err(LedgerError::Empty(RACING.into())));
         assert_eq!(l.draw("racin", 1), Err(LedgerError::Unknown("racin".into())));
         assert_eq!(l.remaining(RACING), Ok(110));
+        // A slice at a fixed offset is the draw a cursor at that offset gives, cursor untouched.
+        assert_eq!(l.slice(RACING, 7, 3).unwrap(), b);
+        assert_eq!(l.remaining(RACING), Ok(110));
+        assert!(matches!(l.slice(RACING, 118, 3), Err(LedgerError::Exhausted { left: 2, .. })));
+        assert_eq!(l.slice(CONFIRMATION, 0, 1), Err(LedgerError::Reserved(CONFIRMATION.into())));
+        assert_eq!(l.slice(GATE, 0, 0), Err(LedgerError::Empty(GATE.into())));
         // Every position handed out (or reserved) once.
         let mut seen = BTreeSet::new();
         for d in [l.whole(CONFIRMATION).unwrap(), a, b, g, l.draw(RACING, 110).unwrap()] {

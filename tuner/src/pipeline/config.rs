@@ -276,7 +276,7 @@ impl Default for PipelineConfig {
             concurrency: 0,
             pgn: vec![data_file("games/gm2600_classical.pgn.xz")],
             evolve: Stage { config: Some("configs/evolve/default.toml".into()), overrides: toml::Table::new() },
-            coevolve: Stage { config: Some("configs/coevolve/default.toml".into()), overrides: toml::Table::new() },
+            coevolve: Stage { config: Some("configs/coevolve/paper.toml".into()), overrides: toml::Table::new() },
             search_evolve: Stage {
                 config: Some("configs/search-evolve/default.toml".into()),
                 overrides: toml::Table::new(),
