@@ -31,7 +31,15 @@ impl Worker {
     fn start(redis: &Redis, dir: &Path, name: &str, engines: &Path) -> Worker {
         let log = std::fs::File::create(dir.join(format!("{name}.log"))).unwrap();
         let child = Command::new(TUNER)
-            .args(["worker", "--broker", &redis.url, "--engines", engines.to_str().unwrap()])
+            .args([
+                "worker",
+                "--broker",
+                &redis.url,
+                "--secret",
+                redis_server::secret(),
+                "--engines",
+                engines.to_str().unwrap(),
+            ])
             .args(["--visibility", "2", "--name", name])
             .env("RUST_LOG", "info")
             .stdout(Stdio::null())
@@ -153,7 +161,7 @@ fn a_match_over_the_broker_with_two_workers_plays_the_local_games() {
     let dir = scratch("broker", "match");
     let (redis, _a, _b) = broker_with_two_workers(&dir);
     let mut args = match_args(&dir);
-    args.extend(["-broker".into(), redis.url.clone()]);
+    args.extend(["-broker".into(), redis.url.clone(), "-broker-secret".into(), redis_server::secret().into()]);
     run_match(&args);
     assert_eq!(games_in(&dir.join("games.pgn")), 40);
     assert_each_unit_once(&dir.join("state.jsonl"));
@@ -171,7 +179,7 @@ fn a_coordinator_killed_and_resumed_loses_and_duplicates_nothing() {
     let dir = scratch("broker", "coordinator-kill");
     let (redis, _a, _b) = broker_with_two_workers(&dir);
     let mut args = match_args(&dir);
-    args.extend(["-broker".into(), redis.url.clone()]);
+    args.extend(["-broker".into(), redis.url.clone(), "-broker-secret".into(), redis_server::secret().into()]);
     let journal = dir.join("state.jsonl");
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     common::kill_9_when(&refs, Duration::from_secs(120), "four units", || journal_units(&journal).len() >= 4);
@@ -188,7 +196,7 @@ fn a_worker_with_another_engine_build_refuses() {
     let dir = scratch("broker", "refuse");
     let redis = Redis::start();
     let mut args = match_args(&dir);
-    args.extend(["-broker".into(), redis.url.clone()]);
+    args.extend(["-broker".into(), redis.url.clone(), "-broker-secret".into(), redis_server::secret().into()]);
     let mut coordinator = Command::new(TUNER)
         .args(&args)
         .env("RUST_LOG", "warn")
@@ -200,6 +208,7 @@ fn a_worker_with_another_engine_build_refuses() {
     let engines = engines_file(&dir, Path::new(FAKE));
     let out = Command::new(TUNER)
         .args(["worker", "--broker", &redis.url, "--engines", engines.to_str().unwrap(), "--idle-exit", "60"])
+        .args(["--secret", redis_server::secret()])
         .output()
         .unwrap();
     // The coordinator reads answers every second: give it the refusal before stopping it.
@@ -254,7 +263,15 @@ fn coevolve_over_the_broker_as_local(name: &str, extra: &str) -> (PathBuf, BTree
     tuner_ok(&["coevolve", "--config", coevolve_config(&local, extra).to_str().unwrap()]);
     let dir = scratch("broker", &format!("{name}-remote"));
     let (redis, _a, _b) = broker_with_two_workers(&dir);
-    tuner_ok(&["coevolve", "--config", coevolve_config(&dir, extra).to_str().unwrap(), "--broker", &redis.url]);
+    tuner_ok(&[
+        "coevolve",
+        "--config",
+        coevolve_config(&dir, extra).to_str().unwrap(),
+        "--broker",
+        &redis.url,
+        "--broker-secret",
+        redis_server::secret(),
+    ]);
     let log = worker_logs(&dir);
     assert!(log.contains("serving run match-"), "the workers played generation 0: {log}");
     let remote = standings(&dir.join("out/gen-000"));
@@ -313,7 +330,7 @@ fn an_evolve_generation_over_the_broker_scores_as_local() {
             dir.join("out").display().to_string(),
         ];
         if let Some(url) = broker {
-            args.extend(["--broker".into(), url.into()]);
+            args.extend(["--broker".into(), url.into(), "--broker-secret".into(), redis_server::secret().into()]);
         }
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
         tuner_ok(&refs);
@@ -355,7 +372,7 @@ fn a_search_evolve_generation_over_the_broker_counts_as_local() {
         .map(String::from)
         .to_vec();
         if let Some(url) = broker {
-            args.extend(["--broker".into(), url.into()]);
+            args.extend(["--broker".into(), url.into(), "--broker-secret".into(), redis_server::secret().into()]);
         }
         // The config's relative paths (the search space) are the repository's.
         let out = Command::new(TUNER).args(&args).current_dir(repo()).env("RUST_LOG", "warn").output().unwrap();
@@ -387,7 +404,7 @@ fn an_spsa_tune_over_the_broker_moves_as_local() {
         .unwrap();
         let mut args = vec!["spsa", "--config", cfg.to_str().unwrap()];
         if let Some(url) = broker {
-            args.extend(["--broker", url]);
+            args.extend(["--broker", url, "--broker-secret", redis_server::secret()]);
         }
         tuner_ok(&args);
         std::fs::read_to_string(dir.join("out/values.csv")).unwrap()

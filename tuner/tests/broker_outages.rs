@@ -37,7 +37,15 @@ fn worker(redis: &Redis, dir: &Path, name: &str, engine: &Path) -> Killed {
     std::fs::write(&engines, format!("[engines.evochess]\ncmd = {engine:?}\n")).unwrap();
     let log = std::fs::File::create(dir.join(format!("{name}.log"))).unwrap();
     let child = Command::new(TUNER)
-        .args(["worker", "--broker", &redis.url, "--engines", engines.to_str().unwrap()])
+        .args([
+            "worker",
+            "--broker",
+            &redis.url,
+            "--secret",
+            redis_server::secret(),
+            "--engines",
+            engines.to_str().unwrap(),
+        ])
         .args(["--visibility", "2", "--name", name])
         .env("RUST_LOG", "info")
         .stdout(Stdio::null())
@@ -60,6 +68,7 @@ fn coordinator(redis: &Redis, dir: &Path, limit: &str, games: u32, extra: &[&str
         .args(["match", "-engine", "name=default", &cmd, "-engine", "name=hand-set", &cmd, &params])
         .args(["-each", limit, "-games", &games, "-srand", "7", "-maxmoves", "80", "-openings", &book])
         .args(["-pgnout", pgn.to_str().unwrap(), "min", "-state", state.to_str().unwrap(), "-broker", &redis.url])
+        .args(["-broker-secret", redis_server::secret()])
         .args(extra)
         .env("RUST_LOG", "info")
         .stdout(Stdio::null())

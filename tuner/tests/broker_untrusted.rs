@@ -21,6 +21,7 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 use redis::{Commands, Connection};
 use redis_server::Redis;
 use serde_json::{Value, json};
+use tuner::broker::mac::Purpose;
 
 const NS: &str = "evochess";
 
@@ -55,6 +56,7 @@ impl Lab {
         let log = std::fs::File::create(dir.join("worker.log")).unwrap();
         let worker = Command::new(TUNER)
             .args(["worker", "--broker", &redis.url, "--engines", file.to_str().unwrap(), "--name", "w"])
+            .args(["--secret", redis_server::secret()])
             .args(args)
             .env("TMPDIR", &tmp)
             .env("RUST_LOG", "info")
@@ -73,19 +75,24 @@ impl Lab {
         assert!(self.worker.try_wait().unwrap().is_none(), "the worker ended: {}", self.log());
     }
 
-    /// A run as a coordinator opens one (spec, groups, listed), with `tasks` published.
+    /// A run as a coordinator opens one (spec, groups, listed), with `tasks` published, all
+    /// signed with the test's secret: what a worker does with what verifies.
     fn forge(&mut self, run: &str, spec: Option<&str>, tasks: &[String]) {
         let key = |what: &str| format!("{NS}:run:{run}:{what}");
+        let secret = redis_server::key();
         if let Some(spec) = spec {
-            let _: () = self.con.set(key("spec"), spec).unwrap();
+            let mac = secret.sign(Purpose::Spec, run, "", spec.as_bytes());
+            let _: () = self.con.mset(&[(key("spec"), spec), (key("spec_mac"), &mac)]).unwrap();
         }
         for (k, group) in [(key("tasks"), "workers"), (key("results"), "coordinator")] {
             let _: Result<(), _> =
                 redis::cmd("XGROUP").arg("CREATE").arg(k).arg(group).arg("0").arg("MKSTREAM").query(&mut self.con);
         }
         for (i, body) in tasks.iter().enumerate() {
+            let task = format!("t{i}");
+            let mac = secret.sign(Purpose::Task, run, &task, body.as_bytes());
             let _: String =
-                self.con.xadd(key("tasks"), "*", &[("task", format!("t{i}").as_str()), ("body", body)]).unwrap();
+                self.con.xadd(key("tasks"), "*", &[("task", task.as_str()), ("body", body), ("mac", &mac)]).unwrap();
         }
         let _: () = self.con.sadd(format!("{NS}:runs"), run).unwrap();
     }
@@ -325,6 +332,7 @@ fn a_coordinator_whose_task_is_dead_lettered_stops_with_the_reason() {
         .args(["match", "-engine", "name=a", &cmd, "option.Hash=16", "-engine", "name=b", &cmd])
         .args(["-each", "nodes=50", "-games", "2", "-maxmoves", "15", "-srand", "3"])
         .args(["-pgnout", lab.dir.join("games.pgn").to_str().unwrap(), "-broker", &lab.redis.url])
+        .args(["-broker-secret", redis_server::secret()])
         .env("RUST_LOG", "warn")
         .output()
         .unwrap();
@@ -408,10 +416,10 @@ fn a_worker_survives_a_thousand_forged_messages_and_answers_every_valid_task() {
             let _: String = lab.con.xadd(&tasks_key, "*", &[("task", "forged"), ("body", body.as_str())]).unwrap();
             forged += 1;
         }
-        let _: String = lab
-            .con
-            .xadd(&tasks_key, "*", &[("task", format!("u{round}").as_str()), ("body", task(round, 0, 1).as_str())])
-            .unwrap();
+        let (id, body) = (format!("u{round}"), task(round, 0, 1));
+        let mac = redis_server::key().sign(Purpose::Task, valid, &id, body.as_bytes());
+        let _: String =
+            lab.con.xadd(&tasks_key, "*", &[("task", id.as_str()), ("body", body.as_str()), ("mac", &mac)]).unwrap();
         sent += 1;
     }
     assert_eq!((forged, sent), (1000, 100));
@@ -557,6 +565,7 @@ fn control_characters_from_the_broker_never_make_a_line_of_their_own() {
         .args(["match", "-engine", "name=a", &cmd, "-engine", "name=b", &cmd])
         .args(["-each", "nodes=50", "-games", "2", "-maxmoves", "15"])
         .args(["-pgnout", dir.join("games.pgn").to_str().unwrap(), "-broker", &redis.url])
+        .args(["-broker-secret", redis_server::secret()])
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -574,11 +583,15 @@ fn control_characters_from_the_broker_never_make_a_line_of_their_own() {
         assert!(started.elapsed() < LIMIT, "the coordinator published no task");
         thread::sleep(Duration::from_millis(50));
     };
+    // Signed: a note that does not verify is only logged (tested below).
+    let reason = "bad\nforged line from the reason\u{1b}[31m";
+    let mac = redis_server::key().sign(Purpose::Dead, &run, "u0", format!("{entry}\n{reason}").as_bytes());
     let fields = [
         ("task", "u0"),
         ("entry", entry.as_str()),
         ("worker", "w\r\nforged line from the name"),
-        ("dead", "bad\nforged line from the reason\u{1b}[31m"),
+        ("dead", reason),
+        ("mac", mac.as_str()),
     ];
     let _: String = con.xadd(format!("{NS}:run:{run}:results"), "*", &fields).unwrap();
     let out = coordinator.wait_with_output().unwrap();

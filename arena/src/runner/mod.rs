@@ -363,6 +363,13 @@ pub struct Context {
     pub stop: AtomicBool,
 }
 
+impl Context {
+    /// The match's adjudication tablebases, loaded once (an executor replays games with them).
+    pub fn tablebase(&self) -> Option<&Arc<Tablebase<Chess>>> {
+        self.tb.as_ref()
+    }
+}
+
 /// The same match run again without `--resume` over its own unfinished journal: an error, so
 /// that a forgotten `-resume` does not replace the journal and replay its games. A journal of
 /// another match (other settings), a finished one (every unit, or an SPRT decision) or a

@@ -18,6 +18,15 @@
 //! A worker whose build differs refuses the run and leaves its task to others. When refusals
 //! came and, for [`BrokerConfig::patience`], no answer was accepted and no other worker holds a
 //! task, every worker that came refused: the run stops with [`BrokerError::Refused`].
+//!
+//! # Forged entries
+//!
+//! The coordinator signs its spec and tasks and reads only what verifies ([`super::mac`]): an
+//! answer whose MAC is missing or wrong (or one over [`MAX_ANSWER_BYTES`]) comes out of
+//! [`Coordinator::answers`] as [`Reply::Rejected`], which its caller treats as any rejected
+//! answer: logged with the task and the reason, never counted, the task published again. A
+//! refusal or a dead-letter note that does not verify is logged and otherwise ignored, so a
+//! forger can neither end a run nor count towards its patience.
 
 use std::{
     collections::{BTreeMap, BTreeSet, HashMap},
@@ -30,7 +39,15 @@ use redis::{
     streams::{StreamPendingCountReply, StreamRangeReply, StreamReadReply},
 };
 
-use super::{BrokerConfig, BrokerError, GROUP, RunLock, ensure_group, redact, wire::field};
+use super::{
+    BrokerConfig, BrokerError, GROUP, RunLock, ensure_group,
+    mac::{Purpose, Secret},
+    redact,
+    wire::{SPEC_MAC, field},
+};
+
+/// Largest answer a coordinator reads (two games' records are some tens of kilobytes).
+pub const MAX_ANSWER_BYTES: usize = 1 << 20;
 
 /// How long a coordinator tries to reach a broker that went away before it gives up.
 pub const RECONNECT_FOR: Duration = Duration::from_secs(300);
@@ -54,10 +71,32 @@ fn connection_lost(e: &RedisError) -> bool {
 pub struct Answer {
     /// Its entry id in the results stream.
     pub entry: String,
+    /// The task id it names, escaped for logs ([`evochess::one_line`]).
     pub task: String,
     pub worker: String,
-    /// The answer's JSON, or the worker's refusal.
-    pub body: Result<String, String>,
+    pub reply: Reply,
+}
+
+/// What an answer says, once its MAC was checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// The answer's JSON; its MAC verifies.
+    Body(String),
+    /// The worker would not run the run's tasks, and why; its MAC verifies.
+    Refused(String),
+    /// An answer not to be read, and why (no MAC, a wrong one, too large).
+    Rejected(String),
+}
+
+/// Checks one answer of run `run` to task `task`: its size, then its MAC.
+///
+/// # Errors
+/// Why it is refused, for a log line.
+pub fn authenticate(secret: &Secret, run: &str, task: &str, body: &str, mac: Option<&str>) -> Result<(), String> {
+    if body.len() > MAX_ANSWER_BYTES {
+        return Err(format!("an answer of {} bytes (at most {MAX_ANSWER_BYTES})", body.len()));
+    }
+    secret.verify(Purpose::Answer, run, task, body.as_bytes(), mac).map_err(|e| e.to_string())
 }
 
 /// An open run on the broker, owned (locked) by this process.
@@ -91,11 +130,12 @@ impl Coordinator {
         let tasks_key = cfg.run_key(run, "tasks");
         let results_key = cfg.run_key(run, "results");
         let spec_key = cfg.run_key(run, "spec");
+        let mac_key = cfg.run_key(run, SPEC_MAC);
         let e = |err| cfg.error(err);
         if !keep {
-            let _: () = con.del(&[&tasks_key, &results_key, &spec_key]).map_err(e)?;
+            let _: () = con.del(&[&tasks_key, &results_key, &spec_key, &mac_key]).map_err(e)?;
         }
-        let _: () = con.set(&spec_key, spec).map_err(e)?;
+        let _: () = store_spec(cfg, &mut con, run, spec).map_err(e)?;
         ensure_group(cfg, &mut con, &tasks_key, GROUP)?;
         // The results stream exists from the start: workers answer with NOMKSTREAM, so that a
         // late answer never recreates a run that has ended.
@@ -197,7 +237,7 @@ impl Coordinator {
                 }
             }
         }
-        let _: () = self.con.set(cfg.run_key(&self.run, "spec"), &self.spec)?;
+        store_spec(&cfg, &mut self.con, &self.run, &self.spec)?;
         for (key, group) in [(&self.tasks_key, GROUP), (&self.results_key, "coordinator")] {
             let made: RedisResult<()> =
                 redis::cmd("XGROUP").arg("CREATE").arg(key).arg(group).arg("0").arg("MKSTREAM").query(&mut self.con);
@@ -212,7 +252,9 @@ impl Coordinator {
         let lost: Vec<String> = self.ours.keys().filter(|e| !held.contains(*e)).cloned().collect();
         for old in &lost {
             let (task, body) = self.ours.remove(old).expect("listed above");
-            let new: String = self.con.xadd(&self.tasks_key, "*", &[(field::TASK, &task), (field::BODY, &body)])?;
+            let mac = cfg.secret.sign(Purpose::Task, &self.run, &task, body.as_bytes());
+            let fields = [(field::TASK, &task), (field::BODY, &body), (field::MAC, &mac)];
+            let new: String = self.con.xadd(&self.tasks_key, "*", &fields)?;
             self.moved.insert(old.clone(), new.clone());
             self.ours.insert(new, (task, body));
         }
@@ -255,10 +297,11 @@ impl Coordinator {
         Ok(out)
     }
 
-    /// Adds a task; returns its entry id.
+    /// Adds a task, signed; returns its entry id.
     pub fn publish(&mut self, task: &str, body: &str) -> Result<String, BrokerError> {
-        let entry: String =
-            self.retry(|co| co.con.xadd(&co.tasks_key, "*", &[(field::TASK, task), (field::BODY, body)]))?;
+        let mac = self.cfg.secret.sign(Purpose::Task, &self.run, task, body.as_bytes());
+        let fields = [(field::TASK, task), (field::BODY, body), (field::MAC, &mac)];
+        let entry: String = self.retry(|co| co.con.xadd(&co.tasks_key, "*", &fields))?;
         self.ours.insert(entry.clone(), (task.to_string(), body.to_string()));
         Ok(entry)
     }
@@ -290,9 +333,10 @@ impl Coordinator {
         Ok(pending.ids.iter().any(|p| !refused.contains(&p.consumer) && p.last_delivered_ms < fresh))
     }
 
-    /// Answers that arrived since the last call, waiting up to `wait` for the first; renews
-    /// the run's lock on the way. A task a worker moved to the dead-letter stream ends the wait
-    /// with [`BrokerError::DeadLetter`].
+    /// Answers that arrived since the last call, waiting up to `wait` for the first, their
+    /// MACs checked; renews the run's lock on the way. A task a worker moved to the dead-letter
+    /// stream ends the wait with [`BrokerError::DeadLetter`]. Refusals and dead-letter notes that
+    /// do not verify are logged and dropped here.
     pub fn answers(&mut self, wait: Duration) -> Result<Vec<Answer>, BrokerError> {
         if self.last_renew.elapsed() >= self.cfg.visibility / 4 && self.lock.is_some() {
             self.retry(|co| {
@@ -305,16 +349,32 @@ impl Coordinator {
         let reply: Option<StreamReadReply> =
             self.retry(|co| co.con.xread_options(&[&co.results_key], &[&co.last_read], &opts))?;
         let mut out = Vec::new();
+        // Owned: the loop drops entries (`&mut self`) while it verifies them.
+        let (secret, run) = (self.cfg.secret.clone(), self.run.clone());
         for key in reply.map(|r| r.keys).unwrap_or_default() {
             for entry in key.ids {
                 self.last_read = entry.id.clone();
                 let text = |f: &str| entry.get::<String>(f);
                 // What a worker wrote is shown on one line: its name, the task id, a reason.
                 let shown = |f: &str| text(f).map(|t| evochess::one_line(&t).into_owned());
-                if let Some(reason) = shown(field::DEAD) {
+                let task = text(field::TASK).unwrap_or_default();
+                let mac = text(field::MAC);
+                let verify = |purpose, body: &str| secret.verify(purpose, &run, &task, body.as_bytes(), mac.as_deref());
+                if let Some(raw) = text(field::DEAD) {
+                    let reason = evochess::one_line(&raw).into_owned();
+                    let note = format!("{}\n{raw}", text(field::ENTRY).unwrap_or_default());
                     // No worker will run the task: waiting for it would be forever. The entry
                     // goes, so that a resumed run publishes the task again.
                     self.drop_answer(&entry.id)?;
+                    if let Err(why) = verify(Purpose::Dead, &note) {
+                        log::warn!(
+                            "broker: run {}: ignored a dead-letter note for task {} from worker {}: {why}",
+                            self.run,
+                            shown(field::TASK).unwrap_or_default(),
+                            shown(field::WORKER).unwrap_or_else(|| "?".into()),
+                        );
+                        continue;
+                    }
                     if !text(field::ENTRY).is_some_and(|e| self.ours.contains_key(&e)) {
                         log::warn!(
                             "broker: run {}: a task this coordinator did not publish went to the dead-letter stream",
@@ -330,18 +390,35 @@ impl Coordinator {
                         reason,
                     });
                 }
-                let body = match (text(field::BODY), shown(field::REFUSED)) {
-                    (Some(b), _) => Ok(b),
-                    (None, Some(r)) => Err(r),
-                    (None, None) => Err("an answer with neither body nor refusal".into()),
+                let worker = shown(field::WORKER).unwrap_or_else(|| "?".into());
+                let reply = match (text(field::BODY), text(field::REFUSED)) {
+                    (Some(b), _) => match authenticate(&secret, &run, &task, &b, mac.as_deref()) {
+                        Ok(()) => Reply::Body(b),
+                        Err(why) => Reply::Rejected(why),
+                    },
+                    (None, Some(r)) => match verify(Purpose::Refusal, &r) {
+                        Ok(()) => Reply::Refused(evochess::one_line(&r).into_owned()),
+                        Err(why) => {
+                            // A worker whose secret differs cannot sign its refusal either:
+                            // shown, so that its owner learns why, but never counted.
+                            log::warn!(
+                                "broker: run {}: ignored a refusal from worker {worker}: {why}; it says: {}",
+                                self.run,
+                                evochess::one_line(&r)
+                            );
+                            self.drop_answer(&entry.id)?;
+                            continue;
+                        }
+                    },
+                    (None, None) => Reply::Rejected("an answer with neither body nor refusal".into()),
                 };
                 out.push(Answer {
                     // The ids this coordinator publishes have no control characters: escaping
                     // changes only forged ones, which match no task anyway.
-                    task: shown(field::TASK).unwrap_or_default(),
-                    worker: shown(field::WORKER).unwrap_or_else(|| "?".into()),
+                    task: evochess::one_line(&task).into_owned(),
+                    worker,
                     entry: entry.id,
-                    body,
+                    reply,
                 });
             }
         }
@@ -354,8 +431,9 @@ impl Coordinator {
         let cfg = self.cfg.clone();
         if finished {
             let spec_key = cfg.run_key(&self.run, "spec");
+            let mac_key = cfg.run_key(&self.run, SPEC_MAC);
             self.retry(|co| {
-                let _: () = co.con.del(&[&co.tasks_key, &co.results_key, &spec_key])?;
+                let _: () = co.con.del(&[&co.tasks_key, &co.results_key, &spec_key, &mac_key])?;
                 co.con.srem::<_, _, ()>(cfg.runs_key(), &co.run)
             })?;
         }
@@ -364,6 +442,12 @@ impl Coordinator {
         }
         Ok(())
     }
+}
+
+/// Stores a run's spec with its MAC, in one `MSET` so that no worker reads one without the other.
+fn store_spec(cfg: &BrokerConfig, con: &mut Connection, run: &str, spec: &str) -> RedisResult<()> {
+    let mac = cfg.secret.sign(Purpose::Spec, run, "", spec.as_bytes());
+    con.mset(&[(cfg.run_key(run, "spec"), spec), (cfg.run_key(run, SPEC_MAC), &mac)])
 }
 
 /// Why a run could not be put back after a reconnection.
@@ -472,24 +556,38 @@ pub fn gather<T>(
         for a in answers {
             co.drop_answer(&a.entry)?;
             let Some(entry) = out.get(&a.task).cloned() else {
-                log::debug!("broker: answer to task {} from {} is not awaited; dropped", a.task, a.worker);
+                match &a.reply {
+                    Reply::Rejected(why) => {
+                        log::warn!("broker: refused an answer of worker {} to task {}: {why}", a.worker, a.task);
+                    }
+                    _ => log::debug!("broker: answer to task {} from {} is not awaited; dropped", a.task, a.worker),
+                }
                 continue;
             };
-            match a.body.as_deref().map_err(Clone::clone).and_then(|body| check(&a.task, body)) {
+            let checked = match &a.reply {
+                Reply::Body(body) => check(&a.task, body),
+                Reply::Rejected(why) => Err(why.clone()),
+                Reply::Refused(why) => {
+                    // A refusal leaves the task to other workers (it was not acknowledged).
+                    log::warn!("broker: worker {} refused task {}: {why}", a.worker, a.task);
+                    patience.refused(&a.worker, why);
+                    continue;
+                }
+            };
+            match checked {
                 Ok(value) => {
                     co.drop_task(&entry)?;
                     out.remove(&a.task);
                     done.insert(a.task, value);
                     patience.progress();
                 }
-                // A refusal leaves the task to other workers (it was not acknowledged).
-                Err(why) if a.body.is_err() => {
-                    log::warn!("broker: worker {} refused task {}: {why}", a.worker, a.task);
-                    patience.refused(&a.worker, &why);
-                }
                 Err(why) => {
                     let why = evochess::one_line(&why);
-                    log::warn!("broker: rejected the answer of worker {} to task {}: {why}", a.worker, a.task);
+                    log::warn!(
+                        "broker: rejected the answer of worker {} to task {}: {why}; the task is published again",
+                        a.worker,
+                        a.task
+                    );
                     co.drop_task(&entry)?;
                     let entry = co.publish(&a.task, bodies[a.task.as_str()])?;
                     out.insert(a.task, entry);

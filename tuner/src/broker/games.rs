@@ -13,13 +13,16 @@ use std::{
 use arena::runner::{Context, Executor, RunnerError, Schedule, SharedExecutor, Unit, UnitDone};
 use crossbeam_channel::Sender;
 
+use shakmaty::Chess;
+use shakmaty_syzygy::Tablebase;
+
 use crate::broker::{
     BrokerConfig, BrokerError,
-    coordinator::{Coordinator, Patience},
+    coordinator::{Coordinator, Patience, Reply, authenticate},
+    mac::Secret,
     run_id, signature,
-    wire::{
-        GAMES, GamesAnswer, GamesSpec, GamesTask, RemoteEngine, check_games_answer, signature_mismatches, spec_json,
-    },
+    verify::check_games_answer,
+    wire::{GAMES, GamesAnswer, GamesSpec, GamesTask, RemoteEngine, signature_mismatches, spec_json},
 };
 
 impl From<BrokerError> for RunnerError {
@@ -143,7 +146,6 @@ fn coordinate(
     // texts and signatures).
     let run = run_id("match", &format!("{}\n{spec_json}", cfg.fingerprint()));
     let mut co = Coordinator::open(broker, &run, &spec_json, cfg.resume)?;
-    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     let unit_of = |task: &str| task.strip_prefix('u').and_then(|n| n.parse::<u64>().ok());
     let mut settled: HashSet<u64> = schedule.done.clone();
     // Tasks a previous coordinator of this run published and nobody answered yet stay out.
@@ -188,30 +190,33 @@ fn coordinate(
         }
         for a in answers {
             let id = unit_of(&a.task);
-            let body = match (&a.body, id.and_then(|u| out.get(&u))) {
-                (Err(refusal), _) => {
+            let reply = match (&a.reply, id.and_then(|u| out.get(&u))) {
+                (Reply::Refused(refusal), _) => {
                     log::warn!("broker: worker {} refused task {}: {refusal}", a.worker, a.task);
                     patience.refused(&a.worker, refusal);
                     co.drop_answer(&a.entry)?;
                     continue;
                 }
-                (Ok(_), None) => {
+                (Reply::Rejected(why), None) => {
+                    log::warn!("broker: refused an answer of worker {} to task {}: {why}", a.worker, a.task);
+                    co.drop_answer(&a.entry)?;
+                    continue;
+                }
+                (Reply::Body(_), None) => {
                     // Settled already (a redelivered task answered twice), or not of this run.
                     log::debug!("broker: answer to task {} from {} is not awaited; dropped", a.task, a.worker);
                     co.drop_answer(&a.entry)?;
                     continue;
                 }
-                (Ok(body), Some(_)) => body.clone(),
+                (reply, Some(_)) => reply.clone(),
             };
             let id = id.expect("awaited tasks have unit ids");
             let (entry, unit, task) = out.remove(&id).expect("awaited");
-            let checked = serde_json::from_str::<GamesAnswer>(&body).map_err(|e| e.to_string()).and_then(|answer| {
-                let bad = signature_mismatches(&spec.signatures, &answer.signatures);
-                if !bad.is_empty() {
-                    return Err(format!("engine build differs: {}", bad.join("; ")));
-                }
-                check_games_answer(&task, &answer, &names).map(|()| answer)
-            });
+            let checked = match reply {
+                Reply::Body(body) => check_answer(&spec, &task, &body, ctx.tablebase()),
+                Reply::Rejected(why) => Err(why),
+                Reply::Refused(_) => unreachable!("handled above"),
+            };
             co.drop_answer(&a.entry)?;
             match checked {
                 Ok(answer) => {
@@ -226,7 +231,11 @@ fn coordinate(
                     // The worker acknowledged the task: publish it again for another. The reason
                     // may quote the answer's text.
                     let why = evochess::one_line(&why);
-                    log::warn!("broker: rejected the answer of worker {} to task {}: {why}", a.worker, a.task);
+                    log::warn!(
+                        "broker: rejected the answer of worker {} to task {}: {why}; the task is published again",
+                        a.worker,
+                        a.task
+                    );
                     co.drop_task(&entry)?;
                     let entry = co.publish(&a.task, &serde_json::to_string(&task).expect("task serialises"))?;
                     out.insert(id, (entry, unit, task));
@@ -241,6 +250,50 @@ fn coordinate(
             let _ = co.close(false);
             Err(e.into())
         }
+    }
+}
+
+/// An authenticated answer's JSON to `task`, read and checked: the signatures of the worker's
+/// builds, then every game replayed ([`check_games_answer`]).
+///
+/// # Errors
+/// Why the answer does not count.
+pub fn check_answer(
+    spec: &GamesSpec,
+    task: &GamesTask,
+    body: &str,
+    tb: Option<&Arc<Tablebase<Chess>>>,
+) -> Result<GamesAnswer, String> {
+    let answer = serde_json::from_str::<GamesAnswer>(body).map_err(|e| e.to_string())?;
+    let bad = signature_mismatches(&spec.signatures, &answer.signatures);
+    if !bad.is_empty() {
+        return Err(format!("engine build differs: {}", bad.join("; ")));
+    }
+    check_games_answer(spec, task, &answer, tb)?;
+    Ok(answer)
+}
+
+/// What a games coordinator checks one results-stream entry against.
+pub struct Judge<'a> {
+    pub secret: &'a Secret,
+    pub run: &'a str,
+    pub spec: &'a GamesSpec,
+    /// The tasks awaited, by task id.
+    pub awaited: &'a HashMap<String, GamesTask>,
+    pub tb: Option<&'a Arc<Tablebase<Chess>>>,
+}
+
+impl Judge<'_> {
+    /// The whole acceptance of an answer `body` with MAC `mac` to task `task`, in the order the
+    /// coordinator applies it: size and MAC ([`authenticate`]), an awaited task, then
+    /// [`check_answer`].
+    ///
+    /// # Errors
+    /// Why the answer does not count.
+    pub fn accept(&self, task: &str, body: &str, mac: Option<&str>) -> Result<GamesAnswer, String> {
+        authenticate(self.secret, self.run, task, body, mac)?;
+        let awaited = self.awaited.get(task).ok_or_else(|| format!("task {task:?} is not awaited in this run"))?;
+        check_answer(self.spec, awaited, body, self.tb)
     }
 }
 

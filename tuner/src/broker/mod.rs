@@ -8,8 +8,9 @@
 //! | --- | --- | --- |
 //! | `NS:runs` | set | the ids of the runs that have work out |
 //! | `NS:run:ID:spec` | string | the run's [`wire::RunSpec`] (JSON): engines by program name, settings |
-//! | `NS:run:ID:tasks` | stream, group `workers` | one entry per task: `task` (its id), `body` (JSON) |
-//! | `NS:run:ID:results` | stream | one entry per answer: `task`, `worker`, `body` or `refused` |
+//! | `NS:run:ID:spec_mac` | string | the spec's MAC (written with it by one `MSET`) |
+//! | `NS:run:ID:tasks` | stream, group `workers` | one entry per task: `task` (its id), `body` (JSON), `mac` |
+//! | `NS:run:ID:results` | stream | one entry per answer: `task`, `worker`, `body` or `refused`, `mac` |
 //! | `NS:run:ID:lock` | string with expiry | the coordinator that owns the run |
 //! | `NS:dead` | stream (capped) | tasks no worker may run: `run`, `task`, `entry`, `worker`, `reason` |
 //!
@@ -40,12 +41,25 @@
 //! error naming the task and the reason instead of waiting for it forever. Only a build that
 //! differs from the coordinator's still makes a worker refuse the run and exit: that is the
 //! worker's own configuration to fix.
+//!
+//! # Authenticity
+//!
+//! Checks of shape alone would let whoever can write to Redis decide a promotion or an SPSA
+//! step, so every spec, task, answer, refusal and dead-letter note carries an HMAC-SHA256
+//! ([`mac`]) keyed from a secret file that the coordinator and its workers share and that never
+//! goes to Redis. A worker serves no run whose spec does not verify (it says so in the run's
+//! results and leaves the run's tasks to others) and sends a task that does not verify to the
+//! dead-letter stream; a coordinator refuses an answer that does not verify and publishes its
+//! task again. A games answer that verifies is still replayed move by move from the task's
+//! opening ([`verify`]): a worker's key proves who answered, not that it played.
 
 pub mod allow;
 pub mod coordinator;
 pub mod games;
 pub mod kinds;
+pub mod mac;
 pub mod signature;
+pub mod verify;
 pub mod wire;
 pub mod worker;
 
@@ -99,6 +113,8 @@ pub struct BrokerConfig {
     /// How long a coordinator waits once workers refused its run and no answer came (nor is a
     /// task held by another worker) before it stops: longer than the longest task.
     pub patience: Duration,
+    /// The key of every MAC (see [`mac`]).
+    pub secret: mac::Secret,
 }
 
 // The URL may hold a password: never print it.
@@ -110,6 +126,7 @@ impl fmt::Debug for BrokerConfig {
             .field("visibility", &self.visibility)
             .field("window", &self.window)
             .field("patience", &self.patience)
+            .field("secret", &self.secret)
             .finish()
     }
 }
@@ -120,14 +137,16 @@ impl BrokerConfig {
     pub const DEFAULT_WINDOW: usize = 256;
     pub const DEFAULT_PATIENCE: Duration = Duration::from_secs(300);
 
-    /// A broker at `url` with the default namespace, visibility timeout and window.
-    pub fn new(url: &str) -> Result<BrokerConfig, BrokerError> {
+    /// A broker at `url` with the default namespace, visibility timeout and window, signing
+    /// with `secret`.
+    pub fn new(url: &str, secret: mac::Secret) -> Result<BrokerConfig, BrokerError> {
         let cfg = BrokerConfig {
             url: url.to_string(),
             namespace: Self::DEFAULT_NAMESPACE.into(),
             visibility: Self::DEFAULT_VISIBILITY,
             window: Self::DEFAULT_WINDOW,
             patience: Self::DEFAULT_PATIENCE,
+            secret,
         };
         cfg.client()?;
         Ok(cfg)
@@ -272,20 +291,25 @@ pub fn valid_run_id(id: &str) -> bool {
 mod tests {
     use super::*;
 
+    fn key() -> mac::Secret {
+        mac::Secret::from_text(&"s".repeat(mac::MIN_SECRET_BYTES)).unwrap()
+    }
+
     #[test]
     fn passwords_never_show() {
         assert_eq!(redact("redis://u:secret@h:6379/2"), "redis://u:***@h:6379/2");
         assert_eq!(redact("redis://secret@h:6379"), "redis://***@h:6379");
         assert_eq!(redact("redis://h:6379"), "redis://h:6379");
-        let cfg = BrokerConfig::new("redis://u:secret@127.0.0.1:1/0").unwrap();
-        assert!(!format!("{cfg:?}").contains("secret"));
+        let cfg = BrokerConfig::new("redis://u:secret@127.0.0.1:1/0", key()).unwrap();
+        let shown = format!("{cfg:?}");
+        assert!(shown.contains("u:***@") && !shown.contains("u:secret") && !shown.contains("sss"), "{shown}");
     }
 
     #[test]
     fn bad_urls_are_named() {
-        let e = BrokerConfig::new("http://127.0.0.1:6379").unwrap_err().to_string();
+        let e = BrokerConfig::new("http://127.0.0.1:6379", key()).unwrap_err().to_string();
         assert!(e.contains("http://127.0.0.1:6379") && e.contains("redis://"), "{e}");
-        let e = BrokerConfig::new("redis://pw@no host:x").unwrap_err().to_string();
+        let e = BrokerConfig::new("redis://pw@no host:x", key()).unwrap_err().to_string();
         assert!(e.contains("broker URL") && !e.contains("pw@"), "{e}");
     }
 

@@ -217,34 +217,13 @@ pub mod field {
     pub const RUN: &str = "run";
     pub const ENTRY: &str = "entry";
     pub const REASON: &str = "reason";
+    /// The entry's HMAC (see [`crate::broker::mac`]): of the task's body in a task, of the
+    /// body, refusal or dead-letter note in an answer.
+    pub const MAC: &str = "mac";
 }
 
-/// Checks a worker's answer to a games task against the task: one record per game (all of them,
-/// none aborted), the right engines in the right colours.
-pub fn check_games_answer(task: &GamesTask, answer: &GamesAnswer, names: &[String]) -> Result<(), String> {
-    if answer.games.len() != task.games.len() {
-        return Err(format!("{} games for a task of {}", answer.games.len(), task.games.len()));
-    }
-    for (g, &(w, b)) in answer.games.iter().zip(&task.games) {
-        if (g.white_index, g.black_index) != (w, b) {
-            return Err(format!(
-                "game with engines {} v {}, the task asked for {w} v {b}",
-                g.white_index, g.black_index
-            ));
-        }
-        let name = |i: usize| names.get(i).map_or("?", String::as_str);
-        if g.white != name(w) || g.black != name(b) {
-            return Err(format!("game between `{}` and `{}`, not `{}` and `{}`", g.white, g.black, name(w), name(b)));
-        }
-        if g.result.termination == arena::outcome::Termination::Aborted {
-            return Err("an aborted game".into());
-        }
-        if g.round != task.round || g.opening_index != task.opening_index {
-            return Err(format!("game of round {} opening {}, not of the task's", g.round, g.opening_index));
-        }
-    }
-    Ok(())
-}
+/// What follows a run's key for its spec's MAC (`NS:run:ID:spec_mac`).
+pub const SPEC_MAC: &str = "spec_mac";
 
 /// Differences between the coordinator's and a worker's signatures, one line per program.
 pub fn signature_mismatches(wanted: &BTreeMap<String, String>, got: &BTreeMap<String, String>) -> Vec<String> {

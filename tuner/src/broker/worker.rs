@@ -11,6 +11,13 @@
 //! 0700 and removes on exit (on SIGTERM and SIGINT too, through [`WorkerConfig::interrupt`]);
 //! their names are a counter, never an id from the broker. A games spec whose limits exceed
 //! [`super::wire::caps`] is a dead letter: a task runs, its claim renewed, as long as it says.
+//!
+//! Nothing is run before its MAC verifies ([`super::mac`]). A run whose spec does not verify
+//! is not served for [`DISTRUST_FOR`]: the worker cannot tell a forged spec from a secret file
+//! that is not the coordinator's, so it logs the run and why, tells the run's coordinator (a
+//! refusal), leaves the run's tasks unacknowledged for other workers and serves on. Once a
+//! spec verifies, a task of its run that does not is forged: a dead letter. Answers, refusals
+//! and dead-letter notes go out signed.
 
 use std::{
     collections::{BTreeMap, HashMap},
@@ -41,8 +48,9 @@ use super::{
     BrokerConfig, BrokerError, GROUP,
     allow::{AllowList, OptionRule},
     kinds::{PreparedRun, TaskKind, TaskKinds, answer_json},
+    mac::Purpose,
     signature, valid_run_id,
-    wire::{GamesAnswer, GamesSpec, GamesTask, RunSpec, field, signature_mismatches},
+    wire::{GamesAnswer, GamesSpec, GamesTask, RunSpec, SPEC_MAC, field, signature_mismatches},
 };
 
 #[derive(Debug, Error)]
@@ -180,6 +188,9 @@ const MAX_ENGINES: usize = 256;
 /// broker read; one mid-game is left, unanswered, for another worker to take over once the
 /// visibility timeout passes.
 pub const STOP_GRACE: Duration = Duration::from_secs(3);
+/// How long a run whose spec does not verify is passed over before its spec is read again (a
+/// coordinator may have stored its own meanwhile).
+pub const DISTRUST_FOR: Duration = Duration::from_secs(60);
 
 /// A run's spec as this worker uses it.
 enum RunWork {
@@ -197,6 +208,8 @@ struct Shared {
     signatures: Mutex<HashMap<String, String>>,
     /// Each run's prepared spec, or why no worker may serve it.
     specs: Mutex<HashMap<String, Result<Arc<RunWork>, String>>>,
+    /// Runs whose spec did not verify, and until when they are passed over.
+    distrusted: Mutex<HashMap<String, Instant>>,
     /// The private directory of this worker's files.
     params_dir: PathBuf,
     /// Names the params files: a counter, never an id from the broker.
@@ -224,6 +237,7 @@ pub fn run(cfg: WorkerConfig) -> Result<u64, WorkerError> {
         failure: Mutex::default(),
         signatures: Mutex::default(),
         specs: Mutex::default(),
+        distrusted: Mutex::default(),
         params_dir: params_dir.clone(),
         files: AtomicU64::new(0),
         last_task: Mutex::new(Instant::now()),
@@ -305,6 +319,8 @@ enum Outcome {
     Gone,
     /// This worker cannot serve the run (its build differs): it leaves the task to others.
     Refuse(String),
+    /// The run's spec does not verify: the run is passed over for a while, its task left to others.
+    Distrust(String),
     /// No worker may run the task: to the dead-letter stream with this reason.
     Dead(String),
     /// The broker failed on the way: the task stays pending (it is taken over later).
@@ -317,6 +333,7 @@ impl Outcome {
         let line = |r: String| evochess::one_line(&r).into_owned();
         match self {
             Outcome::Refuse(r) => Outcome::Refuse(line(r)),
+            Outcome::Distrust(r) => Outcome::Distrust(line(r)),
             Outcome::Dead(r) => Outcome::Dead(line(r)),
             Outcome::Retry(r) => Outcome::Retry(line(r)),
             other => other,
@@ -404,11 +421,18 @@ fn serve(shared: &Shared, index: usize) {
             }
         };
         let results_key = broker.run_key(&run, "results");
+        let sign = |purpose, text: &str| broker.secret.sign(purpose, &run, &task, text.as_bytes());
         // A reason may quote the spec or task (a kind, an option, a serde error's text): on one
         // line in this worker's log, its dead letter and its coordinator's error alike.
         match outcome.one_line() {
             Outcome::Answer(body) => {
-                let fields = [(field::TASK, task.as_str()), (field::WORKER, consumer.as_str()), (field::BODY, &body)];
+                let mac = sign(Purpose::Answer, &body);
+                let fields = [
+                    (field::TASK, task.as_str()),
+                    (field::WORKER, consumer.as_str()),
+                    (field::BODY, &body),
+                    (field::MAC, &mac),
+                ];
                 // The answer goes in before the acknowledgement, retried until the broker
                 // takes it: a lost connection delays the answer, it never loses it.
                 deliver(shared, &mut con, &results_key, &key, &entry.id, &fields);
@@ -420,15 +444,16 @@ fn serve(shared: &Shared, index: usize) {
                 }
             }
             Outcome::Refuse(reason) => {
-                let fields =
-                    [(field::TASK, task.as_str()), (field::WORKER, consumer.as_str()), (field::REFUSED, &reason)];
-                if let Some(c) = con.as_mut() {
-                    let _: Result<Option<String>, _> =
-                        redis::cmd("XADD").arg(&results_key).arg("NOMKSTREAM").arg("*").arg(&fields[..]).query(c);
-                }
+                refuse(&mut con, &results_key, &[(field::TASK, &task), (field::WORKER, &consumer)], &reason, &sign);
                 log::error!("refusing run {}: {reason}", shown(&run));
                 shared.failure.lock().expect("failure").get_or_insert(WorkerError::Refused { run, reason });
                 shared.stop.store(true, Ordering::Relaxed);
+            }
+            Outcome::Distrust(reason) => {
+                // Not acknowledged: another worker takes the task over if the fault is ours.
+                log::error!("run {}: not served for {} s: {reason}", shown(&run), DISTRUST_FOR.as_secs());
+                shared.distrusted.lock().expect("distrusted").insert(run.clone(), Instant::now() + DISTRUST_FOR);
+                refuse(&mut con, &results_key, &[(field::TASK, &task), (field::WORKER, &consumer)], &reason, &sign);
             }
             Outcome::Dead(reason) => {
                 log::warn!("task {task:?} of run {}: to the dead-letter stream: {reason}", shown(&run));
@@ -443,6 +468,24 @@ fn serve(shared: &Shared, index: usize) {
         }
         *shared.last_task.lock().expect("clock") = Instant::now();
         shared.held.lock().expect("held").remove(&entry.id);
+    }
+}
+
+/// Tells a run's coordinator that this worker will not serve it (signed: a coordinator counts
+/// only refusals that verify); best effort, as the refusal changes nothing on the broker.
+fn refuse(
+    con: &mut Option<Connection>,
+    results_key: &str,
+    fields: &[(&str, &str)],
+    reason: &str,
+    sign: &dyn Fn(Purpose, &str) -> String,
+) {
+    let mac = sign(Purpose::Refusal, reason);
+    let mut all = fields.to_vec();
+    all.extend([(field::REFUSED, reason), (field::MAC, &mac)]);
+    if let Some(c) = con.as_mut() {
+        let _: Result<Option<String>, _> =
+            redis::cmd("XADD").arg(results_key).arg("NOMKSTREAM").arg("*").arg(&all[..]).query(c);
     }
 }
 
@@ -463,6 +506,7 @@ const DEAD_LETTERS_KEPT: usize = 10_000;
 fn dead_letter(shared: &Shared, con: &mut Option<Connection>, consumer: &str, d: &DeadLetter) {
     let broker = &shared.cfg.broker;
     let results_key = broker.run_key(d.run, "results");
+    let mac = broker.secret.sign(Purpose::Dead, d.run, d.task, format!("{}\n{}", d.entry, d.reason).as_bytes());
     loop {
         let Some(c) = connected(broker, con) else { continue };
         let r: Result<(), RedisError> = redis::cmd("XADD")
@@ -492,6 +536,7 @@ fn dead_letter(shared: &Shared, con: &mut Option<Connection>, consumer: &str, d:
                             (field::ENTRY, d.entry),
                             (field::WORKER, consumer),
                             (field::DEAD, d.reason),
+                            (field::MAC, &mac),
                         ][..],
                     )
                     .query::<Option<String>>(c)
@@ -563,9 +608,18 @@ fn live_runs(shared: &Shared, con: &mut Connection) -> Result<Vec<(String, Strin
     // Raw bytes: one member that is not UTF-8 must not fail the listing.
     let runs: Vec<Vec<u8>> = con.smembers(broker.runs_key())?;
     let mut live = Vec::new();
+    let now = Instant::now();
+    let distrusted = {
+        let mut d = shared.distrusted.lock().expect("distrusted");
+        d.retain(|_, until| *until > now);
+        d.keys().cloned().collect::<std::collections::HashSet<String>>()
+    };
     for run in runs {
         // Ids too long to be anyone's are not worth a dead letter; odd short ones get one.
         let Some(run) = String::from_utf8(run).ok().filter(|r| r.len() <= 4 * super::MAX_RUN_ID) else { continue };
+        if distrusted.contains(&run) {
+            continue;
+        }
         let key = broker.run_key(&run, "tasks");
         let kind: String = redis::cmd("TYPE").arg(&key).query(con)?;
         if kind != "stream" {
@@ -650,12 +704,19 @@ fn run_task(
         Ok(Some(s)) => s,
         Ok(None) => return Outcome::Gone,
         Err(Unfit::Refuse(reason)) => return Outcome::Refuse(reason),
+        Err(Unfit::Distrust(reason)) => return Outcome::Distrust(reason),
         Err(Unfit::Dead(reason)) => return Outcome::Dead(reason),
         Err(Unfit::Retry(reason)) => return Outcome::Retry(reason),
     };
     let body: String = entry.get(field::BODY).unwrap_or_default();
     if body.len() > MAX_TASK_BYTES {
         return Outcome::Dead(format!("a task body of {} bytes (at most {MAX_TASK_BYTES})", body.len()));
+    }
+    // The spec verified, so this worker's secret is the coordinator's: the task is forged.
+    let task: String = entry.get(field::TASK).unwrap_or_default();
+    let mac: Option<String> = entry.get(field::MAC);
+    if let Err(why) = shared.cfg.broker.secret.verify(Purpose::Task, run, &task, body.as_bytes(), mac.as_deref()) {
+        return Outcome::Dead(format!("refused task {}: {why}", evochess::one_line(&task)));
     }
     match &*spec {
         RunWork::Games { spec, base } => {
@@ -678,7 +739,11 @@ fn run_task(
                     Err(e) => return Outcome::Dead(e.to_string()),
                 },
             };
-            let games = player.play(&task.unit(), &task.opening);
+            let mut games = player.play(&task.unit(), &task.opening);
+            // An engine's error can have any text; a coordinator counts only reasons on one line.
+            for g in &mut games {
+                g.result.reason = evochess::one_line(&g.result.reason).into_owned();
+            }
             let signatures = spec.signatures.keys().map(|p| (p.clone(), local_signature(shared, p))).collect();
             answer(&GamesAnswer { games, signatures })
         }
@@ -719,6 +784,8 @@ fn local_signature(shared: &Shared, program: &str) -> String {
 enum Unfit {
     /// This worker's build differs.
     Refuse(String),
+    /// The spec's MAC does not verify.
+    Distrust(String),
     /// The spec is malformed or asks for what this worker does not allow.
     Dead(String),
     /// The broker failed.
@@ -742,8 +809,15 @@ fn spec_of(shared: &Shared, con: &mut Connection, run: &str) -> Result<Option<Ar
             if len > MAX_SPEC_BYTES {
                 Err(format!("a run spec of {len} bytes (at most {MAX_SPEC_BYTES})"))
             } else {
-                let bytes: Option<Vec<u8>> = con.get(&key).map_err(broker_error)?;
+                // One MGET: the coordinator writes both with one MSET.
+                let mac_key = shared.cfg.broker.run_key(run, SPEC_MAC);
+                let (bytes, mac): (Option<Vec<u8>>, Option<String>) =
+                    redis::cmd("MGET").arg(&key).arg(&mac_key).query(con).map_err(broker_error)?;
                 let Some(bytes) = bytes else { return Ok(None) };
+                if let Err(why) = check_spec(&shared.cfg.broker.secret, run, &bytes, mac.as_deref()) {
+                    // Not cached: the run is passed over for a while, then read again.
+                    return Err(Unfit::Distrust(why));
+                }
                 match prepare(shared, &bytes) {
                     Err(Unfit::Dead(reason)) => Err(reason),
                     Err(other) => return Err(other),
@@ -758,6 +832,17 @@ fn spec_of(shared: &Shared, con: &mut Connection, run: &str) -> Result<Option<Ar
     }
     shared.specs.lock().expect("specs").insert(run.to_string(), prepared.clone());
     prepared.map(Some).map_err(Unfit::Dead)
+}
+
+/// Whether a worker with `secret` may read run `run`'s spec `bytes`, whose MAC is `mac`: the
+/// first check of every spec, before its text is parsed.
+///
+/// # Errors
+/// Why the spec is refused, for the worker's log and its refusal.
+pub fn check_spec(secret: &super::mac::Secret, run: &str, bytes: &[u8], mac: Option<&str>) -> Result<(), String> {
+    secret.verify(Purpose::Spec, run, "", bytes, mac).map_err(|why| {
+        format!("its spec is refused: {why}; if the run is genuine, this worker's secret file is not its coordinator's")
+    })
 }
 
 /// Checks a spec's text and prepares its work.

@@ -87,13 +87,32 @@ pub struct BrokerArgs {
     /// before stopping with an error; longer than the longest task.
     #[arg(long, value_name = "SECONDS", default_value_t = crate::broker::BrokerConfig::DEFAULT_PATIENCE.as_secs_f64())]
     pub broker_patience: f64,
+    /// The secret file that signs the run's specs and tasks and checks the workers' answers
+    /// (the workers' --secret). Default: $XDG_CONFIG_HOME/evochess/broker.secret (or
+    /// ~/.config/evochess/broker.secret), created with mode 0600 when absent.
+    #[arg(long, value_name = "FILE")]
+    pub broker_secret: Option<PathBuf>,
 }
 
 impl BrokerArgs {
     /// The broker to use, if one was given.
     pub fn config(&self) -> anyhow::Result<Option<crate::broker::BrokerConfig>> {
+        use crate::broker::mac::Secret;
         let Some(url) = &self.broker else { return Ok(None) };
-        let mut cfg = crate::broker::BrokerConfig::new(url)?;
+        let path = match &self.broker_secret {
+            Some(p) => p.clone(),
+            None => Secret::default_path()?,
+        };
+        let (secret, created) = Secret::load_or_create(&path)?;
+        if created {
+            eprintln!(
+                "broker: created the secret file {} (mode 0600); copy it to each worker's machine and give it to \
+                 `tuner worker --secret`",
+                path.display()
+            );
+        }
+        log::info!("broker: signing with the secret file {}", path.display());
+        let mut cfg = crate::broker::BrokerConfig::new(url, secret)?;
         if self.broker_namespace.is_empty() || self.broker_namespace.contains(char::is_whitespace) {
             anyhow::bail!("--broker-namespace `{}`: a non-empty name without spaces", self.broker_namespace);
         }

@@ -8,6 +8,7 @@ use crate::{
     broker::{
         BrokerConfig,
         kinds::TaskKinds,
+        mac::Secret,
         worker::{self, EnginesFile, WorkerConfig},
     },
     evolve::remote::FitnessKind,
@@ -22,6 +23,9 @@ use crate::{
 /// `[engines.NAME.options]` lists the options a task may set (`Threads = { max = 4 }`,
 /// `SyzygyPath = { dirs = ["/srv/syzygy"] }`, ...); a task asking for anything else goes to the
 /// dead-letter stream.
+///
+/// Specs, tasks and answers are signed with the coordinator's secret file (--secret): a run
+/// whose spec does not verify is not served, a task that does not verify is not run.
 #[derive(clap::Args, Debug, Clone)]
 pub struct WorkerArgs {
     /// The broker: `redis://[user:pass@]HOST:PORT[/db]` (`rediss://` for TLS).
@@ -49,10 +53,21 @@ pub struct WorkerArgs {
     /// to the dead-letter stream, and its coordinator stops with the reason.
     #[arg(long, value_name = "N", default_value_t = WorkerConfig::DEFAULT_MAX_DELIVERIES)]
     pub max_deliveries: u64,
+    /// A copy of the coordinator's secret file (its --broker-secret), mode 0600. Default:
+    /// $XDG_CONFIG_HOME/evochess/broker.secret (or ~/.config/evochess/broker.secret), which a
+    /// coordinator on this machine creates; a worker never creates one.
+    #[arg(long, value_name = "FILE")]
+    pub secret: Option<PathBuf>,
 }
 
 pub fn run(args: WorkerArgs) -> anyhow::Result<()> {
-    let mut broker = BrokerConfig::new(&args.broker)?;
+    let secret_path = match &args.secret {
+        Some(p) => p.clone(),
+        None => Secret::default_path()?,
+    };
+    let secret = Secret::load(&secret_path)?;
+    log::info!("worker: checking and signing with the secret file {}", secret_path.display());
+    let mut broker = BrokerConfig::new(&args.broker, secret)?;
     broker.namespace = args.namespace.clone();
     if !(args.visibility.is_finite() && args.visibility >= 0.5) {
         anyhow::bail!("--visibility {}: at least 0.5 seconds", args.visibility);

@@ -11,6 +11,29 @@ use std::{
 
 const REDIS: &str = "/usr/bin/redis-server";
 
+/// The broker secret file this test process's coordinators and workers share (mode 0600), so
+/// that no test reads or creates the user's own.
+pub fn secret() -> &'static str {
+    static PATH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        let path = std::env::temp_dir().join(format!("evochess-broker-secret-{}", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut f = options.open(&path).expect("the secret file is created");
+        std::io::Write::write_all(&mut f, format!("test-secret-{:032}\n", std::process::id()).as_bytes()).unwrap();
+        path.display().to_string()
+    })
+}
+
+/// The key of [`secret`], to sign what a test writes to the broker itself.
+#[allow(dead_code)] // only the tests that forge entries sign
+pub fn key() -> tuner::broker::mac::Secret {
+    tuner::broker::mac::Secret::load(Path::new(secret())).expect("the test's secret loads")
+}
+
 /// A redis-server on a free loopback port, stopped when dropped. A test may stop it and start it
 /// again on the same port ([`Redis::down`], [`Redis::up`]): a restart forgets every key, unless
 /// the server persists them ([`Redis::start_persistent`]).
