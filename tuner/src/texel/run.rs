@@ -852,6 +852,16 @@ mod tests {
         ] {
             let cfg = TexelConfig::load(&root.join(format!("configs/texel/{name}.toml"))).unwrap();
             cfg.validate().unwrap();
+            // Several data sets are several datagen runs: refused unless the config mixes them.
+            let runs = cfg.data.iter().filter(|d| d.is_dir()).count()
+                + cfg
+                    .data
+                    .iter()
+                    .filter(|d| d.is_file())
+                    .map(|f| f.parent())
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .len();
+            assert_eq!(cfg.allow_mixed, runs > 1, "{name}: {:?}", cfg.data);
             SearchSpace::load(root.join(&cfg.space)).unwrap();
         }
     }
