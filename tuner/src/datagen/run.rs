@@ -509,7 +509,7 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
             )));
         }
         let keys = header_keys(&found, &identity_file)?;
-        let mut given = given.clone();
+        let mut given = given;
         // The run id is the one the run started with (its parameters' hash may differ, below).
         given.run_id.clone_from(&found.run_id);
         if params_file.exists() {
