@@ -10,8 +10,11 @@ use std::{
     time::Duration,
 };
 
-use common::{TUNER, assert_fails_with, kill_9_when, scratch, text, tuner_ok};
-use tuner::datagen::{Filter, Shard};
+use common::{TUNER, assert_fails_with, kill_9_when, scratch, text, tuner, tuner_err, tuner_ok};
+use tuner::datagen::{
+    Filter, Shard,
+    format::{Origin, encode_shard},
+};
 
 /// 20 games at 300 nodes, shards closed at 400 positions (several shards and a short last one).
 fn args(out: &Path, concurrency: usize) -> Vec<String> {
@@ -59,7 +62,7 @@ fn game_indices(dir: &Path) -> Vec<u64> {
         .iter()
         .flat_map(|(name, bytes)| {
             let s = Shard::from_bytes(name.clone(), bytes.clone()).unwrap();
-            s.records().map(|r| r.unwrap().0.index).collect::<Vec<_>>()
+            s.records().map(|r| r.unwrap().game.index).collect::<Vec<_>>()
         })
         .collect()
 }
@@ -161,6 +164,13 @@ fn a_run_resumes_on_an_engine_with_more_parameters_but_not_with_other_values() {
     let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
     v["params"] = "0123456789abcdef".into();
     std::fs::write(&identity, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    // Its shards' headers carry the same hash.
+    for (name, bytes) in shard_files(&out) {
+        let shard = Shard::from_bytes(name.clone(), bytes).unwrap();
+        let origin = Origin { params: 0x0123_4567_89ab_cdef, ..shard.origin().unwrap() };
+        let games: Vec<_> = shard.records().map(|r| r.unwrap().game).collect();
+        std::fs::write(out.join(name), encode_shard(&shard.filter, &origin, &games)).unwrap();
+    }
     let params = out.join("params.toml");
     let toml = std::fs::read_to_string(&params).unwrap();
     assert!(toml.contains("\nin_check_pruning_use = 1\n"), "{toml}");
@@ -188,10 +198,12 @@ fn a_full_part_killed_before_its_rename_is_closed_on_resume() {
     tuner_ok(&run.iter().map(String::as_str).collect::<Vec<_>>());
     std::fs::create_dir_all(&cut).unwrap();
     std::fs::copy(whole.join("datagen.json"), cut.join("datagen.json")).unwrap();
-    let bytes = std::fs::read(whole.join("shard-00000.bin")).unwrap();
-    std::fs::write(cut.join("shard-00000.bin.part"), &bytes).unwrap();
-    let shard = Shard::from_bytes("shard-00000.bin".into(), bytes.clone()).unwrap();
-    let games: Vec<_> = shard.records().map(|r| r.unwrap().0).collect();
+    let closed = std::fs::read(whole.join("shard-00000.bin")).unwrap();
+    let shard = Shard::from_bytes("shard-00000.bin".into(), closed.clone()).unwrap();
+    // The part as it was before the close appended the end block.
+    let bytes = &closed[..shard.records_end()];
+    std::fs::write(cut.join("shard-00000.bin.part"), bytes).unwrap();
+    let games: Vec<_> = shard.records().map(|r| r.unwrap().game).collect();
     let kept = shard.samples().count() as u64;
     let plies: usize = games.iter().map(|g| g.plies.len()).sum();
     assert!(kept >= 400, "shard 0 is full: {kept}");
@@ -276,7 +288,7 @@ fn bad_input_is_named() {
 
     let junk = base.join("junk.bin");
     std::fs::write(&junk, b"hello world").unwrap();
-    assert_fails_with(&["datagen", "export", junk.to_str().unwrap()], "junk.bin: not a datagen shard");
+    assert_fails_with(&["datagen", "export", junk.to_str().unwrap()], "junk.bin, byte 0: not a datagen shard");
     let shard = out.join("shard-00000.bin");
     let bytes = std::fs::read(&shard).unwrap();
     let cut = base.join("cut.bin");
@@ -337,4 +349,134 @@ fn a_bad_hash_or_games_0_is_named_and_force_keeps_the_shards_until_the_inputs_ar
     // With good inputs --force starts over.
     tuner_ok(&run(&["--games", "1", "--force"]));
     assert!(all_files(&out) != before);
+}
+
+/// 30 single bits flipped across a finished shard (header, blocks, end block): `datagen export`
+/// and `texel` refuse every copy, naming the file and the byte. Before: 24 of 30 were exported
+/// as other positions or scores.
+#[test]
+fn every_flipped_bit_of_a_shard_is_refused_by_export_and_texel() {
+    let base = scratch("datagen", "bitflip");
+    let out = base.join("run");
+    let mut a = args(&out, 2);
+    a[2] = "6".into();
+    tuner_ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let bytes = std::fs::read(out.join("shard-00000.bin")).unwrap();
+    let bits = bytes.len() * 8;
+    let flipped = base.join("flipped.bin");
+    let mut silent = Vec::new();
+    for i in 0..30 {
+        // Spread over the file, the first bytes (the header) included.
+        let bit = if i < 5 { i * 13 + 3 } else { (i * bits) / 30 + (i * 7) % 8 };
+        let mut b = bytes.clone();
+        b[bit / 8] ^= 1 << (bit % 8);
+        std::fs::write(&flipped, &b).unwrap();
+        let f = flipped.to_str().unwrap();
+        let export = tuner(&["datagen", "export", "--all", f]);
+        let err = text(&export.stderr);
+        if export.status.success() || !err.contains("flipped.bin, byte ") {
+            silent.push((bit, "export", err));
+        }
+        let o = base.join(format!("texel{i}"));
+        let fit = tuner(&["texel", "--data", f, "--generations", "1", "--threads", "1", "--out", o.to_str().unwrap()]);
+        let err = text(&fit.stderr);
+        if fit.status.success() || !err.contains("flipped.bin, byte ") {
+            silent.push((bit, "texel", err));
+        }
+    }
+    assert!(silent.is_empty(), "{} of 60 reads not refused with file and byte: {silent:?}", silent.len());
+}
+
+/// A copy of the finished run `from` in `to`.
+fn copy_run(from: &Path, to: &Path) {
+    let _ = std::fs::remove_dir_all(to);
+    std::fs::create_dir_all(to).unwrap();
+    for (name, bytes) in all_files(from) {
+        std::fs::write(to.join(name), bytes).unwrap();
+    }
+}
+
+/// Something done to a copy of a run's directory.
+type Damage<'a> = Box<dyn Fn(&Path) + 'a>;
+
+/// `--resume` checks the closed shards: one deleted, cut short (at a block boundary too) or taken
+/// from another run is refused, naming the file, whether the run has games left or not. Before,
+/// each resumed to "success" with the shard's positions gone.
+#[test]
+fn resume_refuses_a_run_whose_closed_shard_is_gone_cut_or_foreign() {
+    let base = scratch("datagen", "resume-check");
+    let (run, other, copy) = (base.join("run"), base.join("other"), base.join("copy"));
+    tuner_ok(&args(&run, 2).iter().map(String::as_str).collect::<Vec<_>>());
+    let mut o = args(&other, 2);
+    o[6] = "8".into();
+    tuner_ok(&o.iter().map(String::as_str).collect::<Vec<_>>());
+    let first = std::fs::read(run.join("shard-00000.bin")).unwrap();
+    let records_end = Shard::from_bytes("s".into(), first.clone()).unwrap().records_end();
+    let foreign = std::fs::read(other.join("shard-00000.bin")).unwrap();
+    let damages: [(&str, Damage, &str); 5] = [
+        ("deleted", Box::new(|d: &Path| std::fs::remove_file(d.join("shard-00000.bin")).unwrap()), "missing"),
+        (
+            "cut",
+            Box::new(|d: &Path| std::fs::write(d.join("shard-00000.bin"), &first[..first.len() / 2]).unwrap()),
+            "byte ",
+        ),
+        (
+            "cut at its end block",
+            Box::new(|d: &Path| std::fs::write(d.join("shard-00000.bin"), &first[..records_end]).unwrap()),
+            "no end block",
+        ),
+        (
+            "another run's",
+            Box::new(|d: &Path| std::fs::write(d.join("shard-00000.bin"), &foreign).unwrap()),
+            "a shard of run",
+        ),
+        (
+            "a stray",
+            Box::new(|d: &Path| std::fs::write(d.join("shard-00099.bin"), &foreign).unwrap()),
+            "not a shard of this run",
+        ),
+    ];
+    for (what, damage, needle) in &damages {
+        for games in ["20", "24"] {
+            copy_run(&run, &copy);
+            damage(&copy);
+            let mut a = args(&copy, 1);
+            a[2] = games.into();
+            a.push("--resume".into());
+            let e = tuner_err(&a.iter().map(String::as_str).collect::<Vec<_>>());
+            assert!(
+                e.contains("shard-000") && e.contains(needle) && e.contains("cannot resume"),
+                "{what}, --games {games}: {e}"
+            );
+        }
+    }
+    // The intact copy resumes, and its next games continue the run.
+    copy_run(&run, &copy);
+    let mut a = args(&copy, 1);
+    a[2] = "24".into();
+    a.push("--resume".into());
+    tuner_ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(game_indices(&copy), (0..24).collect::<Vec<_>>());
+}
+
+/// A run directory of format 1 (before checksums) is not continued, naming what to do; its
+/// shards stay readable (with a warning).
+#[test]
+fn a_format_1_run_is_not_resumed_but_its_shards_are_read() {
+    let data = common::repo().join("data/selfplay2");
+    let shard = data.join("shard-00000.bin");
+    let out = tuner(&["datagen", "export", shard.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("shard format 1 has no checksums"), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).lines().count() > 200_000);
+    let base = scratch("datagen", "format1");
+    let copy = base.join("run");
+    std::fs::create_dir_all(&copy).unwrap();
+    for f in ["datagen.json", "progress.json"] {
+        std::fs::copy(data.join(f), copy.join(f)).unwrap();
+    }
+    let mut a = args(&copy, 1);
+    a.push("--resume".into());
+    let e = tuner_err(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(e.contains("shard format 1") && e.contains("cannot continue"), "{e}");
 }

@@ -244,3 +244,52 @@ fn texel_tunes_the_whole_evaluation_without_a_config_from_any_directory() {
     let tuned = Params::load(dir.join("out/tuned.toml")).unwrap();
     assert_eq!(tuned.eval.pawn_mg, 100);
 }
+
+/// Texel reads one run's shards, each game once: a shard of another run (beside the run, or
+/// copied into its directory) or a shard read twice is refused, naming `--allow-mixed`; with it
+/// the fit reads every run and each game once, and says that it mixes. Before, all of these were
+/// mixed silently.
+#[test]
+fn texel_refuses_foreign_or_duplicated_shards_unless_allowed_to_mix() {
+    let dir = scratch("texel", "mixed");
+    let datagen = |seed: &str, name: &str| {
+        let d = dir.join(name);
+        tuner_ok(&["datagen", "--games", "6", "--nodes", "300", "--seed", seed, "--out", d.to_str().unwrap()]);
+        d
+    };
+    let (a, b) = (datagen("3", "a"), datagen("4", "b"));
+    let cfg = selfplay_config(&dir, &a);
+    let cfg = cfg.to_str().unwrap();
+    let mut outs = 0;
+    let mut fit = |data: &[&Path], extra: &[&str]| {
+        outs += 1;
+        let out = dir.join(format!("out{outs}"));
+        let mut args = vec!["texel", "--config", cfg, "--generations", "1", "--out", out.to_str().unwrap()];
+        for d in data {
+            args.extend(["--data", d.to_str().unwrap()]);
+        }
+        args.extend_from_slice(extra);
+        common::tuner(&args)
+    };
+    let a_shard = a.join("shard-00000.bin");
+    let copied = dir.join("a-with-b");
+    std::fs::create_dir_all(&copied).unwrap();
+    std::fs::copy(&a_shard, copied.join("shard-00000.bin")).unwrap();
+    std::fs::copy(b.join("shard-00000.bin"), copied.join("shard-00001.bin")).unwrap();
+    for (data, needle) in [
+        (vec![a.as_path(), b.as_path()], "a fit reads one run's shards"),
+        (vec![a.as_path(), a_shard.as_path()], "(a shard read twice, or a copy)"),
+        (vec![copied.as_path()], "a fit reads one run's shards"),
+    ] {
+        let out = fit(&data, &[]);
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && e.contains(needle) && e.contains("--allow-mixed"), "{data:?}: {e}");
+    }
+    let one = fit(&[a.as_path()], &[]);
+    assert!(one.status.success(), "{}", String::from_utf8_lossy(&one.stderr));
+    assert!(!String::from_utf8_lossy(&one.stderr).contains("mixing"));
+    let mixed = fit(&[a.as_path(), b.as_path(), a_shard.as_path()], &["--allow-mixed"]);
+    let e = String::from_utf8_lossy(&mixed.stderr);
+    assert!(mixed.status.success(), "{e}");
+    assert!(e.contains("mixing the shards of 2 runs") && e.contains("6 duplicated games read once"), "{e}");
+}

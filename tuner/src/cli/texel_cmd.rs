@@ -22,6 +22,10 @@ pub struct TexelArgs {
     /// config's `data`, and its `pgn`).
     #[arg(long, value_name = "SHARD|DIR", conflicts_with = "pgn")]
     pub data: Vec<PathBuf>,
+    /// Read the shards of several datagen runs, and each game found twice once (refused
+    /// without it; the config's `allow_mixed = true`); says what it mixes.
+    #[arg(long)]
+    pub allow_mixed: bool,
     /// Search-space file of the parameters to tune.
     #[arg(long, value_name = "FILE.toml")]
     pub space: Option<PathBuf>,
@@ -53,6 +57,7 @@ pub fn run(args: TexelArgs) -> anyhow::Result<()> {
         cfg.data = args.data.clone();
         cfg.pgn.clear();
     }
+    cfg.allow_mixed |= args.allow_mixed;
     if let Some(p) = &args.params {
         cfg.params = Some(p.clone());
     }

@@ -9,7 +9,8 @@
 //! ([`arena::adjudicate`]: draw, resign, maximum moves, Syzygy with `--syzygy DIR`).
 //!
 //! Every searched position is recorded, with the search's score and the game's result, in
-//! closed shards of compact game records ([`format`]: about 2 bytes a position). Readers skip,
+//! closed shards of compact game records ([`format`]: about 2 bytes a position), each shard
+//! naming its run and each game checked by a checksum. Readers skip,
 //! by default, positions in check and positions whose best move is a capture or a promotion
 //! (their score is a tactic's outcome, which a static evaluation cannot match); `--keep-all`
 //! keeps them, `--max-score CP` also skips positions scored beyond ±CP. The filter is stored in
@@ -48,21 +49,23 @@ pub use format::{Filter, GameRecord, Sample, Shard};
 pub use run::{DatagenConfig, DatagenError, Summary};
 
 /// Writes the `FEN | score | result` lines of `files` to `out` (the positions each shard's
-/// filter keeps, or all of them with `all`). Returns the number of lines.
+/// filter keeps, or all of them with `all`). Returns the number of lines. Each shard is checked
+/// whole before its first line is written, so a damaged one adds nothing.
 ///
 /// # Errors
 ///
-/// A file that is not a readable shard (named with the byte offset), or a write error.
+/// A file that is not a readable, intact shard (named with the byte offset), or a write error.
 pub fn export(files: &[impl AsRef<Path>], all: bool, out: &mut impl Write) -> anyhow::Result<u64> {
     let mut lines = 0;
     for file in files {
         let shard = Shard::open(file.as_ref())?;
         let filter = if all { Filter::ALL } else { shard.filter };
-        for sample in shard.samples_with(filter) {
-            let s = sample?;
-            let fen = Fen::from_position(&s.pos, EnPassantMode::Legal);
-            writeln!(out, "{fen} | {} | {:.1}", s.score, s.result)?;
-            lines += 1;
+        for record in shard.all_records()? {
+            for (s, _) in record.game.positions(&filter).into_iter().filter(|(_, keep)| *keep) {
+                let fen = Fen::from_position(&s.pos, EnPassantMode::Legal);
+                writeln!(out, "{fen} | {} | {:.1}", s.score, s.result)?;
+                lines += 1;
+            }
         }
     }
     Ok(lines)

@@ -9,6 +9,12 @@
 //! `shard_positions` kept positions is synced and renamed to `shard-K.bin`, then the progress
 //! names shard K + 1; a kill between the two is recognised on resume (shard K closed, its part
 //! gone, its length the recorded one).
+//!
+//! Nothing read back is trusted: a resume checks every closed shard (format, run id, parameters,
+//! shard number, game indices, every block's checksum and the end block) and that they hold the
+//! games before the open part without a gap, and refuses a run whose shard is missing, cut short,
+//! damaged or another run's, naming the file and the byte, instead of carrying on without its
+//! games.
 
 use std::{
     collections::BTreeMap,
@@ -35,7 +41,7 @@ use shakmaty_syzygy::Tablebase;
 use thiserror::Error;
 
 use super::{
-    format::{self, Filter},
+    format::{self, Filter, FormatError, Origin, Shard},
     play::{PlaySettings, play_game},
 };
 use arena::{
@@ -91,6 +97,8 @@ pub enum DatagenError {
     Game { index: u64, reason: String },
     #[error("{path}: {reason}; the run cannot resume from it (pass --force to start over)")]
     Damaged { path: String, reason: String },
+    #[error("{0}; the run cannot resume from it: restore the file, or pass --force to start over")]
+    Shard(FormatError),
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> DatagenError + '_ {
@@ -108,6 +116,10 @@ fn read_back(path: &Path) -> Result<Vec<u8>, DatagenError> {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Identity {
     format_version: u8,
+    /// Hash of this identity (with `run_id` empty) when the run started: the run id every shard's
+    /// header carries. Absent (empty) in runs of format 1.
+    #[serde(default)]
+    run_id: String,
     seed: u64,
     nodes: u64,
     random_plies: usize,
@@ -220,6 +232,7 @@ fn load_book(cfg: &DatagenConfig) -> Result<(OpeningBook, String), DatagenError>
 fn identity(cfg: &DatagenConfig, book: String) -> Identity {
     Identity {
         format_version: format::VERSION,
+        run_id: String::new(),
         seed: cfg.seed,
         nodes: cfg.play.nodes,
         random_plies: cfg.play.random_plies,
@@ -233,6 +246,93 @@ fn identity(cfg: &DatagenConfig, book: String) -> Identity {
         params: format!("{:016x}", fnv1a(&cfg.params.to_toml())),
         adjudication: cfg.play.adjudication.clone(),
     }
+}
+
+/// `identity` with its run id: the hash of the rest.
+fn with_run_id(mut identity: Identity) -> Identity {
+    identity.run_id.clear();
+    let text = serde_json::to_string(&identity).expect("plain data serializes");
+    identity.run_id = format!("{:016x}", fnv1a(&text));
+    identity
+}
+
+/// The run id and parameter hash of `identity` (read from `file`), as shard headers hold them.
+fn header_keys(identity: &Identity, file: &Path) -> Result<(u64, u64), DatagenError> {
+    let hex = |key: &str, v: &str| {
+        u64::from_str_radix(v, 16).map_err(|_| DatagenError::Damaged {
+            path: file.display().to_string(),
+            reason: format!("{key} `{v}` is not 16 hexadecimal digits"),
+        })
+    };
+    Ok((hex("run_id", &identity.run_id)?, hex("params", &identity.params)?))
+}
+
+/// Checks the closed shards of the run in `dir` (run id and parameter hash `keys`) against
+/// `progress`: shards 0 to `progress.shard − 1` all there, each whole and the run's, holding
+/// games 0 to the open part's first one without a gap; and no closed shard beyond them.
+fn check_closed_shards(dir: &Path, progress: &Progress, keys: (u64, u64)) -> Result<(), DatagenError> {
+    let mut next = 0u64;
+    for k in 0..progress.shard {
+        let path = shard_path(dir, k);
+        let name = path.display().to_string();
+        let wrong = |offset: usize, reason: String| {
+            DatagenError::Shard(FormatError::Corrupt { path: name.clone(), offset, reason })
+        };
+        if !path.exists() {
+            return Err(DatagenError::Damaged {
+                path: name,
+                reason: format!("missing: progress.json records {} closed shards", progress.shard),
+            });
+        }
+        let shard = Shard::open(&path).map_err(DatagenError::Shard)?;
+        let Some(origin) = shard.origin() else {
+            return Err(wrong(
+                4,
+                format!("shard format {}, not this run's {}", format::LEGACY_VERSION, format::VERSION),
+            ));
+        };
+        if (origin.run_id, origin.params) != keys {
+            return Err(wrong(
+                0,
+                format!(
+                    "a shard of run {:016x} (parameters {:016x}), not of this run {:016x} (parameters {:016x})",
+                    origin.run_id, origin.params, keys.0, keys.1
+                ),
+            ));
+        }
+        if origin.shard != k || origin.first_game != next {
+            return Err(wrong(
+                0,
+                format!(
+                    "shard {} from game {}, where shard {k} from game {next} belongs",
+                    origin.shard, origin.first_game
+                ),
+            ));
+        }
+        next += shard.games().map_err(DatagenError::Shard)?;
+    }
+    let open_first = progress.next_game - progress.part_games;
+    if next != open_first {
+        let last = shard_path(dir, progress.shard.saturating_sub(1));
+        return Err(DatagenError::Damaged {
+            path: last.display().to_string(),
+            reason: format!(
+                "the closed shards hold games 0 to {next}, but progress.json has the open part start at game {open_first}"
+            ),
+        });
+    }
+    if let Some(stray) = shards_in(dir)?.into_iter().find(|p| {
+        p.file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_prefix("shard-")?.strip_suffix(".bin")?.parse::<u32>().ok())
+            .is_none_or(|k| k >= progress.shard)
+    }) {
+        return Err(DatagenError::Damaged {
+            path: stray.display().to_string(),
+            reason: format!("not a shard of this run (progress.json records {} closed shards)", progress.shard),
+        });
+    }
+    Ok(())
 }
 
 /// Checks that `given` plays as the run's own parameter file `file`, which names its format: a
@@ -280,24 +380,15 @@ struct Part {
 
 impl Part {
     /// Opens part `progress.shard`, cut back to `progress.part_bytes` (a new one gets the
-    /// header), first recognising a shard closed just before a kill.
-    fn open(dir: &Path, progress: &mut Progress, header: &[u8]) -> Result<Part, DatagenError> {
-        let (closed, path) = (shard_path(dir, progress.shard), part_path(dir, progress.shard));
-        if closed.exists() && !path.exists() {
-            let len = fs::metadata(&closed).map_err(io_err(&closed))?.len();
-            if len != progress.part_bytes {
-                let reason = format!("{len} bytes, but progress.json recorded {}", progress.part_bytes);
-                return Err(DatagenError::Damaged { path: closed.display().to_string(), reason });
-            }
-            progress.shard += 1;
-            (progress.part_bytes, progress.part_games, progress.part_positions) = (0, 0, 0);
-            return Part::open(dir, progress, header);
-        }
+    /// header).
+    fn open(dir: &Path, progress: &Progress, run: &RunHeader) -> Result<Part, DatagenError> {
+        let path = part_path(dir, progress.shard);
+        let header = run.header(progress);
+        let header = header.as_slice();
         let mut file = OpenOptions::new().create(true).append(true).read(true).open(&path).map_err(io_err(&path))?;
         if progress.part_bytes == 0 {
             file.set_len(0).map_err(io_err(&path))?;
             file.write_all(header).map_err(io_err(&path))?;
-            progress.part_bytes = header.len() as u64;
         } else {
             let len = file.metadata().map_err(io_err(&path))?.len();
             if len < progress.part_bytes {
@@ -305,7 +396,7 @@ impl Part {
                 return Err(DatagenError::Damaged { path: path.display().to_string(), reason });
             }
             if read_back(&path)?.get(..header.len()) != Some(header) {
-                let reason = "its header does not match this run's settings".to_string();
+                let reason = "its header does not match this run's settings and progress".to_string();
                 return Err(DatagenError::Damaged { path: path.display().to_string(), reason });
             }
             file.set_len(progress.part_bytes).map_err(io_err(&path))?;
@@ -319,6 +410,22 @@ impl Part {
 
     fn sync(&self) -> Result<(), DatagenError> {
         self.file.sync_data().map_err(io_err(&self.path))
+    }
+}
+
+/// What the header of each of a run's shards holds.
+struct RunHeader {
+    filter: Filter,
+    run_id: u64,
+    params: u64,
+}
+
+impl RunHeader {
+    /// The header of the open part `progress.shard`.
+    fn header(&self, progress: &Progress) -> Vec<u8> {
+        let first_game = progress.next_game - progress.part_games;
+        let origin = Origin { run_id: self.run_id, params: self.params, shard: progress.shard, first_game };
+        format::header(&self.filter, &origin)
     }
 }
 
@@ -389,9 +496,22 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("shard-")));
-    let given = identity(cfg, book_name);
-    let mut progress = if held.resumes() {
+    let given = with_run_id(identity(cfg, book_name));
+    let (mut progress, run_keys) = if held.resumes() {
         let mut found: Identity = read_json(&identity_file)?;
+        if found.format_version != given.format_version {
+            return Err(DatagenError::Config(format!(
+                "{}: the run there writes shard format {}; this tuner writes format {} (checked shards) and \
+                 cannot continue it: its closed shards stay readable; start a new run (another --out, or --force)",
+                cfg.out.display(),
+                found.format_version,
+                given.format_version
+            )));
+        }
+        let keys = header_keys(&found, &identity_file)?;
+        let mut given = given;
+        // The run id is the one the run started with (its parameters' hash may differ, below).
+        given.run_id.clone_from(&found.run_id);
         if params_file.exists() {
             same_params(&params_file, &cfg.params)?;
             // The run's parameters are the same: their hash may differ by parameters added since.
@@ -403,7 +523,7 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
                 cfg.out.display()
             )));
         }
-        read_json(&progress_file)?
+        (read_json(&progress_file)?, keys)
     } else {
         // A fresh start (or --force): shards beside no progress file are another run's.
         for p in leftovers {
@@ -419,14 +539,27 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
         }
         write_json(&identity_file, &given)?;
         write_atomic(&params_file, cfg.params.to_toml().as_bytes()).map_err(io_err(&params_file))?;
-        Progress::default()
+        (Progress::default(), header_keys(&given, &identity_file)?)
     };
-    let header = format::header(&cfg.filter);
-    let mut part = Part::open(&held.dir, &mut progress, &header)?;
+    let run = RunHeader { filter: cfg.filter, run_id: run_keys.0, params: run_keys.1 };
+    // Killed between renaming a full part and recording the next shard: the part is gone and
+    // its closed shard is there (checked with the others below).
+    if progress.part_bytes > 0
+        && shard_path(&held.dir, progress.shard).exists()
+        && !part_path(&held.dir, progress.shard).exists()
+    {
+        progress.shard += 1;
+        (progress.part_bytes, progress.part_games, progress.part_positions) = (0, 0, 0);
+    }
+    check_closed_shards(&held.dir, &progress, run_keys)?;
+    let mut part = Part::open(&held.dir, &progress, &run)?;
+    if progress.part_bytes == 0 {
+        progress.part_bytes = run.header(&progress).len() as u64;
+    }
     if progress.part_positions >= cfg.shard_positions {
         // Killed after recording a full part and before renaming it: close it as the run would
         // have, or the next games would go into it and the shards would differ.
-        part = close_part(&held.dir, part, &mut progress, &header, &progress_file)?;
+        part = close_part(&held.dir, part, &mut progress, &run, &progress_file)?;
     }
     write_json(&progress_file, &progress)?;
 
@@ -466,7 +599,7 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
                         );
                         let msg = played.map_err(|reason| DatagenError::Game { index, reason }).map(|g| {
                             let mut bytes = Vec::with_capacity(64 + 4 * g.record.plies.len());
-                            g.record.encode(&mut bytes);
+                            format::put_block(&g.record, run.run_id, &mut bytes);
                             let all = g.record.positions(&cfg.filter);
                             let kept = all.iter().filter(|(_, k)| *k).count() as u64;
                             Done { index, bytes, kept, plies: all.len() as u64, nodes: g.nodes }
@@ -503,7 +636,7 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
                 (new_positions, new_nodes) = (new_positions + d.kept, new_nodes + d.nodes);
                 wrote = true;
                 if progress.part_positions >= cfg.shard_positions {
-                    part = close_part(&held.dir, part, &mut progress, &header, &progress_file).map_err(stop)?;
+                    part = close_part(&held.dir, part, &mut progress, &run, &progress_file).map_err(stop)?;
                 }
             }
             if wrote {
@@ -518,11 +651,8 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
     bar.finish_and_clear();
     let part = result?;
     // Every game is written: close the last, short shard, and leave no empty part behind.
-    let part = if progress.part_games > 0 {
-        close_part(&held.dir, part, &mut progress, &header, &progress_file)?
-    } else {
-        part
-    };
+    let part =
+        if progress.part_games > 0 { close_part(&held.dir, part, &mut progress, &run, &progress_file)? } else { part };
     drop(part);
     progress.part_bytes = 0;
     write_json(&progress_file, &progress)?;
@@ -546,25 +676,30 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
     })
 }
 
-/// Syncs the part and records its full length, renames it to its closed name, then records the
-/// next shard and opens its part: a kill between the rename and that record is recognised by
-/// [`Part::open`] from the recorded length.
+/// Syncs the part and records its full length, appends the end block (not recorded: a kill
+/// before the rename cuts it off on resume, which closes the part again), renames it to its
+/// closed name, then records the next shard and opens its part: a kill between the rename and
+/// that record is recognised by [`Part::open`].
 fn close_part(
     dir: &Path,
-    part: Part,
+    mut part: Part,
     progress: &mut Progress,
-    header: &[u8],
+    run: &RunHeader,
     progress_file: &Path,
 ) -> Result<Part, DatagenError> {
     part.sync()?;
     write_json(progress_file, progress)?;
+    let bytes = read_back(&part.path)?;
+    part.append(&format::end_block(&bytes, progress.part_games))?;
+    part.sync()?;
     let closed = shard_path(dir, progress.shard);
     fs::rename(&part.path, &closed).map_err(io_err(&closed))?;
     drop(part);
     log::info!("closed {} ({} games, {} positions)", closed.display(), progress.part_games, progress.part_positions);
     progress.shard += 1;
     (progress.part_bytes, progress.part_games, progress.part_positions) = (0, 0, 0);
-    let part = Part::open(dir, progress, header)?;
+    let part = Part::open(dir, progress, run)?;
+    progress.part_bytes = run.header(progress).len() as u64;
     write_json(progress_file, progress)?;
     Ok(part)
 }

@@ -12,8 +12,8 @@
 //!
 //! With `data = [...]` instead of `pgn` the positions are `tuner datagen`'s self-play shards
 //! ([`super::selfplay`]): each with the game's result and the search's score, kept as they are
-//! (the shard's filter already dropped checks and tactical best moves), split by game record
-//! under `[positions] seed` and capped at `[positions] train`/`test`; the other `[positions]`
+//! (the shard's filter already dropped checks and tactical best moves), checked whole (one run's
+//! shards, each game once, unless `allow_mixed`), split by game under `[positions] seed` and capped at `[positions] train`/`test`; the other `[positions]`
 //! keys are PGN sampling settings and do not apply. Paths are relative to the working
 //! directory, as `pgn`'s are.
 //!
@@ -104,6 +104,11 @@ pub struct TexelConfig {
     /// The gradient optimisers' settings (`[gradient]`; defaults when absent).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gradient: Option<GradientConfig>,
+    /// Read the shards of several datagen runs, and a game found twice once (see
+    /// [`super::selfplay`]); without it such data is refused. Not serialised: it decides whether
+    /// a run starts, not what it computes.
+    #[serde(skip_serializing)]
+    pub allow_mixed: bool,
 }
 
 /// A `[positions]` table laid over texel's own defaults: [`PositionsConfig`]'s are evolve's
@@ -146,6 +151,7 @@ impl Default for TexelConfig {
             out_dir: PathBuf::from("texel-out"),
             optimizer: Optimizer::Local,
             gradient: None,
+            allow_mixed: false,
         }
     }
 }
@@ -666,8 +672,13 @@ type Sets = ((Vec<Labelled>, usize), (Vec<Labelled>, usize), String);
 
 fn load_sets(cfg: &TexelConfig, base: &Params, threads: usize) -> Result<Sets, TexelError> {
     if !cfg.data.is_empty() {
-        let (train, validation, key) =
-            selfplay_positions(&cfg.data, cfg.positions.train, cfg.positions.test, cfg.positions.seed)?;
+        let (train, validation, key) = selfplay_positions(
+            &cfg.data,
+            cfg.positions.train,
+            cfg.positions.test,
+            cfg.positions.seed,
+            cfg.allow_mixed,
+        )?;
         return Ok(((train, 0), (validation, 0), key));
     }
     std::fs::create_dir_all(&cfg.out_dir).map_err(|e| TexelError::io(&cfg.out_dir, e))?;
@@ -841,6 +852,16 @@ mod tests {
         ] {
             let cfg = TexelConfig::load(&root.join(format!("configs/texel/{name}.toml"))).unwrap();
             cfg.validate().unwrap();
+            // Several data sets are several datagen runs: refused unless the config mixes them.
+            let runs = cfg.data.iter().filter(|d| d.is_dir()).count()
+                + cfg
+                    .data
+                    .iter()
+                    .filter(|d| d.is_file())
+                    .map(|f| f.parent())
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .len();
+            assert_eq!(cfg.allow_mixed, runs > 1, "{name}: {:?}", cfg.data);
             SearchSpace::load(root.join(&cfg.space)).unwrap();
         }
     }
