@@ -33,7 +33,7 @@ use anyhow::{Context as _, bail};
 use arena::{
     adjudicate::{DrawRule, MaxMovesRule, ResignRule},
     engine::{client::EngineClient, spec::EngineSpec, transport::Timeouts},
-    game::GameRecord,
+    game::{GameRecord, SearchWarning},
     openings::OpeningsConfig,
     pgn_out::PgnFormat,
     results::{MatchResults, PairStats, SprtStatus, Standings, ranking_table, rating_report},
@@ -596,6 +596,11 @@ impl MatchObserver for CliObserver {
         }
         let t = &s.totals()[0];
         self.bar.set_message(format!("{}: {}-{}-{}", t.name, t.wdl.wins, t.wdl.draws, t.wdl.losses));
+    }
+
+    fn on_warning(&mut self, w: &SearchWarning, game: u64) {
+        // On stderr whatever -log says: the user must see it, and stdout is the match's.
+        self.bar.suspend(|| eprintln!("warning: {w} (game {game}; not repeated for this engine)"));
     }
 
     fn on_finish(&mut self, _r: &MatchResults) {
