@@ -595,7 +595,7 @@ impl MatchObserver for CliObserver {
             self.autosave(s);
         }
         let t = &s.totals()[0];
-        self.bar.set_message(format!("{}: {}-{}-{}", t.name, t.wdl.wins, t.wdl.draws, t.wdl.losses));
+        self.bar.set_message(format!("{}: {}-{}-{} (W-L-D)", t.name, t.wdl.wins, t.wdl.losses, t.wdl.draws));
     }
 
     fn on_warning(&mut self, w: &SearchWarning, game: u64) {
