@@ -72,6 +72,78 @@ pub struct GameRecord {
     /// Unix seconds at the start.
     pub started_at: u64,
     pub duration_ms: u64,
+    /// What an engine did that it was not asked to (the runner warns once per engine and kind).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<SearchWarning>,
+}
+
+/// An engine not doing what its `go` asked, seen in one game: the signs of an engine that
+/// ignores `go nodes` (it searches on until stopped, or answers at once with no move).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchWarning {
+    pub engine: String,
+    /// The `go` command it was sent.
+    pub go: String,
+    pub kind: SearchWarningKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SearchWarningKind {
+    /// Its last `info ... nodes` was far past the `go nodes` limit ([`nodes_far_past`]).
+    NodesOvershot { reported: u64 },
+    /// No `bestmove` to an untimed search (`nodes=`/`depth=`) within the stall timeout; the game
+    /// is lost as stalled.
+    NoBestmove { waited_ms: u64 },
+    /// A null move (`0000`, `(none)`) in a position with legal moves; the game is lost.
+    NullMove { answer: String },
+}
+
+impl SearchWarningKind {
+    /// The kind's name, one per variant: the runner warns once per engine and kind.
+    pub fn key(&self) -> &'static str {
+        match self {
+            SearchWarningKind::NodesOvershot { .. } => "nodes",
+            SearchWarningKind::NoBestmove { .. } => "stall",
+            SearchWarningKind::NullMove { .. } => "null",
+        }
+    }
+}
+
+impl std::fmt::Display for SearchWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Escaped: a record may come from a remote worker, and a warning is one line.
+        let (engine, go) = (evochess::one_line(&self.engine), evochess::one_line(&self.go));
+        match &self.kind {
+            SearchWarningKind::NodesOvershot { reported } => {
+                write!(f, "{engine} does not obey `{go}`: it reported searching {reported} nodes")
+            }
+            SearchWarningKind::NoBestmove { waited_ms } => write!(
+                f,
+                "{engine} does not obey `{go}`: no bestmove within {} s (-stalltimeout), so it lost the game as \
+                 stalled",
+                *waited_ms as f64 / 1000.0
+            ),
+            SearchWarningKind::NullMove { answer } => write!(
+                f,
+                "{engine} answered `bestmove {}` to `{go}` in a position with legal moves, so it lost the game \
+                 (engines that cannot search `go nodes` answer so)",
+                evochess::one_line(answer)
+            ),
+        }
+    }
+}
+
+/// Whether `reported` nodes are far past a `go nodes` `limit`: over twice the limit and 10,000
+/// more. Engines check the limit every so many nodes and may overshoot a little; this much is
+/// an engine that does not apply it.
+pub fn nodes_far_past(limit: u64, reported: u64) -> bool {
+    reported > limit.saturating_mul(2).saturating_add(10_000)
+}
+
+/// A move an engine sends for "no move": UCI's null move and the `(none)` of engines that find
+/// nothing to search.
+fn is_null_move(answer: &str) -> bool {
+    matches!(answer.trim(), "0000" | "(none)")
 }
 
 /// What one game needs besides the two engines.
@@ -145,6 +217,7 @@ pub fn play_game(white: &mut EngineClient, black: &mut EngineClient, setup: &Gam
         black_tc: setup.black_limits.pgn_tag(),
         started_at,
         duration_ms: 0,
+        warnings: Vec::new(),
     };
     let (pos, result) = run_moves(white, black, setup, &mut record);
     let token = if result.termination == Termination::Aborted { "*" } else { result.outcome.pgn() };
@@ -252,6 +325,8 @@ fn run_moves(
         let deadline = clocks.get(side).deadline(setup.stall_timeout);
         let timed = !own.is_untimed();
         let who = side_name(side);
+        let name = if side == Color::White { setup.white_name } else { setup.black_name };
+        let mut warn = |kind| record.warnings.push(SearchWarning { engine: name.to_string(), go: go.command(), kind });
         let (found, claims_draw) = match engine.think(fen, &uci_moves, &go, deadline) {
             Ok(Reply::Move { found, claims_draw }) => (found, claims_draw),
             Ok(Reply::Resign) => return (pos, GameResult::loss(side, Termination::Normal, format!("{who} resigns"))),
@@ -259,8 +334,24 @@ fn run_moves(
                 let reason = format!("{who} makes a false claim: {}", evochess::one_line(&claim));
                 return (pos, GameResult::loss(side, Termination::Adjudication, reason));
             }
-            Err(e) => return (pos, engine_failure(side, &e, timed)),
+            Err(e) => {
+                if let EngineError::Timeout { what: "bestmove" | "move", .. } = e
+                    && !timed
+                {
+                    warn(SearchWarningKind::NoBestmove { waited_ms: deadline.as_millis() as u64 });
+                }
+                return (pos, engine_failure(side, &e, timed));
+            }
         };
+        if let (Some(limit), Some(reported)) = (go.nodes, found.nodes)
+            && nodes_far_past(limit, reported)
+        {
+            warn(SearchWarningKind::NodesOvershot { reported });
+        }
+        if is_null_move(&found.bestmove) {
+            // The game goes on only while the side to move has a legal move.
+            warn(SearchWarningKind::NullMove { answer: found.bestmove.clone() });
+        }
         if !clocks.get_mut(side).spend(found.elapsed) {
             let reason = format!("{who} loses on time");
             return (pos, GameResult::loss(side, Termination::TimeForfeit, reason));
@@ -319,6 +410,11 @@ mod tests {
 
     /// A scripted engine that plays the moves of `line` whose turn it is (by ply index).
     fn scripted(moves: Vec<&'static str>, score: i32) -> EngineClient {
+        scripted_info(moves, format!("score cp {score}"))
+    }
+
+    /// [`scripted`] with `info depth 1 {info}` before each move.
+    fn scripted_info(moves: Vec<&'static str>, info: String) -> EngineClient {
         let mut ply = 0usize;
         let t = ScriptTransport::new(move |cmd| {
             let reply: Vec<String> = match cmd.split_whitespace().next() {
@@ -329,7 +425,7 @@ mod tests {
                     vec![]
                 }
                 Some("go") => match moves.get(ply) {
-                    Some(m) => vec![format!("info depth 1 score cp {score}"), format!("bestmove {m}")],
+                    Some(m) => vec![format!("info depth 1 {info}"), format!("bestmove {m}")],
                     None => vec!["bestmove 0000".into()],
                 },
                 _ => vec![],
@@ -383,9 +479,62 @@ mod tests {
         assert_eq!(g.result.outcome, GameOutcome::BlackWins);
         assert_eq!(g.result.termination, Termination::IllegalMove);
         assert_eq!(g.result.reason, "White makes an illegal move: e2e5");
+        assert!(g.warnings.is_empty(), "{:?}", g.warnings);
         let g = play(vec!["e2e4"], Opening::startpos(), AdjudicationConfig::default());
         assert_eq!(g.result.outcome, GameOutcome::WhiteWins);
         assert_eq!(g.result.reason, "Black makes an illegal move: 0000");
+        let null = SearchWarningKind::NullMove { answer: "0000".into() };
+        assert_eq!(g.warnings, [SearchWarning { engine: "b".into(), go: "go depth 1".into(), kind: null }]);
+        assert_eq!(
+            g.warnings[0].to_string(),
+            "b answered `bestmove 0000` to `go depth 1` in a position with legal moves, so it lost the game \
+             (engines that cannot search `go nodes` answer so)"
+        );
+    }
+
+    /// Engines that ignore `go nodes`: one reports far more nodes, one never answers.
+    #[test]
+    fn engines_ignoring_the_node_limit_are_recorded() {
+        assert!(!nodes_far_past(1000, 12_000) && nodes_far_past(1000, 12_001));
+        assert!(!nodes_far_past(u64::MAX, u64::MAX));
+        let limits = SearchLimits { nodes: Some(1000), ..SearchLimits::default() };
+        let adj = AdjudicationConfig::default();
+        let opening = Opening::startpos();
+        let setup = GameSetup {
+            white_name: "greedy",
+            black_name: "silent",
+            white_limits: &limits,
+            black_limits: &limits,
+            opening: &opening,
+            adjudication: &adj,
+            tablebase: None,
+            stall_timeout: Duration::from_millis(200),
+            stop: None,
+        };
+        let mut w = scripted_info(vec!["e2e4"], "score cp 0 nodes 250000".into());
+        let silent = ScriptTransport::new(|cmd| match cmd.split_whitespace().next() {
+            Some("uci") => ScriptReply::Lines(vec!["uciok".into()]),
+            Some("isready") => ScriptReply::Lines(vec!["readyok".into()]),
+            _ => ScriptReply::Lines(vec![]),
+        });
+        let to = Timeouts { start: Duration::from_millis(100), ping: Duration::from_millis(100), quit: Duration::ZERO };
+        let mut b = EngineClient::Uci(UciClient::start("s", Box::new(silent), to).unwrap());
+        let g = play_game(&mut w, &mut b, &setup);
+        assert_eq!(g.result.termination, Termination::Stall);
+        assert_eq!(g.result.outcome, GameOutcome::WhiteWins);
+        let kinds: Vec<_> = g.warnings.iter().map(|w| (w.engine.as_str(), w.go.as_str(), w.kind.clone())).collect();
+        assert_eq!(
+            kinds,
+            [
+                ("greedy", "go nodes 1000", SearchWarningKind::NodesOvershot { reported: 250_000 }),
+                ("silent", "go nodes 1000", SearchWarningKind::NoBestmove { waited_ms: 200 }),
+            ]
+        );
+        assert_eq!(
+            g.warnings[1].to_string(),
+            "silent does not obey `go nodes 1000`: no bestmove within 0.2 s (-stalltimeout), so it lost the game as \
+             stalled"
+        );
     }
 
     #[test]

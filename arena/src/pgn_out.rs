@@ -255,6 +255,7 @@ mod tests {
             black_tc: "1+0".into(),
             started_at: 0,
             duration_ms: 1000,
+            warnings: Vec::new(),
         }
     }
 

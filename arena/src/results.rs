@@ -22,7 +22,7 @@ use thiserror::Error;
 use crate::{
     game::GameRecord,
     outcome::{GameOutcome, Termination},
-    stats::{EloEstimate, Penta, Sprt, SprtDecision, Wdl},
+    stats::{EloEstimate, Penta, Sprt, SprtDecision, SprtModel, Wdl, elo::elo_text},
 };
 
 /// What the statistics need from a game.
@@ -94,6 +94,10 @@ pub struct SprtStatus {
     pub lower: f64,
     pub upper: f64,
     pub decision: SprtDecision,
+    /// What elo0 and elo1 are measured in (results written before it was recorded: logistic,
+    /// as [`Sprt`] reads them).
+    #[serde(default = "SprtModel::legacy")]
+    pub model: SprtModel,
 }
 
 impl SprtStatus {
@@ -270,6 +274,7 @@ impl Standings {
             lower: sprt.lower(),
             upper: sprt.upper(),
             decision: sprt.decision(llr),
+            model: sprt.model,
         })
     }
 
@@ -284,7 +289,7 @@ impl Standings {
 pub fn rating_report(pairs: &[PairStats], sprt: Option<&SprtStatus>) -> String {
     let mut s = String::new();
     let fmt_elo = |e: Option<EloEstimate>| match e {
-        Some(e) => format!("{:.2} +/- {:.2}", e.elo, e.error),
+        Some(e) => elo_text(e.elo, e.error, 2),
         None => "-".into(),
     };
     for p in pairs.iter().filter(|p| p.games > 0) {
@@ -319,22 +324,31 @@ pub fn rating_report(pairs: &[PairStats], sprt: Option<&SprtStatus>) -> String {
         }
     }
     if let Some(sp) = sprt {
-        s.push_str(&format!(
-            "SPRT: llr {:.3} ({:.1}%), lbound {:.2}, ubound {:.2} [{}, {}]{}\n",
-            sp.llr,
-            100.0 * sp.llr / sp.upper,
-            sp.lower,
-            sp.upper,
-            sp.elo0,
-            sp.elo1,
-            match sp.decision {
-                SprtDecision::AcceptH0 => " - H0 was accepted",
-                SprtDecision::AcceptH1 => " - H1 was accepted",
-                SprtDecision::Continue => "",
-            }
-        ));
+        s.push_str(&sprt_report_line(sp));
+        s.push('\n');
     }
     s
+}
+
+/// cutechess's SPRT line with the hypotheses and what they are measured in added:
+/// `SPRT: llr 0.123 (4.2%), lbound -2.94, ubound 2.94 [0, 5] normalized Elo`, then
+/// ` - H1 was accepted` (or H0) once decided.
+pub fn sprt_report_line(sp: &SprtStatus) -> String {
+    format!(
+        "SPRT: llr {:.3} ({:.1}%), lbound {:.2}, ubound {:.2} [{}, {}] {}{}",
+        sp.llr,
+        100.0 * sp.llr / sp.upper,
+        sp.lower,
+        sp.upper,
+        sp.elo0,
+        sp.elo1,
+        sp.model.unit(),
+        match sp.decision {
+            SprtDecision::AcceptH0 => " - H0 was accepted",
+            SprtDecision::AcceptH1 => " - H1 was accepted",
+            SprtDecision::Continue => "",
+        }
+    )
 }
 
 /// The ranked standings table that ends cutechess's and fastchess's tournaments:
@@ -354,8 +368,11 @@ pub fn ranking_table(totals: &[EngineTotals]) -> String {
     );
     for (rank, (t, elo)) in rows.iter().enumerate() {
         let games = t.wdl.games();
-        let (e, err) =
-            elo.map_or(("-".to_string(), "-".to_string()), |e| (format!("{:.2}", e.elo), format!("{:.2}", e.error)));
+        // Wins only: +inf and no margin (∞ − ∞), not `inf NaN`.
+        let (e, err) = elo.map_or(("-".to_string(), "-".to_string()), |e| {
+            let elo = if e.elo.is_infinite() { format!("{:+}", e.elo) } else { format!("{:.2}", e.elo) };
+            (elo, if e.error.is_nan() { "-".to_string() } else { format!("{:.2}", e.error) })
+        });
         let pct = |x: f64| if games == 0 { "-".to_string() } else { format!("{:.1}%", 100.0 * x) };
         s.push_str(&format!(
             "{:>4} {:<width$} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
@@ -538,6 +555,11 @@ mod tests {
 
     use super::*;
 
+    /// Whether `text` has the word NaN, in any case.
+    fn has_nan(text: &str) -> bool {
+        text.split(|c: char| !c.is_alphanumeric()).any(|w| w.eq_ignore_ascii_case("nan"))
+    }
+
     fn g(white: usize, black: usize, outcome: GameOutcome) -> GameSummary {
         GameSummary { white, black, outcome, termination: Termination::Normal, reason: String::new(), plies: 10 }
     }
@@ -581,6 +603,47 @@ mod tests {
         assert!(report.contains("Ptnml(0-2): [1, 0, 0, 1, 1]"), "{report}");
     }
 
+    /// One game, or only wins: no `inf +/- NaN` anywhere (issue 91 item 10b).
+    #[test]
+    fn reports_of_tiny_or_one_sided_samples_print_no_nan() {
+        let names = vec!["a".to_string(), "b".to_string()];
+        let mut s = Standings::new(&names, &[(0, 1)]);
+        s.add_unit(&[g(0, 1, GameOutcome::WhiteWins)]);
+        let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap().with_model(SprtModel::Normalized);
+        let report = s.report(Some(&sprt));
+        assert!(!has_nan(&report), "{report}");
+        assert!(report.contains("Elo difference: +inf (every game won), LOS: "), "{report}");
+        s.add_unit(&[g(1, 0, GameOutcome::BlackWins), g(0, 1, GameOutcome::WhiteWins)]);
+        let report = s.report(Some(&sprt));
+        assert!(report.contains("pentanomial Elo: +inf (every game won)"), "{report}");
+        assert!(!has_nan(&report), "{report}");
+        let table = ranking_table(s.totals());
+        assert!(!has_nan(&table), "{table}");
+        let cols: Vec<&str> = table.lines().nth(1).unwrap().split_whitespace().collect();
+        assert_eq!(cols[..4], ["1", "a", "+inf", "-"], "{table}");
+        let cols: Vec<&str> = table.lines().nth(2).unwrap().split_whitespace().collect();
+        assert_eq!(cols[..4], ["2", "b", "-inf", "-"], "{table}");
+    }
+
+    /// Every SPRT line names the model its bounds are in (issue 91 item 10a).
+    #[test]
+    fn the_sprt_line_names_its_model_and_bounds() {
+        let names = vec!["a".to_string(), "b".to_string()];
+        let mut s = Standings::new(&names, &[(0, 1)]);
+        s.add_unit(&[g(0, 1, GameOutcome::WhiteWins), g(1, 0, GameOutcome::Draw)]);
+        for (model, unit) in [
+            (SprtModel::Normalized, "[0, 5] normalized Elo"),
+            (SprtModel::Logistic, "[0, 5] logistic Elo"),
+            (SprtModel::Bayesian, "[0, 5] BayesElo"),
+            (SprtModel::Cutechess, "[0, 5] BayesElo (cutechess)"),
+        ] {
+            let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap().with_model(model);
+            let line = sprt_report_line(&s.sprt_status(&sprt).unwrap());
+            assert!(line.starts_with("SPRT: llr "), "{line}");
+            assert!(line.ends_with(&format!("lbound -2.94, ubound 2.94 {unit}")), "{line}");
+        }
+    }
+
     /// fastchess's `getFraction`, on bounds of different sizes.
     #[test]
     fn sprt_fraction_of_the_bound_on_its_side() {
@@ -595,6 +658,7 @@ mod tests {
             lower: sprt.lower(),
             upper: sprt.upper(),
             decision: sprt.decision(llr),
+            model: sprt.model,
         };
         assert!((at(-2.251_291_799).fraction() + 1.0).abs() < 1e-9);
         assert!((at(2.890_371_758).fraction() - 1.0).abs() < 1e-9);

@@ -30,9 +30,9 @@ use arena::{
     files::write_atomic,
     game::GameRecord,
     openings::OpeningsConfig,
-    results::{MatchResults, SprtStatus, Standings},
+    results::{MatchResults, PairStats, SprtStatus, Standings},
     runner::{MatchConfig, MatchObserver, RunnerError, Tournament, play_match},
-    stats::{Sprt, SprtDecision},
+    stats::{Sprt, SprtDecision, elo::elo_text},
     tc::{ClockTc, SearchLimits},
 };
 use evochess::params::{
@@ -171,29 +171,30 @@ pub fn bench_signature(engine: &Path, params: Option<&Path>) -> Result<u64, Prom
     }
 }
 
-/// The SPRT line of the header and the report: LLR, bounds, games, W/D/L, pentanomial, Elo.
-pub fn sprt_line(sprt: &Sprt, status: Option<&SprtStatus>, r: &MatchResults) -> String {
+/// The SPRT line of the header and the report: model, LLR, bounds, games, W/L/D (in the
+/// order of every other report), pentanomial, Elo.
+pub fn sprt_line(sprt: &Sprt, status: Option<&SprtStatus>, pairs: &[PairStats]) -> String {
     let mut s =
         format!("SPRT {} elo0={} elo1={} alpha={} beta={}", sprt.model, sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta);
     if let Some(st) = status {
         s += &format!(": LLR {:.2} ({:.2}, {:.2})", st.llr, st.lower, st.upper);
     }
-    if let Some(p) = r.pairs.first() {
+    if let Some(p) = pairs.first() {
         let b = p.penta.buckets();
         s += &format!(
-            "; games {}: W {} D {} L {}; Ptnml(0-2) [{}, {}, {}, {}, {}]",
-            p.games, p.wdl.wins, p.wdl.draws, p.wdl.losses, b[0], b[1], b[2], b[3], b[4]
+            "; games {}: W {} L {} D {}; Ptnml(0-2) [{}, {}, {}, {}, {}]",
+            p.games, p.wdl.wins, p.wdl.losses, p.wdl.draws, b[0], b[1], b[2], b[3], b[4]
         );
         if let Some(e) = p.penta_elo.or(p.elo) {
-            s += &format!("; Elo {:.1} +/- {:.1} (95%)", e.elo, e.error);
+            s += &format!("; Elo {} (95%)", elo_text(e.elo, e.error, 1));
         }
     }
     s
 }
 
 /// Every ten game pairs of an SPRT, the first engine's score and the LLR for a progress line:
-/// `W-D-L (W-D-L), LLR x (lower, upper)`. The runner reports both games of a pair with the same
-/// standings, so each count is reported once.
+/// `W-L-D (W-L-D), LLR x (lower, upper) [elo0, elo1] model`. The runner reports both games of a
+/// pair with the same standings, so each count is reported once.
 pub struct SprtProgress {
     sprt: Sprt,
     reported: u64,
@@ -213,8 +214,16 @@ impl SprtProgress {
         self.reported = s.games;
         let t = &s.totals()[0];
         Some(format!(
-            "{}-{}-{} (W-D-L), LLR {:.2} ({:.2}, {:.2})",
-            t.wdl.wins, t.wdl.draws, t.wdl.losses, st.llr, st.lower, st.upper
+            "{}-{}-{} (W-L-D), LLR {:.2} ({:.2}, {:.2}) [{}, {}] {}",
+            t.wdl.wins,
+            t.wdl.losses,
+            t.wdl.draws,
+            st.llr,
+            st.lower,
+            st.upper,
+            st.elo0,
+            st.elo1,
+            st.model.unit()
         ))
     }
 }
@@ -293,7 +302,7 @@ pub fn run(cfg: &PromoteConfig) -> Result<Report, PromoteError> {
     let results = play_match(&m, &mut Progress(SprtProgress::new(cfg.sprt))).map_err(Box::new)?;
 
     let status = results.sprt.clone();
-    let line = sprt_line(&cfg.sprt, status.as_ref(), &results);
+    let line = sprt_line(&cfg.sprt, status.as_ref(), &results.pairs);
     let outcome = match status.map(|s| s.decision) {
         Some(SprtDecision::AcceptH1) => Outcome::Promoted,
         Some(SprtDecision::AcceptH0) => Outcome::Rejected,
@@ -416,7 +425,40 @@ mod tests {
         }
         assert_eq!(lines.len(), 2, "{lines:?}");
         assert_eq!(lines[0].0, 9);
-        assert!(lines[0].1.starts_with("10-10-0 (W-D-L), LLR "), "{}", lines[0].1);
-        assert!(lines[1].1.starts_with("20-20-0 (W-D-L)"), "{}", lines[1].1);
+        assert!(lines[0].1.starts_with("10-0-10 (W-L-D), LLR "), "{}", lines[0].1);
+        assert!(lines[0].1.ends_with(" (-2.94, 2.94) [0, 10] normalized Elo"), "{}", lines[0].1);
+        assert!(lines[1].1.starts_with("20-0-20 (W-L-D)"), "{}", lines[1].1);
+    }
+
+    /// W-L-D as every other report; the model named; no NaN after games all won.
+    #[test]
+    fn the_sprt_line_is_w_l_d_and_names_its_model() {
+        use arena::{
+            outcome::{GameOutcome, Termination},
+            results::GameSummary,
+            stats::SprtModel,
+        };
+        let sprt =
+            Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05, model: SprtModel::Normalized, trinomial: false };
+        let game = |white, outcome| GameSummary {
+            white,
+            black: 1 - white,
+            outcome,
+            termination: Termination::Normal,
+            reason: String::new(),
+            plies: 40,
+        };
+        let mut standings = Standings::new(&["candidate".into(), "default".into()], &[(0, 1)]);
+        standings.add_unit(&[game(0, GameOutcome::WhiteWins), game(1, GameOutcome::BlackWins)]);
+        let status = standings.sprt_status(&sprt);
+        let line = sprt_line(&sprt, status.as_ref(), &standings.pair_stats());
+        assert!(line.starts_with("SPRT normalized elo0=0 elo1=10 alpha=0.05 beta=0.05: LLR "), "{line}");
+        assert!(
+            line.ends_with("; games 2: W 2 L 0 D 0; Ptnml(0-2) [0, 0, 0, 0, 1]; Elo +inf (every game won) (95%)"),
+            "{line}"
+        );
+        standings.add_unit(&[game(0, GameOutcome::Draw), game(1, GameOutcome::WhiteWins)]);
+        let line = sprt_line(&sprt, standings.sprt_status(&sprt).as_ref(), &standings.pair_stats());
+        assert!(line.contains("; games 4: W 2 L 1 D 1; "), "{line}");
     }
 }

@@ -412,6 +412,7 @@ fn mate_in_zero(task: &GamesTask) -> String {
             black_tc: "-".into(),
             started_at: 0,
             duration_ms: 0,
+            warnings: Vec::new(),
         })
         .collect();
     serde_json::to_string(&GamesAnswer { games, signatures: BTreeMap::new() }).unwrap()

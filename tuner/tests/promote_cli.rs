@@ -123,6 +123,10 @@ fn a_clearly_stronger_candidate_is_promoted_with_its_lineage() {
     // The SPRT's last line, as the command printed it, is the header's.
     let sprt = stdout.lines().find(|l| l.starts_with("SPRT normalized")).unwrap();
     assert!(header.contains(&format!("# {sprt}\n")), "{sprt}\n{header}");
+    // W-L-D, as the `Score of` line above it (cutechess's W - L - D) counts them.
+    let score = stdout.lines().find(|l| l.starts_with("Score of candidate vs default: ")).unwrap();
+    let wld: Vec<&str> = score.split(": ").nth(1).unwrap().split_whitespace().collect();
+    assert!(sprt.contains(&format!(": W {} L {} D {};", wld[0], wld[2], wld[4])), "{score}\n{sprt}");
 }
 
 #[test]

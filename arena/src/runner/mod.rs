@@ -71,7 +71,7 @@ use crate::{
         spec::{EngineSpec, SpecError},
         transport::{EngineError, Timeouts},
     },
-    game::{GameRecord, GameSetup, play_game},
+    game::{GameRecord, GameSetup, SearchWarning, play_game},
     openings::{Opening, OpeningBook, OpeningsConfig, OpeningsError},
     outcome::{GameOutcome, GameResult, Termination},
     pgn_out::{PgnFormat, game_to_pgn_as},
@@ -325,11 +325,16 @@ pub enum RunnerError {
     OutputShort { path: String, found: String, recorded: u64 },
 }
 
-/// Receives progress; all methods default to doing nothing.
+/// Receives progress; all methods but [`MatchObserver::on_warning`] default to doing nothing.
 pub trait MatchObserver {
     /// Before the first game: games planned in all, and already done (resume).
     fn on_start(&mut self, _planned: u64, _done: u64, _standings: &Standings) {}
     fn on_game(&mut self, _game: &GameRecord, _standings: &Standings) {}
+    /// An engine misbehaving under its limits, the first time this engine does it this way in
+    /// this run (`game` is the game's number); logged as a warning unless overridden.
+    fn on_warning(&mut self, warning: &SearchWarning, game: u64) {
+        log::warn!("{warning} (game {game}; not repeated for this engine)");
+    }
     fn on_finish(&mut self, _results: &MatchResults) {}
 }
 
@@ -529,6 +534,8 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
 
     let mut game_number = standings.games;
     let mut failure = None;
+    // (engine, kind) already warned about: a misbehaving engine is reported once, not per game.
+    let mut warned: HashSet<(String, &'static str)> = HashSet::new();
     for mut d in res_rx.iter() {
         if stopped_early || d.games.iter().any(|g| g.result.termination == Termination::Aborted) {
             continue; // after the SPRT decision, or stopped mid-unit: not counted
@@ -573,6 +580,11 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
         standings.add_unit(&summaries);
         for g in &d.games {
             observer.on_game(g, &standings);
+            for w in &g.warnings {
+                if warned.insert((w.engine.clone(), w.kind.key())) {
+                    observer.on_warning(w, g.game_number);
+                }
+            }
         }
         if let Some(path) = &cfg.results_out
             && let Err(source) = build_results(&cfg, &standings, false, resumed, t0, cpu0).write_json(path)
@@ -1053,6 +1065,7 @@ fn forfeit_record(
         black_tc: limits(b).pgn_tag(),
         started_at: 0,
         duration_ms: 0,
+        warnings: Vec::new(),
     }
 }
 

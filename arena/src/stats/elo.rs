@@ -35,6 +35,27 @@ pub fn elo_from_score(s: f64) -> f64 {
     }
 }
 
+/// An Elo estimate as the reports print it, `12.34 +/- 5.67` with `decimals` decimals. The
+/// formulas give a sample of wins only an infinite Elo whose margin is ∞ − ∞ = NaN (cutechess and
+/// fastchess print `inf +/- nan`); here it is `+inf (every game won)` with no margin, `-inf
+/// (every game lost)` for losses only, `n/a` when there is no estimate, and a margin whose
+/// interval reaches a score of 0 or 1 is `inf`. Never NaN.
+pub fn elo_text(elo: f64, error: f64, decimals: usize) -> String {
+    // −400·log10(1) is −0, which would print as `-0.00`.
+    let elo = elo + 0.0;
+    if elo.is_nan() {
+        "n/a".to_string()
+    } else if elo == f64::INFINITY {
+        "+inf (every game won)".to_string()
+    } else if elo == f64::NEG_INFINITY {
+        "-inf (every game lost)".to_string()
+    } else if error.is_nan() {
+        format!("{elo:.decimals$} +/- n/a")
+    } else {
+        format!("{elo:.decimals$} +/- {error:.decimals$}")
+    }
+}
+
 /// Expected score for an Elo difference.
 pub fn score_from_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
@@ -276,6 +297,25 @@ mod tests {
         // LOS = Φ(0.035714/0.029226) = Φ(1.222020) = 0.889150
         assert!(close(r.los, 0.889_150, 1e-5), "{}", r.los);
         assert_eq!(p.flipped().flipped(), p);
+    }
+
+    #[test]
+    fn elo_text_never_prints_nan() {
+        assert_eq!(elo_text(12.345, 6.789, 2), "12.35 +/- 6.79");
+        assert_eq!(elo_text(-3.0, 1.25, 1), "-3.0 +/- 1.2");
+        // One game, won: the estimate the formulas give is inf +/- NaN.
+        let won = Wdl { wins: 1, draws: 0, losses: 0 }.elo().unwrap();
+        assert!(won.error.is_nan());
+        assert_eq!(elo_text(won.elo, won.error, 2), "+inf (every game won)");
+        let lost = Wdl { wins: 0, draws: 0, losses: 2 }.elo().unwrap();
+        assert_eq!(elo_text(lost.elo, lost.error, 2), "-inf (every game lost)");
+        // A win and a draw: the interval reaches a score of 1, so the margin is unbounded.
+        let e = Wdl { wins: 1, draws: 1, losses: 0 }.elo().unwrap();
+        assert_eq!(elo_text(e.elo, e.error, 2), "190.85 +/- inf");
+        let f = Penta { ww: 2, ..Penta::default() }.fastchess();
+        assert_eq!(elo_text(f.elo, f.error, 2), "+inf (every game won)");
+        assert_eq!(elo_text(f64::NAN, f64::NAN, 2), "n/a");
+        assert_eq!(elo_text(1.0, f64::NAN, 2), "1.00 +/- n/a");
     }
 
     #[test]

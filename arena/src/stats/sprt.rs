@@ -52,12 +52,24 @@ pub enum SprtModel {
 
 impl SprtModel {
     /// Sprt's serde default: configurations written before models existed meant logistic.
-    fn legacy() -> SprtModel {
+    pub(crate) fn legacy() -> SprtModel {
         SprtModel::Logistic
     }
 
     fn is_legacy(&self) -> bool {
         *self == SprtModel::Logistic
+    }
+}
+
+impl SprtModel {
+    /// What the bounds are measured in, as the SPRT lines print it after `[elo0, elo1]`.
+    pub fn unit(&self) -> &'static str {
+        match self {
+            SprtModel::Normalized => "normalized Elo",
+            SprtModel::Logistic => "logistic Elo",
+            SprtModel::Bayesian => "BayesElo",
+            SprtModel::Cutechess => "BayesElo (cutechess)",
+        }
     }
 }
 

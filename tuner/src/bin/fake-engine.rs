@@ -5,9 +5,13 @@
 //! fake-engine [--seed N] [--crash-after N] [--stall-after N] [--illegal-after N]
 //!             [--invalid-after N] [--slow-after N --slow-ms MS] [--garbage] [--no-uciok]
 //!             [--no-score] [--score CP] [--params-option [--refuse-params]] [--log FILE]
+//!             [--ignore-nodes] [--none-after N] [--report-nodes N]
 //! ```
 //! "after N" counts `go` commands since the process started, so a restarted engine behaves
 //! again for N moves. `--log` appends every command received (to check what the runner sent).
+//! Engines that do not support `go nodes`: `--ignore-nodes` searches such a `go` until `stop`
+//! (as toga2 does), `--none-after N` answers `bestmove (none)` (as Glaurung does), and
+//! `--report-nodes N` claims N nodes in its `info` lines.
 
 use std::{
     io::{self, BufRead, Write},
@@ -35,10 +39,13 @@ struct Behaviour {
     refuse_params: bool,
     score: i32,
     log: Option<String>,
+    ignore_nodes: bool,
+    none_after: Option<u64>,
+    report_nodes: u64,
 }
 
 fn parse_args() -> Behaviour {
-    let mut b = Behaviour { slow_ms: 1000, ..Behaviour::default() };
+    let mut b = Behaviour { slow_ms: 1000, report_nodes: 1, ..Behaviour::default() };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
@@ -54,9 +61,12 @@ fn parse_args() -> Behaviour {
             "--slow-ms" => b.slow_ms = num(i),
             "--score" => b.score = val(i).parse().unwrap_or_else(|_| die("--score: bad number")),
             "--log" => b.log = Some(val(i)),
-            "--garbage" | "--no-uciok" | "--no-score" | "--params-option" | "--refuse-params" => {
+            "--none-after" => b.none_after = Some(num(i)),
+            "--report-nodes" => b.report_nodes = num(i),
+            "--garbage" | "--no-uciok" | "--no-score" | "--params-option" | "--refuse-params" | "--ignore-nodes" => {
                 match args[i].as_str() {
                     "--garbage" => b.garbage = true,
+                    "--ignore-nodes" => b.ignore_nodes = true,
                     "--refuse-params" => b.refuse_params = true,
                     "--no-uciok" => b.no_uciok = true,
                     "--params-option" => b.params_option = true,
@@ -104,6 +114,29 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The `info` and `bestmove` lines of the `gos`-th search, from `pos`.
+fn answer(out: &mut impl Write, b: &Behaviour, pos: &Chess, gos: u64) {
+    let hit = |n: Option<u64>| n.is_some_and(|n| gos > n);
+    let moves = pos.legal_moves();
+    let mv = if hit(b.illegal_after) {
+        // A syntactically fine move that is not legal here.
+        "a1a1".to_string()
+    } else if hit(b.invalid_after) {
+        "xyzzy".to_string()
+    } else if hit(b.none_after) {
+        "(none)".to_string()
+    } else if moves.is_empty() {
+        "0000".to_string()
+    } else {
+        let r = mix(b.seed ^ mix(gos) ^ u64::from(pos.fullmoves().get()));
+        moves[(r % moves.len() as u64) as usize].to_uci(CastlingMode::Standard).to_string()
+    };
+    if !b.no_score {
+        let _ = writeln!(out, "info depth 1 score cp {} nodes {} time 0 pv {mv}", b.score, b.report_nodes);
+    }
+    let _ = writeln!(out, "bestmove {mv}");
+}
+
 fn main() {
     let b = parse_args();
     let stdin = io::stdin();
@@ -113,6 +146,7 @@ fn main() {
     });
     let mut pos = Chess::default();
     let mut gos = 0u64;
+    let mut searching = false;
     let mut line = String::new();
     loop {
         line.clear();
@@ -167,22 +201,16 @@ fn main() {
                     let _ = writeln!(out, "info depth x score cp banana pv");
                     let _ = writeln!(out);
                 }
-                let moves = pos.legal_moves();
-                let mv = if hit(b.illegal_after) {
-                    // A syntactically fine move that is not legal here.
-                    "a1a1".to_string()
-                } else if hit(b.invalid_after) {
-                    "xyzzy".to_string()
-                } else if moves.is_empty() {
-                    "0000".to_string()
+                if b.ignore_nodes && cmd.split_whitespace().any(|t| t == "nodes") {
+                    // Searches on as if told `go infinite`; answers only `stop`.
+                    searching = true;
                 } else {
-                    let r = mix(b.seed ^ mix(gos) ^ u64::from(pos.fullmoves().get()));
-                    moves[(r % moves.len() as u64) as usize].to_uci(CastlingMode::Standard).to_string()
-                };
-                if !b.no_score {
-                    let _ = writeln!(out, "info depth 1 score cp {} nodes 1 time 0 pv {mv}", b.score);
+                    answer(&mut out, &b, &pos, gos);
                 }
-                let _ = writeln!(out, "bestmove {mv}");
+            }
+            "stop" if searching => {
+                searching = false;
+                answer(&mut out, &b, &pos, gos);
             }
             "quit" => return,
             "setoption" if b.refuse_params && cmd.contains("name ParamsFile") => {

@@ -15,15 +15,21 @@
 //! With pentanomial reports (the default, when games come in pairs) the Elo, nElo, LOS and
 //! draw ratio are taken over pairs and the `Ptnml` line is printed; without them
 //! (`-report penta=false`, unpaired games, or the bayesian SPRT model) they are taken over games
-//! and `PairsRatio` and `Ptnml` are left out. The LLR line appears with `-sprt`. Numbers are
-//! formatted as fastchess's fmt formats them, `inf` and `nan` included. fishtest's worker
-//! (`worker/games.py`) reads the `Games:` and `Ptnml(0-2):` lines of this block with regexes.
+//! and `PairsRatio` and `Ptnml` are left out. The LLR line appears with `-sprt`, followed by
+//! what its bounds are measured in (`[0.00, 5.00] normalized Elo`; fastchess prints no model).
+//! Numbers are formatted as fastchess's fmt formats them, with one departure: fastchess prints
+//! what its formulas give, `inf +/- nan` after a few games all won and `nan` for 0/0 ratios;
+//! here an infinite Elo has no margin (`+inf (every game won)`, see
+//! [`arena::stats::elo::elo_text`]) and an undefined figure is `n/a`. fishtest's worker
+//! (`worker/games.py`) reads only the `Games:` and `Ptnml(0-2):` lines of this block, with
+//! regexes.
 //! With more than two engines each pairing gets a block of its own (fastchess prints a ranking
 //! table instead).
 
 use arena::{
     engine::{spec::EngineSpec, uci::OptionDecl},
     results::{PairStats, SprtStatus},
+    stats::elo::elo_text,
     tc::SearchLimits,
 };
 
@@ -108,10 +114,15 @@ pub fn time_label(l: &SearchLimits) -> String {
     }
 }
 
-/// `{:.N}` as fmt prints a double: the same digits as Rust, but NaN is `nan`/`-nan` by its
-/// sign bit.
+/// `{:.N}` as fmt prints a double (the same digits as Rust), but NaN, a 0/0 of the formulas,
+/// is `n/a`.
 fn fixed(x: f64, decimals: usize) -> String {
-    if x.is_nan() { if x.is_sign_negative() { "-nan" } else { "nan" }.to_string() } else { format!("{x:.decimals$}") }
+    if x.is_nan() { "n/a".to_string() } else { format!("{x:.decimals$}") }
+}
+
+/// A percentage, `12.34 %`; `n/a` without the sign when undefined.
+fn percent(x: f64) -> String {
+    if x.is_nan() { "n/a".to_string() } else { format!("{x:.2} %") }
 }
 
 /// C's `%.2g` (fmt's `{:.2g}`, fastchess's increment): two significant digits, trailing zeros
@@ -151,20 +162,14 @@ pub fn block(p: &PairStats, labels: &Labels, penta: bool, sprt: Option<&SprtStat
     let mut s = String::from(RULE);
     s.push_str(&labels.header(p));
     s.push('\n');
-    s.push_str(&format!(
-        "Elo: {} +/- {}, nElo: {} +/- {}\n",
-        fixed(elo.elo, 2),
-        fixed(elo.error, 2),
-        fixed(elo.nelo, 2),
-        fixed(elo.nelo_error, 2)
-    ));
+    s.push_str(&format!("Elo: {}, nElo: {}\n", elo_text(elo.elo, elo.error, 2), elo_text(elo.nelo, elo.nelo_error, 2)));
     let pairs_ratio = if penta {
         let q = &p.penta;
         format!(", PairsRatio: {}", fixed((q.ww + q.wd) as f64 / (q.ld + q.ll) as f64, 2))
     } else {
         String::new()
     };
-    s.push_str(&format!("LOS: {} %, DrawRatio: {} %{pairs_ratio}\n", fixed(elo.los * 100.0, 2), fixed(draw_ratio, 2)));
+    s.push_str(&format!("LOS: {}, DrawRatio: {}{pairs_ratio}\n", percent(elo.los * 100.0), percent(draw_ratio)));
     s.push_str(&format!(
         "Games: {games}, Wins: {w}, Losses: {l}, Draws: {d}, Points: {} ({} %)\n",
         fixed(points, 1),
@@ -189,24 +194,31 @@ pub fn block(p: &PairStats, labels: &Labels, penta: bool, sprt: Option<&SprtStat
     s
 }
 
-/// `LLR: 2.95 (100.2%) (-2.94, 2.94) [0.00, 5.00]`.
+/// `LLR: 2.95 (100.2%) (-2.94, 2.94) [0.00, 5.00] normalized Elo`: fastchess's line and the
+/// model its bounds are in.
 pub fn llr_line(st: &SprtStatus) -> String {
     format!(
-        "LLR: {} ({}%) ({}, {}) [{}, {}]\n",
+        "LLR: {} ({}%) ({}, {}) [{}, {}] {}\n",
         fixed(st.llr, 2),
         fixed(st.fraction() * 100.0, 1),
         fixed(st.lower, 2),
         fixed(st.upper, 2),
         fixed(st.elo0, 2),
-        fixed(st.elo1, 2)
+        fixed(st.elo1, 2),
+        st.model.unit()
     )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether `text` has the word NaN, in any case.
+    fn has_nan(text: &str) -> bool {
+        text.split(|c: char| !c.is_alphanumeric()).any(|w| w.eq_ignore_ascii_case("nan"))
+    }
     use arena::{
-        stats::{Penta, SprtDecision, Wdl},
+        stats::{Penta, SprtDecision, SprtModel, Wdl},
         tc::ClockTc,
     };
 
@@ -272,17 +284,27 @@ mod tests {
             lower: -2.944_438_979,
             upper: 2.944_438_979,
             decision: SprtDecision::Continue,
+            model: SprtModel::Normalized,
         };
-        assert_eq!(llr_line(&st), "LLR: -1.47 (-50.0%) (-2.94, 2.94) [0.00, 5.00]\n");
-        // Only wins: Elo, LOS and the pairs ratio are infinite, the variance is 0 (fastchess
-        // prints these as they come out of its formulas).
+        assert_eq!(llr_line(&st), "LLR: -1.47 (-50.0%) (-2.94, 2.94) [0.00, 5.00] normalized Elo\n");
+        let bayes = SprtStatus { model: SprtModel::Bayesian, ..st.clone() };
+        assert_eq!(llr_line(&bayes), "LLR: -1.47 (-50.0%) (-2.94, 2.94) [0.00, 5.00] BayesElo\n");
+        // Only wins: fastchess prints `Elo: inf +/- nan, nElo: inf +/- nan` and a WL/DD ratio of
+        // `nan` (0/0); here the Elo has no margin and the undefined ratio is n/a.
         let p = pair(Wdl { wins: 4, draws: 0, losses: 0 }, Penta { ww: 2, ..Penta::default() });
         let text = block(&p, &Labels::default(), true, Some(&st));
-        assert!(text.contains("Elo: inf +/- "), "{text}");
-        assert!(text.contains("PairsRatio: inf\n"), "{text}");
-        assert!(text.contains("Ptnml(0-2): [0, 0, 0, 0, 2], WL/DD Ratio: "), "{text}");
+        assert!(!has_nan(&text), "{text}");
+        assert!(text.contains("Elo: +inf (every game won), nElo: +inf (every game won)\n"), "{text}");
+        assert!(text.contains("LOS: 100.00 %, DrawRatio: 0.00 %, PairsRatio: inf\n"), "{text}");
+        assert!(text.contains("Ptnml(0-2): [0, 0, 0, 0, 2], WL/DD Ratio: n/a\n"), "{text}");
         assert!(text.contains("Results of New-e443b2459e vs Base-e443b2459e (, , ):"), "{text}");
         assert!(text.contains("LLR: -1.47"), "{text}");
+        // Draws only: no variance, so nElo and LOS are 0/0.
+        let p = pair(Wdl { wins: 0, draws: 2, losses: 0 }, Penta { dd: 1, ..Penta::default() });
+        let text = block(&p, &Labels::default(), true, None);
+        assert!(!has_nan(&text), "{text}");
+        assert!(text.contains("Elo: 0.00 +/- 0.00, nElo: n/a\n"), "{text}");
+        assert!(text.contains("LOS: n/a, DrawRatio: 100.00 %, PairsRatio: n/a\n"), "{text}");
     }
 
     #[test]
@@ -304,7 +326,7 @@ mod tests {
         for (x, want) in [(0.006, "0.006"), (1.0, "1"), (1.5, "1.5"), (2.25, "2.2"), (9.96, "10"), (1e-5, "1e-05")] {
             assert_eq!(general2(x), want, "{x}");
         }
-        assert_eq!(fixed(f64::NAN, 2).trim_start_matches('-'), "nan");
+        assert_eq!(fixed(f64::NAN, 2), "n/a");
         assert_eq!(fixed(f64::NEG_INFINITY, 2), "-inf");
         // Declared defaults, overridden by option.X=; NULL when the engine has no such option.
         let declared = [OptionDecl { name: "Hash".into(), kind: "spin".into(), default: Some("16".into()) }];

@@ -147,6 +147,7 @@ mod tests {
             black_tc: String::new(),
             started_at: 0,
             duration_ms: 0,
+            warnings: Vec::new(),
         }
     }
 

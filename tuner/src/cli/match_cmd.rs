@@ -33,7 +33,7 @@ use anyhow::{Context as _, bail};
 use arena::{
     adjudicate::{DrawRule, MaxMovesRule, ResignRule},
     engine::{client::EngineClient, spec::EngineSpec, transport::Timeouts},
-    game::GameRecord,
+    game::{GameRecord, SearchWarning},
     openings::OpeningsConfig,
     pgn_out::PgnFormat,
     results::{MatchResults, PairStats, SprtStatus, Standings, ranking_table, rating_report},
@@ -104,7 +104,10 @@ pub struct MatchArgs {
     /// match, to read its Threads and Hash for the block's header.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub output: Vec<String>,
-    /// Accepted for cutechess compatibility: crashed or stalled engines are always restarted.
+    /// cutechess's -recover, which is always on here: an engine that crashes or stops answering
+    /// loses the game it is in (the reason in the PGN and the `Finished game` line), is
+    /// restarted for its next game, and the match goes on. There is no mode that stops the
+    /// match at a crash; the flag is accepted so cutechess command lines run unchanged.
     #[arg(long)]
     pub recover: bool,
     /// Play every game on a fresh opening instead of colour-swapped pairs.
@@ -164,15 +167,24 @@ pub struct MatchArgs {
     /// Tablebase adjudication ignores the 50-move rule: cursed wins count as wins.
     #[arg(long)]
     pub tbignore50: bool,
-    /// Print the rating report every N games.
-    #[arg(long, default_value_t = 10)]
+    /// Print the rating report (cutechess's `Score of` lines, or fastchess's blocks) every N
+    /// games, as cutechess and fastchess do; 0: only the final report. Games in pairs are
+    /// counted when the pair ends, so with an odd N a report may come a game late.
+    #[arg(long, value_name = "N", default_value_t = 10)]
     pub ratinginterval: u64,
-    /// Seconds an engine searching without a clock (nodes=/depth=) may take per move before it
-    /// counts as stalled.
-    #[arg(long, default_value_t = 60.0)]
+    /// Seconds an engine searching without a clock (nodes=/depth=) may take for one move. One
+    /// that takes longer is told to `stop` and loses the game as stalled (PGN termination
+    /// `stalled connection`; restarted for its next game unless it answers the `stop` at once),
+    /// and a `warning:` line names it: an engine that ignores `go nodes` shows up this way.
+    /// Clocked engines lose on time instead. The tuner's own option (cutechess and fastchess
+    /// have none).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub stalltimeout: f64,
-    /// Seconds an engine may take to answer `uci` and `isready`.
-    #[arg(long, default_value_t = 15.0)]
+    /// Seconds an engine may take to answer `uci` with `uciok` (an xboard engine: to finish its
+    /// feature negotiation) and each `isready` with `readyok`. Before the first game a failure
+    /// stops the match with an error naming the engine; later it loses that game and is
+    /// restarted. Raise it for engines that load large networks or tablebases at start.
+    #[arg(long, value_name = "SECONDS", default_value_t = 15.0)]
     pub starttimeout: f64,
     /// PGN Event tag.
     #[arg(long)]
@@ -595,7 +607,12 @@ impl MatchObserver for CliObserver {
             self.autosave(s);
         }
         let t = &s.totals()[0];
-        self.bar.set_message(format!("{}: {}-{}-{}", t.name, t.wdl.wins, t.wdl.draws, t.wdl.losses));
+        self.bar.set_message(format!("{}: {}-{}-{} (W-L-D)", t.name, t.wdl.wins, t.wdl.losses, t.wdl.draws));
+    }
+
+    fn on_warning(&mut self, w: &SearchWarning, game: u64) {
+        // On stderr whatever -log says: the user must see it, and stdout is the match's.
+        self.bar.suspend(|| eprintln!("warning: {w} (game {game}; not repeated for this engine)"));
     }
 
     fn on_finish(&mut self, _r: &MatchResults) {

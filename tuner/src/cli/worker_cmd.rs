@@ -43,10 +43,15 @@ pub struct WorkerArgs {
     /// Seconds without renewal after which another worker takes a task over.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub visibility: f64,
-    /// This worker's name on the broker (default: host-pid).
-    #[arg(long)]
+    /// This worker's name on the broker (default: HOST-PID): its task slots are the consumers
+    /// NAME-0, NAME-1, ... of the streams' group, and the coordinator's log and the dead-letter
+    /// notes name it so. Give each worker a name of its own; control characters are escaped
+    /// when it is printed.
+    #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
-    /// Exit after this many seconds without a task (default: serve until killed).
+    /// Exit (status 0) after this many seconds without a task, as a batch job or a cloud
+    /// instance that should stop when the run is over; without it the worker serves until
+    /// killed (SIGTERM/SIGINT).
     #[arg(long, value_name = "SECONDS")]
     pub idle_exit: Option<f64>,
     /// A task handed out more often than this without an answer (its workers died on it) goes

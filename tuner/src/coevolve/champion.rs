@@ -445,7 +445,7 @@ impl Coevolution {
             Some(SprtDecision::AcceptH0) => Verdict::Rejected,
             _ => Verdict::Capped,
         };
-        let line = crate::promote::sprt_line(&sprt, r.sprt.as_ref(), &r);
+        let line = crate::promote::sprt_line(&sprt, r.sprt.as_ref(), &r.pairs);
         let organism =
             (verdict == Verdict::Promoted).then(|| Organism { genome: best.genome.clone(), base: best.base });
         Ok(Challenge {

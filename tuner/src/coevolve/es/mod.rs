@@ -506,7 +506,7 @@ impl EsCoevolution {
             challenger: mean.0.to_string(),
             champion: champion.0.to_string(),
             verdict,
-            line: crate::promote::sprt_line(&sprt, r.sprt.as_ref(), &r),
+            line: crate::promote::sprt_line(&sprt, r.sprt.as_ref(), &r.pairs),
             games: r.games_played,
             openings: (draw.start, draw.count),
         })
