@@ -79,3 +79,44 @@ fn bad_spsa_input_is_named() {
     let e = tuner_err(&["spsa", "--config", cfg.to_str().unwrap()]);
     assert!(e.contains("knight_mg") && e.contains("outside the engine's range"), "{e}");
 }
+
+/// Issue 89: with `held_back`, iteration `i` plays the openings of one permutation from
+/// `held_back + i · pairs + 1`, so no opening is played twice and the held-back slice never.
+#[test]
+fn held_back_openings_are_never_played_and_none_twice() {
+    let dir = scratch("spsa", "held-back");
+    let cfg = config(&dir);
+    let text = std::fs::read_to_string(&cfg).unwrap() + "held_back = 190\npairs = 2\n";
+    let text = text.replace("pairs = 1\n", "");
+    std::fs::write(&cfg, text).unwrap();
+    let e = tuner_err(&["spsa", "--config", cfg.to_str().unwrap()]);
+    assert!(e.contains("held_back = 190") && e.contains("need 200 openings"), "{e}");
+    let text = std::fs::read_to_string(&cfg).unwrap().replace("held_back = 190", "held_back = 180");
+    std::fs::write(&cfg, text).unwrap();
+    tuner_ok(&["spsa", "--config", cfg.to_str().unwrap()]);
+    let fens = |pgn: &Path| -> Vec<String> {
+        let text = std::fs::read_to_string(pgn).unwrap();
+        text.lines().filter(|l| l.starts_with("[FEN ")).map(str::to_string).collect()
+    };
+    let mut all = Vec::new();
+    for i in 1..=5 {
+        let played = fens(&dir.join(format!("out/iter-{i:05}/games.pgn")));
+        assert_eq!(played.len(), 4, "two pairs an iteration");
+        assert_eq!(played[0], played[1], "a pair shares its opening");
+        all.extend([played[0].clone(), played[2].clone()]);
+    }
+    let distinct: std::collections::BTreeSet<&String> = all.iter().collect();
+    assert_eq!(distinct.len(), 10, "an opening played twice: {all:?}");
+    // The permutation's positions 181..=190 are these ten, in order: what `tuner match
+    // --openings ... order=random start=181 --srand 4` plays.
+    let book = repo().join("openings/gnuchess-8ply.epd");
+    let m = dir.join("m");
+    tuner_ok(&[
+        "match", "--engine", &format!("cmd={}", engine_binary().display()), "name=a", "--engine",
+        &format!("cmd={}", engine_binary().display()), "name=b", "--each", "nodes=50", "--openings",
+        &format!("file={}", book.display()), "order=random", "start=181", "--srand", "4", "--games", "20",
+        "--pgnout", m.join("g.pgn").to_str().unwrap(),
+    ]);
+    let expected: Vec<String> = fens(&m.join("g.pgn")).chunks(2).map(|c| c[0].clone()).collect();
+    assert_eq!(all, expected);
+}

@@ -69,6 +69,15 @@ pub struct SpsaConfig {
     pub alpha: f64,
     pub gamma: f64,
     pub seed: u64,
+    /// Openings without replacement (issue 89): iteration `i` (from 0) plays openings
+    /// `held_back + i · pairs + 1 ...` of one permutation of the book (the run's `seed`), the
+    /// first `held_back` left for a confirmation match, so no opening is played twice in a run.
+    /// Absent: every iteration draws its own from a shuffle of its own (openings may repeat).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub held_back: Option<usize>,
+    /// Every line's `c_end` times this (the synthetic recovery found 3 better than 1).
+    #[serde(skip_serializing_if = "is_one")]
+    pub c_end_scale: f64,
     pub out_dir: PathBuf,
     /// Play the games on `tuner worker`s (`--broker`); not part of the run's identity.
     #[serde(skip)]
@@ -94,6 +103,8 @@ impl Default for SpsaConfig {
             alpha: s.alpha,
             gamma: s.gamma,
             seed: 1,
+            held_back: None,
+            c_end_scale: 1.0,
             out_dir: PathBuf::from("spsa-out"),
             broker: None,
         }
@@ -103,6 +114,10 @@ impl Default for SpsaConfig {
 /// Left out of the run's fingerprint at its default, so tunes begun before the key existed resume.
 fn is_default_max(n: &usize) -> bool {
     *n == DEFAULT_MAX_PARAMS
+}
+
+fn is_one(x: &f64) -> bool {
+    *x == 1.0
 }
 
 #[derive(Debug, Error)]
@@ -205,8 +220,14 @@ impl Generations for Tuning<'_> {
         m.games = 2 * cfg.pairs;
         m.repeat = true;
         m.concurrency = cfg.concurrency.max(1);
-        m.seed = mix64(cfg.seed ^ (g as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let book = [format!("file={}", cfg.openings.display()), "order=random".to_string()];
+        let mut book = vec![format!("file={}", cfg.openings.display()), "order=random".to_string()];
+        match cfg.held_back {
+            Some(held) => {
+                m.seed = cfg.seed;
+                book.push(format!("start={}", held + g * cfg.pairs as usize + 1));
+            }
+            None => m.seed = mix64(cfg.seed ^ (g as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+        }
         m.openings = Some(OpeningsConfig::parse(&book).map_err(|e| SpsaError::Config(format!("openings: {e}")))?);
         let journal = dir.join("games.state.jsonl");
         m.resume = resume && journal.is_file();
@@ -341,6 +362,28 @@ pub fn run(cfg: &SpsaConfig, start: Start) -> Result<Vec<SpsaParam>, SpsaError> 
     if !engine.is_file() {
         return Err(SpsaError::Config(format!("engine {} not found", engine.display())));
     }
+    if let Some(held) = cfg.held_back {
+        let book = OpeningsConfig::parse(&[format!("file={}", cfg.openings.display())])
+            .map_err(|e| SpsaError::Config(format!("openings: {e}")))?;
+        let size = arena::openings::OpeningBook::load(&book, cfg.seed)
+            .map_err(|e| SpsaError::Config(format!("openings: {e}")))?
+            .len()
+            .unwrap_or(0);
+        let needed = held as u64 + cfg.iterations * u64::from(cfg.pairs);
+        if needed > size as u64 {
+            return Err(SpsaError::Config(format!(
+                "held_back = {held}: {} iterations of {} pairs need {needed} openings without replacement; {} has {size}",
+                cfg.iterations,
+                cfg.pairs,
+                cfg.openings.display()
+            )));
+        }
+    }
+    if !(cfg.c_end_scale > 0.0 && cfg.c_end_scale.is_finite()) {
+        return Err(SpsaError::Config(format!("c_end_scale = {} must be positive", cfg.c_end_scale)));
+    }
+    let params: Vec<SpsaParam> =
+        params.into_iter().map(|p| SpsaParam { c_end: p.c_end * cfg.c_end_scale, ..p }).collect();
     let checkpoint = cfg.out_dir.join("checkpoint.json");
     let first = cfg.out_dir.join("iter-00001/games.state.jsonl");
     let _held = RunDir::open(&cfg.out_dir, &[checkpoint.clone(), first], start)?;
