@@ -111,12 +111,11 @@ fn held_back_openings_are_never_played_and_none_twice() {
     // --openings ... order=random start=181 --srand 4` plays.
     let book = repo().join("openings/gnuchess-8ply.epd");
     let m = dir.join("m");
-    tuner_ok(&[
-        "match", "--engine", &format!("cmd={}", engine_binary().display()), "name=a", "--engine",
-        &format!("cmd={}", engine_binary().display()), "name=b", "--each", "nodes=50", "--openings",
-        &format!("file={}", book.display()), "order=random", "start=181", "--srand", "4", "--games", "20",
-        "--pgnout", m.join("g.pgn").to_str().unwrap(),
-    ]);
+    let engine = format!("cmd={}", engine_binary().display());
+    let (file, pgn) = (format!("file={}", book.display()), m.join("g.pgn"));
+    let engines = ["match", "--engine", &engine, "name=a", "--engine", &engine, "name=b", "--each", "nodes=50"];
+    let rest = ["--openings", &file, "order=random", "start=181", "--srand", "4", "--games", "20", "--pgnout"];
+    tuner_ok(&[&engines[..], &rest[..], &[pgn.to_str().unwrap()]].concat());
     let expected: Vec<String> = fens(&m.join("g.pgn")).chunks(2).map(|c| c[0].clone()).collect();
     assert_eq!(all, expected);
 }
