@@ -67,7 +67,7 @@ opponents = [{{ name = "ghost", cmd = "/no/such/engine" }}]
             out = dir.join("out"),
             pgn = manifest().join("tests/data/evolve_small.pgn"),
             evolve_cfg = repo().join("configs/evolve/default.toml"),
-            coevolve_cfg = repo().join("configs/coevolve/default.toml"),
+            coevolve_cfg = repo().join("configs/coevolve/paper.toml"),
             search_evolve_cfg = repo().join("configs/search-evolve/default.toml"),
         ),
     )
@@ -142,7 +142,7 @@ fn a_bad_later_stage_fails_before_evolution_starts() {
                 out = dir.join("out"),
                 pgn = manifest().join("tests/data/evolve_small.pgn"),
                 evolve_cfg = repo().join("configs/evolve/default.toml"),
-                coevolve_cfg = repo().join("configs/coevolve/default.toml"),
+                coevolve_cfg = repo().join("configs/coevolve/paper.toml"),
             ),
         )
         .unwrap();
