@@ -86,12 +86,12 @@ fn bad_spsa_input_is_named() {
 fn held_back_openings_are_never_played_and_none_twice() {
     let dir = scratch("spsa", "held-back");
     let cfg = config(&dir);
-    let text = std::fs::read_to_string(&cfg).unwrap() + "held_back = 190\npairs = 2\n";
+    let text = std::fs::read_to_string(&cfg).unwrap() + "held_back = 191\npairs = 2\n";
     let text = text.replace("pairs = 1\n", "");
     std::fs::write(&cfg, text).unwrap();
     let e = tuner_err(&["spsa", "--config", cfg.to_str().unwrap()]);
-    assert!(e.contains("held_back = 190") && e.contains("need 200 openings"), "{e}");
-    let text = std::fs::read_to_string(&cfg).unwrap().replace("held_back = 190", "held_back = 180");
+    assert!(e.contains("held_back = 191") && e.contains("need 201 openings"), "{e}");
+    let text = std::fs::read_to_string(&cfg).unwrap().replace("held_back = 191", "held_back = 180");
     std::fs::write(&cfg, text).unwrap();
     tuner_ok(&["spsa", "--config", cfg.to_str().unwrap()]);
     let fens = |pgn: &Path| -> Vec<String> {
@@ -111,6 +111,7 @@ fn held_back_openings_are_never_played_and_none_twice() {
     // --openings ... order=random start=181 --srand 4` plays.
     let book = repo().join("openings/gnuchess-8ply.epd");
     let m = dir.join("m");
+    std::fs::create_dir_all(&m).unwrap();
     let engine = format!("cmd={}", engine_binary().display());
     let (file, pgn) = (format!("file={}", book.display()), m.join("g.pgn"));
     let engines = ["match", "--engine", &engine, "name=a", "--engine", &engine, "name=b", "--each", "nodes=50"];
