@@ -9,8 +9,9 @@ use anyhow::{Context as _, bail};
 use crate::{
     cli::{RunArgs, set_given},
     coevolve::{
-        Coevolution, CoevolveConfig, champion,
-        es::{EsCoevolution, EsCoevolveConfig, Verdict},
+        Coevolution, CoevolveConfig,
+        champion::{self, Verdict},
+        es::{EsCoevolution, EsCoevolveConfig},
     },
 };
 

@@ -179,6 +179,16 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Its name in files and logs, as serde writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Promoted => "promoted",
+            Verdict::Rejected => "rejected",
+            Verdict::Capped => "capped",
+            Verdict::Skipped => "skipped",
+        }
+    }
+
     fn describe(self) -> &'static str {
         match self {
             Verdict::Promoted => "promoted (H1)",

@@ -46,7 +46,7 @@ use rand::rngs::StdRng;
 use serde::{Deserialize, Serialize};
 
 pub use self::config::{EsCoevolveConfig, GateSettings, RaceSettings, default_groups};
-use super::{CoevolveError, files::journal, gen_dir, run::GenObserver};
+use super::{CoevolveError, champion::Verdict, files::journal, gen_dir, run::GenObserver};
 use crate::{
     csv::{Csv, quoted},
     ga::{
@@ -81,29 +81,6 @@ pub struct EsRunState {
     pub es: EsState,
     pub candidates: Vec<Genome>,
     pub champion: Champion,
-}
-
-/// How a gate ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    Promoted,
-    Rejected,
-    /// `gate.max_games` played undecided: not promoted.
-    Capped,
-    /// The rounded mean held the champion's values: nothing to test.
-    Skipped,
-}
-
-impl Verdict {
-    pub fn name(self) -> &'static str {
-        match self {
-            Verdict::Promoted => "promoted",
-            Verdict::Rejected => "rejected",
-            Verdict::Capped => "capped",
-            Verdict::Skipped => "skipped",
-        }
-    }
 }
 
 /// One gate: the mean of a generation against the champion.
