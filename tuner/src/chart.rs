@@ -24,6 +24,19 @@ pub fn render_lines_svg(title: &str, x_desc: &str, y_label: &str, series: &[Seri
     render(title, x_desc, y_label, series, &Axis::default())
 }
 
+/// The most points a series draws: more than the plot's width in pixels, so thinning shows the
+/// same line, while SPSA's 30,000 iterations of 63 values would make every chart (rewritten at
+/// each checkpoint) tens of megabytes.
+pub const MAX_POINTS: usize = 1000;
+
+/// `points`, every k-th of them when there are more than [`MAX_POINTS`] (k the smallest that
+/// fits), always with the last.
+fn thinned(points: &[(usize, f64)]) -> impl Iterator<Item = &(usize, f64)> {
+    let stride = points.len().div_ceil(MAX_POINTS).max(1);
+    let last = points.len().saturating_sub(1);
+    points.iter().enumerate().filter(move |(i, _)| i % stride == 0 || *i == last).map(|(_, p)| p)
+}
+
 /// How a chart's y axis is laid out.
 #[derive(Clone, Debug, Default)]
 pub struct Axis {
@@ -76,7 +89,7 @@ pub fn render(title: &str, x_desc: &str, y_label: &str, series: &[Series], axis:
         for s in series {
             let color = s.color;
             let points: Vec<(usize, f64)> =
-                s.points.iter().filter(|p| p.1.is_finite()).map(|&(x, y)| (x, sign * y)).collect();
+                thinned(&s.points).filter(|p| p.1.is_finite()).map(|&(x, y)| (x, sign * y)).collect();
             chart
                 .draw_series(LineSeries::new(points.iter().copied(), color.stroke_width(2)))
                 .map_err(|e| e.to_string())?
@@ -95,4 +108,25 @@ pub fn render(title: &str, x_desc: &str, y_label: &str, series: &[Series], axis:
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_series_are_thinned_to_the_plot_with_their_ends_and_short_ones_are_kept() {
+        let short: Vec<(usize, f64)> = (0..MAX_POINTS).map(|i| (i, i as f64)).collect();
+        assert_eq!(thinned(&short).count(), MAX_POINTS);
+        let long: Vec<(usize, f64)> = (0..30_001).map(|i| (i, i as f64)).collect();
+        let kept: Vec<_> = thinned(&long).copied().collect();
+        assert!(kept.len() <= MAX_POINTS + 1, "{}", kept.len());
+        assert_eq!(kept.first(), Some(&(0, 0.0)));
+        assert_eq!(kept.last(), Some(&(30_000, 30_000.0)));
+        // A chart of 30,000 points a series is no bigger than one of MAX_POINTS.
+        let chart = |points: &[(usize, f64)]| {
+            render_lines_svg("t", "x", "y", &[Series::new("a", RED, points.to_vec())]).unwrap().len()
+        };
+        assert!(chart(&long) < 2 * chart(&short), "{} vs {}", chart(&long), chart(&short));
+    }
 }

@@ -133,9 +133,9 @@ impl<'a> Driver<'a> {
 
     /// Saves the checkpoint and the reports only once [`SAVE_RATIO`] times the last save's cost
     /// has passed since it, and after the last generation. Only for problems whose generations
-    /// replay exactly from a checkpoint (a deterministic fitness, nothing journaled outside the
-    /// checkpoint, as move matching): a kill then costs the generations since the last save,
-    /// which a resume recomputes to the same values.
+    /// replay exactly from a checkpoint: a deterministic fitness (move matching), or games each
+    /// generation journals in its own directory and a resume replays (SPSA). A kill then costs
+    /// the generations since the last save, which a resume recomputes to the same values.
     pub fn throttled(self) -> Driver<'a> {
         Driver { throttle: true, ..self }
     }

@@ -2,10 +2,11 @@
 //!
 //! Iteration `k` (files under `<out>/iter-NNNNN/`): the `+` and `−` engines' parameter files
 //! (the base parameters with the perturbed values), their game pairs through the match runner
-//! with its resume journal, then `R_k · c_k · (W − L) · sign` moves every value. After every
-//! iteration `<out>/checkpoint.json` holds the tune, `<out>/values.csv` every value after
-//! every iteration, `<out>/values.svg` their paths (as a share of each range) and
-//! `<out>/tuned.toml` the current values as a complete parameter file.
+//! with its resume journal, then `R_k · c_k · (W − L) · sign` moves every value. At each save
+//! (every iteration while saving is cheap, then at most a tenth of the run's time: [`Driver::throttled`])
+//! `<out>/checkpoint.json` holds the tune, `<out>/values.csv` every value after every iteration,
+//! `<out>/values.svg` their paths (as a share of each range) and `<out>/tuned.toml` the current
+//! values as a complete parameter file.
 
 use std::path::{Path, PathBuf};
 
@@ -95,7 +96,9 @@ impl Default for SpsaConfig {
             engine: None,
             iterations: s.iterations,
             pairs: 1,
-            tc: Some("5+0.05".parse().expect("a valid clock")),
+            // No default clock: a config giving only `nodes` once got 5+0.05 besides, so its
+            // games were not purely node-limited. One of the two must be given.
+            tc: None,
             nodes: None,
             openings: PathBuf::from("openings/gnuchess-8ply.epd"),
             concurrency: 1,
@@ -400,8 +403,12 @@ pub fn run(cfg: &SpsaConfig, start: Start) -> Result<Vec<SpsaParam>, SpsaError> 
     let canonical = serde_json::to_string(&params).expect("SPSA parameters serialise");
     let (fingerprint, legacy) = (fingerprint_with(&canonical), fingerprint_with(&text));
     let mismatch = "different settings (only concurrency and out_dir may change)";
-    let driver =
-        Driver::single(cfg.iterations as usize, cfg.seed, &fingerprint, checkpoint, mismatch).accepting_legacy(&legacy);
+    // Throttled: the checkpoint holds every iteration's values, so saving it (and values.csv/svg)
+    // after each of 30,000 quick iterations grows quadratically. Iterations since the last save
+    // replay from their own journals (iter-NNNNN/games.state.jsonl) after a kill, game for game.
+    let driver = Driver::single(cfg.iterations as usize, cfg.seed, &fingerprint, checkpoint, mismatch)
+        .accepting_legacy(&legacy)
+        .throttled();
     let tuning = Tuning { cfg, params, base, engine };
     let Finished { state, .. } = driver.run(&tuning, start.resumes())?;
     Ok(state.spsa.params)
@@ -424,6 +431,21 @@ mod tests {
             assert_eq!(p.value, f64::from(Params::default().get(id)), "{} starts at the default", p.name);
         }
         assert!(root.join(&cfg.openings).is_file());
+        // The yardstick of coevolve's default: its 63 genes, each from the engine's default,
+        // with enough held-back-free openings for every iteration.
+        let cfg = SpsaConfig::load(&root.join("configs/spsa/coevolve-search.toml")).unwrap();
+        let text = crate::builtin::read_text(&cfg.params).unwrap();
+        let params = parse_lines(&text).unwrap();
+        assert_eq!(params.len(), 63);
+        for p in &params {
+            let (id, _) = Params::find(&p.name).unwrap();
+            assert_eq!(p.value, f64::from(Params::default().get(id)), "{} starts at the default", p.name);
+        }
+        assert_eq!(
+            (cfg.held_back, cfg.c_end_scale, cfg.nodes, cfg.tc.is_none()),
+            (Some(1000), 3.0, Some(10_000), true)
+        );
+        assert!(cfg.held_back.unwrap() + cfg.iterations as usize * cfg.pairs as usize <= 241_670, "UHO_4060_v4's size");
         // The comparison tunes the whole evaluation on purpose, so it raises the maximum.
         let cfg = SpsaConfig::load(&root.join("configs/spsa/compare.toml")).unwrap();
         assert!(cfg.max_params > 200, "{}", cfg.max_params);
