@@ -386,6 +386,35 @@ impl EsCoevolution {
         Ok(path)
     }
 
+    /// Generation `g`'s candidates as parameter files in `dir`.
+    fn candidate_files(&self, g: usize, dir: &Path, candidates: &[Genome]) -> Result<Vec<PathBuf>, CoevolveError> {
+        let mut files = Vec::new();
+        for (i, c) in candidates.iter().enumerate() {
+            let path = dir.join(format!("g{g}c{i}.toml"));
+            let params = with_values(&self.start, &self.genes, numbers(c))?;
+            let text = format!("# coevolve generation {g}, candidate {i} (mirror of {})\n{}", i ^ 1, params.to_toml());
+            write_atomic(&path, text.as_bytes()).map_err(|e| CoevolveError::io(&path, e))?;
+            files.push(path);
+        }
+        Ok(files)
+    }
+
+    /// The mean after generation `g` as `dir`/mean.toml and the run's mean.toml.
+    fn write_mean(&self, g: usize, dir: &Path, values: &[f64]) -> Result<(), CoevolveError> {
+        let params = with_values(&self.start, &self.genes, values)?;
+        let text = format!("# coevolve: the ES's mean after generation {g} (ungated)\n{}", params.to_toml());
+        for path in [dir.join("mean.toml"), self.cfg.out_dir.join("mean.toml")] {
+            write_atomic(&path, text.as_bytes()).map_err(|e| CoevolveError::io(&path, e))?;
+        }
+        Ok(())
+    }
+
+    /// The RMS distance of `mean` from the start, in units of each gene's c_end.
+    fn distance_from_start(&self, mean: &[f64]) -> f64 {
+        let squares: f64 = mean.iter().zip(&self.genes).map(|(m, gene)| ((m - gene.value) / gene.c_end).powi(2)).sum();
+        (squares / self.genes.len() as f64).sqrt()
+    }
+
     fn match_base(&self, draw: &Draw, engines: Vec<EngineSpec>, tournament: Tournament) -> MatchConfig {
         let mut m = MatchConfig::new(engines, tournament);
         m.concurrency = self.concurrency();
@@ -554,6 +583,95 @@ impl Run<'_> {
         let candidates = es.ask(rng)?;
         Ok(EsRunState { es: es.state(), candidates, champion })
     }
+
+    /// The bar at generation `g`: games played so far of those the run can still play.
+    fn show_progress(&self, g: usize, history: &[EsGeneration]) {
+        let co = self.co;
+        let done: u64 = history.iter().map(|h| h.games + h.gate.as_ref().map_or(0, |x| x.games)).sum();
+        // Gates stopped early leave games unplayed.
+        let unused: u64 = history.iter().filter_map(|h| h.gate.as_ref()).map(|x| co.cfg.gate.max_games - x.games).sum();
+        self.bar.set_length(co.planned_games() - unused);
+        self.bar.set_position(done);
+        self.bar.set_prefix(format!("generation {}/{}", g + 1, co.generations));
+    }
+
+    /// Generation `g`'s race of the candidates (`files`) against the champion, with the opening
+    /// slice (start, count) of each round.
+    fn race(
+        &self,
+        g: usize,
+        files: &[PathBuf],
+        champion: (&str, &Path),
+        resume: bool,
+    ) -> Result<(halving::Race, Vec<(usize, usize)>), CoevolveError> {
+        let co = self.co;
+        let mut openings = Vec::new();
+        let race = halving::race(
+            files.len(),
+            &co.cfg.schedule(),
+            crate::hash::mix64(co.cfg.seed ^ g as u64),
+            |active, round| {
+                let (records, draw) = co.play_round(g, round, active, files, champion, resume, &self.bar)?;
+                openings.push((draw.start, draw.count));
+                Ok::<_, CoevolveError>(records)
+            },
+        )
+        .map_err(|e| match e {
+            halving::HalvingError::Play(e) => e,
+            other => CoevolveError::Config(other.to_string()),
+        })?;
+        Ok((race, openings))
+    }
+
+    /// The gate after generation `g`, when one is due: the rounded mean against the champion.
+    /// Returns its record and the champion of the next generation.
+    #[allow(clippy::too_many_arguments)]
+    fn gate_step(
+        &self,
+        g: usize,
+        history: &[EsGeneration],
+        current: &Champion,
+        mean_values: &[f64],
+        dir: &Path,
+        champion: (&str, &Path),
+        resume: bool,
+    ) -> Result<(Option<GateRecord>, Champion), CoevolveError> {
+        let co = self.co;
+        if !co.cfg.gate.after(g, co.generations) {
+            return Ok((None, current.clone()));
+        }
+        let index = history.iter().filter(|h| h.gate.is_some()).count();
+        let name = format!("g{g}-mean");
+        let record = if mean_values == current.values {
+            GateRecord {
+                index,
+                challenger: name,
+                champion: current.name.clone(),
+                verdict: Verdict::Skipped,
+                line: "the rounded mean holds the champion's values".into(),
+                games: 0,
+                openings: (0, 0),
+            }
+        } else {
+            co.gate(g, index, (&name, &dir.join("mean.toml")), champion, resume, &self.bar)?
+        };
+        self.bar.suspend(|| {
+            log::info!(
+                "gate {} after generation {g}: {} vs {}: {}; {}",
+                index + 1,
+                record.challenger,
+                record.champion,
+                record.verdict.name(),
+                record.line
+            )
+        });
+        let mut next = current.clone();
+        if record.verdict == Verdict::Promoted {
+            next = Champion { name: record.challenger.clone(), values: mean_values.to_vec() };
+            co.champion_file(&next)?;
+        }
+        Ok((Some(record), next))
+    }
 }
 
 impl Generations for Run<'_> {
@@ -575,95 +693,21 @@ impl Generations for Run<'_> {
     ) -> Result<(EsRunState, EsGeneration), CoevolveError> {
         let co = self.co;
         let started = Instant::now();
-        let done: u64 = history.iter().map(|h| h.games + h.gate.as_ref().map_or(0, |x| x.games)).sum();
-        // Gates stopped early leave games unplayed.
-        let unused: u64 = history.iter().filter_map(|h| h.gate.as_ref()).map(|x| co.cfg.gate.max_games - x.games).sum();
-        self.bar.set_length(co.planned_games() - unused);
-        self.bar.set_position(done);
-        self.bar.set_prefix(format!("generation {}/{}", g + 1, co.generations));
+        self.show_progress(g, history);
         let dir = gen_dir(&co.cfg.out_dir, g);
         std::fs::create_dir_all(&dir).map_err(|e| CoevolveError::io(&dir, e))?;
-        let mut files = Vec::new();
-        for (i, c) in state.candidates.iter().enumerate() {
-            let path = dir.join(format!("g{g}c{i}.toml"));
-            let params = with_values(&co.start, &co.genes, numbers(c))?;
-            let text = format!("# coevolve generation {g}, candidate {i} (mirror of {})\n{}", i ^ 1, params.to_toml());
-            write_atomic(&path, text.as_bytes()).map_err(|e| CoevolveError::io(&path, e))?;
-            files.push(path);
-        }
+        let files = co.candidate_files(g, &dir, &state.candidates)?;
         let champion_file = co.champion_file(&state.champion)?;
         let champion = (state.champion.name.as_str(), champion_file.as_path());
-        let schedule = co.cfg.schedule();
-        let mut openings = Vec::new();
-        let race = halving::race(
-            state.candidates.len(),
-            &schedule,
-            crate::hash::mix64(co.cfg.seed ^ g as u64),
-            |active, round| {
-                let (records, draw) = co.play_round(g, round, active, &files, champion, resume, &self.bar)?;
-                openings.push((draw.start, draw.count));
-                Ok::<_, CoevolveError>(records)
-            },
-        )
-        .map_err(|e| match e {
-            halving::HalvingError::Play(e) => e,
-            other => CoevolveError::Config(other.to_string()),
-        })?;
+        let (race, openings) = self.race(g, &files, champion, resume)?;
         let mut es = co.es();
         es.restore(state.es.clone());
         es.tell(&state.candidates, &race.fitness)?;
         let mean_values = numbers(&es.recommend().expect("the ES has a mean")).to_vec();
-        let mean_params = with_values(&co.start, &co.genes, &mean_values)?;
-        let mean_text = format!("# coevolve: the ES's mean after generation {g} (ungated)\n{}", mean_params.to_toml());
-        for path in [dir.join("mean.toml"), co.cfg.out_dir.join("mean.toml")] {
-            write_atomic(&path, mean_text.as_bytes()).map_err(|e| CoevolveError::io(&path, e))?;
-        }
-        let mut champion_next = state.champion.clone();
-        let gate = if co.cfg.gate.after(g, co.generations) {
-            let index = history.iter().filter(|h| h.gate.is_some()).count();
-            let name = format!("g{g}-mean");
-            let record = if mean_values == state.champion.values {
-                GateRecord {
-                    index,
-                    challenger: name,
-                    champion: state.champion.name.clone(),
-                    verdict: Verdict::Skipped,
-                    line: "the rounded mean holds the champion's values".into(),
-                    games: 0,
-                    openings: (0, 0),
-                }
-            } else {
-                co.gate(g, index, (&name, &dir.join("mean.toml")), champion, resume, &self.bar)?
-            };
-            self.bar.suspend(|| {
-                log::info!(
-                    "gate {} after generation {g}: {} vs {}: {}; {}",
-                    index + 1,
-                    record.challenger,
-                    record.champion,
-                    record.verdict.name(),
-                    record.line
-                )
-            });
-            if record.verdict == Verdict::Promoted {
-                champion_next = Champion { name: record.challenger.clone(), values: mean_values.clone() };
-                co.champion_file(&champion_next)?;
-            }
-            Some(record)
-        } else {
-            None
-        };
+        co.write_mean(g, &dir, &mean_values)?;
+        let (gate, champion_next) =
+            self.gate_step(g, history, &state.champion, &mean_values, &dir, champion, resume)?;
         let es_state = es.state();
-        let start: Vec<f64> = co.genes.iter().map(|x| x.value).collect();
-        let distance = (es_state
-            .mean
-            .iter()
-            .zip(&start)
-            .zip(&co.genes)
-            .map(|((m, s), x)| ((m - s) / x.c_end).powi(2))
-            .sum::<f64>()
-            / co.genes.len() as f64)
-            .sqrt();
         let scores: Vec<f64> = race.records.iter().map(Record::score).collect();
         let record = EsGeneration {
             generation: g,
@@ -672,8 +716,8 @@ impl Generations for Run<'_> {
             best_score: scores.iter().copied().fold(0.0, f64::max),
             mean_score: scores.iter().sum::<f64>() / scores.len() as f64,
             rounds: race.rounds,
+            distance: co.distance_from_start(&es_state.mean),
             sigma: es_state.sigma.clone(),
-            distance,
             openings,
             gate,
             seconds: started.elapsed().as_secs_f64(),
