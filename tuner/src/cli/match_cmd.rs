@@ -46,6 +46,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::{
     fastchess_out::{self, EngineLabel, Labels, book_label},
     latency::Latencies,
+    parse_bool,
     saved_match::Saving,
 };
 
@@ -307,14 +308,6 @@ struct OutputSpec {
     path: PathBuf,
     format: PgnFormat,
     append: Option<bool>,
-}
-
-pub(crate) fn parse_bool(option: &str, k: &str, v: &str) -> anyhow::Result<bool> {
-    match v.to_ascii_lowercase().as_str() {
-        "true" | "1" | "yes" | "on" => Ok(true),
-        "false" | "0" | "no" | "off" => Ok(false),
-        _ => bail!("{option}: `{k}={v}` is not true or false"),
-    }
 }
 
 /// `-pgnout`/`-epdout` tokens, cutechess (`FILE [min] [fi]`) or fastchess (`file=FILE key=value...`).

@@ -304,6 +304,16 @@ pub fn cutechess_style_args(args: impl IntoIterator<Item = OsString>) -> Result<
     Ok(out)
 }
 
+/// A cutechess-style boolean setting's value (`option`'s `k=v`): true/1/yes/on or
+/// false/0/no/off, any case.
+pub(crate) fn parse_bool(option: &str, k: &str, v: &str) -> anyhow::Result<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" => Ok(true),
+        "false" | "0" | "no" | "off" => Ok(false),
+        _ => anyhow::bail!("{option}: `{k}={v}` is not true or false"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

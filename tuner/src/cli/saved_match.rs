@@ -57,9 +57,9 @@ impl ConfigOption {
             match t.split_once('=') {
                 Some(("file", v)) if !v.is_empty() => c.file = Some(PathBuf::from(v)),
                 Some(("outname", v)) if !v.is_empty() => c.outname = Some(PathBuf::from(v)),
-                Some(("discard", v)) => c.discard = super::match_cmd::parse_bool("-config", "discard", v)?,
+                Some(("discard", v)) => c.discard = super::parse_bool("-config", "discard", v)?,
                 Some(("stats", v)) => {
-                    if !super::match_cmd::parse_bool("-config", "stats", v)? {
+                    if !super::parse_bool("-config", "stats", v)? {
                         bail!(
                             "-config stats=false: a resumed match always counts the games of its journal; start \
                              afresh with discard=true instead"

@@ -12,6 +12,7 @@
 pub mod mapping;
 pub mod names;
 pub mod operators;
+pub mod record;
 pub mod report;
 pub mod run;
 pub mod tournament;

@@ -16,7 +16,7 @@ use plotters::style::RGBColor;
 
 use super::{
     operators::{PIECES, normalised, tier},
-    run::{GenerationRecord, Individual},
+    record::{GenerationRecord, Individual},
     tournament::{belmonte_estimate, expected_games},
 };
 use crate::{

@@ -15,6 +15,7 @@
 //!   §6.3 ([`run`]).
 
 pub mod breed;
+pub mod record;
 pub mod report;
 pub mod run;
 pub mod table;

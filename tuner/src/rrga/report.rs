@@ -11,7 +11,7 @@ use std::{io, path::Path};
 use arena::files::write_atomic;
 use plotters::style::RGBColor;
 
-use super::run::GenerationRecord;
+use super::record::GenerationRecord;
 use crate::{
     chart::{self, Axis, Series},
     csv::Csv,

@@ -28,6 +28,7 @@ use evochess::params::Params;
 use rand::rngs::StdRng;
 use serde::{Deserialize, Serialize};
 
+pub use super::record::GenerationRecord;
 use super::{
     RrgaConfig, RrgaError,
     breed::{Breeding, next_population_with},
@@ -48,35 +49,6 @@ use crate::{
 
 /// Label of the reference player.
 pub const REFERENCE: &str = "const";
-
-/// One generation's tournament.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GenerationRecord {
-    pub generation: usize,
-    /// Gene values of players `1..N-1` (the reference is fixed).
-    pub players: Vec<Vec<i32>>,
-    pub table: CrossTable,
-    pub seconds: f64,
-}
-
-impl GenerationRecord {
-    /// Points of every player, the reference last.
-    pub fn points(&self) -> Vec<f64> {
-        self.table.points()
-    }
-
-    /// Index (0-based, among players `1..N-1`) of the best evolving player; lowest index on ties.
-    pub fn best(&self) -> usize {
-        let p = self.points();
-        let n = self.players.len();
-        (0..n).fold(0, |b, i| if p[i] > p[b] { i } else { b })
-    }
-
-    /// The reference player's place range.
-    pub fn reference_place(&self) -> (usize, usize) {
-        *super::table::places(&self.points()).last().expect("reference plays")
-    }
-}
 
 /// What the checkpoint keeps of an evaluated generation.
 #[derive(Clone, Debug, Serialize, Deserialize)]
