@@ -126,12 +126,16 @@ opponents = [{{ name = "ghost", cmd = "/no/such/engine" }}]
 }
 
 /// A bad value in a late stage stops the pipeline before the first stage does any work: a
-/// clock that does not parse, or an optimiser coevolve cannot run.
+/// clock that does not parse, an optimiser coevolve cannot run, or the evolution strategy's
+/// config (tuner coevolve's default) where the pipeline runs the paper's round robin.
 #[test]
 fn a_bad_later_stage_fails_before_evolution_starts() {
-    let cases =
-        [("clock", "tc = \"5+x\"\n", "`5+x`"), ("optimiser", "[coevolve.ga]\noptimiser = \"spsa\"\n", "GA or CMA-ES")];
-    for (name, coevolve, expected) in cases {
+    let cases = [
+        ("clock", "paper", "tc = \"5+x\"\n", "`5+x`"),
+        ("optimiser", "paper", "[coevolve.ga]\noptimiser = \"spsa\"\n", "GA or CMA-ES"),
+        ("es", "default", "", "method = \"es\", but the pipeline coevolves"),
+    ];
+    for (name, coevolve_config, coevolve, expected) in cases {
         let dir = scratch("pipeline", &format!("bad-late-stage-{name}"));
         let cfg = dir.join("pipeline.toml");
         std::fs::write(
@@ -142,7 +146,7 @@ fn a_bad_later_stage_fails_before_evolution_starts() {
                 out = dir.join("out"),
                 pgn = manifest().join("tests/data/evolve_small.pgn"),
                 evolve_cfg = repo().join("configs/evolve/default.toml"),
-                coevolve_cfg = repo().join("configs/coevolve/paper.toml"),
+                coevolve_cfg = repo().join(format!("configs/coevolve/{coevolve_config}.toml")),
             ),
         )
         .unwrap();

@@ -85,6 +85,17 @@ fn stage_configs(cfg: &PipelineConfig, engine: &Path) -> anyhow::Result<Stages> 
 
     let mut table =
         cfg.coevolve.merged_with_parallelism("concurrency", cfg.concurrency, &CoevolveConfig::input_paths())?;
+    // The pipeline coevolves the organisms its evolve stage made: the paper's round robin. An ES
+    // config (tuner coevolve's default) would otherwise fail on its first ES-only key.
+    match table.get("method").and_then(toml::Value::as_str) {
+        None | Some("paper") => {}
+        Some(method) => bail!(
+            "[coevolve] config {}: method = \"{method}\", but the pipeline coevolves the organisms of its evolve \
+             stage by the paper's round robin: name configs/coevolve/paper.toml or another config with \
+             method = \"paper\" (the evolution strategy runs alone: `tuner coevolve`)",
+            cfg.coevolve.config.as_ref().map_or_else(|| "(inline)".into(), |p| p.display().to_string())
+        ),
+    }
     table.insert("population_dir".into(), shown(out.join("evolved")));
     table.insert("out_dir".into(), shown(out.join("coevolve")));
     table.insert("output".into(), shown(out.join("params/coevolved.toml")));
