@@ -14,6 +14,7 @@ pub mod pipeline_cmd;
 pub mod promote_cmd;
 pub mod quick_cmd;
 pub mod rrga_cmd;
+pub mod runs_cmd;
 pub mod saved_match;
 pub mod search_evolve_cmd;
 pub mod spsa_cmd;
