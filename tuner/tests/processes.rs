@@ -222,8 +222,14 @@ fn texel_starts_from_an_empty_directory_with_its_shipped_config() {
     let (tuner, _, work) = bare_install("texel");
     let texel = repo().join("configs/texel/default.toml").canonicalize().unwrap();
     let args = ["texel", "--config", texel.to_str().unwrap(), "--generations", "1"];
-    // Started once it reads the games (space and base read, the output directory taken).
-    starts(&tuner, &work, &args, |child| has_open(child.id(), "gm2600_"));
+    // Started once it reads the games (space and base read, the output directory taken): the
+    // file is open while it is read, or the log says what it read (a read of a cached file can
+    // fall between two polls).
+    let log = work.join("texel.log");
+    let read = |child: &mut Child| {
+        has_open(child.id(), "gm2600_") || std::fs::read_to_string(&log).is_ok_and(|l| l.contains("positions:"))
+    };
+    starts(&tuner, &work, &args, read);
     assert!(work.join("runs/texel").is_dir(), "texel writes under the working directory");
     let _ = std::fs::remove_dir_all(work.parent().unwrap());
 }
