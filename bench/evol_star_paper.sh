@@ -9,7 +9,7 @@
 # pipeline's openings and adjudication. Timed: run it with nothing else heavy on the machine.
 # Resumable: run it again with the same arguments. EVOCHESS names the engine (default the
 # coevolution's, runs/bin/s28/evochess), TUNER the runner, COEVOLVED the coevolution's result
-# (default: a fresh run's coevolve-paper/coevolved.toml if there is one, else the committed
+# (default: a fresh run's runs/coevolve/paper-scale/coevolved.toml if there is one, else the committed
 # params/evolved/coevolve-paper/coevolved.toml).
 #
 #   bench/evol_star_paper.sh [GAMES] [OUTDIR]
@@ -20,7 +20,7 @@ out="${2:-runs/evol-star-paper}"
 tc="${TC:-10+0.1}"
 engine="${EVOCHESS:-runs/bin/s28/evochess}"
 tuner="${TUNER:-target/release/tuner}"
-coevolved="${COEVOLVED:-coevolve-paper/coevolved.toml}"
+coevolved="${COEVOLVED:-runs/coevolve/paper-scale/coevolved.toml}"
 if [ -z "${COEVOLVED:-}" ] && [ ! -f "$coevolved" ]; then
     coevolved=params/evolved/coevolve-paper/coevolved.toml
 fi

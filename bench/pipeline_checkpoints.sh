@@ -4,13 +4,13 @@
 # sessions. Run outputs are ignored (.gitignore), so only the small resume state is forced in
 # (checkpoints, game journals, CSV tables, evolved files, the log), never games (*.pgn), charts
 # or position caches. When the run ends, `git rm -r --cached OUT_DIR` and keep only its parameter
-# files (params/evolved/) and summary (docs/runs/OUT_DIR/). Only OUT_DIR's paths are committed (a
+# files (params/evolved/) and summary (docs/runs/NAME/). Only OUT_DIR's paths are committed (a
 # pathspec commit), never what else is staged.
 #
 #   nohup bench/pipeline_checkpoints.sh [OUT_DIR] [INTERVAL] > /dev/null 2>&1 &
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out="${1:-pipeline-evol-star}"
+out="${1:-runs/pipeline/evol-star}"
 interval="${2:-600}"
 while true; do
     sleep "$interval"

@@ -8,5 +8,5 @@ cd "$(dirname "$0")/.."
 positions=${1:-5000000}
 threads=${2:-2}
 cargo build --release -p tuner >&2
-target/release/tuner texel --config configs/texel/gradient.toml --out texel-bench-out \
+target/release/tuner texel --config configs/texel/gradient.toml --out runs/texel/bench-epoch \
     --threads "$threads" --bench-epoch "$positions"

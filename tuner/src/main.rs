@@ -50,6 +50,8 @@ enum Command {
     Promote(cli::promote_cmd::PromoteArgs),
     /// Serve the games and fitness tasks of commands given --broker (Redis Streams).
     Worker(cli::worker_cmd::WorkerArgs),
+    /// List the runs on a broker (`runs list`) or cancel one (`runs cancel ID`).
+    Runs(cli::runs_cmd::RunsArgs),
 }
 
 /// Errors print as `error: outer: cause: ...` (the chain, each cause once) and exit 1, never
@@ -132,6 +134,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Epd(a) => cli::epd_cmd::run(a),
         Command::Pipeline(a) => cli::pipeline_cmd::run(a),
         Command::Worker(a) => cli::worker_cmd::run(a),
+        Command::Runs(a) => cli::runs_cmd::run(a),
         Command::Promote(a) => return cli::promote_cmd::run(a).map(ExitCode::from),
     };
     done.map(|()| ExitCode::SUCCESS)

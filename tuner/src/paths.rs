@@ -35,6 +35,43 @@ pub fn default_engine() -> PathBuf {
     exe.with_file_name(format!("evochess{}", std::env::consts::EXE_SUFFIX))
 }
 
+/// `--config NAME` of `tuner <command>`: a bare name (one component, no extension) that is not a
+/// file here selects the shipped config `configs/<command>/NAME.toml` (on disk or built in, so
+/// from any directory); any other path is the file it names, a shipped one found from any
+/// directory by [`load_config`] through its built-in copy.
+///
+/// # Errors
+/// [`UnknownConfig`] for a bare name that is neither a file here nor a shipped config.
+pub fn config_path(command: &str, given: &Path) -> Result<PathBuf, UnknownConfig> {
+    let bare = given.components().count() == 1 && given.extension().is_none();
+    if !bare || given.exists() {
+        return Ok(given.to_path_buf());
+    }
+    let shipped = Path::new("configs").join(command).join(given).with_extension("toml");
+    if shipped.exists() || crate::builtin::builtin(&shipped).is_some() {
+        return Ok(shipped);
+    }
+    Err(UnknownConfig {
+        name: given.display().to_string(),
+        command: command.to_string(),
+        shipped: crate::builtin::shipped_configs(command).join(", "),
+    })
+}
+
+/// `--config NAME` names no file and no shipped config.
+#[derive(Debug, Error)]
+#[error(
+    "--config {name}: no file `{name}` here and no shipped config configs/{command}/{name}.toml (shipped: {shipped})"
+)]
+pub struct UnknownConfig {
+    /// The name as given.
+    pub name: String,
+    /// The command whose configs were searched.
+    pub command: String,
+    /// The names that exist, comma-separated.
+    pub shipped: String,
+}
+
 /// A path written in the config file `config`: a relative one is relative to the file's
 /// directory, so a config works from any working directory. `.` and `dir/..` are folded
 /// lexically, so the same file named two ways gives one run fingerprint.
@@ -160,6 +197,23 @@ mod tests {
         assert_eq!(at("a.toml", "s.toml"), Path::new("s.toml"));
         assert_eq!(at("/r/a.toml", "/abs/s.toml"), Path::new("/abs/s.toml"));
         assert_eq!(at("/r/a.toml", ""), Path::new(""));
+    }
+
+    #[test]
+    fn a_bare_config_name_selects_the_shipped_config() {
+        // Unit tests run in tuner/, which has no configs/: the built-in copies answer.
+        let at = |c: &str, p: &str| config_path(c, Path::new(p)).map_err(|e| e.to_string());
+        assert_eq!(at("coevolve", "paper").unwrap(), Path::new("configs/coevolve/paper.toml"));
+        assert_eq!(at("roundrobin-ga", "default").unwrap(), Path::new("configs/roundrobin-ga/default.toml"));
+        // Paths and names with an extension are files, as given.
+        assert_eq!(at("texel", "configs/texel/gradient.toml").unwrap(), Path::new("configs/texel/gradient.toml"));
+        assert_eq!(at("texel", "mine.toml").unwrap(), Path::new("mine.toml"));
+        let e = at("quick", "anchord").unwrap_err();
+        assert_eq!(
+            e,
+            "--config anchord: no file `anchord` here and no shipped config configs/quick/anchord.toml (shipped: \
+             anchored, default)"
+        );
     }
 
     #[derive(Debug, Default, serde::Deserialize)]

@@ -46,8 +46,9 @@ use thiserror::Error;
 pub struct PromoteConfig {
     pub candidate: PathBuf,
     /// The current default file; the declarations are found from it (`<root>/params/default.toml`
-    /// → `<root>/src/eval/params.rs`).
-    pub default: PathBuf,
+    /// → `<root>/src/eval/params.rs`). `None`: the defaults built into this tuner, which can be
+    /// tested (`out`, `dry_run`) but not replaced.
+    pub default: Option<PathBuf>,
     /// Write the promoted file here instead of replacing the default and the declarations.
     pub out: Option<PathBuf>,
     pub dry_run: bool,
@@ -122,6 +123,28 @@ pub enum PromoteError {
 
 fn io(path: &Path, e: impl std::fmt::Display) -> PromoteError {
     PromoteError::Io { path: path.display().to_string(), reason: e.to_string() }
+}
+
+/// Why promoting against the built-in default cannot replace it.
+const BUILT_IN_NOT_REPLACED: &str = "no params/default.toml here or in the checkout beside this tuner: promoting replaces a \
+     checkout's default file and declarations, so give --default <checkout>/params/default.toml; or test against the \
+     built-in default with --out FILE or --dry-run";
+
+/// The current default file `tuner promote` plays against when `--default` is not given:
+/// `params/default.toml` in the working directory, else that of the checkout this tuner was
+/// built in (the tuner is `<root>/target/[<triple>/]<profile>/tuner`, and `<root>` holds the
+/// default file and the declarations), else `None`: the defaults built into the binary.
+pub fn find_default_file() -> Option<PathBuf> {
+    let here = PathBuf::from("params/default.toml");
+    if here.is_file() {
+        return Some(here);
+    }
+    let exe = std::env::current_exe().ok()?;
+    let target = exe.ancestors().skip(1).take(3).find(|d| d.file_name().is_some_and(|n| n == "target"))?;
+    let root = target.parent()?;
+    let file = root.join("params/default.toml");
+    let checkout = file.is_file() && DECLARATIONS.iter().all(|(_, rel)| root.join(rel).is_file());
+    checkout.then_some(file)
 }
 
 /// The repository root of a default file `<root>/params/default.toml`.
@@ -256,22 +279,31 @@ pub fn run(cfg: &PromoteConfig) -> Result<Report, PromoteError> {
     if cfg.clock.is_none() == cfg.nodes.is_none() {
         return Err(PromoteError::Config("give a clock (--tc) or a node limit (--nodes), not both".into()));
     }
-    let default = Params::load(&cfg.default)?;
+    let writes_declarations = cfg.out.is_none() && !cfg.dry_run;
+    let (default, old_text, shown) = match &cfg.default {
+        Some(path) => {
+            let default = Params::load(path)?;
+            (default, std::fs::read_to_string(path).map_err(|e| io(path, e))?, path.display().to_string())
+        }
+        None if writes_declarations => return Err(PromoteError::Config(BUILT_IN_NOT_REPLACED.into())),
+        None => (Params::default(), evochess::params::DEFAULT_TOML.to_string(), "the built-in default".into()),
+    };
     let candidate = default.with_file(&cfg.candidate)?;
     if candidate == default {
         return Err(PromoteError::Config(format!(
-            "{} sets every value as {} does: nothing to test",
-            cfg.candidate.display(),
-            cfg.default.display()
+            "{} sets every value as {shown} does: nothing to test",
+            cfg.candidate.display()
         )));
     }
-    let old_text = std::fs::read_to_string(&cfg.default).map_err(|e| io(&cfg.default, e))?;
-    let writes_declarations = cfg.out.is_none() && !cfg.dry_run;
-    let root = root_of(&cfg.default);
     // Found out now, not after hours of games.
-    if writes_declarations {
-        rewritten_declarations(&root, &candidate)?;
-    }
+    let root = match (&cfg.default, writes_declarations) {
+        (Some(path), true) => {
+            let root = root_of(path);
+            rewritten_declarations(&root, &candidate)?;
+            Some((root, path))
+        }
+        _ => None,
+    };
     if !cfg.engine.is_file() {
         return Err(PromoteError::Config(format!("engine {} not found", cfg.engine.display())));
     }
@@ -359,14 +391,15 @@ pub fn run(cfg: &PromoteConfig) -> Result<Report, PromoteError> {
         report.written.push(out.clone());
         return Ok(report);
     }
+    let Some((root, default_path)) = root else { return Err(PromoteError::Config(BUILT_IN_NOT_REPLACED.into())) };
     // The declarations first: a failure there leaves the default file as it was, still agreeing
     // with the declarations that were not rewritten.
     for (path, new) in rewritten_declarations(&root, &candidate)? {
         write_atomic(&path, new.as_bytes()).map_err(|e| io(&path, e))?;
         report.written.push(path);
     }
-    write_atomic(&cfg.default, text.as_bytes()).map_err(|e| io(&cfg.default, e))?;
-    report.written.push(cfg.default.clone());
+    write_atomic(default_path, text.as_bytes()).map_err(|e| io(default_path, e))?;
+    report.written.push(default_path.clone());
     Ok(report)
 }
 

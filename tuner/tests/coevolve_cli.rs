@@ -242,7 +242,7 @@ fn a_random_run_from_an_empty_directory_lists_its_outputs() {
         .take_while(|l| l.starts_with("  "))
         .map(str::trim)
         .collect();
-    let out = Path::new("coevolve-out");
+    let out = Path::new("runs/coevolve");
     for file in ["coevolved.toml", "generations.csv", "coevolution.svg", "checkpoint.json"] {
         assert!(listed.contains(&out.join(file).to_str().unwrap()), "{file} not listed: {stdout}");
     }
@@ -251,21 +251,22 @@ fn a_random_run_from_an_empty_directory_lists_its_outputs() {
             let path = out.join(format!("gen-{g:03}/{file}"));
             assert!(listed.contains(&path.to_str().unwrap()), "{} not listed: {stdout}", path.display());
         }
-        let organisms = format!("coevolve-out/gen-{g:03}/g{g}o0.toml ... g{g}o5.toml (6 organisms)");
+        let organisms = format!("runs/coevolve/gen-{g:03}/g{g}o0.toml ... g{g}o5.toml (6 organisms)");
         assert!(listed.contains(&organisms.as_str()), "{stdout}");
     }
     // Generation 1's champion met generation 0's in the reference games the chart shows.
-    assert!(listed.contains(&"coevolve-out/gen-001/reference.pgn"), "{stdout}");
-    assert_eq!(games_in(&dir.join("coevolve-out/gen-001/reference.pgn")), 8);
+    assert!(listed.contains(&"runs/coevolve/gen-001/reference.pgn"), "{stdout}");
+    assert_eq!(games_in(&dir.join("runs/coevolve/gen-001/reference.pgn")), 8);
     assert!(stdout.contains("vs generation 0's champion"), "{stdout}");
-    // Every listed file exists, and nothing was written outside coevolve-out.
+    // Every listed file exists, and nothing was written outside runs/coevolve.
     for line in &listed {
         let path = line.split(" ... ").next().unwrap();
         assert!(dir.join(path).is_file(), "{path} listed but absent");
     }
-    let top: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert_eq!(top, vec![std::ffi::OsString::from("coevolve-out")]);
-    Params::load(dir.join("coevolve-out/coevolved.toml")).unwrap();
+    let entries = |d: &Path| -> Vec<_> { std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name()).collect() };
+    assert_eq!(entries(&dir), vec![std::ffi::OsString::from("runs")]);
+    assert_eq!(entries(&dir.join("runs")), vec![std::ffi::OsString::from("coevolve")]);
+    Params::load(dir.join("runs/coevolve/coevolved.toml")).unwrap();
 }
 
 #[test]

@@ -442,11 +442,11 @@ fn runs_from_any_directory_with_the_built_in_defaults() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let params = Params::load(dir.join("evolve-out/evolved/run-1.toml")).unwrap();
+    let params = Params::load(dir.join("runs/evolve/evolved/run-1.toml")).unwrap();
     assert_eq!(params.eval.pawn_mg, 100, "David's space, built in: the pawn is fixed at 100");
     let out = std::process::Command::new(common::TUNER)
         .current_dir(&dir)
-        .args(["evolve", "--pgn", pgn.to_str().unwrap(), "--score", "evolve-out/evolved/run-1.toml"])
+        .args(["evolve", "--pgn", pgn.to_str().unwrap(), "--score", "runs/evolve/evolved/run-1.toml"])
         .args(["--config", "configs/evolve/default.toml", "--space", "./configs/spaces/evolve-full-gray.toml"])
         .output()
         .unwrap();

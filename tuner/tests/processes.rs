@@ -204,7 +204,7 @@ fn every_command_starts_from_an_empty_directory_with_only_the_two_binaries() {
     starts(&tuner, &work, &["roundrobin-ga", "--generations", "1", "--out", "rrga-out"], runs(&engine));
     let spsa = repo().join("configs/spsa/search.toml").canonicalize().unwrap();
     starts(&tuner, &work, &["spsa", "--config", spsa.to_str().unwrap()], runs(&engine));
-    assert!(work.join("spsa-out").is_dir(), "spsa writes under the working directory");
+    assert!(work.join("runs/spsa").is_dir(), "spsa writes under the working directory");
     let _ = std::fs::remove_dir_all(work.parent().unwrap());
 }
 
@@ -222,9 +222,15 @@ fn texel_starts_from_an_empty_directory_with_its_shipped_config() {
     let (tuner, _, work) = bare_install("texel");
     let texel = repo().join("configs/texel/default.toml").canonicalize().unwrap();
     let args = ["texel", "--config", texel.to_str().unwrap(), "--generations", "1"];
-    // Started once it reads the games (space and base read, the output directory taken).
-    starts(&tuner, &work, &args, |child| has_open(child.id(), "gm2600_"));
-    assert!(work.join("texel-out").is_dir(), "texel writes under the working directory");
+    // Started once it reads the games (space and base read, the output directory taken): the
+    // file is open while it is read, or the log says what it read (a read of a cached file can
+    // fall between two polls).
+    let log = work.join("texel.log");
+    let read = |child: &mut Child| {
+        has_open(child.id(), "gm2600_") || std::fs::read_to_string(&log).is_ok_and(|l| l.contains("positions:"))
+    };
+    starts(&tuner, &work, &args, read);
+    assert!(work.join("runs/texel").is_dir(), "texel writes under the working directory");
     let _ = std::fs::remove_dir_all(work.parent().unwrap());
 }
 

@@ -196,7 +196,14 @@ impl EngineSpec {
         }
         self.cmd = resolve_command(&self.cmd, self.dir.as_deref().unwrap_or(&cwd)).ok_or_else(|| {
             let cmd = self.cmd.display().to_string();
-            let hint = if cmd.contains('/') { String::new() } else { " in PATH".to_string() };
+            let hint = if cmd.contains('/') {
+                String::new()
+            } else {
+                match beside_this_program(Path::new(&cmd)) {
+                    Some(p) => format!(" in PATH or at {}", p.display()),
+                    None => " in PATH".to_string(),
+                }
+            };
             SpecError::CommandNotFound { name: self.name.clone(), cmd, hint }
         })?;
         if let Some(p) = &self.params {
@@ -291,7 +298,9 @@ impl EngineSpec {
     }
 }
 
-/// An executable file named by `cmd`: a path (relative to `base`) or a name looked up in PATH.
+/// An executable file named by `cmd`: a path (relative to `base`), or a name looked up in PATH
+/// and then beside the running program (`cmd=evochess` from `tuner` finds the engine built
+/// beside it, from any directory).
 fn resolve_command(cmd: &Path, base: &Path) -> Option<PathBuf> {
     let is_exec = |p: &Path| {
         use std::os::unix::fs::PermissionsExt;
@@ -305,7 +314,13 @@ fn resolve_command(cmd: &Path, base: &Path) -> Option<PathBuf> {
         .into_iter()
         .flat_map(|paths| env::split_paths(&paths).collect::<Vec<_>>())
         .map(|d| d.join(cmd))
+        .chain(beside_this_program(cmd))
         .find(|p| is_exec(p))
+}
+
+/// `name` in the directory of the running program.
+fn beside_this_program(name: &Path) -> Option<PathBuf> {
+    Some(env::current_exe().ok()?.with_file_name(name))
 }
 
 #[cfg(test)]
@@ -355,5 +370,21 @@ mod tests {
         let mut s = EngineSpec::parse::<&str>(&[], &["cmd=sh", "depth=2"]).unwrap();
         s.validate().unwrap();
         assert!(s.cmd.is_absolute());
+    }
+
+    #[test]
+    fn a_bare_name_not_in_path_is_found_beside_the_running_program() {
+        // This test's own binary, by its bare name (no such file in PATH or the working
+        // directory): `cmd=evochess` run by `tuner` is the same case.
+        let me = env::current_exe().unwrap();
+        let name = me.file_name().unwrap().to_str().unwrap();
+        let mut s = EngineSpec::parse::<&str>(&[], &[&format!("cmd={name}"), "depth=1"]).unwrap();
+        s.validate().unwrap();
+        assert_eq!(s.cmd, me);
+        // What is not there either is named with both places looked in.
+        let mut s = EngineSpec::parse::<&str>(&[], &["cmd=no-such-engine-xyz", "depth=1"]).unwrap();
+        let e = s.validate().unwrap_err().to_string();
+        let beside = me.with_file_name("no-such-engine-xyz");
+        assert!(e.contains(&format!("not found in PATH or at {}", beside.display())), "{e}");
     }
 }

@@ -364,8 +364,10 @@ pub struct Context {
     pub cfg: MatchConfig,
     pub book: OpeningBook,
     tb: Option<Arc<Tablebase<Chess>>>,
-    /// Set when the match ends early (SPRT decision, a failed output): executors stop taking units.
-    pub stop: AtomicBool,
+    /// Set when the match ends early (SPRT decision, a failed output): executors stop taking units,
+    /// and games under way end as aborted. Shared, so that whoever plays units for someone else
+    /// ([`UnitPlayer::with_stop`]) can stop them from another thread.
+    pub stop: Arc<AtomicBool>,
 }
 
 impl Context {
@@ -521,7 +523,8 @@ pub fn play_match(cfg: &MatchConfig, observer: &mut dyn MatchObserver) -> Result
             .map_err(|source| RunnerError::Output { path: path.display().to_string(), source })?;
     }
 
-    let ctx = Arc::new(Context { cfg: cfg.clone(), book, tb, stop: AtomicBool::new(stopped_early) });
+    let stop = Arc::new(AtomicBool::new(stopped_early));
+    let ctx = Arc::new(Context { cfg: cfg.clone(), book, tb, stop });
     observer.on_start(cfg.planned_games(), standings.games, &standings);
 
     let schedule = Arc::new(Schedule { pairings, next: AtomicU64::new(0), count: cfg.unit_count(), done });
@@ -951,7 +954,7 @@ fn play_unit(
                     adjudication: &cfg.adjudication,
                     tablebase: ctx.tb.clone(),
                     stall_timeout: Duration::from_millis(cfg.stall_timeout_ms),
-                    stop: Some(&ctx.stop),
+                    stop: Some(&*ctx.stop),
                 };
                 let r = play_game(&mut wc, &mut bc, &setup);
                 for (i, c) in [(w, wc), (b, bc)] {
@@ -990,14 +993,21 @@ pub struct UnitPlayer {
 
 impl UnitPlayer {
     /// Checks `cfg`'s engines (commands, params files) and loads its tablebases.
-    pub fn new(mut cfg: MatchConfig) -> Result<UnitPlayer, RunnerError> {
+    pub fn new(cfg: MatchConfig) -> Result<UnitPlayer, RunnerError> {
+        UnitPlayer::with_stop(cfg, Arc::new(AtomicBool::new(false)))
+    }
+
+    /// As [`UnitPlayer::new`], with a flag that, once set (from any thread), ends the game under
+    /// way as aborted at its next move and every later one at once: a worker's way to drop the
+    /// tasks of a run that was cancelled.
+    pub fn with_stop(mut cfg: MatchConfig, stop: Arc<AtomicBool>) -> Result<UnitPlayer, RunnerError> {
         cfg.tournament = Tournament::RoundRobin;
         validate(&mut cfg)?;
         let tb = match &cfg.adjudication.tb_path {
             Some(p) => Some(load_tablebase(p).map_err(RunnerError::Config)?),
             None => None,
         };
-        let ctx = Context { cfg, book: OpeningBook::Startpos, tb, stop: AtomicBool::new(false) };
+        let ctx = Context { cfg, book: OpeningBook::Startpos, tb, stop };
         Ok(UnitPlayer { ctx, engines: HashMap::new(), played_any: false })
     }
 

@@ -19,6 +19,12 @@
 //! came and, for [`BrokerConfig::patience`], no answer was accepted and no other worker holds a
 //! task, every worker that came refused: the run stops with [`BrokerError::Refused`].
 //!
+//! # Cancelled runs
+//!
+//! `tuner runs cancel` flags a run and deletes its tasks ([`super::runs`]); the coordinator
+//! looks for the flag before each wait for answers and stops with [`BrokerError::Cancelled`].
+//! Opening a run clears its flag: a rerun is the user's wish to play it again.
+//!
 //! # Forged entries
 //!
 //! The coordinator signs its spec and tasks and reads only what verifies ([`super::mac`]): an
@@ -42,7 +48,7 @@ use redis::{
 use super::{
     BrokerConfig, BrokerError, GROUP, RunLock, ensure_group,
     mac::{Purpose, Secret},
-    redact,
+    redact, runs,
     wire::{SPEC_MAC, field},
 };
 
@@ -107,6 +113,8 @@ pub struct Coordinator {
     lock: Option<RunLock>,
     tasks_key: String,
     results_key: String,
+    /// The run's `info` hash ([`runs::INFO`]).
+    info_key: String,
     /// Results-stream id of the last answer read ("0": read the stream from its start, so a
     /// resumed coordinator sees answers that came while it was away).
     last_read: String,
@@ -131,10 +139,23 @@ impl Coordinator {
         let results_key = cfg.run_key(run, "results");
         let spec_key = cfg.run_key(run, "spec");
         let mac_key = cfg.run_key(run, SPEC_MAC);
+        let info_key = cfg.run_key(run, runs::INFO);
         let e = |err| cfg.error(err);
-        if !keep {
-            let _: () = con.del(&[&tasks_key, &results_key, &spec_key, &mac_key]).map_err(e)?;
+        if let Some((ago, by)) = runs::cancelled(cfg, &mut con, run).map_err(e)? {
+            let ago = ago.map_or_else(|| "?".into(), runs::age);
+            log::warn!("broker: run {run} was cancelled {ago} ago by {by}; opening it again");
+            let _: () = con.del(cfg.run_key(run, runs::CANCELLED)).map_err(e)?;
         }
+        if !keep {
+            let _: () = con.del(&[&tasks_key, &results_key, &spec_key, &mac_key, &info_key]).map_err(e)?;
+        }
+        let _: () = redis::pipe()
+            .hset_nx(&info_key, "created", runs::unix_now())
+            .hset_nx(&info_key, "done", 0)
+            .hset(&info_key, "command", runs::this_command())
+            .persist(&info_key)
+            .query(&mut con)
+            .map_err(e)?;
         let _: () = store_spec(cfg, &mut con, run, spec).map_err(e)?;
         ensure_group(cfg, &mut con, &tasks_key, GROUP)?;
         // The results stream exists from the start: workers answer with NOMKSTREAM, so that a
@@ -149,6 +170,7 @@ impl Coordinator {
             lock: Some(lock),
             tasks_key,
             results_key,
+            info_key,
             last_read: "0".into(),
             last_renew: Instant::now(),
             spec: spec.to_string(),
@@ -223,6 +245,10 @@ impl Coordinator {
     /// published again.
     fn restore(&mut self) -> Result<usize, Restore> {
         let cfg = self.cfg.clone();
+        // Cancelled while the broker was away: nothing is put back.
+        if let Some((ago, by)) = runs::cancelled(&cfg, &mut self.con, &self.run)? {
+            return Err(Restore::Busy(self.cancelled_error(ago, by)));
+        }
         if let Some(lock) = &self.lock {
             // The lock: still ours, or ours again (a restart forgot it); someone else's stops us.
             let holder: Option<String> = self.con.get(&lock.key)?;
@@ -276,6 +302,18 @@ impl Coordinator {
 
     pub fn run(&self) -> &str {
         &self.run
+    }
+
+    fn cancelled_error(&self, ago: Option<Duration>, by: String) -> BrokerError {
+        BrokerError::Cancelled { run: self.run.clone(), ago: ago.map_or_else(|| "?".into(), runs::age), by }
+    }
+
+    /// Removes the task of an answer that was counted, and counts it among the run's settled
+    /// tasks (`tuner runs list`'s `done`).
+    pub fn settled(&mut self, entry: &str) -> Result<(), BrokerError> {
+        self.drop_task(entry)?;
+        let _: i64 = self.retry(|co| co.con.hincr(&co.info_key, "done", 1))?;
+        Ok(())
     }
 
     /// The tasks already in the stream, task id → entry id; entries whose task `keep` rejects
@@ -338,6 +376,12 @@ impl Coordinator {
     /// stream ends the wait with [`BrokerError::DeadLetter`]. Refusals and dead-letter notes that
     /// do not verify are logged and dropped here.
     pub fn answers(&mut self, wait: Duration) -> Result<Vec<Answer>, BrokerError> {
+        let run = self.run.clone();
+        if let Some((ago, by)) = self.retry(|co| runs::cancelled(&co.cfg.clone(), &mut co.con, &run))? {
+            // Tasks published since the cancellation recreated the stream: it goes again.
+            let _: () = self.retry(|co| co.con.del(&[&co.tasks_key, &co.results_key]))?;
+            return Err(self.cancelled_error(ago, by));
+        }
         if self.last_renew.elapsed() >= self.cfg.visibility / 4 && self.lock.is_some() {
             self.retry(|co| {
                 let lock = co.lock.as_ref().expect("checked above");
@@ -433,7 +477,7 @@ impl Coordinator {
             let spec_key = cfg.run_key(&self.run, "spec");
             let mac_key = cfg.run_key(&self.run, SPEC_MAC);
             self.retry(|co| {
-                let _: () = co.con.del(&[&co.tasks_key, &co.results_key, &spec_key, &mac_key])?;
+                let _: () = co.con.del(&[&co.tasks_key, &co.results_key, &spec_key, &mac_key, &co.info_key])?;
                 co.con.srem::<_, _, ()>(cfg.runs_key(), &co.run)
             })?;
         }
@@ -576,7 +620,7 @@ pub fn gather<T>(
             };
             match checked {
                 Ok(value) => {
-                    co.drop_task(&entry)?;
+                    co.settled(&entry)?;
                     out.remove(&a.task);
                     done.insert(a.task, value);
                     patience.progress();

@@ -220,7 +220,7 @@ fn coordinate(
             co.drop_answer(&a.entry)?;
             match checked {
                 Ok(answer) => {
-                    co.drop_task(&entry)?;
+                    co.settled(&entry)?;
                     settled.insert(id);
                     patience.progress();
                     if results.send(UnitDone { unit, games: answer.games }).is_err() {

@@ -105,6 +105,13 @@ impl Secret {
         Ok(Secret(key.to_vec()))
     }
 
+    /// A random secret of this process only: for a connection that signs and checks nothing
+    /// (`tuner runs`), so that no secret file is read or created for it.
+    pub fn ephemeral() -> Secret {
+        let bytes: [u8; 32] = rand::random();
+        Secret(bytes.to_vec())
+    }
+
     /// Where a secret is looked for when none is named: `$XDG_CONFIG_HOME/evochess/broker.secret`,
     /// else `$HOME/.config/evochess/broker.secret`.
     ///

@@ -12,6 +12,8 @@
 //! | `NS:run:ID:tasks` | stream, group `workers` | one entry per task: `task` (its id), `body` (JSON), `mac` |
 //! | `NS:run:ID:results` | stream | one entry per answer: `task`, `worker`, `body` or `refused`, `mac` |
 //! | `NS:run:ID:lock` | string with expiry | the coordinator that owns the run |
+//! | `NS:run:ID:info` | hash | `command` (the coordinator's subcommand), `created` (Unix seconds), `done` (tasks settled) |
+//! | `NS:run:ID:cancelled` | string with expiry | set by `tuner runs cancel` ([`runs`]): when and by whom |
 //! | `NS:dead` | stream (capped) | tasks no worker may run: `run`, `task`, `entry`, `worker`, `reason` |
 //!
 //! A run's id is a hash of what defines it (a match's fingerprint, a generation's genomes), so a
@@ -58,6 +60,7 @@ pub mod coordinator;
 pub mod games;
 pub mod kinds;
 pub mod mac;
+pub mod runs;
 pub mod signature;
 pub mod verify;
 pub mod wire;
@@ -96,6 +99,12 @@ pub enum BrokerError {
          refusal: {first}. Fix the workers' engines (or builds), then rerun with the resume flag"
     )]
     Refused { run: String, secs: u64, workers: String, first: String },
+    #[error(
+        "broker: run {run} was cancelled {ago} ago by {by} (`tuner runs cancel`): its tasks are gone from the broker \
+         and its workers dropped theirs; what this command recorded is kept, so rerunning it with its resume flag \
+         plays the rest"
+    )]
+    Cancelled { run: String, ago: String, by: String },
 }
 
 /// Where the broker is and how tasks are paced.

@@ -18,6 +18,11 @@
 //! refusal), leaves the run's tasks unacknowledged for other workers and serves on. Once a
 //! spec verifies, a task of its run that does not is forged: a dead letter. Answers, refusals
 //! and dead-letter notes go out signed.
+//!
+//! A run cancelled by `tuner runs cancel` ([`super::runs`]) is left at once: its tasks are
+//! gone from the broker, the heartbeat sees the flag of a run whose task is under way and stops
+//! that task's games (they end as aborted at their next move), and its answer is dropped, as is
+//! any task of the run the worker had read ahead.
 
 use std::{
     collections::{BTreeMap, HashMap},
@@ -49,7 +54,7 @@ use super::{
     allow::{AllowList, OptionRule},
     kinds::{PreparedRun, TaskKind, TaskKinds, answer_json},
     mac::Purpose,
-    signature, valid_run_id,
+    runs, signature, valid_run_id,
     wire::{GamesAnswer, GamesSpec, GamesTask, RunSpec, SPEC_MAC, field, signature_mismatches},
 };
 
@@ -202,6 +207,9 @@ struct Shared {
     cfg: WorkerConfig,
     /// Tasks being run: entry id → (tasks key, consumer), renewed by the heartbeat.
     held: Mutex<HashMap<String, (String, String)>>,
+    /// Each run's stop flag, given to its games ([`UnitPlayer::with_stop`]): the heartbeat sets
+    /// it when the run is cancelled.
+    stops: Mutex<HashMap<String, Arc<AtomicBool>>>,
     stop: AtomicBool,
     failure: Mutex<Option<WorkerError>>,
     /// Local signatures by program.
@@ -233,6 +241,7 @@ pub fn run(cfg: WorkerConfig) -> Result<u64, WorkerError> {
     let shared = Arc::new(Shared {
         cfg,
         held: Mutex::default(),
+        stops: Mutex::default(),
         stop: AtomicBool::new(false),
         failure: Mutex::default(),
         signatures: Mutex::default(),
@@ -298,7 +307,27 @@ fn heartbeat(shared: &Shared) {
             con = broker.connect().map_err(|e| log::warn!("heartbeat: {e}")).ok();
         }
         let Some(c) = con.as_mut() else { continue };
+        // A cancelled run's tasks are gone: its games stop, its claims are not renewed.
+        let mut cancelled = std::collections::HashSet::new();
+        for run in held.iter().filter_map(|(_, (key, _))| run_of(broker, key)).collect::<std::collections::HashSet<_>>()
+        {
+            match runs::cancelled(broker, c, run) {
+                Ok(Some(_)) => {
+                    if let Some(flag) = shared.stops.lock().expect("stops").get(run)
+                        && !flag.swap(true, Ordering::Relaxed)
+                    {
+                        log::warn!("run {run} was cancelled: stopping its games");
+                    }
+                    cancelled.insert(run.to_string());
+                }
+                Ok(None) => {}
+                Err(e) => log::warn!("heartbeat: {}", broker.error(e)),
+            }
+        }
         for (entry, (key, consumer)) in held {
+            if run_of(broker, &key).is_some_and(|r| cancelled.contains(r)) {
+                continue;
+            }
             let r: Result<redis::Value, RedisError> =
                 redis::cmd("XCLAIM").arg(&key).arg(GROUP).arg(&consumer).arg(0).arg(&entry).arg("JUSTID").query(c);
             if let Err(e) = r {
@@ -309,6 +338,22 @@ fn heartbeat(shared: &Shared) {
         }
         thread::sleep(period.saturating_sub(Duration::from_millis(250)));
     }
+}
+
+/// The run whose tasks stream is `key` (`NS:run:ID:tasks`).
+fn run_of<'a>(broker: &BrokerConfig, key: &'a str) -> Option<&'a str> {
+    key.strip_prefix(&format!("{}:run:", broker.namespace))?.strip_suffix(":tasks")
+}
+
+/// Whether run `run` was cancelled ([`runs::cancelled`]); a broker error counts as not (the
+/// task's own commands then fail and are retried).
+fn is_cancelled(broker: &BrokerConfig, con: &mut Connection, run: &str) -> bool {
+    valid_run_id(run) && runs::cancelled(broker, con, run).is_ok_and(|c| c.is_some())
+}
+
+/// The stop flag of run `run`'s games.
+fn run_stop(shared: &Shared, run: &str) -> Arc<AtomicBool> {
+    Arc::clone(shared.stops.lock().expect("stops").entry(run.to_string()).or_default())
 }
 
 /// What a task thread does with one entry.
@@ -396,7 +441,10 @@ fn serve(shared: &Shared, index: usize) {
         *shared.last_task.lock().expect("clock") = Instant::now();
         shared.held.lock().expect("held").insert(entry.id.clone(), (key.clone(), consumer.clone()));
         let task: String = entry.get(field::TASK).unwrap_or_default();
-        let outcome = if deliveries > shared.cfg.max_deliveries {
+        let outcome = if is_cancelled(broker, c, &run) {
+            log::info!("run {run} was cancelled: task {} dropped", evochess::one_line(&task));
+            Outcome::Gone
+        } else if deliveries > shared.cfg.max_deliveries {
             Outcome::Dead(format!(
                 "delivered {deliveries} times without an answer (more than --max-deliveries {}): the workers that \
                  took it died or hung on it",
@@ -419,6 +467,20 @@ fn serve(shared: &Shared, index: usize) {
                     Outcome::Dead(format!("the worker failed on it: {what}"))
                 }
             }
+        };
+        // Cancelled while it ran (its games were stopped, or end now): the answer is not wanted,
+        // and the run's next task, if it is opened again, starts with a fresh flag.
+        let stopped = shared.stops.lock().expect("stops").get(&run).is_some_and(|f| f.load(Ordering::Relaxed));
+        if stopped {
+            players.remove(&run);
+            shared.stops.lock().expect("stops").remove(&run);
+        }
+        let outcome = match outcome {
+            Outcome::Answer(_) if stopped || con.as_mut().is_some_and(|c| is_cancelled(broker, c, &run)) => {
+                log::info!("run {run} was cancelled: the answer to task {} is dropped", evochess::one_line(&task));
+                Outcome::Gone
+            }
+            other => other,
         };
         let results_key = broker.run_key(&run, "results");
         let sign = |purpose, text: &str| broker.secret.sign(purpose, &run, &task, text.as_bytes());
@@ -734,7 +796,7 @@ fn run_task(
             players.retain(|r, _| r == run);
             let player = match players.get_mut(run) {
                 Some(p) => p,
-                None => match UnitPlayer::new((**base).clone()) {
+                None => match UnitPlayer::with_stop((**base).clone(), run_stop(shared, run)) {
                     Ok(p) => players.entry(run.to_string()).or_insert(p),
                     Err(e) => return Outcome::Dead(e.to_string()),
                 },

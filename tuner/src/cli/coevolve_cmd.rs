@@ -68,7 +68,7 @@ impl CoevolveArgs {
         let Some(path) = &self.run.config else {
             return Ok(if self.population_dir.is_some() || self.random.is_some() { Method::Paper } else { Method::Es });
         };
-        let path = config_path(path);
+        let path = crate::paths::config_path("coevolve", path)?;
         let text = crate::builtin::read_text(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         let table: toml::Table = toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         let method = match table.get("method") {
@@ -92,7 +92,7 @@ impl CoevolveArgs {
     /// The evolution strategy's config with the command-line overrides applied.
     pub fn es_config(&self) -> anyhow::Result<EsCoevolveConfig> {
         let mut cfg = match &self.run.config {
-            Some(p) => EsCoevolveConfig::load(&config_path(p))?,
+            Some(p) => EsCoevolveConfig::load(&crate::paths::config_path("coevolve", p)?)?,
             None => EsCoevolveConfig::default(),
         };
         if let Some(n) = self.nodes {
@@ -126,7 +126,7 @@ impl CoevolveArgs {
     /// The paper's config file (or defaults) with the command-line overrides applied.
     pub fn config(&self) -> anyhow::Result<CoevolveConfig> {
         let mut cfg = match &self.run.config {
-            Some(p) => CoevolveConfig::load(&config_path(p))?,
+            Some(p) => CoevolveConfig::load(&crate::paths::config_path("coevolve", p)?)?,
             None => CoevolveConfig::default(),
         };
         if let Some(d) = &self.population_dir {
@@ -209,16 +209,6 @@ fn with_settings(cfg: &EsCoevolveConfig, settings: &[String]) -> anyhow::Result<
         at.insert(last.to_string(), value);
     }
     toml::Value::Table(table).try_into().map_err(|e| anyhow::anyhow!("--set: {e}"))
-}
-
-/// A config named by its name under configs/coevolve/ (`paper`), or by path.
-fn config_path(path: &Path) -> PathBuf {
-    let bare = path.components().count() == 1 && path.extension().is_none();
-    if bare && !path.exists() {
-        Path::new("configs/coevolve").join(path).with_extension("toml")
-    } else {
-        path.to_path_buf()
-    }
 }
 
 /// The first key of `table` that only the paper's method has: a config from before the

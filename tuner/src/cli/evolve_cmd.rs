@@ -91,8 +91,8 @@ pub struct EvolveArgs {
 impl EvolveArgs {
     /// The config file (or defaults) with the command-line overrides applied.
     pub fn config(&self) -> anyhow::Result<EvolveConfig> {
-        let mut cfg = match &self.run.config {
-            Some(path) => EvolveConfig::load(path)?,
+        let mut cfg = match self.run.config_file("evolve")? {
+            Some(path) => EvolveConfig::load(&path)?,
             None => EvolveConfig::default(),
         };
         set_given!(self; runs => cfg.runs, population => cfg.ga.population, threads => cfg.threads, space => cfg.space, train => cfg.positions.train, test => cfg.positions.test, min_ply => cfg.positions.min_ply, positions_per_game => cfg.positions.positions_per_game, fitness_search => cfg.fitness.search);
@@ -143,7 +143,8 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
     }
     // Lock the runs and refuse a fresh start or an empty --resume before the positions are
     // read; --force discards the old runs only once they have been read.
-    let prepare = || runs::prepare(&cfg, &args.pgn);
+    let pgn: Vec<PathBuf> = args.pgn.iter().map(|p| crate::paths::resolve_data_path(p)).collect();
+    let prepare = || runs::prepare(&cfg, &pgn);
     let (_held, setup) = if args.bench {
         (Vec::new(), prepare()?)
     } else {

@@ -14,6 +14,7 @@ pub mod pipeline_cmd;
 pub mod promote_cmd;
 pub mod quick_cmd;
 pub mod rrga_cmd;
+pub mod runs_cmd;
 pub mod saved_match;
 pub mod search_evolve_cmd;
 pub mod spsa_cmd;
@@ -45,9 +46,10 @@ pub fn best_file_text(what: &str, path: &Path) -> String {
 /// its output directory (the one start policy of [`Start`]).
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct RunArgs {
-    /// Config file (TOML); without one, the command's defaults (the paper's values, as in
-    /// configs/COMMAND/default.toml).
-    #[arg(long, value_name = "FILE.toml")]
+    /// Config file (TOML), or the name of a shipped one (`--config NAME`:
+    /// configs/COMMAND/NAME.toml, built in, so from any directory); without one, the command's
+    /// defaults (as in configs/COMMAND/default.toml).
+    #[arg(long, value_name = "FILE.toml|NAME")]
     pub config: Option<PathBuf>,
     /// Master seed.
     #[arg(long)]
@@ -67,6 +69,12 @@ pub struct RunArgs {
 impl RunArgs {
     pub fn start(&self) -> Start {
         self.policy.start()
+    }
+
+    /// The config file `--config` selects for `tuner <command>` ([`crate::paths::config_path`]:
+    /// a path, or the name of a shipped config), if one was given.
+    pub fn config_file(&self, command: &str) -> Result<Option<PathBuf>, crate::paths::UnknownConfig> {
+        self.config.as_deref().map(|p| crate::paths::config_path(command, p)).transpose()
     }
 }
 

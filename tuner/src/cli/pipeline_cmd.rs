@@ -7,8 +7,9 @@ use crate::pipeline::{self, PipelineConfig};
 /// Run the whole EVOL* method and write a Markdown report of §V's tables and charts.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PipelineArgs {
-    /// Pipeline config (configs/pipeline/smoke.toml, configs/pipeline/full.toml).
-    #[arg(value_name = "pipeline.toml")]
+    /// Pipeline config (configs/pipeline/smoke.toml, configs/pipeline/full.toml), or the name of
+    /// a shipped one (`smoke`, `medium`, `full`, `evol-star`; built in, so from any directory).
+    #[arg(value_name = "pipeline.toml|NAME")]
     pub config: PathBuf,
     /// Output directory (overrides the config's out_dir).
     #[arg(long, value_name = "DIR")]
@@ -29,7 +30,7 @@ pub struct PipelineArgs {
 }
 
 pub fn run(args: PipelineArgs) -> anyhow::Result<()> {
-    let mut cfg = PipelineConfig::load(&args.config)?;
+    let mut cfg = PipelineConfig::load(&crate::paths::config_path("pipeline", &args.config)?)?;
     if let Some(o) = args.out {
         cfg.out_dir = o;
     }

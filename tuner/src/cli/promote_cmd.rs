@@ -18,9 +18,11 @@ pub struct PromoteArgs {
     #[arg(long, value_name = "FILE.toml")]
     pub candidate: PathBuf,
     /// The current default; on H1 it is rewritten, with the declarations beside it
-    /// (<root>/src/eval/params.rs and src/search/params.rs).
-    #[arg(long, value_name = "FILE.toml", default_value = "params/default.toml")]
-    pub default: PathBuf,
+    /// (<root>/src/eval/params.rs and src/search/params.rs). Default: params/default.toml here,
+    /// else that of the checkout this tuner was built in, else the built-in defaults (which
+    /// --out or --dry-run can test against; there is no file to replace).
+    #[arg(long, value_name = "FILE.toml")]
+    pub default: Option<PathBuf>,
     /// On H1 write the promoted file here instead; the default and the declarations stay.
     #[arg(long, value_name = "FILE.toml", conflicts_with = "dry_run")]
     pub out: Option<PathBuf>,
@@ -62,7 +64,7 @@ pub struct PromoteArgs {
     #[arg(long, value_name = "RULE", default_value = "movecount=3 score=600 twosided=true")]
     pub resign: String,
     /// Directory of the games (PGN, resume journal) and the two parameter files that played.
-    #[arg(long, value_name = "DIR", default_value = "promote-out")]
+    #[arg(long, value_name = "DIR", default_value = "runs/promote")]
     pub games_dir: PathBuf,
     /// Continue the SPRT recorded in --games-dir.
     #[arg(long)]
@@ -88,9 +90,17 @@ pub fn config(args: &PromoteArgs) -> anyhow::Result<PromoteConfig> {
         resign: rule("--resign", &args.resign)?,
         ..AdjudicationConfig::default()
     };
+    let default = args.default.clone().or_else(crate::promote::find_default_file);
+    match &default {
+        Some(p) if args.default.is_none() => eprintln!("promote: the current default is {}", p.display()),
+        None => {
+            eprintln!("promote: no params/default.toml found; the current default is the one built into this tuner")
+        }
+        Some(_) => {}
+    }
     Ok(PromoteConfig {
         candidate: args.candidate.clone(),
-        default: args.default.clone(),
+        default,
         out: args.out.clone(),
         dry_run: args.dry_run,
         lineage: args.lineage.clone(),
@@ -113,6 +123,7 @@ pub fn config(args: &PromoteArgs) -> anyhow::Result<PromoteConfig> {
 pub fn run(args: PromoteArgs) -> anyhow::Result<u8> {
     let cfg = config(&args)?;
     let report = run_promote(&cfg)?;
+    let default = cfg.default.as_ref().map_or("the built-in default".to_string(), |p| p.display().to_string());
     let r = &report.results;
     println!("{}", arena::results::rating_report(&r.pairs, r.sprt.as_ref()).trim_end());
     println!("{}", report.sprt_line);
@@ -131,12 +142,11 @@ pub fn run(args: PromoteArgs) -> anyhow::Result<u8> {
             }
         }
         Outcome::Rejected => {
-            println!("H0 accepted: the candidate is rejected; {} is untouched.", cfg.default.display());
+            println!("H0 accepted: the candidate is rejected; {default} is untouched.");
         }
         Outcome::Inconclusive => println!(
-            "no decision within {} games: the candidate is not promoted; {} is untouched.",
-            cfg.max_games,
-            cfg.default.display()
+            "no decision within {} games: the candidate is not promoted; {default} is untouched.",
+            cfg.max_games
         ),
     }
     Ok(report.outcome.exit_code())

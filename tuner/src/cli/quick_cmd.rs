@@ -36,8 +36,8 @@ pub struct QuickArgs {
 impl QuickArgs {
     /// The config file (or defaults) with the command-line overrides applied.
     pub fn config(&self) -> anyhow::Result<QuickConfig> {
-        let mut cfg = match &self.run.config {
-            Some(p) => QuickConfig::load(p)?,
+        let mut cfg = match self.run.config_file("quick")? {
+            Some(p) => QuickConfig::load(&p)?,
             None => QuickConfig::default(),
         };
         if let Some(e) = &self.engine {

@@ -37,8 +37,8 @@ pub struct RrgaArgs {
 impl RrgaArgs {
     /// The config file (or defaults) with the command-line overrides applied.
     pub fn config(&self) -> anyhow::Result<RrgaConfig> {
-        let mut cfg = match &self.run.config {
-            Some(p) => RrgaConfig::load(p)?,
+        let mut cfg = match self.run.config_file("roundrobin-ga")? {
+            Some(p) => RrgaConfig::load(&p)?,
             None => RrgaConfig::default(),
         };
         if let Some(e) = &self.engine {

@@ -42,8 +42,8 @@ pub struct SearchEvolveArgs {
 
 impl SearchEvolveArgs {
     pub fn config(&self) -> anyhow::Result<SearchEvolveConfig> {
-        let mut cfg = match &self.run.config {
-            Some(p) => SearchEvolveConfig::load(p)?,
+        let mut cfg = match self.run.config_file("search-evolve")? {
+            Some(p) => SearchEvolveConfig::load(&p)?,
             None => SearchEvolveConfig::default(),
         };
         if let Some(p) = &self.params {

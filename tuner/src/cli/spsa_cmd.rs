@@ -10,8 +10,9 @@ use crate::{
 /// Tune engine parameters by SPSA over game pairs (OpenBench's schedule).
 #[derive(clap::Args, Debug, Clone)]
 pub struct SpsaArgs {
-    /// Config file (TOML): `params` (OpenBench SPSA lines), `iterations`, `pairs`, `tc` or `nodes`, ...
-    #[arg(long, value_name = "FILE.toml")]
+    /// Config file (TOML): `params` (OpenBench SPSA lines), `iterations`, `pairs`, `tc` or `nodes`,
+    /// ...; or the name of a shipped one (`--config search`: configs/spsa/search.toml, built in).
+    #[arg(long, value_name = "FILE.toml|NAME")]
     pub config: PathBuf,
     /// The evochess binary (default: next to tuner).
     #[arg(long, value_name = "PATH")]
@@ -29,7 +30,7 @@ pub struct SpsaArgs {
 }
 
 pub fn run(args: SpsaArgs) -> anyhow::Result<()> {
-    let mut cfg = SpsaConfig::load(&args.config)?;
+    let mut cfg = SpsaConfig::load(&crate::paths::config_path("spsa", &args.config)?)?;
     set_given!(args; concurrency => cfg.concurrency, out => cfg.out_dir);
     cfg.broker = args.broker.config()?;
     if let Some(e) = &args.engine {

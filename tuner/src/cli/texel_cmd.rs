@@ -45,8 +45,8 @@ pub struct TexelArgs {
 }
 
 pub fn run(args: TexelArgs) -> anyhow::Result<()> {
-    let mut cfg = match &args.run.config {
-        Some(p) => TexelConfig::load(p)?,
+    let mut cfg = match args.run.config_file("texel")? {
+        Some(p) => TexelConfig::load(&p)?,
         None => TexelConfig::default(),
     };
     if !args.pgn.is_empty() {

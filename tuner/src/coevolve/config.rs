@@ -185,7 +185,7 @@ impl Default for CoevolveConfig {
             maxmoves: None,
             seed: 1,
             reference_games: 8,
-            out_dir: PathBuf::from("coevolve-out"),
+            out_dir: PathBuf::from("runs/coevolve"),
             output: PathBuf::new(),
             ga: coevolve_ga_defaults(),
             champion: ChampionConfig::default(),

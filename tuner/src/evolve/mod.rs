@@ -88,7 +88,7 @@ impl Default for EvolveConfig {
             seed: 1,
             runs: 1,
             threads: 0,
-            out_dir: PathBuf::from("evolve-out"),
+            out_dir: PathBuf::from("runs/evolve"),
             evolved_dir: None,
             positions: PositionsConfig::default(),
             fitness: FitnessConfig::default(),

@@ -202,7 +202,7 @@ impl Default for QuickConfig {
             pawn_allele: None,
             evaluation: Evaluation::Engine,
             openings: None,
-            out_dir: PathBuf::from("quick-out"),
+            out_dir: PathBuf::from("runs/quick"),
             mutation: operators::MutationStep::default(),
             broker: None,
         }

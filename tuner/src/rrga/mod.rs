@@ -162,7 +162,7 @@ impl Default for RrgaConfig {
             reference: APPENDIX_A_REFERENCE.iter().map(|&(k, v)| (k.to_string(), v)).collect(),
             openings: None,
             concurrency: 2,
-            out_dir: PathBuf::from("rrga-out"),
+            out_dir: PathBuf::from("runs/roundrobin-ga"),
             params_out: None,
             verify: VerifyConfig::default(),
             broker: None,

@@ -105,7 +105,7 @@ impl Default for SearchEvolveConfig {
             node_cap: 500_000,
             threads: 0,
             seed: 1,
-            out_dir: PathBuf::from("search-evolve-out"),
+            out_dir: PathBuf::from("runs/search-evolve"),
             output: PathBuf::new(),
             ga: search_ga_defaults(),
             broker: None,

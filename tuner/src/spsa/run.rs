@@ -108,7 +108,7 @@ impl Default for SpsaConfig {
             seed: 1,
             held_back: None,
             c_end_scale: 1.0,
-            out_dir: PathBuf::from("spsa-out"),
+            out_dir: PathBuf::from("runs/spsa"),
             broker: None,
         }
     }

@@ -148,7 +148,7 @@ impl Default for TexelConfig {
             k: None,
             threads: 0,
             seed: 1,
-            out_dir: PathBuf::from("texel-out"),
+            out_dir: PathBuf::from("runs/texel"),
             optimizer: Optimizer::Local,
             gradient: None,
             allow_mixed: false,
@@ -682,7 +682,9 @@ fn load_sets(cfg: &TexelConfig, base: &Params, threads: usize) -> Result<Sets, T
         return Ok(((train, 0), (validation, 0), key));
     }
     std::fs::create_dir_all(&cfg.out_dir).map_err(|e| TexelError::io(&cfg.out_dir, e))?;
-    let set = load_or_extract(&cfg.pgn, &cfg.positions, &cfg.out_dir.join("positions.json"))?;
+    // `../shared/data/...` (the shipped configs' games) is found in $EVOCHESS_DATA too.
+    let pgn: Vec<PathBuf> = cfg.pgn.iter().map(|p| crate::paths::resolve_data_path(p)).collect();
+    let set = load_or_extract(&pgn, &cfg.positions, &cfg.out_dir.join("positions.json"))?;
     let train = quiet_positions(&set.train, base, threads)?;
     let validation = quiet_positions(&set.test, base, threads)?;
     Ok((train, validation, set.key))
