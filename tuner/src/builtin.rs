@@ -53,6 +53,7 @@ const FILES: &[(&str, &str)] = files![
     "configs/spaces/texel-king-danger.toml",
     "configs/spaces/texel-ks-held.toml",
     "configs/spaces/texel-linear.toml",
+    "configs/spsa/coevolve-search.toml",
     "configs/spsa/compare.toml",
     "configs/spsa/search.toml",
     "configs/texel/compare.toml",
