@@ -255,17 +255,22 @@ impl Progress {
     /// Moves the bar by `n` units done before this pace (replayed from a journal, a
     /// checkpoint's generations): they count as done but not as timed.
     pub fn skip(&self, n: u64) {
-        let mut pace = self.pace.lock().expect("pace lock");
+        // The pace first, and its lock released before the bar moves: drawing reads the pace.
+        self.pace.lock().expect("pace lock").base += n;
         self.bar.inc(n);
-        pace.base += n;
     }
 
-    /// Sets the position to `pos` units already done (see [`Progress::skip`]).
+    /// Sets the position to `pos` units already done (see [`Progress::skip`]); the units timed
+    /// so far stay timed.
     pub fn skip_to(&self, pos: u64) {
-        let mut pace = self.pace.lock().expect("pace lock");
-        let timed = self.bar.position().saturating_sub(pace.base);
+        // The bar's state is never locked under the pace's lock: drawing takes them the other way.
+        let at = self.bar.position();
+        {
+            let mut pace = self.pace.lock().expect("pace lock");
+            let timed = at.saturating_sub(pace.base);
+            pace.base = pos.saturating_sub(timed);
+        }
         self.bar.set_position(pos);
-        pace.base = pos.saturating_sub(timed);
     }
 
     /// Runs `f` with the bar hidden (a log line above it); log lines suspend it by themselves.
