@@ -17,6 +17,7 @@ pub mod optimise;
 pub mod parsed;
 pub mod paths;
 pub mod pipeline;
+pub mod progress;
 pub mod promote;
 pub mod quick;
 pub mod rrga;

@@ -106,7 +106,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    logger.init();
+    if let Err(e) = tuner::progress::init_logger(logger) {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
     match run(cli.command) {
         Ok(code) => code,
         Err(e) => {

@@ -41,6 +41,8 @@ use evochess::params::{
 };
 use thiserror::Error;
 
+use crate::progress::{Plan, Progress};
+
 /// What `tuner promote` was asked to do.
 #[derive(Clone, Debug)]
 pub struct PromoteConfig {
@@ -251,11 +253,12 @@ impl SprtProgress {
     }
 }
 
-/// Logs the SPRT's course every ten game pairs (the runner's own CLI observer draws a bar).
-struct Progress(SprtProgress);
+/// Moves the bar a game at a time and logs the SPRT's course every ten game pairs.
+struct Course(SprtProgress, Progress);
 
-impl MatchObserver for Progress {
+impl MatchObserver for Course {
     fn on_start(&mut self, planned: u64, done: u64, _: &Standings) {
+        self.1.skip(done);
         log::info!(
             "promote: up to {planned} games{}",
             if done > 0 { format!(", {done} already played") } else { String::new() }
@@ -263,6 +266,7 @@ impl MatchObserver for Progress {
     }
 
     fn on_game(&mut self, _: &GameRecord, s: &Standings) {
+        self.1.inc(1);
         if let Some(progress) = self.0.line(s) {
             log::info!("promote: {} games, candidate {progress}", s.games);
         }
@@ -271,8 +275,33 @@ impl MatchObserver for Progress {
     fn on_finish(&mut self, _: &MatchResults) {}
 }
 
-/// Runs the SPRT and, on H1, writes the promoted defaults.
-pub fn run(cfg: &PromoteConfig) -> Result<Report, PromoteError> {
+/// The promotion's plan line: the files, the test, the games and their budget.
+fn plan(cfg: &PromoteConfig, limits: &SearchLimits, eta: Option<f64>) -> Plan {
+    let at_once = cfg.concurrency.max(1);
+    let s = &cfg.sprt;
+    Plan::new("promote")
+        .part(format!(
+            "tests {} against {} by an SPRT (elo0 {}, elo1 {}, alpha {}, beta {})",
+            cfg.candidate.display(),
+            cfg.default.as_ref().map_or("the built-in default".to_string(), |p| p.display().to_string()),
+            s.elo0,
+            s.elo1,
+            s.alpha,
+            s.beta
+        ))
+        .part(format!(
+            "up to {} games at {}, {at_once} at once; openings {}; engine {}",
+            cfg.max_games,
+            crate::progress::limits_text(limits),
+            cfg.openings.display(),
+            cfg.engine.display()
+        ))
+        .eta(eta, at_once, "games")
+}
+
+/// Runs the SPRT and, on H1, writes the promoted defaults. `announce` is given the plan once
+/// the inputs are checked, before any game.
+pub fn run(cfg: &PromoteConfig, announce: impl FnOnce(&Plan)) -> Result<Report, PromoteError> {
     if cfg.max_games < 2 || !cfg.max_games.is_multiple_of(2) {
         return Err(PromoteError::Config(format!("--max-games {}: an even number, at least 2", cfg.max_games)));
     }
@@ -313,6 +342,9 @@ pub fn run(cfg: &PromoteConfig) -> Result<Report, PromoteError> {
     write_atomic(&cand_file, candidate.to_toml().as_bytes()).map_err(|e| io(&cand_file, e))?;
     write_atomic(&def_file, default.to_toml().as_bytes()).map_err(|e| io(&def_file, e))?;
     let limits = SearchLimits { clock: cfg.clock, nodes: cfg.nodes, ..SearchLimits::default() };
+    let game = crate::progress::game_seconds(&limits);
+    let at_once = cfg.concurrency.max(1);
+    announce(&plan(cfg, &limits, crate::progress::total_seconds(cfg.max_games, game, at_once)));
     let engines = vec![
         EngineSpec::new("candidate", &cfg.engine).with_params(&cand_file).with_limits(limits.clone()),
         EngineSpec::new("default", &cfg.engine).with_params(&def_file).with_limits(limits),
@@ -331,7 +363,10 @@ pub fn run(cfg: &PromoteConfig) -> Result<Report, PromoteError> {
     m.resume = cfg.resume;
     m.pgn_out = Some(cfg.dir.join("games.pgn"));
     m.event = "evochess promote".into();
-    let results = play_match(&m, &mut Progress(SprtProgress::new(cfg.sprt))).map_err(Box::new)?;
+    let bar = Progress::new(cfg.max_games, "games", crate::progress::total_seconds(1, game, at_once));
+    let played = play_match(&m, &mut Course(SprtProgress::new(cfg.sprt), bar.clone()));
+    bar.finish_and_clear();
+    let results = played.map_err(Box::new)?;
 
     let status = results.sprt.clone();
     let line = sprt_line(&cfg.sprt, status.as_ref(), &results.pairs);

@@ -225,3 +225,20 @@ fn a_run_every_worker_refuses_stops_with_an_error() {
     assert!(!log.contains("panicked"), "{log}");
     assert_eq!(games_in(&dir.join("games.pgn")), 0);
 }
+
+/// Issue 91 item 8: a coordinator with no worker says so on stderr, naming the tasks queued, the
+/// workers holding them and those that answered, and how long it has waited; once a worker
+/// has answered, the note names it.
+#[test]
+#[ignore = "needs /usr/bin/redis-server"]
+fn a_coordinator_waiting_for_workers_says_so() {
+    let dir = scratch("outages", "waiting");
+    let redis = Redis::start();
+    let _co = coordinator(&redis, &dir, "nodes=400", 4, &[]);
+    let log = || std::fs::read_to_string(dir.join("coordinator.log")).unwrap_or_default();
+    wait_for(Duration::from_secs(60), "the note on the wait", || log().contains("waiting for workers"));
+    let text = log();
+    let note = text.lines().find(|l| l.contains("waiting for workers")).unwrap();
+    assert!(note.contains("task(s) queued, none held by a worker; workers that answered: none yet"), "{note}");
+    assert!(note.contains("no answer for 1") && note.contains(" s, waiting since "), "{note}");
+}

@@ -365,10 +365,15 @@ impl Coordinator {
     /// Whether a worker other than `refused` holds one of the run's tasks and still renews its
     /// claim (it is playing, so the run is not stuck).
     pub fn held_by_others(&mut self, refused: &BTreeSet<String>) -> Result<bool, BrokerError> {
+        Ok(self.holders()?.iter().any(|w| !refused.contains(w)))
+    }
+
+    /// The workers (consumer names) that hold one of the run's tasks and still renew the claim.
+    pub fn holders(&mut self) -> Result<BTreeSet<String>, BrokerError> {
         let pending: StreamPendingCountReply =
             self.retry(|co| co.con.xpending_count(&co.tasks_key, GROUP, "-", "+", 1000))?;
         let fresh = self.cfg.visibility.as_millis() as usize;
-        Ok(pending.ids.iter().any(|p| !refused.contains(&p.consumer) && p.last_delivered_ms < fresh))
+        Ok(pending.ids.iter().filter(|p| p.last_delivered_ms < fresh).map(|p| p.consumer.clone()).collect())
     }
 
     /// Answers that arrived since the last call, waiting up to `wait` for the first, their
@@ -510,23 +515,40 @@ impl From<RedisError> for Restore {
 /// Logs, at most once a minute, that the coordinator is still waiting, so a run without workers
 /// says why it does not move; and ends a run that every worker refuses.
 pub struct Patience {
+    /// When the run's wait began (the coordinator opened it).
+    began: Instant,
+    /// The last accepted answer, or the beginning.
     since: Instant,
-    said: Instant,
+    /// The last note on the wait, if any since the last answer.
+    said: Option<Instant>,
     /// How long refusals may stand with no progress (see [`BrokerConfig::patience`]).
     limit: Duration,
     /// Since when only refusals came, and the refusing workers (consumer names) with a reason.
     refused: Option<(Instant, BTreeMap<String, String>)>,
+    /// Workers whose answers were accepted in this run.
+    seen: BTreeSet<String>,
 }
+
+/// A wait with no answer is first said after this long...
+const FIRST_NOTE: Duration = Duration::from_secs(10);
+/// ...then every this long; past [`WARN_AFTER`] as a warning.
+const NOTE_EVERY: Duration = Duration::from_secs(30);
+const WARN_AFTER: Duration = Duration::from_secs(60);
 
 impl Patience {
     pub fn new(cfg: &BrokerConfig) -> Patience {
-        Patience { since: Instant::now(), said: Instant::now(), limit: cfg.patience, refused: None }
+        let now = Instant::now();
+        Patience { began: now, since: now, said: None, limit: cfg.patience, refused: None, seen: BTreeSet::new() }
     }
 
-    /// Something arrived.
-    pub fn progress(&mut self) {
+    /// `worker`'s answer was accepted.
+    pub fn progress(&mut self, worker: &str) {
         self.since = Instant::now();
+        self.said = None;
         self.refused = None;
+        if !self.seen.contains(worker) {
+            self.seen.insert(worker.to_string());
+        }
     }
 
     /// `worker` refused the run.
@@ -555,15 +577,46 @@ impl Patience {
         })
     }
 
-    pub fn waiting(&mut self, run: &str, out: usize) {
-        if self.since.elapsed() >= Duration::from_secs(60) && self.said.elapsed() >= Duration::from_secs(60) {
-            self.said = Instant::now();
-            log::warn!(
-                "broker: run {run}: {out} task(s) out and no answer for {} s; is a `tuner worker` running?",
-                self.since.elapsed().as_secs()
-            );
+    /// No answer came: says so on stderr, [`FIRST_NOTE`] into the silence and every
+    /// [`NOTE_EVERY`] after, with the tasks out, the workers holding them now and those seen.
+    pub fn waiting(&mut self, co: &mut Coordinator, out: usize) -> Result<(), BrokerError> {
+        let quiet = self.since.elapsed();
+        if quiet < FIRST_NOTE || self.said.is_some_and(|s| s.elapsed() < NOTE_EVERY) {
+            return Ok(());
         }
+        self.said = Some(Instant::now());
+        let holders = co.holders()?;
+        let text = wait_note(co.run(), out, &holders, &self.seen, quiet, self.began.elapsed());
+        if quiet >= WARN_AFTER {
+            log::warn!("{text}; is a `tuner worker` running (with this run's --broker-namespace and secret)?");
+        } else {
+            log::info!("{text}");
+        }
+        Ok(())
     }
+}
+
+/// The coordinator's note on a wait: `broker: run R: waiting for workers: ...`.
+fn wait_note(
+    run: &str,
+    out: usize,
+    holders: &BTreeSet<String>,
+    seen: &BTreeSet<String>,
+    quiet: Duration,
+    waited: Duration,
+) -> String {
+    let names = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(", ");
+    let held = match holders.len() {
+        0 => "none held by a worker".to_string(),
+        n => format!("held by {n} worker(s) now ({})", names(holders)),
+    };
+    let seen = if seen.is_empty() { "none yet".to_string() } else { format!("{} ({})", seen.len(), names(seen)) };
+    format!(
+        "broker: run {run}: waiting for workers: {out} task(s) queued, {held}; workers that answered: {seen}; no \
+         answer for {} s, waiting since {} s ago",
+        quiet.as_secs(),
+        waited.as_secs()
+    )
 }
 
 /// Publishes `tasks` (id, body) in run `run` and waits for a valid answer to each: the in-process
@@ -594,7 +647,7 @@ pub fn gather<T>(
     while !out.is_empty() {
         let answers = co.answers(Duration::from_secs(1))?;
         if answers.is_empty() {
-            patience.waiting(co.run(), out.len());
+            patience.waiting(&mut co, out.len())?;
             patience.check(&mut co)?;
         }
         for a in answers {
@@ -623,7 +676,7 @@ pub fn gather<T>(
                     co.settled(&entry)?;
                     out.remove(&a.task);
                     done.insert(a.task, value);
-                    patience.progress();
+                    patience.progress(&a.worker);
                 }
                 Err(why) => {
                     let why = evochess::one_line(&why);
@@ -641,4 +694,27 @@ pub fn gather<T>(
     }
     co.close(true)?;
     Ok(done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wait_note_names_the_tasks_the_workers_and_the_time() {
+        let set = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<BTreeSet<String>>();
+        let note = wait_note("r1", 4, &set(&[]), &set(&[]), Duration::from_secs(12), Duration::from_secs(12));
+        assert_eq!(
+            note,
+            "broker: run r1: waiting for workers: 4 task(s) queued, none held by a worker; workers that answered: none \
+             yet; no answer for 12 s, waiting since 12 s ago"
+        );
+        let (holders, seen) = (set(&["w2"]), set(&["w1", "w2"]));
+        let note = wait_note("r1", 2, &holders, &seen, Duration::from_secs(40), Duration::from_secs(95));
+        assert!(
+            note.contains("2 task(s) queued, held by 1 worker(s) now (w2); workers that answered: 2 (w1, w2)"),
+            "{note}"
+        );
+        assert!(note.ends_with("no answer for 40 s, waiting since 95 s ago"), "{note}");
+    }
 }

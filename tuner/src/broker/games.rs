@@ -182,11 +182,10 @@ fn coordinate(
             Ok(a) => a,
             Err(e) => break Err(e),
         };
-        if answers.is_empty() {
-            patience.waiting(co.run(), out.len());
-            if let Err(e) = patience.check(&mut co) {
-                break Err(e);
-            }
+        if answers.is_empty()
+            && let Err(e) = patience.waiting(&mut co, out.len()).and_then(|()| patience.check(&mut co))
+        {
+            break Err(e);
         }
         for a in answers {
             let id = unit_of(&a.task);
@@ -222,7 +221,7 @@ fn coordinate(
                 Ok(answer) => {
                     co.settled(&entry)?;
                     settled.insert(id);
-                    patience.progress();
+                    patience.progress(&a.worker);
                     if results.send(UnitDone { unit, games: answer.games }).is_err() {
                         return co.close(false).map_err(Into::into);
                     }

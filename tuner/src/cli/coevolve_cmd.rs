@@ -290,7 +290,7 @@ fn run_paper(args: CoevolveArgs) -> anyhow::Result<()> {
     let cfg = args.config()?;
     let co = Coevolution::new(cfg)?;
     check_inputs(&co)?;
-    let outcome = co.run(args.run.start())?;
+    let outcome = co.run(args.run.start(), |plan| println!("{plan}"))?;
     let last = outcome.history.last().expect("at least one generation");
     let b = &last.organisms[last.best];
     let rating =

@@ -168,6 +168,19 @@ fn generate(a: GenerateArgs) -> anyhow::Result<()> {
         out,
         start: a.policy.start(),
     };
+    let each = crate::progress::nodes_game_seconds(cfg.play.nodes, crate::progress::measured_nps().unwrap_or(0.0));
+    let at_once = cfg.concurrency.max(1);
+    let plan = crate::progress::Plan::new("datagen")
+        .part(format!(
+            "{games} self-play games at {} nodes a move with {}, {} random plies first{}",
+            cfg.play.nodes,
+            a.params.as_ref().map_or_else(|| "the engine's defaults".to_string(), |p| p.display().to_string()),
+            cfg.play.random_plies,
+            cfg.openings.as_ref().map_or_else(String::new, |o| format!(" after an opening of {}", o.display()))
+        ))
+        .part(format!("{at_once} at once; shards of {} positions in {}", cfg.shard_positions, cfg.out.display()))
+        .eta(crate::progress::total_seconds(games, each, at_once), at_once, "games");
+    println!("{plan}");
     let summary = datagen::run::run(&cfg)?;
     print!("{}", summary.text(&cfg.out));
     Ok(())

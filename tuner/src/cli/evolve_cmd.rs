@@ -154,6 +154,24 @@ pub fn run(args: EvolveArgs) -> anyhow::Result<()> {
         return bench(&setup.space, &cfg, &setup.objective, setup.threads);
     }
     let objective = &setup.objective;
+    let runs_count = runs.clone().count();
+    let pgn = match args.pgn.as_slice() {
+        [] => "the config's games".to_string(),
+        [one] => one.display().to_string(),
+        [first, ..] => format!("{} files ({}, ...)", args.pgn.len(), first.display()),
+    };
+    let plan = crate::progress::Plan::new("evolve")
+        .part(format!(
+            "{runs_count} runs of {} generations of {} organisms over {} ({} genes)",
+            cfg.ga.generations,
+            cfg.ga.population,
+            cfg.space.display(),
+            setup.space.genes.len()
+        ))
+        .part(format!("fitness: {} on the positions of {pgn}", objective.metric_name()))
+        .part(format!("{} threads; out {}", setup.threads, cfg.out_dir.display()))
+        .eta(None, setup.threads, "generations");
+    println!("{plan}");
     let pct = |m: f64, test: bool| runs::percent(objective, m, test);
     let done = runs::run_all(&cfg, &setup, runs, start.resumes(), |r| {
         let o = &r.outcome;

@@ -41,7 +41,6 @@ use arena::{
     stats::{Sprt, SprtModel},
 };
 use clap::{ArgAction, Args};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::{
     fastchess_out::{self, EngineLabel, Labels, book_label},
@@ -49,6 +48,7 @@ use super::{
     parse_bool,
     saved_match::Saving,
 };
+use crate::progress::Progress;
 
 /// Options shared by `match`, `gauntlet` and `roundrobin`. Single-dash spellings
 /// (`-engine`, `-concurrency`) work as in cutechess-cli.
@@ -521,7 +521,7 @@ fn fresh_seed() -> u64 {
 
 /// Progress bar, a line per game and the rating report every `interval` games.
 struct CliObserver {
-    bar: ProgressBar,
+    bar: Progress,
     interval: u64,
     /// Games counted at the last rating report: standings grow a pair at a time, so a count can
     /// be seen twice, and the final summary already reports the last one.
@@ -558,7 +558,7 @@ impl CliObserver {
 impl MatchObserver for CliObserver {
     fn on_start(&mut self, planned: u64, done: u64, standings: &Standings) {
         self.bar.set_length(planned);
-        self.bar.set_position(done);
+        self.bar.skip_to(done);
         (self.planned, self.reported) = (planned, done);
         if done > 0 {
             self.say(&format!("Resuming: {done} of {planned} games already played"));
@@ -770,6 +770,32 @@ fn warn_about_the_setup(args: &MatchArgs, cfg: &MatchConfig) {
     }
 }
 
+/// From this many games a match prints its plan line first (a short one starts with its games).
+pub const PLAN_GAMES: u64 = 100;
+
+/// A long match's plan line: the engines, the games, the limits, the openings and an ETA.
+fn plan(cfg: &MatchConfig, eta: Option<f64>) -> crate::progress::Plan {
+    let what = match cfg.tournament {
+        Tournament::Match => "match",
+        Tournament::Gauntlet => "gauntlet",
+        Tournament::RoundRobin => "roundrobin",
+    };
+    let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
+    let limits: Vec<String> = cfg.engines.iter().map(|e| crate::progress::limits_text(&e.limits)).collect();
+    let limits = if limits.iter().all(|l| *l == limits[0]) { limits[0].clone() } else { limits.join(" / ") };
+    let openings =
+        cfg.openings.as_ref().map_or_else(|| "the start position".to_string(), |o| o.file.display().to_string());
+    crate::progress::Plan::new(what)
+        .part(format!(
+            "{} games of {} at {limits}, {} at once",
+            cfg.planned_games(),
+            names.join(", "),
+            cfg.concurrency.max(1)
+        ))
+        .part(format!("openings {openings}"))
+        .eta(eta, cfg.concurrency.max(1), "games")
+}
+
 /// Runs `tuner match|gauntlet|roundrobin`.
 pub fn run(mut args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
     let mut saving = if args.config.is_empty() {
@@ -797,11 +823,14 @@ pub fn run(mut args: MatchArgs, tournament: Tournament) -> anyhow::Result<()> {
     if let Some(s) = &mut saving {
         s.start(cfg.planned_games(), cfg.state.as_deref())?;
     }
-    let bar = ProgressBar::with_draw_target(Some(cfg.planned_games()), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed_precise} eta {eta}  {msg}")
-            .expect("valid template"),
-    );
+    let at_once = cfg.concurrency.max(1);
+    // The slowest engine's games set the pace.
+    let game =
+        cfg.engines.iter().map(|e| crate::progress::game_seconds(&e.limits)).reduce(|a, b| Some(a?.max(b?))).flatten();
+    if cfg.planned_games() >= PLAN_GAMES {
+        println!("{}", plan(&cfg, crate::progress::total_seconds(cfg.planned_games(), game, at_once)));
+    }
+    let bar = Progress::new(cfg.planned_games(), "games", crate::progress::total_seconds(1, game, at_once));
     bar.enable_steady_tick(Duration::from_millis(500));
     let mut penta = parse_report(&args.report)?;
     if penta && cfg.sprt.is_some_and(|s| s.model == SprtModel::Bayesian) {

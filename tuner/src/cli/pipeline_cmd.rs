@@ -40,9 +40,37 @@ pub fn run(args: PipelineArgs) -> anyhow::Result<()> {
     if let Some(c) = args.concurrency {
         cfg.force_concurrency(c);
     }
+    println!("{}", plan(&args.config, &cfg));
     let started = std::time::Instant::now();
     let report = pipeline::run(&cfg, args.resume, args.force)?;
     println!("pipeline finished in {:.1} s; report: {}", started.elapsed().as_secs_f64(), report.display());
     print!("{}", super::best_file_text("EVOL* parameters", &cfg.out_dir.join("params/evol-star.toml")));
     Ok(())
+}
+
+/// The pipeline's plan line: each stage's config, the verification's opponents and games. Each
+/// stage logs its own plan (with its ETA) and shows its own bar when it begins.
+fn plan(path: &std::path::Path, cfg: &PipelineConfig) -> crate::progress::Plan {
+    let stage = |name: &str, s: &pipeline::config::Stage| {
+        let file = s.config.as_ref().map_or_else(|| "its defaults".to_string(), |p| p.display().to_string());
+        let keys: Vec<&str> = s.overrides.keys().map(String::as_str).collect();
+        let set = if keys.is_empty() { String::new() } else { format!(", setting {}", keys.join(", ")) };
+        format!("{name} ({file}{set})")
+    };
+    let v = &cfg.verify;
+    let opponents: u64 = v.opponents.iter().map(|o| u64::from(o.games.unwrap_or(v.games))).sum();
+    crate::progress::Plan::new("pipeline")
+        .part(format!(
+            "{}: {} -> {} -> {} -> verification",
+            path.display(),
+            stage("evolve", &cfg.evolve),
+            stage("coevolve", &cfg.coevolve),
+            stage("search-evolve", &cfg.search_evolve)
+        ))
+        .part(format!(
+            "verification: {} opponents, {opponents} games{}",
+            v.opponents.len(),
+            if v.internal_matches { " and the internal matches" } else { "" }
+        ))
+        .part(format!("out {}; ETA: each stage logs its plan and ETA as it begins", cfg.out_dir.display()))
 }

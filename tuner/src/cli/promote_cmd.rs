@@ -122,7 +122,7 @@ pub fn config(args: &PromoteArgs) -> anyhow::Result<PromoteConfig> {
 /// Runs the promotion; the exit status says how it ended ([`Outcome::exit_code`]).
 pub fn run(args: PromoteArgs) -> anyhow::Result<u8> {
     let cfg = config(&args)?;
-    let report = run_promote(&cfg)?;
+    let report = run_promote(&cfg, |plan| println!("{plan}"))?;
     let default = cfg.default.as_ref().map_or("the built-in default".to_string(), |p| p.display().to_string());
     let r = &report.results;
     println!("{}", arena::results::rating_report(&r.pairs, r.sprt.as_ref()).trim_end());

@@ -56,7 +56,7 @@ impl QuickArgs {
 
 pub fn run(args: QuickArgs) -> anyhow::Result<()> {
     let cfg = args.config()?;
-    let outcome = run::run(&cfg, args.run.start())?;
+    let outcome = run::run(&cfg, args.run.start(), |plan| println!("{plan}"))?;
     print!("{}", report::summary(&outcome.history));
     println!("reports in {}", cfg.out_dir.display());
     if let Some(best) = &outcome.best_file {

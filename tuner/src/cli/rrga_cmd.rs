@@ -57,7 +57,7 @@ impl RrgaArgs {
 
 pub fn run(args: RrgaArgs) -> anyhow::Result<()> {
     let cfg = args.config()?;
-    let o = run::run(&cfg, args.run.start())?;
+    let o = run::run(&cfg, args.run.start(), |plan| println!("{plan}"))?;
     if let Some(last) = o.history.last() {
         print!("{}", last.table.text(last.generation + 1));
     }

@@ -64,15 +64,7 @@ impl SearchEvolveArgs {
 
 pub fn run(args: SearchEvolveArgs) -> anyhow::Result<()> {
     let evo = SearchEvolution::new(args.config()?)?;
-    log::info!(
-        "search evolution: {} training and {} held-out positions, cap {} nodes, {}, {} candidates a generation, {} generations",
-        evo.train.len(),
-        evo.held.len(),
-        evo.cfg.node_cap,
-        evo.cfg.ga.optimiser.name(),
-        evo.cfg.ga.candidates(),
-        evo.cfg.ga.generations
-    );
+    println!("{}", evo.plan());
     let s = evo.run(args.run.start())?;
     let row = |label: &str, c: &(crate::search_evolve::NodeCount, crate::search_evolve::NodeCount)| {
         println!(

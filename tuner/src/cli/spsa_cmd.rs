@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use anyhow::Context as _;
+
 use crate::{
     cli::{StartArgs, set_given},
     spsa::run::{SpsaConfig, run as run_spsa},
@@ -17,6 +19,16 @@ pub struct SpsaArgs {
     /// The evochess binary (default: next to tuner).
     #[arg(long, value_name = "PATH")]
     pub engine: Option<PathBuf>,
+    /// Iterations (replaces the config's `iterations`; the gains' schedule follows them).
+    #[arg(long, value_name = "N")]
+    pub iterations: Option<u64>,
+    /// Time control per game, cutechess notation (`5+0.05`; `none`: no clock); alone (no node
+    /// limit) unless --nodes is also given.
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Node limit per move; alone (no clock) unless --tc is also given.
+    #[arg(long)]
+    pub nodes: Option<u64>,
     /// Games played at once.
     #[arg(long)]
     pub concurrency: Option<usize>,
@@ -31,12 +43,24 @@ pub struct SpsaArgs {
 
 pub fn run(args: SpsaArgs) -> anyhow::Result<()> {
     let mut cfg = SpsaConfig::load(&crate::paths::config_path("spsa", &args.config)?)?;
-    set_given!(args; concurrency => cfg.concurrency, out => cfg.out_dir);
+    set_given!(args; concurrency => cfg.concurrency, out => cfg.out_dir, iterations => cfg.iterations);
+    if let Some(n) = args.nodes {
+        cfg.nodes = Some(n);
+        if args.tc.is_none() {
+            cfg.tc = None;
+        }
+    }
+    if let Some(tc) = &args.tc {
+        cfg.tc = if tc == "none" { None } else { Some(tc.parse().map_err(anyhow::Error::msg).context("--tc")?) };
+        if args.nodes.is_none() {
+            cfg.nodes = None;
+        }
+    }
     cfg.broker = args.broker.config()?;
     if let Some(e) = &args.engine {
         cfg.engine = Some(e.clone());
     }
-    let tuned = run_spsa(&cfg, args.policy.start())?;
+    let tuned = run_spsa(&cfg, args.policy.start(), |plan| println!("{plan}"))?;
     for p in &tuned {
         println!(
             "{}, {}, {:.3}, {}, {}, {}, {}",

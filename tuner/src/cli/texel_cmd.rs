@@ -72,7 +72,7 @@ pub fn run(args: TexelArgs) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let o = run_texel(&cfg, args.run.start())?;
+    let o = run_texel(&cfg, args.run.start(), |plan| println!("{plan}"))?;
     println!("K {:.4}; {} training and {} validation positions", o.k, o.train, o.validation);
     println!("start:        training MSE {:.6}   validation MSE {:.6}", o.start.0, o.start.1);
     println!("tuned pass {:<3} training MSE {:.6}   validation MSE {:.6}", o.tuned_pass, o.tuned.0, o.tuned.1);

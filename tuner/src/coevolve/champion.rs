@@ -37,7 +37,6 @@ use arena::{
     tc::{ClockTc, SearchLimits},
 };
 use evochess::params::Params;
-use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 
 use super::{Coevolution, CoevolveError, CoevolveGeneration, gen_dir, journal};
@@ -45,6 +44,7 @@ use crate::{
     csv::{Csv, quoted},
     ga::Genome,
     parsed::Parsed,
+    progress::Progress,
     promote::SprtProgress,
 };
 
@@ -280,7 +280,7 @@ pub fn champions_csv(history: &[CoevolveGeneration]) -> String {
 struct GateObserver {
     generation: usize,
     progress: SprtProgress,
-    bar: ProgressBar,
+    bar: Progress,
 }
 
 impl MatchObserver for GateObserver {
@@ -288,7 +288,7 @@ impl MatchObserver for GateObserver {
         // The bar's length counts only the games a test has played: how many it will play is
         // not known in advance.
         self.bar.inc_length(done);
-        self.bar.inc(done);
+        self.bar.skip(done);
         let resumed = if done > 0 { format!(", {done} already played") } else { String::new() };
         self.bar
             .suspend(|| log::info!("generation {}: champion test, up to {planned} games{resumed}", self.generation));
@@ -355,7 +355,7 @@ impl Coevolution {
         challenger: &Params,
         fingerprint: &str,
         history: &'h [CoevolveGeneration],
-        bar: &ProgressBar,
+        bar: &Progress,
     ) -> Result<Option<(usize, &'h Challenge)>, CoevolveError> {
         let out = &self.cfg.out_dir;
         for earlier in history {
@@ -400,7 +400,7 @@ impl Coevolution {
         first: &FirstChampion,
         history: &[CoevolveGeneration],
         resume: bool,
-        bar: &ProgressBar,
+        bar: &Progress,
     ) -> Result<Challenge, CoevolveError> {
         let out = &self.cfg.out_dir;
         let dir = gen_dir(out, g);
@@ -597,7 +597,7 @@ mod tests {
             std::fs::create_dir_all(gen_dir(&dir, g)).unwrap();
             std::fs::write(gen_dir(&dir, g).join(format!("{name}.toml")), params.to_toml()).unwrap();
         }
-        let bar = ProgressBar::hidden();
+        let bar = Progress::hidden();
         let genome = Genome::Numbers(Vec::new());
         let challenger = |name| Challenger { name, genome: &genome, base: 0 };
         let c = co.challenge(0, &challenger("g0o1"), &first, &[], false, &bar).unwrap();

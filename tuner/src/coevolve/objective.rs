@@ -6,7 +6,6 @@ use std::{path::Path, time::Instant};
 
 use arena::{engine::spec::EngineSpec, files::write_atomic, runner::round_robin, stats::Wdl};
 use evochess::params::Params;
-use indicatif::ProgressBar;
 
 use super::{
     Coevolution, CoevolveError, CoevolveGeneration, Field, GenObserver, Initial, OrganismResult, ReferenceResult,
@@ -16,11 +15,14 @@ use super::{
     reference::{Pool, PoolTable},
     summarise,
 };
-use crate::ga::{
-    Genome,
-    driver::{Batch, Problem},
-    operators::elite_indices,
-    report::GenerationStats,
+use crate::{
+    ga::{
+        Genome,
+        driver::{Batch, Problem},
+        operators::elite_indices,
+        report::GenerationStats,
+    },
+    progress::Progress,
 };
 
 /// One organism's result in its generation's round robin and its row of the cross table.
@@ -55,7 +57,7 @@ pub(super) struct RoundRobin<'c> {
     /// Games of the round robins and reference matches of the whole run.
     pub(super) planned: u64,
     /// The whole run's games (round robins, reference matches and the champion's tests so far).
-    pub(super) bar: ProgressBar,
+    pub(super) bar: Progress,
 }
 
 impl RoundRobin<'_> {
@@ -158,9 +160,8 @@ impl Problem for RoundRobin<'_> {
         let per_generation = co.generation_games(b.population.len());
         let unused: u64 = b.history.iter().map(|h| per_generation.saturating_sub(h.games)).sum();
         self.bar.set_length((self.planned + tests).saturating_sub(unused));
-        self.bar.set_position(done + tests);
+        self.bar.skip_to(done + tests);
         self.bar.set_prefix(format!("generation {}/{}", b.generation + 1, self.generations));
-        self.bar.reset_eta();
         if b.generation > 0 {
             self.restore_files(b.history)?;
         }
@@ -308,7 +309,7 @@ impl Coevolution {
         g: usize,
         field: Field,
         resume: bool,
-        bar: &ProgressBar,
+        bar: &Progress,
     ) -> Result<CoevolveGeneration, CoevolveError> {
         let started = Instant::now();
         let dir = gen_dir(&self.cfg.out_dir, g);
@@ -334,7 +335,7 @@ impl Coevolution {
         best: &str,
         reference: &Path,
         resume: bool,
-        bar: &ProgressBar,
+        bar: &Progress,
     ) -> Result<ReferenceResult, CoevolveError> {
         let dir = gen_dir(&self.cfg.out_dir, g);
         let name = reference.file_stem().map_or_else(|| "reference".into(), |s| s.to_string_lossy().into_owned());
@@ -400,7 +401,7 @@ mod tests {
     }
 
     fn round_robin<'c>(co: &'c Coevolution, initial: &'c Initial) -> RoundRobin<'c> {
-        let bar = ProgressBar::hidden();
+        let bar = Progress::hidden();
         RoundRobin { coevolution: co, initial, first: None, pool: None, elitism: 1, generations: 2, planned: 0, bar }
     }
 

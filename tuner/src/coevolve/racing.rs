@@ -38,7 +38,6 @@ use arena::{
         phi_inverse,
     },
 };
-use indicatif::ProgressBar;
 use rand::{Rng, rngs::StdRng};
 use serde::{Deserialize, Serialize};
 
@@ -46,7 +45,7 @@ use super::{
     Coevolution, CoevolveError, CoevolveGeneration, Field, GenObserver, Table, crosstable_csv, gen_dir,
     generation_record, journal,
 };
-use crate::ga::generation_rng;
+use crate::{ga::generation_rng, progress::Progress};
 
 /// Virtual draws per organism against the field's centre in every fit: after a round most
 /// racers have only wins or only losses, whose maximum-likelihood ratings are infinite. One
@@ -270,7 +269,7 @@ impl Coevolution {
         field: &Field,
         elite: usize,
         resume: bool,
-        bar: &ProgressBar,
+        bar: &Progress,
     ) -> Result<CoevolveGeneration, CoevolveError> {
         let started = Instant::now();
         let names = &field.names;
@@ -340,7 +339,7 @@ impl Coevolution {
         engines: &[EngineSpec],
         pairs: Vec<(usize, usize)>,
         resume: bool,
-        bar: &ProgressBar,
+        bar: &Progress,
     ) -> Result<MatchResults, CoevolveError> {
         let dir = gen_dir(&self.cfg.out_dir, g);
         let stem = format!("race-{round:02}");

@@ -21,12 +21,12 @@ use arena::{
     runner::{Tournament, play_match},
 };
 use evochess::params::Params;
-use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 
 use super::{
     Coevolution, CoevolveError, CoevolveGeneration, Field, GenObserver, Table, crosstable_csv, gen_dir, journal,
 };
+use crate::progress::Progress;
 
 /// The file the default pool member (the run's start) is written to, under `out_dir`.
 pub const START_FILE: &str = "pool-start.toml";
@@ -164,7 +164,7 @@ impl Coevolution {
         field: Field,
         pool: &Pool,
         resume: bool,
-        bar: &ProgressBar,
+        bar: &Progress,
     ) -> Result<CoevolveGeneration, CoevolveError> {
         let started = Instant::now();
         let dir = gen_dir(&self.cfg.out_dir, g);

@@ -13,7 +13,6 @@ use arena::{
     tc::SearchLimits,
 };
 use evochess::params::Params;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::{
     CoevolveConfig, CoevolveError, CoevolveGeneration, Initial,
@@ -30,6 +29,7 @@ use crate::{
         driver::Driver,
         run_dir::{RunDir, Start},
     },
+    progress::{Plan, Progress},
     space::SearchSpace,
 };
 
@@ -46,30 +46,25 @@ pub struct CoevolveOutcome {
     pub first_champion: Option<FirstChampion>,
 }
 
-/// Moves the run's progress bar a game at a time; logs a line per finished game at debug
-/// level, and one per 10% of the match at info.
+/// Moves the run's progress bar a game at a time (the games a match replays from its journal
+/// are skipped: done, but not timed); logs a line per finished game at debug level, and one per
+/// 10% of the match at info.
 pub(super) struct GenObserver {
     generation: usize,
     planned: u64,
     next_report: u64,
-    bar: ProgressBar,
+    bar: Progress,
     /// Whether to log every 10% (not for racing rounds, which log a line each).
     progress_lines: bool,
 }
 
 impl GenObserver {
-    pub(super) fn new(generation: usize, bar: &ProgressBar) -> GenObserver {
+    pub(super) fn new(generation: usize, bar: &Progress) -> GenObserver {
         GenObserver { generation, planned: 0, next_report: 0, bar: bar.clone(), progress_lines: true }
     }
 
-    pub(super) fn quiet(generation: usize, bar: &ProgressBar) -> GenObserver {
+    pub(super) fn quiet(generation: usize, bar: &Progress) -> GenObserver {
         GenObserver { progress_lines: false, ..GenObserver::new(generation, bar) }
-    }
-
-    fn advance(&self, games: u64) {
-        self.bar.inc(games);
-        let left = self.bar.length().unwrap_or(0).saturating_sub(self.bar.position());
-        self.bar.set_message(left.to_string());
     }
 }
 
@@ -81,13 +76,12 @@ impl MatchObserver for GenObserver {
                 log::info!("generation {}: resuming, {done} of {planned} games already played", self.generation)
             });
         }
-        self.advance(done);
-        self.bar.reset_eta();
+        self.bar.skip(done);
         self.next_report = done + planned.div_ceil(10).max(1);
     }
 
     fn on_game(&mut self, g: &arena::game::GameRecord, s: &arena::results::Standings) {
-        self.advance(1);
+        self.bar.inc(1);
         log::debug!("{} vs {}: {} {{{}}}", g.white, g.black, g.result.outcome.pgn(), g.result.reason);
         if self.progress_lines && s.games >= self.next_report {
             self.bar.suspend(|| log::info!("generation {}: {}/{} games", self.generation, s.games, self.planned));
@@ -191,6 +185,30 @@ impl Coevolution {
         limits
     }
 
+    /// The run's plan line: the organisms, their selection, the games and their budget.
+    fn plan(&self, population: usize, planned: u64, eta: Option<f64>) -> Plan {
+        let cfg = &self.cfg;
+        let from = match &cfg.population_dir {
+            Some(d) => format!("the parameter files of {}", d.display()),
+            None => "random genomes".to_string(),
+        };
+        let space = cfg.space.as_ref().map_or_else(|| "the whole evaluation".to_string(), |p| p.display().to_string());
+        let gate = if cfg.champion.is_off() { "" } else { " and the champion's SPRT tests" };
+        let at_once = crate::ga::threads(cfg.concurrency);
+        Plan::new("coevolve (the paper's method)")
+            .part(format!(
+                "{population} organisms from {from} over {space}, selected by {}",
+                String::from(cfg.selection)
+            ))
+            .part(format!(
+                "{} generations, {planned} games{gate} at {}, {at_once} at once",
+                cfg.ga.generations,
+                crate::progress::limits_text(&self.limits)
+            ))
+            .part(format!("engine {}; out {}", self.engine.display(), cfg.out_dir.display()))
+            .eta(eta, at_once, "games")
+    }
+
     /// Games of one generation's round robin of `size` organisms.
     pub fn round_robin_games(&self, size: usize) -> u64 {
         (size * size.saturating_sub(1) / 2) as u64 * 2 * u64::from(self.cfg.openings_per_pair)
@@ -219,7 +237,8 @@ impl Coevolution {
     }
 
     /// Runs (or continues, as `start` says) the coevolution and writes the output file.
-    pub fn run(&self, start: Start) -> Result<CoevolveOutcome, CoevolveError> {
+    /// `announce` is given the plan once the first generation is read, before any game.
+    pub fn run(&self, start: Start, announce: impl FnOnce(&Plan)) -> Result<CoevolveOutcome, CoevolveError> {
         let out = &self.cfg.out_dir;
         let checkpoint = out.join("checkpoint.json");
         // A run killed in its first generation has a journal of games but no checkpoint yet.
@@ -260,12 +279,10 @@ impl Coevolution {
         let generations = ga.generations as u64;
         let planned = generations * self.generation_games(ga.population)
             + generations.saturating_sub(1) * u64::from(self.cfg.reference_games);
-        let bar = ProgressBar::with_draw_target(Some(planned), ProgressDrawTarget::stderr());
-        bar.set_style(
-            ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} games, {msg} left, run ETA {eta}")
-                .expect("valid template")
-                .progress_chars("=> "),
-        );
+        let at_once = crate::ga::threads(self.cfg.concurrency);
+        let game = crate::progress::game_seconds(&self.limits);
+        announce(&self.plan(ga.population, planned, crate::progress::total_seconds(planned, game, at_once)));
+        let bar = Progress::new(planned, "games", crate::progress::total_seconds(1, game, at_once));
         let problem = RoundRobin {
             coevolution: self,
             initial: &initial,

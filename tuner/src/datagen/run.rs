@@ -33,7 +33,6 @@ use evochess::{
     search::Searcher,
     uci::options::MAX_HASH_MB,
 };
-use indicatif::{ProgressBar, ProgressStyle};
 use rand::{SeedableRng, rngs::StdRng};
 use serde::{Deserialize, Serialize};
 use shakmaty::Chess;
@@ -565,13 +564,10 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
 
     let first = progress.next_game;
     let (mut new_positions, mut new_nodes) = (0u64, 0u64);
-    let bar = ProgressBar::new(cfg.games);
-    bar.set_style(
-        ProgressStyle::with_template("datagen [{bar:40}] {pos}/{len} games {msg} {elapsed_precise} ETA {eta}")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
-    bar.set_position(first.min(cfg.games));
+    let each = crate::progress::nodes_game_seconds(cfg.play.nodes, crate::progress::measured_nps().unwrap_or(0.0))
+        .map(|s| s / cfg.concurrency.max(1) as f64);
+    let bar = crate::progress::Progress::new(cfg.games, "games", each);
+    bar.skip_to(first.min(cfg.games));
     let next = AtomicU64::new(first);
     let abort = AtomicBool::new(false);
     let (tx, rx) = crossbeam_channel::unbounded::<Result<Done, DatagenError>>();

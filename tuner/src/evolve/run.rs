@@ -150,6 +150,7 @@ impl Evolution<'_> {
             // Move matching replays exactly from a checkpoint, and SPSA's thousands of quick
             // generations would otherwise rewrite the whole history each time.
             throttle: true,
+            progress: None,
         };
         let problem = RunProblem { evolution: self, run, dir };
         let finished = driver.evolve(self.ga, layout, &problem, resume, |rng| match &self.init {

@@ -49,6 +49,7 @@ use super::{
     report::GenerationStats,
 };
 use crate::optimise::{OptimiseError, Optimiser, cmaes::CmaEs, ga::Ga, local::LocalSearch, spsa::Spsa};
+use crate::progress::Progress;
 
 /// The "generation" of [`generation_rng`] whose RNG draws a one-point optimiser's start: one no
 /// run reaches.
@@ -105,6 +106,8 @@ pub struct Driver<'a> {
     pub mismatch: &'a str,
     /// Whether a generation may go unsaved ([`Driver::throttled`]).
     pub throttle: bool,
+    /// A bar over the generations ([`Driver::with_progress`]).
+    pub progress: Option<&'a Progress>,
 }
 
 /// A throttled driver saves once the time since its last save is this many times what that
@@ -128,7 +131,31 @@ impl<'a> Driver<'a> {
         checkpoint: PathBuf,
         mismatch: &'a str,
     ) -> Driver<'a> {
-        Driver { generations, seed, run: 0, fingerprint, legacy: None, checkpoint, mismatch, throttle: false }
+        Driver {
+            generations,
+            seed,
+            run: 0,
+            fingerprint,
+            legacy: None,
+            checkpoint,
+            mismatch,
+            throttle: false,
+            progress: None,
+        }
+    }
+
+    /// Moves `bar` a generation at a time (those of a resumed checkpoint skipped: done, not
+    /// timed), its prefix `generation G/N` while generation `G` is evaluated.
+    pub fn with_progress(self, bar: &'a Progress) -> Driver<'a> {
+        Driver { progress: Some(bar), ..self }
+    }
+
+    /// Marks the bar before generation `g` is evaluated, or after the last (`g` = the count).
+    fn tick(&self, g: usize) {
+        if let Some(bar) = self.progress {
+            bar.skip_to(g as u64);
+            bar.set_prefix(format!("generation {}/{}", (g + 1).min(self.generations), self.generations));
+        }
     }
 
     /// Saves the checkpoint and the reports only once [`SAVE_RATIO`] times the last save's cost
@@ -187,6 +214,7 @@ impl<'a> Driver<'a> {
             }
             _ => {
                 let first = command.initial(&mut generation_rng(self.seed, self.run as u64, 0))?;
+                self.tick(0);
                 let (state, record) = command.evaluate(0, first, &[], resume)?;
                 let history = vec![record];
                 self.save(command, &state, 0, &history)?;
@@ -198,6 +226,7 @@ impl<'a> Driver<'a> {
             generation += 1;
             let mut rng = generation_rng(self.seed, self.run as u64, generation as u64);
             let bred = command.breed(generation, &state, &history, &mut rng)?;
+            self.tick(generation);
             let (evaluated, record) = command.evaluate(generation, bred, &history, resume)?;
             state = evaluated;
             history.push(record);
@@ -209,6 +238,7 @@ impl<'a> Driver<'a> {
                 saved = true;
             }
         }
+        self.tick(generation + 1);
         if !saved {
             // A run resumed with nothing left to do: its reports are rewritten, so one finished
             // before a crash (or by an older build) has them.
@@ -628,6 +658,7 @@ mod tests {
             checkpoint: dir.join("checkpoint.json"),
             mismatch: "other inputs",
             throttle: false,
+            progress: None,
         };
         let problem = ByFunction::new(ones);
         let result = driver.evolve(&ga, &layout, &problem, resume, |rng| {

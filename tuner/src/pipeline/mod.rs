@@ -150,13 +150,14 @@ pub fn run(cfg: &PipelineConfig, resume: bool, force: bool) -> anyhow::Result<Pa
     // 2. coevolve
     let t = Instant::now();
     log::info!("pipeline: coevolve");
-    let co = Coevolution::new(co_cfg)?.run(stage_start)?;
+    let co = Coevolution::new(co_cfg)?.run(stage_start, |plan| log::info!("{plan}"))?;
     timings.0.push(("coevolve", t.elapsed()));
 
     // 3. search-evolve
     let t = Instant::now();
     log::info!("pipeline: search-evolve");
     let se = SearchEvolution::new(se_cfg)?;
+    log::info!("{}", se.plan());
     let se_summary = se.run(stage_start)?;
     timings.0.push(("search-evolve", t.elapsed()));
 

@@ -57,6 +57,7 @@ use crate::{
         run_dir::{Start, open_game_run},
     },
     hash::mix64,
+    progress::{Plan, Progress},
 };
 
 /// Engine name of the reference player in games and PGN.
@@ -257,20 +258,71 @@ impl Generations for Tournaments<'_> {
     }
 }
 
-/// Runs (or resumes) `tuner quick`; reports are rewritten after every generation.
+/// Games a generation plays: the quick tournament's expected count (quick-sort's comparisons),
+/// the reference's gauntlet or the round robin, anchor included.
+fn generation_games(cfg: &QuickConfig) -> f64 {
+    let n = cfg.population;
+    let pairing = 2.0 * f64::from(cfg.pairs);
+    match cfg.ranking {
+        RankingMode::QuickTournament => super::tournament::expected_games(n) * cfg.comparison.games(cfg.pairs) as f64,
+        RankingMode::Reference => n as f64 * pairing,
+        RankingMode::RoundRobin => {
+            let players = n + usize::from(cfg.anchor);
+            (players * (players - 1) / 2) as f64 * pairing
+        }
+    }
+}
+
+/// The run's plan line: the population, its ranking, the games and their budget.
+fn plan(cfg: &QuickConfig, engine: &Path) -> (Plan, Option<f64>) {
+    let ranking = match cfg.ranking {
+        RankingMode::QuickTournament => "a quick tournament",
+        RankingMode::Reference => "games against the reference",
+        RankingMode::RoundRobin if cfg.anchor => "a round robin with the reference as anchor",
+        RankingMode::RoundRobin => "a round robin",
+    };
+    let evaluation = if cfg.evaluation == Evaluation::Material { "material only" } else { "the engine's evaluation" };
+    let per_generation = generation_games(cfg);
+    let games = (per_generation * cfg.generations as f64).round() as u64;
+    let limits = cfg.limits();
+    let at_once = cfg.concurrency.max(1);
+    let total = crate::progress::total_seconds(games, crate::progress::game_seconds(&limits), at_once);
+    let plan = Plan::new("quick")
+        .part(format!(
+            "evolves the five piece values of {} random members (playing {evaluation}), ranked by {ranking}",
+            cfg.population
+        ))
+        .part(format!(
+            "{} generations of about {per_generation:.0} games, about {games} games at {}, at most {} moves, {at_once} at once",
+            cfg.generations,
+            crate::progress::limits_text(&limits),
+            cfg.max_moves
+        ))
+        .part(format!("engine {}; out {}", engine.display(), cfg.out_dir.display()))
+        .eta(total, at_once, "games");
+    (plan, total.map(|t| t / cfg.generations as f64))
+}
+
+/// Runs (or resumes) `tuner quick`; reports are rewritten after every generation. `announce`
+/// is given the plan once the inputs are checked, before any game.
 ///
 /// # Errors
 /// Bad config, missing engine, unreadable checkpoint, a game the runner could not play, I/O.
-pub fn run(cfg: &QuickConfig, start: Start) -> Result<QuickOutcome, QuickError> {
+pub fn run(cfg: &QuickConfig, start: Start, announce: impl FnOnce(&Plan)) -> Result<QuickOutcome, QuickError> {
     cfg.validate()?;
     let mut probe = EngineSpec::new("engine", cfg.engine_path()).with_limits(cfg.limits());
     probe.validate().map_err(|e| QuickError::Config(e.to_string()))?;
+    let (plan, each) = plan(cfg, &probe.cmd);
+    announce(&plan);
     let (_held, checkpoint) = open_game_run(&cfg.out_dir, start)?;
     let fingerprint = fingerprint(cfg);
     let mismatch = "different settings (only generations, concurrency and out_dir may change)";
-    let driver = Driver::single(cfg.generations, cfg.seed, &fingerprint, checkpoint, mismatch);
+    let bar = Progress::new(cfg.generations as u64, "generations", each);
+    let driver = Driver::single(cfg.generations, cfg.seed, &fingerprint, checkpoint, mismatch).with_progress(&bar);
     let tournaments = Tournaments { cfg, engine: probe.cmd.clone() };
-    let Finished { history, .. } = driver.run(&tournaments, start.resumes())?;
+    let finished = driver.run(&tournaments, start.resumes());
+    bar.finish_and_clear();
+    let Finished { history, .. } = finished?;
     let elite: Vec<Individual> =
         history.last().map(|h| h.ranked.iter().rev().take(2).cloned().collect()).unwrap_or_default();
     let best_file = match elite.first() {

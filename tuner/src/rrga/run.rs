@@ -44,6 +44,7 @@ use crate::{
         operators::random_gene,
         run_dir::{Start, open_game_run},
     },
+    progress::{Plan, Progress},
     space::SearchSpace,
 };
 
@@ -298,11 +299,39 @@ impl Generations for Tournaments<'_> {
     }
 }
 
+/// The run's plan line: the players, the round robins and the verification, and their budget;
+/// with the estimate of a generation's seconds.
+fn plan(cfg: &RrgaConfig, genes: usize, engine: &Path) -> (Plan, Option<f64>) {
+    let n = cfg.population as u64;
+    let per_generation = n * (n - 1) / 2 * u64::from(cfg.games_per_pair);
+    let verification =
+        if cfg.verify.games > 0 { (2 + cfg.verify.fresh_random as u64) * u64::from(cfg.verify.games) } else { 0 };
+    let games = per_generation * cfg.generations as u64 + verification;
+    let limits = SearchLimits { depth: Some(cfg.depth), ..SearchLimits::default() };
+    let at_once = cfg.concurrency.max(1);
+    let game = crate::progress::game_seconds(&limits);
+    let plan = Plan::new("roundrobin-ga")
+        .part(format!(
+            "evolves {genes} evaluation parameters of {} ({} players, the reference among them)",
+            cfg.space.display(),
+            cfg.population
+        ))
+        .part(format!(
+            "{} generations of a {per_generation}-game round robin and {verification} verification games, {games} games \
+             at depth {}, {at_once} at once",
+            cfg.generations, cfg.depth
+        ))
+        .part(format!("engine {}; out {}", engine.display(), cfg.out_dir.display()))
+        .eta(crate::progress::total_seconds(games, game, at_once), at_once, "games");
+    (plan, crate::progress::total_seconds(per_generation, game, at_once))
+}
+
 /// Runs (or resumes) the GA, writes the best player's parameters and plays the verification.
+/// `announce` is given the plan once the inputs are checked, before any game.
 ///
 /// # Errors
 /// Bad config or space, missing engine, unreadable checkpoint, a match the runner refused, I/O.
-pub fn run(cfg: &RrgaConfig, start: Start) -> Result<RrgaOutcome, RrgaError> {
+pub fn run(cfg: &RrgaConfig, start: Start, announce: impl FnOnce(&Plan)) -> Result<RrgaOutcome, RrgaError> {
     cfg.validate()?;
     let space_text = crate::builtin::read_text(&cfg.space).map_err(|e| RrgaError::io(&cfg.space, e))?;
     let space = SearchSpace::parse(&space_text).map_err(|e| e.in_file(&cfg.space))?;
@@ -311,15 +340,21 @@ pub fn run(cfg: &RrgaConfig, start: Start) -> Result<RrgaOutcome, RrgaError> {
     let mut probe =
         EngineSpec::new("engine", cfg.engine_path()).with_limits(SearchLimits { depth: Some(1), ..Default::default() });
     probe.validate().map_err(|e| RrgaError::Config(e.to_string()))?;
+    let (plan, each) = plan(cfg, genes.len(), &probe.cmd);
+    announce(&plan);
     let ctx = Ctx { cfg, space: &space, engine: probe.cmd.clone() };
     let (_held, checkpoint) = open_game_run(&cfg.out_dir, start)?;
     let (fingerprint, legacy) = (fingerprint(cfg, &space.canonical()), fingerprint(cfg, &space_text));
     let mismatch = "different settings (only generations, concurrency, out_dir, params_out and [verify] may change)";
-    let driver =
-        Driver::single(cfg.generations, cfg.seed, &fingerprint, checkpoint, mismatch).accepting_legacy(&legacy);
+    let bar = Progress::new(cfg.generations as u64, "generations", each);
+    let driver = Driver::single(cfg.generations, cfg.seed, &fingerprint, checkpoint, mismatch)
+        .accepting_legacy(&legacy)
+        .with_progress(&bar);
     let resume = start.resumes();
     let tournaments = Tournaments { ctx, genes, reference };
-    let Finished { state: players, history } = driver.run(&tournaments, resume)?;
+    let finished = driver.run(&tournaments, resume);
+    bar.finish_and_clear();
+    let Finished { state: players, history } = finished?;
     let Tournaments { ctx, genes, .. } = tournaments;
 
     let last = history.last().expect("at least one generation");

@@ -44,6 +44,7 @@ use crate::{
         run_dir::{RunDir, Start},
         threads,
     },
+    progress::{Plan, Progress},
     space::SearchSpace,
 };
 
@@ -317,6 +318,36 @@ impl SearchEvolution {
         (self.cfg.node_cap * c.positions as u64).saturating_sub(c.nodes) as f64
     }
 
+    /// The run's plan line: the positions, the node cap, the optimiser, the generations; the
+    /// ETA assumes every search reaches the cap (solved ones stop sooner), at this machine's
+    /// speed.
+    pub fn plan(&self) -> Plan {
+        let cfg = &self.cfg;
+        let searches = (cfg.ga.generations * cfg.ga.candidates() * self.train.len()) as u64;
+        let at_once = threads(cfg.threads);
+        let seconds =
+            crate::progress::measured_nps().map(|nps| (searches * cfg.node_cap) as f64 / nps / at_once as f64);
+        Plan::new("search-evolve")
+            .part(format!(
+                "evolves the {} genes of {} from {} by {}",
+                self.space.genes.len(),
+                cfg.space.display(),
+                cfg.params.as_ref().map_or_else(|| "the engine's defaults".to_string(), |p| p.display().to_string()),
+                cfg.ga.optimiser.name()
+            ))
+            .part(format!(
+                "{} training and {} held-out positions, cap {} nodes; {} candidates a generation, {} generations, up \
+                 to {searches} searches on {at_once} threads",
+                self.train.len(),
+                self.held.len(),
+                cfg.node_cap,
+                cfg.ga.candidates(),
+                cfg.ga.generations
+            ))
+            .part(format!("out {}", cfg.out_dir.display()))
+            .eta(seconds, at_once, "threads")
+    }
+
     /// Runs (or continues, as `start` says) the evolution; writes the output file and summary.
     pub fn run(&self, start: Start) -> Result<SearchEvolveSummary, SearchEvolveError> {
         let layout = self.space.layout();
@@ -324,12 +355,17 @@ impl SearchEvolution {
         let checkpoint = out.join("checkpoint.json");
         let _held = RunDir::open(out, std::slice::from_ref(&checkpoint), start)?;
         let mismatch = "a different config, space, parameter file or suite";
-        let driver = Driver::single(self.cfg.ga.generations, self.cfg.seed, &self.fingerprint, checkpoint, mismatch)
-            .accepting_legacy(&self.legacy_fingerprint);
+        let generations = self.cfg.ga.generations;
+        let bar = Progress::new(generations as u64, "generations", None);
+        let driver = Driver::single(generations, self.cfg.seed, &self.fingerprint, checkpoint, mismatch)
+            .accepting_legacy(&self.legacy_fingerprint)
+            .with_progress(&bar);
         let problem = NodeProblem { evolution: self, held: RefCell::new(HashMap::new()) };
         let finished = driver.evolve(&self.cfg.ga, layout, &problem, start.resumes(), |rng| {
             (0..self.cfg.ga.population).map(|_| random_genome(layout, rng)).collect()
-        })?;
+        });
+        bar.finish_and_clear();
+        let finished = finished?;
         let best = finished.state.best();
         self.finish(&finished.state.population[best], &finished.history)
     }

@@ -14,7 +14,7 @@ use arena::{
     engine::spec::EngineSpec,
     files::write_atomic,
     openings::OpeningsConfig,
-    runner::{MatchConfig, NoObserver, RunnerError, Tournament, play_match},
+    runner::{MatchConfig, RunnerError, Tournament, play_match},
     tc::{ClockTc, SearchLimits},
 };
 use evochess::params::{
@@ -31,12 +31,13 @@ use crate::{
     chart::{Series, render_lines_svg},
     csv::Csv,
     ga::{
-        driver::{Driver, Finished, Generations},
+        driver::{Driver, Generations},
         error::RunError,
         run_dir::{RunDir, Start},
     },
     hash::mix64,
     parsed::Parsed,
+    progress::{GameTicks, Plan, Progress},
 };
 
 /// Everything `tuner spsa` reads from its config file.
@@ -150,6 +151,16 @@ impl SpsaConfig {
         crate::paths::load_config(path).map_err(|e| e.into_command(SpsaError::io, SpsaError::Config))
     }
 
+    /// A move's limits: the clock, the node limit or both.
+    fn limits(&self) -> SearchLimits {
+        SearchLimits { clock: self.tc.as_ref().map(|t| *t.value()), nodes: self.nodes, ..SearchLimits::default() }
+    }
+
+    /// Games of an iteration: its pairs, both colours.
+    fn games_per_iteration(&self) -> u64 {
+        2 * u64::from(self.pairs)
+    }
+
     fn schedule(&self) -> Schedule {
         Schedule { iterations: self.iterations, a_ratio: self.a_ratio, alpha: self.alpha, gamma: self.gamma }
     }
@@ -178,6 +189,8 @@ struct Tuning<'a> {
     params: Vec<SpsaParam>,
     base: Params,
     engine: PathBuf,
+    /// The run's games.
+    bar: Progress,
 }
 
 impl Tuning<'_> {
@@ -210,8 +223,9 @@ impl Generations for Tuning<'_> {
         let cfg = self.cfg;
         let dir = cfg.out_dir.join(format!("iter-{:05}", g + 1));
         std::fs::create_dir_all(&dir).map_err(|e| SpsaError::io(&dir, e))?;
-        let limits =
-            SearchLimits { clock: cfg.tc.as_ref().map(|t| *t.value()), nodes: cfg.nodes, ..SearchLimits::default() };
+        let limits = cfg.limits();
+        self.bar.skip_to(g as u64 * cfg.games_per_iteration());
+        self.bar.set_prefix(format!("iteration {}/{}", g + 1, cfg.iterations));
         let mut engines = Vec::new();
         for (name, values) in [("plus", &tune.perturbation.plus), ("minus", &tune.perturbation.minus)] {
             let path = dir.join(format!("{name}.toml"));
@@ -237,7 +251,7 @@ impl Generations for Tuning<'_> {
         m.state = Some(journal);
         m.pgn_out = Some(dir.join("games.pgn"));
         m.event = format!("evochess spsa iteration {}", g + 1);
-        let r = play_match(&m, &mut NoObserver)
+        let r = play_match(&m, &mut GameTicks(&self.bar))
             .map_err(|source| SpsaError::Games { iteration: g + 1, source: Box::new(source) })?;
         let w = r.totals[0].wdl;
         let score = w.wins as f64 - w.losses as f64;
@@ -336,8 +350,41 @@ fn lines(cfg: &SpsaConfig, base: &Params) -> Result<(String, Vec<SpsaParam>), Sp
     Ok((text, params))
 }
 
-/// Runs (or continues, as `start` says) the tune; returns the final values.
-pub fn run(cfg: &SpsaConfig, start: Start) -> Result<Vec<SpsaParam>, SpsaError> {
+/// The tune's plan line: the parameters, where they come from, the games and their budget.
+fn plan(cfg: &SpsaConfig, params: &[SpsaParam], engine: &Path) -> Plan {
+    let mut names: Vec<&str> = params.iter().take(4).map(|p| p.name.as_str()).collect();
+    if params.len() > names.len() {
+        names.push("...");
+    }
+    let lines = if cfg.params.as_os_str().is_empty() {
+        format!("the engine's parameters `{}`", cfg.only.as_deref().unwrap_or_default())
+    } else {
+        cfg.params.display().to_string()
+    };
+    let base = cfg.base.as_ref().map_or_else(|| "the engine's defaults".to_string(), |b| b.display().to_string());
+    let games = cfg.iterations * cfg.games_per_iteration();
+    let at_once = cfg.concurrency.max(1);
+    let limits = cfg.limits();
+    Plan::new("spsa")
+        .part(format!("tunes {} parameters ({}) of {lines} over {base}", params.len(), names.join(", ")))
+        .part(format!(
+            "{} iterations of {} game pairs, {games} games at {}, {at_once} at once",
+            cfg.iterations,
+            cfg.pairs,
+            crate::progress::limits_text(&limits)
+        ))
+        .part(format!(
+            "openings {}; engine {}; out {}",
+            cfg.openings.display(),
+            engine.display(),
+            cfg.out_dir.display()
+        ))
+        .eta(crate::progress::total_seconds(games, crate::progress::game_seconds(&limits), at_once), at_once, "games")
+}
+
+/// Runs (or continues, as `start` says) the tune; returns the final values. `announce` is given
+/// the plan once the inputs are checked, before any game.
+pub fn run(cfg: &SpsaConfig, start: Start, announce: impl FnOnce(&Plan)) -> Result<Vec<SpsaParam>, SpsaError> {
     if cfg.iterations == 0 || cfg.pairs == 0 {
         return Err(SpsaError::Config("iterations and pairs must be at least 1".into()));
     }
@@ -387,6 +434,8 @@ pub fn run(cfg: &SpsaConfig, start: Start) -> Result<Vec<SpsaParam>, SpsaError> 
     }
     let params: Vec<SpsaParam> =
         params.into_iter().map(|p| SpsaParam { c_end: p.c_end * cfg.c_end_scale, ..p }).collect();
+    let plan = plan(cfg, &params, &engine);
+    announce(&plan);
     let checkpoint = cfg.out_dir.join("checkpoint.json");
     let first = cfg.out_dir.join("iter-00001/games.state.jsonl");
     let _held = RunDir::open(&cfg.out_dir, &[checkpoint.clone(), first], start)?;
@@ -409,9 +458,13 @@ pub fn run(cfg: &SpsaConfig, start: Start) -> Result<Vec<SpsaParam>, SpsaError> 
     let driver = Driver::single(cfg.iterations as usize, cfg.seed, &fingerprint, checkpoint, mismatch)
         .accepting_legacy(&legacy)
         .throttled();
-    let tuning = Tuning { cfg, params, base, engine };
-    let Finished { state, .. } = driver.run(&tuning, start.resumes())?;
-    Ok(state.spsa.params)
+    let at_once = cfg.concurrency.max(1) as f64;
+    let each = crate::progress::game_seconds(&cfg.limits()).map(|s| s / at_once);
+    let bar = Progress::new(cfg.iterations * cfg.games_per_iteration(), "games", each);
+    let tuning = Tuning { cfg, params, base, engine, bar };
+    let finished = driver.run(&tuning, start.resumes());
+    tuning.bar.finish_and_clear();
+    Ok(finished?.state.spsa.params)
 }
 
 #[cfg(test)]

@@ -60,6 +60,7 @@ use crate::{
         run_dir::{RunDir, Start},
         threads,
     },
+    progress::{Plan, Progress},
     space::SearchSpace,
 };
 
@@ -690,10 +691,39 @@ fn load_sets(cfg: &TexelConfig, base: &Params, threads: usize) -> Result<Sets, T
     Ok((train, validation, set.key))
 }
 
-/// Runs (or continues, as `start` says) the tune.
-pub fn run(cfg: &TexelConfig, start: Start) -> Result<TexelOutcome, TexelError> {
+/// The tune's plan line: the parameters, the data, the optimiser and the passes. A pass's time
+/// depends on the positions, which are read after it: the bar estimates it.
+fn plan(cfg: &TexelConfig, genes: usize) -> Plan {
+    let files = |list: &[PathBuf]| match list {
+        [one] => one.display().to_string(),
+        [first, ..] => format!("{} files ({}, ...)", list.len(), first.display()),
+        [] => "none".to_string(),
+    };
+    let data = if cfg.data.is_empty() {
+        format!("quiet positions of the games of {}", files(&cfg.pgn))
+    } else {
+        format!("the self-play positions of {}", files(&cfg.data))
+    };
+    let from = cfg.params.as_ref().map_or_else(|| "the space's base".to_string(), |p| p.display().to_string());
+    let optimizer = match cfg.optimizer {
+        Optimizer::Local => "the local search",
+        Optimizer::Adam => "Adam",
+        Optimizer::Adagrad => "AdaGrad",
+    };
+    let threads = threads(cfg.threads);
+    Plan::new("texel")
+        .part(format!("tunes {genes} parameters of {} from {from} by {optimizer}", cfg.space.display()))
+        .part(format!("data: {data}"))
+        .part(format!("{} passes, {threads} threads; out {}", cfg.passes, cfg.out_dir.display()))
+        .eta(None, threads, "passes")
+}
+
+/// Runs (or continues, as `start` says) the tune. `announce` is given the plan once the space
+/// is read, before the positions.
+pub fn run(cfg: &TexelConfig, start: Start, announce: impl FnOnce(&Plan)) -> Result<TexelOutcome, TexelError> {
     cfg.validate()?;
     let (space, space_text, base) = space_and_base(cfg)?;
+    announce(&plan(cfg, space.genes.len()));
     let checkpoint = cfg.out_dir.join("checkpoint.json");
     let _held = RunDir::open(&cfg.out_dir, std::slice::from_ref(&checkpoint), start)?;
     let threads = threads(cfg.threads);
@@ -744,7 +774,10 @@ pub fn run(cfg: &TexelConfig, start: Start) -> Result<TexelOutcome, TexelError> 
     };
     let (fingerprint, legacy) = (fingerprint_with(&space.canonical()), fingerprint_with(&space_text));
     let mismatch = "different settings (only passes, threads and out_dir may change)";
-    let driver = Driver::single(cfg.passes, cfg.seed, &fingerprint, checkpoint, mismatch).accepting_legacy(&legacy);
+    let bar = Progress::new(cfg.passes as u64, "passes", None);
+    let driver = Driver::single(cfg.passes, cfg.seed, &fingerprint, checkpoint, mismatch)
+        .accepting_legacy(&legacy)
+        .with_progress(&bar);
     let tuning = Tuning { cfg, space, base, train, validation, k, threads, start: start_loss };
     // The training figures compare with the start's on the same target: the results for the
     // local search, the fit's blended target for a gradient fit.
@@ -756,6 +789,7 @@ pub fn run(cfg: &TexelConfig, start: Start) -> Result<TexelOutcome, TexelError> 
             (history, gradient.start_loss)
         }
     };
+    bar.finish_and_clear();
     let start_loss = (start_train, start_loss.1);
     let best = tuning.best(&history);
     Ok(TexelOutcome {

@@ -41,7 +41,6 @@ use arena::{
     tc::SearchLimits,
 };
 use evochess::params::Params;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::rngs::StdRng;
 use serde::{Deserialize, Serialize};
 
@@ -60,6 +59,7 @@ use crate::{
         halving::{self, Record},
         ledger::{CONFIRMATION, Draw, GATE, Ledger, RACING},
     },
+    progress::Progress,
     promote::SprtProgress,
     spsa::SpsaParam,
 };
@@ -246,7 +246,7 @@ impl EsCoevolution {
         let groups = self.es().groups().names.join(", ");
         let games = self.planned_games();
         let eta = self.estimate_seconds(games).map_or_else(String::new, |s| {
-            format!(", ETA about {} at {} games at once", human_duration(s), self.concurrency())
+            format!(", {}", crate::progress::eta_text(Some(s), self.concurrency(), "games"))
         });
         format!(
             "coevolve (evolution strategy): {} genes of {} ({} step groups: {groups}) from {}; {} mirrored candidates a \
@@ -282,14 +282,11 @@ impl EsCoevolution {
     /// at a clock, both clocks of a 60-move game.
     fn estimate_seconds(&self, games: u64) -> Option<f64> {
         let per_game = match (&self.cfg.tc, self.cfg.nodes, self.nps) {
-            (Some(tc), _, _) => {
-                let tc = tc.value();
-                2.0 * (tc.base_ms as f64 + 60.0 * tc.inc_ms as f64) / 1000.0
-            }
-            (None, Some(n), Some(nps)) if nps > 0.0 => 100.0 * n as f64 / nps,
+            (Some(tc), _, _) => crate::progress::clock_game_seconds(tc.value()),
+            (None, Some(n), Some(nps)) => crate::progress::nodes_game_seconds(n, nps)?,
             _ => return None,
         };
-        Some(per_game * games as f64 / self.concurrency() as f64)
+        crate::progress::total_seconds(games, Some(per_game), self.concurrency())
     }
 
     /// The run's identity: everything that decides its games except the generation count, so
@@ -317,12 +314,8 @@ impl EsCoevolution {
         let fingerprint = self.fingerprint();
         let mismatch = "a different config, genes, start file or engine build (bench signature)";
         let driver = Driver::single(self.generations, self.cfg.seed, &fingerprint, checkpoint, mismatch);
-        let bar = ProgressBar::with_draw_target(Some(self.planned_games()), ProgressDrawTarget::stderr());
-        bar.set_style(
-            ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} games, run ETA {eta}")
-                .expect("valid template")
-                .progress_chars("=> "),
-        );
+        let each = self.estimate_seconds(1);
+        let bar = Progress::new(self.planned_games(), "games", each);
         let run = Run { co: self, bar };
         let finished = driver.run(&run, start.resumes())?;
         run.bar.finish_and_clear();
@@ -442,7 +435,7 @@ impl EsCoevolution {
         files: &[PathBuf],
         champion: (&str, &Path),
         resume: bool,
-        bar: &ProgressBar,
+        bar: &Progress,
     ) -> Result<(Vec<Record>, Draw), CoevolveError> {
         let schedule = self.cfg.schedule();
         let pairs = schedule.pairs[round];
@@ -484,7 +477,7 @@ impl EsCoevolution {
         mean: (&str, &Path),
         champion: (&str, &Path),
         resume: bool,
-        bar: &ProgressBar,
+        bar: &Progress,
     ) -> Result<GateRecord, CoevolveError> {
         let per_gate = (self.cfg.gate.max_games / 2) as usize;
         let draw =
@@ -545,13 +538,13 @@ impl EsCoevolution {
 /// The gate's progress: a line every ten game pairs with the LLR.
 struct GateObserver {
     progress: SprtProgress,
-    bar: ProgressBar,
+    bar: Progress,
     index: usize,
 }
 
 impl MatchObserver for GateObserver {
     fn on_start(&mut self, _: u64, done: u64, _: &Standings) {
-        self.bar.inc(done);
+        self.bar.skip(done);
     }
 
     fn on_game(&mut self, _: &GameRecord, s: &Standings) {
@@ -562,20 +555,10 @@ impl MatchObserver for GateObserver {
     }
 }
 
-/// `3 h 20 min`, `12 min`, `40 s`.
-fn human_duration(seconds: f64) -> String {
-    let s = seconds.round() as u64;
-    match s {
-        0..60 => format!("{s} s"),
-        60..3600 => format!("{} min", s / 60),
-        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
-    }
-}
-
 /// The run as the driver's generations.
 struct Run<'a> {
     co: &'a EsCoevolution,
-    bar: ProgressBar,
+    bar: Progress,
 }
 
 impl Run<'_> {
@@ -591,7 +574,7 @@ impl Run<'_> {
         // Gates stopped early leave games unplayed.
         let unused: u64 = history.iter().filter_map(|h| h.gate.as_ref()).map(|x| co.cfg.gate.max_games - x.games).sum();
         self.bar.set_length(co.planned_games() - unused);
-        self.bar.set_position(done);
+        self.bar.skip_to(done);
         self.bar.set_prefix(format!("generation {}/{}", g + 1, co.generations));
     }
 
