@@ -416,7 +416,7 @@ mod tests {
         assert_eq!(pace.eta(100, 100, 50.0), Some(0.0));
     }
 
-    /// A terminal that keeps the last line drawn.
+    /// A terminal that keeps the last bar line drawn.
     #[derive(Debug, Default)]
     struct Screen(Mutex<String>);
 
@@ -440,7 +440,8 @@ mod tests {
             self.write_str(s)
         }
         fn write_str(&self, s: &str) -> io::Result<()> {
-            if !s.is_empty() {
+            // The bar's own line; not the blanks that clear one.
+            if s.contains(" games, ") {
                 *self.0.lock().unwrap() = s.to_string();
             }
             Ok(())
@@ -471,7 +472,9 @@ mod tests {
         let line = screen.0.lock().unwrap().clone();
         assert!(line.contains("5/10 games, 5 left, ETA "), "{line}");
         assert!(!line.contains("ETA ?"), "{line}");
+        std::thread::sleep(Duration::from_millis(10));
         p.skip_to(8);
+        std::thread::sleep(Duration::from_millis(10));
         p.tick();
         let line = screen.0.lock().unwrap().clone();
         assert!(line.contains("8/10 games, 2 left, ETA "), "{line}");
