@@ -95,18 +95,7 @@ impl CoevolveArgs {
             Some(p) => EsCoevolveConfig::load(&crate::paths::config_path("coevolve", p)?)?,
             None => EsCoevolveConfig::default(),
         };
-        if let Some(n) = self.nodes {
-            cfg.nodes = Some(n);
-            if self.tc.is_none() {
-                cfg.tc = None;
-            }
-        }
-        if let Some(tc) = &self.tc {
-            cfg.tc = if tc == "none" { None } else { Some(tc.parse().map_err(anyhow::Error::msg).context("--tc")?) };
-            if self.nodes.is_none() {
-                cfg.nodes = None;
-            }
-        }
+        super::override_budget(self.nodes, self.tc.as_deref(), &mut cfg.nodes, &mut cfg.tc)?;
         set_given!(self; concurrency => cfg.concurrency, openings => cfg.openings, output => cfg.output);
         set_given!(self; games => cfg.games);
         set_given!(self.run; seed => cfg.seed, out => cfg.out_dir);

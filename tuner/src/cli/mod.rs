@@ -312,6 +312,34 @@ pub fn cutechess_style_args(args: impl IntoIterator<Item = OsString>) -> Result<
     Ok(out)
 }
 
+/// `--nodes` and `--tc` over a config's budget per move: each given alone replaces the other
+/// (`--tc` alone clears the node limit, `--nodes` alone the clock); both given keep both;
+/// `--tc none` clears the clock.
+pub(crate) fn override_budget(
+    nodes: Option<u64>,
+    tc: Option<&str>,
+    cfg_nodes: &mut Option<u64>,
+    cfg_tc: &mut Option<crate::parsed::Parsed<arena::tc::ClockTc>>,
+) -> anyhow::Result<()> {
+    if let Some(n) = nodes {
+        *cfg_nodes = Some(n);
+        if tc.is_none() {
+            *cfg_tc = None;
+        }
+    }
+    if let Some(tc) = tc {
+        *cfg_tc = if tc == "none" {
+            None
+        } else {
+            Some(anyhow::Context::context(tc.parse().map_err(anyhow::Error::msg), "--tc")?)
+        };
+        if nodes.is_none() {
+            *cfg_nodes = None;
+        }
+    }
+    Ok(())
+}
+
 /// A cutechess-style boolean setting's value (`option`'s `k=v`): true/1/yes/on or
 /// false/0/no/off, any case.
 pub(crate) fn parse_bool(option: &str, k: &str, v: &str) -> anyhow::Result<bool> {

@@ -2,8 +2,6 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context as _;
-
 use crate::{
     cli::{StartArgs, set_given},
     spsa::run::{SpsaConfig, run as run_spsa},
@@ -44,18 +42,7 @@ pub struct SpsaArgs {
 pub fn run(args: SpsaArgs) -> anyhow::Result<()> {
     let mut cfg = SpsaConfig::load(&crate::paths::config_path("spsa", &args.config)?)?;
     set_given!(args; concurrency => cfg.concurrency, out => cfg.out_dir, iterations => cfg.iterations);
-    if let Some(n) = args.nodes {
-        cfg.nodes = Some(n);
-        if args.tc.is_none() {
-            cfg.tc = None;
-        }
-    }
-    if let Some(tc) = &args.tc {
-        cfg.tc = if tc == "none" { None } else { Some(tc.parse().map_err(anyhow::Error::msg).context("--tc")?) };
-        if args.nodes.is_none() {
-            cfg.nodes = None;
-        }
-    }
+    super::override_budget(args.nodes, args.tc.as_deref(), &mut cfg.nodes, &mut cfg.tc)?;
     cfg.broker = args.broker.config()?;
     if let Some(e) = &args.engine {
         cfg.engine = Some(e.clone());
