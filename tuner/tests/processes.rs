@@ -239,7 +239,7 @@ fn an_spsa_config_names_its_files_relative_to_itself() {
     let dir = scratch("processes", "spsa-relative");
     std::fs::create_dir_all(dir.join("conf/lines")).unwrap();
     std::fs::write(dir.join("conf/lines/x.txt"), "no such parameter, int, 1, 0, 2, 1, 0.002\n").unwrap();
-    std::fs::write(dir.join("conf/spsa.toml"), "params = \"lines/x.txt\"\n").unwrap();
+    std::fs::write(dir.join("conf/spsa.toml"), "params = \"lines/x.txt\"\nnodes = 1000\n").unwrap();
     let config = dir.join("conf/spsa.toml");
     let out =
         Command::new(TUNER).args(["spsa", "--config", config.to_str().unwrap()]).current_dir(&dir).output().unwrap();
