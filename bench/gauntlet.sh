@@ -4,7 +4,12 @@
 # project's opening suite, fishtest-style draw/resign adjudication and Syzygy adjudication.
 # Each opponent runs on one thread with its own book off (Glaurung's idle second thread spins).
 #
-#   bench/gauntlet.sh [GAMES] [TC] [OUTDIR] [OPPONENT...]    OPPONENT: glaurung toga2 ethereal-chess
+#   bench/gauntlet.sh [GAMES] [TC] [OUTDIR] [OPPONENT...]
+#
+#   OPPONENT: Debian's glaurung, toga2, ethereal-chess, or stockfish-classical (Debian's Stockfish
+#   15.1 with `Use NNUE=false`, its classical evaluation); or the anchors bench/build_anchors.sh
+#   builds into ANCHORS (default runs/anchors): stockfish-11, ethereal-popcnt (V12.00 with popcnt).
+#   The gap between two opponents is the difference of their Elo against evochess in one run.
 #   START=N: begin at opening N of the suite (1-based), e.g. START=51 plays a second 100-game half
 #   on new openings (a finished match cannot be extended to more games)
 #
@@ -30,7 +35,15 @@ for o in "${opponents[@]}"; do
         glaurung) engines+=(--engine name=glaurung cmd="$path" option.Threads=1 option.OwnBook=false) ;;
         toga2) engines+=(--engine name=toga2 cmd="$path" "option.Number of Threads=1" option.OwnBook=false) ;;
         ethereal-chess) engines+=(--engine name=ethereal cmd="$path" option.Threads=1) ;;
-        *) echo "unknown opponent: $o (glaurung, toga2 or ethereal-chess)" >&2; exit 2 ;;
+        stockfish-classical)
+            path="$(command -v stockfish || echo /usr/games/stockfish)"
+            engines+=(--engine name=stockfish-15.1-classical cmd="$path" option.Threads=1 "option.Use NNUE=false") ;;
+        stockfish-11 | ethereal-popcnt)
+            bin="${ANCHORS:-runs/anchors}/$([ "$o" = stockfish-11 ] && echo stockfish-11 || echo ethereal-12.00-popcnt)"
+            [ -x "$bin" ] || { echo "$bin not found: run bench/build_anchors.sh first" >&2; exit 2; }
+            engines+=(--engine name="$o" cmd="$bin" option.Threads=1) ;;
+        *) echo "unknown opponent: $o (glaurung, toga2, ethereal-chess, stockfish-classical, stockfish-11," \
+               "ethereal-popcnt)" >&2; exit 2 ;;
     esac
 done
 mkdir -p "$out"
