@@ -2,13 +2,15 @@
 # evochess against Debian's engines through our own runner (`tuner gauntlet`): GAMES games per
 # opponent (default 100) at TC (default 10+0.1), concurrency 2, colour-swapped pairs from the
 # project's opening suite, fishtest-style draw/resign adjudication and Syzygy adjudication.
-# Each opponent runs on one thread with its own book off (Glaurung's idle second thread spins).
+# Each opponent runs on one thread with its own book off (Glaurung's idle second thread spins),
+# with 16 MB of hash (Crafty's `hash=16M`; UCI engines' Hash).
 #
 #   bench/gauntlet.sh [GAMES] [TC] [OUTDIR] [OPPONENT...]
 #
 #   OPPONENT: Debian's glaurung, toga2, ethereal-chess, or stockfish-classical (Debian's Stockfish
 #   15.1 with `Use NNUE=false`, its classical evaluation); or the anchors bench/build_anchors.sh
-#   builds into ANCHORS (default runs/anchors): stockfish-11, ethereal-popcnt (V12.00 with popcnt).
+#   builds into ANCHORS (default runs/anchors): stockfish-11, ethereal-popcnt (V12.00 with popcnt);
+#   crafty (23.4, the paper's opponent, built by bench/build_crafty.sh; xboard).
 #   The gap between two opponents is the difference of their Elo against evochess in one run.
 #   START=N: begin at opening N of the suite (1-based), e.g. START=51 plays a second 100-game half
 #   on new openings (a finished match cannot be extended to more games)
@@ -28,27 +30,31 @@ if [ -z "${TUNER:-}" ]; then
 fi
 tuner="${TUNER:-target/release/tuner}"
 evochess="${EVOCHESS:-target/release/evochess}"
-engines=(--engine name=evochess cmd="$evochess")
+engines=(--engine name=evochess cmd="$evochess" option.Hash=16)
 for o in "${opponents[@]}"; do
     path="$(command -v "$o" || echo "/usr/games/$o")"
     case "$o" in
-        glaurung) engines+=(--engine name=glaurung cmd="$path" option.Threads=1 option.OwnBook=false) ;;
-        toga2) engines+=(--engine name=toga2 cmd="$path" "option.Number of Threads=1" option.OwnBook=false) ;;
-        ethereal-chess) engines+=(--engine name=ethereal cmd="$path" option.Threads=1) ;;
+        glaurung) engines+=(--engine name=glaurung cmd="$path" option.Threads=1 option.OwnBook=false option.Hash=16) ;;
+        toga2) engines+=(--engine name=toga2 cmd="$path" "option.Number of Threads=1" option.OwnBook=false option.Hash=16) ;;
+        ethereal-chess) engines+=(--engine name=ethereal cmd="$path" option.Threads=1 option.Hash=16) ;;
         stockfish-classical)
             path="$(command -v stockfish || echo /usr/games/stockfish)"
-            engines+=(--engine name=stockfish-15.1-classical cmd="$path" option.Threads=1 "option.Use NNUE=false") ;;
+            engines+=(--engine name=stockfish-15.1-classical cmd="$path" option.Threads=1 "option.Use NNUE=false" option.Hash=16) ;;
+        crafty)
+            bin="${ANCHORS:-runs/anchors}/crafty-23.4"
+            [ -x "$bin" ] || { echo "$bin not found: run bench/build_crafty.sh first" >&2; exit 2; }
+            engines+=(--engine name=crafty-23.4 cmd="$bin" proto=xboard "arg=log off" "arg=ponder off" "arg=hash=16M") ;;
         stockfish-11 | ethereal-popcnt)
             bin="${ANCHORS:-runs/anchors}/$([ "$o" = stockfish-11 ] && echo stockfish-11 || echo ethereal-12.00-popcnt)"
             [ -x "$bin" ] || { echo "$bin not found: run bench/build_anchors.sh first" >&2; exit 2; }
-            engines+=(--engine name="$o" cmd="$bin" option.Threads=1) ;;
+            engines+=(--engine name="$o" cmd="$bin" option.Threads=1 option.Hash=16) ;;
         *) echo "unknown opponent: $o (glaurung, toga2, ethereal-chess, stockfish-classical, stockfish-11," \
-               "ethereal-popcnt)" >&2; exit 2 ;;
+               "ethereal-popcnt, crafty)" >&2; exit 2 ;;
     esac
 done
 mkdir -p "$out"
 "$tuner" gauntlet "${engines[@]}" \
-    --each tc="$tc" option.Hash=16 \
+    --each tc="$tc" \
     --openings file=openings/gnuchess-8ply.epd order=sequential ${START:+start=$START} \
     --games "$games" --concurrency 2 \
     --pgnout "$out/games.pgn" --results "$out/results.json" \
