@@ -18,7 +18,7 @@ use shakmaty_syzygy::Tablebase;
 
 use crate::broker::{
     BrokerConfig, BrokerError,
-    coordinator::{Coordinator, Patience, Reply, authenticate},
+    coordinator::{Answer, Coordinator, Patience, Reply, authenticate},
     mac::Secret,
     run_id, signature,
     verify::check_games_answer,
@@ -131,6 +131,14 @@ fn task_id(unit: u64) -> String {
     format!("u{unit}")
 }
 
+/// The unit of a task id ([`task_id`]); `None` for any other id.
+fn unit_of(task: &str) -> Option<u64> {
+    task.strip_prefix('u').and_then(|n| n.parse::<u64>().ok())
+}
+
+/// A task out, by its unit's id: its entry in the tasks stream, its unit, and its body.
+type Out = HashMap<u64, (String, Unit, GamesTask)>;
+
 /// Publishes the schedule's units a window at a time and sends each valid answer to the
 /// runner's loop, once per unit whatever the broker redelivers.
 fn coordinate(
@@ -146,34 +154,16 @@ fn coordinate(
     // texts and signatures).
     let run = run_id("match", &format!("{}\n{spec_json}", cfg.fingerprint()));
     let mut co = Coordinator::open(broker, &run, &spec_json, cfg.resume)?;
-    let unit_of = |task: &str| task.strip_prefix('u').and_then(|n| n.parse::<u64>().ok());
     let mut settled: HashSet<u64> = schedule.done.clone();
-    // Tasks a previous coordinator of this run published and nobody answered yet stay out.
-    let mut out: HashMap<u64, (String, Unit, GamesTask)> = HashMap::new();
-    let already = co.published(|t| unit_of(t).is_some_and(|u| u < schedule.count && !settled.contains(&u)))?;
-    for (task, entry) in already {
-        let id = unit_of(&task).expect("kept only unit tasks");
-        let unit = cfg.unit(id, &schedule.pairings);
-        let body = games_task(ctx, &unit);
-        out.insert(id, (entry, unit, body));
-    }
+    let mut out = published_before(ctx, schedule, &mut co, &settled)?;
     let mut patience = Patience::new(broker);
     let mut exhausted = false;
     let outcome = loop {
         if ctx.stop.load(Ordering::Relaxed) {
             break Ok(false);
         }
-        while !exhausted && out.len() < broker.window {
-            match schedule.take(cfg, &ctx.stop) {
-                Some(unit) if out.contains_key(&unit.id) => {}
-                Some(unit) => {
-                    let task = games_task(ctx, &unit);
-                    let entry =
-                        co.publish(&task_id(unit.id), &serde_json::to_string(&task).expect("task serialises"))?;
-                    out.insert(unit.id, (entry, unit, task));
-                }
-                None => exhausted = true,
-            }
+        if !exhausted {
+            exhausted = publish_window(ctx, schedule, &mut co, &mut out, broker.window)?;
         }
         if exhausted && out.is_empty() {
             break Ok(true);
@@ -188,28 +178,7 @@ fn coordinate(
             break Err(e);
         }
         for a in answers {
-            let id = unit_of(&a.task);
-            let reply = match (&a.reply, id.and_then(|u| out.get(&u))) {
-                (Reply::Refused(refusal), _) => {
-                    log::warn!("broker: worker {} refused task {}: {refusal}", a.worker, a.task);
-                    patience.refused(&a.worker, refusal);
-                    co.drop_answer(&a.entry)?;
-                    continue;
-                }
-                (Reply::Rejected(why), None) => {
-                    log::warn!("broker: refused an answer of worker {} to task {}: {why}", a.worker, a.task);
-                    co.drop_answer(&a.entry)?;
-                    continue;
-                }
-                (Reply::Body(_), None) => {
-                    // Settled already (a redelivered task answered twice), or not of this run.
-                    log::debug!("broker: answer to task {} from {} is not awaited; dropped", a.task, a.worker);
-                    co.drop_answer(&a.entry)?;
-                    continue;
-                }
-                (reply, Some(_)) => reply.clone(),
-            };
-            let id = id.expect("awaited tasks have unit ids");
+            let Some((id, reply)) = awaited(&mut co, &mut patience, &out, &a)? else { continue };
             let (entry, unit, task) = out.remove(&id).expect("awaited");
             let checked = match reply {
                 Reply::Body(body) => check_answer(&spec, &task, &body, ctx.tablebase()),
@@ -250,6 +219,80 @@ fn coordinate(
             Err(e.into())
         }
     }
+}
+
+/// The tasks a previous coordinator of this run published and nobody answered yet: they stay
+/// out, awaited, rather than published again.
+fn published_before(
+    ctx: &Context,
+    schedule: &Schedule,
+    co: &mut Coordinator,
+    settled: &HashSet<u64>,
+) -> Result<Out, RunnerError> {
+    let mut out = Out::new();
+    let already = co.published(|t| unit_of(t).is_some_and(|u| u < schedule.count && !settled.contains(&u)))?;
+    for (task, entry) in already {
+        let id = unit_of(&task).expect("kept only unit tasks");
+        let unit = ctx.cfg.unit(id, &schedule.pairings);
+        let body = games_task(ctx, &unit);
+        out.insert(id, (entry, unit, body));
+    }
+    Ok(out)
+}
+
+/// Publishes the schedule's next units until `window` tasks are out; `true` once the schedule
+/// has none left.
+fn publish_window(
+    ctx: &Context,
+    schedule: &Schedule,
+    co: &mut Coordinator,
+    out: &mut Out,
+    window: usize,
+) -> Result<bool, RunnerError> {
+    while out.len() < window {
+        match schedule.take(&ctx.cfg, &ctx.stop) {
+            Some(unit) if out.contains_key(&unit.id) => {}
+            Some(unit) => {
+                let task = games_task(ctx, &unit);
+                let entry = co.publish(&task_id(unit.id), &serde_json::to_string(&task).expect("task serialises"))?;
+                out.insert(unit.id, (entry, unit, task));
+            }
+            None => return Ok(true),
+        }
+    }
+    Ok(false)
+}
+
+/// The awaited unit an answer is to, with its reply; `None`, the answer dropped (and logged),
+/// for a refusal, and for a rejected answer or a body that no task out awaits.
+fn awaited(
+    co: &mut Coordinator,
+    patience: &mut Patience,
+    out: &Out,
+    a: &Answer,
+) -> Result<Option<(u64, Reply)>, RunnerError> {
+    let id = unit_of(&a.task);
+    let reply = match (&a.reply, id.and_then(|u| out.get(&u))) {
+        (Reply::Refused(refusal), _) => {
+            log::warn!("broker: worker {} refused task {}: {refusal}", a.worker, a.task);
+            patience.refused(&a.worker, refusal);
+            co.drop_answer(&a.entry)?;
+            return Ok(None);
+        }
+        (Reply::Rejected(why), None) => {
+            log::warn!("broker: refused an answer of worker {} to task {}: {why}", a.worker, a.task);
+            co.drop_answer(&a.entry)?;
+            return Ok(None);
+        }
+        (Reply::Body(_), None) => {
+            // Settled already (a redelivered task answered twice), or not of this run.
+            log::debug!("broker: answer to task {} from {} is not awaited; dropped", a.task, a.worker);
+            co.drop_answer(&a.entry)?;
+            return Ok(None);
+        }
+        (reply, Some(_)) => reply.clone(),
+    };
+    Ok(Some((id.expect("awaited tasks have unit ids"), reply)))
 }
 
 /// An authenticated answer's JSON to `task`, read and checked: the signatures of the worker's

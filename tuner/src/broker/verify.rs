@@ -35,7 +35,7 @@ use shakmaty::{
 };
 use shakmaty_syzygy::Tablebase;
 
-use super::wire::{GamesAnswer, GamesSpec, GamesTask};
+use super::wire::{GamesAnswer, GamesSpec, GamesTask, RemoteEngine};
 
 /// Longest result reason accepted (an engine's error message can be long, not unbounded).
 pub const MAX_REASON_BYTES: usize = 4096;
@@ -89,10 +89,21 @@ pub fn check_game(
     let engine = |i: usize| spec.engines.get(i).ok_or_else(|| format!("no engine {i} in the spec"));
     let (white, black) = (engine(g.white_index)?, engine(g.black_index)?);
     let engines = ByColor { white, black };
+    check_record(opening, g, &engines)?;
+    if let Some(r) = forfeit(opening, g) {
+        return r;
+    }
+    let replayed = replay(spec, opening, g, tb, &engines)?;
+    check_result(g, &engines, &replayed)
+}
+
+/// The record's own fields against the task and spec: its start position, its time controls,
+/// and its reason's text.
+fn check_record(opening: &Opening, g: &GameRecord, engines: &ByColor<&RemoteEngine>) -> Result<(), String> {
     if g.start_fen != opening.fen {
         return Err(format!("start position {:?}, the task's is {:?}", g.start_fen, opening.fen));
     }
-    if g.white_tc != white.limits.pgn_tag() || g.black_tc != black.limits.pgn_tag() {
+    if g.white_tc != engines.white.limits.pgn_tag() || g.black_tc != engines.black.limits.pgn_tag() {
         return Err(format!("time controls {:?} and {:?}, not the spec's", g.white_tc, g.black_tc));
     }
     let reason = &g.result.reason;
@@ -102,10 +113,22 @@ pub fn check_game(
     if reason.chars().any(char::is_control) {
         return Err(format!("a result reason with control characters: {}", evochess::one_line(reason)));
     }
+    Ok(())
+}
 
-    if let Some(r) = forfeit(opening, g) {
-        return r;
-    }
+/// A game replayed to its last move.
+struct Replayed {
+    /// The final position.
+    pos: Chess,
+    /// How the rules or the adjudicator ended the game, and after which of its moves.
+    ended: Option<(GameResult, usize)>,
+    /// The rules' result after the last move, and who made it, for a draw claim made with it.
+    last_ruled: Option<(Option<GameResult>, Color)>,
+}
+
+/// The position after the task's opening, with its hashes so far; the record's opening moves
+/// must be the task's.
+fn replay_opening(opening: &Opening, g: &GameRecord) -> Result<(Chess, Vec<Zobrist64>), String> {
     let mut pos = opening.start_position().map_err(|e| format!("the task's opening: {e}"))?;
     let mut history = vec![pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal)];
     let (mut sans, mut ucis) = (Vec::new(), Vec::new());
@@ -122,13 +145,24 @@ pub fn check_game(
     if g.opening_uci != ucis || g.opening_san != sans {
         return Err("opening moves that are not the task's".into());
     }
+    Ok((pos, history))
+}
 
+/// Replays the opening, then the game's moves: each legal, written as the arena writes it,
+/// within its side's clock, and none after the rules or the adjudicator ended the game; the
+/// final position must be the record's.
+fn replay(
+    spec: &GamesSpec,
+    opening: &Opening,
+    g: &GameRecord,
+    tb: Option<&Arc<Tablebase<Chess>>>,
+    engines: &ByColor<&RemoteEngine>,
+) -> Result<Replayed, String> {
+    let (mut pos, mut history) = replay_opening(opening, g)?;
     let mut adjudicator = Adjudicator::new(&spec.adjudication, tb.cloned());
-    let mut clocks = ByColor { white: Clock::new(&white.limits), black: Clock::new(&black.limits) };
+    let mut clocks = ByColor { white: Clock::new(&engines.white.limits), black: Clock::new(&engines.black.limits) };
     let mut plies = opening.moves.len() as u32;
-    // How the rules or the adjudicator ended the game, and after which of its moves.
     let mut ended = rules_result(&pos, &history).map(|r| (r, 0));
-    // The rules' result after the last move, for a draw claim made with it.
     let mut last_ruled = None;
     for (i, mv) in g.moves.iter().enumerate() {
         let n = i + 1;
@@ -164,18 +198,28 @@ pub fn check_game(
     if g.final_fen != fen(&pos) {
         return Err(format!("final position {:?}, the moves give {:?}", evochess::one_line(&g.final_fen), fen(&pos)));
     }
+    Ok(Replayed { pos, ended, last_ruled })
+}
+
+/// The error of a result the replay contradicts, and why, naming the final position.
+fn contradicted(result: &GameResult, pos: &Chess, why: &str) -> Result<(), String> {
+    Err(format!(
+        "result {} ({:?}, {}) contradicted: {why} (final position {})",
+        result.outcome.pgn(),
+        result.termination,
+        result.reason,
+        fen(pos)
+    ))
+}
+
+/// The record's result against the replay: a false draw claim made with the last move, else
+/// the end the rules or the adjudicator gave, else an end the board does not show.
+fn check_result(g: &GameRecord, engines: &ByColor<&RemoteEngine>, replayed: &Replayed) -> Result<(), String> {
+    let Replayed { pos, ended, last_ruled } = replayed;
     let result = &g.result;
-    let contradicts = |why: &str| -> Result<(), String> {
-        Err(format!(
-            "result {} ({:?}, {}) contradicted: {why} (final position {})",
-            result.outcome.pgn(),
-            result.termination,
-            reason,
-            fen(&pos)
-        ))
-    };
+    let contradicts = |why: &str| contradicted(result, pos, why);
     // A false draw claim comes with the move, before the rules or the adjudicator are asked.
-    if let Some((ruled, mover)) = &last_ruled
+    if let Some((ruled, mover)) = last_ruled
         && *result
             == GameResult::loss(
                 *mover,
@@ -191,14 +235,22 @@ pub fn check_game(
         }
         return Ok(());
     }
-    if let Some((r, _)) = &ended {
+    if let Some((r, _)) = ended {
         return if r == result {
             Ok(())
         } else {
             contradicts(&format!("the game ended with {} ({})", r.outcome.pgn(), r.reason))
         };
     }
-    // Ended at the turn of `stm`, by something the board does not show.
+    check_unseen_end(g, engines, pos)
+}
+
+/// A game that ended at the turn of the side to move, by something the board does not show:
+/// whether its result is one the arena gives there (see the module's table).
+fn check_unseen_end(g: &GameRecord, engines: &ByColor<&RemoteEngine>, pos: &Chess) -> Result<(), String> {
+    let result = &g.result;
+    let reason = &result.reason;
+    let contradicts = |why: &str| contradicted(result, pos, why);
     let stm = pos.turn();
     let who = side_name(stm);
     let loser = result.outcome.winner().map(|w| !w);
@@ -236,8 +288,8 @@ pub fn check_game(
                 .or_else(|| rest(&format!("{who} sends an invalid move: ")))
                 .filter(|_| loser == Some(stm));
             let legal = |text: &str| match engines.get(stm).proto {
-                Protocol::Uci => text.parse::<UciMove>().ok().is_some_and(|u| u.to_move(&pos).is_ok()),
-                Protocol::Xboard => !matches!(xboard::parse_move(&pos, text), Err(BadMove::Illegal | BadMove::Invalid)),
+                Protocol::Uci => text.parse::<UciMove>().ok().is_some_and(|u| u.to_move(pos).is_ok()),
+                Protocol::Xboard => !matches!(xboard::parse_move(pos, text), Err(BadMove::Illegal | BadMove::Invalid)),
             };
             // Before the first move either side may fail (its `ucinewgame` or `new`).
             let rejects = sides.iter().any(|&c| {

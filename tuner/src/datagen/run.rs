@@ -152,6 +152,19 @@ struct Progress {
     nodes: u64,
 }
 
+impl Progress {
+    /// Counts game `d`, just appended to the open part.
+    fn count(&mut self, d: &Done) {
+        self.next_game += 1;
+        self.part_bytes += d.bytes.len() as u64;
+        self.part_games += 1;
+        self.part_positions += d.kept;
+        self.positions += d.kept;
+        self.plies += d.plies;
+        self.nodes += d.nodes;
+    }
+}
+
 /// What a run did, for its summary.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
@@ -468,16 +481,7 @@ fn searchers(cfg: &DatagenConfig) -> Result<Vec<Searcher>, DatagenError> {
 /// Bad settings or files (named), a run in `out` that differs from `cfg` (the first differing
 /// key named), or an I/O failure; games already written stay resumable.
 pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
-    if cfg.play.nodes == 0 {
-        return Err(DatagenError::Config("--nodes must be at least 1".into()));
-    }
-    if cfg.shard_positions == 0 {
-        return Err(DatagenError::Config("--shard-positions must be at least 1".into()));
-    }
-    // A run of no games would only discard what `out` holds (with --force) and report success.
-    if cfg.games == 0 {
-        return Err(DatagenError::Config("--games 0: a run plays at least 1 game".into()));
-    }
+    check_settings(cfg)?;
     let t0 = Instant::now();
     // Every input is read, and every searcher's table allocated, before `--force` removes the
     // old run's files: a run that cannot start leaves them as they were.
@@ -497,70 +501,12 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
         .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("shard-")));
     let given = with_run_id(identity(cfg, book_name));
     let (mut progress, run_keys) = if held.resumes() {
-        let mut found: Identity = read_json(&identity_file)?;
-        if found.format_version != given.format_version {
-            return Err(DatagenError::Config(format!(
-                "{}: the run there writes shard format {}; this tuner writes format {} (checked shards) and \
-                 cannot continue it: its closed shards stay readable; start a new run (another --out, or --force)",
-                cfg.out.display(),
-                found.format_version,
-                given.format_version
-            )));
-        }
-        let keys = header_keys(&found, &identity_file)?;
-        let mut given = given;
-        // The run id is the one the run started with (its parameters' hash may differ, below).
-        given.run_id.clone_from(&found.run_id);
-        if params_file.exists() {
-            same_params(&params_file, &cfg.params)?;
-            // The run's parameters are the same: their hash may differ by parameters added since.
-            found.params.clone_from(&given.params);
-        }
-        if let Some((key, was, now)) = first_difference(&found, &given) {
-            return Err(DatagenError::Config(format!(
-                "{}: the run there has {key} = {was}, not {now}; resume it with its own settings or pass --force",
-                cfg.out.display()
-            )));
-        }
-        (read_json(&progress_file)?, keys)
+        resume(cfg, given, &identity_file, &params_file, &progress_file)?
     } else {
-        // A fresh start (or --force): shards beside no progress file are another run's.
-        for p in leftovers {
-            if cfg.start == Start::Force {
-                fs::remove_file(&p).map_err(io_err(&p))?;
-            } else {
-                return Err(DatagenError::Config(format!(
-                    "{} already holds shards ({}); pass --force to replace them or choose another --out",
-                    cfg.out.display(),
-                    p.display()
-                )));
-            }
-        }
-        write_json(&identity_file, &given)?;
-        write_atomic(&params_file, cfg.params.to_toml().as_bytes()).map_err(io_err(&params_file))?;
-        (Progress::default(), header_keys(&given, &identity_file)?)
+        start_fresh(cfg, &given, leftovers, &identity_file, &params_file)?
     };
     let run = RunHeader { filter: cfg.filter, run_id: run_keys.0, params: run_keys.1 };
-    // Killed between renaming a full part and recording the next shard: the part is gone and
-    // its closed shard is there (checked with the others below).
-    if progress.part_bytes > 0
-        && shard_path(&held.dir, progress.shard).exists()
-        && !part_path(&held.dir, progress.shard).exists()
-    {
-        progress.shard += 1;
-        (progress.part_bytes, progress.part_games, progress.part_positions) = (0, 0, 0);
-    }
-    check_closed_shards(&held.dir, &progress, run_keys)?;
-    let mut part = Part::open(&held.dir, &progress, &run)?;
-    if progress.part_bytes == 0 {
-        progress.part_bytes = run.header(&progress).len() as u64;
-    }
-    if progress.part_positions >= cfg.shard_positions {
-        // Killed after recording a full part and before renaming it: close it as the run would
-        // have, or the next games would go into it and the shards would differ.
-        part = close_part(&held.dir, part, &mut progress, &run, &progress_file)?;
-    }
-    write_json(&progress_file, &progress)?;
+    let mut part = reopen_part(cfg, &held.dir, &mut progress, &run, &progress_file)?;
 
     let first = progress.next_game;
     let (mut new_positions, mut new_nodes) = (0u64, 0u64);
@@ -568,43 +514,17 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
         .map(|s| s / cfg.concurrency.max(1) as f64);
     let bar = crate::progress::Progress::new(cfg.games, "games", each);
     bar.skip_to(first.min(cfg.games));
-    let next = AtomicU64::new(first);
+    let players = Players { cfg, book: &book, tablebase: &tablebase, run_id: run.run_id, next: AtomicU64::new(first) };
     let abort = AtomicBool::new(false);
     let (tx, rx) = crossbeam_channel::unbounded::<Result<Done, DatagenError>>();
     let result = std::thread::scope(|scope| -> Result<Part, DatagenError> {
         for w in 0..cfg.concurrency.max(1) {
-            let (tx, next, abort, book, tablebase) = (tx.clone(), &next, &abort, &book, &tablebase);
+            let (tx, players, abort) = (tx.clone(), &players, &abort);
             let mut searcher = searchers.pop().expect("one searcher a thread");
             let spawned = std::thread::Builder::new()
                 .name(format!("datagen {w}"))
                 .stack_size(WORKER_STACK_BYTES)
-                .spawn_scoped(scope, move || {
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        if index >= cfg.games || abort.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let opening = book.get(index);
-                        let played = play_game(
-                            &mut searcher,
-                            &cfg.play,
-                            tablebase.clone(),
-                            &opening,
-                            index,
-                            &mut game_rng(cfg.seed, index),
-                        );
-                        let msg = played.map_err(|reason| DatagenError::Game { index, reason }).map(|g| {
-                            let mut bytes = Vec::with_capacity(64 + 4 * g.record.plies.len());
-                            format::put_block(&g.record, run.run_id, &mut bytes);
-                            let all = g.record.positions(&cfg.filter);
-                            let kept = all.iter().filter(|(_, k)| *k).count() as u64;
-                            Done { index, bytes, kept, plies: all.len() as u64, nodes: g.nodes }
-                        });
-                        if tx.send(msg).is_err() {
-                            break;
-                        }
-                    }
-                });
+                .spawn_scoped(scope, move || players.play(&mut searcher, abort, &tx));
             if let Err(source) = spawned {
                 abort.store(true, Ordering::Relaxed);
                 return Err(DatagenError::Io { path: "worker thread".into(), source });
@@ -615,6 +535,7 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
             abort.store(true, Ordering::Relaxed);
             e
         };
+        // Games come in any order; they are written in index order.
         let mut pending: BTreeMap<u64, Done> = BTreeMap::new();
         for msg in rx.iter() {
             let done = msg.map_err(stop)?;
@@ -622,13 +543,7 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
             let mut wrote = false;
             while let Some(d) = pending.remove(&progress.next_game) {
                 part.append(&d.bytes).map_err(stop)?;
-                progress.next_game += 1;
-                progress.part_bytes += d.bytes.len() as u64;
-                progress.part_games += 1;
-                progress.part_positions += d.kept;
-                progress.positions += d.kept;
-                progress.plies += d.plies;
-                progress.nodes += d.nodes;
+                progress.count(&d);
                 (new_positions, new_nodes) = (new_positions + d.kept, new_nodes + d.nodes);
                 wrote = true;
                 if progress.part_positions >= cfg.shard_positions {
@@ -654,7 +569,161 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
     write_json(&progress_file, &progress)?;
     let p = part_path(&held.dir, progress.shard);
     fs::remove_file(&p).map_err(io_err(&p))?;
-    let shards = shards_in(&held.dir)?;
+    summary(&held.dir, &progress, first, (new_positions, new_nodes), t0)
+}
+
+/// The settings no run can start with, named.
+fn check_settings(cfg: &DatagenConfig) -> Result<(), DatagenError> {
+    if cfg.play.nodes == 0 {
+        return Err(DatagenError::Config("--nodes must be at least 1".into()));
+    }
+    if cfg.shard_positions == 0 {
+        return Err(DatagenError::Config("--shard-positions must be at least 1".into()));
+    }
+    // A run of no games would only discard what `out` holds (with --force) and report success.
+    if cfg.games == 0 {
+        return Err(DatagenError::Config("--games 0: a run plays at least 1 game".into()));
+    }
+    Ok(())
+}
+
+/// The progress and shard header keys of the run in `cfg.out` being resumed, once its identity
+/// file shows it is the run `given` describes (the first differing key named otherwise).
+fn resume(
+    cfg: &DatagenConfig,
+    mut given: Identity,
+    identity_file: &Path,
+    params_file: &Path,
+    progress_file: &Path,
+) -> Result<(Progress, (u64, u64)), DatagenError> {
+    let mut found: Identity = read_json(identity_file)?;
+    if found.format_version != given.format_version {
+        return Err(DatagenError::Config(format!(
+            "{}: the run there writes shard format {}; this tuner writes format {} (checked shards) and \
+             cannot continue it: its closed shards stay readable; start a new run (another --out, or --force)",
+            cfg.out.display(),
+            found.format_version,
+            given.format_version
+        )));
+    }
+    let keys = header_keys(&found, identity_file)?;
+    // The run id is the one the run started with (its parameters' hash may differ, below).
+    given.run_id.clone_from(&found.run_id);
+    if params_file.exists() {
+        same_params(params_file, &cfg.params)?;
+        // The run's parameters are the same: their hash may differ by parameters added since.
+        found.params.clone_from(&given.params);
+    }
+    if let Some((key, was, now)) = first_difference(&found, &given) {
+        return Err(DatagenError::Config(format!(
+            "{}: the run there has {key} = {was}, not {now}; resume it with its own settings or pass --force",
+            cfg.out.display()
+        )));
+    }
+    Ok((read_json(progress_file)?, keys))
+}
+
+/// A fresh start (or --force): the shards `leftovers` of another run removed (with --force,
+/// else refused), the run's identity and parameters written; its first progress and header keys.
+fn start_fresh(
+    cfg: &DatagenConfig,
+    given: &Identity,
+    leftovers: impl Iterator<Item = PathBuf>,
+    identity_file: &Path,
+    params_file: &Path,
+) -> Result<(Progress, (u64, u64)), DatagenError> {
+    // Shards beside no progress file are another run's.
+    for p in leftovers {
+        if cfg.start == Start::Force {
+            fs::remove_file(&p).map_err(io_err(&p))?;
+        } else {
+            return Err(DatagenError::Config(format!(
+                "{} already holds shards ({}); pass --force to replace them or choose another --out",
+                cfg.out.display(),
+                p.display()
+            )));
+        }
+    }
+    write_json(identity_file, given)?;
+    write_atomic(params_file, cfg.params.to_toml().as_bytes()).map_err(io_err(params_file))?;
+    Ok((Progress::default(), header_keys(given, identity_file)?))
+}
+
+/// The open part of the run in `dir` at `progress`, after its closed shards are checked; a run
+/// killed around a shard's closing is first brought to where it would have been.
+fn reopen_part(
+    cfg: &DatagenConfig,
+    dir: &Path,
+    progress: &mut Progress,
+    run: &RunHeader,
+    progress_file: &Path,
+) -> Result<Part, DatagenError> {
+    // Killed between renaming a full part and recording the next shard: the part is gone and
+    // its closed shard is there (checked with the others below).
+    if progress.part_bytes > 0 && shard_path(dir, progress.shard).exists() && !part_path(dir, progress.shard).exists() {
+        progress.shard += 1;
+        (progress.part_bytes, progress.part_games, progress.part_positions) = (0, 0, 0);
+    }
+    check_closed_shards(dir, progress, (run.run_id, run.params))?;
+    let mut part = Part::open(dir, progress, run)?;
+    if progress.part_bytes == 0 {
+        progress.part_bytes = run.header(progress).len() as u64;
+    }
+    if progress.part_positions >= cfg.shard_positions {
+        // Killed after recording a full part and before renaming it: close it as the run would
+        // have, or the next games would go into it and the shards would differ.
+        part = close_part(dir, part, progress, run, progress_file)?;
+    }
+    write_json(progress_file, progress)?;
+    Ok(part)
+}
+
+/// What the player threads share: the settings, the openings and tablebases, the run's id, and
+/// the index of the next game to play.
+struct Players<'a> {
+    cfg: &'a DatagenConfig,
+    book: &'a OpeningBook,
+    tablebase: &'a Option<Arc<Tablebase<Chess>>>,
+    run_id: u64,
+    next: AtomicU64,
+}
+
+impl Players<'_> {
+    /// A player thread: plays the next game not taken, each as its block and counts, until the
+    /// games run out, the run is aborted, or the writer has gone.
+    fn play(
+        &self,
+        searcher: &mut Searcher,
+        abort: &AtomicBool,
+        tx: &crossbeam_channel::Sender<Result<Done, DatagenError>>,
+    ) {
+        let cfg = self.cfg;
+        loop {
+            let index = self.next.fetch_add(1, Ordering::Relaxed);
+            if index >= cfg.games || abort.load(Ordering::Relaxed) {
+                break;
+            }
+            let opening = self.book.get(index);
+            let played =
+                play_game(searcher, &cfg.play, self.tablebase.clone(), &opening, index, &mut game_rng(cfg.seed, index));
+            let msg = played.map_err(|reason| DatagenError::Game { index, reason }).map(|g| {
+                let mut bytes = Vec::with_capacity(64 + 4 * g.record.plies.len());
+                format::put_block(&g.record, self.run_id, &mut bytes);
+                let all = g.record.positions(&cfg.filter);
+                let kept = all.iter().filter(|(_, k)| *k).count() as u64;
+                Done { index, bytes, kept, plies: all.len() as u64, nodes: g.nodes }
+            });
+            if tx.send(msg).is_err() {
+                break;
+            }
+        }
+    }
+}
+
+/// The summary of a run whose games are all in its shards in `dir`: this invocation played
+/// from game `first` on, and `new` (positions, nodes) of them.
+fn summary(dir: &Path, progress: &Progress, first: u64, new: (u64, u64), t0: Instant) -> Result<Summary, DatagenError> {
+    let shards = shards_in(dir)?;
     let mut bytes = 0;
     for s in &shards {
         bytes += fs::metadata(s).map_err(io_err(s))?.len();
@@ -663,9 +732,9 @@ pub fn run(cfg: &DatagenConfig) -> Result<Summary, DatagenError> {
         games: progress.next_game,
         new_games: progress.next_game - first,
         positions: progress.positions,
-        new_positions,
+        new_positions: new.0,
         plies: progress.plies,
-        new_nodes,
+        new_nodes: new.1,
         shards: shards.len() as u32,
         bytes,
         seconds: t0.elapsed().as_secs_f64(),

@@ -164,38 +164,61 @@ pub fn run(cfg: &PipelineConfig, resume: bool, force: bool) -> anyhow::Result<Pa
     // 4. verification
     let t = Instant::now();
     let evol_star = out.join("params/evol-star.toml");
-    let star = Params::load(&evol_star)?;
-    let mut evol0 = Params::load(&co.initial_best)?;
+    let evol0_path = write_evol0(out, &evol_star, &co.initial_best)?;
+    let (contestants, skipped) = contestants(&cfg.verify, &engine, &evol_star, &evol0_path);
+    let suite_rows = solve_suites(cfg, &contestants)?;
+    let match_rows = play_matches(cfg, &contestants, resume)?;
+    timings.0.push(("verification", t.elapsed()));
+    timings.0.push(("total", t_all.elapsed()));
+
+    let space = SearchSpace::load(&evolve_cfg.space)?;
+    let report = Report { cfg, evolve_cfg: &evolve_cfg, evolved: &evolved, space: &space, co: &co, se: &se_summary };
+    let text = report.render(&suite_rows, &match_rows, &skipped, &timings)?;
+    let path = out.join("report.md");
+    write_atomic(&path, text.as_bytes())?;
+    Ok(path)
+}
+
+/// Writes EVOL0, the control: the best evolve-only evaluation (`initial_best`) with the search
+/// section of EVOL* (`evol_star`); returns its path.
+fn write_evol0(out: &Path, evol_star: &Path, initial_best: &Path) -> anyhow::Result<PathBuf> {
+    let star = Params::load(evol_star)?;
+    let mut evol0 = Params::load(initial_best)?;
     evol0.search = star.search.clone();
     let evol0_path = out.join("params/evol0.toml");
     write_atomic(
         &evol0_path,
         format!(
             "# EVOL0: the best evolve-only evaluation ({}) with EVOL*'s search section.\n{}",
-            co.initial_best.display(),
+            initial_best.display(),
             evol0.to_toml()
         )
         .as_bytes(),
     )?;
+    Ok(evol0_path)
+}
+
+/// The engines of the verification, EVOL* first: EVOL0, `params/default.toml` when there is
+/// one, and the external opponents whose command exists; and the opponents skipped, with why.
+fn contestants(v: &VerifyConfig, engine: &Path, evol_star: &Path, evol0_path: &Path) -> (Vec<Contestant>, Vec<String>) {
     let default_path = PathBuf::from("params/default.toml");
-    let v = &cfg.verify;
     let internal = v.internal_plan();
     let mut contestants = vec![
         Contestant {
             name: "EVOL*".into(),
-            spec: EngineSpec::new("EVOL*", &engine).with_params(&evol_star),
+            spec: EngineSpec::new("EVOL*", engine).with_params(evol_star),
             plan: internal.clone(),
         },
         Contestant {
             name: "EVOL0".into(),
-            spec: EngineSpec::new("EVOL0", &engine).with_params(&evol0_path),
+            spec: EngineSpec::new("EVOL0", engine).with_params(evol0_path),
             plan: internal.clone(),
         },
     ];
     if default_path.is_file() {
         contestants.push(Contestant {
             name: "default".into(),
-            spec: EngineSpec::new("default", &engine).with_params(&default_path),
+            spec: EngineSpec::new("default", engine).with_params(&default_path),
             plan: internal.clone(),
         });
     }
@@ -216,7 +239,12 @@ pub fn run(cfg: &PipelineConfig, resume: bool, force: bool) -> anyhow::Result<Pa
         }
         contestants.push(Contestant { name: o.name.clone(), spec, plan: v.opponent_plan(o) });
     }
-    // Suites
+    (contestants, skipped)
+}
+
+/// Every UCI contestant on the EPD suites' positions (Tables III and VII).
+fn solve_suites(cfg: &PipelineConfig, contestants: &[Contestant]) -> anyhow::Result<Vec<SuiteRow>> {
+    let v = &cfg.verify;
     let mut positions = Vec::new();
     for s in &v.suites {
         let mut p = epd::load_suite(s, false)?;
@@ -238,13 +266,19 @@ pub fn run(cfg: &PipelineConfig, resume: bool, force: bool) -> anyhow::Result<Pa
         let results = epd::solve_suite(&spec, &positions, conc, Duration::from_secs(60), &|_| {})?;
         suite_rows.push(SuiteRow { name: c.name.clone(), results });
     }
-    // Matches
+    Ok(suite_rows)
+}
+
+/// EVOL* against each other contestant (Tables IV–VI), each match journaled under
+/// `<out>/matches` and resumed from its journal under `--resume`.
+fn play_matches(cfg: &PipelineConfig, contestants: &[Contestant], resume: bool) -> anyhow::Result<Vec<MatchRow>> {
+    let v = &cfg.verify;
     let mut match_rows = Vec::new();
     let mut base = MatchConfig::new(Vec::new(), Tournament::Match);
-    base.concurrency = conc;
+    base.concurrency = threads(cfg.concurrency);
     base.openings = Some(OpeningsConfig::parse(&[format!("file={}", v.openings.display()), "order=random".into()])?);
     base.adjudication = v.adjudication();
-    let mdir = out.join("matches");
+    let mdir = cfg.out_dir.join("matches");
     std::fs::create_dir_all(&mdir)?;
     for c in contestants.iter().skip(1) {
         if !v.internal_matches && (c.name == "EVOL0" || c.name == "default") {
@@ -271,13 +305,5 @@ pub fn run(cfg: &PipelineConfig, resume: bool, force: bool) -> anyhow::Result<Pa
             });
         }
     }
-    timings.0.push(("verification", t.elapsed()));
-    timings.0.push(("total", t_all.elapsed()));
-
-    let space = SearchSpace::load(&evolve_cfg.space)?;
-    let report = Report { cfg, evolve_cfg: &evolve_cfg, evolved: &evolved, space: &space, co: &co, se: &se_summary };
-    let text = report.render(&suite_rows, &match_rows, &skipped, &timings)?;
-    let path = out.join("report.md");
-    write_atomic(&path, text.as_bytes())?;
-    Ok(path)
+    Ok(match_rows)
 }

@@ -115,6 +115,7 @@ pub(super) fn copy_chart(out: &Path, src: &Path, name: &str) -> String {
 }
 
 impl Report<'_> {
+    /// The report: its sections in the paper's order (each its own method, below).
     pub(super) fn render(
         &self,
         suites: &[SuiteRow],
@@ -122,9 +123,20 @@ impl Report<'_> {
         skipped: &[String],
         timings: &Timings,
     ) -> anyhow::Result<String> {
-        let out = &self.cfg.out_dir;
         let mut s = String::new();
-        let w = &mut s;
+        self.write_header(&mut s, timings)?;
+        self.write_evolution(&mut s)?;
+        self.write_parameters(&mut s)?;
+        self.write_coevolution(&mut s)?;
+        self.write_search(&mut s)?;
+        self.write_suites(&mut s, suites)?;
+        self.write_matches(&mut s, matches, skipped)?;
+        Ok(s)
+    }
+
+    /// The title, the configuration and each stage's wall time.
+    fn write_header(&self, w: &mut String, timings: &Timings) -> std::fmt::Result {
+        let out = &self.cfg.out_dir;
         writeln!(w, "# EVOL* pipeline report\n")?;
         writeln!(
             w,
@@ -135,8 +147,12 @@ impl Report<'_> {
         for (name, d) in &timings.0 {
             writeln!(w, "| {name} | {:.1} s |", d.as_secs_f64())?;
         }
+        Ok(())
+    }
 
-        // §V-A
+    /// §V-A: the evolve runs (Fig. 2).
+    fn write_evolution(&self, w: &mut String) -> std::fmt::Result {
+        let out = &self.cfg.out_dir;
         let ev = self.evolve_cfg;
         writeln!(w, "\n## V-A. Evolution from grandmaster games (Fig. 2)\n")?;
         writeln!(
@@ -156,8 +172,13 @@ impl Report<'_> {
                 pct(r.outcome.test_metric, ev.positions.test)
             )?;
         }
+        Ok(())
+    }
 
-        // Fig. 3
+    /// Fig. 3: the evolved evaluation parameters beside the coevolved ones and the paper's.
+    fn write_parameters(&self, w: &mut String) -> std::fmt::Result {
+        let out = &self.cfg.out_dir;
+        let ev = self.evolve_cfg;
         writeln!(w, "\n## Evolved evaluation parameters (Fig. 3)\n")?;
         let runs: Vec<Params> =
             (1..=ev.runs).filter_map(|r| Params::load(out.join(format!("evolved/run-{r}.toml"))).ok()).collect();
@@ -177,8 +198,12 @@ impl Report<'_> {
                 paper(PAPER_FIG3, &g.name)
             )?;
         }
+        Ok(())
+    }
 
-        // §V-B
+    /// §V-B: the coevolution, generation by generation.
+    fn write_coevolution(&self, w: &mut String) -> std::fmt::Result {
+        let out = &self.cfg.out_dir;
         writeln!(w, "\n## V-B. Coevolution\n")?;
         let h = &self.co.history;
         let n = h.first().map_or(0, |g| g.organisms.len());
@@ -214,8 +239,12 @@ impl Report<'_> {
             )?;
         }
         writeln!(w, "\nCross tables: `coevolve/gen-NNN/crosstable.csv`; games: `coevolve/gen-NNN/games.pgn`.")?;
+        Ok(())
+    }
 
-        // §V-C
+    /// §V-C: the evolution of the search parameters (Fig. 4, Table II).
+    fn write_search(&self, w: &mut String) -> std::fmt::Result {
+        let out = &self.cfg.out_dir;
         let se = self.se;
         writeln!(w, "\n## V-C. Evolution of search parameters (Fig. 4)\n")?;
         w.push_str(&copy_chart(out, &out.join("search-evolve/nodes.svg"), "fig4-search-nodes.svg"));
@@ -239,8 +268,11 @@ impl Report<'_> {
         for ((name, v), (_, d)) in se.values.iter().zip(&se.default_values) {
             writeln!(w, "| {name} | {v} | {d} | {} |", paper(PAPER_TABLE2, name))?;
         }
+        Ok(())
+    }
 
-        // Tables III / VII
+    /// Tables III and VII: each engine's suite solve counts.
+    fn write_suites(&self, w: &mut String, suites: &[SuiteRow]) -> std::fmt::Result {
         let v = &self.cfg.verify;
         let limit = match (v.epd_movetime, v.epd_nodes) {
             (Some(t), _) => format!("{t} s per position"),
@@ -265,8 +297,11 @@ impl Report<'_> {
             }
             writeln!(w, " {}/{} |", r.results.iter().filter(|x| x.solved).count(), r.results.len())?;
         }
+        Ok(())
+    }
 
-        // Tables IV–VI
+    /// Tables IV–VI: EVOL*'s matches, and the opponents skipped.
+    fn write_matches(&self, w: &mut String, matches: &[MatchRow], skipped: &[String]) -> std::fmt::Result {
         writeln!(w, "\n## Matches (Tables IV–VI)\n")?;
         writeln!(
             w,
@@ -305,6 +340,6 @@ impl Report<'_> {
             writeln!(w, "\nSkipped: {sk}.")?;
         }
         writeln!(w, "\nPGN of every match: `matches/*.pgn`.")?;
-        Ok(s)
+        Ok(())
     }
 }
