@@ -41,7 +41,7 @@ use evochess::params::{ParamId, ParamSpec, Params};
 use serde::Deserialize;
 use thiserror::Error;
 
-use crate::ga::{
+use crate::genome::{
     Genome,
     encoding::{BinaryGene, BitCoding, Layout, NumericGene},
 };
