@@ -12,6 +12,7 @@ pub mod datagen;
 pub mod epd;
 pub mod evolve;
 pub mod ga;
+pub mod genome;
 pub mod hash;
 pub mod optimise;
 pub mod parsed;

@@ -302,6 +302,53 @@ fn plan(cfg: &PromoteConfig, limits: &SearchLimits, eta: Option<f64>) -> Plan {
 /// Runs the SPRT and, on H1, writes the promoted defaults. `announce` is given the plan once
 /// the inputs are checked, before any game.
 pub fn run(cfg: &PromoteConfig, announce: impl FnOnce(&Plan)) -> Result<Report, PromoteError> {
+    let Checked { default, old_text, candidate, root } = check(cfg)?;
+    std::fs::create_dir_all(&cfg.dir).map_err(|e| io(&cfg.dir, e))?;
+    let (cand_file, def_file) = (cfg.dir.join("candidate.toml"), cfg.dir.join("default.toml"));
+    write_atomic(&cand_file, candidate.to_toml().as_bytes()).map_err(|e| io(&cand_file, e))?;
+    write_atomic(&def_file, default.to_toml().as_bytes()).map_err(|e| io(&def_file, e))?;
+    let limits = SearchLimits { clock: cfg.clock, nodes: cfg.nodes, ..SearchLimits::default() };
+    let game = crate::progress::game_seconds(&limits);
+    let at_once = cfg.concurrency.max(1);
+    announce(&plan(cfg, &limits, crate::progress::total_seconds(cfg.max_games, game, at_once)));
+    let m = match_config(cfg, &cand_file, &def_file, limits)?;
+    let bar = Progress::new(cfg.max_games, "games", crate::progress::total_seconds(1, game, at_once));
+    let played = play_match(&m, &mut Course(SprtProgress::new(cfg.sprt), bar.clone()));
+    bar.finish_and_clear();
+    let results = played.map_err(Box::new)?;
+
+    let status = results.sprt.clone();
+    let line = sprt_line(&cfg.sprt, status.as_ref(), &results.pairs);
+    let outcome = match status.map(|s| s.decision) {
+        Some(SprtDecision::AcceptH1) => Outcome::Promoted,
+        Some(SprtDecision::AcceptH0) => Outcome::Rejected,
+        _ => Outcome::Inconclusive,
+    };
+    let mut report = Report { outcome, results, sprt_line: line, written: Vec::new(), text: None };
+    if outcome != Outcome::Promoted {
+        return Ok(report);
+    }
+    let text = promoted_text(cfg, &report.sprt_line, &old_text, &candidate, &cand_file)?;
+    report.text = Some(text.clone());
+    if cfg.dry_run {
+        return Ok(report);
+    }
+    report.written = write_promoted(cfg, root, &candidate, &text)?;
+    Ok(report)
+}
+
+/// What [`run`] checks before any game: the default and the candidate over it, the default
+/// file's text (its header goes into the promoted file's), and the checkout's root and default
+/// file when the declarations are to be rewritten.
+struct Checked<'a> {
+    default: Params,
+    old_text: String,
+    candidate: Params,
+    root: Option<(PathBuf, &'a PathBuf)>,
+}
+
+/// Checks everything that can be checked before the first game (see the module's text).
+fn check(cfg: &PromoteConfig) -> Result<Checked<'_>, PromoteError> {
     if cfg.max_games < 2 || !cfg.max_games.is_multiple_of(2) {
         return Err(PromoteError::Config(format!("--max-games {}: an even number, at least 2", cfg.max_games)));
     }
@@ -336,18 +383,20 @@ pub fn run(cfg: &PromoteConfig, announce: impl FnOnce(&Plan)) -> Result<Report, 
     if !cfg.engine.is_file() {
         return Err(PromoteError::Config(format!("engine {} not found", cfg.engine.display())));
     }
+    Ok(Checked { default, old_text, candidate, root })
+}
 
-    std::fs::create_dir_all(&cfg.dir).map_err(|e| io(&cfg.dir, e))?;
-    let (cand_file, def_file) = (cfg.dir.join("candidate.toml"), cfg.dir.join("default.toml"));
-    write_atomic(&cand_file, candidate.to_toml().as_bytes()).map_err(|e| io(&cand_file, e))?;
-    write_atomic(&def_file, default.to_toml().as_bytes()).map_err(|e| io(&def_file, e))?;
-    let limits = SearchLimits { clock: cfg.clock, nodes: cfg.nodes, ..SearchLimits::default() };
-    let game = crate::progress::game_seconds(&limits);
-    let at_once = cfg.concurrency.max(1);
-    announce(&plan(cfg, &limits, crate::progress::total_seconds(cfg.max_games, game, at_once)));
+/// The match: the candidate against the default, both the same engine given their parameter
+/// files, colour-swapped game pairs from the book until the SPRT decides or the cap.
+fn match_config(
+    cfg: &PromoteConfig,
+    cand_file: &Path,
+    def_file: &Path,
+    limits: SearchLimits,
+) -> Result<MatchConfig, PromoteError> {
     let engines = vec![
-        EngineSpec::new("candidate", &cfg.engine).with_params(&cand_file).with_limits(limits.clone()),
-        EngineSpec::new("default", &cfg.engine).with_params(&def_file).with_limits(limits),
+        EngineSpec::new("candidate", &cfg.engine).with_params(cand_file).with_limits(limits.clone()),
+        EngineSpec::new("default", &cfg.engine).with_params(def_file).with_limits(limits),
     ];
     let mut m = MatchConfig::new(engines, Tournament::Match);
     m.games = 2;
@@ -363,25 +412,21 @@ pub fn run(cfg: &PromoteConfig, announce: impl FnOnce(&Plan)) -> Result<Report, 
     m.resume = cfg.resume;
     m.pgn_out = Some(cfg.dir.join("games.pgn"));
     m.event = "evochess promote".into();
-    let bar = Progress::new(cfg.max_games, "games", crate::progress::total_seconds(1, game, at_once));
-    let played = play_match(&m, &mut Course(SprtProgress::new(cfg.sprt), bar.clone()));
-    bar.finish_and_clear();
-    let results = played.map_err(Box::new)?;
+    Ok(m)
+}
 
-    let status = results.sprt.clone();
-    let line = sprt_line(&cfg.sprt, status.as_ref(), &results.pairs);
-    let outcome = match status.map(|s| s.decision) {
-        Some(SprtDecision::AcceptH1) => Outcome::Promoted,
-        Some(SprtDecision::AcceptH0) => Outcome::Rejected,
-        _ => Outcome::Inconclusive,
-    };
-    let mut report = Report { outcome, results, sprt_line: line, written: Vec::new(), text: None };
-    if outcome != Outcome::Promoted {
-        return Ok(report);
-    }
-
+/// The promoted file: the candidate's values under a header giving their lineage (the
+/// candidate, `--lineage`, the games' settings, the SPRT line, the bench signatures, the command
+/// and the header of the default it replaces).
+fn promoted_text(
+    cfg: &PromoteConfig,
+    sprt_line: &str,
+    old_text: &str,
+    candidate: &Params,
+    cand_file: &Path,
+) -> Result<String, PromoteError> {
     let engine_bench = bench_signature(&cfg.engine, None)?;
-    let promoted_bench = bench_signature(&cfg.engine, Some(&cand_file))?;
+    let promoted_bench = bench_signature(&cfg.engine, Some(cand_file))?;
     let settings = match (&cfg.clock, cfg.nodes) {
         (Some(tc), _) => format!("tc {tc}"),
         (None, Some(n)) => format!("{n} nodes a move"),
@@ -396,15 +441,15 @@ pub fn run(cfg: &PromoteConfig, announce: impl FnOnce(&Plan)) -> Result<Report, 
         "Games: {settings}, book {}, seed {}, concurrency {}, engine {}",
         cfg.openings.display(),
         cfg.seed,
-        m.concurrency,
+        cfg.concurrency.max(1),
         cfg.engine.display()
     ));
-    lines.push(report.sprt_line.clone());
+    lines.push(sprt_line.to_string());
     lines.push(format!(
         "Bench: {promoted_bench} (these values); {engine_bench} (the binary that played, with the previous defaults)"
     ));
     lines.push(format!("Command: {}", cfg.command));
-    let (old_header, _) = default_file::split_header(&old_text);
+    let (old_header, _) = default_file::split_header(old_text);
     let previous: Vec<&str> = old_header
         .strip_prefix(default_file::PREAMBLE)
         .unwrap_or(old_header)
@@ -416,26 +461,32 @@ pub fn run(cfg: &PromoteConfig, announce: impl FnOnce(&Plan)) -> Result<Report, 
         lines.push("The default it replaced:".into());
         lines.extend(previous.iter().map(|l| format!("  {l}")));
     }
-    let text = default_file::file_text(&default_file::header(&lines), &candidate);
-    report.text = Some(text.clone());
-    if cfg.dry_run {
-        return Ok(report);
-    }
+    Ok(default_file::file_text(&default_file::header(&lines), candidate))
+}
+
+/// Writes the promoted `text` to `--out`, or replaces the checkout's declarations and default
+/// file (`root`); returns the files written.
+fn write_promoted(
+    cfg: &PromoteConfig,
+    root: Option<(PathBuf, &PathBuf)>,
+    candidate: &Params,
+    text: &str,
+) -> Result<Vec<PathBuf>, PromoteError> {
     if let Some(out) = &cfg.out {
         write_atomic(out, text.as_bytes()).map_err(|e| io(out, e))?;
-        report.written.push(out.clone());
-        return Ok(report);
+        return Ok(vec![out.clone()]);
     }
     let Some((root, default_path)) = root else { return Err(PromoteError::Config(BUILT_IN_NOT_REPLACED.into())) };
+    let mut written = Vec::new();
     // The declarations first: a failure there leaves the default file as it was, still agreeing
     // with the declarations that were not rewritten.
-    for (path, new) in rewritten_declarations(&root, &candidate)? {
+    for (path, new) in rewritten_declarations(&root, candidate)? {
         write_atomic(&path, new.as_bytes()).map_err(|e| io(&path, e))?;
-        report.written.push(path);
+        written.push(path);
     }
     write_atomic(default_path, text.as_bytes()).map_err(|e| io(default_path, e))?;
-    report.written.push(default_path.clone());
-    Ok(report)
+    written.push(default_path.clone());
+    Ok(written)
 }
 
 #[cfg(test)]

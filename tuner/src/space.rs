@@ -41,7 +41,7 @@ use evochess::params::{ParamId, ParamSpec, Params};
 use serde::Deserialize;
 use thiserror::Error;
 
-use crate::ga::{
+use crate::genome::{
     Genome,
     encoding::{BinaryGene, BitCoding, Layout, NumericGene},
 };
@@ -183,6 +183,169 @@ fn shown(text: &str) -> String {
     evochess::one_line(text).into_owned()
 }
 
+/// The parameters claimed so far, each with who claimed it (a gene's name, `fixed` or `hold`):
+/// a parameter claimed twice is an error naming both.
+#[derive(Default)]
+struct Claims(Vec<(ParamId, String)>);
+
+impl Claims {
+    fn claim(&mut self, id: ParamId, who: &str) -> Result<(), SpaceError> {
+        if let Some((_, first)) = self.0.iter().find(|(k, _)| *k == id) {
+            return Err(SpaceError::DuplicateKey {
+                key: Params::spec(id).key(),
+                first: shown(first),
+                second: shown(who),
+            });
+        }
+        self.0.push((id, who.to_string()));
+        Ok(())
+    }
+
+    fn has(&self, id: ParamId) -> bool {
+        self.0.iter().any(|(k, _)| *k == id)
+    }
+}
+
+/// The `[fixed]` table: known parameters with integer values in their declared ranges.
+fn parse_fixed(table: &toml::Table, claims: &mut Claims) -> Result<Vec<(ParamId, i32)>, SpaceError> {
+    let mut fixed = Vec::new();
+    for (key, value) in table {
+        let (id, spec) =
+            Params::find(key).ok_or_else(|| SpaceError::Fixed(format!("unknown parameter `{}`", shown(key))))?;
+        let v = value.as_integer().ok_or_else(|| SpaceError::Fixed(format!("`{key}` must be an integer")))?;
+        if v < i64::from(spec.min) || v > i64::from(spec.max) {
+            return Err(SpaceError::Fixed(format!("`{key}` = {v} is out of range [{}, {}]", spec.min, spec.max)));
+        }
+        claims.claim(id, "fixed")?;
+        fixed.push((id, v as i32));
+    }
+    Ok(fixed)
+}
+
+/// The `hold` list: known parameters.
+fn parse_held(keys: &[String], claims: &mut Claims) -> Result<Vec<ParamId>, SpaceError> {
+    let mut held = Vec::new();
+    for key in keys {
+        let (id, _) =
+            Params::find(key).ok_or_else(|| SpaceError::Hold(format!("unknown parameter `{}`", shown(key))))?;
+        claims.claim(id, "hold")?;
+        held.push(id);
+    }
+    Ok(held)
+}
+
+/// One `[[gene]]`: its range, its keys (known, unclaimed, declared wide enough) and the fields
+/// its encoding takes.
+fn parse_gene(g: &RawGene, encoding: Encoding, claims: &mut Claims) -> Result<Gene, SpaceError> {
+    let bad = |reason: String| SpaceError::Invalid { gene: shown(&g.name), reason };
+    if g.min > g.max {
+        return Err(bad(format!("min {} is above max {}", g.min, g.max)));
+    }
+    let key_names = g.keys.clone().unwrap_or_else(|| vec![g.name.clone()]);
+    if key_names.is_empty() {
+        return Err(bad("`keys` is empty".into()));
+    }
+    let mut keys = Vec::new();
+    for k in &key_names {
+        let (id, spec): (ParamId, &ParamSpec) =
+            Params::find(k).ok_or_else(|| SpaceError::UnknownKey { gene: shown(&g.name), key: shown(k) })?;
+        if g.min < i64::from(spec.min) || g.max > i64::from(spec.max) {
+            return Err(SpaceError::OutOfRange {
+                gene: shown(&g.name),
+                key: spec.key(),
+                min: g.min,
+                max: g.max,
+                kmin: spec.min,
+                kmax: spec.max,
+            });
+        }
+        claims.claim(id, &g.name)?;
+        keys.push(id);
+    }
+    check_encoding_fields(g, encoding).map_err(bad)?;
+    Ok(Gene {
+        name: g.name.clone(),
+        keys,
+        min: g.min as i32,
+        max: g.max as i32,
+        bits: g.bits,
+        step: if encoding == Encoding::Integer { Some(g.step.unwrap_or(1) as i32) } else { None },
+    })
+}
+
+/// Why a gene's `bits` and `step` do not suit the encoding: binary genes need `bits`, integer
+/// genes may have a `step`, real genes take neither.
+fn check_encoding_fields(g: &RawGene, encoding: Encoding) -> Result<(), String> {
+    match encoding {
+        Encoding::Gray | Encoding::Binary => {
+            let bits = g.bits.ok_or_else(|| format!("`bits` is required with {encoding:?} encoding"))?;
+            if !(1..=32).contains(&bits) {
+                return Err(format!("bits = {bits} must be in 1..=32"));
+            }
+            if g.step.is_some() {
+                return Err("`step` applies to the integer encoding only; binary genes use `bits`".into());
+            }
+        }
+        Encoding::Integer => {
+            if g.bits.is_some() {
+                return Err("`bits` applies to gray/binary encodings only".into());
+            }
+            if g.step.is_some_and(|s| s < 1) {
+                return Err("`step` must be at least 1".into());
+            }
+        }
+        Encoding::Real => {
+            if g.bits.is_some() || g.step.is_some() {
+                return Err("real genes take only min and max".into());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `others = "evolve"`: a gene over its declared range for every evaluation parameter nothing
+/// claimed, in declaration order.
+fn unclaimed_genes(encoding: Encoding, claims: &Claims) -> Vec<Gene> {
+    let mut genes = Vec::new();
+    for (i, spec) in Params::specs().enumerate() {
+        let id = ParamId(i);
+        if spec.section != "eval" || claims.has(id) {
+            continue;
+        }
+        let span = u64::try_from(i64::from(spec.max) - i64::from(spec.min)).expect("min <= max");
+        let binary = encoding.is_binary();
+        genes.push(Gene {
+            name: spec.name.to_string(),
+            keys: vec![id],
+            min: spec.min,
+            max: spec.max,
+            // Enough bits for every value of the range (one value needs one bit).
+            bits: binary.then(|| (u64::BITS - span.leading_zeros()).max(1)),
+            step: (encoding == Encoding::Integer).then_some(1),
+        });
+    }
+    genes
+}
+
+/// The chromosome shape of validated genes under `encoding`.
+fn layout_of(encoding: Encoding, genes: &[Gene]) -> Layout {
+    match encoding {
+        Encoding::Gray | Encoding::Binary => Layout::Bits {
+            coding: if encoding == Encoding::Gray { BitCoding::Gray } else { BitCoding::Binary },
+            genes: genes
+                .iter()
+                .map(|g| BinaryGene { min: g.min, max: g.max, bits: g.bits.expect("validated") })
+                .collect(),
+        },
+        Encoding::Integer | Encoding::Real => Layout::Numeric(
+            genes
+                .iter()
+                .map(|g| NumericGene { min: f64::from(g.min), max: f64::from(g.max), step: g.step.map(f64::from) })
+                .collect(),
+        ),
+    }
+}
+
 impl SearchSpace {
     /// Reads and validates a space file.
     pub fn load(path: impl AsRef<Path>) -> Result<Self, SpaceError> {
@@ -195,143 +358,28 @@ impl SearchSpace {
         Self::parse(&text).map_err(|e| e.in_file(path))
     }
 
-    /// Parses and validates a space document.
+    /// Parses and validates a space document. Each parameter may be claimed once, by `[fixed]`,
+    /// `hold` or a gene, checked in that order (so a file with several faults is told the first).
     pub fn parse(text: &str) -> Result<Self, SpaceError> {
         let raw: RawSpace = toml::from_str(text).map_err(|e| SpaceError::Syntax(e.to_string()))?;
-        let mut owner: Vec<(ParamId, String)> = Vec::new();
-        let mut claim = |id: ParamId, who: &str| -> Result<(), SpaceError> {
-            if let Some((_, first)) = owner.iter().find(|(k, _)| *k == id) {
-                return Err(SpaceError::DuplicateKey {
-                    key: Params::spec(id).key(),
-                    first: shown(first),
-                    second: shown(who),
-                });
-            }
-            owner.push((id, who.to_string()));
-            Ok(())
-        };
-
-        let mut fixed = Vec::new();
-        for (key, value) in &raw.fixed {
-            let (id, spec) =
-                Params::find(key).ok_or_else(|| SpaceError::Fixed(format!("unknown parameter `{}`", shown(key))))?;
-            let v = value.as_integer().ok_or_else(|| SpaceError::Fixed(format!("`{key}` must be an integer")))?;
-            if v < i64::from(spec.min) || v > i64::from(spec.max) {
-                return Err(SpaceError::Fixed(format!("`{key}` = {v} is out of range [{}, {}]", spec.min, spec.max)));
-            }
-            claim(id, "fixed")?;
-            fixed.push((id, v as i32));
-        }
-        let mut held = Vec::new();
-        for key in &raw.hold {
-            let (id, _) =
-                Params::find(key).ok_or_else(|| SpaceError::Hold(format!("unknown parameter `{}`", shown(key))))?;
-            claim(id, "hold")?;
-            held.push(id);
-        }
-
+        let mut claims = Claims::default();
+        let fixed = parse_fixed(&raw.fixed, &mut claims)?;
+        let held = parse_held(&raw.hold, &mut claims)?;
         let mut names = HashSet::new();
         let mut genes = Vec::new();
         for g in raw.genes {
-            let bad = |reason: String| SpaceError::Invalid { gene: shown(&g.name), reason };
             if !names.insert(g.name.clone()) {
-                return Err(bad("gene name used twice".into()));
+                return Err(SpaceError::Invalid { gene: shown(&g.name), reason: "gene name used twice".into() });
             }
-            if g.min > g.max {
-                return Err(bad(format!("min {} is above max {}", g.min, g.max)));
-            }
-            let key_names = g.keys.clone().unwrap_or_else(|| vec![g.name.clone()]);
-            if key_names.is_empty() {
-                return Err(bad("`keys` is empty".into()));
-            }
-            let mut keys = Vec::new();
-            for k in &key_names {
-                let (id, spec): (ParamId, &ParamSpec) =
-                    Params::find(k).ok_or_else(|| SpaceError::UnknownKey { gene: shown(&g.name), key: shown(k) })?;
-                if g.min < i64::from(spec.min) || g.max > i64::from(spec.max) {
-                    return Err(SpaceError::OutOfRange {
-                        gene: shown(&g.name),
-                        key: spec.key(),
-                        min: g.min,
-                        max: g.max,
-                        kmin: spec.min,
-                        kmax: spec.max,
-                    });
-                }
-                claim(id, &g.name)?;
-                keys.push(id);
-            }
-            match raw.encoding {
-                Encoding::Gray | Encoding::Binary => {
-                    let bits =
-                        g.bits.ok_or_else(|| bad(format!("`bits` is required with {:?} encoding", raw.encoding)))?;
-                    if !(1..=32).contains(&bits) {
-                        return Err(bad(format!("bits = {bits} must be in 1..=32")));
-                    }
-                    if g.step.is_some() {
-                        return Err(bad("`step` applies to the integer encoding only; binary genes use `bits`".into()));
-                    }
-                }
-                Encoding::Integer => {
-                    if g.bits.is_some() {
-                        return Err(bad("`bits` applies to gray/binary encodings only".into()));
-                    }
-                    if g.step.is_some_and(|s| s < 1) {
-                        return Err(bad("`step` must be at least 1".into()));
-                    }
-                }
-                Encoding::Real => {
-                    if g.bits.is_some() || g.step.is_some() {
-                        return Err(bad("real genes take only min and max".into()));
-                    }
-                }
-            }
-            genes.push(Gene {
-                name: g.name.clone(),
-                keys,
-                min: g.min as i32,
-                max: g.max as i32,
-                bits: g.bits,
-                step: if raw.encoding == Encoding::Integer { Some(g.step.unwrap_or(1) as i32) } else { None },
-            });
+            genes.push(parse_gene(&g, raw.encoding, &mut claims)?);
         }
         if raw.others == Others::Evolve {
-            for (i, spec) in Params::specs().enumerate() {
-                let id = ParamId(i);
-                if spec.section != "eval" || owner.iter().any(|(k, _)| *k == id) {
-                    continue;
-                }
-                let span = u64::try_from(i64::from(spec.max) - i64::from(spec.min)).expect("min <= max");
-                let binary = raw.encoding.is_binary();
-                genes.push(Gene {
-                    name: spec.name.to_string(),
-                    keys: vec![id],
-                    min: spec.min,
-                    max: spec.max,
-                    // Enough bits for every value of the range (one value needs one bit).
-                    bits: binary.then(|| (u64::BITS - span.leading_zeros()).max(1)),
-                    step: (raw.encoding == Encoding::Integer).then_some(1),
-                });
-            }
+            genes.extend(unclaimed_genes(raw.encoding, &claims));
         }
         if genes.is_empty() {
             return Err(SpaceError::Syntax("no [[gene]] entries".into()));
         }
-        let layout = match raw.encoding {
-            Encoding::Gray | Encoding::Binary => Layout::Bits {
-                coding: if raw.encoding == Encoding::Gray { BitCoding::Gray } else { BitCoding::Binary },
-                genes: genes
-                    .iter()
-                    .map(|g| BinaryGene { min: g.min, max: g.max, bits: g.bits.expect("validated") })
-                    .collect(),
-            },
-            Encoding::Integer | Encoding::Real => Layout::Numeric(
-                genes
-                    .iter()
-                    .map(|g| NumericGene { min: f64::from(g.min), max: f64::from(g.max), step: g.step.map(f64::from) })
-                    .collect(),
-            ),
-        };
+        let layout = layout_of(raw.encoding, &genes);
         Ok(Self { encoding: raw.encoding, others: raw.others, genes, fixed, held, layout })
     }
 

@@ -7,8 +7,8 @@ use std::{fmt::Display, path::Path};
 
 use thiserror::Error;
 
-use super::{GaError, checkpoint::CheckpointError, run_dir::RunDirError};
-use crate::space::SpaceError;
+use super::{checkpoint::CheckpointError, run_dir::RunDirError};
+use crate::{optimise::config::GaError, space::SpaceError};
 
 #[derive(Debug, Error)]
 pub enum RunError {
@@ -50,8 +50,8 @@ macro_rules! command_error {
                 $crate::ga::error::RunError::from(e).into()
             }
         }
-        impl From<$crate::ga::GaError> for $error {
-            fn from(e: $crate::ga::GaError) -> Self {
+        impl From<$crate::optimise::config::GaError> for $error {
+            fn from(e: $crate::optimise::config::GaError) -> Self {
                 $crate::ga::error::RunError::from(e).into()
             }
         }

@@ -11,7 +11,8 @@
 
 use super::{
     OptimiseError, Optimiser, Outcome,
-    cmaes::CmaEs,
+    cmaes::{CmaEs, default_lambda},
+    config::GaConfig,
     es::{Es, EsSettings},
     ga::Ga,
     local::LocalSearch,
@@ -19,8 +20,8 @@ use super::{
     spsa::{Spsa, SpsaSettings},
     synthetic::SyntheticTexel,
 };
-use crate::ga::{
-    GaConfig, Genome,
+use crate::genome::{
+    Genome,
     encoding::{Layout, NumericGene},
     operators::{Crossover, Mutation, Selection},
     random_genome,
@@ -119,7 +120,7 @@ impl Setup {
                 go(Ga::new(cfg, layout, initial), &f, budget, seed)
             }
             Setup::Cmaes => {
-                let lambda = crate::ga::cmaes::default_lambda(TRUTH.len());
+                let lambda = default_lambda(TRUTH.len());
                 go(CmaEs::new(layout, 0.3, lambda, |_: &mut _| vec![start()]), &f, budget, seed)
             }
             Setup::Spsa => {

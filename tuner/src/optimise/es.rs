@@ -36,7 +36,7 @@ use thiserror::Error;
 
 use super::{OptimiseError, Optimiser, check_told};
 use crate::{
-    ga::{
+    genome::{
         Genome,
         encoding::{Layout, NumericGene},
     },
@@ -482,7 +482,7 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
-    use crate::{ga::generation_rng, spsa::parse_lines};
+    use crate::{optimise::generation_rng, spsa::parse_lines};
 
     fn genes() -> Vec<SpsaParam> {
         parse_lines(

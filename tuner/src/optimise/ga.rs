@@ -1,12 +1,70 @@
-//! The genetic algorithm as an [`Optimiser`]: the first ask draws the initial population, every
-//! later one breeds the last told population with [`breed`] (elitism, selection, crossover,
-//! mutation as `[ga]` configures them).
+//! The genetic algorithm: one generation step is [`breed`] (elitism, then selection →
+//! crossover → mutation until the population is full, as `[ga]` configures them), and [`Ga`]
+//! runs it as an [`Optimiser`]: the first ask draws the initial population, every later one
+//! breeds the last told population.
+//!
+//! ```
+//! use rand::SeedableRng;
+//! use tuner::genome::{Genome, encoding::{BinaryGene, BitCoding, Layout}, random_genome};
+//! use tuner::optimise::{config::GaConfig, ga::breed};
+//! let layout = Layout::Bits { coding: BitCoding::Gray, genes: vec![BinaryGene { min: 0, max: 63, bits: 6 }; 4] };
+//! let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+//! let pop: Vec<Genome> = (0..10).map(|_| random_genome(&layout, &mut rng)).collect();
+//! let fitness: Vec<f64> = (0..10).map(|i| i as f64).collect();
+//! let cfg = GaConfig { population: 10, ..GaConfig::default() };
+//! let next = breed(&pop, &fitness, &cfg, &layout, &mut rng).unwrap();
+//! assert_eq!(next.len(), 10);
+//! assert_eq!(next[0], pop[9]); // elitism keeps the best unchanged
+//! ```
 
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use serde::{Deserialize, Serialize};
 
-use super::{OptimiseError, Optimiser, check_told};
-use crate::ga::{GaConfig, Genome, breed, encoding::Layout};
+use super::{
+    OptimiseError, Optimiser, check_told,
+    config::{GaConfig, GaError, invalid},
+};
+use crate::genome::{Genome, encoding::Layout, mutate, operators, recombine};
+
+/// The next generation: the `elitism` best unchanged, then children of selected parents,
+/// recombined with probability `crossover_rate` and mutated, until `cfg.population` organisms.
+///
+/// # Errors
+/// When `cfg` does not suit `layout` or a genome does not fit the layout.
+pub fn breed(
+    pop: &[Genome],
+    fitness: &[f64],
+    cfg: &GaConfig,
+    layout: &Layout,
+    rng: &mut impl Rng,
+) -> Result<Vec<Genome>, GaError> {
+    cfg.validate(layout)?;
+    if pop.is_empty() || pop.len() != fitness.len() {
+        return Err(invalid("population", format!("{} genomes but {} fitness values", pop.len(), fitness.len())));
+    }
+    if let Some(i) = pop.iter().position(|g| !g.fits(layout)) {
+        return Err(invalid("population", format!("genome {i} does not fit the search space")));
+    }
+    let mut next: Vec<Genome> =
+        operators::elite_indices(fitness, cfg.elitism.min(pop.len())).into_iter().map(|i| pop[i].clone()).collect();
+    let selector = cfg.selection.prepare(fitness);
+    while next.len() < cfg.population {
+        let parents: Vec<&Genome> = (0..cfg.crossover.parents()).map(|_| &pop[selector.pick(rng)]).collect();
+        let children = if rng.random_bool(cfg.crossover_rate) {
+            recombine(&parents, &cfg.crossover, layout, rng)
+        } else {
+            parents.iter().take(2).map(|&g| g.clone()).collect()
+        };
+        for mut child in children {
+            if next.len() == cfg.population {
+                break;
+            }
+            mutate(&mut child, &cfg.mutation, cfg.mutation_rate, layout, rng);
+            next.push(child);
+        }
+    }
+    Ok(next)
+}
 
 /// The GA keeps nothing of its own between an ask and its tell: the population it breeds from is
 /// the candidates told, which a checkpoint holds anyway. (Empty, so a GA checkpoint is the

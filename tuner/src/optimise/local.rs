@@ -13,7 +13,7 @@ use rand::rngs::StdRng;
 use serde::{Deserialize, Serialize};
 
 use super::{OptimiseError, Optimiser, check_told};
-use crate::ga::{Genome, encoding::Layout};
+use crate::genome::{Genome, encoding::Layout};
 
 /// The search's position after an ask. (No field is named as one of a checkpoint's own, since
 /// the driver flattens this beside the population and its `fitness`.)
@@ -115,7 +115,7 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
-    use crate::ga::encoding::NumericGene;
+    use crate::genome::encoding::NumericGene;
 
     #[test]
     fn each_ask_is_the_incumbent_and_one_coordinate_up_and_down() {

@@ -10,13 +10,17 @@
 //! as everywhere in the tuner. What an optimiser keeps between an ask and the tell of its
 //! candidates is its [`Optimiser::State`]: a checkpoint holds it beside the candidates and their
 //! fitness, so a killed run resumes by [`Optimiser::restore`], `tell`, `ask` with the
-//! generation's RNG and proposes what an uninterrupted run would. [`crate::ga::driver`] runs the
-//! evolution commands' generations this way, with whichever of the four `[ga] optimiser` names;
-//! [`optimise`] is the plain loop (no checkpoint) that [`compare`] uses to run every optimiser
-//! on one synthetic objective with a known answer.
+//! generation's RNG ([`generation_rng`]) and proposes what an uninterrupted run would.
+//! [`crate::ga::driver`] runs the evolution commands' generations this way, with whichever of
+//! the four `[ga] optimiser` names ([`config`]); [`optimise`] is the plain loop (no checkpoint)
+//! that [`compare`] uses to run every optimiser on one synthetic objective with a known answer.
+//!
+//! The dependencies go one way: this module builds on the genomes ([`crate::genome`]) and never
+//! names the driver ([`crate::ga`]), which builds on it.
 
 pub mod cmaes;
 pub mod compare;
+pub mod config;
 pub mod es;
 pub mod ga;
 pub mod halving;
@@ -27,11 +31,18 @@ pub mod spsa;
 pub mod synthetic;
 pub mod synthetic_games;
 
-use rand::rngs::StdRng;
+use rand::{SeedableRng, rngs::StdRng};
 use serde::{Serialize, de::DeserializeOwned};
 use thiserror::Error;
 
-use crate::ga::{Genome, encoding::Layout, generation_rng, operators::elite_indices};
+use crate::{
+    genome::{
+        Genome,
+        encoding::{Layout, NumericGene},
+        operators::elite_indices,
+    },
+    hash::mix64,
+};
 
 /// What an optimiser, or the loop that runs one, can fail with.
 #[derive(Debug, Error, PartialEq)]
@@ -44,7 +55,7 @@ pub enum OptimiseError {
     Unsuited { optimiser: &'static str, reason: String },
     /// The GA's settings do not suit the space.
     #[error(transparent)]
-    Ga(#[from] crate::ga::GaError),
+    Ga(#[from] config::GaError),
 }
 
 /// Proposes candidates and learns from their fitness.
@@ -80,6 +91,12 @@ pub trait Objective {
 
     /// The fitness of each candidate of the batch, in order (higher is better).
     fn evaluate(&self, batch: &[Genome]) -> Result<Vec<f64>, Self::Error>;
+}
+
+/// The RNG of one generation of one run: a pure function of its coordinates, so resuming from
+/// a checkpoint needs no RNG state.
+pub fn generation_rng(seed: u64, run: u64, generation: u64) -> StdRng {
+    StdRng::seed_from_u64(mix64(mix64(mix64(seed) ^ run) ^ generation))
 }
 
 /// Checks that `tell` got one fitness value per candidate asked.
@@ -136,10 +153,7 @@ pub fn optimise<O: Optimiser, F: Objective>(
 }
 
 /// The numeric genes of `layout`, or why `optimiser` cannot use it.
-pub fn numeric_genes<'a>(
-    optimiser: &'static str,
-    layout: &'a Layout,
-) -> Result<&'a [crate::ga::encoding::NumericGene], OptimiseError> {
+pub fn numeric_genes<'a>(optimiser: &'static str, layout: &'a Layout) -> Result<&'a [NumericGene], OptimiseError> {
     match layout {
         Layout::Numeric(genes) => Ok(genes),
         Layout::Bits { .. } => Err(OptimiseError::Unsuited {

@@ -17,12 +17,13 @@ use thiserror::Error;
 use super::{
     Optimiser,
     es::{Es, EsError, EsSettings, GroupSpec},
+    generation_rng,
     halving::{HalvingError, Record, Schedule, race},
     ledger::{Ledger, LedgerError, Played, RACING},
     synthetic_games::{GameModel, Landscape, search_groups},
 };
 use crate::{
-    ga::{Genome, generation_rng},
+    genome::Genome,
     hash::mix64,
     spsa::{self, SpsaParam},
 };

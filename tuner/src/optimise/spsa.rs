@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{OptimiseError, Optimiser, check_told, numeric_genes};
 use crate::{
-    ga::{Genome, encoding::Layout},
+    genome::{Genome, encoding::Layout},
     spsa::{Perturbation, Schedule, Spsa as Tune, SpsaParam},
 };
 

@@ -10,7 +10,7 @@
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
 use super::{Objective, OptimiseError};
-use crate::ga::Genome;
+use crate::genome::Genome;
 
 /// Texel's expected score of a centipawn score, `1 / (1 + 10^(−K·s/400))`, with K = 1.
 pub fn sigmoid(score: f64) -> f64 {

@@ -17,7 +17,7 @@
 use std::{
     cmp::Ordering,
     collections::HashMap,
-    fs::OpenOptions,
+    fs::{File, OpenOptions},
     io::Write,
     path::{Path, PathBuf},
     sync::{
@@ -503,35 +503,25 @@ fn play_quick_tournament(
     let n = pop.len();
 
     let journal_path = dir.join("games.journal");
-    let fp = serde_json::to_string(&(fingerprint(cfg), g, state.cap, pop)).expect("serialises");
-    let (journal, done) = Journal::open(&journal_path, &fp, resume && journal_path.exists())?;
-    let done_pgn_len = done.iter().filter_map(|e| e.pgn_len).max();
-    let known: HashMap<u64, Vec<GameSummary>> = done.into_iter().map(|e| (e.unit, e.games)).collect();
-    let replayed = known.len();
-    // PGN length after the last journaled game: text past it is a game cut short by a kill (or
-    // written but never journaled) and goes; less than it means games were lost.
-    let recorded = done_pgn_len;
     let pgn_path = dir.join("games.pgn");
-    let pgn = OpenOptions::new().create(true).append(true).open(&pgn_path).map_err(|e| QuickError::io(&pgn_path, e))?;
-    let len = pgn.metadata().map_err(|e| QuickError::io(&pgn_path, e))?.len();
-    match recorded {
-        _ if replayed == 0 => pgn.set_len(0).map_err(|e| QuickError::io(&pgn_path, e))?,
-        Some(r) if len < r => {
-            return Err(QuickError::Config(format!(
-                "--resume: {} has {len} bytes but its journal records {r}; restore it or start afresh",
-                pgn_path.display()
-            )));
-        }
-        Some(r) => pgn.set_len(r).map_err(|e| QuickError::io(&pgn_path, e))?,
-        None => {}
-    }
-    let shared = Mutex::new((journal, pgn, known.clone()));
+    let fp = serde_json::to_string(&(fingerprint(cfg), g, state.cap, pop)).expect("serialises");
+    let (journal, pgn, known) = open_games(&journal_path, &pgn_path, &fp, resume)?;
+    let replayed = known.len();
+    let comparisons = Comparisons {
+        cfg,
+        g,
+        pop,
+        specs,
+        maxmoves: MaxMovesRule { moves: state.cap, result: MaxMovesResult::Material },
+        openings: openings(cfg)?,
+        per_comparison: cfg.comparison.games(cfg.pairs),
+        event: format!("evochess quick generation {g}"),
+        pgn_path,
+        shared: Mutex::new((journal, pgn, known.clone())),
+    };
     let failed = AtomicBool::new(false);
     let failure: Mutex<Option<QuickError>> = Mutex::new(None);
-    let maxmoves = MaxMovesRule { moves: state.cap, result: MaxMovesResult::Material };
-    let openings = openings(cfg)?;
 
-    let per_comparison = cfg.comparison.games(cfg.pairs);
     // `compare(pivot, other)`: how `other` did; `other` has white in the first (or only) game.
     let compare = |pivot: usize, other: usize| -> Ordering {
         let unit = (other * n + pivot) as u64;
@@ -541,39 +531,121 @@ fn play_quick_tournament(
         if failed.load(AtomicOrdering::Relaxed) {
             return Ordering::Equal;
         }
-        let mut m = MatchConfig::new(vec![specs[other].clone(), specs[pivot].clone()], Tournament::Match);
+        match comparisons.play(other, pivot).and_then(|records| comparisons.record(unit, (other, pivot), &records)) {
+            Ok(order) => order,
+            Err(e) => {
+                // The first failure is the run's error; the comparisons still running end
+                // as draws without playing.
+                failed.store(true, AtomicOrdering::Relaxed);
+                failure.lock().expect("lock").get_or_insert(e);
+                Ordering::Equal
+            }
+        }
+    };
+    let tseed = mix64(cfg.seed ^ 0x7175_6963_6b00 ^ mix64(g as u64));
+    let ranking = quick_tournament(n, tseed, cfg.concurrency, compare);
+    if let Some(e) = failure.into_inner().expect("lock") {
+        return Err(e);
+    }
+    let (_, _, seen) = comparisons.shared.into_inner().expect("lock");
+    if replayed > 0 {
+        log::info!("generation {g}: {replayed} games replayed from {}", journal_path.display());
+    }
+    let games: Vec<GameSummary> = seen.into_values().flatten().collect();
+    debug_assert_eq!(games.len(), ranking.games * comparisons.per_comparison);
+    Ok((ranking.order.iter().map(|&i| pop[i].clone()).collect(), ranking.games, games))
+}
+
+/// The games of each comparison played, by unit (`other · n + pivot`).
+type Played = HashMap<u64, Vec<GameSummary>>;
+
+/// A quick tournament's journal and PGN file, opened to continue: the games the journal holds
+/// (which a resume replays), by unit, and the PGN cut back to the last of them (emptied when
+/// nothing is replayed).
+fn open_games(
+    journal_path: &Path,
+    pgn_path: &Path,
+    fp: &str,
+    resume: bool,
+) -> Result<(Journal, File, Played), QuickError> {
+    let (journal, done) = Journal::open(journal_path, fp, resume && journal_path.exists())?;
+    let done_pgn_len = done.iter().filter_map(|e| e.pgn_len).max();
+    let known: Played = done.into_iter().map(|e| (e.unit, e.games)).collect();
+    let replayed = known.len();
+    // PGN length after the last journaled game: text past it is a game cut short by a kill (or
+    // written but never journaled) and goes; less than it means games were lost.
+    let recorded = done_pgn_len;
+    let pgn = OpenOptions::new().create(true).append(true).open(pgn_path).map_err(|e| QuickError::io(pgn_path, e))?;
+    let len = pgn.metadata().map_err(|e| QuickError::io(pgn_path, e))?.len();
+    match recorded {
+        _ if replayed == 0 => pgn.set_len(0).map_err(|e| QuickError::io(pgn_path, e))?,
+        Some(r) if len < r => {
+            return Err(QuickError::Config(format!(
+                "--resume: {} has {len} bytes but its journal records {r}; restore it or start afresh",
+                pgn_path.display()
+            )));
+        }
+        Some(r) => pgn.set_len(r).map_err(|e| QuickError::io(pgn_path, e))?,
+        None => {}
+    }
+    Ok((journal, pgn, known))
+}
+
+/// One generation's comparisons of a quick tournament, run from the tournament's threads: each
+/// is a match of its own, recorded (PGN, then journal) as soon as it ends.
+struct Comparisons<'a> {
+    cfg: &'a QuickConfig,
+    g: usize,
+    pop: &'a [Individual],
+    specs: &'a [EngineSpec],
+    maxmoves: MaxMovesRule,
+    openings: Option<OpeningsConfig>,
+    /// Games a comparison plays.
+    per_comparison: usize,
+    event: String,
+    pgn_path: PathBuf,
+    /// The journal, the PGN file and every comparison's games so far, by unit.
+    shared: Mutex<(Journal, File, Played)>,
+}
+
+impl Comparisons<'_> {
+    /// The games of `other` (white in the first) against `pivot`: all of them, or why not.
+    fn play(&self, other: usize, pivot: usize) -> Result<Vec<GameRecord>, QuickError> {
+        let (cfg, pop, per_comparison) = (self.cfg, self.pop, self.per_comparison);
+        let mut m = MatchConfig::new(vec![self.specs[other].clone(), self.specs[pivot].clone()], Tournament::Match);
         m.executor = crate::broker::games::on_workers(cfg.broker.clone());
         // A pair repeats its opening with colours swapped.
         m.games = per_comparison as u32;
         m.repeat = per_comparison >= 2;
-        m.adjudication.maxmoves = Some(maxmoves);
-        m.openings = openings.clone();
-        m.seed = mix64(cfg.seed ^ mix64(g as u64) ^ mix64(pop[other].id << 32 | pop[pivot].id));
-        m.event = format!("evochess quick generation {g}");
+        m.adjudication.maxmoves = Some(self.maxmoves);
+        m.openings = self.openings.clone();
+        m.seed = mix64(cfg.seed ^ mix64(self.g as u64) ^ mix64(pop[other].id << 32 | pop[pivot].id));
+        m.event = self.event.clone();
         let mut cap = Capture(Vec::new());
-        let played = runner::play_match(&m, &mut cap);
-        let records = match played {
-            Ok(_) if cap.0.len() == per_comparison => cap.0,
-            res => {
-                failed.store(true, AtomicOrdering::Relaxed);
-                let e = match res {
-                    Err(source) => QuickError::Game {
-                        white: pop[other].name.clone(),
-                        black: pop[pivot].name.clone(),
-                        source: Box::new(source),
-                    },
-                    Ok(_) => QuickError::Config(format!(
-                        "{} vs {}: {} of {per_comparison} games were played",
-                        pop[other].name,
-                        pop[pivot].name,
-                        cap.0.len()
-                    )),
-                };
-                failure.lock().expect("lock").get_or_insert(e);
-                return Ordering::Equal;
-            }
-        };
-        // Engine 0 of the match is `other`, engine 1 the pivot.
+        match runner::play_match(&m, &mut cap) {
+            Ok(_) if cap.0.len() == per_comparison => Ok(cap.0),
+            Err(source) => Err(QuickError::Game {
+                white: pop[other].name.clone(),
+                black: pop[pivot].name.clone(),
+                source: Box::new(source),
+            }),
+            Ok(_) => Err(QuickError::Config(format!(
+                "{} vs {}: {} of {per_comparison} games were played",
+                pop[other].name,
+                pop[pivot].name,
+                cap.0.len()
+            ))),
+        }
+    }
+
+    /// Records the games of comparison `unit` (engine 0 `other`, engine 1 `pivot`) and says how
+    /// `other` did.
+    fn record(
+        &self,
+        unit: u64,
+        (other, pivot): (usize, usize),
+        records: &[GameRecord],
+    ) -> Result<Ordering, QuickError> {
         let summaries: Vec<GameSummary> = records
             .iter()
             .map(|rec| {
@@ -583,44 +655,25 @@ fn play_quick_tournament(
                 s
             })
             .collect();
-        let mut guard = shared.lock().expect("lock");
+        let mut guard = self.shared.lock().expect("lock");
         let (journal, pgn, seen) = &mut *guard;
         // PGN first, then the journal with the PGN's length: a kill between the two leaves text
         // that the next --resume cuts off, and a full disk stops the run instead of losing games.
-        let text: String = records.iter().map(|rec| game_to_pgn(rec, &m.event, "?")).collect();
-        let written = pgn
+        let text: String = records.iter().map(|rec| game_to_pgn(rec, &self.event, "?")).collect();
+        let meta = pgn
             .write_all(text.as_bytes())
             .and_then(|()| pgn.sync_data())
             .and_then(|()| pgn.metadata())
-            .map_err(|e| QuickError::io(&pgn_path, e));
-        let entry = written.and_then(|meta| {
-            let entry = UnitEntry { unit, games: summaries.clone(), pgn_len: Some(meta.len()), epd_len: None };
-            journal.append(&entry).map_err(QuickError::from)
-        });
-        if let Err(e) = entry {
-            failed.store(true, AtomicOrdering::Relaxed);
-            failure.lock().expect("lock").get_or_insert(e);
-            return Ordering::Equal;
-        }
-        for rec in &records {
-            log::debug!("gen {g}: {} vs {}: {}", rec.white, rec.black, rec.result.outcome.pgn());
+            .map_err(|e| QuickError::io(&self.pgn_path, e))?;
+        let entry = UnitEntry { unit, games: summaries.clone(), pgn_len: Some(meta.len()), epd_len: None };
+        journal.append(&entry).map_err(QuickError::from)?;
+        for rec in records {
+            log::debug!("gen {}: {} vs {}: {}", self.g, rec.white, rec.black, rec.result.outcome.pgn());
         }
         let order = comparison_order(other, &summaries);
         seen.insert(unit, summaries);
-        order
-    };
-    let tseed = mix64(cfg.seed ^ 0x7175_6963_6b00 ^ mix64(g as u64));
-    let ranking = quick_tournament(n, tseed, cfg.concurrency, compare);
-    if let Some(e) = failure.into_inner().expect("lock") {
-        return Err(e);
+        Ok(order)
     }
-    let (_, _, seen) = shared.into_inner().expect("lock");
-    if replayed > 0 {
-        log::info!("generation {g}: {replayed} games replayed from {}", journal_path.display());
-    }
-    let games: Vec<GameSummary> = seen.into_values().flatten().collect();
-    debug_assert_eq!(games.len(), ranking.games * per_comparison);
-    Ok((ranking.order.iter().map(|&i| pop[i].clone()).collect(), ranking.games, games))
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! Gradient Texel (`optimizer = "adam"` or `"adagrad"`): Ethereal's tuner on our traces.
+//! Gradient Texel (`optimizer = "adam"` or `"adagrad"`): Ethereal's tuner on our traces (run on
+//! the driver by [`super::fit`]).
 //!
 //! The training positions are traced once ([`super::traces`]) at the starting parameters; every
 //! epoch then runs over the compact traces only, never calling the evaluation: mini-batches
@@ -23,22 +24,16 @@
 //! epoch's values are `tuned.toml`. The state (values, moments, step count) is checkpointed
 //! after every epoch, so `--resume` continues exactly where a killed run stopped.
 
-use std::time::Instant;
-
 use rand::{SeedableRng, rngs::StdRng, seq::SliceRandom};
 use serde::{Deserialize, Serialize};
 
-use super::{
-    run::{PassRecord, TexelError, Tuning, mse_against},
-    traces::TraceSet,
-};
-use crate::ga::driver::Generations;
+use super::traces::TraceSet;
 
 /// The gradient optimisers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Optimizer {
-    /// The local search of [`super::run`] (one step per gene, halving).
+    /// The local search of [`super::tuning`] (one step per gene, halving).
     #[default]
     Local,
     /// Adam (β₁ 0.9, β₂ 0.999).
@@ -140,41 +135,6 @@ pub struct GradientState {
     pub stopped: bool,
 }
 
-/// A fit over traced training positions.
-pub(super) struct Gradient<'a> {
-    pub(super) tuning: &'a Tuning<'a>,
-    pub(super) cfg: GradientConfig,
-    pub(super) optimizer: Optimizer,
-    pub(super) train: TraceSet,
-    /// The space's gene index of each fitted gene (the others are held).
-    pub(super) fitted: Vec<usize>,
-    pub(super) seed: u64,
-    /// The traced training loss at the start against the fit's target, the figure each epoch's
-    /// training MSE compares with (the run's start line measures the results instead).
-    pub(super) start_loss: f64,
-}
-
-impl Gradient<'_> {
-    /// Each fitted gene's declared range.
-    fn bounds(&self) -> Vec<(i32, i32)> {
-        self.fitted.iter().map(|&g| (self.tuning.space.genes[g].min, self.tuning.space.genes[g].max)).collect()
-    }
-
-    /// The gene values of the whole space: fitted ones rounded and clamped, the rest at the start.
-    pub fn values(&self, theta: &[f64]) -> Vec<i32> {
-        let mut values = self.tuning.start_values();
-        for (&g, &t) in self.fitted.iter().zip(theta) {
-            let gene = &self.tuning.space.genes[g];
-            values[g] = (t.round() as i32).clamp(gene.min, gene.max);
-        }
-        values
-    }
-
-    fn start_theta(&self) -> Vec<f64> {
-        fitted_theta(&self.tuning.start_values(), &self.fitted)
-    }
-}
-
 /// The fitted genes' entries of the space's gene `values`, as the optimiser's parameter vector.
 pub(super) fn fitted_theta(values: &[i32], fitted: &[usize]) -> Vec<f64> {
     fitted.iter().map(|&g| f64::from(values[g])).collect()
@@ -252,108 +212,6 @@ impl GradientState {
     }
 }
 
-impl Generations for Gradient<'_> {
-    type State = GradientState;
-    type Record = PassRecord;
-    type Error = TexelError;
-
-    fn initial(&self, _: &mut StdRng) -> Result<GradientState, TexelError> {
-        Ok(GradientState::new(self.start_theta(), self.tuning.start.1))
-    }
-
-    fn evaluate(
-        &self,
-        g: usize,
-        mut s: GradientState,
-        history: &[PassRecord],
-        _: bool,
-    ) -> Result<(GradientState, PassRecord), TexelError> {
-        let t = Instant::now();
-        let before = self.values(&s.theta);
-        let n = self.train.len();
-        let (mut sse, mut trials) = (0.0, 0);
-        if !s.stopped {
-            let (start, bounds) = (self.start_theta(), self.bounds());
-            (sse, trials) = epoch(
-                &self.train,
-                &mut s,
-                self.tuning.k,
-                &self.cfg,
-                self.optimizer,
-                (&start, &bounds),
-                (self.seed, g),
-                self.tuning.threads,
-            );
-        }
-        let values = self.values(&s.theta);
-        let train_mse =
-            if trials > 0 { sse / n as f64 } else { history.last().map_or(self.start_loss, |r| r.train_mse) };
-        // After the early stop the values no longer move: the epochs left only carry the record.
-        let was_stopped = s.stopped;
-        let validation_mse = match history.last() {
-            Some(last) if was_stopped => last.validation_mse,
-            _ => mse_against(
-                &self.tuning.validation,
-                &self.tuning.params(&values),
-                self.tuning.k,
-                self.tuning.threads,
-                self.tuning.cfg.validation_lambda(),
-            ),
-        };
-        if !s.stopped {
-            if validation_mse < s.best_validation {
-                (s.best_validation, s.stale) = (validation_mse, 0);
-            } else {
-                s.stale += 1;
-                s.stopped = s.stale >= self.cfg.patience;
-            }
-        }
-        let record = PassRecord {
-            pass: g + 1,
-            train_mse,
-            validation_mse,
-            changed: values.iter().zip(&before).filter(|(a, b)| a != b).count(),
-            trials,
-            seconds: t.elapsed().as_secs_f64(),
-            values,
-        };
-        log::log!(
-            if was_stopped { log::Level::Debug } else { log::Level::Info },
-            "epoch {}: training MSE {:.6}, validation MSE {:.6}, {} genes changed, {} steps ({:.1}s){}",
-            g + 1,
-            record.train_mse,
-            record.validation_mse,
-            record.changed,
-            trials,
-            record.seconds,
-            if s.stopped { ", stopped (no better validation MSE)" } else { "" }
-        );
-        Ok((s, record))
-    }
-
-    fn breed(
-        &self,
-        _: usize,
-        s: &GradientState,
-        _: &[PassRecord],
-        _: &mut StdRng,
-    ) -> Result<GradientState, TexelError> {
-        Ok(s.clone())
-    }
-
-    fn check(&self, s: &GradientState) -> Result<(), String> {
-        let n = self.fitted.len();
-        if s.theta.len() != n || s.m.len() != n || s.v.len() != n {
-            return Err(format!("{} values for the {n} fitted genes", s.theta.len()));
-        }
-        Ok(())
-    }
-
-    fn report(&self, history: &[PassRecord]) -> Result<(), TexelError> {
-        self.tuning.write_reports(history, self.start_loss)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use evochess::params::{EvalParams, ParamSection};
@@ -361,7 +219,7 @@ mod tests {
     use shakmaty::{Chess, Position};
 
     use super::*;
-    use crate::texel::{run::Labelled, traces::tests::all_linear, win_chance};
+    use crate::texel::{labelled::Labelled, traces::tests::all_linear, win_chance};
 
     /// Positions from seeded random playouts.
     fn playouts(n: usize, seed: u64) -> Vec<Labelled> {

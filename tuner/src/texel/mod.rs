@@ -3,15 +3,23 @@
 //! squared error of those chances against the games' results (1, ½, 0). `K` is fitted first,
 //! once, for the evaluation being tuned.
 //!
-//! `tuner texel` ([`run`]) minimises that error over a search space's parameters on quiet
-//! positions ([`quiet`]) from games with results, by local search or by a gradient fit
-//! ([`gradient`]) over compact traces of the positions ([`traces`]).
+//! `tuner texel` ([`run`], configured by [`config`]) minimises that error ([`labelled`]) over a
+//! search space's parameters on quiet positions ([`quiet`]) from games with results, or on
+//! self-play positions ([`selfplay`]), split into training and validation sets ([`sets`]), by
+//! local search ([`tuning`]) or by a gradient fit ([`gradient`], run by [`fit`]) over compact
+//! traces of the positions ([`traces`]). The dependencies go one way: [`run`] uses the others,
+//! and none of them uses [`run`].
 
+pub mod config;
+pub mod fit;
 pub mod gradient;
+pub mod labelled;
 pub mod quiet;
 pub mod run;
 pub mod selfplay;
+pub mod sets;
 pub mod traces;
+pub mod tuning;
 
 /// The winning chance of `score` centipawns under scale `k`.
 pub fn win_chance(k: f64, score: f64) -> f64 {

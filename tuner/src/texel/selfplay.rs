@@ -36,7 +36,7 @@ use std::{
 use rand::{SeedableRng, rngs::StdRng, seq::SliceRandom};
 use shakmaty::{Color, Position};
 
-use super::run::{Labelled, TexelError};
+use super::{config::TexelError, labelled::Labelled};
 use crate::{
     datagen::{Sample, Shard},
     hash::{fnv1a, mix64},

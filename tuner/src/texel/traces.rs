@@ -46,7 +46,7 @@ use evochess::{
 };
 use shakmaty::Position;
 
-use super::run::Labelled;
+use super::labelled::Labelled;
 use crate::ga::par_map;
 
 /// Positions per parallel work item (fixed, for thread-count independent sums).

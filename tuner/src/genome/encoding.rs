@@ -7,7 +7,7 @@
 //!   integer genes are snapped to `min + k * step`, real genes are rounded only when decoded.
 //!
 //! ```
-//! use tuner::ga::encoding::{gray_decode, gray_encode};
+//! use tuner::genome::encoding::{gray_decode, gray_encode};
 //! assert_eq!(gray_encode(5), 0b111);
 //! assert_eq!(gray_decode(gray_encode(1234)), 1234);
 //! ```

@@ -1,4 +1,4 @@
-//! CMA-ES ([`crate::ga::cmaes::Cmaes`]) as an [`Optimiser`] over a layout's unit box
+//! CMA-ES ([`Cmaes`]) as an [`Optimiser`] over a layout's unit box
 //! ([`Layout::genome_at`]): the first ask starts the strategy at the mean of an initial draw
 //! (the evolution commands' initial population, or one start point), every ask samples the
 //! distribution, every tell updates it from the sampled points (not the genomes, which may be
@@ -7,8 +7,11 @@
 use rand::rngs::StdRng;
 use serde::{Deserialize, Serialize};
 
-use super::{OptimiseError, Optimiser, check_told};
-use crate::ga::{Genome, cmaes::Cmaes, encoding::Layout};
+use super::Cmaes;
+use crate::{
+    genome::{Genome, encoding::Layout},
+    optimise::{OptimiseError, Optimiser, check_told},
+};
 
 /// The points of the last ask and the distribution they were drawn from (told nothing of them
 /// yet). Field names and order are those of the evolution commands' CMA-ES checkpoints.

@@ -10,12 +10,19 @@
 //! O(n³)) lazily as in Hansen's `purecma`: again only once the covariance has learnt enough since
 //! the last decomposition (every generation or few for tens of parameters, about every 22nd for
 //! the whole evaluation's 1,071 genes).
+//!
+//! [`CmaEs`] runs the strategy as an [`Optimiser`](super::Optimiser) over a search space's
+//! genomes.
+
+mod optimiser;
 
 use std::borrow::Cow;
 
 use rand::Rng;
 use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
+
+pub use self::optimiser::{CmaEs, CmaesState};
 
 /// The strategy's state after a generation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,0 +1,263 @@
+//! The generation loop of every evolution command.
+//!
+//! [`Driver::run`] owns what must be the same everywhere: generation `g`'s RNG is
+//! [`generation_rng`]`(seed, run, g)`; after each generation is evaluated the checkpoint holds
+//! it with the history (no RNG state); a resumed run refuses other inputs by their fingerprint;
+//! reports are rewritten after every generation and once more at the end. A run killed at any
+//! point and resumed therefore ends as an uninterrupted one, and a finished run can be extended
+//! with more generations. A command supplies [`Generations`]: its first generation, how a
+//! generation is evaluated (in-process threads or games through the runner, continuing a
+//! killed generation's journal when resumed), how the next is bred, and its reports.
+//!
+//! Commands whose organisms are [`Genome`](crate::genome::Genome)s supply less: a [`Problem`]
+//! (the fitness), run by [`Driver::evolve`] with the optimiser `[ga] optimiser` names, or by
+//! [`Driver::optimise`] with any [`Optimiser`] (ask/tell, [`crate::optimise`]); the driver adds
+//! memoised scores of unchanged genomes and the test-set measure of each generation's best, and
+//! checkpoints the optimiser's state beside the generation ([`Told`]); that part lives in the
+//! `problem` submodule.
+//!
+//! | command | through | state kept per generation | evaluation |
+//! | --- | --- | --- | --- |
+//! | `evolve` | [`Problem`] | [`Population`] | GM-move matching or a mentor, threads |
+//! | `search-evolve` | [`Problem`] | [`Population`] | node counts on a suite, threads |
+//! | `coevolve` | [`Problem`] | [`Population`] | round robin of engine processes |
+//! | `quick` | [`Generations`] | named individuals with life records | quick tournament of engine processes |
+//! | `roundrobin-ga` | [`Generations`] | Aksenov's players; roulette and two-point arithmetic crossover | round robin with a reference player |
+//! | `spsa` | [`Generations`] | the tune and its ± perturbation (one iteration a generation) | game pairs of + against − |
+//!
+//! A new fitness (a distributed one, say) is a new [`Problem`]; a new optimiser for every
+//! [`Problem`] is a new [`Optimiser`], as the GA, CMA-ES, SPSA and the local search are
+//! (`optimiser = "cmaes"`, `"spsa"`, `"local"`); a
+//! command with its own kind of generation is a new [`Generations`] whose `breed` draws from
+//! the RNG it is given, as `spsa` is.
+//!
+//! [`Optimiser`]: crate::optimise::Optimiser
+
+mod problem;
+
+use std::{
+    path::PathBuf,
+    time::{Duration, Instant},
+};
+
+use rand::rngs::StdRng;
+use serde::{Serialize, de::DeserializeOwned};
+
+pub use self::problem::{Batch, Population, Problem, Told, best_index};
+use super::checkpoint::{Checkpoint, CheckpointError};
+use crate::{optimise::generation_rng, progress::Progress};
+
+/// What a command evolves, for [`Driver::run`].
+pub trait Generations {
+    /// What is kept of an evaluated generation (checkpointed): enough to breed the next.
+    type State: Clone + Serialize + DeserializeOwned;
+    /// One generation's result in the history (checkpointed, reported).
+    type Record: Clone + Serialize + DeserializeOwned;
+    type Error: From<CheckpointError>;
+
+    /// Generation 0 before evaluation, drawn from `rng`.
+    fn initial(&self, rng: &mut StdRng) -> Result<Self::State, Self::Error>;
+    /// Evaluates `generation` (bred into `state`); `resume` asks to continue what a killed run
+    /// left of it (game journals).
+    fn evaluate(
+        &self,
+        generation: usize,
+        state: Self::State,
+        history: &[Self::Record],
+        resume: bool,
+    ) -> Result<(Self::State, Self::Record), Self::Error>;
+    /// Generation `generation` bred from the evaluated previous one (`history` ends with its
+    /// record).
+    fn breed(
+        &self,
+        generation: usize,
+        state: &Self::State,
+        history: &[Self::Record],
+        rng: &mut StdRng,
+    ) -> Result<Self::State, Self::Error>;
+    /// Checks a state read from a checkpoint (e.g. that its genomes fit the space).
+    fn check(&self, _state: &Self::State) -> Result<(), String> {
+        Ok(())
+    }
+    /// Rewrites the run's reports (CSV, chart) from the history.
+    fn report(&self, history: &[Self::Record]) -> Result<(), Self::Error>;
+}
+
+/// One run's fixed inputs.
+pub struct Driver<'a> {
+    pub generations: usize,
+    pub seed: u64,
+    pub run: usize,
+    /// Identifies every input that determines the result; stored in the checkpoint.
+    pub fingerprint: &'a str,
+    /// The same inputs' fingerprint as an older tuner computed it (from a space file's raw
+    /// text, comments included): its checkpoints still resume, rewritten under `fingerprint`.
+    pub legacy: Option<&'a str>,
+    pub checkpoint: PathBuf,
+    /// What to say when a checkpoint's fingerprint differs ("a different config, ...").
+    pub mismatch: &'a str,
+    /// Whether a generation may go unsaved ([`Driver::throttled`]).
+    pub throttle: bool,
+    /// A bar over the generations ([`Driver::with_progress`]).
+    pub progress: Option<&'a Progress>,
+}
+
+/// A throttled driver saves once the time since its last save is this many times what that
+/// save took: the checkpoint (the whole history) and the reports then cost at most about a
+/// tenth of the run, where saving every generation of a long run of quick generations (SPSA's
+/// 17,500 iterations) grows quadratically.
+pub const SAVE_RATIO: u32 = 10;
+
+/// The end of a run: its last evaluated generation and the history.
+pub struct Finished<S, R> {
+    pub state: S,
+    pub history: Vec<R>,
+}
+
+impl<'a> Driver<'a> {
+    /// The driver of a command's only run (number 0).
+    pub fn single(
+        generations: usize,
+        seed: u64,
+        fingerprint: &'a str,
+        checkpoint: PathBuf,
+        mismatch: &'a str,
+    ) -> Driver<'a> {
+        Driver {
+            generations,
+            seed,
+            run: 0,
+            fingerprint,
+            legacy: None,
+            checkpoint,
+            mismatch,
+            throttle: false,
+            progress: None,
+        }
+    }
+
+    /// Moves `bar` a generation at a time (those of a resumed checkpoint skipped: done, not
+    /// timed), its prefix `generation G/N` while generation `G` is evaluated.
+    pub fn with_progress(self, bar: &'a Progress) -> Driver<'a> {
+        Driver { progress: Some(bar), ..self }
+    }
+
+    /// Marks the bar before generation `g` is evaluated, or after the last (`g` = the count).
+    fn tick(&self, g: usize) {
+        if let Some(bar) = self.progress {
+            bar.skip_to(g as u64);
+            bar.set_prefix(format!("generation {}/{}", (g + 1).min(self.generations), self.generations));
+        }
+    }
+
+    /// Saves the checkpoint and the reports only once [`SAVE_RATIO`] times the last save's cost
+    /// has passed since it, and after the last generation. Only for problems whose generations
+    /// replay exactly from a checkpoint: a deterministic fitness (move matching), or games each
+    /// generation journals in its own directory and a resume replays (SPSA). A kill then costs
+    /// the generations since the last save, which a resume recomputes to the same values.
+    pub fn throttled(self) -> Driver<'a> {
+        Driver { throttle: true, ..self }
+    }
+
+    /// Also resumes checkpoints written under `legacy`, the older form of the same fingerprint.
+    pub fn accepting_legacy(self, legacy: &'a str) -> Driver<'a> {
+        Driver { legacy: Some(legacy), ..self }
+    }
+
+    /// Runs the generations, continuing from the checkpoint when `resume` and one exists.
+    pub fn run<G: Generations>(&self, command: &G, resume: bool) -> Result<Finished<G::State, G::Record>, G::Error> {
+        let path = &self.checkpoint;
+        // Whether this call saved (and so reported) a generation.
+        let mut saved = true;
+        let (mut state, mut generation, mut history) = match Checkpoint::<G::State, G::Record>::load(path)? {
+            Some(c) if resume => {
+                if c.fingerprint != self.fingerprint && Some(c.fingerprint.as_str()) != self.legacy {
+                    return Err(CheckpointError::new(
+                        path,
+                        format!(
+                            "it was written with {} (fingerprint {}, this run's {}); resume with the same ones",
+                            self.mismatch, c.fingerprint, self.fingerprint
+                        ),
+                    )
+                    .into());
+                }
+                if c.run != self.run || c.history.len() != c.generation + 1 {
+                    return Err(CheckpointError::new(
+                        path,
+                        format!("inconsistent checkpoint (run {}, expected {})", c.run, self.run),
+                    )
+                    .into());
+                }
+                command.check(&c.state).map_err(|reason| CheckpointError::new(path, reason))?;
+                if c.fingerprint != self.fingerprint {
+                    // Written under the legacy fingerprint: rewritten now, so that the run keeps
+                    // resuming once the old form no longer matches (a comment edited, say).
+                    log::info!(
+                        "{}checkpoint fingerprint {} is this run's in its older form; rewritten as {}",
+                        self.prefix(),
+                        c.fingerprint,
+                        self.fingerprint
+                    );
+                    Checkpoint { fingerprint: self.fingerprint.to_string(), ..c.clone() }.save(path)?;
+                }
+                log::info!("{}resuming after generation {}", self.prefix(), c.generation);
+                saved = false;
+                (c.state, c.generation, c.history)
+            }
+            _ => {
+                let first = command.initial(&mut generation_rng(self.seed, self.run as u64, 0))?;
+                self.tick(0);
+                let (state, record) = command.evaluate(0, first, &[], resume)?;
+                let history = vec![record];
+                self.save(command, &state, 0, &history)?;
+                (state, 0, history)
+            }
+        };
+        let (mut last_save, mut save_cost) = (Instant::now(), Duration::ZERO);
+        while generation + 1 < self.generations {
+            generation += 1;
+            let mut rng = generation_rng(self.seed, self.run as u64, generation as u64);
+            let bred = command.breed(generation, &state, &history, &mut rng)?;
+            self.tick(generation);
+            let (evaluated, record) = command.evaluate(generation, bred, &history, resume)?;
+            state = evaluated;
+            history.push(record);
+            let last = generation + 1 == self.generations;
+            if !self.throttle || last || last_save.elapsed() >= save_cost * SAVE_RATIO {
+                let started = Instant::now();
+                self.save(command, &state, generation, &history)?;
+                (last_save, save_cost) = (Instant::now(), started.elapsed());
+                saved = true;
+            }
+        }
+        self.tick(generation + 1);
+        if !saved {
+            // A run resumed with nothing left to do: its reports are rewritten, so one finished
+            // before a crash (or by an older build) has them.
+            command.report(&history)?;
+        }
+        Ok(Finished { state, history })
+    }
+
+    fn save<G: Generations>(
+        &self,
+        command: &G,
+        state: &G::State,
+        generation: usize,
+        history: &[G::Record],
+    ) -> Result<(), G::Error> {
+        Checkpoint {
+            fingerprint: self.fingerprint.to_string(),
+            run: self.run,
+            generation,
+            state: state.clone(),
+            history: history.to_vec(),
+        }
+        .save(&self.checkpoint)?;
+        command.report(history)
+    }
+
+    fn prefix(&self) -> String {
+        if self.run == 0 { String::new() } else { format!("run {}: ", self.run) }
+    }
+}
