@@ -32,7 +32,8 @@ def main():
         champions = sorted({r["champion"] for r in block})
         last = block[-1]
         steps = " / ".join(f"{float(last[s]):.2f}" for s in sigmas)
-        print(f"| {block[0]['generation']}–{last['generation']} | {games:,} | {mean:.3f} ± {se:.3f} | {', '.join(champions)} | {float(last['distance']):.2f} | {steps} |")
+        score = f"{mean:.3f} ± {se:.3f}" if len(scores) > 1 else f"{mean:.3f}"
+        print(f"| {block[0]['generation']}–{last['generation']} | {games:,} | {score} | {', '.join(champions)} | {float(last['distance']):.2f} | {steps} |")
     gates = [r for r in rows if r.get("gate")]
     total = sum(int(r["games"]) + int(r["gate_games"] or 0) for r in rows)
     print(f"\n{len(rows)} generations, {total:,} games (racing and gates)")
