@@ -5,11 +5,11 @@
 //! positions where a piece is about to be lost; quiescence only sees the captures of the side
 //! to move, and only down to its stand-pat.
 
-use shakmaty::{Bitboard, Color, Square, attacks};
+use shakmaty::{Color, Square, attacks};
 
 use super::{
     Ctx, S,
-    bits::{fwd, pawn_attacks, rel},
+    bits::{BISHOP_LINES, ROOK_LINES, fwd, pawn_attacks, rel},
 };
 
 /// How many threat counts [`counts`] gives (and weights [`super::term_tables::Pairs::threats`]
@@ -78,19 +78,19 @@ fn counts(ctx: &Ctx, us: Color) -> [i32; THREATS] {
 
     let safe_pawns = ctx.pawns[u] & (!ctx.attacked[t] | ctx.attacked[u]);
     let (mut knight_on_queen, mut slider_on_queen) = (0, 0);
+    // The enemy's one queen: its attacks are `att_queen` alone.
     if ctx.queens[t].is_power_of_two() {
         let queen = Square::new(ctx.queens[t].trailing_zeros());
         let strongly_protected = by_pawns | (ctx.attacked2[t] & !ctx.attacked2[u]);
         let safe = ctx.mob_area[u] & !strongly_protected;
         knight_on_queen = ctx.att_knight[u] & attacks::knight_attacks(queen).0 & safe;
-        let sliders = ctx.att_bishop[u] | ctx.att_rook[u];
-        if sliders & safe & ctx.attacked2[u] != 0 {
-            let occ = Bitboard(ctx.occ);
-            slider_on_queen = ((ctx.att_bishop[u] & attacks::bishop_attacks(queen, occ).0)
-                | (ctx.att_rook[u] & attacks::rook_attacks(queen, occ).0))
-                & safe
-                & ctx.attacked2[u];
-        }
+        // The queen's own attacks, on its diagonals and on its file and rank, are where a bishop
+        // or a rook would attack it from (no lookup).
+        let i = queen.to_usize();
+        slider_on_queen = ((ctx.att_bishop[u] & BISHOP_LINES[i]) | (ctx.att_rook[u] & ROOK_LINES[i]))
+            & ctx.att_queen[t]
+            & safe
+            & ctx.attacked2[u];
     }
 
     [
