@@ -187,9 +187,13 @@ pub fn removed_key_notes(keys: &[RemovedKey]) -> Vec<String> {
 /// attacks of lesser pieces they escape or walk into (`threat_escape_bonus` 0 → 8192); format 17
 /// starts singular extensions two plies shallower (`singular_min_depth` 8 → 6); format 18 prunes
 /// quiet evasions in check by move count, continuation history and SEE (`in_check_pruning_use`
-/// 0 → 1). Removing a parameter does not bump it: a file of any format that names a removed key
-/// loads with a note ([`Removed`]).
-pub const PARAMS_FORMAT: u32 = 18;
+/// 0 → 1); format 19 Stockfish 11's evaluation terms that ours lacked (`threat_by_safe_pawn_*`,
+/// `threat_knight_on_queen_*`, `threat_slider_on_queen_*`, `rook_on_queen_file_*`,
+/// `king_protector_*`, `knight_reachable_outpost_*`, `bishop_reachable_outpost_*`,
+/// `trapped_rook_*`, `pawnless_flank_*`, `passed_file_*`, `pawn_weak_unopposed_*`: 0 by default,
+/// for a fit to set; older files keep them at 0). Removing a parameter does not bump it: a file
+/// of any format that names a removed key loads with a note ([`Removed`]).
+pub const PARAMS_FORMAT: u32 = 19;
 
 /// The top-level key of a parameter file that names its format.
 pub const FORMAT_KEY: &str = "format";

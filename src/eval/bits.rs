@@ -23,6 +23,21 @@ pub const FAR_ZONE: u64 = 0x00ff_ff00_0000_0000;
 /// a1, b1, c1, g1, h1 (white's view): squares a castled king stands on.
 pub const CASTLED_SQUARES: u64 = 0b1100_0111;
 
+/// The flank of a king on each file (Stockfish's `KingFlank`): files a-c for a king on a, a-d on
+/// b and c, c-f on d and e, e-h on f and g, f-h on h.
+pub const KING_FLANK: [u64; 8] = {
+    const fn files(from: usize, to: usize) -> u64 {
+        let mut m = 0;
+        let mut f = from;
+        while f <= to {
+            m |= FILE_A << f;
+            f += 1;
+        }
+        m
+    }
+    [files(0, 2), files(0, 3), files(0, 3), files(2, 5), files(2, 5), files(4, 7), files(4, 7), files(5, 7)]
+};
+
 /// Dark squares (a1 is dark).
 pub const DARK_SQUARES: u64 = 0xaa55_aa55_aa55_aa55;
 
@@ -265,6 +280,10 @@ mod tests {
         assert_eq!(pawn_double_attacks(Color::White, duo), 1 << Square::D4.to_usize());
         assert_eq!(pawn_double_attacks(Color::Black, duo), 1 << Square::D2.to_usize());
         assert_eq!(pawn_double_attacks(Color::White, 1 << Square::A2.to_usize()), 0);
+        assert_eq!(KING_FLANK[0], FILE_A | FILE_A << 1 | FILE_A << 2);
+        assert_eq!(KING_FLANK[4], FILES_CDEF);
+        assert_eq!(KING_FLANK[7], FILE_H | FILE_H >> 1 | FILE_H >> 2);
+        assert_eq!(KING_FLANK[6], FILE_H | FILE_H >> 1 | FILE_H >> 2 | FILE_H >> 3);
     }
 
     #[test]

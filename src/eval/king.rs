@@ -1,13 +1,14 @@
 //! King safety: pawn shelter and enemy pawn cover on the king's and adjacent files, enemy
 //! pressure on the king zone (David Fig. 3), castling done / missed (Aksenov Table 3), king
 //! danger in attack units, the shelter and storm tables by pawn distance, the defenders of the
-//! king area and the king's file distance to the pawns (Ethereal 12).
+//! king area and the king's file distance to the pawns (Ethereal 12), a king on a flank without
+//! pawns (Stockfish 11).
 
 use shakmaty::{Bitboard, Color, attacks};
 
 use super::{
     Ctx, EvalParams, S,
-    bits::{CASTLED_SQUARES, file_mask, file_of, king_area, ranks_above, rel},
+    bits::{CASTLED_SQUARES, KING_FLANK, file_mask, file_of, king_area, ranks_above, rel},
     king_tables,
     term_tables::{self, TermTables},
 };
@@ -154,14 +155,27 @@ fn pawn_file_proximity(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     term_tables::king_pawn_file_proximity(p, distance)
 }
 
+/// Pawnless flank of `us` (Stockfish 11's `PawnlessFlank`, subtracted): no pawn of either colour
+/// on the files of our king's flank ([`KING_FLANK`]), where the enemy's pieces attack a king no
+/// pawn shelters or ever will. Reads the pawns and our king square alone.
+#[inline(always)]
+fn pawnless_flank(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+    if (ctx.pawns[0] | ctx.pawns[1]) & KING_FLANK[file_of(ctx.king[us as usize])] == 0 {
+        -S::new(p.pawnless_flank_mg, p.pawnless_flank_eg)
+    } else {
+        S::ZERO
+    }
+}
+
 /// The king terms that read the pawns and the two king squares alone, both sides: what a pawn
 /// table caches by pawns and king squares ([`super::pawn_table`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct KingPawnTerms {
     /// Shelter and storm tables ([`pawn_shield`]), White less Black.
     pub shields: S,
-    /// File distance to the pawns ([`pawn_file_proximity`]), White less Black.
-    pub proximity: S,
+    /// File distance to the pawns ([`pawn_file_proximity`]) and the pawnless flank
+    /// ([`pawnless_flank`]), White less Black.
+    pub files: S,
     /// Shelter penalties before scaling ([`shelter_penalty`]), by colour (`Color as usize`).
     pub shelter: [i32; 2],
 }
@@ -173,7 +187,9 @@ pub(super) fn pawn_terms(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>) 
     use Color::{Black, White};
     KingPawnTerms {
         shields: pawn_shield(ctx, p, terms, White) - pawn_shield(ctx, p, terms, Black),
-        proximity: pawn_file_proximity(ctx, p, White) - pawn_file_proximity(ctx, p, Black),
+        files: pawn_file_proximity(ctx, p, White) + pawnless_flank(ctx, p, White)
+            - pawn_file_proximity(ctx, p, Black)
+            - pawnless_flank(ctx, p, Black),
         shelter: [shelter_penalty(ctx, p, Black), shelter_penalty(ctx, p, White)],
     }
 }

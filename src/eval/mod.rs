@@ -381,13 +381,13 @@ fn breakdown_with<P: PsqtSource, const TRACE: bool>(
     ctx.passed = structure.passed;
     ctx.weak_pawns = structure.weak;
     s += structure.score;
-    s += pawns::score_with_pieces(&ctx, p, White) - pawns::score_with_pieces(&ctx, p, Black);
+    s += pawns::score_with_pieces(&ctx, p, pairs, White) - pawns::score_with_pieces(&ctx, p, pairs, Black);
     s += pieces::score(&mut ctx, p, psqt.mobility(), tables, pairs, White);
     s -= pieces::score(&mut ctx, p, psqt.mobility(), tables, pairs, Black);
     s += pawns::far_pawns(&ctx, pairs, White) - pawns::far_pawns(&ctx, pairs, Black);
     s += pawns::passer_path(&ctx, p, tables, pairs, White) - pawns::passer_path(&ctx, p, tables, pairs, Black);
     s += king::score(&ctx, p, White) - king::score(&ctx, p, Black);
-    s += king_pawns.shields + king_pawns.proximity;
+    s += king_pawns.shields + king_pawns.files;
     s += king::defenders(&ctx, p, tables, White) - king::defenders(&ctx, p, tables, Black);
     s += threats::score(&ctx, &pairs.threats);
     s += space::space(&ctx, pairs);

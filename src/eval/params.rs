@@ -19,7 +19,11 @@
 //! `pawn_isolated_*`, `pawn_stacked_*`, `knight_outpost_*`, `bishop_outpost_*`, `rook_file_*`,
 //! `rook_on_seventh`, `bishop_rammed_pawns`, the threats `threat_overloaded`,
 //! `threat_hanging`, `threat_queen_by_lesser` and the batteries `rook_doubled`,
-//! `rook_queen_battery`, each an `_mg`/`_eg` pair).
+//! `rook_queen_battery`, each an `_mg`/`_eg` pair; in format 19 Stockfish 11's terms that ours
+//! lacked: `threat_by_safe_pawn`, `threat_knight_on_queen`, `threat_slider_on_queen`,
+//! `rook_on_queen_file`, `king_protector`, `knight_reachable_outpost`,
+//! `bishop_reachable_outpost`, `trapped_rook`, `pawnless_flank`, `passed_file` and
+//! `pawn_weak_unopposed`, each an `_mg`/`_eg` pair at 0).
 //! `_mult` terms multiply the geometric quantity named in their doc line.
 //! Generated layout; edit values freely, then regenerate `params/default.toml`.
 //!
@@ -2431,5 +2435,49 @@ crate::declare_params! {
         rook_queen_battery_mg: 7, [-150, 150], since 5 was 0;
         /// Per own rook that sees an own queen along a file without own pawns, endgame
         rook_queen_battery_eg: 36, [-150, 150], since 5 was 0;
+        /// Threat: per enemy knight, bishop, rook or queen attacked by our pawns that stand safe (the enemy does not attack the pawn, or we defend it), middlegame (Stockfish 11's ThreatBySafePawn)
+        threat_by_safe_pawn_mg: 0, [-300, 300], since 19 was 0;
+        /// Threat: per enemy knight, bishop, rook or queen attacked by our pawns that stand safe (the enemy does not attack the pawn, or we defend it), endgame (Stockfish 11's ThreatBySafePawn)
+        threat_by_safe_pawn_eg: 0, [-300, 300], since 19 was 0;
+        /// Threat: with the enemy's one queen on the board, per square our knights attack, from which a knight would attack the queen, that is safe (none of our pieces on it, no enemy pawn attacks it, the enemy does not attack it twice where we attack it at most once), middlegame (Stockfish 11's KnightOnQueen)
+        threat_knight_on_queen_mg: 0, [-150, 150], since 19 was 0;
+        /// Threat: with the enemy's one queen on the board, per square our knights attack, from which a knight would attack the queen, that is safe (none of our pieces on it, no enemy pawn attacks it, the enemy does not attack it twice where we attack it at most once), endgame (Stockfish 11's KnightOnQueen)
+        threat_knight_on_queen_eg: 0, [-150, 150], since 19 was 0;
+        /// Threat: with the enemy's one queen on the board, per square our bishops or rooks attack, from which that bishop or rook would attack the queen, that is safe (as for the knight) and that we attack twice, middlegame (Stockfish 11's SliderOnQueen)
+        threat_slider_on_queen_mg: 0, [-150, 150], since 19 was 0;
+        /// Threat: with the enemy's one queen on the board, per square our bishops or rooks attack, from which that bishop or rook would attack the queen, that is safe (as for the knight) and that we attack twice, endgame (Stockfish 11's SliderOnQueen)
+        threat_slider_on_queen_eg: 0, [-150, 150], since 19 was 0;
+        /// Per own rook on a file with a queen of either colour, middlegame (Stockfish 11's RookOnQueenFile)
+        rook_on_queen_file_mg: 0, [-150, 150], since 19 was 0;
+        /// Per own rook on a file with a queen of either colour, endgame (Stockfish 11's RookOnQueenFile)
+        rook_on_queen_file_eg: 0, [-150, 150], since 19 was 0;
+        /// Per own knight or bishop, per square of its king distance to our king, middlegame (Stockfish 11's KingProtector; subtracted)
+        king_protector_mg: 0, [-150, 150], since 19 was 0;
+        /// Per own knight or bishop, per square of its king distance to our king, endgame (Stockfish 11's KingProtector; subtracted)
+        king_protector_eg: 0, [-150, 150], since 19 was 0;
+        /// Per own knight not on an outpost (relative ranks 4-6, defended by our pawn, never attackable by an enemy pawn) that attacks one not occupied by our pieces, middlegame (Stockfish 11's ReachableOutpost)
+        knight_reachable_outpost_mg: 0, [-150, 150], since 19 was 0;
+        /// Per own knight not on an outpost (relative ranks 4-6, defended by our pawn, never attackable by an enemy pawn) that attacks one not occupied by our pieces, endgame (Stockfish 11's ReachableOutpost)
+        knight_reachable_outpost_eg: 0, [-150, 150], since 19 was 0;
+        /// Per own bishop not on an outpost (relative ranks 4-6, defended by our pawn, never attackable by an enemy pawn) that attacks one not occupied by our pieces, middlegame (Stockfish 11's ReachableOutpost, there for knights only)
+        bishop_reachable_outpost_mg: 0, [-150, 150], since 19 was 0;
+        /// Per own bishop not on an outpost (relative ranks 4-6, defended by our pawn, never attackable by an enemy pawn) that attacks one not occupied by our pieces, endgame (Stockfish 11's ReachableOutpost, there for knights only)
+        bishop_reachable_outpost_eg: 0, [-150, 150], since 19 was 0;
+        /// Per own rook with three moves or fewer on a file with our pawn, on the edge side of our king (left of it with the king on files a-d, else right or on its file), twice without castling rights, middlegame (Stockfish 11's TrappedRook; subtracted)
+        trapped_rook_mg: 0, [-150, 150], since 19 was 0;
+        /// Per own rook with three moves or fewer on a file with our pawn, on the edge side of our king (left of it with the king on files a-d, else right or on its file), twice without castling rights, endgame (Stockfish 11's TrappedRook; subtracted)
+        trapped_rook_eg: 0, [-150, 150], since 19 was 0;
+        /// Our king on a flank without pawns of either colour (files a-c for a king on a, a-d on b-c, c-f on d-e, e-h on f-g, f-h on h), middlegame (Stockfish 11's PawnlessFlank; subtracted)
+        pawnless_flank_mg: 0, [-150, 150], since 19 was 0;
+        /// Our king on a flank without pawns of either colour (files a-c for a king on a, a-d on b-c, c-f on d-e, e-h on f-g, f-h on h), endgame (Stockfish 11's PawnlessFlank; subtracted)
+        pawnless_flank_eg: 0, [-150, 150], since 19 was 0;
+        /// Per passed pawn, its file distance from the nearer edge (0 on a/h to 3 on d/e), middlegame (Stockfish 11's PassedFile; subtracted)
+        passed_file_mg: 0, [-150, 150], since 19 was 0;
+        /// Per passed pawn, its file distance from the nearer edge (0 on a/h to 3 on d/e), endgame (Stockfish 11's PassedFile; subtracted)
+        passed_file_eg: 0, [-150, 150], since 19 was 0;
+        /// Per own isolated or backward pawn with no enemy pawn ahead on its file, counted when the enemy has a rook or a queen, middlegame (Stockfish 10's WeakUnopposedPawn, 11's WeakUnopposed; subtracted)
+        pawn_weak_unopposed_mg: 0, [-150, 150], since 19 was 0;
+        /// Per own isolated or backward pawn with no enemy pawn ahead on its file, counted when the enemy has a rook or a queen, endgame (Stockfish 10's WeakUnopposedPawn, 11's WeakUnopposed; subtracted)
+        pawn_weak_unopposed_eg: 0, [-150, 150], since 19 was 0;
     }
 }

@@ -1,6 +1,7 @@
 //! Pawn structure (David Fig. 3: advance, passed, doubled, isolated, backward, weak squares,
 //! passed pawn vs enemy king; Aksenov Table 3: adjacent, centre, blocked centre, far pawn;
-//! Ethereal 12: backward, connected and candidate-passer tables, isolated and stacked pawns by phase).
+//! Ethereal 12: backward, connected and candidate-passer tables, isolated and stacked pawns by phase;
+//! Stockfish 11: passed pawns by file, weak unopposed pawns).
 //! Set-wise bitboard code: a handful of shifts and popcounts per side, no per-pawn loop except
 //! over passed pawns.
 //!
@@ -84,11 +85,14 @@ fn pawn_only(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>, us: Color) -
     let enemy_front = fill_fwd(them, fwd(them, opp) | ctx.pawn_att[t]);
     let behind_own = fill_fwd(them, fwd(them, own));
     let passed = own & !enemy_front & !behind_own;
-    let mut factor = 0;
+    let (mut factor, mut from_edge) = (0, 0);
     for sq in shakmaty::Bitboard(passed) {
         factor += PASSED_FACTOR[rel_rank(us, sq)];
+        from_edge += FILE_CENTRALITY[file_of(sq)];
     }
     s += S::new(p.passed_pawn_mult * factor, 2 * p.passed_pawn_mult * factor);
+    // Stockfish 11's `PassedFile`: a passer nearer the centre is easier to stop.
+    s -= S::new(p.passed_file_mg, p.passed_file_eg) * from_edge;
     s += pawn_tables(ctx, p, terms, us);
     s += isolated_and_stacked(ctx, p, us);
     (s, passed, isolated | backward)
@@ -179,14 +183,22 @@ fn isolated_and_stacked(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
 }
 
 /// The pawn terms of `us` that depend on other pieces too: centre pawns blocked by whatever
-/// stands on their stop square, and the enemy king's distance from our passed pawns'
-/// promotion squares. Needs `ctx.passed`.
+/// stands on their stop square, the enemy king's distance from our passed pawns' promotion
+/// squares, and our weak (isolated or backward) pawns with no enemy pawn ahead on their file,
+/// targets for the enemy's rooks and queens on that file, counted when it has one (Stockfish
+/// 10's `WeakUnopposedPawn`; Stockfish 11 counts them with the pawns alone). Needs `ctx.passed`
+/// and `ctx.weak_pawns`; `w`: the pairs packed.
 #[inline(always)]
-pub(super) fn score_with_pieces(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
+pub(super) fn score_with_pieces(ctx: &Ctx, p: &EvalParams, w: &Pairs, us: Color) -> S {
     let them = !us;
     let (u, t) = (us as usize, them as usize);
     let blocked = ctx.pawns[u] & rel(us, CENTRE_HOME) & fwd(them, ctx.occ);
     let mut s = -(S::new(p.blocked_centre_pawn, 0) * blocked.count_ones() as i32);
+    if ctx.rooks[t] | ctx.queens[t] != 0 {
+        // Enemy pawns and every square in front of them (towards us): our pawns there are opposed.
+        let unopposed = ctx.weak_pawns[u] & !fill_fwd(them, ctx.pawns[t]);
+        s -= w.pawn_weak_unopposed * unopposed.count_ones() as i32;
+    }
     let passed = ctx.passed[u];
     if passed != 0 {
         let enemy_king = ctx.king[t];

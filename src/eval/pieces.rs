@@ -3,9 +3,10 @@
 //! centrality, outposts, rook files, the seventh rank, connected rooks, rooks and passed pawns,
 //! rooks aimed at the enemy king, back-rank minors (David Fig. 3, Aksenov Table 3); minors behind
 //! a pawn, knights far from both kings, bishops on a long diagonal, queens on a line with an
-//! enemy slider behind one piece (Ethereal 12). Also records
-//! each side's attack maps (all, twice, per piece kind), its pressure on the enemy king zone and
-//! its king attackers for the later terms.
+//! enemy slider behind one piece (Ethereal 12); minors far from their king, minors that can
+//! reach an outpost, rooks on a queen's file, rooks shut in by their own king (Stockfish 11).
+//! Also records each side's attack maps (all, twice, per piece kind), its pressure on the enemy
+//! king zone and its king attackers for the later terms.
 
 use shakmaty::{Bitboard, Color, attacks};
 
@@ -43,13 +44,18 @@ pub(super) fn score(
     // Squares just behind a pawn (either colour), from our side: a minor there is shielded from
     // frontal attack and the pawn from the front (Ethereal 12's KnightBehindPawn/BishopBehindPawn).
     let behind_pawn = fwd(them, all_pawns);
+    // Stockfish 11's outposts (pawn-defended, on ranks 4-6, no enemy pawn can attack them): a
+    // knight or bishop elsewhere that attacks one we do not occupy can reach it.
+    let reachable = outposts & support & !ctx.occupied_by[u];
     let mut pressure = 0u32;
+    // Our minors' distances to our king, summed (Stockfish 11's `KingProtector`).
+    let mut protector = 0;
     let mut s = S::ZERO;
 
     // Knights.
     let knights = ctx.knights[u];
     if knights != 0 {
-        let (mut mob, mut high, mut centre, mut outpost, mut cramped) = (0, 0, 0, 0, 0);
+        let (mut mob, mut high, mut centre, mut outpost, mut cramped, mut reach) = (0, 0, 0, 0, 0, 0);
         // Far from both kings, a knight neither attacks nor defends (Ethereal 12): the squares
         // four or more from the nearer king.
         let siberia = !(WITHIN_3[ctx.king[0].to_usize()] | WITHIN_3[ctx.king[1].to_usize()]);
@@ -68,13 +74,15 @@ pub(super) fn score(
             if outposts & bit != 0 {
                 outpost += rel_rank(us, sq) as i32 - 2 + i32::from(support & bit != 0);
             }
+            reach += i32::from(outposts & support & bit == 0 && a & reachable != 0);
+            protector += distance(sq, ctx.king[u]);
             if siberia & bit != 0 {
                 let d = distance(sq, ctx.king[0]).min(distance(sq, ctx.king[1])) as usize;
                 s += terms.map_or_else(|| term_tables::knight_siberia(p, d), |t| t.knight_siberia[d]);
             }
         }
         let behind = (knights & behind_pawn).count_ones() as i32;
-        s += w.knight_behind_pawn * behind;
+        s += w.knight_behind_pawn * behind + w.knight_reachable_outpost * reach;
         let first = (knights & back_rank).count_ones() as i32;
         s += w.knight_mobility * mob
             + w.knight_mobility_high * high
@@ -87,7 +95,7 @@ pub(super) fn score(
     // Bishops.
     let bishops = ctx.bishops[u];
     if bishops != 0 {
-        let (mut mob, mut cramped, mut colour_pawns, mut long_diagonal) = (0, 0, 0, 0);
+        let (mut mob, mut cramped, mut colour_pawns, mut long_diagonal, mut reach) = (0, 0, 0, 0, 0);
         for sq in Bitboard(bishops) {
             let a = attacks::bishop_attacks(sq, Bitboard(occ)).0;
             ctx.att_bishop[u] |= a;
@@ -99,6 +107,9 @@ pub(super) fn score(
             cramped += cramp(m);
             let colour = if (1u64 << sq.to_usize()) & DARK_SQUARES != 0 { DARK_SQUARES } else { !DARK_SQUARES };
             colour_pawns += (ctx.pawns[u] & colour).count_ones() as i32;
+            let bit = 1u64 << sq.to_usize();
+            reach += i32::from(outposts & support & bit == 0 && a & reachable != 0);
+            protector += distance(sq, ctx.king[u]);
             // Seeing both centre squares of a long diagonal past everything but pawns (Ethereal 12).
             if LONG_DIAGONALS & !CENTRE & (1u64 << sq.to_usize()) != 0 {
                 let seen = attacks::bishop_attacks(sq, Bitboard(all_pawns)).0 & CENTRE;
@@ -113,8 +124,10 @@ pub(super) fn score(
             - w.low_mobility_bishop * cramped
             - w.bishop_colour_pawns * colour_pawns
             + w.bishop_behind_pawn * (bishops & behind_pawn).count_ones() as i32
-            + w.bishop_long_diagonal * long_diagonal;
+            + w.bishop_long_diagonal * long_diagonal
+            + w.bishop_reachable_outpost * reach;
     }
+    s -= w.king_protector * protector;
 
     // Rooks.
     let rooks = ctx.rooks[u];
@@ -125,6 +138,12 @@ pub(super) fn score(
             ctx.pawns[t] & rel(us, 0x00ff_0000_0000_0000) != 0 || ctx.kings[t] & rel(us, 0xff00_0000_0000_0000) != 0;
         let (mut mob, mut connected, mut supports, mut open, mut semi, mut weak) = (0, 0, 0, 0, 0, 0);
         let (mut seventh, mut column, mut kfile, mut kadj, mut kadj_abgh, mut cramped) = (0, 0, 0, 0, 0, 0);
+        let (mut on_queen_file, mut trapped) = (0, 0);
+        let all_queens = ctx.queens[0] | ctx.queens[1];
+        // Shut in by our king (Stockfish 11's `TrappedRook`): on the edge side of it, twice as bad
+        // without castling rights.
+        let own_king_file = file_of(ctx.king[u]);
+        let trapped_weight = 1 + i32::from(!ctx.can_castle[u]);
         for sq in Bitboard(rooks) {
             let a = attacks::rook_attacks(sq, Bitboard(occ)).0;
             ctx.att_rook[u] |= a;
@@ -143,7 +162,10 @@ pub(super) fn score(
             } else if own_pawns & fm == 0 {
                 semi += 1;
                 weak += i32::from(ctx.weak_pawns[t] & fm != 0);
+            } else if m <= 3 && (own_king_file < 4) == (f < own_king_file) {
+                trapped += trapped_weight;
             }
+            on_queen_file += i32::from(all_queens & fm != 0);
             seventh += i32::from(seventh_target && rel_rank(us, sq) == 6);
             column += FILE_CENTRALITY[f];
             match (f as i32 - king_file).abs() {
@@ -168,7 +190,9 @@ pub(super) fn score(
             + w.rook_attack_king_adj_file * kadj
             + w.rook_attack_king_adj_file_abgh * kadj_abgh
             + w.rook_behind_passed_pawn * behind_passed
-            - w.low_mobility_rook * cramped;
+            - w.low_mobility_rook * cramped
+            + w.rook_on_queen_file * on_queen_file
+            - w.trapped_rook * trapped;
     }
 
     // Queens.

@@ -1,7 +1,7 @@
 // Generated alongside params.rs: the format-4 table terms after Ethereal 12 (pawn_connected_*,
 // pawn_candidate_*, ...) as lookups by the index the evaluation computes.
 
-use super::{EvalParams, S, king_tables};
+use super::{EvalParams, S, king_tables, threats::THREATS};
 
 /// The table terms an evaluation reads, expanded once per parameter set (what
 /// [`super::Evaluator`] reads): an index instead of a match, whose entries the compiler would
@@ -86,6 +86,16 @@ pub(crate) struct Pairs {
     pub queen_mobility: S,
     pub low_mobility_queen: S,
     pub queen_relative_pin: S,
+    /// Stockfish 11's piece terms (`pieces`): a minor's distance to its king (subtracted), a
+    /// minor that can reach an outpost, a rook on a queen's file, a rook shut in by its king
+    /// (subtracted).
+    pub king_protector: S,
+    pub knight_reachable_outpost: S,
+    pub bishop_reachable_outpost: S,
+    pub rook_on_queen_file: S,
+    pub trapped_rook: S,
+    /// Stockfish's weak unopposed pawns (`pawns`, subtracted).
+    pub pawn_weak_unopposed: S,
     /// Knight and bishop outposts (`piece_tables`) by [edge file][defended by a pawn].
     pub knight_outpost_by_file: [[S; 2]; 2],
     pub bishop_outpost_by_file: [[S; 2]; 2],
@@ -97,9 +107,9 @@ pub(crate) struct Pairs {
     pub rook_doubled: S,
     pub rook_queen_battery: S,
     /// The threat weights in the order of `threats::counts`, signed as they count for the side
-    /// that has the threats counted: the pieces attacked negative, the pawn push threats
-    /// positive.
-    pub threats: [S; 12],
+    /// that has the threats counted: the pieces attacked negative, the threats it makes (pawn
+    /// pushes, safe pawns, squares that would attack the enemy queen) positive.
+    pub threats: [S; THREATS],
 }
 
 impl Pairs {
@@ -156,6 +166,12 @@ impl Pairs {
             queen_mobility: S::new(p.queen_mobility, p.queen_mobility),
             low_mobility_queen: S::new(p.low_mobility_queen, p.low_mobility_queen),
             queen_relative_pin: S::new(p.queen_relative_pin_mg, p.queen_relative_pin_eg),
+            king_protector: S::new(p.king_protector_mg, p.king_protector_eg),
+            knight_reachable_outpost: S::new(p.knight_reachable_outpost_mg, p.knight_reachable_outpost_eg),
+            bishop_reachable_outpost: S::new(p.bishop_reachable_outpost_mg, p.bishop_reachable_outpost_eg),
+            rook_on_queen_file: S::new(p.rook_on_queen_file_mg, p.rook_on_queen_file_eg),
+            trapped_rook: S::new(p.trapped_rook_mg, p.trapped_rook_eg),
+            pawn_weak_unopposed: S::new(p.pawn_weak_unopposed_mg, p.pawn_weak_unopposed_eg),
             knight_outpost_by_file: [
                 [
                     S::new(p.knight_outpost_centre_alone_mg, p.knight_outpost_centre_alone_eg),
@@ -195,6 +211,9 @@ impl Pairs {
                 -S::new(p.threat_overloaded_mg, p.threat_overloaded_eg),
                 -S::new(p.threat_hanging_mg, p.threat_hanging_eg),
                 -S::new(p.threat_queen_by_lesser_mg, p.threat_queen_by_lesser_eg),
+                S::new(p.threat_by_safe_pawn_mg, p.threat_by_safe_pawn_eg),
+                S::new(p.threat_knight_on_queen_mg, p.threat_knight_on_queen_eg),
+                S::new(p.threat_slider_on_queen_mg, p.threat_slider_on_queen_eg),
             ],
         }
     }
@@ -533,7 +552,11 @@ mod tests {
                 (p.threat_overloaded_mg, p.threat_overloaded_eg, -1),
                 (p.threat_hanging_mg, p.threat_hanging_eg, -1),
                 (p.threat_queen_by_lesser_mg, p.threat_queen_by_lesser_eg, -1),
+                (p.threat_by_safe_pawn_mg, p.threat_by_safe_pawn_eg, 1),
+                (p.threat_knight_on_queen_mg, p.threat_knight_on_queen_eg, 1),
+                (p.threat_slider_on_queen_mg, p.threat_slider_on_queen_eg, 1),
             ];
+            assert_eq!(threats.len(), THREATS);
             for (i, (mg, eg, sign)) in threats.into_iter().enumerate() {
                 assert_eq!(w.threats[i], S::new(sign * mg, sign * eg), "threat {i}");
             }
@@ -572,6 +595,11 @@ mod tests {
                 (w.queen_mobility, S::new(p.queen_mobility, p.queen_mobility)),
                 (w.low_mobility_queen, S::new(p.low_mobility_queen, p.low_mobility_queen)),
                 (w.queen_relative_pin, S::new(p.queen_relative_pin_mg, p.queen_relative_pin_eg)),
+                (w.king_protector, S::new(p.king_protector_mg, p.king_protector_eg)),
+                (w.knight_reachable_outpost, S::new(p.knight_reachable_outpost_mg, p.knight_reachable_outpost_eg)),
+                (w.bishop_reachable_outpost, S::new(p.bishop_reachable_outpost_mg, p.bishop_reachable_outpost_eg)),
+                (w.rook_on_queen_file, S::new(p.rook_on_queen_file_mg, p.rook_on_queen_file_eg)),
+                (w.trapped_rook, S::new(p.trapped_rook_mg, p.trapped_rook_eg)),
             ];
             for (i, (packed, expected)) in pieces.into_iter().enumerate() {
                 assert_eq!(packed, expected, "piece pair {i}");
@@ -594,6 +622,7 @@ mod tests {
                     w.passed_safe_promotion_path,
                     S::new(p.passed_safe_promotion_path_mg, p.passed_safe_promotion_path_eg),
                 ),
+                (w.pawn_weak_unopposed, S::new(p.pawn_weak_unopposed_mg, p.pawn_weak_unopposed_eg)),
             ];
             for (i, (packed, expected)) in others.into_iter().enumerate() {
                 assert_eq!(packed, expected, "material, space or pawn pair {i}");

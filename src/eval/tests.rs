@@ -841,6 +841,71 @@ fn loose_piece_threats_and_batteries() {
     assert_eq!(delta("r3k3/r7/8/8/8/8/8/4K3 w - - 0 1", "rook_doubled_eg"), (0, -1));
 }
 
+/// Stockfish 11's terms (format 19), each where it must fire and where it must not.
+#[test]
+fn stockfish_11_terms() {
+    // ThreatBySafePawn: the e4 pawn attacks the d5 knight and nothing attacks the pawn; with a
+    // rook on h4 attacking it undefended it is not safe; a rook on e1 defends it again.
+    assert_eq!(delta("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", "threat_by_safe_pawn_mg"), (1, 0));
+    assert_eq!(delta("4k3/8/8/3n4/4P2r/8/8/K7 w - - 0 1", "threat_by_safe_pawn_mg"), (0, 0));
+    assert_eq!(delta("4k3/8/8/3n4/4P2r/8/8/K3R3 w - - 0 1", "threat_by_safe_pawn_eg"), (0, 1));
+    // Black's: the d5 pawn (defended by c6) attacks the e4 knight.
+    assert_eq!(delta("4k3/8/2p5/3p4/4N3/8/8/4K3 w - - 0 1", "threat_by_safe_pawn_mg"), (-1, 0));
+    // KnightOnQueen: the d4 knight reaches c6 and e6, both a knight's move from the d8 queen;
+    // not with a second black queen, nor with a d7 pawn guarding both squares.
+    assert_eq!(delta("3qk3/8/8/8/3N4/8/8/4K3 w - - 0 1", "threat_knight_on_queen_mg"), (2, 0));
+    assert_eq!(delta("3qk2q/8/8/8/3N4/8/8/4K3 w - - 0 1", "threat_knight_on_queen_mg"), (0, 0));
+    assert_eq!(delta("3qk3/3p4/8/8/3N4/8/8/4K3 w - - 0 1", "threat_knight_on_queen_eg"), (0, 0));
+    // SliderOnQueen: the a6 rook reaches d6, on the queen's file, which the e5 pawn attacks too;
+    // without the pawn d6 is attacked once only.
+    assert_eq!(delta("3qk3/8/R7/4P3/8/8/8/4K3 w - - 0 1", "threat_slider_on_queen_mg"), (1, 0));
+    assert_eq!(delta("3qk3/8/R7/8/8/8/8/4K3 w - - 0 1", "threat_slider_on_queen_mg"), (0, 0));
+    assert_eq!(delta("4k3/8/8/8/4p3/r7/8/3QK3 w - - 0 1", "threat_slider_on_queen_eg"), (0, -1));
+    // RookOnQueenFile: the d1 rook and the d8 queen (or our own queen); not from c1.
+    assert_eq!(delta("3qk3/8/8/8/8/8/8/3RK3 w - - 0 1", "rook_on_queen_file_mg"), (1, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/3Q4/3RK3 w - - 0 1", "rook_on_queen_file_eg"), (0, 1));
+    assert_eq!(delta("3qk3/8/8/8/8/8/8/2R1K3 w - - 0 1", "rook_on_queen_file_mg"), (0, 0));
+    // KingProtector: the a1 knight is four squares from its king, the h8 knight three.
+    assert_eq!(delta("4k3/8/8/8/8/8/8/N3K3 w - - 0 1", "king_protector_mg"), (-4, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/8/B3K3 w - - 0 1", "king_protector_eg"), (0, -4));
+    assert_eq!(delta("4k2n/8/8/8/8/8/8/N3K3 w - - 0 1", "king_protector_mg"), (-1, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "king_protector_mg"), (0, 0));
+    // ReachableOutpost: d5 is an outpost (the e4 pawn defends it, no black pawn can attack it);
+    // the c3 knight and the b3 bishop attack it. Not with a black e7 pawn (it can attack d5 and
+    // f5), nor for a knight already on it.
+    assert_eq!(delta("4k3/8/8/8/4P3/2N5/8/4K3 w - - 0 1", "knight_reachable_outpost_mg"), (1, 0));
+    assert_eq!(delta("4k3/4p3/8/8/4P3/2N5/8/4K3 w - - 0 1", "knight_reachable_outpost_mg"), (0, 0));
+    assert_eq!(delta("4k3/8/8/3N4/4P3/8/8/4K3 w - - 0 1", "knight_reachable_outpost_eg"), (0, 0));
+    assert_eq!(delta("4k3/8/8/8/4P3/1B6/8/4K3 w - - 0 1", "bishop_reachable_outpost_eg"), (0, 1));
+    assert_eq!(delta("4k3/4p3/8/8/4P3/1B6/8/4K3 w - - 0 1", "bishop_reachable_outpost_mg"), (0, 0));
+    assert_eq!(delta("4k3/8/8/8/4P3/1B6/8/4K3 w - - 0 1", "knight_reachable_outpost_mg"), (0, 0));
+    // TrappedRook: the h1 rook (one move, g1) behind its h2 pawn beside the f1 king, twice
+    // without castling rights; once with them (e1 king, two moves); not the f1 rook on the
+    // centre side of a g1 king.
+    assert_eq!(delta("4k3/8/8/8/8/8/5PPP/5K1R w - - 0 1", "trapped_rook_mg"), (-2, 0));
+    assert_eq!(delta("4k3/8/8/8/8/8/5PPP/4K2R w K - 0 1", "trapped_rook_eg"), (0, -1));
+    assert_eq!(delta("4k3/8/8/8/8/8/5PPP/4BRK1 w - - 0 1", "trapped_rook_mg"), (0, 0));
+    // Black's a8 rook beside the d8 king, behind the a7 pawn (two moves), no castling rights;
+    // with the king on e8 Stockfish's test takes it for a king-side king: not trapped.
+    assert_eq!(delta("r2k4/p7/8/8/8/8/8/4K3 w - - 0 1", "trapped_rook_mg"), (2, 0));
+    assert_eq!(delta("r3k3/p7/8/8/8/8/8/4K3 w q - 0 1", "trapped_rook_mg"), (0, 0));
+    // PawnlessFlank: no pawn on files a-c for the a1 king (the g8 king has the h-pawns); an
+    // a-pawn gives it one.
+    assert_eq!(delta("6k1/7p/8/8/8/8/7P/K7 w - - 0 1", "pawnless_flank_mg"), (-1, 0));
+    assert_eq!(delta("6k1/7p/8/8/8/8/P6P/K7 w - - 0 1", "pawnless_flank_eg"), (0, 0));
+    assert_eq!(delta("k7/8/8/8/8/8/7P/6K1 w - - 0 1", "pawnless_flank_eg"), (0, 1));
+    // PassedFile: a d-pawn passer is three files from the edge, an a-pawn none; black's c4 two.
+    assert_eq!(delta("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1", "passed_file_mg"), (-3, 0));
+    assert_eq!(delta("4k3/8/8/P7/8/8/8/4K3 w - - 0 1", "passed_file_mg"), (0, 0));
+    assert_eq!(delta("4k3/8/8/8/2p5/8/8/4K3 w - - 0 1", "passed_file_eg"), (0, 2));
+    // WeakUnopposed: the isolated d4 pawn with no black pawn ahead, while black has a rook; not
+    // without it, nor opposed by a d6 pawn.
+    assert_eq!(delta("r3k3/8/8/8/3P4/8/8/4K3 w - - 0 1", "pawn_weak_unopposed_mg"), (-1, 0));
+    assert_eq!(delta("4k3/8/8/8/3P4/8/8/4K3 w - - 0 1", "pawn_weak_unopposed_mg"), (0, 0));
+    assert_eq!(delta("r3k3/8/3p4/8/3P4/8/8/4K3 w - - 0 1", "pawn_weak_unopposed_eg"), (0, 0));
+    assert_eq!(delta("4k3/8/3p4/8/8/8/8/3QK3 w - - 0 1", "pawn_weak_unopposed_eg"), (0, 1));
+}
+
 #[test]
 fn king_danger_terms() {
     // A lone rook near the king, and no queen: no danger counted.

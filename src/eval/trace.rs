@@ -578,6 +578,73 @@ mod tests {
         }
     }
 
+    /// The terms of format 19 (Stockfish 11's) at random values, every other parameter at its
+    /// default: their coefficients do not depend on their values (the trace at 0 and at the
+    /// random values agree on them), the trace at the random values gives the evaluation there,
+    /// and the trace at 0 gives it too through the coefficients; each term has coefficients in
+    /// the playouts.
+    #[test]
+    fn stockfish_11_terms_are_traced_at_random_values() {
+        let base = EvalParams::default();
+        let new: Vec<usize> = EvalParams::specs()
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.since.is_some_and(|since| since.format == 19))
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(new.len(), 22);
+        let positions = playout_positions(6_000, 19);
+        let at_zero = Tracer::new(&base);
+        let zero: Vec<Trace> = std::thread::scope(|s| {
+            let handles: Vec<_> = positions
+                .chunks(3_000)
+                .map(|c| s.spawn(|| c.iter().map(|p| at_zero.trace(p)).collect::<Vec<_>>()))
+                .collect();
+            handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+        });
+        let new_coefs = |t: &Trace| -> Vec<Coef> {
+            t.coefs.iter().copied().filter(|c| new.contains(&usize::from(c.param))).collect()
+        };
+        let mut fired = vec![0usize; new.len()];
+        for t in &zero {
+            for c in new_coefs(t) {
+                fired[new.iter().position(|&i| i == usize::from(c.param)).unwrap()] += 1;
+            }
+        }
+        let names: Vec<&str> = new.iter().map(|&i| EvalParams::specs()[i].name).collect();
+        eprintln!("positions with a coefficient: {:?}", names.iter().zip(&fired).collect::<Vec<_>>());
+        assert!(fired.iter().all(|&n| n >= 20), "{:?}", names.iter().zip(&fired).collect::<Vec<_>>());
+        let mut rng = 1919;
+        for round in 0..2 {
+            let mut p = base.clone();
+            for &i in &new {
+                p.set_unchecked(i, (splitmix(&mut rng) % 301) as i32 - 150);
+            }
+            let at_p = Tracer::new(&p);
+            let (mut worst_at_p, mut worst_at_zero, mut skipped) = (0f64, 0f64, 0usize);
+            for (pos, t0) in positions.iter().zip(&zero) {
+                let t = at_p.trace(pos);
+                assert_eq!(new_coefs(&t), new_coefs(t0), "round {round}");
+                let fen = || shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string();
+                let diff = (t.white_eval(&p) - f64::from(white(pos, &p))).abs();
+                worst_at_p = worst_at_p.max(diff);
+                assert!(diff < 3.5, "{diff} at the traced values, round {round}: {}", fen());
+                let b = breakdown(pos, &p, &Profiles::new(&p));
+                if (b.eg_scale != t0.eg_scale && b.s.eg() + b.complexity != 0) || !same_sign(t0, &p, &b) {
+                    skipped += 1;
+                    continue;
+                }
+                let diff = (t0.white_eval(&p) - f64::from(white(pos, &p))).abs();
+                worst_at_zero = worst_at_zero.max(diff);
+                assert!(diff < ROUNDING_BOUND, "{diff} from the trace at 0, round {round}: {}", fen());
+            }
+            eprintln!(
+                "round {round}: worst {worst_at_p:.3} traced at the values, {worst_at_zero:.3} traced at 0 ({skipped} skipped: another endgame scale or sign)"
+            );
+            assert!(skipped < positions.len() / 20, "{skipped}");
+        }
+    }
+
     #[test]
     fn the_complexity_clamp_at_the_traced_parameters_keeps_the_coefficients() {
         let base = EvalParams::default();
