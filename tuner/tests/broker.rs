@@ -11,7 +11,7 @@ mod redis_server;
 use std::{
     collections::BTreeMap,
     path::{Path, PathBuf},
-    process::{Child, Command, Stdio},
+    process::{Command, Stdio},
     thread,
     time::Duration,
 };
@@ -20,42 +20,9 @@ use common::{
     TUNER, assert_each_unit_once, engine_binary, fixture, games_in, journal_units, manifest, repo, scratch, text,
     tuner_ok,
 };
-use redis_server::Redis;
+use redis_server::{Redis, Worker};
 
 const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
-
-/// A `tuner worker` process, killed (SIGKILL) when dropped.
-struct Worker(Child);
-
-impl Worker {
-    fn start(redis: &Redis, dir: &Path, name: &str, engines: &Path) -> Worker {
-        let log = std::fs::File::create(dir.join(format!("{name}.log"))).unwrap();
-        let child = Command::new(TUNER)
-            .args([
-                "worker",
-                "--broker",
-                &redis.url,
-                "--secret",
-                redis_server::secret(),
-                "--engines",
-                engines.to_str().unwrap(),
-            ])
-            .args(["--visibility", "2", "--name", name])
-            .env("RUST_LOG", "info")
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("worker starts");
-        Worker(child)
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// A redis-server and two workers serving it, named a and b, logging into `dir`.
 fn broker_with_two_workers(dir: &Path) -> (Redis, Worker, Worker) {

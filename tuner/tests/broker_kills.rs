@@ -10,40 +10,11 @@ mod redis_server;
 
 use std::{
     path::{Path, PathBuf},
-    process::{Child, Command, Stdio},
     time::Duration,
 };
 
-use common::{TUNER, engine_binary, kill_9_when, manifest, repo, scratch, tuner_ok};
-use redis_server::Redis;
-
-/// A `tuner worker` process, killed (SIGKILL) when dropped.
-struct Worker(Child);
-
-impl Worker {
-    /// A worker named `name` (claims visible for 2 s, so a dead one's task is soon taken over).
-    fn start(redis: &Redis, dir: &Path, name: &str) -> Worker {
-        let engines = dir.join("engines.toml");
-        std::fs::write(&engines, format!("[engines.evochess]\ncmd = {:?}\n", engine_binary())).unwrap();
-        let log = std::fs::File::create(dir.join(format!("{name}.log"))).unwrap();
-        let child = Command::new(TUNER)
-            .args(["worker", "--broker", &redis.url, "--secret", redis_server::secret()])
-            .args(["--engines", engines.to_str().unwrap(), "--visibility", "2", "--name", name])
-            .env("RUST_LOG", "info")
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("worker starts");
-        Worker(child)
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use common::{engine_binary, kill_9_when, manifest, repo, scratch, tuner_ok};
+use redis_server::{Redis, Worker};
 
 /// Lines of `path` (0 when it does not exist yet).
 fn lines(path: &Path) -> usize {
@@ -61,8 +32,10 @@ fn killed_and_resumed(
     second: impl Fn() -> bool,
 ) -> String {
     let redis = Redis::start();
-    let mut a = Some(Worker::start(&redis, dir, "a"));
-    let _b = Worker::start(&redis, dir, "b");
+    let engines = dir.join("engines.toml");
+    std::fs::write(&engines, format!("[engines.evochess]\ncmd = {:?}\n", engine_binary())).unwrap();
+    let mut a = Some(Worker::start(&redis, dir, "a", &engines));
+    let _b = Worker::start(&redis, dir, "b", &engines);
     let mut args: Vec<String> = args.to_vec();
     args.extend(["--broker".into(), redis.url.clone(), "--broker-secret".into(), redis_server::secret().into()]);
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();

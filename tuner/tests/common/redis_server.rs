@@ -131,3 +131,32 @@ impl Drop for Redis {
         self.down();
     }
 }
+
+/// A `tuner worker` serving `redis` with the engines file `engines`, named `name` and logging
+/// into `dir/<name>.log`, its claims visible for 2 s (a dead worker's task is soon taken over);
+/// killed (SIGKILL) when dropped.
+#[allow(dead_code)] // only the tests that run workers of their own
+pub struct Worker(Child);
+
+#[allow(dead_code)]
+impl Worker {
+    pub fn start(redis: &Redis, dir: &Path, name: &str, engines: &Path) -> Worker {
+        let log = std::fs::File::create(dir.join(format!("{name}.log"))).unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_tuner"))
+            .args(["worker", "--broker", &redis.url, "--secret", secret(), "--engines", engines.to_str().unwrap()])
+            .args(["--visibility", "2", "--name", name])
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("worker starts");
+        Worker(child)
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
