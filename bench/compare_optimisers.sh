@@ -8,8 +8,8 @@
 #   ga        tuner evolve, GM move matching            configs/evolve/compare-ga.toml
 #   ga-co     tuner evolve x4, then tuner coevolve       configs/evolve/compare-ga-coevolve.toml,
 #                                                        configs/coevolve/compare-ga-coevolve.toml
-#   cmaes     tuner evolve, optimiser = "cmaes"          configs/evolve/compare-cmaes.toml
-#   spsa-mm   tuner evolve, optimiser = "spsa"           configs/evolve/compare-spsa.toml
+#   cmaes     tuner evolve, kind = "cmaes"               configs/evolve/compare-cmaes.toml
+#   spsa-mm   tuner evolve, kind = "spsa"                configs/evolve/compare-spsa.toml
 #   spsa      tuner spsa, game pairs at 5+0.05           configs/spsa/compare.toml
 #
 # ga, cmaes and spsa-mm are one objective (GM move matching, the same space, positions and start)

@@ -99,6 +99,15 @@ pub fn in_config(config: &Path, path: &Path) -> PathBuf {
 pub trait ConfigPaths {
     /// Dotted keys (`init.file`) whose value is a path or a list of paths.
     fn input_paths() -> Vec<String>;
+    /// Rewrites the keys of an older form of the config as the current form has them (the
+    /// optimiser once chosen in `[ga]`, [`crate::optimise::choice::lift_legacy`]); whether
+    /// anything was rewritten. Most configs have no older form.
+    ///
+    /// # Errors
+    /// When the table mixes the two forms, naming the keys.
+    fn upgrade(_table: &mut toml::Table) -> Result<bool, String> {
+        Ok(false)
+    }
 }
 
 /// `keys` as owned strings, for [`ConfigPaths::input_paths`].
@@ -135,11 +144,29 @@ impl ConfigError {
 /// defaults as they are (the built-in `configs/...` names).
 pub fn load_config<T: DeserializeOwned + ConfigPaths>(path: &Path) -> Result<T, ConfigError> {
     let text = crate::builtin::read_text(path).map_err(|source| ConfigError::Read { path: path.into(), source })?;
-    let parse = |e: toml::de::Error| ConfigError::Parse { path: path.into(), message: e.to_string() };
-    toml::from_str::<T>(&text).map_err(parse)?;
-    let mut table: toml::Table = toml::from_str(&text).map_err(parse)?;
+    let parse = |message: String| ConfigError::Parse { path: path.into(), message };
+    let mut table = upgraded::<T>(&text).map_err(parse)?;
     rebase_table(path, &mut table, &T::input_paths());
-    toml::Value::Table(table).try_into::<T>().map_err(parse)
+    toml::Value::Table(table).try_into::<T>().map_err(|e| parse(e.to_string()))
+}
+
+/// Parses the text of a command's config ([`ConfigPaths::upgrade`] applied), its paths as
+/// written; errors name the key, and its line where the text is of the current form.
+///
+/// # Errors
+/// toml's message, or the upgrade's.
+pub fn parse_config<T: DeserializeOwned + ConfigPaths>(text: &str) -> Result<T, String> {
+    toml::Value::Table(upgraded::<T>(text)?).try_into::<T>().map_err(|e| e.to_string())
+}
+
+/// `text` as a table of `T`'s current form, checked against `T`. Keys and types are checked on
+/// the text as written where it needs no upgrade, so that errors give the line too.
+fn upgraded<T: DeserializeOwned + ConfigPaths>(text: &str) -> Result<toml::Table, String> {
+    let mut table: toml::Table = toml::from_str(text).map_err(|e: toml::de::Error| e.to_string())?;
+    if !T::upgrade(&mut table)? {
+        toml::from_str::<T>(text).map_err(|e| e.to_string())?;
+    }
+    Ok(table)
 }
 
 /// Applies [`in_config`] to the values at `keys` (dotted: `init.file`) that `table`, read from

@@ -119,9 +119,12 @@ fn bad_configuration_is_a_clear_error() {
     // refused before the population is read.
     let good = std::fs::read_to_string(&cfg).unwrap();
     for optimiser in ["local", "spsa"] {
-        std::fs::write(&cfg, format!("{good}optimiser = \"{optimiser}\"\n")).unwrap();
-        let expected = format!("ga.optimiser = \"{optimiser}\": coevolve runs the GA or CMA-ES");
-        assert_fails_with(&["coevolve", "--config", c, "--population-dir", "/no/such/dir"], &expected);
+        let expected = format!("optimiser.kind = \"{optimiser}\": coevolve runs the GA or CMA-ES");
+        // The `[optimiser]` table, and the older `[ga] optimiser` key.
+        for keys in [format!("[optimiser]\nkind = \"{optimiser}\"\n"), format!("optimiser = \"{optimiser}\"\n")] {
+            std::fs::write(&cfg, format!("{good}{keys}")).unwrap();
+            assert_fails_with(&["coevolve", "--config", c, "--population-dir", "/no/such/dir"], &expected);
+        }
     }
     std::fs::write(&cfg, good).unwrap();
     std::fs::write(dir.join("evolved/run-2.toml"), "[eval]\nknight_mgg = 3\n").unwrap();

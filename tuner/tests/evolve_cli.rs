@@ -491,8 +491,9 @@ fn init_starts_every_run_from_a_parameter_file() {
     assert!(err.contains("/no/such/seed.toml"), "{err}");
 }
 
-/// `optimiser = "cmaes"` runs the same command with CMA-ES: it writes the parameter file and
-/// reports, and a run stopped after 3 generations and resumed to 6 ends where a direct run does.
+/// `kind = "cmaes"` runs the same command with CMA-ES: it writes the parameter file and
+/// reports, and a run stopped after 3 generations and resumed to 6 ends where a direct run does,
+/// also when the run was begun with the older `[ga] optimiser = "cmaes"`.
 #[test]
 fn cmaes_optimiser_evolves_and_resumes_like_the_ga() {
     let pgn = manifest().join("tests/data/evolve_small.pgn");
@@ -512,8 +513,9 @@ fn cmaes_optimiser_evolves_and_resumes_like_the_ga() {
     let csv = std::fs::read_to_string(direct.join("out/run-1/generations.csv")).unwrap();
     assert_eq!(csv.lines().count(), 7, "{csv}");
     let stopped = run("cmaes-resumed", 3, false);
+    // Resumed from the `[ga] optimiser` form's run with the `[optimiser]` table: the same run.
     let cfg = small_config(&stopped, 8, 6, 3, 2);
-    let text = std::fs::read_to_string(&cfg).unwrap() + "optimiser = \"cmaes\"\ncmaes_sigma = 0.2\n";
+    let text = std::fs::read_to_string(&cfg).unwrap() + "[optimiser]\nkind = \"cmaes\"\nsigma = 0.2\n";
     std::fs::write(&cfg, text).unwrap();
     tuner_ok(&["evolve", "--pgn", pgn.to_str().unwrap(), "--config", cfg.to_str().unwrap(), "--resume"]);
     let a = Params::load(direct.join("evolved/run-1.toml")).unwrap();
@@ -535,7 +537,7 @@ fn append_ga(cfg: &Path, keys: &str) {
     std::fs::write(cfg, text).unwrap();
 }
 
-/// `optimiser = "ga" | "cmaes" | "spsa" | "local"` each optimise the GM-move fitness of the same
+/// `[optimiser] kind = "ga" | "cmaes" | "spsa" | "local"` each optimise the GM-move fitness of the same
 /// config: the parameter file, the table of every generation, and a checkpoint holding each
 /// optimiser's own candidates and state.
 #[test]
@@ -547,7 +549,10 @@ fn every_optimiser_runs_the_move_matching_fitness_end_to_end() {
         let dir = scratch("evolve", &format!("each-{optimiser}"));
         let cfg = small_config_in(&dir, &integer_space(), 8, 4, 3, 2);
         // Gaussian mutation, so that the GA too runs on integer genes.
-        append_ga(&cfg, &format!("mutation = {{ kind = \"gaussian\", sigma = 0.05 }}\noptimiser = \"{optimiser}\"\n"));
+        append_ga(
+            &cfg,
+            &format!("mutation = {{ kind = \"gaussian\", sigma = 0.05 }}\n[optimiser]\nkind = \"{optimiser}\"\n"),
+        );
         tuner_ok(&["evolve", "--pgn", pgn.to_str().unwrap(), "--config", cfg.to_str().unwrap()]);
         let params = Params::load(dir.join("evolved/run-1.toml")).unwrap();
         assert_eq!(params.eval.pawn_mg, 100, "{optimiser}");
@@ -572,8 +577,8 @@ fn every_optimiser_runs_the_move_matching_fitness_end_to_end() {
 #[test]
 fn spsa_and_local_search_resume_like_the_ga() {
     let pgn = manifest().join("tests/data/evolve_small.pgn");
-    let spsa = "optimiser = \"spsa\"\nspsa = { iterations = 6, c_end = 0.05, r_end = 0.05 }\n";
-    for (name, keys) in [("spsa", spsa), ("local", "optimiser = \"local\"\nlocal_step = 0.2\n")] {
+    let spsa = "[optimiser]\nkind = \"spsa\"\niterations = 6\nc_end = 0.05\nr_end = 0.05\n";
+    for (name, keys) in [("spsa", spsa), ("local", "[optimiser]\nkind = \"local\"\nstep = 0.2\n")] {
         let run = |dir: &Path, generations: usize, resume: bool| {
             let cfg = small_config_in(dir, &integer_space(), 8, generations, 3, 2);
             append_ga(&cfg, keys);
@@ -610,16 +615,30 @@ fn one_point_optimisers_refuse_bad_settings() {
         small_config_in(&dir, space, 8, 2, 3, 2);
         append_ga(&cfg, keys);
     };
-    with(PIECE_SPACE, "optimiser = \"spsa\"\n");
-    assert_fails_with(&["evolve", "--pgn", pgn_s, "--config", cfg_s], "ga.optimiser: `spsa` needs a numeric genome");
-    with(&integer_space(), "optimiser = \"spsa\"\nspsa = { c_end = 0.0 }\n");
-    assert_fails_with(&["evolve", "--pgn", pgn_s, "--config", cfg_s], "ga.spsa: c_end 0 must be in (0, 1]");
-    with(&integer_space(), "optimiser = \"spsa\"\nspsa = { c_ends = 0.1 }\n");
-    assert_fails_with(&["evolve", "--pgn", pgn_s, "--config", cfg_s], "c_ends");
+    with(PIECE_SPACE, "[optimiser]\nkind = \"spsa\"\n");
+    let fails = |expected: &str| assert_fails_with(&["evolve", "--pgn", pgn_s, "--config", cfg_s], expected);
+    fails("optimiser.kind: `spsa` needs a numeric genome");
+    with(&integer_space(), "[optimiser]\nkind = \"spsa\"\nc_end = 0.0\n");
+    fails("optimiser.c_end: 0 must be in (0, 1]");
+    with(&integer_space(), "[optimiser]\nkind = \"spsa\"\nc_ends = 0.1\n");
+    fails("c_ends");
+    with(PIECE_SPACE, "[optimiser]\nkind = \"local\"\nstep = 1.5\n");
+    fails("optimiser.step: 1.5 must be in (0, 1]");
+    with(PIECE_SPACE, "[optimiser]\nkind = \"newton\"\n");
+    fails("newton");
+    // Another optimiser's setting is not this one's.
+    with(PIECE_SPACE, "[optimiser]\nkind = \"local\"\nsigma = 0.2\n");
+    fails("unknown field `sigma`");
+    // The older form is read as the table, and refused as it is.
     with(PIECE_SPACE, "optimiser = \"local\"\nlocal_step = 1.5\n");
-    assert_fails_with(&["evolve", "--pgn", pgn_s, "--config", cfg_s], "ga.local_step: 1.5 must be in (0, 1]");
+    fails("optimiser.step: 1.5 must be in (0, 1]");
+    with(&integer_space(), "optimiser = \"spsa\"\nspsa = { c_ends = 0.1 }\n");
+    fails("c_ends");
     with(PIECE_SPACE, "optimiser = \"newton\"\n");
-    assert_fails_with(&["evolve", "--pgn", pgn_s, "--config", cfg_s], "newton");
+    fails("newton");
+    // Both forms at once: which to keep is not guessed.
+    with(PIECE_SPACE, "optimiser = \"local\"\n[optimiser]\nkind = \"local\"\n");
+    fails("ga.optimiser and [optimiser] both set the optimiser");
     // Refused before the positions were read (they are cached on the way).
     assert!(!dir.join("out/positions.json").exists());
 }

@@ -16,7 +16,7 @@ use tuner::{
         fitness::{self, FitnessSearch, Prepared},
         run::Evolution,
     },
-    ga::{GaConfig, error::RunError, random_genome, run_dir::RunDirError},
+    ga::{GaConfig, OptimiserConfig, error::RunError, random_genome, run_dir::RunDirError},
     space::SearchSpace,
 };
 
@@ -161,6 +161,7 @@ fn evolution<'a>(space: &'a SearchSpace, ga: &'a GaConfig, objective: &'a Object
     Evolution {
         space,
         ga,
+        optimiser: &OptimiserConfig::Ga {},
         objective,
         base: space.base(),
         seed: 42,
@@ -314,7 +315,7 @@ fn shipped_evolve_configs_fit_their_spaces() {
     for name in ["configs/evolve/default.toml", "configs/evolve/full-mentor.toml"] {
         let cfg = EvolveConfig::load(&repo().join(name)).unwrap();
         let space = SearchSpace::load(repo().join(&cfg.space)).unwrap();
-        cfg.ga.validate(space.layout()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        cfg.ga.validate(&cfg.optimiser, space.layout()).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
     let gray = SearchSpace::load(repo().join("configs/spaces/evolve-full-gray.toml")).unwrap();
     let integer = SearchSpace::load(repo().join("configs/spaces/evolve-full-integer.toml")).unwrap();

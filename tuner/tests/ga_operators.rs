@@ -3,7 +3,7 @@
 
 use rand::{SeedableRng, rngs::StdRng};
 use tuner::ga::{
-    GaConfig, GaError, Genome, breed,
+    GaConfig, GaError, Genome, OptimiserConfig, breed,
     encoding::{BinaryGene, BitCoding, Layout, NumericGene},
     generation_rng,
     operators::{self, Crossover, Mutation, Selection},
@@ -257,7 +257,10 @@ fn every_operator_combination_breeds_valid_genomes() {
                         ..GaConfig::default()
                     };
                     if crossover.numeric_only() && matches!(layout, Layout::Bits { .. }) {
-                        assert!(matches!(cfg.validate(&layout), Err(GaError::Incompatible { key: "crossover", .. })));
+                        assert!(matches!(
+                            cfg.validate(&OptimiserConfig::default(), &layout),
+                            Err(GaError::Incompatible { key: "crossover", .. })
+                        ));
                         continue;
                     }
                     let mut rng = generation_rng(9, 0, 0);
@@ -279,7 +282,7 @@ fn every_operator_combination_breeds_valid_genomes() {
 #[test]
 fn invalid_configs_name_the_key() {
     let layout = bits_layout();
-    let bad = |cfg: GaConfig| cfg.validate(&layout).unwrap_err().to_string();
+    let bad = |cfg: GaConfig| cfg.validate(&OptimiserConfig::default(), &layout).unwrap_err().to_string();
     assert!(bad(GaConfig { elitism: 100, ..GaConfig::default() }).contains("ga.elitism"));
     assert!(bad(GaConfig { mutation_rate: 1.5, ..GaConfig::default() }).contains("ga.mutation_rate"));
     assert!(bad(GaConfig { mutation: Mutation::RandomReset, ..GaConfig::default() }).contains("ga.mutation"));
@@ -348,7 +351,7 @@ fn immigrants_replace_the_last_children_with_mutants_or_random_genomes() {
 /// against the population and the optimiser.
 #[test]
 fn immigrants_are_validated_against_the_population_and_the_optimiser() {
-    use tuner::ga::{Immigrants, OptimiserKind};
+    use tuner::ga::{DEFAULT_CMAES_SIGMA, Immigrants};
     let layout = Layout::Bits { coding: BitCoding::Gray, genes: vec![BinaryGene { min: -50, max: 50, bits: 7 }; 10] };
     let with = |count: usize| GaConfig {
         population: 10,
@@ -356,11 +359,12 @@ fn immigrants_are_validated_against_the_population_and_the_optimiser() {
         immigrants: Immigrants { count, ..Immigrants::default() },
         ..GaConfig::default()
     };
-    assert!(with(8).validate(&layout).is_ok());
-    let e = with(9).validate(&layout).unwrap_err().to_string();
+    let ga = OptimiserConfig::default();
+    assert!(with(8).validate(&ga, &layout).is_ok());
+    let e = with(9).validate(&ga, &layout).unwrap_err().to_string();
     assert!(e.contains("immigrants") && e.contains("elitism 2"), "{e}");
-    let cmaes = GaConfig { optimiser: OptimiserKind::Cmaes, ..with(1) };
-    assert!(cmaes.validate(&layout).unwrap_err().to_string().contains("\"cmaes\""));
+    let cmaes = OptimiserConfig::Cmaes { sigma: DEFAULT_CMAES_SIGMA };
+    assert!(with(1).validate(&cmaes, &layout).unwrap_err().to_string().contains("\"cmaes\""));
     let toml = "[ga]\npopulation = 10\n[ga.immigrants]\ncount = 3\nkind = \"random\"\n";
     #[derive(serde::Deserialize)]
     struct Wrap {

@@ -109,7 +109,7 @@ fn resumed_run_ends_where_an_uninterrupted_one_does() {
     assert!(text(&other.stderr).contains("different config"), "{}", text(&other.stderr));
 }
 
-/// `optimiser = "local"` runs the same command with the coordinate local search (which suits
+/// `[optimiser] kind = "local"` runs the same command with the coordinate local search (which suits
 /// Table I's Gray code): the incumbent and one gene a step up and down a generation, so the best
 /// node count never rises, and the evaluation stays fixed.
 #[test]
@@ -118,7 +118,7 @@ fn the_local_search_lowers_node_counts_through_the_same_command() {
     let eval = eval_file(&dir);
     let space = manifest().join("../configs/spaces/search-evolve-paper.toml");
     let cfg = dir.join("local.toml");
-    std::fs::write(&cfg, format!("space = {space:?}\n[ga]\noptimiser = \"local\"\nlocal_step = 0.25\n")).unwrap();
+    std::fs::write(&cfg, format!("space = {space:?}\n[optimiser]\nkind = \"local\"\nstep = 0.25\n")).unwrap();
     let out = args_with(&cfg, &dir, &eval, 4, &[]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let evolved = Params::load(dir.join("evolved.toml")).unwrap();

@@ -203,7 +203,7 @@ fn with_settings(cfg: &EsCoevolveConfig, settings: &[String]) -> anyhow::Result<
 /// The first key of `table` that only the paper's method has: a config from before the
 /// evolution strategy was the default, which keeps its meaning.
 fn paper_keys(table: &toml::Table) -> Option<&str> {
-    const PAPER: [&str; 13] = [
+    const PAPER: [&str; 14] = [
         "population_dir",
         "organisms",
         "mutants",
@@ -216,6 +216,7 @@ fn paper_keys(table: &toml::Table) -> Option<&str> {
         "pool",
         "reference_games",
         "ga",
+        "optimiser",
         "champion",
     ];
     PAPER.into_iter().find(|k| table.contains_key(*k))

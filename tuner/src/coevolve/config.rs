@@ -17,7 +17,7 @@ use super::{
     reference::PoolConfig,
 };
 use crate::{
-    ga::{GaConfig, encoding::Layout, operators::Selection, threads},
+    ga::{GaConfig, OptimiserConfig, encoding::Layout, operators::Selection, threads},
     parsed::Parsed,
 };
 
@@ -117,6 +117,10 @@ pub struct CoevolveConfig {
     /// GA settings; keys not given keep the coevolution defaults (not `tuner evolve`'s).
     #[serde(deserialize_with = "ga_over_coevolve_defaults")]
     pub ga: GaConfig,
+    /// `[optimiser]`: the GA (the default) or CMA-ES. Not serialised: the run's fingerprint has
+    /// it in the older form of `ga` ([`crate::optimise::config::with_legacy_ga`]).
+    #[serde(skip_serializing)]
+    pub optimiser: OptimiserConfig,
     /// `[champion]`: the SPRT-gated champion ([`champion`](super::champion)); off by default.
     #[serde(skip_serializing_if = "ChampionConfig::is_off")]
     pub champion: ChampionConfig,
@@ -188,6 +192,7 @@ impl Default for CoevolveConfig {
             out_dir: PathBuf::from("runs/coevolve"),
             output: PathBuf::new(),
             ga: coevolve_ga_defaults(),
+            optimiser: OptimiserConfig::default(),
             champion: ChampionConfig::default(),
             broker: None,
         }
@@ -196,7 +201,7 @@ impl Default for CoevolveConfig {
 impl CoevolveConfig {
     /// Parses a config file; unknown keys are errors naming the key.
     pub fn parse(text: &str) -> Result<Self, CoevolveError> {
-        toml::from_str(text).map_err(|e| CoevolveError::Config(e.to_string()))
+        crate::paths::parse_config(text).map_err(CoevolveError::Config)
     }
 
     /// Reads a config file; its relative input paths (`population_dir`, `space`, `engine`,
@@ -209,10 +214,10 @@ impl CoevolveConfig {
     /// are the population's files, each with its own values outside the space, and the report
     /// follows their lineage; a one-point optimiser has neither.
     pub fn check_optimiser(&self) -> Result<(), CoevolveError> {
-        if self.ga.optimiser.from_one_point() {
+        if self.optimiser.from_one_point() {
             return Err(CoevolveError::Config(format!(
-                "ga.optimiser = \"{}\": coevolve runs the GA or CMA-ES (\"ga\" or \"cmaes\")",
-                self.ga.optimiser.name()
+                "optimiser.kind = \"{}\": coevolve runs the GA or CMA-ES (\"ga\" or \"cmaes\")",
+                self.optimiser.name()
             )));
         }
         Ok(())
@@ -282,7 +287,7 @@ impl CoevolveConfig {
             )));
         }
         self.check_optimiser()?;
-        self.ga.validate(layout)?;
+        self.ga.validate(&self.optimiser, layout)?;
         self.champion.validate()?;
         if !(self.racing_confidence > 0.0 && self.racing_confidence < 1.0) {
             return Err(CoevolveError::Config(format!(
@@ -341,6 +346,10 @@ impl crate::paths::ConfigPaths for CoevolveConfig {
             "pool.files",
             "organisms.file",
         ])
+    }
+
+    fn upgrade(table: &mut toml::Table) -> Result<bool, String> {
+        crate::optimise::choice::lift_legacy(table)
     }
 }
 

@@ -153,7 +153,9 @@ impl Coevolution {
         cfg.concurrency = 0;
         cfg.output = PathBuf::new();
         let genomes = serde_json::to_string(&initial.genomes).expect("genomes serialise");
-        let mut parts = vec![serde_json::to_string(&cfg).expect("config serialises"), space.to_string(), genomes];
+        let json = serde_json::to_string(&cfg).expect("config serialises");
+        let json = crate::optimise::config::with_legacy_ga(&json, &cfg.ga, &cfg.optimiser);
+        let mut parts = vec![json, space.to_string(), genomes];
         // The seed files' values outside the space, where they are not the space's base: runs
         // from before seed files kept them had the base there, and keep their fingerprint.
         let base = self.space.base();
@@ -264,7 +266,7 @@ impl Coevolution {
             let mut ga = self.cfg.ga.clone();
             ga.population = initial.genomes.len();
             ga.elitism = ga.elitism.min(ga.population - 1);
-            ga.validate(layout)?;
+            ga.validate(&self.cfg.optimiser, layout)?;
             self.check_racing_budget(ga.population)?;
             Ok::<_, CoevolveError>((initial, ga, first, pool))
         })?;
@@ -293,7 +295,8 @@ impl Coevolution {
             planned,
             bar,
         };
-        let finished = driver.evolve(&ga, layout, &problem, start.resumes(), |_| initial.genomes.clone())?;
+        let finished =
+            driver.evolve(&ga, &self.cfg.optimiser, layout, &problem, start.resumes(), |_| initial.genomes.clone())?;
         // A finished run resumed from its checkpoint alone evaluates nothing, yet its output
         // reads the champion's file and its report generation 0's best.
         problem.restore_files(&finished.history)?;

@@ -25,7 +25,7 @@ use self::{
     fitness::{FitnessConfig, FitnessSearch, Prepared},
     positions::PositionsConfig,
 };
-use crate::ga::GaConfig;
+use crate::ga::{GaConfig, OptimiserConfig};
 
 /// Everything `tuner evolve` can be told in its config file (`configs/evolve/default.toml`).
 /// Relative input paths in a file are relative to it ([`EvolveConfig::load`]).
@@ -49,6 +49,8 @@ pub struct EvolveConfig {
     /// How the 1-ply fitness scores a move (quiescence or static).
     pub fitness: FitnessConfig,
     pub ga: GaConfig,
+    /// `[optimiser]`: what proposes each generation (the GA by default).
+    pub optimiser: OptimiserConfig,
     /// Mentor-assisted evolution instead of GM moves, when present.
     pub mentor: Option<mentor::MentorConfig>,
     /// Start from a parameter file instead of random values (the paper starts from random).
@@ -93,6 +95,7 @@ impl Default for EvolveConfig {
             positions: PositionsConfig::default(),
             fitness: FitnessConfig::default(),
             ga: GaConfig::default(),
+            optimiser: OptimiserConfig::default(),
             mentor: None,
             init: None,
             broker: None,
@@ -103,7 +106,7 @@ impl Default for EvolveConfig {
 impl EvolveConfig {
     /// Parses a config file; unknown keys are errors naming the key.
     pub fn parse(text: &str) -> Result<Self, EvolveError> {
-        toml::from_str(text).map_err(|e| EvolveError::Config(e.to_string()))
+        crate::paths::parse_config(text).map_err(EvolveError::Config)
     }
 
     /// Directory of the runs' result files.
@@ -162,6 +165,10 @@ crate::command_error!(EvolveError);
 impl crate::paths::ConfigPaths for EvolveConfig {
     fn input_paths() -> Vec<String> {
         crate::paths::keys(&["space", "init.file"])
+    }
+
+    fn upgrade(table: &mut toml::Table) -> Result<bool, String> {
+        crate::optimise::choice::lift_legacy(table)
     }
 }
 

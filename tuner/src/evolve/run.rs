@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::{EvolveError, Objective, remote::RemoteFitness};
 use crate::{
     ga::{
-        GaConfig, Genome,
+        GaConfig, Genome, OptimiserConfig,
         driver::{Batch, Driver, Problem},
         mutate, par_map, random_genome,
         report::{self, GenerationStats},
@@ -29,6 +29,7 @@ use crate::{
 pub struct Evolution<'a> {
     pub space: &'a SearchSpace,
     pub ga: &'a GaConfig,
+    pub optimiser: &'a OptimiserConfig,
     pub objective: &'a Objective,
     /// Parameters every organism starts from (defaults plus the space's fixed values).
     pub base: Params,
@@ -133,7 +134,7 @@ impl Evolution<'_> {
     /// A checkpoint exists and `resume` is false; the checkpoint is for other inputs; I/O.
     pub fn run(&self, run: usize, dir: &Path, resume: bool) -> Result<RunOutcome, EvolveError> {
         let layout = self.space.layout();
-        self.ga.validate(layout)?;
+        self.ga.validate(self.optimiser, layout)?;
         let checkpoint = checkpoint_path(dir);
         if !resume && checkpoint.exists() {
             let (dir, state) = (dir.display().to_string(), checkpoint.display().to_string());
@@ -153,7 +154,7 @@ impl Evolution<'_> {
             progress: None,
         };
         let problem = RunProblem { evolution: self, run, dir };
-        let finished = driver.evolve(self.ga, layout, &problem, resume, |rng| match &self.init {
+        let finished = driver.evolve(self.ga, self.optimiser, layout, &problem, resume, |rng| match &self.init {
             None => (0..self.ga.population).map(|_| random_genome(layout, rng)).collect(),
             Some((seed, rate)) => (0..self.ga.population)
                 .map(|i| {
@@ -240,8 +241,10 @@ impl Evolution<'_> {
         report::write_csv(&csv, self.objective.metric_name(), history).map_err(|e| EvolveError::io(&csv, e))?;
         let svg = dir.join("fitness.svg");
         let (train, _) = self.objective.sizes();
-        let title =
-            format!("run {run}: best and average of {} organisms, {train} training positions", self.ga.candidates());
+        let title = format!(
+            "run {run}: best and average of {} organisms, {train} training positions",
+            self.optimiser.candidates(self.ga.population)
+        );
         report::write_svg(&svg, &title, &self.objective.metric_label(), history).map_err(|e| EvolveError::io(&svg, e))
     }
 }

@@ -57,7 +57,7 @@ pub fn prepare(cfg: &EvolveConfig, pgn: &[PathBuf]) -> Result<Setup, EvolveError
     let space_text = crate::builtin::read_text(&cfg.space).map_err(|e| EvolveError::io(&cfg.space, e))?;
     let space = SearchSpace::parse(&space_text)
         .map_err(|e| config_error(format!("search space {}: {e}", cfg.space.display())))?;
-    cfg.ga.validate(space.layout())?;
+    cfg.ga.validate(&cfg.optimiser, space.layout())?;
     let threads = threads(cfg.threads);
     let init_params = match &cfg.init {
         None => None,
@@ -123,7 +123,7 @@ pub fn prepare(cfg: &EvolveConfig, pgn: &[PathBuf]) -> Result<Setup, EvolveError
     let fingerprint_with = |space: &str| {
         crate::ga::checkpoint::fingerprint(&[
             space,
-            &serde_json::to_string(&ga).expect("GA settings serialise"),
+            &crate::optimise::config::legacy_ga_json(&ga, &cfg.optimiser),
             &set.key,
             &format!("seed={}{mentor_key}{}{init_key}{base_key}", cfg.seed, fitness_fingerprint(cfg)),
         ])
@@ -157,6 +157,7 @@ pub fn run_all(
     let evolution = Evolution {
         space,
         ga: &cfg.ga,
+        optimiser: &cfg.optimiser,
         objective,
         base: base.clone(),
         seed: cfg.seed,
@@ -171,8 +172,8 @@ pub fn run_all(
         "evolving {} genes ({} loci) with {threads} threads: {}, {} candidates a generation, {} generations, {} run(s)",
         space.genes.len(),
         space.layout().len(),
-        cfg.ga.optimiser.name(),
-        cfg.ga.candidates(),
+        cfg.optimiser.name(),
+        cfg.optimiser.candidates(cfg.ga.population),
         cfg.ga.generations,
         cfg.runs
     );
@@ -187,7 +188,7 @@ pub fn run_all(
              # Train: {} {} of {n_train}{}; test: {} of {n_test}{}.\n# Genes: {}\n\n",
             cfg.seed,
             outcome.history.len(),
-            cfg.ga.candidates(),
+            cfg.optimiser.candidates(cfg.ga.population),
             outcome.train_metric,
             objective.metric_name(),
             pct(outcome.train_metric, false),

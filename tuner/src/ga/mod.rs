@@ -33,10 +33,8 @@ use std::{
 pub use crate::{
     genome::{Genome, encoding, mutant, mutate, operators, random_genome, recombine},
     optimise::{
-        config::{
-            DEFAULT_CMAES_SIGMA, DEFAULT_LOCAL_STEP, GaConfig, GaError, ImmigrantKind, Immigrants, OptimiserKind,
-            overlay_defaults,
-        },
+        choice::{DEFAULT_CMAES_SIGMA, DEFAULT_LOCAL_STEP, OptimiserConfig},
+        config::{GaConfig, GaError, ImmigrantKind, Immigrants, overlay_defaults},
         ga::breed,
         generation_rng,
     },

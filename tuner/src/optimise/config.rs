@@ -1,12 +1,15 @@
-//! The `[ga]` table of the evolution commands: the GA's population and operators, which
-//! optimiser breeds the generations ([`OptimiserKind`]) and that optimiser's settings, checked
-//! against a search space's layout ([`GaConfig::validate`], failing with a [`GaError`]).
+//! The `[ga]` table of the evolution commands: the population, the generations and the GA's
+//! operators, checked with the chosen optimiser ([`super::choice`]) against a search space's
+//! layout ([`GaConfig::validate`], failing with a [`GaError`]).
 
 use rand::Rng;
 use serde::{Deserialize, Deserializer, Serialize};
 use thiserror::Error;
 
-use super::spsa::SpsaSettings;
+use super::{
+    choice::{ChoiceError, DEFAULT_CMAES_SIGMA, DEFAULT_LOCAL_STEP, OptimiserConfig},
+    spsa::SpsaSettings,
+};
 use crate::genome::{
     Genome,
     encoding::Layout,
@@ -30,24 +33,6 @@ pub struct GaConfig {
     pub mutation: Mutation,
     /// Per bit (binary genomes) or per gene (numeric genomes).
     pub mutation_rate: f64,
-    /// `"ga"`: the operators above. `"cmaes"`: CMA-ES over the genes' ranges ([`super::cmaes`]),
-    /// `population` points a generation; selection, crossover, mutation and elitism unused.
-    /// `"spsa"` (numeric spaces) and `"local"`: SPSA ([`super::spsa`]) and the
-    /// coordinate local search ([`super::local`]) from the first organism of the
-    /// initial draw; `population` and the operators unused.
-    /// Absent from serialised GA settings when `"ga"`, so existing runs keep their fingerprint.
-    #[serde(skip_serializing_if = "OptimiserKind::is_ga")]
-    pub optimiser: OptimiserKind,
-    /// CMA-ES's initial step size, as a fraction of every gene's range.
-    #[serde(skip_serializing_if = "is_default_sigma")]
-    pub cmaes_sigma: f64,
-    /// SPSA's gains (`optimiser = "spsa"`, the `[ga.spsa]` table). Absent from serialised
-    /// settings at their defaults, as the keys below, so existing runs keep their fingerprint.
-    #[serde(skip_serializing_if = "is_default_spsa")]
-    pub spsa: SpsaSettings,
-    /// The local search's first step (`optimiser = "local"`), as a fraction of every gene's range.
-    #[serde(skip_serializing_if = "is_default_local_step")]
-    pub local_step: f64,
     /// Diversity (`[ga.immigrants]`): newcomers that replace the last children of every bred
     /// generation, so a small population does not collapse onto one organism. None by default
     /// (the papers'); absent from serialised settings then, so existing runs keep their
@@ -116,62 +101,6 @@ impl Immigrants {
     }
 }
 
-/// Which optimiser breeds a generation from the last (`[ga] optimiser`): each is a
-/// [`super::Optimiser`], chosen by [`crate::ga::driver::Driver::evolve`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum OptimiserKind {
-    /// The operators of `[ga]`, `population` organisms a generation.
-    #[default]
-    Ga,
-    /// CMA-ES, `population` points a generation.
-    Cmaes,
-    /// SPSA from one start point: the pair θ ± c_k·Δ a generation (one iteration).
-    Spsa,
-    /// Coordinate local search from one start point: the incumbent and one coordinate a step up
-    /// and down a generation.
-    Local,
-}
-
-impl OptimiserKind {
-    pub fn is_ga(&self) -> bool {
-        *self == OptimiserKind::Ga
-    }
-
-    /// The name in the config and in errors.
-    pub fn name(self) -> &'static str {
-        match self {
-            OptimiserKind::Ga => "ga",
-            OptimiserKind::Cmaes => "cmaes",
-            OptimiserKind::Spsa => "spsa",
-            OptimiserKind::Local => "local",
-        }
-    }
-
-    /// Whether the optimiser starts from one point and never uses the GA's operators.
-    pub fn from_one_point(self) -> bool {
-        matches!(self, OptimiserKind::Spsa | OptimiserKind::Local)
-    }
-}
-
-/// Hansen's usual start: a third of the range.
-pub const DEFAULT_CMAES_SIGMA: f64 = 0.3;
-
-/// The local search's first step: a tenth of every range.
-pub const DEFAULT_LOCAL_STEP: f64 = 0.1;
-
-fn is_default_sigma(sigma: &f64) -> bool {
-    *sigma == DEFAULT_CMAES_SIGMA
-}
-
-fn is_default_spsa(spsa: &SpsaSettings) -> bool {
-    *spsa == SpsaSettings::default()
-}
-
-fn is_default_local_step(step: &f64) -> bool {
-    *step == DEFAULT_LOCAL_STEP
-}
-
 impl Default for GaConfig {
     /// David et al. §III-B: population 100, 200 generations, fitness-proportional selection,
     /// uniform crossover at 0.75, mutation 0.005 per bit, elitism of one.
@@ -185,10 +114,6 @@ impl Default for GaConfig {
             crossover_rate: 0.75,
             mutation: Mutation::BitFlip,
             mutation_rate: 0.005,
-            optimiser: OptimiserKind::Ga,
-            cmaes_sigma: DEFAULT_CMAES_SIGMA,
-            spsa: SpsaSettings::default(),
-            local_step: DEFAULT_LOCAL_STEP,
             immigrants: Immigrants::default(),
         }
     }
@@ -213,6 +138,9 @@ pub enum GaError {
     Invalid { key: &'static str, reason: String },
     #[error("ga.{key}: `{operator}` needs a {needs} genome but the search space encoding is {have}")]
     Incompatible { key: &'static str, operator: String, needs: &'static str, have: &'static str },
+    /// The `[optimiser]` table's settings, or its kind for this space.
+    #[error(transparent)]
+    Optimiser(#[from] ChoiceError),
 }
 
 pub(super) fn invalid(key: &'static str, reason: impl Into<String>) -> GaError {
@@ -220,46 +148,24 @@ pub(super) fn invalid(key: &'static str, reason: impl Into<String>) -> GaError {
 }
 
 impl GaConfig {
-    /// Candidates evaluated a generation: `population`, SPSA's pair, or the local search's
-    /// incumbent and its two neighbours.
-    pub fn candidates(&self) -> usize {
-        match self.optimiser {
-            OptimiserKind::Ga | OptimiserKind::Cmaes => self.population,
-            OptimiserKind::Spsa => 2,
-            OptimiserKind::Local => 3,
-        }
-    }
-
-    /// Checks ranges and that every operator suits the layout's encoding (in this order, so a
-    /// config with several faults is told the first as before).
-    pub fn validate(&self, layout: &Layout) -> Result<(), GaError> {
+    /// Checks ranges and that `optimiser` and every operator it uses suit the layout's encoding
+    /// (in this order, so a config with several faults is told the first).
+    pub fn validate(&self, optimiser: &OptimiserConfig, layout: &Layout) -> Result<(), GaError> {
         self.validate_sizes()?;
-        self.validate_immigrants()?;
+        self.validate_immigrants(optimiser)?;
         self.validate_operators()?;
         let numeric = matches!(layout, Layout::Numeric(_));
         let have = if numeric { "numeric (integer/real)" } else { "binary (gray/binary)" };
+        optimiser.validate(numeric, have)?;
         // The one-point optimisers use none of the operators, so their fit to the space is not
         // checked (a GA config switched to `"local"` runs as it is).
-        match self.optimiser {
-            OptimiserKind::Spsa if !numeric => {
-                return Err(GaError::Incompatible {
-                    key: "optimiser",
-                    operator: "spsa".into(),
-                    needs: "numeric",
-                    have,
-                });
-            }
-            OptimiserKind::Spsa => return self.spsa.validate().map_err(|reason| invalid("spsa", reason)),
-            OptimiserKind::Local if !(self.local_step > 0.0 && self.local_step <= 1.0) => {
-                return Err(invalid("local_step", format!("{} must be in (0, 1]", self.local_step)));
-            }
-            OptimiserKind::Local => return Ok(()),
-            OptimiserKind::Ga | OptimiserKind::Cmaes => {}
+        if optimiser.from_one_point() {
+            return Ok(());
         }
         self.validate_encoding(numeric, have)
     }
 
-    /// The population, the generations and CMA-ES's step.
+    /// The population and the generations.
     fn validate_sizes(&self) -> Result<(), GaError> {
         if self.population < 2 {
             return Err(invalid("population", format!("must be at least 2, got {}", self.population)));
@@ -267,22 +173,16 @@ impl GaConfig {
         if self.generations == 0 {
             return Err(invalid("generations", "must be at least 1"));
         }
-        if !(self.cmaes_sigma > 0.0 && self.cmaes_sigma <= 1.0) {
-            return Err(invalid("cmaes_sigma", format!("{} must be in (0, 1]", self.cmaes_sigma)));
-        }
         Ok(())
     }
 
     /// `[ga.immigrants]`: a GA's only, and never in place of the elites.
-    fn validate_immigrants(&self) -> Result<(), GaError> {
+    fn validate_immigrants(&self, optimiser: &OptimiserConfig) -> Result<(), GaError> {
         let im = &self.immigrants;
-        if im.count > 0 && !self.optimiser.is_ga() {
+        if im.count > 0 && !optimiser.is_ga() {
             return Err(invalid(
                 "immigrants",
-                format!(
-                    "immigrants are bred into a GA's generations; optimiser \"{}\" has none",
-                    self.optimiser.name()
-                ),
+                format!("immigrants are bred into a GA's generations; optimiser \"{}\" has none", optimiser.name()),
             ));
         }
         if im.count > 0 && im.count + self.elitism > self.population {
@@ -359,5 +259,119 @@ impl GaConfig {
             return Err(invalid("mutation", format!("gaussian sigma must be positive, got {sigma}")));
         }
         Ok(())
+    }
+}
+
+/// `[ga]` and the optimiser as tuners before `[optimiser]` ([`super::choice`]) serialised their `[ga]` settings
+/// (the optimiser's keys among the GA's, each left out at its default): the form run
+/// fingerprints hash, so runs begun then still resume.
+pub fn legacy_ga_json(ga: &GaConfig, optimiser: &OptimiserConfig) -> String {
+    let (mut cmaes_sigma, mut spsa, mut local_step) =
+        (DEFAULT_CMAES_SIGMA, SpsaSettings::default(), DEFAULT_LOCAL_STEP);
+    match *optimiser {
+        OptimiserConfig::Ga {} => {}
+        OptimiserConfig::Cmaes { sigma } => cmaes_sigma = sigma,
+        OptimiserConfig::Spsa(settings) => spsa = settings,
+        OptimiserConfig::Local { step } => local_step = step,
+    }
+    let legacy = LegacyGa {
+        population: ga.population,
+        generations: ga.generations,
+        elitism: ga.elitism,
+        selection: &ga.selection,
+        crossover: &ga.crossover,
+        crossover_rate: ga.crossover_rate,
+        mutation: &ga.mutation,
+        mutation_rate: ga.mutation_rate,
+        optimiser: Some(optimiser.name()).filter(|n| *n != "ga"),
+        cmaes_sigma,
+        spsa,
+        local_step,
+        immigrants: &ga.immigrants,
+    };
+    serde_json::to_string(&legacy).expect("GA settings serialise")
+}
+
+/// The `[ga]` table as it was serialised, field for field in its order.
+#[derive(Serialize)]
+struct LegacyGa<'a> {
+    population: usize,
+    generations: usize,
+    elitism: usize,
+    selection: &'a Selection,
+    crossover: &'a Crossover,
+    crossover_rate: f64,
+    mutation: &'a Mutation,
+    mutation_rate: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    optimiser: Option<&'static str>,
+    #[serde(skip_serializing_if = "is_default_sigma")]
+    cmaes_sigma: f64,
+    #[serde(skip_serializing_if = "is_default_spsa")]
+    spsa: SpsaSettings,
+    #[serde(skip_serializing_if = "is_default_local_step")]
+    local_step: f64,
+    #[serde(skip_serializing_if = "is_no_immigrants")]
+    immigrants: &'a Immigrants,
+}
+
+fn is_default_sigma(sigma: &f64) -> bool {
+    *sigma == DEFAULT_CMAES_SIGMA
+}
+
+fn is_default_spsa(spsa: &SpsaSettings) -> bool {
+    *spsa == SpsaSettings::default()
+}
+
+fn is_default_local_step(step: &f64) -> bool {
+    *step == DEFAULT_LOCAL_STEP
+}
+
+fn is_no_immigrants(immigrants: &&Immigrants) -> bool {
+    immigrants.is_none()
+}
+
+/// A command config's serialised form (`config_json`, with `[ga]` serialised as `ga` is now)
+/// with its `ga` value rewritten in the older form ([`legacy_ga_json`]), for the fingerprints
+/// of commands that hash their whole config. The substitution is textual because serde_json
+/// here keeps no key order in its values, and the order is what the fingerprint hashes.
+pub fn with_legacy_ga(config_json: &str, ga: &GaConfig, optimiser: &OptimiserConfig) -> String {
+    let current = format!("\"ga\":{}", serde_json::to_string(ga).expect("GA settings serialise"));
+    let legacy = format!("\"ga\":{}", legacy_ga_json(ga, optimiser));
+    assert_eq!(config_json.matches(&current).count(), 1, "one `ga` entry in {config_json}");
+    config_json.replacen(&current, &legacy, 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `serde_json::to_string` of the `[ga]` settings before `[optimiser]`, as the tuner of
+    /// commit ec6e98d wrote them: the fingerprints of older runs hash these bytes.
+    #[test]
+    fn the_legacy_form_is_what_older_tuners_serialised() {
+        let head = r#"{"population":100,"generations":200,"elitism":1,"selection":{"kind":"roulette"},"crossover":{"kind":"uniform"},"crossover_rate":0.75,"mutation":{"kind":"bit-flip"},"mutation_rate":0.005"#;
+        let ga = GaConfig::default();
+        let cases = [
+            (OptimiserConfig::Ga {}, "}"),
+            (OptimiserConfig::Cmaes { sigma: DEFAULT_CMAES_SIGMA }, r#","optimiser":"cmaes"}"#),
+            (OptimiserConfig::Cmaes { sigma: 0.05 }, r#","optimiser":"cmaes","cmaes_sigma":0.05}"#),
+            (
+                OptimiserConfig::Spsa(SpsaSettings { iterations: 17500, c_end: 0.02, r_end: 1e-6 }),
+                r#","optimiser":"spsa","spsa":{"iterations":17500,"c_end":0.02,"r_end":1e-6}}"#,
+            ),
+        ];
+        for (optimiser, tail) in cases {
+            assert_eq!(legacy_ga_json(&ga, &optimiser), format!("{head}{tail}"));
+        }
+        let immigrants = GaConfig { immigrants: Immigrants { count: 2, ..Immigrants::default() }, ..ga.clone() };
+        assert_eq!(
+            legacy_ga_json(&immigrants, &OptimiserConfig::Local { step: 0.2 }),
+            format!(
+                r#"{head},"optimiser":"local","local_step":0.2,"immigrants":{{"count":2,"kind":"mutant","sigma":0.05}}}}"#
+            )
+        );
+        // The GA's own form is the legacy one when the optimiser is the GA.
+        assert_eq!(serde_json::to_string(&ga).unwrap(), legacy_ga_json(&ga, &OptimiserConfig::Ga {}));
     }
 }

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     OptimiseError, Optimiser, check_told,
+    choice::OptimiserConfig,
     config::{GaConfig, GaError, invalid},
 };
 use crate::genome::{Genome, encoding::Layout, mutate, operators, recombine};
@@ -38,7 +39,7 @@ pub fn breed(
     layout: &Layout,
     rng: &mut impl Rng,
 ) -> Result<Vec<Genome>, GaError> {
-    cfg.validate(layout)?;
+    cfg.validate(&OptimiserConfig::Ga {}, layout)?;
     if pop.is_empty() || pop.len() != fitness.len() {
         return Err(invalid("population", format!("{} genomes but {} fitness values", pop.len(), fitness.len())));
     }

@@ -12,12 +12,13 @@
 //! fitness, so a killed run resumes by [`Optimiser::restore`], `tell`, `ask` with the
 //! generation's RNG ([`generation_rng`]) and proposes what an uninterrupted run would.
 //! [`crate::ga::driver`] runs the evolution commands' generations this way, with whichever of
-//! the four `[ga] optimiser` names ([`config`]); [`optimise`] is the plain loop (no checkpoint)
+//! the four a config's `[optimiser] kind` names ([`choice`]); [`optimise`] is the plain loop (no checkpoint)
 //! that [`compare`] uses to run every optimiser on one synthetic objective with a known answer.
 //!
 //! The dependencies go one way: this module builds on the genomes ([`crate::genome`]) and never
 //! names the driver ([`crate::ga`]), which builds on it.
 
+pub mod choice;
 pub mod cmaes;
 pub mod compare;
 pub mod config;

@@ -22,8 +22,8 @@ pub struct SpsaState {
     pub perturbation: Option<Perturbation>,
 }
 
-/// The gains of a tune over a layout, relative to each gene's range (`[ga.spsa]` of the
-/// evolution commands with `optimiser = "spsa"`).
+/// The gains of a tune over a layout, relative to each gene's range (the `[optimiser]` table
+/// of the evolution commands with `kind = "spsa"`).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SpsaSettings {
@@ -45,19 +45,27 @@ impl Default for SpsaSettings {
 }
 
 impl SpsaSettings {
-    /// Why the gains cannot work, naming the key.
-    pub fn validate(&self) -> Result<(), String> {
+    /// Why the gains cannot work: the key, and what is wrong with its value.
+    pub fn validate(&self) -> Result<(), SettingError> {
+        let bad = |key, reason| Err(SettingError { key, reason });
         if self.iterations == 0 {
-            return Err("iterations must be at least 1".into());
+            return bad("iterations", "must be at least 1".into());
         }
         if !(self.c_end > 0.0 && self.c_end <= 1.0) {
-            return Err(format!("c_end {} must be in (0, 1] (a fraction of each range)", self.c_end));
+            return bad("c_end", format!("{} must be in (0, 1] (a fraction of each range)", self.c_end));
         }
         if !(self.r_end > 0.0 && self.r_end.is_finite()) {
-            return Err(format!("r_end {} must be positive", self.r_end));
+            return bad("r_end", format!("{} must be positive", self.r_end));
         }
         Ok(())
     }
+}
+
+/// A setting that cannot work: its key and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SettingError {
+    pub key: &'static str,
+    pub reason: String,
 }
 
 /// SPSA from a start genome over a numeric layout.
@@ -80,7 +88,7 @@ impl Spsa {
         if values.len() != genes.len() {
             return Err(unsuited(format!("a start point of {} genes for {}", values.len(), genes.len())));
         }
-        settings.validate().map_err(unsuited)?;
+        settings.validate().map_err(|e| unsuited(format!("{}: {}", e.key, e.reason)))?;
         let params = genes
             .iter()
             .zip(values)

@@ -36,7 +36,7 @@ use thiserror::Error;
 use crate::{
     epd::{SuiteError, SuitePosition, load_suites},
     ga::{
-        GaConfig, Genome,
+        GaConfig, Genome, OptimiserConfig,
         driver::{Batch, Driver, Problem},
         error::RunError,
         par_map, random_genome,
@@ -75,6 +75,8 @@ pub struct SearchEvolveConfig {
     /// GA settings; keys not given keep the search-evolution defaults.
     #[serde(deserialize_with = "ga_over_search_defaults")]
     pub ga: GaConfig,
+    /// `[optimiser]`: what proposes each generation (the GA by default).
+    pub optimiser: OptimiserConfig,
     /// Count nodes on `tuner worker`s (`--broker`); not part of the run's identity.
     #[serde(skip)]
     pub broker: Option<crate::broker::BrokerConfig>,
@@ -109,6 +111,7 @@ impl Default for SearchEvolveConfig {
             out_dir: PathBuf::from("runs/search-evolve"),
             output: PathBuf::new(),
             ga: search_ga_defaults(),
+            optimiser: OptimiserConfig::default(),
             broker: None,
         }
     }
@@ -116,7 +119,7 @@ impl Default for SearchEvolveConfig {
 
 impl SearchEvolveConfig {
     pub fn parse(text: &str) -> Result<Self, SearchEvolveError> {
-        toml::from_str(text).map_err(|e| SearchEvolveError::Config(e.to_string()))
+        crate::paths::parse_config(text).map_err(SearchEvolveError::Config)
     }
 
     /// Reads a config file; its relative input paths (`space`, `params`, `suites`, `held`) are
@@ -143,6 +146,10 @@ crate::command_error!(SearchEvolveError);
 impl crate::paths::ConfigPaths for SearchEvolveConfig {
     fn input_paths() -> Vec<String> {
         crate::paths::keys(&["space", "params", "suites", "held"])
+    }
+
+    fn upgrade(table: &mut toml::Table) -> Result<bool, String> {
+        crate::optimise::choice::lift_legacy(table)
     }
 }
 
@@ -208,7 +215,7 @@ impl SearchEvolution {
                 g.name
             )));
         }
-        cfg.ga.validate(space.layout())?;
+        cfg.ga.validate(&cfg.optimiser, space.layout())?;
         if cfg.node_cap == 0 {
             return Err(SearchEvolveError::Config("node_cap must be positive".into()));
         }
@@ -246,7 +253,7 @@ impl SearchEvolution {
             crate::ga::checkpoint::fingerprint(&[
                 space,
                 &base_text,
-                &serde_json::to_string(&ga).expect("ga serialises"),
+                &crate::optimise::config::legacy_ga_json(&ga, &cfg.optimiser),
                 &format!("cap={} seed={}", cfg.node_cap, cfg.seed),
                 &fens,
                 &format!("held={}", held.len()),
@@ -323,7 +330,7 @@ impl SearchEvolution {
     /// speed.
     pub fn plan(&self) -> Plan {
         let cfg = &self.cfg;
-        let searches = (cfg.ga.generations * cfg.ga.candidates() * self.train.len()) as u64;
+        let searches = (cfg.ga.generations * cfg.optimiser.candidates(cfg.ga.population) * self.train.len()) as u64;
         let at_once = threads(cfg.threads);
         let seconds =
             crate::progress::measured_nps().map(|nps| (searches * cfg.node_cap) as f64 / nps / at_once as f64);
@@ -333,7 +340,7 @@ impl SearchEvolution {
                 self.space.genes.len(),
                 cfg.space.display(),
                 cfg.params.as_ref().map_or_else(|| "the engine's defaults".to_string(), |p| p.display().to_string()),
-                cfg.ga.optimiser.name()
+                cfg.optimiser.name()
             ))
             .part(format!(
                 "{} training and {} held-out positions, cap {} nodes; {} candidates a generation, {} generations, up \
@@ -341,7 +348,7 @@ impl SearchEvolution {
                 self.train.len(),
                 self.held.len(),
                 cfg.node_cap,
-                cfg.ga.candidates(),
+                cfg.optimiser.candidates(cfg.ga.population),
                 cfg.ga.generations
             ))
             .part(format!("out {}", cfg.out_dir.display()))
@@ -361,7 +368,7 @@ impl SearchEvolution {
             .accepting_legacy(&self.legacy_fingerprint)
             .with_progress(&bar);
         let problem = NodeProblem { evolution: self, held: RefCell::new(HashMap::new()) };
-        let finished = driver.evolve(&self.cfg.ga, layout, &problem, start.resumes(), |rng| {
+        let finished = driver.evolve(&self.cfg.ga, &self.cfg.optimiser, layout, &problem, start.resumes(), |rng| {
             (0..self.cfg.ga.population).map(|_| random_genome(layout, rng)).collect()
         });
         bar.finish_and_clear();
@@ -429,7 +436,7 @@ impl SearchEvolution {
              # node cap {} per position. Training: {} nodes, {} of {} solved; held out: {} nodes, {} of {} solved.\n\
              # params/default.toml search section: {} / {} nodes. Evaluation from {}.\n# Genes: {}\n\n",
             history.len(),
-            self.cfg.ga.candidates(),
+            self.cfg.optimiser.candidates(self.cfg.ga.population),
             self.cfg.node_cap,
             final_best.0.nodes,
             final_best.0.solved,

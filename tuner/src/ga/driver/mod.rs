@@ -10,7 +10,7 @@
 //! killed generation's journal when resumed), how the next is bred, and its reports.
 //!
 //! Commands whose organisms are [`Genome`](crate::genome::Genome)s supply less: a [`Problem`]
-//! (the fitness), run by [`Driver::evolve`] with the optimiser `[ga] optimiser` names, or by
+//! (the fitness), run by [`Driver::evolve`] with the optimiser `[optimiser] kind` names, or by
 //! [`Driver::optimise`] with any [`Optimiser`] (ask/tell, [`crate::optimise`]); the driver adds
 //! memoised scores of unchanged genomes and the test-set measure of each generation's best, and
 //! checkpoints the optimiser's state beside the generation ([`Told`]); that part lives in the
@@ -27,7 +27,7 @@
 //!
 //! A new fitness (a distributed one, say) is a new [`Problem`]; a new optimiser for every
 //! [`Problem`] is a new [`Optimiser`], as the GA, CMA-ES, SPSA and the local search are
-//! (`optimiser = "cmaes"`, `"spsa"`, `"local"`); a
+//! (`kind = "cmaes"`, `"spsa"`, `"local"`); a
 //! command with its own kind of generation is a new [`Generations`] whose `breed` draws from
 //! the RNG it is given, as `spsa` is.
 //!

@@ -1,5 +1,5 @@
 //! Commands whose organisms are [`Genome`]s: a [`Problem`] (the fitness) run by
-//! [`Driver::evolve`] with the optimiser `[ga] optimiser` names, or by [`Driver::optimise`] with
+//! [`Driver::evolve`] with the optimiser `[optimiser] kind` names, or by [`Driver::optimise`] with
 //! any [`Optimiser`], as the driver's [`Generations`]. The scores of unchanged genomes are
 //! memoised, the test-set measure of each generation's best is taken, and the optimiser's state
 //! is checkpointed beside the generation ([`Told`]).
@@ -14,13 +14,8 @@ use crate::{
     ga::{checkpoint::CheckpointError, report::GenerationStats},
     genome::{Genome, encoding::Layout, operators::elite_indices},
     optimise::{
-        OptimiseError, Optimiser,
-        cmaes::CmaEs,
-        config::{GaConfig, OptimiserKind},
-        ga::Ga,
-        generation_rng,
-        local::LocalSearch,
-        spsa::Spsa,
+        OptimiseError, Optimiser, choice::OptimiserConfig, cmaes::CmaEs, config::GaConfig, ga::Ga, generation_rng,
+        local::LocalSearch, spsa::Spsa,
     },
 };
 
@@ -29,31 +24,34 @@ use crate::{
 const START_STREAM: u64 = u64::MAX;
 
 impl Driver<'_> {
-    /// Runs a [`Problem`] over `layout` with `ga`'s optimiser: the GA's operators, CMA-ES
-    /// (`optimiser = "cmaes"`), SPSA (`"spsa"`) or the local search (`"local"`). `initial`
+    /// Runs a [`Problem`] over `layout` with `optimiser`: the GA's operators of `ga`, CMA-ES
+    /// (`kind = "cmaes"`), SPSA (`"spsa"`) or the local search (`"local"`). `initial`
     /// draws generation 0; CMA-ES starts at its mean point, SPSA and the local search at its
     /// first genome (an `[init]` file's own, or the first random one), drawn from an RNG of its
     /// own.
     pub fn evolve<P: Problem>(
         &self,
         ga: &GaConfig,
+        optimiser: &OptimiserConfig,
         layout: &Layout,
         problem: &P,
         resume: bool,
         initial: impl Fn(&mut StdRng) -> Vec<Genome>,
     ) -> Result<Finished<Population, P::Record>, P::Error> {
-        match ga.optimiser {
-            OptimiserKind::Ga => self.optimise(Ga::new(ga.clone(), layout.clone(), initial), layout, problem, resume),
-            OptimiserKind::Cmaes => {
-                let cma = CmaEs::new(layout.clone(), ga.cmaes_sigma, ga.population, initial);
+        match *optimiser {
+            OptimiserConfig::Ga {} => {
+                self.optimise(Ga::new(ga.clone(), layout.clone(), initial), layout, problem, resume)
+            }
+            OptimiserConfig::Cmaes { sigma } => {
+                let cma = CmaEs::new(layout.clone(), sigma, ga.population, initial);
                 self.optimise(cma, layout, problem, resume)
             }
-            OptimiserKind::Spsa => {
-                let spsa = Spsa::new(layout.clone(), &self.start(initial)?, ga.spsa)?;
+            OptimiserConfig::Spsa(settings) => {
+                let spsa = Spsa::new(layout.clone(), &self.start(initial)?, settings)?;
                 self.optimise(spsa, layout, problem, resume)
             }
-            OptimiserKind::Local => {
-                let local = LocalSearch::new(layout.clone(), &self.start(initial)?, ga.local_step);
+            OptimiserConfig::Local { step } => {
+                let local = LocalSearch::new(layout.clone(), &self.start(initial)?, step);
                 self.optimise(local, layout, problem, resume)
             }
         }
@@ -422,7 +420,7 @@ mod tests {
             progress: None,
         };
         let problem = ByFunction::new(ones);
-        let result = driver.evolve(&ga, &layout, &problem, resume, |rng| {
+        let result = driver.evolve(&ga, &OptimiserConfig::default(), &layout, &problem, resume, |rng| {
             (0..ga.population).map(|_| random_genome(&layout, rng)).collect()
         });
         (result, problem.evaluated.get())
@@ -466,7 +464,7 @@ mod tests {
         let driver = Driver::single(generations, 5, "t", dir.join("checkpoint.json"), "other inputs").throttled();
         let problem = ByFunction { fail_at, ..ByFunction::new(ones) };
         let resume = dir.join("checkpoint.json").exists();
-        let result = driver.evolve(&ga, &layout, &problem, resume, |rng| {
+        let result = driver.evolve(&ga, &OptimiserConfig::default(), &layout, &problem, resume, |rng| {
             (0..ga.population).map(|_| random_genome(&layout, rng)).collect()
         });
         (result, problem.reports.get())
@@ -528,9 +526,10 @@ mod tests {
         }
     }
 
-    /// A run of `ga` on the sphere in five real genes.
+    /// A run of `optimiser` (with `ga`) on the sphere in five real genes.
     fn sphere_run(
         ga: &GaConfig,
+        optimiser: &OptimiserConfig,
         dir: &std::path::Path,
         generations: usize,
         resume: bool,
@@ -540,17 +539,18 @@ mod tests {
         let ga = GaConfig { generations, ..ga.clone() };
         let driver = Driver::single(generations, 7, "sphere", dir.join("checkpoint.json"), "other inputs");
         driver
-            .evolve(&ga, &layout, &ByFunction::new(sphere), resume, |rng| {
+            .evolve(&ga, optimiser, &layout, &ByFunction::new(sphere), resume, |rng| {
                 (0..10).map(|_| random_genome(&layout, rng)).collect()
             })
             .unwrap()
     }
 
-    /// `ga` run for `generations` into one directory, and into another stopped after `stop`
-    /// and resumed to `generations`: the two ends, which the caller compares.
+    /// `optimiser` (with `ga`) run for `generations` into one directory, and into another
+    /// stopped after `stop` and resumed to `generations`: the two ends, which the caller compares.
     fn direct_and_resumed(
         name: &str,
         ga: &GaConfig,
+        optimiser: &OptimiserConfig,
         stop: usize,
         generations: usize,
     ) -> (Finished<Population, GenerationStats>, Finished<Population, GenerationStats>) {
@@ -558,9 +558,9 @@ mod tests {
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(root.join("a")).unwrap();
         std::fs::create_dir_all(root.join("b")).unwrap();
-        let whole = sphere_run(ga, &root.join("a"), generations, false);
-        sphere_run(ga, &root.join("b"), stop, false);
-        let resumed = sphere_run(ga, &root.join("b"), generations, true);
+        let whole = sphere_run(ga, optimiser, &root.join("a"), generations, false);
+        sphere_run(ga, optimiser, &root.join("b"), stop, false);
+        let resumed = sphere_run(ga, optimiser, &root.join("b"), generations, true);
         std::fs::remove_dir_all(&root).unwrap();
         (whole, resumed)
     }
@@ -572,9 +572,10 @@ mod tests {
 
     #[test]
     fn cmaes_through_the_driver_converges_and_resumes_exactly() {
-        let ga = GaConfig { population: 10, optimiser: OptimiserKind::Cmaes, ..GaConfig::default() };
+        let ga = GaConfig { population: 10, ..GaConfig::default() };
+        let cmaes = OptimiserConfig::Cmaes { sigma: crate::optimise::choice::DEFAULT_CMAES_SIGMA };
         // Stopped after 40 generations, continued to 120: the same last generation.
-        let (whole, resumed) = direct_and_resumed("cmaes", &ga, 40, 120);
+        let (whole, resumed) = direct_and_resumed("cmaes", &ga, &cmaes, 40, 120);
         assert!(best_fitness(&whole) > -1e-6, "f = {}", best_fitness(&whole));
         assert_eq!(resumed.state, whole.state);
     }
@@ -585,8 +586,7 @@ mod tests {
         // and the squared distance shrinks by 1 − 2k + 5k² (five genes): R = 0.1 with c_end a
         // fiftieth of the range (0.4) gives k from 0.27 at the start to 0.064 at the end.
         let spsa = SpsaSettings { iterations: 300, c_end: 0.02, r_end: 0.1 };
-        let ga = GaConfig { optimiser: OptimiserKind::Spsa, spsa, ..GaConfig::default() };
-        let (whole, resumed) = direct_and_resumed("spsa", &ga, 100, 300);
+        let (whole, resumed) = direct_and_resumed("spsa", &GaConfig::default(), &OptimiserConfig::Spsa(spsa), 100, 300);
         // One iteration a generation: the pair θ ± c·Δ.
         assert_eq!(whole.state.population.len(), 2);
         assert_eq!(whole.history.len(), 300);
@@ -601,8 +601,8 @@ mod tests {
 
     #[test]
     fn local_search_through_the_driver_converges_and_resumes_exactly() {
-        let ga = GaConfig { optimiser: OptimiserKind::Local, local_step: 0.25, ..GaConfig::default() };
-        let (whole, resumed) = direct_and_resumed("local", &ga, 37, 150);
+        let local = OptimiserConfig::Local { step: 0.25 };
+        let (whole, resumed) = direct_and_resumed("local", &GaConfig::default(), &local, 37, 150);
         // The incumbent and one coordinate up and down.
         assert_eq!(whole.state.population.len(), 3);
         // The incumbent is asked every generation, so the best never gets worse.
@@ -618,16 +618,18 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let layout = Layout::Numeric(vec![NumericGene { min: -10.0, max: 10.0, step: None }; 2]);
-        let ga = GaConfig { generations: 1, optimiser: OptimiserKind::Local, ..GaConfig::default() };
+        let ga = GaConfig { generations: 1, ..GaConfig::default() };
+        let local = OptimiserConfig::Local { step: crate::optimise::choice::DEFAULT_LOCAL_STEP };
         let driver = Driver::single(1, 7, "start", dir.join("checkpoint.json"), "other inputs");
         let start = Genome::Numbers(vec![5.0, -5.0]);
         let problem = ByFunction::new(sphere);
-        let f = driver.evolve(&ga, &layout, &problem, false, |_| vec![start.clone(), Genome::Numbers(vec![0.0; 2])]);
+        let f = driver
+            .evolve(&ga, &local, &layout, &problem, false, |_| vec![start.clone(), Genome::Numbers(vec![0.0; 2])]);
         assert_eq!(f.unwrap().state.population[0], start);
         // A draw of nothing is an error, not a panic.
         std::fs::remove_dir_all(&dir).unwrap();
         std::fs::create_dir_all(&dir).unwrap();
-        let e = driver.evolve(&ga, &layout, &problem, false, |_| Vec::new()).err().unwrap();
+        let e = driver.evolve(&ga, &local, &layout, &problem, false, |_| Vec::new()).err().unwrap();
         assert!(e.0.contains("no genome"), "{}", e.0);
         std::fs::remove_dir_all(&dir).unwrap();
     }
