@@ -53,6 +53,7 @@ const FILES: &[(&str, &str)] = files![
     "configs/spaces/texel-king-danger.toml",
     "configs/spaces/texel-ks-held.toml",
     "configs/spaces/texel-linear.toml",
+    "configs/spaces/texel-sf11-terms.toml",
     "configs/spsa/coevolve-search.toml",
     "configs/spsa/compare.toml",
     "configs/spsa/search.toml",
@@ -75,6 +76,7 @@ const FILES: &[(&str, &str)] = files![
     "configs/texel/selfplay3.toml",
     "configs/texel/selfplay4-complexity.toml",
     "configs/texel/selfplay4-full.toml",
+    "configs/texel/selfplay4-sf11.toml",
     "configs/texel/selfplay4.toml",
 ];
 
