@@ -16,7 +16,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use redis_server::Redis;
+use redis_server::{Redis, Worker};
 
 use common::{TUNER, assert_each_unit_once, engine_binary, games_in, journal_units, repo, scratch};
 
@@ -32,27 +32,10 @@ impl Drop for Killed {
     }
 }
 
-fn worker(redis: &Redis, dir: &Path, name: &str, engine: &Path) -> Killed {
+fn worker(redis: &Redis, dir: &Path, name: &str, engine: &Path) -> Worker {
     let engines = dir.join(format!("{name}-engines.toml"));
     std::fs::write(&engines, format!("[engines.evochess]\ncmd = {engine:?}\n")).unwrap();
-    let log = std::fs::File::create(dir.join(format!("{name}.log"))).unwrap();
-    let child = Command::new(TUNER)
-        .args([
-            "worker",
-            "--broker",
-            &redis.url,
-            "--secret",
-            redis_server::secret(),
-            "--engines",
-            engines.to_str().unwrap(),
-        ])
-        .args(["--visibility", "2", "--name", name])
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::null())
-        .stderr(log)
-        .spawn()
-        .expect("worker starts");
-    Killed(child)
+    Worker::start(redis, dir, name, &engines)
 }
 
 /// A coordinator: `tuner match` of `games` games between two evaluations over the broker.
@@ -102,16 +85,16 @@ fn pending(redis: &Redis) -> Vec<(String, String)> {
 }
 
 /// Sends `signal` (`-STOP`, `-CONT`) to the process.
-fn signal(p: &Killed, signal: &str) {
-    let sent = Command::new("kill").args([signal, &p.0.id().to_string()]).status().unwrap();
+fn signal(p: &Child, signal: &str) {
+    let sent = Command::new("kill").args([signal, &p.id().to_string()]).status().unwrap();
     assert!(sent.success(), "kill {signal}");
 }
 
 /// The process's exit status once it ends, failing the test after `limit`.
-fn exit_within(p: &mut Killed, limit: Duration, what: &str) -> std::process::ExitStatus {
+fn exit_within(p: &mut Child, limit: Duration, what: &str) -> std::process::ExitStatus {
     let mut status = None;
     wait_for(limit, what, || {
-        status = p.0.try_wait().unwrap();
+        status = p.try_wait().unwrap();
         status.is_some()
     });
     status.unwrap()
@@ -131,7 +114,7 @@ fn a_redis_restart_mid_match_loses_and_duplicates_no_game() {
     let done_at_restart = journal_units(&state).len();
     thread::sleep(Duration::from_secs(2));
     redis.up();
-    let status = exit_within(&mut co, Duration::from_secs(400), "the coordinator to finish");
+    let status = exit_within(&mut co.0, Duration::from_secs(400), "the coordinator to finish");
     let log = std::fs::read_to_string(dir.join("coordinator.log")).unwrap();
     assert!(status.success(), "{log}");
     assert!(done_at_restart < 12, "the restart came after the match was as good as over ({done_at_restart} units)");
@@ -155,7 +138,7 @@ fn a_redis_restart_with_its_append_only_file_loses_and_duplicates_no_game() {
     let done_at_restart = journal_units(&state).len();
     thread::sleep(Duration::from_secs(2));
     redis.up();
-    let status = exit_within(&mut co, Duration::from_secs(600), "the coordinator to finish");
+    let status = exit_within(&mut co.0, Duration::from_secs(600), "the coordinator to finish");
     let log = std::fs::read_to_string(dir.join("coordinator.log")).unwrap();
     assert!(status.success(), "{log}");
     assert!(done_at_restart < 6, "the restart came after the match was as good as over ({done_at_restart} units)");
@@ -184,10 +167,10 @@ fn a_worker_killed_mid_task_has_it_taken_over_by_another() {
         if done == 0 {
             return false;
         }
-        signal(&a, "-STOP");
+        signal(&a.0, "-STOP");
         held = pending(&redis).into_iter().find(|(_, consumer)| consumer == "a-0").map(|(entry, _)| entry);
         if held.is_none() {
-            signal(&a, "-CONT");
+            signal(&a.0, "-CONT");
         }
         held.is_some()
     });
@@ -198,7 +181,7 @@ fn a_worker_killed_mid_task_has_it_taken_over_by_another() {
         "the dead worker's task {held} stays pending"
     );
     let _b = worker(&redis, &dir, "b", &engine_binary());
-    let status = exit_within(&mut co, Duration::from_secs(600), "the coordinator to finish");
+    let status = exit_within(&mut co.0, Duration::from_secs(600), "the coordinator to finish");
     let log = std::fs::read_to_string(dir.join("coordinator.log")).unwrap();
     assert!(status.success(), "{log}");
     let log_b = std::fs::read_to_string(dir.join("b.log")).unwrap();
@@ -217,8 +200,8 @@ fn a_run_every_worker_refuses_stops_with_an_error() {
     let mut co = coordinator(&redis, &dir, "nodes=400", 4, &["--broker-patience", "3"]);
     // The fake engine answers `bench` with no node count: another build, refused.
     let mut w = worker(&redis, &dir, "w", Path::new(FAKE));
-    let refused = exit_within(&mut w, Duration::from_secs(120), "the worker to refuse");
-    let status = exit_within(&mut co, Duration::from_secs(60), "the coordinator to give up");
+    let refused = exit_within(&mut w.0, Duration::from_secs(120), "the worker to refuse");
+    let status = exit_within(&mut co.0, Duration::from_secs(60), "the coordinator to give up");
     let log = std::fs::read_to_string(dir.join("coordinator.log")).unwrap();
     assert!(!refused.success() && !status.success(), "{log}");
     assert!(log.contains("every worker that came refused it") && log.contains("engine build differs"), "{log}");

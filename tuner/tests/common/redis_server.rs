@@ -136,7 +136,7 @@ impl Drop for Redis {
 /// into `dir/<name>.log`, its claims visible for 2 s (a dead worker's task is soon taken over);
 /// killed (SIGKILL) when dropped.
 #[allow(dead_code)] // only the tests that run workers of their own
-pub struct Worker(Child);
+pub struct Worker(pub Child);
 
 #[allow(dead_code)]
 impl Worker {
