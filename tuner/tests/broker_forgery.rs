@@ -474,6 +474,7 @@ fn a_forger_writing_into_a_live_run_changes_nothing() {
         .arg(&engines)
         .args(["--name", "w", "--visibility", "2"])
         .env("RUST_LOG", "info")
+        .env("TMPDIR", &dir)
         .stdout(Stdio::null())
         .stderr(log)
         .spawn()

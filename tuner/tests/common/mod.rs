@@ -15,6 +15,30 @@ use std::{
 
 pub const TUNER: &str = env!("CARGO_BIN_EXE_tuner");
 
+/// Removes the scratch directories and files (`evochess-…-<pid>-…`, `tuner-test-<pid>-…`) under the
+/// temp dir whose process no longer runs: without it every test run leaves a few hundred megabytes behind
+/// (copied binaries, games, journals). Only where `/proc` tells which processes run.
+fn sweep_exited() {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !(name.starts_with("evochess-") || name.starts_with("tuner-test-")) {
+            continue;
+        }
+        let pid = name.split('-').find(|part| part.len() > 1 && part.bytes().all(|b| b.is_ascii_digit()));
+        if let Some(pid) = pid
+            && !proc.join(pid).exists()
+        {
+            let path = entry.path();
+            let _ = if path.is_dir() { std::fs::remove_dir_all(&path) } else { std::fs::remove_file(&path) };
+        }
+    }
+}
+
 /// The tuner crate's directory.
 pub fn manifest() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -26,7 +50,11 @@ pub fn repo() -> PathBuf {
 }
 
 /// An empty directory for one test: `evochess-<prefix>-<pid>-<name>` under the system temp dir.
+/// A passing test leaves its directory for inspection; the next test binary to ask for one
+/// removes those of test processes that have exited ([`sweep_exited`]).
 pub fn scratch(prefix: &str, name: &str) -> PathBuf {
+    static SWEPT: std::sync::Once = std::sync::Once::new();
+    SWEPT.call_once(sweep_exited);
     let dir = std::env::temp_dir().join(format!("evochess-{prefix}-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

@@ -134,7 +134,8 @@ impl Drop for Redis {
 
 /// A `tuner worker` serving `redis` with the engines file `engines`, named `name` and logging
 /// into `dir/<name>.log`, its claims visible for 2 s (a dead worker's task is soon taken over);
-/// killed (SIGKILL) when dropped.
+/// killed (SIGKILL) when dropped. Its temp dir is `dir`, so the private directory a killed worker
+/// cannot remove stays with the test's scratch directory.
 #[allow(dead_code)] // only the tests that run workers of their own
 pub struct Worker(pub Child);
 
@@ -146,6 +147,7 @@ impl Worker {
             .args(["worker", "--broker", &redis.url, "--secret", secret(), "--engines", engines.to_str().unwrap()])
             .args(["--visibility", "2", "--name", name])
             .env("RUST_LOG", "info")
+            .env("TMPDIR", dir)
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
