@@ -3,7 +3,7 @@
 //! The engine core runs without stdin/stdout: [`engine::Engine`] is the facade the UCI loop,
 //! the tests, `bench` and the tuner all drive. Parameters are declared once in
 //! [`params`] (see [`eval::params`] and [`search::params`]). Code that only the tuner's
-//! measurements run in-process lives in [`tuning`].
+//! measurements run in-process lives in [`measure`].
 
 pub mod bench;
 pub mod book;
@@ -12,6 +12,7 @@ pub mod engine;
 pub mod eval;
 pub mod input;
 pub mod limits;
+pub mod measure;
 pub mod movepick;
 pub mod params;
 pub mod perft;
@@ -21,7 +22,6 @@ pub mod see;
 pub mod tb;
 pub mod timeman;
 pub mod tt;
-pub mod tuning;
 pub mod uci;
 pub mod zobrist;
 

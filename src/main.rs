@@ -13,7 +13,7 @@ use clap::{Parser, Subcommand};
 use evochess::{
     Engine, Params, bench,
     limits::Limits,
-    tuning::{
+    measure::{
         epd_suite::{parse_epd, solve_epd_suite},
         static_one_ply,
     },

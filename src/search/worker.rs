@@ -120,7 +120,7 @@ pub(crate) struct Worker<'a> {
 }
 
 /// The allocations of a worker, kept to be reused by the next one (as
-/// [`crate::tuning::quiescence_probe`] does).
+/// [`crate::measure::quiescence_probe`] does).
 pub(crate) struct Buffers {
     pub(super) stack: Vec<Frame>,
     pub(super) keys: Vec<u64>,

@@ -7,7 +7,7 @@
 //! (`ucinewgame`) with a fixed limit: `go movetime`, `go nodes` or `go depth`.
 //!
 //! * `bm`/`am` records: solved when the engine's move is a `bm` move (any one) and not an `am`
-//!   move. Records are parsed by [`evochess::tuning::epd_suite::parse_epd_line`].
+//!   move. Records are parsed by [`evochess::measure::epd_suite::parse_epd_line`].
 //! * STS records (`c0 "f5=10, Be5+=2, ..."`): scored with the c0 points of the move played
 //!   (0 for a move not listed), out of the best listed value; `solved` still means the `bm`.
 //!
@@ -24,7 +24,7 @@ use std::{
     time::Duration,
 };
 
-use evochess::tuning::epd_suite::{EpdEntry, EpdError, parse_epd_line};
+use evochess::measure::epd_suite::{EpdEntry, EpdError, parse_epd_line};
 use serde::{Deserialize, Serialize};
 use shakmaty::{CastlingMode, EnPassantMode, Move, fen::Fen, san::SanPlus, uci::UciMove};
 use thiserror::Error;

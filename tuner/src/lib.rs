@@ -3,25 +3,25 @@
 //! knows nothing of it (the broker plays a match's units through the arena's `Executor`).
 
 pub mod broker;
-pub mod builtin;
 pub mod chart;
 pub mod cli;
 pub mod coevolve;
 pub mod csv;
 pub mod datagen;
+pub mod embedded_files;
 pub mod epd;
 pub mod evolve;
 pub mod ga;
 pub mod genome;
 pub mod hash;
+pub mod notation;
 pub mod optimise;
-pub mod parsed;
 pub mod paths;
 pub mod pipeline;
 pub mod progress;
 pub mod promote;
-pub mod quick;
-pub mod rrga;
+pub mod quick_tournament;
+pub mod round_robin_ga;
 pub mod search_evolve;
 pub mod signals;
 pub mod space;

@@ -30,7 +30,7 @@ enum Command {
     Quick(cli::quick_cmd::QuickArgs),
     /// Evolve Aksenov's 26 evaluation parameters by round robins (Aksenov 2004).
     #[command(name = "roundrobin-ga")]
-    RoundrobinGa(cli::rrga_cmd::RrgaArgs),
+    RoundrobinGa(cli::roundrobin_ga_cmd::RoundRobinGaArgs),
     /// Coevolve organisms by round robins (David et al. 2014 III-C), racing or a fixed pool.
     Coevolve(cli::coevolve_cmd::CoevolveArgs),
     /// Evolve the selective-search parameters on an EPD suite (David et al. 2014 IV).
@@ -128,7 +128,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Roundrobin(a) => cli::match_cmd::run(a, Tournament::RoundRobin),
         Command::Openings(a) => cli::openings_cmd::run(a),
         Command::Quick(a) => cli::quick_cmd::run(a),
-        Command::RoundrobinGa(a) => cli::rrga_cmd::run(a),
+        Command::RoundrobinGa(a) => cli::roundrobin_ga_cmd::run(a),
         Command::Coevolve(a) => cli::coevolve_cmd::run(a),
         Command::SearchEvolve(a) => cli::search_evolve_cmd::run(a),
         Command::Spsa(a) => cli::spsa_cmd::run(a),

@@ -48,13 +48,13 @@ pub fn config_path(command: &str, given: &Path) -> Result<PathBuf, UnknownConfig
         return Ok(given.to_path_buf());
     }
     let shipped = Path::new("configs").join(command).join(given).with_extension("toml");
-    if shipped.exists() || crate::builtin::builtin(&shipped).is_some() {
+    if shipped.exists() || crate::embedded_files::builtin(&shipped).is_some() {
         return Ok(shipped);
     }
     Err(UnknownConfig {
         name: given.display().to_string(),
         command: command.to_string(),
-        shipped: crate::builtin::shipped_configs(command).join(", "),
+        shipped: crate::embedded_files::shipped_configs(command).join(", "),
     })
 }
 
@@ -138,12 +138,13 @@ impl ConfigError {
 }
 
 /// Reads the config file `path` of a command, from disk or the built-in copy of a shipped one
-/// ([`crate::builtin::read_text`]). Keys and types are checked on the text as written (so that
+/// ([`crate::embedded_files::read_text`]). Keys and types are checked on the text as written (so that
 /// errors give the key and its line); then the input paths the file sets
 /// ([`ConfigPaths::input_paths`]) are made relative to the file. Keys it leaves out keep their
 /// defaults as they are (the built-in `configs/...` names).
 pub fn load_config<T: DeserializeOwned + ConfigPaths>(path: &Path) -> Result<T, ConfigError> {
-    let text = crate::builtin::read_text(path).map_err(|source| ConfigError::Read { path: path.into(), source })?;
+    let text =
+        crate::embedded_files::read_text(path).map_err(|source| ConfigError::Read { path: path.into(), source })?;
     let parse = |message: String| ConfigError::Parse { path: path.into(), message };
     let mut table = upgraded::<T>(&text).map_err(parse)?;
     rebase_table(path, &mut table, &T::input_paths());

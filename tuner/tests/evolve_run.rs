@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use evochess::{
     eval::Evaluator,
+    measure::{quiescence_probe::QuiescenceProbe, static_one_ply},
     params::{ParamSection, Params},
-    tuning::{quiescence_probe::QuiescenceProbe, static_one_ply},
 };
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use shakmaty::{CastlingMode, Chess, Move, Position, fen::Fen};

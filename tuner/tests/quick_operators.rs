@@ -1,7 +1,7 @@
 //! Belmonte's selection, crossover, mutation and 20/60/20 survivor policy, over many seeded draws.
 
 use rand::{SeedableRng, rngs::StdRng};
-use tuner::quick::{
+use tuner::quick_tournament::{
     operators::{Fate, MutationStep, Values, crossover, mutate, select_parent, survivors, tier},
     run::{Individual, next_generation},
 };

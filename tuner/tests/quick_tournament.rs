@@ -11,7 +11,7 @@ use std::{
 };
 
 use rand::{SeedableRng, rngs::StdRng, seq::SliceRandom};
-use tuner::quick::tournament::{Ranking, expected_games, quick_tournament};
+use tuner::quick_tournament::tournament::{Ranking, expected_games, quick_tournament};
 
 fn shuffled(n: usize, seed: u64) -> Vec<i64> {
     let mut v: Vec<i64> = (0..n as i64).map(|x| x * 7 - 20).collect();

@@ -69,7 +69,7 @@ impl CoevolveArgs {
             return Ok(if self.population_dir.is_some() || self.random.is_some() { Method::Paper } else { Method::Es });
         };
         let path = crate::paths::config_path("coevolve", path)?;
-        let text = crate::builtin::read_text(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let text = crate::embedded_files::read_text(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         let table: toml::Table = toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         let method = match table.get("method") {
             None => paper_keys(&table).map_or(Method::Es, |_| Method::Paper),

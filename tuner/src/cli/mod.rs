@@ -13,7 +13,7 @@ pub mod openings_cmd;
 pub mod pipeline_cmd;
 pub mod promote_cmd;
 pub mod quick_cmd;
-pub mod rrga_cmd;
+pub mod roundrobin_ga_cmd;
 pub mod runs_cmd;
 pub mod saved_match;
 pub mod search_evolve_cmd;
@@ -319,7 +319,7 @@ pub(crate) fn override_budget(
     nodes: Option<u64>,
     tc: Option<&str>,
     cfg_nodes: &mut Option<u64>,
-    cfg_tc: &mut Option<crate::parsed::Parsed<arena::tc::ClockTc>>,
+    cfg_tc: &mut Option<crate::notation::Parsed<arena::tc::ClockTc>>,
 ) -> anyhow::Result<()> {
     if let Some(n) = nodes {
         *cfg_nodes = Some(n);

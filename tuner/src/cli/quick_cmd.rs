@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use crate::{
     cli::{RunArgs, set_given},
-    quick::{QuickConfig, report, run},
+    quick_tournament::{QuickConfig, report, run},
 };
 
 /// Evolve piece values by quick tournaments of engine games (Belmonte 2013).

@@ -43,7 +43,7 @@ use super::{Coevolution, CoevolveError, CoevolveGeneration, gen_dir, journal};
 use crate::{
     csv::{Csv, quoted},
     ga::Genome,
-    parsed::Parsed,
+    notation::Parsed,
     progress::Progress,
     promote::SprtProgress,
 };

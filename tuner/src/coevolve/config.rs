@@ -18,7 +18,7 @@ use super::{
 };
 use crate::{
     ga::{GaConfig, OptimiserConfig, encoding::Layout, operators::Selection, threads},
-    parsed::Parsed,
+    notation::Parsed,
 };
 
 /// One organism of a fixed population (`[[organisms]]`).

@@ -237,6 +237,7 @@ impl Problem for RoundRobin<'_> {
         standings: &[Standing],
         best: usize,
         stats: GenerationStats,
+        _: Option<&Genome>,
     ) -> Result<CoevolveGeneration, CoevolveError> {
         let g = CoevolveGeneration {
             generation: stats.generation,

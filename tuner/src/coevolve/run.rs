@@ -116,7 +116,7 @@ impl Coevolution {
         }
         let (space, space_text) = match &cfg.space {
             Some(path) => {
-                let text = crate::builtin::read_text(path).map_err(|e| CoevolveError::io(path, e))?;
+                let text = crate::embedded_files::read_text(path).map_err(|e| CoevolveError::io(path, e))?;
                 let space = SearchSpace::parse(&text).map_err(|e| e.in_file(path))?;
                 (space, text)
             }

@@ -10,12 +10,12 @@
 //!   [`QuiescenceProbe::best_move`]'s choice (a test checks they agree). The paper's 1-ply
 //!   search is a real program's, which resolves exchanges; without it the fitness rewards
 //!   taking defended pieces and drives the piece values out of chess proportions.
-//! * `static`: the negated static evaluation, exactly [`evochess::tuning::static_one_ply::best_move`]'s choice.
+//! * `static`: the negated static evaluation, exactly [`evochess::measure::static_one_ply::best_move`]'s choice.
 
 use evochess::{
     eval::Evaluator,
+    measure::quiescence_probe::{ProbeChild, QuiescenceProbe, order_children},
     params::{EvalParams, SearchParams},
-    tuning::quiescence_probe::{ProbeChild, QuiescenceProbe, order_children},
     zobrist::hash,
 };
 use serde::{Deserialize, Serialize};

@@ -108,6 +108,7 @@ impl Problem for RunProblem<'_, '_> {
         _: &[(f64, f64)],
         _: usize,
         stats: GenerationStats,
+        _: Option<&Genome>,
     ) -> Result<GenerationStats, EvolveError> {
         log::info!(
             "run {} gen {}: best {} mean {} test {} ({:.2}s)",

@@ -54,7 +54,7 @@ fn config_error(what: impl std::fmt::Display) -> EvolveError {
 /// Reads what the runs need: a bad space, `[init]` file or mentor setting fails before the
 /// positions are read.
 pub fn prepare(cfg: &EvolveConfig, pgn: &[PathBuf]) -> Result<Setup, EvolveError> {
-    let space_text = crate::builtin::read_text(&cfg.space).map_err(|e| EvolveError::io(&cfg.space, e))?;
+    let space_text = crate::embedded_files::read_text(&cfg.space).map_err(|e| EvolveError::io(&cfg.space, e))?;
     let space = SearchSpace::parse(&space_text)
         .map_err(|e| config_error(format!("search space {}: {e}", cfg.space.display())))?;
     cfg.ga.validate(&cfg.optimiser, space.layout())?;

@@ -41,6 +41,14 @@ impl Genome {
         self.len() == 0
     }
 
+    /// The values of a numeric genome; `None` for bit strings.
+    pub fn numbers(&self) -> Option<&[f64]> {
+        match self {
+            Genome::Numbers(x) => Some(x),
+            Genome::Bits(_) => None,
+        }
+    }
+
     /// An exact, hashable identity (numbers by their bit patterns), for fitness memoisation.
     pub fn key(&self) -> Vec<u64> {
         match self {

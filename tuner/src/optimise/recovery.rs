@@ -80,13 +80,6 @@ pub struct Recovered {
     pub steps: usize,
 }
 
-fn numbers(g: &Genome) -> &[f64] {
-    match g {
-        Genome::Numbers(x) => x,
-        Genome::Bits(_) => &[],
-    }
-}
-
 /// The ledger of a run of `seed` over a book of [`BOOK`] openings.
 pub fn ledger(seed: u64) -> Result<Ledger, LedgerError> {
     Ledger::standard(Path::new("UHO_4060_v4.epd.xz"), BOOK, seed, CONFIRMATION_OPENINGS, GATE_OPENINGS)
@@ -120,7 +113,7 @@ impl Games<'_> {
             let margin = self.model.margin(self.ledger.seed, line as u64);
             for (k, &i) in active.iter().enumerate() {
                 self.played.record_pair(line, &format!("g{g}c{i}"), "anchor", BUDGET)?;
-                out[k].add(&self.model.pair(self.land.elo(numbers(&candidates[i])), margin, rng));
+                out[k].add(&self.model.pair(self.land.elo(candidates[i].numbers().unwrap_or(&[])), margin, rng));
             }
         }
         Ok(out)
@@ -159,7 +152,7 @@ pub fn run_es(
         games += r.games;
         g += 1;
     }
-    let gain = es.recommend().map_or(f64::NAN, |x| land.elo(numbers(&x)));
+    let gain = es.recommend().map_or(f64::NAN, |x| land.elo(x.numbers().unwrap_or(&[])));
     Ok(Recovered { gain, headroom: land.headroom(), games, steps: g })
 }
 

@@ -106,7 +106,21 @@ impl Spsa {
                 }
             })
             .collect();
-        let tune = Tune::new(params, Schedule::new(settings.iterations));
+        Spsa::of(layout, Tune::new(params, Schedule::new(settings.iterations)))
+    }
+
+    /// The tune `tune`, one parameter a gene of `layout` (`tuner spsa`'s, with each line's own
+    /// gains). A gene's step would round θ, which moves by fractions: integer parameters are
+    /// the tune's, rounded stochastically where they are played.
+    ///
+    /// # Errors
+    /// When the layout is binary or has another number of genes.
+    pub fn of(layout: Layout, tune: Tune) -> Result<Spsa, OptimiseError> {
+        let genes = numeric_genes("spsa", &layout)?;
+        if genes.len() != tune.params.len() {
+            let reason = format!("a tune of {} parameters for {} genes", tune.params.len(), genes.len());
+            return Err(OptimiseError::Unsuited { optimiser: "spsa", reason });
+        }
         Ok(Spsa { layout, state: SpsaState { tune, perturbation: None } })
     }
 
@@ -149,8 +163,11 @@ impl Optimiser for Spsa {
     }
 
     fn check(&self, state: &SpsaState, candidates: &[Genome]) -> Result<(), String> {
-        if state.tune.params.len() != self.layout.gene_count() || candidates.len() != 2 || state.perturbation.is_none()
-        {
+        let names = |t: &Tune| t.params.iter().map(|p| p.name.clone()).collect::<Vec<_>>();
+        if names(&state.tune) != names(&self.state.tune) {
+            return Err("tuned parameters differ from the config's".into());
+        }
+        if candidates.len() != 2 || state.perturbation.is_none() {
             return Err("inconsistent checkpoint (not an SPSA pair of this search space)".into());
         }
         Ok(())

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::{
     coevolve::CoevolveConfig,
     evolve::EvolveConfig,
-    parsed::Parsed,
+    notation::Parsed,
     paths::ConfigPaths,
     search_evolve::{SearchEvolveConfig, data_file},
 };
@@ -35,7 +35,7 @@ impl Stage {
     pub fn merged(&self, inputs: &[String]) -> anyhow::Result<toml::Table> {
         let mut table = match &self.config {
             Some(p) => {
-                let mut t: toml::Table = crate::builtin::read_text(p)
+                let mut t: toml::Table = crate::embedded_files::read_text(p)
                     .with_context(|| format!("cannot read {}", p.display()))?
                     .parse()
                     .with_context(|| format!("in {}", p.display()))?;
@@ -347,7 +347,7 @@ mod tests {
     fn shipped_pipeline_configs_parse_in_every_stage() {
         for name in ["smoke", "medium", "full", "evol-star"] {
             let path = PathBuf::from(format!("configs/pipeline/{name}.toml"));
-            assert!(crate::builtin::builtin(&path).is_some(), "{} is not built in", path.display());
+            assert!(crate::embedded_files::builtin(&path).is_some(), "{} is not built in", path.display());
             let cfg = PipelineConfig::load(&path).unwrap();
             let with = |mut table: toml::Table, keys: &[&str]| {
                 for key in keys {

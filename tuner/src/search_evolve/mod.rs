@@ -4,7 +4,7 @@
 //! the evaluation parameters stay fixed, taken from a parameter file (normally the coevolved
 //! one). An organism's cost is the total number of nodes its search needs to find each suite
 //! position's best move *and keep it to the end of the search*, capped per position (paper:
-//! 500,000), as computed in-process by [`evochess::tuning::nodes_to_solve::solve_nodes`]: a node-limited
+//! 500,000), as computed in-process by [`evochess::measure::nodes_to_solve::solve_nodes`]: a node-limited
 //! iterative deepening from a cleared state, so the count is deterministic.
 //!
 //! Fitness-proportional selection needs "higher is better" and non-negative values, so the
@@ -28,7 +28,7 @@ use std::{
 };
 
 use arena::files::write_atomic;
-use evochess::{params::Params, tuning::nodes_to_solve::solve_nodes};
+use evochess::{measure::nodes_to_solve::solve_nodes, params::Params};
 use plotters::style::RGBColor;
 use serde::{Deserialize, Deserializer, Serialize};
 use thiserror::Error;
@@ -206,7 +206,7 @@ impl SearchEvolution {
         if cfg.output.as_os_str().is_empty() {
             cfg.output = cfg.out_dir.join("search-evolved.toml");
         }
-        let space_text = crate::builtin::read_text(&cfg.space)
+        let space_text = crate::embedded_files::read_text(&cfg.space)
             .map_err(|e| SearchEvolveError::Config(format!("search space {}: {e}", cfg.space.display())))?;
         let space = SearchSpace::parse(&space_text).map_err(|e| e.in_file(&cfg.space))?;
         if let Some(g) = space.genes.iter().find(|g| g.keys.iter().any(|&k| Params::spec(k).section != "search")) {
@@ -496,6 +496,7 @@ impl Problem for NodeProblem<'_> {
         counts: &[NodeCount],
         best: usize,
         stats: GenerationStats,
+        _: Option<&Genome>,
     ) -> Result<GenerationStats, SearchEvolveError> {
         let e = self.evolution;
         let held = e.held_count(&pop[best], &mut self.held.borrow_mut());

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use evochess::{params::Params, tuning::nodes_to_solve::solve_nodes};
+use evochess::{measure::nodes_to_solve::solve_nodes, params::Params};
 use serde::{Deserialize, Serialize};
 use shakmaty::{CastlingMode, Chess, Move, fen::Fen, uci::UciMove};
 

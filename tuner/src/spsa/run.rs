@@ -1,10 +1,11 @@
-//! `tuner spsa`: the SPSA loop on the shared [`Driver`], one iteration a "generation".
+//! `tuner spsa`: the SPSA [`Optimiser`](crate::optimise::Optimiser) on the shared [`Driver`],
+//! one iteration a "generation", its games the [`Problem`].
 //!
 //! Iteration `k` (files under `<out>/iter-NNNNN/`): the `+` and `−` engines' parameter files
 //! (the base parameters with the perturbed values), their game pairs through the match runner
 //! with its resume journal, then `R_k · c_k · (W − L) · sign` moves every value. At each save
 //! (every iteration while saving is cheap, then at most a tenth of the run's time: [`Driver::throttled`])
-//! `<out>/checkpoint.json` holds the tune, `<out>/values.csv` every value after every iteration,
+//! `<out>/checkpoint.json` holds the iteration's engines and the tune as of their ask, `<out>/values.csv` every value after every iteration,
 //! `<out>/values.svg` their paths (as a share of each range) and `<out>/tuned.toml` the current
 //! values as a complete parameter file.
 
@@ -15,6 +16,7 @@ use arena::{
     files::write_atomic,
     openings::OpeningsConfig,
     runner::{MatchConfig, RunnerError, Tournament, play_match},
+    stats::Wdl,
     tc::{ClockTc, SearchLimits},
 };
 use evochess::params::{
@@ -22,21 +24,26 @@ use evochess::params::{
     spsa::{DEFAULT_MAX_PARAMS, matches, select},
 };
 use plotters::style::RGBColor;
-use rand::rngs::StdRng;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::{Perturbation, Schedule, Spsa, SpsaLineError, SpsaParam, parse_lines};
+use super::{Schedule, Spsa as Tune, SpsaLineError, SpsaParam, parse_lines};
 use crate::{
     chart::{Series, render_lines_svg},
     csv::Csv,
     ga::{
-        driver::{Driver, Generations},
+        driver::{Batch, Driver, Problem},
         error::RunError,
+        report::GenerationStats,
         run_dir::{RunDir, Start},
     },
+    genome::{
+        Genome,
+        encoding::{Layout, NumericGene},
+    },
     hash::mix64,
-    parsed::Parsed,
+    notation::Parsed,
+    optimise::spsa::Spsa,
     progress::{GameTicks, Plan, Progress},
 };
 
@@ -176,14 +183,9 @@ pub struct IterationRecord {
     pub values: Vec<f64>,
 }
 
-/// The checkpoint's state: the tune (after its last played iteration's update, once played) and
-/// the engines of that iteration.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Tune {
-    pub spsa: Spsa,
-    pub perturbation: Perturbation,
-}
-
+/// The tune's games as the driver's [`Problem`]: a batch is one iteration's `+` and `−` engines
+/// (asked by the [`Spsa`](crate::optimise::spsa::Spsa) optimiser), each scored by its points in
+/// their game pairs, so the optimiser's `f₊ − f₋` is the `+` engine's wins − losses.
 struct Tuning<'a> {
     cfg: &'a SpsaConfig,
     params: Vec<SpsaParam>,
@@ -201,25 +203,15 @@ impl Tuning<'_> {
         }
         write_atomic(path, p.to_toml().as_bytes()).map_err(|e| SpsaError::io(path, e))
     }
-}
 
-impl Generations for Tuning<'_> {
-    type State = Tune;
-    type Record = IterationRecord;
-    type Error = SpsaError;
-
-    fn initial(&self, rng: &mut StdRng) -> Result<Tune, SpsaError> {
-        let spsa = Spsa::new(self.params.clone(), self.cfg.schedule());
-        Ok(Tune { perturbation: spsa.perturb(rng), spsa })
+    /// The search space of the tune: one gene a parameter, unstepped (θ moves by fractions).
+    fn layout(&self) -> Layout {
+        Layout::Numeric(self.params.iter().map(|p| NumericGene { min: p.min, max: p.max, step: None }).collect())
     }
 
-    fn evaluate(
-        &self,
-        g: usize,
-        tune: Tune,
-        _: &[IterationRecord],
-        resume: bool,
-    ) -> Result<(Tune, IterationRecord), SpsaError> {
+    /// Iteration `g`'s games (files under `iter-NNNNN/`) between the `+` and `−` engines: the
+    /// `+` engine's wins, draws and losses.
+    fn play(&self, g: usize, pair: &[Genome], resume: bool) -> Result<Wdl, SpsaError> {
         let cfg = self.cfg;
         let dir = cfg.out_dir.join(format!("iter-{:05}", g + 1));
         std::fs::create_dir_all(&dir).map_err(|e| SpsaError::io(&dir, e))?;
@@ -227,7 +219,10 @@ impl Generations for Tuning<'_> {
         self.bar.skip_to(g as u64 * cfg.games_per_iteration());
         self.bar.set_prefix(format!("iteration {}/{}", g + 1, cfg.iterations));
         let mut engines = Vec::new();
-        for (name, values) in [("plus", &tune.perturbation.plus), ("minus", &tune.perturbation.minus)] {
+        for (name, genome) in ["plus", "minus"].into_iter().zip(pair) {
+            let Genome::Numbers(values) = genome else {
+                return Err(SpsaError::Config(format!("iteration {}: the {name} engine is not numeric", g + 1)));
+            };
             let path = dir.join(format!("{name}.toml"));
             self.params_file(&path, values)?;
             engines.push(EngineSpec::new(name, &self.engine).with_params(&path).with_limits(limits.clone()));
@@ -253,25 +248,56 @@ impl Generations for Tuning<'_> {
         m.event = format!("evochess spsa iteration {}", g + 1);
         let r = play_match(&m, &mut GameTicks(&self.bar))
             .map_err(|source| SpsaError::Games { iteration: g + 1, source: Box::new(source) })?;
-        let w = r.totals[0].wdl;
-        let score = w.wins as f64 - w.losses as f64;
-        let mut spsa = tune.spsa;
-        spsa.update(&tune.perturbation, score);
-        let values: Vec<f64> = spsa.params.iter().map(|p| p.value).collect();
-        log::info!("iteration {}: + scored {:+} ({}/{}/{})", g + 1, score, w.wins, w.draws, w.losses);
-        Ok((Tune { spsa, perturbation: tune.perturbation }, IterationRecord { iteration: g + 1, score, values }))
+        Ok(r.totals[0].wdl)
+    }
+}
+
+impl Problem for Tuning<'_> {
+    /// An engine's points in the iteration's games.
+    type Score = f64;
+    type Record = IterationRecord;
+    type Error = SpsaError;
+
+    fn evaluate(&self, batch: Batch<'_, f64, IterationRecord>) -> Result<Vec<f64>, SpsaError> {
+        let g = batch.generation;
+        let w = self.play(g, batch.population, batch.resume)?;
+        let (wins, draws, losses) = (w.wins as f64, w.draws as f64, w.losses as f64);
+        log::info!("iteration {}: + scored {:+} ({}/{}/{})", g + 1, wins - losses, w.wins, w.draws, w.losses);
+        Ok(vec![wins + draws / 2.0, losses + draws / 2.0])
     }
 
-    fn breed(&self, _: usize, tune: &Tune, _: &[IterationRecord], rng: &mut StdRng) -> Result<Tune, SpsaError> {
-        Ok(Tune { perturbation: tune.spsa.perturb(rng), spsa: tune.spsa.clone() })
+    fn fitness(&self, points: &f64) -> f64 {
+        *points
     }
 
-    fn check(&self, tune: &Tune) -> Result<(), String> {
-        let names = |ps: &[SpsaParam]| ps.iter().map(|p| p.name.clone()).collect::<Vec<_>>();
-        if names(&tune.spsa.params) != names(&self.params) {
-            return Err("tuned parameters differ from the config's".into());
-        }
-        Ok(())
+    fn metric(&self, points: &f64) -> f64 {
+        *points
+    }
+
+    /// Never reused: the engines of another iteration play other games.
+    fn restore(&self, fitness: f64, _: f64) -> (f64, bool) {
+        (fitness, false)
+    }
+
+    /// A tune holds nothing back.
+    fn test(&self, _: &Genome) -> f64 {
+        f64::NAN
+    }
+
+    fn record(
+        &self,
+        _: &[Genome],
+        points: &[f64],
+        _: usize,
+        stats: GenerationStats,
+        theta: Option<&Genome>,
+    ) -> Result<IterationRecord, SpsaError> {
+        let iteration = stats.generation + 1;
+        let Some(Genome::Numbers(values)) = theta else {
+            return Err(SpsaError::Config(format!("iteration {iteration}: the optimiser keeps no θ")));
+        };
+        // Exact (the points are whole or halves): the `+` engine's wins − losses.
+        Ok(IterationRecord { iteration, score: points[0] - points[1], values: values.clone() })
     }
 
     fn report(&self, history: &[IterationRecord]) -> Result<(), SpsaError> {
@@ -324,7 +350,7 @@ fn lines(cfg: &SpsaConfig, base: &Params) -> Result<(String, Vec<SpsaParam>), Sp
         let ids = select(only, cfg.max_params).map_err(|e| SpsaError::Config(format!("only: {e}")))?;
         base.spsa_lines_of(&ids).join("\n")
     } else {
-        crate::builtin::read_text(&cfg.params).map_err(|e| SpsaError::io(&cfg.params, e))?
+        crate::embedded_files::read_text(&cfg.params).map_err(|e| SpsaError::io(&cfg.params, e))?
     };
     let mut params =
         parse_lines(&text).map_err(|source| SpsaError::Lines { path: cfg.params.display().to_string(), source })?;
@@ -462,9 +488,12 @@ pub fn run(cfg: &SpsaConfig, start: Start, announce: impl FnOnce(&Plan)) -> Resu
     let each = crate::progress::game_seconds(&cfg.limits()).map(|s| s / at_once);
     let bar = Progress::new(cfg.iterations * cfg.games_per_iteration(), "games", each);
     let tuning = Tuning { cfg, params, base, engine, bar };
-    let finished = driver.run(&tuning, start.resumes());
+    let layout = tuning.layout();
+    let spsa = Spsa::of(layout.clone(), Tune::new(tuning.params.clone(), cfg.schedule()))?;
+    let finished = driver.optimise(spsa, &layout, &tuning, start.resumes());
     tuning.bar.finish_and_clear();
-    Ok(finished?.state.spsa.params)
+    let last = finished?.history.pop().expect("a run evaluates at least one iteration");
+    Ok(tuning.params.into_iter().zip(last.values).map(|(p, value)| SpsaParam { value, ..p }).collect())
 }
 
 #[cfg(test)]
@@ -487,7 +516,7 @@ mod tests {
         // The yardstick of coevolve's default: its 63 genes, each from the engine's default,
         // with enough held-back-free openings for every iteration.
         let cfg = SpsaConfig::load(&root.join("configs/spsa/coevolve-search.toml")).unwrap();
-        let text = crate::builtin::read_text(&cfg.params).unwrap();
+        let text = crate::embedded_files::read_text(&cfg.params).unwrap();
         let params = parse_lines(&text).unwrap();
         assert_eq!(params.len(), 63);
         for p in &params {

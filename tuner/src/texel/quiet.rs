@@ -4,7 +4,7 @@
 //! whose reply scores best is played. Positions in check on the way are dropped (the
 //! qsearch's evasions are not a line of captures), as are lines longer than [`MAX_PLIES`].
 
-use evochess::{eval::Evaluator, params::Params, tuning::quiescence_probe::QuiescenceProbe, zobrist::hash};
+use evochess::{eval::Evaluator, measure::quiescence_probe::QuiescenceProbe, params::Params, zobrist::hash};
 use shakmaty::{Chess, Move, Position};
 
 /// Longest capture line followed before the position is dropped.

@@ -56,7 +56,7 @@ use crate::{
 
 /// The config's space and starting parameters.
 fn space_and_base(cfg: &TexelConfig) -> Result<(SearchSpace, String, Params), TexelError> {
-    let space_text = crate::builtin::read_text(&cfg.space).map_err(|e| TexelError::io(&cfg.space, e))?;
+    let space_text = crate::embedded_files::read_text(&cfg.space).map_err(|e| TexelError::io(&cfg.space, e))?;
     let space = SearchSpace::parse(&space_text).map_err(|e| RunError::from(e.in_file(&cfg.space)))?;
     if space.genes.is_empty() {
         return Err(TexelError::Config(format!("{} names no parameter to tune", cfg.space.display())));

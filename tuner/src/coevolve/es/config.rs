@@ -14,11 +14,11 @@ use serde::{Deserialize, Serialize};
 use crate::{
     coevolve::CoevolveError,
     ga::threads,
+    notation::Parsed,
     optimise::{
         es::{EsSettings, GroupSpec},
         halving::Schedule,
     },
-    parsed::Parsed,
 };
 
 /// How a generation's candidates share their games against the champion

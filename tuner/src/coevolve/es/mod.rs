@@ -172,7 +172,7 @@ impl EsCoevolution {
             Some(path) => (Params::load(path).map_err(|e| CoevolveError::params(path, e))?, path.display().to_string()),
             None => (Params::default(), "the engine's defaults (params/default.toml)".to_string()),
         };
-        let text = crate::builtin::read_text(&cfg.genes).map_err(|e| CoevolveError::io(&cfg.genes, e))?;
+        let text = crate::embedded_files::read_text(&cfg.genes).map_err(|e| CoevolveError::io(&cfg.genes, e))?;
         let mut genes = crate::spsa::parse_lines(&text).map_err(|e| CoevolveError::io(&cfg.genes, e))?;
         for g in &mut genes {
             let Some((id, _)) = Params::find(&g.name) else {

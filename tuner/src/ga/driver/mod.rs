@@ -20,16 +20,19 @@
 //! | --- | --- | --- | --- |
 //! | `evolve` | [`Problem`] | [`Population`] | GM-move matching or a mentor, threads |
 //! | `search-evolve` | [`Problem`] | [`Population`] | node counts on a suite, threads |
-//! | `coevolve` | [`Problem`] | [`Population`] | round robin of engine processes |
+//! | `coevolve --config paper` | [`Problem`] | [`Population`] | round robin of engine processes |
+//! | `coevolve` (the evolution strategy) | [`Generations`] | the mean, steps, champion and candidates | racing against the champion, SPRT gates |
+//! | `texel` | [`Generations`] | the descent's or the gradient fit's state (one pass a generation) | loss over labelled positions, threads |
 //! | `quick` | [`Generations`] | named individuals with life records | quick tournament of engine processes |
-//! | `roundrobin-ga` | [`Generations`] | Aksenov's players; roulette and two-point arithmetic crossover | round robin with a reference player |
-//! | `spsa` | [`Generations`] | the tune and its ± perturbation (one iteration a generation) | game pairs of + against − |
+//! | `roundrobin-ga` | [`Problem`] | [`Population`] (Aksenov's players); roulette and two-point arithmetic crossover | round robin with a reference player |
+//! | `spsa` | [`Problem`] | the ± pair and the SPSA tune of its ask (one iteration a generation) | game pairs of + against − |
 //!
 //! A new fitness (a distributed one, say) is a new [`Problem`]; a new optimiser for every
 //! [`Problem`] is a new [`Optimiser`], as the GA, CMA-ES, SPSA and the local search are
-//! (`kind = "cmaes"`, `"spsa"`, `"local"`); a
-//! command with its own kind of generation is a new [`Generations`] whose `breed` draws from
-//! the RNG it is given, as `spsa` is.
+//! (`kind = "cmaes"`, `"spsa"`, `"local"`); `spsa` is the SPSA optimiser on a [`Problem`] of
+//! its games, `roundrobin-ga` Aksenov's GA on one of its round robins. The commands not yet
+//! moved onto a [`Problem`] and an [`Optimiser`] are their own [`Generations`], whose `breed`
+//! draws from the RNG it is given.
 //!
 //! [`Optimiser`]: crate::optimise::Optimiser
 
@@ -108,6 +111,33 @@ pub struct Driver<'a> {
 /// 17,500 iterations) grows quadratically.
 pub const SAVE_RATIO: u32 = 10;
 
+/// When a driver saves: after every generation, or when [`Driver::throttled`] once
+/// [`SAVE_RATIO`] times the last save's cost has passed since it; always after the last.
+struct Saves {
+    /// When the last save ended, and what it took.
+    last: Instant,
+    cost: Duration,
+}
+
+impl Saves {
+    /// Before the first save timed (the first generation's is not): the next is due.
+    fn new() -> Saves {
+        Saves { last: Instant::now(), cost: Duration::ZERO }
+    }
+
+    fn due(&self, driver: &Driver<'_>, generation: usize) -> bool {
+        !driver.throttle || generation + 1 == driver.generations || self.last.elapsed() >= self.cost * SAVE_RATIO
+    }
+
+    /// Runs `save`, timing it.
+    fn timed<E>(&mut self, save: impl FnOnce() -> Result<(), E>) -> Result<(), E> {
+        let started = Instant::now();
+        save()?;
+        (self.last, self.cost) = (Instant::now(), started.elapsed());
+        Ok(())
+    }
+}
+
 /// The end of a run: its last evaluated generation and the history.
 pub struct Finished<S, R> {
     pub state: S,
@@ -166,54 +196,24 @@ impl<'a> Driver<'a> {
 
     /// Runs the generations, continuing from the checkpoint when `resume` and one exists.
     pub fn run<G: Generations>(&self, command: &G, resume: bool) -> Result<Finished<G::State, G::Record>, G::Error> {
-        let path = &self.checkpoint;
         // Whether this call saved (and so reported) a generation.
         let mut saved = true;
-        let (mut state, mut generation, mut history) = match Checkpoint::<G::State, G::Record>::load(path)? {
-            Some(c) if resume => {
-                if c.fingerprint != self.fingerprint && Some(c.fingerprint.as_str()) != self.legacy {
-                    return Err(CheckpointError::new(
-                        path,
-                        format!(
-                            "it was written with {} (fingerprint {}, this run's {}); resume with the same ones",
-                            self.mismatch, c.fingerprint, self.fingerprint
-                        ),
-                    )
-                    .into());
-                }
-                if c.run != self.run || c.history.len() != c.generation + 1 {
-                    return Err(CheckpointError::new(
-                        path,
-                        format!("inconsistent checkpoint (run {}, expected {})", c.run, self.run),
-                    )
-                    .into());
-                }
-                command.check(&c.state).map_err(|reason| CheckpointError::new(path, reason))?;
-                if c.fingerprint != self.fingerprint {
-                    // Written under the legacy fingerprint: rewritten now, so that the run keeps
-                    // resuming once the old form no longer matches (a comment edited, say).
-                    log::info!(
-                        "{}checkpoint fingerprint {} is this run's in its older form; rewritten as {}",
-                        self.prefix(),
-                        c.fingerprint,
-                        self.fingerprint
-                    );
-                    Checkpoint { fingerprint: self.fingerprint.to_string(), ..c.clone() }.save(path)?;
-                }
-                log::info!("{}resuming after generation {}", self.prefix(), c.generation);
+        let (mut state, mut generation, mut history) = match self.resumed(resume, |s| command.check(s))? {
+            Some(c) => {
                 saved = false;
                 (c.state, c.generation, c.history)
             }
-            _ => {
+            None => {
                 let first = command.initial(&mut generation_rng(self.seed, self.run as u64, 0))?;
                 self.tick(0);
                 let (state, record) = command.evaluate(0, first, &[], resume)?;
                 let history = vec![record];
-                self.save(command, &state, 0, &history)?;
+                self.checkpoint(&state, 0, &history)?;
+                command.report(&history)?;
                 (state, 0, history)
             }
         };
-        let (mut last_save, mut save_cost) = (Instant::now(), Duration::ZERO);
+        let mut saves = Saves::new();
         while generation + 1 < self.generations {
             generation += 1;
             let mut rng = generation_rng(self.seed, self.run as u64, generation as u64);
@@ -222,11 +222,11 @@ impl<'a> Driver<'a> {
             let (evaluated, record) = command.evaluate(generation, bred, &history, resume)?;
             state = evaluated;
             history.push(record);
-            let last = generation + 1 == self.generations;
-            if !self.throttle || last || last_save.elapsed() >= save_cost * SAVE_RATIO {
-                let started = Instant::now();
-                self.save(command, &state, generation, &history)?;
-                (last_save, save_cost) = (Instant::now(), started.elapsed());
+            if saves.due(self, generation) {
+                saves.timed(|| {
+                    self.checkpoint(&state, generation, &history)?;
+                    command.report(&history)
+                })?;
                 saved = true;
             }
         }
@@ -239,13 +239,60 @@ impl<'a> Driver<'a> {
         Ok(Finished { state, history })
     }
 
-    fn save<G: Generations>(
+    /// The checkpoint to continue from when `resume` and one exists, its state accepted by
+    /// `check`; refused when written with other inputs or inconsistent. One written under the
+    /// legacy fingerprint is rewritten under the current one.
+    fn resumed<S, R>(
         &self,
-        command: &G,
-        state: &G::State,
-        generation: usize,
-        history: &[G::Record],
-    ) -> Result<(), G::Error> {
+        resume: bool,
+        check: impl FnOnce(&S) -> Result<(), String>,
+    ) -> Result<Option<Checkpoint<S, R>>, CheckpointError>
+    where
+        S: Clone + Serialize + DeserializeOwned,
+        R: Clone + Serialize + DeserializeOwned,
+    {
+        let path = &self.checkpoint;
+        let c = match Checkpoint::<S, R>::load(path)? {
+            Some(c) if resume => c,
+            _ => return Ok(None),
+        };
+        if c.fingerprint != self.fingerprint && Some(c.fingerprint.as_str()) != self.legacy {
+            return Err(CheckpointError::new(
+                path,
+                format!(
+                    "it was written with {} (fingerprint {}, this run's {}); resume with the same ones",
+                    self.mismatch, c.fingerprint, self.fingerprint
+                ),
+            ));
+        }
+        if c.run != self.run || c.history.len() != c.generation + 1 {
+            return Err(CheckpointError::new(
+                path,
+                format!("inconsistent checkpoint (run {}, expected {})", c.run, self.run),
+            ));
+        }
+        check(&c.state).map_err(|reason| CheckpointError::new(path, reason))?;
+        if c.fingerprint != self.fingerprint {
+            // Written under the legacy fingerprint: rewritten now, so that the run keeps
+            // resuming once the old form no longer matches (a comment edited, say).
+            log::info!(
+                "{}checkpoint fingerprint {} is this run's in its older form; rewritten as {}",
+                self.prefix(),
+                c.fingerprint,
+                self.fingerprint
+            );
+            Checkpoint { fingerprint: self.fingerprint.to_string(), ..c.clone() }.save(path)?;
+        }
+        log::info!("{}resuming after generation {}", self.prefix(), c.generation);
+        Ok(Some(c))
+    }
+
+    /// Writes the checkpoint of `generation`, evaluated into `state`.
+    fn checkpoint<S, R>(&self, state: &S, generation: usize, history: &[R]) -> Result<(), CheckpointError>
+    where
+        S: Clone + Serialize + DeserializeOwned,
+        R: Clone + Serialize + DeserializeOwned,
+    {
         Checkpoint {
             fingerprint: self.fingerprint.to_string(),
             run: self.run,
@@ -253,8 +300,7 @@ impl<'a> Driver<'a> {
             state: state.clone(),
             history: history.to_vec(),
         }
-        .save(&self.checkpoint)?;
-        command.report(history)
+        .save(&self.checkpoint)
     }
 
     fn prefix(&self) -> String {

@@ -1,6 +1,6 @@
 //! Commands whose organisms are [`Genome`]s: a [`Problem`] (the fitness) run by
 //! [`Driver::evolve`] with the optimiser `[optimiser] kind` names, or by [`Driver::optimise`] with
-//! any [`Optimiser`], as the driver's [`Generations`]. The scores of unchanged genomes are
+//! any [`Optimiser`], in one ask → evaluate → tell loop. The scores of unchanged genomes are
 //! memoised, the test-set measure of each generation's best is taken, and the optimiser's state
 //! is checkpointed beside the generation ([`Told`]).
 
@@ -9,7 +9,7 @@ use std::{cell::RefCell, collections::HashMap, time::Instant};
 use rand::rngs::StdRng;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
-use super::{Driver, Finished, Generations};
+use super::{Driver, Finished, Saves};
 use crate::{
     ga::{checkpoint::CheckpointError, report::GenerationStats},
     genome::{Genome, encoding::Layout, operators::elite_indices},
@@ -68,17 +68,81 @@ impl Driver<'_> {
         })
     }
 
-    /// Runs a [`Problem`] over `layout` with any [`Optimiser`] (whose first ask is generation 0).
+    /// Runs a [`Problem`] over `layout` with any [`Optimiser`]: generation `g` is the
+    /// optimiser's ask from [`generation_rng`]`(seed, run, g)`, evaluated, then told its fitness;
+    /// the checkpoint holds the generation with the optimiser's state of that ask ([`Told`]), so a
+    /// resume restores it, tells it the checkpoint's fitness again and asks as an uninterrupted
+    /// run would.
     pub fn optimise<P: Problem, O: Optimiser>(
         &self,
-        optimiser: O,
+        mut optimiser: O,
         layout: &Layout,
         problem: &P,
         resume: bool,
     ) -> Result<Finished<Population, P::Record>, P::Error> {
-        let optimised = Optimised { optimiser: RefCell::new(optimiser), scoring: Scoring::new(problem, layout) };
-        let f = self.run(&optimised, resume)?;
-        Ok(Finished { state: f.state.evaluated, history: f.history })
+        let scoring = Scoring::new(problem, layout);
+        let check = |s: &Told<O::State>| {
+            optimiser.check(&s.optimiser, &s.evaluated.population)?;
+            scoring.check(&s.evaluated)
+        };
+        // Whether this call saved (and so reported) a generation.
+        let mut saved = true;
+        let (mut evaluated, mut generation, mut history) = match self.resumed(resume, check)? {
+            Some(c) => {
+                saved = false;
+                let Told { evaluated, optimiser: asked } = c.state;
+                scoring.restore(&evaluated);
+                optimiser.restore(asked);
+                optimiser.tell(&evaluated.population, &evaluated.fitness)?;
+                (evaluated, c.generation, c.history)
+            }
+            None => {
+                let (told, record) = self.generation(0, &mut optimiser, &scoring, &[], resume)?;
+                let history = vec![record];
+                self.checkpoint(&told, 0, &history)?;
+                problem.report(&history)?;
+                (told.evaluated, 0, history)
+            }
+        };
+        let mut saves = Saves::new();
+        while generation + 1 < self.generations {
+            generation += 1;
+            let (told, record) = self.generation(generation, &mut optimiser, &scoring, &history, resume)?;
+            history.push(record);
+            if saves.due(self, generation) {
+                saves.timed(|| {
+                    self.checkpoint(&told, generation, &history)?;
+                    problem.report(&history)
+                })?;
+                saved = true;
+            }
+            evaluated = told.evaluated;
+        }
+        self.tick(generation + 1);
+        if !saved {
+            // A run resumed with nothing left to do: its reports are rewritten, so one finished
+            // before a crash (or by an older build) has them.
+            problem.report(&history)?;
+        }
+        Ok(Finished { state: evaluated, history })
+    }
+
+    /// Generation `g`: asked, evaluated and told; with the optimiser's state of the ask.
+    fn generation<P: Problem, O: Optimiser>(
+        &self,
+        g: usize,
+        optimiser: &mut O,
+        scoring: &Scoring<'_, P>,
+        history: &[P::Record],
+        resume: bool,
+    ) -> Result<Generation<O::State, P::Record>, P::Error> {
+        let candidates = optimiser.ask(&mut generation_rng(self.seed, self.run as u64, g as u64))?;
+        let asked = optimiser.state();
+        self.tick(g);
+        let scored = scoring.score(g, candidates, history, resume)?;
+        optimiser.tell(&scored.evaluated.population, &scored.evaluated.fitness)?;
+        let (evaluated, record) = scoring.record(scored, optimiser.recommend().as_ref())?;
+        Ok((Told { evaluated, optimiser: asked }, record))
     }
 }
 
@@ -102,13 +166,16 @@ pub trait Problem {
     /// The test-set (held-out) measure of a generation's best organism.
     fn test(&self, best: &Genome) -> f64;
     /// The history's record of an evaluated generation from its statistics, e.g. after logging
-    /// it or keeping the first generation's best.
+    /// it or keeping the first generation's best. `recommend` is the optimiser's estimate of the
+    /// optimum once told this generation's fitness ([`Optimiser::recommend`]: SPSA's θ after its
+    /// update), when it keeps one.
     fn record(
         &self,
         pop: &[Genome],
         scores: &[Self::Score],
         best: usize,
         stats: GenerationStats,
+        recommend: Option<&Genome>,
     ) -> Result<Self::Record, Self::Error>;
     /// Rewrites the run's reports (CSV, chart) from the history.
     fn report(&self, history: &[Self::Record]) -> Result<(), Self::Error>;
@@ -149,6 +216,17 @@ pub fn best_index(fitness: &[f64]) -> usize {
     elite_indices(fitness, 1)[0]
 }
 
+/// A generation as checkpointed (with the optimiser's state of its ask), and its record.
+type Generation<S, R> = (Told<S>, R);
+
+/// An evaluated generation before its record.
+struct Scored<S> {
+    evaluated: Population,
+    scores: Vec<S>,
+    best: usize,
+    stats: GenerationStats,
+}
+
 /// What both genome optimisers share: scoring a generation through the [`Problem`], with the
 /// scores of unchanged genomes reused and the test measure of a best that stays not repeated.
 struct Scoring<'a, P: Problem> {
@@ -171,21 +249,21 @@ impl<'a, P: Problem> Scoring<'a, P> {
         pop: Vec<Genome>,
         history: &[P::Record],
         resume: bool,
-    ) -> Result<(Population, P::Record), P::Error> {
+    ) -> Result<Scored<P::Score>, P::Error> {
         let p = self.problem;
         let started = Instant::now();
         let known = self.known.borrow();
         let batch = Batch { generation, population: &pop, known: &known, history, resume };
-        let s = p.evaluate(batch)?;
+        let scores = p.evaluate(batch)?;
         drop(known);
-        let fitness: Vec<f64> = s.iter().map(|x| p.fitness(x)).collect();
-        let metric: Vec<f64> = s.iter().map(|x| p.metric(x)).collect();
+        let fitness: Vec<f64> = scores.iter().map(|x| p.fitness(x)).collect();
+        let metric: Vec<f64> = scores.iter().map(|x| p.metric(x)).collect();
         let best = best_index(&fitness);
         let key = pop[best].key();
         let known_test = self.test_known.borrow().get(&key).copied();
         let test = known_test.unwrap_or_else(|| p.test(&pop[best]));
         *self.test_known.borrow_mut() = HashMap::from([(key, test)]);
-        let n = s.len() as f64;
+        let n = scores.len() as f64;
         let stats = GenerationStats {
             generation,
             best_metric: metric[best],
@@ -195,9 +273,20 @@ impl<'a, P: Problem> Scoring<'a, P> {
             mean_fitness: fitness.iter().sum::<f64>() / n,
             seconds: started.elapsed().as_secs_f64(),
         };
-        let record = p.record(&pop, &s, best, stats)?;
-        *self.known.borrow_mut() = pop.iter().map(Genome::key).zip(s).collect();
-        Ok((Population { population: pop, fitness, metric }, record))
+        Ok(Scored { evaluated: Population { population: pop, fitness, metric }, scores, best, stats })
+    }
+
+    /// The generation's record (with the told optimiser's `recommend`); its scores are kept for
+    /// the next generation.
+    fn record(
+        &self,
+        scored: Scored<P::Score>,
+        recommend: Option<&Genome>,
+    ) -> Result<(Population, P::Record), P::Error> {
+        let Scored { evaluated, scores, best, stats } = scored;
+        let record = self.problem.record(&evaluated.population, &scores, best, stats, recommend)?;
+        *self.known.borrow_mut() = evaluated.population.iter().map(Genome::key).zip(scores).collect();
+        Ok((evaluated, record))
     }
 
     /// After a resume, the checkpoint's scores where they are complete.
@@ -240,63 +329,6 @@ pub struct Told<S> {
     pub evaluated: Population,
     #[serde(flatten)]
     pub optimiser: S,
-}
-
-/// A [`Problem`] optimised by any [`Optimiser`], as [`Generations`]: generation 0 is its first
-/// ask; `breed` takes up the checkpoint's optimiser state, tells it the generation's fitness
-/// and asks it for the next.
-struct Optimised<'a, P: Problem, O> {
-    optimiser: RefCell<O>,
-    scoring: Scoring<'a, P>,
-}
-
-impl<P: Problem, O: Optimiser> Optimised<'_, P, O> {
-    fn ask(&self, rng: &mut StdRng) -> Result<Told<O::State>, P::Error> {
-        let mut optimiser = self.optimiser.borrow_mut();
-        let population = optimiser.ask(rng)?;
-        let evaluated = Population { population, fitness: Vec::new(), metric: Vec::new() };
-        Ok(Told { evaluated, optimiser: optimiser.state() })
-    }
-}
-
-impl<P: Problem, O: Optimiser> Generations for Optimised<'_, P, O> {
-    type State = Told<O::State>;
-    type Record = P::Record;
-    type Error = P::Error;
-
-    fn initial(&self, rng: &mut StdRng) -> Result<Self::State, P::Error> {
-        self.ask(rng)
-    }
-
-    fn evaluate(
-        &self,
-        generation: usize,
-        state: Self::State,
-        history: &[P::Record],
-        resume: bool,
-    ) -> Result<(Self::State, P::Record), P::Error> {
-        let (evaluated, record) = self.scoring.score(generation, state.evaluated.population, history, resume)?;
-        Ok((Told { evaluated, ..state }, record))
-    }
-
-    fn breed(&self, _: usize, state: &Self::State, _: &[P::Record], rng: &mut StdRng) -> Result<Self::State, P::Error> {
-        self.scoring.restore(&state.evaluated);
-        {
-            let mut optimiser = self.optimiser.borrow_mut();
-            optimiser.restore(state.optimiser.clone());
-            optimiser.tell(&state.evaluated.population, &state.evaluated.fitness)?;
-        }
-        self.ask(rng)
-    }
-
-    fn check(&self, state: &Self::State) -> Result<(), String> {
-        self.optimiser.borrow().check(&state.optimiser, &state.evaluated.population)?;
-        self.scoring.check(&state.evaluated)
-    }
-
-    fn report(&self, history: &[P::Record]) -> Result<(), P::Error> {
-        self.scoring.problem.report(history)
-    }
 }
 
 #[cfg(test)]
@@ -367,6 +399,7 @@ mod tests {
             _: &[f64],
             _: usize,
             s: GenerationStats,
+            _: Option<&Genome>,
         ) -> Result<GenerationStats, Self::Error> {
             Ok(s)
         }

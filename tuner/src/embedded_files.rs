@@ -161,7 +161,10 @@ mod tests {
         let mut built_in: Vec<String> = FILES.iter().map(|(p, _)| (*p).to_string()).collect();
         built_in.sort();
         assert!(on_disk.len() > 40, "{on_disk:?}");
-        assert_eq!(built_in, on_disk, "tuner/src/builtin.rs FILES must list every file under configs/ (README aside)");
+        assert_eq!(
+            built_in, on_disk,
+            "tuner/src/embedded_files.rs FILES must list every file under configs/ (README aside)"
+        );
     }
 
     #[test]

@@ -320,7 +320,7 @@ impl QuickConfig {
         }
         if let Some(o) = &self.openings
             && !o.is_file()
-            && crate::builtin::builtin(o).is_none()
+            && crate::embedded_files::builtin(o).is_none()
         {
             return bad(format!("openings file `{}` does not exist", o.display()));
         }

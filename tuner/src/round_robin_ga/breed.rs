@@ -10,13 +10,20 @@
 //!    generation ("chosen randomly for every new generation", §5.3.1).
 //! 3. Mutation: every gene is redrawn uniformly from its range with probability `p_m`
 //!    (random reset, §5.3.2).
+//!
+//! [`Aksenov`] is this GA as the driver's [`Optimiser`]: its first ask draws the players at
+//! random, every later one breeds the last told.
 
-use rand::{Rng, seq::index};
+use rand::{Rng, rngs::StdRng, seq::index};
 use serde::{Deserialize, Serialize};
 
-use crate::ga::{
-    encoding::NumericGene,
-    operators::{Selection, aksenov_blend, random_reset},
+use crate::{
+    ga::{
+        Genome,
+        encoding::NumericGene,
+        operators::{Selection, aksenov_blend, random_gene, random_reset},
+    },
+    optimise::{OptimiseError, Optimiser, check_told},
 };
 
 /// What a generation step did (for the log).
@@ -128,6 +135,79 @@ pub fn next_population_with(
         next[slot] = pop[e].clone();
     }
     (next, BreedLog { selected, pairs, cuts, mutations })
+}
+
+/// `n` players with every gene drawn uniformly from its range: generation 0.
+pub fn random_players(genes: &[NumericGene], n: usize, rng: &mut impl Rng) -> Vec<Vec<f64>> {
+    (0..n).map(|_| genes.iter().map(|g| random_gene(g, &mut *rng)).collect()).collect()
+}
+
+/// Aksenov's GA over `players` evolving players as an [`Optimiser`].
+pub struct Aksenov {
+    genes: Vec<NumericGene>,
+    players: usize,
+    breeding: Breeding,
+    /// The last told players and their fitness: the parents of the next ask.
+    told: Option<(Vec<Vec<f64>>, Vec<f64>)>,
+}
+
+impl Aksenov {
+    pub fn new(genes: Vec<NumericGene>, players: usize, breeding: Breeding) -> Aksenov {
+        Aksenov { genes, players, breeding, told: None }
+    }
+}
+
+/// Aksenov's GA keeps nothing between an ask and its tell: it breeds from the players told,
+/// which a checkpoint holds anyway.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AksenovState {}
+
+impl Optimiser for Aksenov {
+    type State = AksenovState;
+
+    fn name(&self) -> &'static str {
+        "roundrobin-ga"
+    }
+
+    fn ask(&mut self, rng: &mut StdRng) -> Result<Vec<Genome>, OptimiseError> {
+        let players = match &self.told {
+            None => random_players(&self.genes, self.players, rng),
+            Some((pop, fitness)) => {
+                let (next, blog) = next_population_with(pop, fitness, &self.genes, &self.breeding, rng);
+                log::debug!("breeding: {blog:?}");
+                next
+            }
+        };
+        Ok(players.into_iter().map(Genome::Numbers).collect())
+    }
+
+    fn tell(&mut self, candidates: &[Genome], fitness: &[f64]) -> Result<(), OptimiseError> {
+        check_told(self.name(), candidates.len(), fitness)?;
+        let players = candidates
+            .iter()
+            .map(|g| {
+                g.numbers().map(<[f64]>::to_vec).ok_or_else(|| OptimiseError::Unsuited {
+                    optimiser: "roundrobin-ga",
+                    reason: "told a binary genome; its players are numeric".into(),
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        self.told = Some((players, fitness.to_vec()));
+        Ok(())
+    }
+
+    fn state(&self) -> AksenovState {
+        AksenovState {}
+    }
+
+    fn restore(&mut self, _: AksenovState) {}
+
+    fn check(&self, _: &AksenovState, candidates: &[Genome]) -> Result<(), String> {
+        if candidates.len() != self.players {
+            return Err(format!("inconsistent checkpoint (not {} evolving players)", self.players));
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -94,7 +94,7 @@ impl Default for VerifyConfig {
 /// `tuner roundrobin-ga` settings (configs/roundrobin-ga/default.toml); every key is optional.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct RrgaConfig {
+pub struct RoundRobinGaConfig {
     /// The evochess binary playing every game (default: the one next to the tuner, as for
     /// every command: [`crate::paths::default_engine`]).
     pub engine: Option<PathBuf>,
@@ -140,10 +140,10 @@ pub struct RrgaConfig {
     pub broker: Option<crate::broker::BrokerConfig>,
 }
 
-impl Default for RrgaConfig {
+impl Default for RoundRobinGaConfig {
     /// Aksenov §6.1: 10 players, depth 3, p_c = 0.5, p_m = 0.01, 40 generations.
     fn default() -> Self {
-        RrgaConfig {
+        RoundRobinGaConfig {
             engine: None,
             engine_options: BTreeMap::new(),
             space: PathBuf::from("configs/spaces/roundrobin-ga-aksenov.toml"),
@@ -172,7 +172,7 @@ impl Default for RrgaConfig {
 
 /// Why `tuner roundrobin-ga` stopped.
 #[derive(Debug, Error)]
-pub enum RrgaError {
+pub enum RoundRobinGaError {
     #[error(transparent)]
     Run(#[from] crate::ga::error::RunError),
     #[error("config: {0}")]
@@ -185,15 +185,15 @@ pub enum RrgaError {
     },
 }
 
-crate::command_error!(RrgaError);
+crate::command_error!(RoundRobinGaError);
 
-impl crate::paths::ConfigPaths for RrgaConfig {
+impl crate::paths::ConfigPaths for RoundRobinGaConfig {
     fn input_paths() -> Vec<String> {
         crate::paths::keys(&["engine", "space", "openings", "verify.openings"])
     }
 }
 
-impl RrgaConfig {
+impl RoundRobinGaConfig {
     /// The engine binary to run.
     pub fn engine_path(&self) -> PathBuf {
         self.engine.clone().unwrap_or_else(crate::paths::default_engine)
@@ -202,12 +202,12 @@ impl RrgaConfig {
     /// Reads a config file (unknown keys are errors that name the key); its relative input
     /// paths (`engine`, `space`, `openings`, `verify.openings`) are relative to the file,
     /// `out_dir` and `params_out` to the working directory.
-    pub fn load(path: &Path) -> Result<Self, RrgaError> {
-        crate::paths::load_config(path).map_err(|e| e.into_command(RrgaError::io, RrgaError::Config))
+    pub fn load(path: &Path) -> Result<Self, RoundRobinGaError> {
+        crate::paths::load_config(path).map_err(|e| e.into_command(RoundRobinGaError::io, RoundRobinGaError::Config))
     }
 
-    pub fn validate(&self) -> Result<(), RrgaError> {
-        let bad = |m: String| Err(RrgaError::Config(m));
+    pub fn validate(&self) -> Result<(), RoundRobinGaError> {
+        let bad = |m: String| Err(RoundRobinGaError::Config(m));
         if self.population < 3 {
             return bad(format!(
                 "population must be at least 3 (two players and the reference), got {}",
@@ -272,7 +272,7 @@ impl RrgaConfig {
             .into_iter()
             .flatten()
         {
-            if !f.is_file() && crate::builtin::builtin(f).is_none() {
+            if !f.is_file() && crate::embedded_files::builtin(f).is_none() {
                 return bad(format!("openings file `{}` does not exist", f.display()));
             }
         }
@@ -286,17 +286,21 @@ mod tests {
 
     #[test]
     fn config_errors_name_the_problem() {
-        let c = RrgaConfig { crossover_rate: 1.5, ..RrgaConfig::default() };
+        let c = RoundRobinGaConfig { crossover_rate: 1.5, ..RoundRobinGaConfig::default() };
         assert!(c.validate().unwrap_err().to_string().contains("crossover_rate"));
-        let c = RrgaConfig { verify: VerifyConfig { games: 3, ..VerifyConfig::default() }, ..RrgaConfig::default() };
+        let c = RoundRobinGaConfig {
+            verify: VerifyConfig { games: 3, ..VerifyConfig::default() },
+            ..RoundRobinGaConfig::default()
+        };
         assert!(c.validate().unwrap_err().to_string().contains("even"));
-        let e = toml::from_str::<RrgaConfig>("[verify]\ngame = 3").unwrap_err().to_string();
+        let e = toml::from_str::<RoundRobinGaConfig>("[verify]\ngame = 3").unwrap_err().to_string();
         assert!(e.contains("game"), "{e}");
-        let c = RrgaConfig { elitism: 9, ..RrgaConfig::default() };
+        let c = RoundRobinGaConfig { elitism: 9, ..RoundRobinGaConfig::default() };
         assert!(c.validate().unwrap_err().to_string().contains("elitism"));
-        let c = RrgaConfig { selection: Selection::Tournament { size: 0 }, ..RrgaConfig::default() };
+        let c = RoundRobinGaConfig { selection: Selection::Tournament { size: 0 }, ..RoundRobinGaConfig::default() };
         assert!(c.validate().unwrap_err().to_string().contains("tournament"));
-        let c: RrgaConfig = toml::from_str("elitism = 1\nselection = { kind = \"tournament\", size = 3 }").unwrap();
+        let c: RoundRobinGaConfig =
+            toml::from_str("elitism = 1\nselection = { kind = \"tournament\", size = 3 }").unwrap();
         assert_eq!((c.elitism, c.selection.clone()), (1, Selection::Tournament { size: 3 }));
         assert!(c.validate().is_ok());
     }

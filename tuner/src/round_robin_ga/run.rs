@@ -12,7 +12,6 @@ use std::{
     collections::BTreeMap,
     fmt::Write as _,
     path::{Path, PathBuf},
-    time::Instant,
 };
 
 use arena::{
@@ -25,23 +24,22 @@ use arena::{
     tc::SearchLimits,
 };
 use evochess::params::Params;
-use rand::rngs::StdRng;
 use serde::{Deserialize, Serialize};
 
 pub use super::record::GenerationRecord;
 use super::{
-    RrgaConfig, RrgaError,
-    breed::{Breeding, next_population_with},
+    RoundRobinGaConfig, RoundRobinGaError,
+    breed::{Aksenov, Breeding, random_players},
     report,
     table::CrossTable,
 };
 use crate::{
     ga::{
         Genome,
-        driver::{Driver, Finished, Generations},
+        driver::{Batch, Driver, Problem},
         encoding::Layout,
         generation_rng,
-        operators::random_gene,
+        report::GenerationStats,
         run_dir::{Start, open_game_run},
     },
     progress::{Plan, Progress},
@@ -50,15 +48,6 @@ use crate::{
 
 /// Label of the reference player.
 pub const REFERENCE: &str = "const";
-
-/// What the checkpoint keeps of an evaluated generation.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct Players {
-    /// The evolving players of that generation.
-    population: Vec<Vec<f64>>,
-    /// Generation 0's players (the verification's random opponent comes from here).
-    initial: Vec<Vec<f64>>,
-}
 
 /// One verification match's result from the best player's side.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -75,7 +64,7 @@ pub struct Verification {
 
 /// What the run produced.
 #[derive(Clone, Debug)]
-pub struct RrgaOutcome {
+pub struct RoundRobinGaOutcome {
     pub history: Vec<GenerationRecord>,
     /// The last generation's best player, as a complete engine parameter set.
     pub best: Params,
@@ -84,18 +73,18 @@ pub struct RrgaOutcome {
 }
 
 /// The space's genes as a numeric layout, checked to be Table 3's shape of integer genes.
-fn numeric_genes(space: &SearchSpace) -> Result<Vec<crate::ga::encoding::NumericGene>, RrgaError> {
+fn numeric_genes(space: &SearchSpace) -> Result<Vec<crate::ga::encoding::NumericGene>, RoundRobinGaError> {
     match space.layout() {
         Layout::Numeric(g) if !space.encoding.is_binary() => Ok(g.clone()),
-        _ => Err(RrgaError::Config("the search space must use encoding = \"integer\"".into())),
+        _ => Err(RoundRobinGaError::Config("the search space must use encoding = \"integer\"".into())),
     }
 }
 
 /// The reference player: configured values, mid-range (rounded half up) for the rest.
-pub fn reference_genome(space: &SearchSpace, reference: &BTreeMap<String, i32>) -> Result<Vec<f64>, RrgaError> {
+pub fn reference_genome(space: &SearchSpace, reference: &BTreeMap<String, i32>) -> Result<Vec<f64>, RoundRobinGaError> {
     for name in reference.keys() {
         if !space.genes.iter().any(|g| &g.name == name) {
-            return Err(RrgaError::Config(format!("reference: `{name}` is not a gene of the search space")));
+            return Err(RoundRobinGaError::Config(format!("reference: `{name}` is not a gene of the search space")));
         }
     }
     space
@@ -104,7 +93,7 @@ pub fn reference_genome(space: &SearchSpace, reference: &BTreeMap<String, i32>) 
         .map(|g| {
             let v = match reference.get(&g.name) {
                 Some(&v) if v < g.min || v > g.max => {
-                    return Err(RrgaError::Config(format!(
+                    return Err(RoundRobinGaError::Config(format!(
                         "reference: {} = {v} is outside the gene's range [{}, {}]",
                         g.name, g.min, g.max
                     )));
@@ -135,8 +124,8 @@ pub fn material_only(space: &SearchSpace, genome: &[f64]) -> Vec<f64> {
 }
 
 /// `space` is the space's canonical form, or for the legacy fingerprint the file's raw text.
-fn fingerprint(cfg: &RrgaConfig, space: &str) -> String {
-    let c = RrgaConfig {
+fn fingerprint(cfg: &RoundRobinGaConfig, space: &str) -> String {
+    let c = RoundRobinGaConfig {
         generations: 0,
         concurrency: 0,
         out_dir: PathBuf::new(),
@@ -147,20 +136,20 @@ fn fingerprint(cfg: &RrgaConfig, space: &str) -> String {
     crate::ga::checkpoint::fingerprint(&[&serde_json::to_string(&c).expect("config serialises"), space])
 }
 
-fn journal_entries(path: &Path) -> Result<Vec<UnitEntry>, RrgaError> {
-    arena::results::journal_units(path).map_err(|e| RrgaError::io(path, e))
+fn journal_entries(path: &Path) -> Result<Vec<UnitEntry>, RoundRobinGaError> {
+    arena::results::journal_units(path).map_err(|e| RoundRobinGaError::io(path, e))
 }
 
 struct Ctx<'a> {
-    cfg: &'a RrgaConfig,
+    cfg: &'a RoundRobinGaConfig,
     space: &'a SearchSpace,
     engine: PathBuf,
 }
 
 impl Ctx<'_> {
-    fn spec(&self, name: &str, genome: &[f64], path: &Path) -> Result<EngineSpec, RrgaError> {
+    fn spec(&self, name: &str, genome: &[f64], path: &Path) -> Result<EngineSpec, RoundRobinGaError> {
         let params = self.space.apply(&Genome::Numbers(genome.to_vec()), &self.space.base());
-        write_atomic(path, params.to_toml().as_bytes()).map_err(|e| RrgaError::io(path, e))?;
+        write_atomic(path, params.to_toml().as_bytes()).map_err(|e| RoundRobinGaError::io(path, e))?;
         let limits = SearchLimits { depth: Some(self.cfg.depth), ..SearchLimits::default() };
         let mut spec = EngineSpec::new(name, &self.engine).with_limits(limits).with_params(path);
         for (k, v) in &self.cfg.engine_options {
@@ -186,71 +175,113 @@ impl Ctx<'_> {
     }
 }
 
-/// The GA as the driver's [`Generations`]: Aksenov's round robin with the reference player,
-/// his breeding.
+/// The round robin of the evolving players with the reference player as the driver's
+/// [`Problem`]: a player's score is its points, its fitness their share of the most it could
+/// take (points / (games_per_pair (N - 1))).
 struct Tournaments<'a> {
     ctx: Ctx<'a>,
-    genes: Vec<crate::ga::encoding::NumericGene>,
     reference: Vec<f64>,
 }
 
-impl Generations for Tournaments<'_> {
-    type State = Players;
-    type Record = GenerationRecord;
-    type Error = RrgaError;
-
-    fn initial(&self, rng: &mut StdRng) -> Result<Players, RrgaError> {
-        let population: Vec<Vec<f64>> = (0..self.ctx.cfg.population - 1)
-            .map(|_| self.genes.iter().map(|g| random_gene(g, &mut *rng)).collect())
-            .collect();
-        Ok(Players { initial: population.clone(), population })
+impl Tournaments<'_> {
+    fn dir(&self, g: usize) -> PathBuf {
+        self.ctx.cfg.out_dir.join(format!("gen-{g:03}"))
     }
 
-    fn evaluate(
-        &self,
-        g: usize,
-        players: Players,
-        _: &[GenerationRecord],
-        resume: bool,
-    ) -> Result<(Players, GenerationRecord), RrgaError> {
-        let (cfg, ctx) = (self.ctx.cfg, &self.ctx);
-        let t0 = Instant::now();
-        let dir = cfg.out_dir.join(format!("gen-{g:03}"));
-        std::fs::create_dir_all(&dir).map_err(|e| RrgaError::io(&dir, e))?;
-        let mut labels: Vec<String> = (1..cfg.population).map(|i| i.to_string()).collect();
-        labels.push(REFERENCE.into());
-        let mut engines = Vec::new();
-        for (label, genome) in labels.iter().zip(players.population.iter().chain([&self.reference])) {
-            engines.push(ctx.spec(label, genome, &dir.join(format!("{label}.toml")))?);
+    /// Generation `g`'s cross table, from its journal.
+    fn table(&self, g: usize) -> Result<CrossTable, RoundRobinGaError> {
+        let cfg = self.ctx.cfg;
+        let mut table = CrossTable::new(labels(cfg.population)).with_games_per_colour(cfg.games_per_pair as usize / 2);
+        for e in journal_entries(&self.dir(g).join("games.journal"))? {
+            for s in e.games {
+                table.add(s.white, s.black, s.points(s.white));
+            }
         }
-        let mut base = ctx.base_match(&dir, "games", resume);
+        Ok(table)
+    }
+}
+
+/// The players' labels in games and tables: `1..N-1`, then the reference.
+fn labels(population: usize) -> Vec<String> {
+    (1..population).map(|i| i.to_string()).chain([REFERENCE.to_string()]).collect()
+}
+
+/// A player's values, which the optimiser proposes as numeric genomes.
+fn values(genome: &Genome) -> Result<&[f64], RoundRobinGaError> {
+    genome.numbers().ok_or_else(|| RoundRobinGaError::Config("a player is not a numeric genome".into()))
+}
+
+impl Problem for Tournaments<'_> {
+    /// A player's points.
+    type Score = f64;
+    type Record = GenerationRecord;
+    type Error = RoundRobinGaError;
+
+    fn evaluate(&self, batch: Batch<'_, f64, GenerationRecord>) -> Result<Vec<f64>, RoundRobinGaError> {
+        let (cfg, ctx, g) = (self.ctx.cfg, &self.ctx, batch.generation);
+        let dir = self.dir(g);
+        std::fs::create_dir_all(&dir).map_err(|e| RoundRobinGaError::io(&dir, e))?;
+        let labels = labels(cfg.population);
+        let mut engines = Vec::new();
+        for (label, genome) in labels.iter().zip(batch.population) {
+            engines.push(ctx.spec(label, values(genome)?, &dir.join(format!("{label}.toml")))?);
+        }
+        engines.push(ctx.spec(REFERENCE, &self.reference, &dir.join(format!("{REFERENCE}.toml")))?);
+        let mut base = ctx.base_match(&dir, "games", batch.resume);
         base.games = cfg.games_per_pair;
         base.repeat = false; // one game per unit: every finished game is journaled on its own
         base.event = format!("evochess roundrobin-ga generation {g}");
         if let Some(o) = &cfg.openings {
             base.openings = Some(openings(o, "random")?);
         }
-        let journal = base.state.clone().expect("set above");
-        runner::round_robin(engines, &base, &mut NoObserver).map_err(|source| RrgaError::Match {
+        runner::round_robin(engines, &base, &mut NoObserver).map_err(|source| RoundRobinGaError::Match {
             what: format!("generation {g} round robin"),
             source: Box::new(source),
         })?;
-        let mut table = CrossTable::new(labels).with_games_per_colour(cfg.games_per_pair as usize / 2);
-        for e in journal_entries(&journal)? {
-            for s in e.games {
-                table.add(s.white, s.black, s.points(s.white));
-            }
-        }
+        let mut points = self.table(g)?.points();
+        points.truncate(cfg.population - 1);
+        Ok(points)
+    }
+
+    fn fitness(&self, points: &f64) -> f64 {
+        let cfg = self.ctx.cfg;
+        points / (f64::from(cfg.games_per_pair) * (cfg.population - 1) as f64)
+    }
+
+    fn metric(&self, points: &f64) -> f64 {
+        *points
+    }
+
+    /// Never reused: a player's points depend on the others of its generation.
+    fn restore(&self, _: f64, metric: f64) -> (f64, bool) {
+        (metric, false)
+    }
+
+    /// The verification after the run is the held-out measure.
+    fn test(&self, _: &Genome) -> f64 {
+        f64::NAN
+    }
+
+    fn record(
+        &self,
+        pop: &[Genome],
+        _: &[f64],
+        _: usize,
+        stats: GenerationStats,
+        _: Option<&Genome>,
+    ) -> Result<GenerationRecord, RoundRobinGaError> {
+        let g = stats.generation;
+        let players = pop.iter().map(|x| Ok(values(x)?.iter().map(|&v| v.round() as i32).collect()));
         let record = GenerationRecord {
             generation: g,
-            players: players.population.iter().map(|x| x.iter().map(|&v| v.round() as i32).collect()).collect(),
-            table,
-            seconds: t0.elapsed().as_secs_f64(),
+            players: players.collect::<Result<_, RoundRobinGaError>>()?,
+            table: self.table(g)?,
+            seconds: stats.seconds,
         };
         for (name, text) in [("crosstable.txt", record.table.text(g + 1)), ("crosstable.csv", record.table.csv(g + 1))]
         {
-            let p = dir.join(name);
-            write_atomic(&p, text.as_bytes()).map_err(|e| RrgaError::io(&p, e))?;
+            let p = self.dir(g).join(name);
+            write_atomic(&p, text.as_bytes()).map_err(|e| RoundRobinGaError::io(&p, e))?;
         }
         let (lo, hi) = record.reference_place();
         log::info!(
@@ -260,48 +291,18 @@ impl Generations for Tournaments<'_> {
             record.best() + 1,
             record.points()[record.best()]
         );
-        Ok((players, record))
+        Ok(record)
     }
 
-    fn breed(
-        &self,
-        g: usize,
-        players: &Players,
-        history: &[GenerationRecord],
-        rng: &mut StdRng,
-    ) -> Result<Players, RrgaError> {
-        let cfg = self.ctx.cfg;
-        let last = history.last().expect("the previous generation is evaluated");
-        let max_points = f64::from(cfg.games_per_pair) * (cfg.population - 1) as f64;
-        let fitness: Vec<f64> = last.points()[..cfg.population - 1].iter().map(|p| p / max_points).collect();
-        let breeding = Breeding {
-            selection: cfg.selection.clone(),
-            crossover_rate: cfg.crossover_rate,
-            mutation_rate: cfg.mutation_rate,
-            elitism: cfg.elitism,
-        };
-        let (next, blog) = next_population_with(&players.population, &fitness, &self.genes, &breeding, rng);
-        log::debug!("generation {g} breeding: {blog:?}");
-        Ok(Players { population: next, initial: players.initial.clone() })
-    }
-
-    fn check(&self, players: &Players) -> Result<(), String> {
-        let n = self.ctx.cfg.population - 1;
-        if players.population.len() != n || players.initial.len() != n {
-            return Err(format!("inconsistent checkpoint (not {n} evolving players)"));
-        }
-        Ok(())
-    }
-
-    fn report(&self, history: &[GenerationRecord]) -> Result<(), RrgaError> {
+    fn report(&self, history: &[GenerationRecord]) -> Result<(), RoundRobinGaError> {
         let out = &self.ctx.cfg.out_dir;
-        report::write_all(out, self.ctx.space, history).map_err(|e| RrgaError::io(out, e))
+        report::write_all(out, self.ctx.space, history).map_err(|e| RoundRobinGaError::io(out, e))
     }
 }
 
 /// The run's plan line: the players, the round robins and the verification, and their budget;
 /// with the estimate of a generation's seconds.
-fn plan(cfg: &RrgaConfig, genes: usize, engine: &Path) -> (Plan, Option<f64>) {
+fn plan(cfg: &RoundRobinGaConfig, genes: usize, engine: &Path) -> (Plan, Option<f64>) {
     let n = cfg.population as u64;
     let per_generation = n * (n - 1) / 2 * u64::from(cfg.games_per_pair);
     let verification =
@@ -331,15 +332,19 @@ fn plan(cfg: &RrgaConfig, genes: usize, engine: &Path) -> (Plan, Option<f64>) {
 ///
 /// # Errors
 /// Bad config or space, missing engine, unreadable checkpoint, a match the runner refused, I/O.
-pub fn run(cfg: &RrgaConfig, start: Start, announce: impl FnOnce(&Plan)) -> Result<RrgaOutcome, RrgaError> {
+pub fn run(
+    cfg: &RoundRobinGaConfig,
+    start: Start,
+    announce: impl FnOnce(&Plan),
+) -> Result<RoundRobinGaOutcome, RoundRobinGaError> {
     cfg.validate()?;
-    let space_text = crate::builtin::read_text(&cfg.space).map_err(|e| RrgaError::io(&cfg.space, e))?;
+    let space_text = crate::embedded_files::read_text(&cfg.space).map_err(|e| RoundRobinGaError::io(&cfg.space, e))?;
     let space = SearchSpace::parse(&space_text).map_err(|e| e.in_file(&cfg.space))?;
     let genes = numeric_genes(&space)?;
     let reference = reference_genome(&space, &cfg.reference)?;
     let mut probe =
         EngineSpec::new("engine", cfg.engine_path()).with_limits(SearchLimits { depth: Some(1), ..Default::default() });
-    probe.validate().map_err(|e| RrgaError::Config(e.to_string()))?;
+    probe.validate().map_err(|e| RoundRobinGaError::Config(e.to_string()))?;
     let (plan, each) = plan(cfg, genes.len(), &probe.cmd);
     announce(&plan);
     let ctx = Ctx { cfg, space: &space, engine: probe.cmd.clone() };
@@ -351,31 +356,40 @@ pub fn run(cfg: &RrgaConfig, start: Start, announce: impl FnOnce(&Plan)) -> Resu
         .accepting_legacy(&legacy)
         .with_progress(&bar);
     let resume = start.resumes();
-    let tournaments = Tournaments { ctx, genes, reference };
-    let finished = driver.run(&tournaments, resume);
+    let breeding = Breeding {
+        selection: cfg.selection.clone(),
+        crossover_rate: cfg.crossover_rate,
+        mutation_rate: cfg.mutation_rate,
+        elitism: cfg.elitism,
+    };
+    let aksenov = Aksenov::new(genes.clone(), cfg.population - 1, breeding);
+    let tournaments = Tournaments { ctx, reference };
+    let finished = driver.optimise(aksenov, &Layout::Numeric(genes.clone()), &tournaments, resume);
     bar.finish_and_clear();
-    let Finished { state: players, history } = finished?;
-    let Tournaments { ctx, genes, .. } = tournaments;
+    let history = finished?.history;
+    let ctx = tournaments.ctx;
 
     let last = history.last().expect("at least one generation");
     let best_genome: Vec<f64> = last.players[last.best()].iter().map(|&v| f64::from(v)).collect();
     let best = space.apply(&Genome::Numbers(best_genome.clone()), &space.base());
     let params_file = cfg.params_out.clone().unwrap_or_else(|| cfg.out_dir.join("best.toml"));
-    write_atomic(&params_file, best.to_toml().as_bytes()).map_err(|e| RrgaError::io(&params_file, e))?;
+    write_atomic(&params_file, best.to_toml().as_bytes()).map_err(|e| RoundRobinGaError::io(&params_file, e))?;
 
     let mut verifications = Vec::new();
     if cfg.verify.games > 0 {
         let dir = cfg.out_dir.join("verify");
-        std::fs::create_dir_all(&dir).map_err(|e| RrgaError::io(&dir, e))?;
-        let random = players.initial[cfg.verify.random_individual - 1].clone();
+        std::fs::create_dir_all(&dir).map_err(|e| RoundRobinGaError::io(&dir, e))?;
+        // Generation 0's players, drawn again from its RNG (the optimiser's first ask).
+        let initial = random_players(&genes, cfg.population - 1, &mut generation_rng(cfg.seed, 0, 0));
+        let random = initial[cfg.verify.random_individual - 1].clone();
         let mut opponents = vec![
             (format!("random{}", cfg.verify.random_individual), random),
             ("material".to_string(), material_only(&space, &best_genome)),
         ];
         // Stream 1: apart from the initial population's (stream 0) and the breeding's.
         let mut rng = generation_rng(cfg.seed, 1, 0);
-        for i in 1..=cfg.verify.fresh_random {
-            opponents.push((format!("fresh{i}"), genes.iter().map(|g| random_gene(g, &mut rng)).collect()));
+        for (i, fresh) in random_players(&genes, cfg.verify.fresh_random, &mut rng).into_iter().enumerate() {
+            opponents.push((format!("fresh{}", i + 1), fresh));
         }
         for (name, genome) in opponents {
             let a = ctx.spec("best", &best_genome, &dir.join("best.toml"))?;
@@ -389,7 +403,7 @@ pub fn run(cfg: &RrgaConfig, start: Start, announce: impl FnOnce(&Plan)) -> Resu
             if let Some(o) = &cfg.verify.openings {
                 m.openings = Some(openings(o, "sequential")?);
             }
-            let r = runner::play_match(&m, &mut NoObserver).map_err(|source| RrgaError::Match {
+            let r = runner::play_match(&m, &mut NoObserver).map_err(|source| RoundRobinGaError::Match {
                 what: format!("verification best vs {name}"),
                 source: Box::new(source),
             })?;
@@ -397,14 +411,14 @@ pub fn run(cfg: &RrgaConfig, start: Start, announce: impl FnOnce(&Plan)) -> Resu
         }
         let text = verification_text(&verifications);
         let p = cfg.out_dir.join("verification.txt");
-        write_atomic(&p, text.as_bytes()).map_err(|e| RrgaError::io(&p, e))?;
+        write_atomic(&p, text.as_bytes()).map_err(|e| RoundRobinGaError::io(&p, e))?;
     }
-    Ok(RrgaOutcome { history, best, params_file, verifications })
+    Ok(RoundRobinGaOutcome { history, best, params_file, verifications })
 }
 
-fn openings(file: &Path, order: &str) -> Result<OpeningsConfig, RrgaError> {
+fn openings(file: &Path, order: &str) -> Result<OpeningsConfig, RoundRobinGaError> {
     OpeningsConfig::parse(&[format!("file={}", file.display()), format!("order={order}")])
-        .map_err(|e| RrgaError::Config(e.to_string()))
+        .map_err(|e| RoundRobinGaError::Config(e.to_string()))
 }
 
 fn verification(name: &str, r: &MatchResults) -> Verification {

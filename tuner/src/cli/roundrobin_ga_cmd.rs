@@ -4,14 +4,14 @@ use std::path::PathBuf;
 
 use crate::{
     cli::{RunArgs, set_given},
-    rrga::{RrgaConfig, run},
+    round_robin_ga::{RoundRobinGaConfig, run},
 };
 
 /// Evolve Aksenov's 26 evaluation parameters by round robins at fixed depth (Aksenov 2004).
 ///
 /// Without --config the settings are the paper's, as configs/roundrobin-ga/default.toml lists them.
 #[derive(clap::Args, Debug, Clone)]
-pub struct RrgaArgs {
+pub struct RoundRobinGaArgs {
     /// The evochess binary.
     #[arg(long, value_name = "PATH")]
     pub engine: Option<PathBuf>,
@@ -34,12 +34,12 @@ pub struct RrgaArgs {
     pub run: RunArgs,
 }
 
-impl RrgaArgs {
+impl RoundRobinGaArgs {
     /// The config file (or defaults) with the command-line overrides applied.
-    pub fn config(&self) -> anyhow::Result<RrgaConfig> {
+    pub fn config(&self) -> anyhow::Result<RoundRobinGaConfig> {
         let mut cfg = match self.run.config_file("roundrobin-ga")? {
-            Some(p) => RrgaConfig::load(&p)?,
-            None => RrgaConfig::default(),
+            Some(p) => RoundRobinGaConfig::load(&p)?,
+            None => RoundRobinGaConfig::default(),
         };
         if let Some(e) = &self.engine {
             cfg.engine = Some(e.clone());
@@ -55,7 +55,7 @@ impl RrgaArgs {
     }
 }
 
-pub fn run(args: RrgaArgs) -> anyhow::Result<()> {
+pub fn run(args: RoundRobinGaArgs) -> anyhow::Result<()> {
     let cfg = args.config()?;
     let o = run::run(&cfg, args.run.start(), |plan| println!("{plan}"))?;
     if let Some(last) = o.history.last() {

@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use std::cmp::Ordering;
-//! use tuner::quick::tournament::quick_tournament;
+//! use tuner::quick_tournament::tournament::quick_tournament;
 //! let values = [5, 3, 9, 1, 7];
 //! // `compare(pivot, other)`: how `other` did against `pivot`.
 //! let r = quick_tournament(values.len(), 42, 1, |p, o| values[o].cmp(&values[p]));

@@ -16,7 +16,7 @@
 //! with `evaluation = "material"`, every other evaluation term is 0.
 //!
 //! ```
-//! use tuner::quick::{Evaluation, mapping::piece_params};
+//! use tuner::quick_tournament::{Evaluation, mapping::piece_params};
 //! let p = piece_params(&[2000, 6000, 6200, 10000, 17000], Evaluation::Engine);
 //! assert_eq!((p.eval.pawn_mg, p.eval.knight_mg, p.eval.rook_eg), (100, 300, 500));
 //! assert_ne!(p.eval.bishop_mobility, 0);

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use rand::{SeedableRng, rngs::StdRng};
 use tuner::{
     ga::encoding::{Layout, NumericGene},
-    rrga::{
-        RrgaConfig,
+    round_robin_ga::{
+        RoundRobinGaConfig,
         breed::{crossover_pair, next_population},
         run::{material_only, reference_genome},
     },
@@ -115,7 +115,7 @@ fn random_reset_rate() {
 #[test]
 fn reference_and_material_only_players() {
     let s = space();
-    let r = reference_genome(&s, &RrgaConfig::default().reference).unwrap();
+    let r = reference_genome(&s, &RoundRobinGaConfig::default().reference).unwrap();
     assert_eq!(&r[..5], &[900.0, 500.0, 340.0, 330.0, 100.0]);
     // Appendix A's `const` column.
     let appendix_a =

@@ -8,7 +8,7 @@
 //! Then the points and the place in lower-case Roman numerals, shared places as `iii-iv`.
 //!
 //! ```
-//! use tuner::rrga::table::{places, roman};
+//! use tuner::round_robin_ga::table::{places, roman};
 //! assert_eq!(roman(9), "ix");
 //! assert_eq!(places(&[6.0, 12.0, 12.0, 5.5]), vec![(3, 3), (1, 2), (1, 2), (4, 4)]);
 //! ```

@@ -261,7 +261,7 @@ mod tests {
         // Qxd5 loses the queen to exd5 (a static 1-ply choice takes the knight).
         let p = pos("4k3/8/4p3/3n4/8/8/3Q4/4K3 w - - 0 1");
         assert_ne!(uci(probe.best_move(&p, &ev)), "d2d5");
-        assert_eq!(uci(crate::tuning::static_one_ply::best_move(&p, &EvalParams::default())), "d2d5");
+        assert_eq!(uci(crate::measure::static_one_ply::best_move(&p, &EvalParams::default())), "d2d5");
         // An undefended knight is taken.
         assert_eq!(uci(probe.best_move(&pos("4k3/8/8/3n4/8/8/3Q4/4K3 w - - 0 1"), &ev)), "d2d5");
         // Mate in one is played, no move → None.
