@@ -10,12 +10,12 @@ use evochess::data::{fixture, shared_data};
 use evochess::{
     Engine,
     limits::Limits,
+    measure::nodes_to_solve::solve_nodes,
     params::Params,
     search::{
         Searcher,
         report::{BestMove, ScoreReport, SearchInfo, SearchListener},
     },
-    tuning::nodes_to_solve::solve_nodes,
 };
 use shakmaty::{CastlingMode, Chess, Move, Position, fen::Fen, uci::UciMove};
 
@@ -460,13 +460,13 @@ mod manual {
     fn wac_suite() {
         let path = shared_data("tests/wac.epd").unwrap_or_else(|e| panic!("{e}"));
         let text = std::fs::read_to_string(path).unwrap();
-        let entries = evochess::tuning::epd_suite::parse_epd(&text).unwrap();
+        let entries = evochess::measure::epd_suite::parse_epd(&text).unwrap();
         let ms: u64 = std::env::var("WAC_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
         let step: usize = std::env::var("WAC_STEP").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
         let sample: Vec<_> = entries.into_iter().step_by(step).collect();
         let limits = Limits::movetime(Duration::from_millis(ms));
         let mut failed = Vec::new();
-        let results = evochess::tuning::epd_suite::solve_epd_suite(&sample, &Params::default(), &limits, 64, |r| {
+        let results = evochess::measure::epd_suite::solve_epd_suite(&sample, &Params::default(), &limits, 64, |r| {
             if !r.solved {
                 failed.push(format!("{} ({:?})", r.id, r.best.map(|m| m.to_string())));
             }
