@@ -22,6 +22,7 @@ use crate::{
         operators::elite_indices,
         report::GenerationStats,
     },
+    optimise::AfterTell,
     progress::Progress,
 };
 
@@ -237,7 +238,7 @@ impl Problem for RoundRobin<'_> {
         standings: &[Standing],
         best: usize,
         stats: GenerationStats,
-        _: Option<&Genome>,
+        _: &AfterTell,
     ) -> Result<CoevolveGeneration, CoevolveError> {
         let g = CoevolveGeneration {
             generation: stats.generation,

@@ -22,6 +22,7 @@ use crate::{
         report::{self, GenerationStats},
         run_dir::RunDirError,
     },
+    optimise::AfterTell,
     space::SearchSpace,
 };
 
@@ -108,7 +109,7 @@ impl Problem for RunProblem<'_, '_> {
         _: &[(f64, f64)],
         _: usize,
         stats: GenerationStats,
-        _: Option<&Genome>,
+        _: &AfterTell,
     ) -> Result<GenerationStats, EvolveError> {
         log::info!(
             "run {} gen {}: best {} mean {} test {} ({:.2}s)",

@@ -475,6 +475,15 @@ impl Optimiser for Es {
     fn recommend(&self) -> Option<Genome> {
         Some(self.played(&self.state.mean))
     }
+
+    fn centre(&self) -> Option<Vec<f64>> {
+        Some(self.state.mean.clone())
+    }
+
+    /// Each group's step, in units of `c_end`.
+    fn steps(&self) -> Vec<f64> {
+        self.state.sigma.clone()
+    }
 }
 
 #[cfg(test)]

@@ -84,6 +84,33 @@ pub trait Optimiser {
     fn recommend(&self) -> Option<Genome> {
         None
     }
+    /// The centre of the search distribution as the optimiser holds it, unrounded (the ES's and
+    /// CMA-ES's mean), when it keeps one.
+    fn centre(&self) -> Option<Vec<f64>> {
+        None
+    }
+    /// The optimiser's step sizes after its last tell (the ES's, one per gene group), for the
+    /// record of a generation; empty when it adapts none.
+    fn steps(&self) -> Vec<f64> {
+        Vec::new()
+    }
+}
+
+/// What a told optimiser says of itself, for the record of the generation it was told.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AfterTell {
+    /// [`Optimiser::recommend`].
+    pub recommend: Option<Genome>,
+    /// [`Optimiser::centre`].
+    pub centre: Option<Vec<f64>>,
+    /// [`Optimiser::steps`].
+    pub steps: Vec<f64>,
+}
+
+impl AfterTell {
+    pub fn of<O: Optimiser + ?Sized>(optimiser: &O) -> AfterTell {
+        AfterTell { recommend: optimiser.recommend(), centre: optimiser.centre(), steps: optimiser.steps() }
+    }
 }
 
 /// Scores candidates.

@@ -42,6 +42,7 @@ use crate::{
         report::GenerationStats,
         run_dir::{Start, open_game_run},
     },
+    optimise::AfterTell,
     progress::{Plan, Progress},
     space::SearchSpace,
 };
@@ -268,7 +269,7 @@ impl Problem for Tournaments<'_> {
         _: &[f64],
         _: usize,
         stats: GenerationStats,
-        _: Option<&Genome>,
+        _: &AfterTell,
     ) -> Result<GenerationRecord, RoundRobinGaError> {
         let g = stats.generation;
         let players = pop.iter().map(|x| Ok(values(x)?.iter().map(|&v| v.round() as i32).collect()));

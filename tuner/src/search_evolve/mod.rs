@@ -44,6 +44,7 @@ use crate::{
         run_dir::{RunDir, Start},
         threads,
     },
+    optimise::AfterTell,
     progress::{Plan, Progress},
     space::SearchSpace,
 };
@@ -496,7 +497,7 @@ impl Problem for NodeProblem<'_> {
         counts: &[NodeCount],
         best: usize,
         stats: GenerationStats,
-        _: Option<&Genome>,
+        _: &AfterTell,
     ) -> Result<GenerationStats, SearchEvolveError> {
         let e = self.evolution;
         let held = e.held_count(&pop[best], &mut self.held.borrow_mut());

@@ -43,7 +43,7 @@ use crate::{
     },
     hash::mix64,
     notation::Parsed,
-    optimise::spsa::Spsa,
+    optimise::{AfterTell, spsa::Spsa},
     progress::{GameTicks, Plan, Progress},
 };
 
@@ -290,10 +290,10 @@ impl Problem for Tuning<'_> {
         points: &[f64],
         _: usize,
         stats: GenerationStats,
-        theta: Option<&Genome>,
+        told: &AfterTell,
     ) -> Result<IterationRecord, SpsaError> {
         let iteration = stats.generation + 1;
-        let Some(Genome::Numbers(values)) = theta else {
+        let Some(Genome::Numbers(values)) = &told.recommend else {
             return Err(SpsaError::Config(format!("iteration {iteration}: the optimiser keeps no θ")));
         };
         // Exact (the points are whole or halves): the `+` engine's wins − losses.

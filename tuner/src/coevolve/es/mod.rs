@@ -4,7 +4,7 @@
 //! The genes are SPSA lines (by default the live numeric search values of
 //! configs/spaces/coevolve-search.txt) started at the start file's values. Each generation the
 //! ES ([`Es`]) proposes `2 × es.pairs` mirrored candidates around its mean; they race the
-//! champion by successive halving ([`halving::race`]), every candidate of a round on the same
+//! champion by successive halving ([`crate::optimise::halving::race`]), every candidate of a round on the same
 //! openings, and the race's ranks move the mean (every game counts, as in SPSA, rather than the
 //! winner's rating, which the max over many candidates biases upward). The champion is the start
 //! until a gate passes: at `gate.count` points of the run the rounded mean plays the champion in
@@ -24,11 +24,9 @@
 //! `checkpoint.json`, and the output, `champion.toml`.
 
 mod config;
+mod problem;
 
-use std::{
-    path::{Path, PathBuf},
-    time::Instant,
-};
+use std::path::{Path, PathBuf};
 
 use arena::{
     engine::spec::EngineSpec,
@@ -41,22 +39,22 @@ use arena::{
     tc::SearchLimits,
 };
 use evochess::params::Params;
-use rand::rngs::StdRng;
 use serde::{Deserialize, Serialize};
 
 pub use self::config::{EsCoevolveConfig, GateSettings, RaceSettings, default_groups};
+use self::problem::RaceProblem;
 use super::{CoevolveError, champion::Verdict, files::journal, gen_dir, run::GenObserver};
 use crate::{
     csv::{Csv, quoted},
     ga::{
         Genome,
-        driver::{Driver, Generations},
+        driver::Driver,
         run_dir::{RunDir, Start},
     },
+    genome::encoding::{Layout, NumericGene},
     optimise::{
-        Optimiser,
-        es::{Es, EsState},
-        halving::{self, Record},
+        es::Es,
+        halving::Record,
         ledger::{CONFIRMATION, Draw, GATE, Ledger, RACING},
     },
     progress::Progress,
@@ -74,21 +72,15 @@ pub struct Champion {
     pub values: Vec<f64>,
 }
 
-/// The checkpoint's state: the ES after its last tell, or after the ask of the generation it
-/// holds, with that generation's candidates, and the champion.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct EsRunState {
-    pub es: EsState,
-    pub candidates: Vec<Genome>,
-    pub champion: Champion,
-}
-
 /// One gate: the mean of a generation against the champion.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GateRecord {
     /// 0-based, of the run's gates.
     pub index: usize,
     pub challenger: String,
+    /// The challenger's gene values (the champion's from the next generation on when promoted).
+    #[serde(default)]
+    pub values: Vec<f64>,
     pub champion: String,
     pub verdict: Verdict,
     /// The SPRT line (model, bounds, LLR, W-D-L, pentanomial, Elo).
@@ -154,13 +146,6 @@ fn with_values(base: &Params, genes: &[SpsaParam], values: &[f64]) -> Result<Par
             .map_err(|e| CoevolveError::Config(format!("gene `{}`: {e}", g.name)))?;
     }
     Ok(p)
-}
-
-fn numbers(genome: &Genome) -> &[f64] {
-    match genome {
-        Genome::Numbers(v) => v,
-        Genome::Bits(_) => unreachable!("the ES proposes numbers"),
-    }
 }
 
 impl EsCoevolution {
@@ -231,6 +216,30 @@ impl EsCoevolution {
 
     fn es(&self) -> Es {
         Es::new(self.genes.clone(), &self.cfg.groups, self.cfg.es).expect("checked by new")
+    }
+
+    /// The genes' ranges: what a checkpoint's candidates must fit.
+    fn layout(&self) -> Layout {
+        Layout::Numeric(self.genes.iter().map(|g| NumericGene { min: g.min, max: g.max, step: None }).collect())
+    }
+
+    /// The champion the generation after `history` plays: the start until a gate promoted a
+    /// mean, then the last mean promoted.
+    fn champion_after(&self, history: &[EsGeneration]) -> Result<Champion, CoevolveError> {
+        let promoted = history.iter().rev().filter_map(|h| h.gate.as_ref()).find(|g| g.verdict == Verdict::Promoted);
+        let champion = match promoted {
+            None => Champion { name: START.into(), values: self.genes.iter().map(|g| g.value).collect() },
+            Some(g) => Champion { name: g.challenger.clone(), values: g.values.clone() },
+        };
+        if champion.values.len() != self.genes.len() {
+            return Err(CoevolveError::Config(format!(
+                "champion `{}` has {} gene values for {} genes (a checkpoint of another run?)",
+                champion.name,
+                champion.values.len(),
+                self.genes.len()
+            )));
+        }
+        Ok(champion)
     }
 
     /// Games the run may play: every generation's race and every gate's most.
@@ -315,11 +324,10 @@ impl EsCoevolution {
         let mismatch = "a different config, genes, start file or engine build (bench signature)";
         let driver = Driver::single(self.generations, self.cfg.seed, &fingerprint, checkpoint, mismatch);
         let each = self.estimate_seconds(1);
-        let bar = Progress::new(self.planned_games(), "games", each);
-        let run = Run { co: self, bar };
-        let finished = driver.run(&run, start.resumes())?;
-        run.bar.finish_and_clear();
-        let champion = finished.state.champion.clone();
+        let race = RaceProblem::new(self, Progress::new(self.planned_games(), "games", each));
+        let finished = driver.optimise(self.es(), &self.layout(), &race, start.resumes())?;
+        race.bar.finish_and_clear();
+        let champion = self.champion_after(&finished.history)?;
         let output = self.cfg.output_path();
         let params = with_values(&self.start, &self.genes, &champion.values)?;
         let header = self.champion_header(&champion, &finished.history);
@@ -384,7 +392,8 @@ impl EsCoevolution {
         let mut files = Vec::new();
         for (i, c) in candidates.iter().enumerate() {
             let path = dir.join(format!("g{g}c{i}.toml"));
-            let params = with_values(&self.start, &self.genes, numbers(c))?;
+            let values = c.numbers().ok_or_else(|| CoevolveError::Config(format!("candidate {i}: not numbers")))?;
+            let params = with_values(&self.start, &self.genes, values)?;
             let text = format!("# coevolve generation {g}, candidate {i} (mirror of {})\n{}", i ^ 1, params.to_toml());
             write_atomic(&path, text.as_bytes()).map_err(|e| CoevolveError::io(&path, e))?;
             files.push(path);
@@ -503,6 +512,7 @@ impl EsCoevolution {
         Ok(GateRecord {
             index,
             challenger: mean.0.to_string(),
+            values: Vec::new(),
             champion: champion.0.to_string(),
             verdict,
             line: crate::promote::sprt_line(&sprt, r.sprt.as_ref(), &r.pairs),
@@ -552,196 +562,6 @@ impl MatchObserver for GateObserver {
         if let Some(line) = self.progress.line(s) {
             self.bar.suspend(|| log::info!("gate {}: {line}", self.index + 1));
         }
-    }
-}
-
-/// The run as the driver's generations.
-struct Run<'a> {
-    co: &'a EsCoevolution,
-    bar: Progress,
-}
-
-impl Run<'_> {
-    fn ask(&self, es: &mut Es, rng: &mut StdRng, champion: Champion) -> Result<EsRunState, CoevolveError> {
-        let candidates = es.ask(rng)?;
-        Ok(EsRunState { es: es.state(), candidates, champion })
-    }
-
-    /// The bar at generation `g`: games played so far of those the run can still play.
-    fn show_progress(&self, g: usize, history: &[EsGeneration]) {
-        let co = self.co;
-        let done: u64 = history.iter().map(|h| h.games + h.gate.as_ref().map_or(0, |x| x.games)).sum();
-        // Gates stopped early leave games unplayed.
-        let unused: u64 = history.iter().filter_map(|h| h.gate.as_ref()).map(|x| co.cfg.gate.max_games - x.games).sum();
-        self.bar.set_length(co.planned_games() - unused);
-        self.bar.skip_to(done);
-        self.bar.set_prefix(format!("generation {}/{}", g + 1, co.generations));
-    }
-
-    /// Generation `g`'s race of the candidates (`files`) against the champion, with the opening
-    /// slice (start, count) of each round.
-    fn race(
-        &self,
-        g: usize,
-        files: &[PathBuf],
-        champion: (&str, &Path),
-        resume: bool,
-    ) -> Result<(halving::Race, Vec<(usize, usize)>), CoevolveError> {
-        let co = self.co;
-        let mut openings = Vec::new();
-        let race = halving::race(
-            files.len(),
-            &co.cfg.schedule(),
-            crate::hash::mix64(co.cfg.seed ^ g as u64),
-            |active, round| {
-                let (records, draw) = co.play_round(g, round, active, files, champion, resume, &self.bar)?;
-                openings.push((draw.start, draw.count));
-                Ok::<_, CoevolveError>(records)
-            },
-        )
-        .map_err(|e| match e {
-            halving::HalvingError::Play(e) => e,
-            other => CoevolveError::Config(other.to_string()),
-        })?;
-        Ok((race, openings))
-    }
-
-    /// The gate after generation `g`, when one is due: the rounded mean against the champion.
-    /// Returns its record and the champion of the next generation.
-    #[allow(clippy::too_many_arguments)]
-    fn gate_step(
-        &self,
-        g: usize,
-        history: &[EsGeneration],
-        current: &Champion,
-        mean_values: &[f64],
-        dir: &Path,
-        champion: (&str, &Path),
-        resume: bool,
-    ) -> Result<(Option<GateRecord>, Champion), CoevolveError> {
-        let co = self.co;
-        if !co.cfg.gate.after(g, co.generations) {
-            return Ok((None, current.clone()));
-        }
-        let index = history.iter().filter(|h| h.gate.is_some()).count();
-        let name = format!("g{g}-mean");
-        let record = if mean_values == current.values {
-            GateRecord {
-                index,
-                challenger: name,
-                champion: current.name.clone(),
-                verdict: Verdict::Skipped,
-                line: "the rounded mean holds the champion's values".into(),
-                games: 0,
-                openings: (0, 0),
-            }
-        } else {
-            co.gate(g, index, (&name, &dir.join("mean.toml")), champion, resume, &self.bar)?
-        };
-        self.bar.suspend(|| {
-            log::info!(
-                "gate {} after generation {g}: {} vs {}: {}; {}",
-                index + 1,
-                record.challenger,
-                record.champion,
-                record.verdict.name(),
-                record.line
-            )
-        });
-        let mut next = current.clone();
-        if record.verdict == Verdict::Promoted {
-            next = Champion { name: record.challenger.clone(), values: mean_values.to_vec() };
-            co.champion_file(&next)?;
-        }
-        Ok((Some(record), next))
-    }
-}
-
-impl Generations for Run<'_> {
-    type State = EsRunState;
-    type Record = EsGeneration;
-    type Error = CoevolveError;
-
-    fn initial(&self, rng: &mut StdRng) -> Result<EsRunState, CoevolveError> {
-        let start = Champion { name: START.into(), values: self.co.genes.iter().map(|g| g.value).collect() };
-        self.ask(&mut self.co.es(), rng, start)
-    }
-
-    fn evaluate(
-        &self,
-        g: usize,
-        state: EsRunState,
-        history: &[EsGeneration],
-        resume: bool,
-    ) -> Result<(EsRunState, EsGeneration), CoevolveError> {
-        let co = self.co;
-        let started = Instant::now();
-        self.show_progress(g, history);
-        let dir = gen_dir(&co.cfg.out_dir, g);
-        std::fs::create_dir_all(&dir).map_err(|e| CoevolveError::io(&dir, e))?;
-        let files = co.candidate_files(g, &dir, &state.candidates)?;
-        let champion_file = co.champion_file(&state.champion)?;
-        let champion = (state.champion.name.as_str(), champion_file.as_path());
-        let (race, openings) = self.race(g, &files, champion, resume)?;
-        let mut es = co.es();
-        es.restore(state.es.clone());
-        es.tell(&state.candidates, &race.fitness)?;
-        let mean_values = numbers(&es.recommend().expect("the ES has a mean")).to_vec();
-        co.write_mean(g, &dir, &mean_values)?;
-        let (gate, champion_next) =
-            self.gate_step(g, history, &state.champion, &mean_values, &dir, champion, resume)?;
-        let es_state = es.state();
-        let scores: Vec<f64> = race.records.iter().map(Record::score).collect();
-        let record = EsGeneration {
-            generation: g,
-            games: race.games,
-            champion: state.champion.name.clone(),
-            best_score: scores.iter().copied().fold(0.0, f64::max),
-            mean_score: scores.iter().sum::<f64>() / scores.len() as f64,
-            rounds: race.rounds,
-            distance: co.distance_from_start(&es_state.mean),
-            sigma: es_state.sigma.clone(),
-            openings,
-            gate,
-            seconds: started.elapsed().as_secs_f64(),
-        };
-        self.bar.suspend(|| {
-            log::info!(
-                "generation {g}: {} games vs {}, candidates' mean score {:.3}, best {:.3}; mean {:.2} c_end from the start, steps {} ({:.0}s)",
-                record.games,
-                record.champion,
-                record.mean_score,
-                record.best_score,
-                record.distance,
-                record.sigma.iter().map(|s| format!("{s:.2}")).collect::<Vec<_>>().join("/"),
-                record.seconds
-            )
-        });
-        Ok((EsRunState { es: es_state, candidates: state.candidates, champion: champion_next }, record))
-    }
-
-    fn breed(
-        &self,
-        _: usize,
-        state: &EsRunState,
-        _: &[EsGeneration],
-        rng: &mut StdRng,
-    ) -> Result<EsRunState, CoevolveError> {
-        let mut es = self.co.es();
-        es.restore(state.es.clone());
-        self.ask(&mut es, rng, state.champion.clone())
-    }
-
-    fn check(&self, state: &EsRunState) -> Result<(), String> {
-        let n = self.co.genes.len();
-        let fits = state.es.mean.len() == n
-            && state.champion.values.len() == n
-            && state.candidates.iter().all(|c| matches!(c, Genome::Numbers(v) if v.len() == n));
-        if fits { Ok(()) } else { Err("inconsistent checkpoint (not an ES run of these genes)".into()) }
-    }
-
-    fn report(&self, history: &[EsGeneration]) -> Result<(), CoevolveError> {
-        self.co.write_reports(history)
     }
 }
 

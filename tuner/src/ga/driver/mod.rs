@@ -21,7 +21,7 @@
 //! | `evolve` | [`Problem`] | [`Population`] | GM-move matching or a mentor, threads |
 //! | `search-evolve` | [`Problem`] | [`Population`] | node counts on a suite, threads |
 //! | `coevolve --config paper` | [`Problem`] | [`Population`] | round robin of engine processes |
-//! | `coevolve` (the evolution strategy) | [`Generations`] | the mean, steps, champion and candidates | racing against the champion, SPRT gates |
+//! | `coevolve` (the evolution strategy) | [`Problem`] | the candidates, their race and the ES's state of their ask (the champion follows from the history's gates) | racing against the champion, SPRT gates after the tell |
 //! | `texel` | [`Generations`] | the descent's or the gradient fit's state (one pass a generation) | loss over labelled positions, threads |
 //! | `quick` | [`Generations`] | named individuals with life records | quick tournament of engine processes |
 //! | `roundrobin-ga` | [`Problem`] | [`Population`] (Aksenov's players); roulette and two-point arithmetic crossover | round robin with a reference player |
@@ -30,7 +30,8 @@
 //! A new fitness (a distributed one, say) is a new [`Problem`]; a new optimiser for every
 //! [`Problem`] is a new [`Optimiser`], as the GA, CMA-ES, SPSA and the local search are
 //! (`kind = "cmaes"`, `"spsa"`, `"local"`); `spsa` is the SPSA optimiser on a [`Problem`] of
-//! its games, `roundrobin-ga` Aksenov's GA on one of its round robins. The commands not yet
+//! its games, `roundrobin-ga` Aksenov's GA on one of its round robins, `coevolve` the evolution
+//! strategy on its races against the champion. The commands not yet
 //! moved onto a [`Problem`] and an [`Optimiser`] are their own [`Generations`], whose `breed`
 //! draws from the RNG it is given.
 //!

@@ -14,8 +14,8 @@ use crate::{
     ga::{checkpoint::CheckpointError, report::GenerationStats},
     genome::{Genome, encoding::Layout, operators::elite_indices},
     optimise::{
-        OptimiseError, Optimiser, choice::OptimiserConfig, cmaes::CmaEs, config::GaConfig, ga::Ga, generation_rng,
-        local::LocalSearch, spsa::Spsa,
+        AfterTell, OptimiseError, Optimiser, choice::OptimiserConfig, cmaes::CmaEs, config::GaConfig, ga::Ga,
+        generation_rng, local::LocalSearch, spsa::Spsa,
     },
 };
 
@@ -141,7 +141,7 @@ impl Driver<'_> {
         self.tick(g);
         let scored = scoring.score(g, candidates, history, resume)?;
         optimiser.tell(&scored.evaluated.population, &scored.evaluated.fitness)?;
-        let (evaluated, record) = scoring.record(scored, optimiser.recommend().as_ref())?;
+        let (evaluated, record) = scoring.record(scored, &AfterTell::of(optimiser))?;
         Ok((Told { evaluated, optimiser: asked }, record))
     }
 }
@@ -166,16 +166,16 @@ pub trait Problem {
     /// The test-set (held-out) measure of a generation's best organism.
     fn test(&self, best: &Genome) -> f64;
     /// The history's record of an evaluated generation from its statistics, e.g. after logging
-    /// it or keeping the first generation's best. `recommend` is the optimiser's estimate of the
-    /// optimum once told this generation's fitness ([`Optimiser::recommend`]: SPSA's θ after its
-    /// update), when it keeps one.
+    /// it or keeping the first generation's best. `told` is what the optimiser says of itself
+    /// once told this generation's fitness ([`AfterTell`]: SPSA's θ after its update, the ES's
+    /// mean and steps).
     fn record(
         &self,
         pop: &[Genome],
         scores: &[Self::Score],
         best: usize,
         stats: GenerationStats,
-        recommend: Option<&Genome>,
+        told: &AfterTell,
     ) -> Result<Self::Record, Self::Error>;
     /// Rewrites the run's reports (CSV, chart) from the history.
     fn report(&self, history: &[Self::Record]) -> Result<(), Self::Error>;
@@ -276,15 +276,11 @@ impl<'a, P: Problem> Scoring<'a, P> {
         Ok(Scored { evaluated: Population { population: pop, fitness, metric }, scores, best, stats })
     }
 
-    /// The generation's record (with the told optimiser's `recommend`); its scores are kept for
-    /// the next generation.
-    fn record(
-        &self,
-        scored: Scored<P::Score>,
-        recommend: Option<&Genome>,
-    ) -> Result<(Population, P::Record), P::Error> {
+    /// The generation's record (with what the told optimiser says of itself); its scores are
+    /// kept for the next generation.
+    fn record(&self, scored: Scored<P::Score>, told: &AfterTell) -> Result<(Population, P::Record), P::Error> {
         let Scored { evaluated, scores, best, stats } = scored;
-        let record = self.problem.record(&evaluated.population, &scores, best, stats, recommend)?;
+        let record = self.problem.record(&evaluated.population, &scores, best, stats, told)?;
         *self.known.borrow_mut() = evaluated.population.iter().map(Genome::key).zip(scores).collect();
         Ok((evaluated, record))
     }
@@ -399,7 +395,7 @@ mod tests {
             _: &[f64],
             _: usize,
             s: GenerationStats,
-            _: Option<&Genome>,
+            _: &AfterTell,
         ) -> Result<GenerationStats, Self::Error> {
             Ok(s)
         }
