@@ -7,9 +7,9 @@
 //! commands run on the driver: `evolve` (GM-move matching or a mentor), `search-evolve` (node
 //! totals on a suite) and `coevolve` (round robins of engine processes) as a
 //! [`driver::Problem`] bred by [`breed`]; `roundrobin-ga` (Aksenov's reference player and
-//! operators) and `spsa` as a [`driver::Problem`] with an [`Optimiser`](crate::optimise::Optimiser)
-//! of their own; `quick` (Belmonte's tournaments and survivor policy) as [`driver::Generations`]
-//! with its own variation. See [`driver`] for how a new fitness or optimiser plugs in.
+//! operators), `spsa` and `coevolve`'s evolution strategy as a [`driver::Problem`] with an
+//! [`Optimiser`](crate::optimise::Optimiser) of their own; `quick` (Belmonte's tournaments and
+//! survivor policy) and `texel` as [`driver::Generations`] with their own variation. See [`driver`] for how a new fitness or optimiser plugs in.
 //! [`par_map`] evaluates fitness in parallel with results in input order, whatever the thread
 //! count.
 //!
