@@ -4,12 +4,12 @@
 //! The genes are SPSA lines (by default the live numeric search values of
 //! configs/spaces/coevolve-search.txt) started at the start file's values. Each generation the
 //! ES ([`Es`]) proposes `2 × es.pairs` mirrored candidates around its mean; they race the
-//! champion by successive halving ([`crate::optimise::halving::race`]), every candidate of a round on the same
-//! openings, and the race's ranks move the mean (every game counts, as in SPSA, rather than the
-//! winner's rating, which the max over many candidates biases upward). The champion is the start
-//! until a gate passes: at `gate.count` points of the run the rounded mean plays the champion in
-//! an SPRT at `gate.alpha` each (five at 0.01: a false promotion in at most 5 % of runs), and
-//! replaces it when H1 is accepted. Candidates are measured against that fixed anchor, never
+//! champion by successive halving ([`crate::optimise::halving::race`]), every candidate of a
+//! round on the same openings, and the race's ranks move the mean (every game counts, as in
+//! SPSA, rather than the winner's rating, which the max over many candidates biases upward).
+//! The champion is the start until a gate passes: at `gate.count` points of the run the rounded
+//! mean plays the champion in an SPRT at `gate.alpha` each (five at 0.01: a false promotion in
+//! at most 5 % of runs), and replaces it when H1 is accepted. Candidates are measured against that fixed anchor, never
 //! against each other, so their fitness is not intransitive.
 //!
 //! Openings come from one seeded permutation of a large book ([`Ledger`]): the first
