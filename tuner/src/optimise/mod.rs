@@ -84,8 +84,8 @@ pub trait Optimiser {
     fn recommend(&self) -> Option<Genome> {
         None
     }
-    /// The centre of the search distribution as the optimiser holds it, unrounded (the ES's and
-    /// CMA-ES's mean), when it keeps one.
+    /// The centre of the search distribution as the optimiser holds it, unrounded (the ES's
+    /// mean), when it reports one.
     fn centre(&self) -> Option<Vec<f64>> {
         None
     }
