@@ -9,7 +9,8 @@
 //! [`driver::Problem`] bred by [`breed`]; `roundrobin-ga` (Aksenov's reference player and
 //! operators), `spsa` and `coevolve`'s evolution strategy as a [`driver::Problem`] with an
 //! [`Optimiser`](crate::optimise::Optimiser) of their own; `quick` (Belmonte's tournaments and
-//! survivor policy) and `texel` as [`driver::Generations`] with their own variation. See [`driver`] for how a new fitness or optimiser plugs in.
+//! survivor policy) and `texel` as [`driver::Generations`] with their own variation. See
+//! [`driver`] for how a new fitness or optimiser plugs in.
 //! [`par_map`] evaluates fitness in parallel with results in input order, whatever the thread
 //! count.
 //!

@@ -4,10 +4,11 @@
 //! Iteration `k` (files under `<out>/iter-NNNNN/`): the `+` and `−` engines' parameter files
 //! (the base parameters with the perturbed values), their game pairs through the match runner
 //! with its resume journal, then `R_k · c_k · (W − L) · sign` moves every value. At each save
-//! (every iteration while saving is cheap, then at most a tenth of the run's time: [`Driver::throttled`])
-//! `<out>/checkpoint.json` holds the iteration's engines and the tune as of their ask, `<out>/values.csv` every value after every iteration,
-//! `<out>/values.svg` their paths (as a share of each range) and `<out>/tuned.toml` the current
-//! values as a complete parameter file.
+//! (every iteration while saving is cheap, then at most a tenth of the run's time:
+//! [`Driver::throttled`]) `<out>/checkpoint.json` holds the iteration's engines and the tune as
+//! of their ask, `<out>/values.csv` every value after every iteration, `<out>/values.svg` their
+//! paths (as a share of each range) and `<out>/tuned.toml` the current values as a complete
+//! parameter file.
 
 use std::path::{Path, PathBuf};
 

@@ -9,8 +9,8 @@
 //! SPSA, rather than the winner's rating, which the max over many candidates biases upward).
 //! The champion is the start until a gate passes: at `gate.count` points of the run the rounded
 //! mean plays the champion in an SPRT at `gate.alpha` each (five at 0.01: a false promotion in
-//! at most 5 % of runs), and replaces it when H1 is accepted. Candidates are measured against that fixed anchor, never
-//! against each other, so their fitness is not intransitive.
+//! at most 5 % of runs), and replaces it when H1 is accepted. Candidates are measured against
+//! that fixed anchor, never against each other, so their fitness is not intransitive.
 //!
 //! Openings come from one seeded permutation of a large book ([`Ledger`]): the first
 //! `confirmation_openings` are held back for the confirmation match after the run, then the
@@ -51,7 +51,6 @@ use crate::{
         driver::Driver,
         run_dir::{RunDir, Start},
     },
-    genome::encoding::{Layout, NumericGene},
     optimise::{
         es::Es,
         halving::Record,
@@ -218,11 +217,6 @@ impl EsCoevolution {
         Es::new(self.genes.clone(), &self.cfg.groups, self.cfg.es).expect("checked by new")
     }
 
-    /// The genes' ranges: what a checkpoint's candidates must fit.
-    fn layout(&self) -> Layout {
-        Layout::Numeric(self.genes.iter().map(|g| NumericGene { min: g.min, max: g.max, step: None }).collect())
-    }
-
     /// The champion the generation after `history` plays: the start until a gate promoted a
     /// mean, then the last mean promoted.
     fn champion_after(&self, history: &[EsGeneration]) -> Result<Champion, CoevolveError> {
@@ -325,7 +319,9 @@ impl EsCoevolution {
         let driver = Driver::single(self.generations, self.cfg.seed, &fingerprint, checkpoint, mismatch);
         let each = self.estimate_seconds(1);
         let race = RaceProblem::new(self, Progress::new(self.planned_games(), "games", each));
-        let finished = driver.optimise(self.es(), &self.layout(), &race, start.resumes())?;
+        let es = self.es();
+        let layout = es.layout();
+        let finished = driver.optimise(es, &layout, &race, start.resumes())?;
         race.bar.finish_and_clear();
         let champion = self.champion_after(&finished.history)?;
         let output = self.cfg.output_path();
