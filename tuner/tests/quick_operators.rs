@@ -2,8 +2,9 @@
 
 use rand::{SeedableRng, rngs::StdRng};
 use tuner::quick_tournament::{
+    belmonte::next_generation,
     operators::{Fate, MutationStep, Values, crossover, mutate, select_parent, survivors, tier},
-    run::{Individual, next_generation},
+    run::Individual,
 };
 
 fn rng(seed: u64) -> StdRng {

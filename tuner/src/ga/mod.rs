@@ -3,14 +3,15 @@
 //! A command is built from these parts: [`run_dir::RunDir`] locks its output and applies the one
 //! start policy (`--resume`, `--force`); [`driver::Driver`] runs its generations (checkpoint
 //! after each, resume, fingerprint, per-generation RNG, reports through [`crate::csv`],
-//! [`report`] and [`crate::chart`]); [`error::RunError`] is what they can all fail with. All five
-//! commands run on the driver: `evolve` (GM-move matching or a mentor), `search-evolve` (node
-//! totals on a suite) and `coevolve` (round robins of engine processes) as a
-//! [`driver::Problem`] bred by [`breed`]; `roundrobin-ga` (Aksenov's reference player and
-//! operators), `spsa` and `coevolve`'s evolution strategy as a [`driver::Problem`] with an
-//! [`Optimiser`](crate::optimise::Optimiser) of their own; `quick` (Belmonte's tournaments and
-//! survivor policy) and `texel` as [`driver::Generations`] with their own variation. See
-//! [`driver`] for how a new fitness or optimiser plugs in.
+//! [`report`] and [`crate::chart`]); [`error::RunError`] is what they can all fail with. Every
+//! evolution command runs on the driver as a [`driver::Problem`] asked and told by an
+//! [`Optimiser`](crate::optimise::Optimiser): `evolve` (GM-move matching or a mentor),
+//! `search-evolve` (node totals on a suite) and `coevolve --config paper` (round robins of
+//! engine processes) with the one `[optimiser] kind` names (the GA's [`breed`] by default);
+//! `roundrobin-ga` (Aksenov's reference player and operators), `quick` (Belmonte's tournaments
+//! and survivor policy), `spsa` and `coevolve`'s evolution strategy with one of their own.
+//! `texel`'s fits run pass after pass in the driver's checkpoint. See [`driver`] for how a new
+//! fitness or optimiser plugs in.
 //! [`par_map`] evaluates fitness in parallel with results in input order, whatever the thread
 //! count.
 //!

@@ -33,7 +33,7 @@ pub mod synthetic;
 pub mod synthetic_games;
 
 use rand::{SeedableRng, rngs::StdRng};
-use serde::{Serialize, de::DeserializeOwned};
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use thiserror::Error;
 
 use crate::{
@@ -94,6 +94,20 @@ pub trait Optimiser {
     fn steps(&self) -> Vec<f64> {
         Vec::new()
     }
+    /// Who the last ask's candidates are, in order, for an optimiser that keeps individuals
+    /// across generations (Belmonte's named members); empty when its candidates are only points.
+    fn labels(&self) -> Vec<Label> {
+        Vec::new()
+    }
+}
+
+/// Who a candidate is, for a problem whose players carry an identity: an id unique over the
+/// run, the name its games show, and how it entered its generation (`elite`, `mutant of X` ...).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Label {
+    pub id: u64,
+    pub name: String,
+    pub origin: String,
 }
 
 /// What a told optimiser says of itself, for the record of the generation it was told.

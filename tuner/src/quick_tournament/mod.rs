@@ -2,6 +2,7 @@
 //!
 //! * [`tournament`]: the quick tournament, generic over a comparison.
 //! * [`operators`]: parent selection, crossover, mutation, survivor policy.
+//! * [`belmonte`]: those operators as the GA the driver asks and tells ([`crate::optimise`]).
 //! * [`mapping`]: genome (800..17000, unnormalised) → engine centipawns.
 //! * [`names`]: readable random names.
 //! * [`run`]: the generation loop: engine processes play the games through the match runner,
@@ -9,6 +10,7 @@
 //!   checkpointed after every generation, so `--resume` after `kill -9` replays no game.
 //! * [`report`]: per-generation CSV and SVG charts, the elite table.
 
+pub mod belmonte;
 pub mod mapping;
 pub mod names;
 pub mod operators;

@@ -1,4 +1,5 @@
-//! The `tuner quick` generation loop.
+//! The `tuner quick` run: Belmonte's GA ([`Belmonte`]) asked and told by the shared [`Driver`]
+//! on this module's problem, the generation's ranking.
 //!
 //! Per generation `g` (files under `<out>/gen-NNN/`):
 //! 1. every individual's parameters go to `<out>/params/<id>-<name>.toml`;
@@ -7,14 +8,16 @@
 //!    ([`super::Comparison`]), capped at the current max moves with Belmonte's material rule;
 //!    each finished comparison is appended to `games.journal` (the runner's [`Journal`], fsynced)
 //!    and its games to `games.pgn`;
-//! 3. the generation and the history go to `<out>/checkpoint.json` (the shared [`Driver`]'s,
-//!    atomic replace), and the survivor policy builds generation `g + 1`.
+//! 3. each member's fitness is its place in the ranking; the generation, the optimiser's state
+//!    of its ask (who its members are) and the history go to `<out>/checkpoint.json` (atomic
+//!    replace), and the survivor policy builds generation `g + 1` from the ranking.
 //!
 //! On `--resume` the next generation is bred again from the checkpoint; its journal's games are
 //! answered from the journal, and since pivots are a pure function of `(seed, generation,
 //! subset)` the tournament walks the same tree and plays only the missing games.
 
 use std::{
+    cell::RefCell,
     cmp::Ordering,
     collections::HashMap,
     fs::{File, OpenOptions},
@@ -38,25 +41,25 @@ use arena::{
     results::{GameSummary, Journal, Standings, UnitEntry},
     runner::{self, MatchConfig, MatchObserver, Tournament},
 };
-use rand::{Rng, rngs::StdRng};
-use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 pub use super::record::{GenerationRecord, Individual};
 use super::{
     Evaluation, QuickConfig, QuickError, RankingMode,
-    mapping::{base_params, piece_params, playable},
-    names::unique_name,
-    operators::{Fate, MutationStep, Values, random_values, survivors},
+    belmonte::{self, Belmonte},
+    mapping::{base_params, piece_params},
     report,
     tournament::quick_tournament,
 };
 use crate::{
     ga::{
-        driver::{Driver, Finished, Generations},
+        driver::{Batch, Driver, Finished, Problem},
+        report::GenerationStats,
         run_dir::{Start, open_game_run},
     },
+    genome::Genome,
     hash::mix64,
+    optimise::{AfterTell, Label},
     progress::{Plan, Progress},
 };
 
@@ -84,12 +87,9 @@ pub fn by_points(pop: &[Individual], points: &[f64]) -> Vec<usize> {
     order
 }
 
-/// What the checkpoint keeps of an evaluated generation.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct Members {
-    /// Highest id given so far.
-    next_id: u64,
-    /// Max-move cap of the generation's games.
+/// A generation as it plays: its members with their life records, and its games' max-move cap.
+#[derive(Clone, Debug)]
+struct Players {
     cap: u32,
     population: Vec<Individual>,
 }
@@ -108,67 +108,6 @@ pub struct QuickOutcome {
 fn fingerprint(cfg: &QuickConfig) -> String {
     let c = QuickConfig { generations: 0, concurrency: 0, out_dir: PathBuf::new(), ..cfg.clone() };
     crate::ga::checkpoint::fingerprint(&[serde_json::to_string(&c).expect("config serialises")])
-}
-
-fn new_individual(
-    values: Values,
-    origin: String,
-    next_id: &mut u64,
-    taken: &[String],
-    rng: &mut impl Rng,
-) -> Individual {
-    let name = unique_name(taken.iter().map(String::as_str), rng);
-    *next_id += 1;
-    Individual { id: *next_id, name, values, origin, points: 0.0, games: 0 }
-}
-
-/// A new genome as the config asks: the pawn's allele fixed (`pawn_allele`), then repaired to
-/// what it plays (`repair`). Without either, the paper's genome unchanged.
-fn shape(cfg: &QuickConfig, mut values: Values) -> Values {
-    if let Some(p) = cfg.pawn_allele {
-        values[0] = p;
-    }
-    if cfg.repair { playable(&values) } else { values }
-}
-
-/// Generation 0: random individuals with random names.
-fn initial_members(cfg: &QuickConfig, rng: &mut impl Rng) -> Members {
-    let mut next_id = 0;
-    let mut population: Vec<Individual> = Vec::new();
-    for _ in 0..cfg.population {
-        let taken: Vec<String> = population.iter().map(|i| i.name.clone()).collect();
-        let values = shape(cfg, random_values(rng));
-        population.push(new_individual(values, "random".into(), &mut next_id, &taken, rng));
-    }
-    Members { next_id, cap: cfg.max_moves, population }
-}
-
-/// Builds the next generation from a ranking (worst first) by Belmonte's survivor policy.
-pub fn next_generation(
-    ranked: &[Individual],
-    step: MutationStep,
-    next_id: &mut u64,
-    rng: &mut impl Rng,
-) -> Vec<Individual> {
-    let values: Vec<Values> = ranked.iter().map(|i| i.values).collect();
-    let plan = survivors(&values, step, rng);
-    let mut taken: Vec<String> = ranked.iter().map(|i| i.name.clone()).collect();
-    let mut out = Vec::with_capacity(ranked.len());
-    for (rank, (fate, v)) in plan.into_iter().enumerate() {
-        let ind = match fate {
-            Fate::Elite => Individual { origin: "elite".into(), ..ranked[rank].clone() },
-            Fate::Kept => Individual { origin: "kept".into(), ..ranked[rank].clone() },
-            Fate::Mutant { of } => new_individual(v, format!("mutant of {}", ranked[of].name), next_id, &taken, rng),
-            Fate::Offspring { parents } => {
-                let names: Vec<&str> = parents.iter().map(|&p| ranked[p].name.as_str()).collect();
-                new_individual(v, format!("offspring of {}", names.join("+")), next_id, &taken, rng)
-            }
-            Fate::Fresh => new_individual(v, "random".into(), next_id, &taken, rng),
-        };
-        taken.push(ind.name.clone());
-        out.push(ind);
-    }
-    out
 }
 
 struct Capture(Vec<GameRecord>);
@@ -198,59 +137,106 @@ pub fn comparison_order(other: usize, games: &[GameSummary]) -> Ordering {
     }
 }
 
-/// Belmonte's GA as the driver's [`Generations`]: a ranking tournament, then the survivor
-/// policy.
+/// The generation's ranking as the driver's problem: it plays the members the optimiser
+/// ([`Belmonte`]) labels under their names, each with the life record its id carries in the last
+/// generation's ranking, and a member's fitness is its place in this generation's ranking (0 =
+/// the worst).
 struct Tournaments<'a> {
     cfg: &'a QuickConfig,
     engine: PathBuf,
+    /// The generation played and when it began, until the driver asks for its record.
+    played: RefCell<Option<(GenerationRecord, Instant)>>,
 }
 
-impl Generations for Tournaments<'_> {
-    type State = Members;
+impl Tournaments<'_> {
+    /// The batch's members, with their life records and the cap the last generation's game
+    /// lengths set.
+    fn players(&self, batch: &Batch<'_, f64, GenerationRecord>) -> Result<Players, QuickError> {
+        let cfg = self.cfg;
+        if batch.labels.len() != batch.population.len() {
+            return Err(QuickError::Config(format!(
+                "{} members named for {} genomes",
+                batch.labels.len(),
+                batch.population.len()
+            )));
+        }
+        let last = batch.history.last();
+        let cap = match (last, &cfg.dynamic_cap) {
+            (Some(last), Some(dynamic)) => dynamic.next(last.mean_moves),
+            _ => cfg.max_moves,
+        };
+        let population = batch
+            .population
+            .iter()
+            .zip(batch.labels)
+            .map(|(genome, label)| {
+                let values = belmonte::values(genome)
+                    .ok_or_else(|| QuickError::Config(format!("member {} is not five piece values", label.name)))?;
+                let life = last.and_then(|l| l.ranked.iter().find(|m| m.id == label.id));
+                let Label { id, name, origin } = label.clone();
+                let (points, games) = life.map_or((0.0, 0), |m| (m.points, m.games));
+                Ok(Individual { id, name, values, origin, points, games })
+            })
+            .collect::<Result<_, QuickError>>()?;
+        Ok(Players { cap, population })
+    }
+}
+
+impl Problem for Tournaments<'_> {
+    type Score = f64;
     type Record = GenerationRecord;
     type Error = QuickError;
 
-    fn initial(&self, rng: &mut StdRng) -> Result<Members, QuickError> {
-        Ok(initial_members(self.cfg, rng))
+    fn evaluate(&self, batch: Batch<'_, f64, GenerationRecord>) -> Result<Vec<f64>, QuickError> {
+        let started = Instant::now();
+        let players = self.players(&batch)?;
+        let record = play_generation(self.cfg, &self.engine, batch.generation, &players, batch.resume)?;
+        let place: HashMap<u64, usize> = record.ranked.iter().enumerate().map(|(i, m)| (m.id, i)).collect();
+        let fitness = players
+            .population
+            .iter()
+            .map(|m| {
+                let missing = || QuickError::Config(format!("member {} is missing from the ranking", m.name));
+                place.get(&m.id).map(|&i| i as f64).ok_or_else(missing)
+            })
+            .collect::<Result<_, _>>()?;
+        *self.played.borrow_mut() = Some((record, started));
+        Ok(fitness)
     }
 
-    fn evaluate(
+    fn fitness(&self, place: &f64) -> f64 {
+        *place
+    }
+
+    fn metric(&self, place: &f64) -> f64 {
+        *place
+    }
+
+    /// Never reused: every generation ranks all of its members again.
+    fn restore(&self, fitness: f64, _: f64) -> (f64, bool) {
+        (fitness, false)
+    }
+
+    /// Nothing is held back.
+    fn test(&self, _: &Genome) -> f64 {
+        f64::NAN
+    }
+
+    fn record(
         &self,
-        g: usize,
-        members: Members,
-        _: &[GenerationRecord],
-        resume: bool,
-    ) -> Result<(Members, GenerationRecord), QuickError> {
-        let t0 = Instant::now();
-        let record = play_generation(self.cfg, &self.engine, g, &members, resume)?;
+        _: &[Genome],
+        _: &[f64],
+        _: usize,
+        _: GenerationStats,
+        _: &AfterTell,
+    ) -> Result<GenerationRecord, QuickError> {
+        let (record, started) = self
+            .played
+            .borrow_mut()
+            .take()
+            .ok_or_else(|| QuickError::Config("the optimiser was told a generation that was not played".into()))?;
         log::info!("{}", report::generation_line(&record));
-        Ok((members, GenerationRecord { seconds: t0.elapsed().as_secs_f64(), ..record }))
-    }
-
-    fn breed(
-        &self,
-        g: usize,
-        members: &Members,
-        history: &[GenerationRecord],
-        rng: &mut StdRng,
-    ) -> Result<Members, QuickError> {
-        let cfg = self.cfg;
-        let last = history.last().expect("the previous generation is evaluated");
-        let mut next_id = members.next_id;
-        let mut population = next_generation(&last.ranked, cfg.mutation.at(g), &mut next_id, rng);
-        // Only the newcomers: survivors keep their genome (and record) exactly.
-        for ind in population.iter_mut().filter(|i| i.id > members.next_id) {
-            ind.values = shape(cfg, ind.values);
-        }
-        let cap = cfg.dynamic_cap.as_ref().map_or(cfg.max_moves, |d| d.next(last.mean_moves));
-        Ok(Members { next_id, cap, population })
-    }
-
-    fn check(&self, members: &Members) -> Result<(), String> {
-        if members.population.len() != self.cfg.population {
-            return Err(format!("inconsistent checkpoint (not {} individuals)", self.cfg.population));
-        }
-        Ok(())
+        Ok(GenerationRecord { seconds: started.elapsed().as_secs_f64(), ..record })
     }
 
     fn report(&self, history: &[GenerationRecord]) -> Result<(), QuickError> {
@@ -319,8 +305,8 @@ pub fn run(cfg: &QuickConfig, start: Start, announce: impl FnOnce(&Plan)) -> Res
     let mismatch = "different settings (only generations, concurrency and out_dir may change)";
     let bar = Progress::new(cfg.generations as u64, "generations", each);
     let driver = Driver::single(cfg.generations, cfg.seed, &fingerprint, checkpoint, mismatch).with_progress(&bar);
-    let tournaments = Tournaments { cfg, engine: probe.cmd.clone() };
-    let finished = driver.run(&tournaments, start.resumes());
+    let tournaments = Tournaments { cfg, engine: probe.cmd.clone(), played: RefCell::new(None) };
+    let finished = driver.optimise(Belmonte::new(cfg), &belmonte::layout(), &tournaments, start.resumes());
     bar.finish_and_clear();
     let Finished { history, .. } = finished?;
     let elite: Vec<Individual> =
@@ -379,7 +365,7 @@ fn play_generation(
     cfg: &QuickConfig,
     engine: &Path,
     g: usize,
-    state: &Members,
+    state: &Players,
     resume: bool,
 ) -> Result<GenerationRecord, QuickError> {
     let dir = cfg.out_dir.join(format!("gen-{g:03}"));
@@ -434,7 +420,7 @@ fn play_runner(
     cfg: &QuickConfig,
     engine: &Path,
     g: usize,
-    state: &Members,
+    state: &Players,
     dir: &Path,
     specs: Vec<EngineSpec>,
     resume: bool,
@@ -494,7 +480,7 @@ fn play_runner(
 fn play_quick_tournament(
     cfg: &QuickConfig,
     g: usize,
-    state: &Members,
+    state: &Players,
     dir: &Path,
     specs: &[EngineSpec],
     resume: bool,
@@ -733,36 +719,6 @@ mod tests {
         let pop = [member(1, 9.0, 10), member(2, 1.0, 10), member(3, 5.0, 10), member(4, 0.0, 0)];
         // Points decide; 2 and 4 tie on 3 points and 4's empty record (0.5) beats 2's 1/10.
         assert_eq!(by_points(&pop, &[5.0, 3.0, 7.0, 3.0]), vec![1, 3, 0, 2]);
-    }
-
-    #[test]
-    fn survivors_carry_their_record_and_newcomers_start_empty() {
-        use rand::SeedableRng;
-        let ranked: Vec<Individual> = (1..=10).map(|i| member(i, i as f64, 10)).collect();
-        let mut next_id = 10;
-        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-        let next = next_generation(&ranked, MutationStep::default(), &mut next_id, &mut rng);
-        for (old, new) in ranked.iter().zip(&next) {
-            if new.id == old.id {
-                assert_eq!((new.points, new.games), (old.points, old.games));
-            } else {
-                assert!(new.id > 10 && new.points == 0.0 && new.games == 0, "{new:?}");
-            }
-        }
-        assert!(next[8..].iter().zip(&ranked[8..]).all(|(n, o)| n.id == o.id), "the top two are elites");
-    }
-
-    #[test]
-    fn a_fixed_pawn_allele_leaves_the_other_four_to_evolve() {
-        let paper = QuickConfig::default();
-        assert_eq!(shape(&paper, [4000, 900, 12000, 5000, 16000]), [4000, 900, 12000, 5000, 16000]);
-        let fixed = QuickConfig { pawn_allele: Some(1500), ..QuickConfig::default() };
-        assert_eq!(shape(&fixed, [4000, 4500, 4400, 7500, 13500]), [1500, 4500, 4400, 7500, 13500]);
-        // With repair the ratios are then made playable around the fixed pawn.
-        let both = QuickConfig { repair: true, ..fixed };
-        let v = shape(&both, [9000, 900, 900, 900, 900]);
-        assert_eq!(v[0], 1500);
-        assert_eq!(playable(&v), v);
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The gradient fit ([`super::gradient`]) as the driver's generations: one epoch a pass over the
+//! The gradient fit ([`super::gradient`]) as a [`Fit`]: one epoch a pass over the
 //! training positions traced once at the start, each epoch's values measured on the validation
 //! set with the engine's own evaluation.
 
@@ -14,10 +14,11 @@ use super::{
     config::TexelError,
     gradient::{GradientConfig, GradientState, Optimizer, epoch, fitted_theta},
     labelled::{Labelled, mse_against},
+    passes::{Fit, PassRecord},
     traces::{GeneOf, TraceSet},
-    tuning::{PassRecord, Tuning},
+    tuning::Tuning,
 };
-use crate::{ga::driver::Generations, space::SearchSpace};
+use crate::space::SearchSpace;
 
 /// A fit over traced training positions.
 pub(super) struct Gradient<'a> {
@@ -54,21 +55,18 @@ impl Gradient<'_> {
     }
 }
 
-impl Generations for Gradient<'_> {
+impl Fit for Gradient<'_> {
     type State = GradientState;
-    type Record = PassRecord;
-    type Error = TexelError;
 
-    fn initial(&self, _: &mut StdRng) -> Result<GradientState, TexelError> {
-        Ok(GradientState::new(self.start_theta(), self.tuning.start.1))
+    fn first(&self) -> GradientState {
+        GradientState::new(self.start_theta(), self.tuning.start.1)
     }
 
-    fn evaluate(
+    fn pass(
         &self,
         g: usize,
         mut s: GradientState,
         history: &[PassRecord],
-        _: bool,
     ) -> Result<(GradientState, PassRecord), TexelError> {
         let t = Instant::now();
         let before = self.values(&s.theta);
@@ -131,16 +129,6 @@ impl Generations for Gradient<'_> {
             if s.stopped { ", stopped (no better validation MSE)" } else { "" }
         );
         Ok((s, record))
-    }
-
-    fn breed(
-        &self,
-        _: usize,
-        s: &GradientState,
-        _: &[PassRecord],
-        _: &mut StdRng,
-    ) -> Result<GradientState, TexelError> {
-        Ok(s.clone())
     }
 
     fn check(&self, s: &GradientState) -> Result<(), String> {

@@ -7,13 +7,14 @@
 //! search space's parameters on quiet positions ([`quiet`]) from games with results, or on
 //! self-play positions ([`selfplay`]), split into training and validation sets ([`sets`]), by
 //! local search ([`tuning`]) or by a gradient fit ([`gradient`], run by [`fit`]) over compact
-//! traces of the positions ([`traces`]). The dependencies go one way: [`run`] uses the others,
+//! traces of the positions ([`traces`]), pass after pass ([`passes`]). The dependencies go one way: [`run`] uses the others,
 //! and none of them uses [`run`].
 
 pub mod config;
 pub mod fit;
 pub mod gradient;
 pub mod labelled;
+pub mod passes;
 pub mod quiet;
 pub mod run;
 pub mod selfplay;

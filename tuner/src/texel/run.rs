@@ -1,5 +1,5 @@
-//! `tuner texel`: Texel's tuning of a search space's parameters on the shared [`Driver`], one
-//! pass of the local search a "generation".
+//! `tuner texel`: Texel's tuning of a search space's parameters, pass after pass in the shared
+//! [`Driver`]'s checkpoint ([`super::passes`]).
 //!
 //! Positions are sampled from games with results (`[positions]`, either side to move, drawn
 //! games too), resolved to quiet ones by the engine's qsearch ([`super::quiet`]) and split by
@@ -39,13 +39,14 @@ use super::{
     fit_k,
     gradient::{GradientState, Optimizer, ValidateOn, epoch},
     labelled::{mse, mse_against, samples},
+    passes::run_passes,
     sets::load_sets,
     traces::TraceSet,
     tuning::Tuning,
 };
 use crate::{
     ga::{
-        driver::{Driver, Finished},
+        driver::Driver,
         error::RunError,
         run_dir::{RunDir, Start},
         threads,
@@ -233,11 +234,10 @@ pub fn run(cfg: &TexelConfig, start: Start, announce: impl FnOnce(&Plan)) -> Res
     // The training figures compare with the start's on the same target: the results for the
     // local search, the fit's blended target for a gradient fit.
     let (history, start_train) = match cfg.optimizer {
-        Optimizer::Local => (driver.run(&tuning, start.resumes())?.history, start_loss.0),
+        Optimizer::Local => (run_passes(&driver, &tuning, start.resumes())?, start_loss.0),
         optimizer => {
             let gradient = gradient_fit(&tuning, optimizer)?;
-            let Finished { history, .. } = driver.run(&gradient, start.resumes())?;
-            (history, gradient.start_loss)
+            (run_passes(&driver, &gradient, start.resumes())?, gradient.start_loss)
         }
     };
     bar.finish_and_clear();

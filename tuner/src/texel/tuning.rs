@@ -1,4 +1,4 @@
-//! The tune's data and settings ([`Tuning`]) and its local search as the driver's generations:
+//! The tune's data and settings ([`Tuning`]) and its local search as a [`Fit`]:
 //! each pass tries every gene one step up and one step down and keeps a move that lowers the
 //! training MSE; a gene that moves neither way halves its step. [`Tuning::write_reports`]
 //! writes what both the local search and the gradient fit ([`super::fit`]) report.
@@ -8,17 +8,16 @@ use std::time::Instant;
 use arena::files::write_atomic;
 use evochess::params::Params;
 use plotters::style::RGBColor;
-use rand::rngs::StdRng;
 use serde::{Deserialize, Serialize};
 
 use super::{
     config::{TexelConfig, TexelError},
     labelled::{Labelled, mse},
+    passes::{Fit, PassRecord},
 };
 use crate::{
     chart::{Series, render_lines_svg},
     csv::Csv,
-    ga::driver::Generations,
     space::SearchSpace,
 };
 
@@ -31,21 +30,6 @@ pub struct Descent {
     pub steps: Vec<i32>,
     /// A pass at the smallest steps moved nothing: later passes would repeat it.
     pub converged: bool,
-}
-
-/// One pass in the history.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PassRecord {
-    pub pass: usize,
-    pub train_mse: f64,
-    pub validation_mse: f64,
-    /// Genes moved in this pass.
-    pub changed: usize,
-    /// Losses computed in this pass.
-    pub trials: usize,
-    pub seconds: f64,
-    /// The values after this pass.
-    pub values: Vec<i32>,
 }
 
 pub(super) struct Tuning<'a> {
@@ -125,12 +109,10 @@ impl Tuning<'_> {
     }
 }
 
-impl Generations for Tuning<'_> {
+impl Fit for Tuning<'_> {
     type State = Descent;
-    type Record = PassRecord;
-    type Error = TexelError;
 
-    fn initial(&self, _: &mut StdRng) -> Result<Descent, TexelError> {
+    fn first(&self) -> Descent {
         let steps = self
             .space
             .genes
@@ -142,16 +124,10 @@ impl Generations for Tuning<'_> {
                 ((g.max - g.min) / self.cfg.step_divisor / min).max(1) * min
             })
             .collect();
-        Ok(Descent { values: self.start_values(), steps, converged: false })
+        Descent { values: self.start_values(), steps, converged: false }
     }
 
-    fn evaluate(
-        &self,
-        g: usize,
-        mut d: Descent,
-        _: &[PassRecord],
-        _: bool,
-    ) -> Result<(Descent, PassRecord), TexelError> {
+    fn pass(&self, g: usize, mut d: Descent, _: &[PassRecord]) -> Result<(Descent, PassRecord), TexelError> {
         let t = Instant::now();
         let mut best = mse(&self.train, &self.params(&d.values), self.k, self.threads);
         let (mut changed, mut trials) = (0, 1);
@@ -201,10 +177,6 @@ impl Generations for Tuning<'_> {
             if d.converged { ", converged" } else { "" }
         );
         Ok((d, record))
-    }
-
-    fn breed(&self, _: usize, d: &Descent, _: &[PassRecord], _: &mut StdRng) -> Result<Descent, TexelError> {
-        Ok(d.clone())
     }
 
     fn check(&self, d: &Descent) -> Result<(), String> {

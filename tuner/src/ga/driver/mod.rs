@@ -1,41 +1,34 @@
-//! The generation loop of every evolution command.
+//! The generation loop of every evolution command: a [`Problem`] (the fitness) asked and told
+//! by an [`Optimiser`] (ask/tell, [`crate::optimise`]), run by [`Driver::optimise`], or by
+//! [`Driver::evolve`] with the optimiser a config's `[optimiser] kind` names.
 //!
-//! [`Driver::run`] owns what must be the same everywhere: generation `g`'s RNG is
-//! [`generation_rng`]`(seed, run, g)`; after each generation is evaluated the checkpoint holds
-//! it with the history (no RNG state); a resumed run refuses other inputs by their fingerprint;
-//! reports are rewritten after every generation and once more at the end. A run killed at any
-//! point and resumed therefore ends as an uninterrupted one, and a finished run can be extended
-//! with more generations. A command supplies [`Generations`]: its first generation, how a
-//! generation is evaluated (in-process threads or games through the runner, continuing a
-//! killed generation's journal when resumed), how the next is bred, and its reports.
+//! The driver owns what must be the same everywhere: generation `g` is the optimiser's ask from
+//! [`generation_rng`]`(seed, run, g)`; after each generation is evaluated and told, the
+//! checkpoint holds it with the optimiser's state of its ask and the history (no RNG state); a
+//! resumed run refuses other inputs by their fingerprint, restores the optimiser, tells it the
+//! checkpoint's fitness again and asks as an uninterrupted run would; reports are rewritten
+//! after every generation and once more at the end. A run killed at any point and resumed
+//! therefore ends as an uninterrupted one, and a finished run can be extended with more
+//! generations. The driver adds memoised scores of unchanged genomes and the test-set measure
+//! of each generation's best; that part lives in the `problem` submodule.
 //!
-//! Commands whose organisms are [`Genome`](crate::genome::Genome)s supply less: a [`Problem`]
-//! (the fitness), run by [`Driver::evolve`] with the optimiser `[optimiser] kind` names, or by
-//! [`Driver::optimise`] with any [`Optimiser`] (ask/tell, [`crate::optimise`]); the driver adds
-//! memoised scores of unchanged genomes and the test-set measure of each generation's best, and
-//! checkpoints the optimiser's state beside the generation ([`Told`]); that part lives in the
-//! `problem` submodule.
-//!
-//! | command | through | state kept per generation | evaluation |
+//! | command | optimiser | state kept per generation | evaluation |
 //! | --- | --- | --- | --- |
-//! | `evolve` | [`Problem`] | [`Population`] | GM-move matching or a mentor, threads |
-//! | `search-evolve` | [`Problem`] | [`Population`] | node counts on a suite, threads |
-//! | `coevolve --config paper` | [`Problem`] | [`Population`] | round robin of engine processes |
-//! | `coevolve` (the evolution strategy) | [`Problem`] | the candidates, their race and the ES's state of their ask (the champion follows from the history's gates) | racing against the champion, SPRT gates after the tell |
-//! | `texel` | [`Generations`] | the descent's or the gradient fit's state (one pass a generation) | loss over labelled positions, threads |
-//! | `quick` | [`Generations`] | named individuals with life records | quick tournament of engine processes |
-//! | `roundrobin-ga` | [`Problem`] | [`Population`] (Aksenov's players); roulette and two-point arithmetic crossover | round robin with a reference player |
-//! | `spsa` | [`Problem`] | the ± pair and the SPSA tune of its ask (one iteration a generation) | game pairs of + against − |
+//! | `evolve` | `[optimiser] kind` (the GA, CMA-ES, SPSA, local search) | [`Population`] | GM-move matching or a mentor, threads |
+//! | `search-evolve` | `[optimiser] kind` | [`Population`] | node counts on a suite, threads |
+//! | `coevolve --config paper` | `[optimiser] kind` | [`Population`] | round robin of engine processes |
+//! | `coevolve` (the evolution strategy) | the ES | the candidates, their race and the ES's state of their ask (the champion follows from the history's gates) | racing against the champion, SPRT gates after the tell |
+//! | `quick` | Belmonte's GA | the ranked members and who they are (ids, names; life records in the history) | quick tournament of engine processes |
+//! | `roundrobin-ga` | Aksenov's GA (roulette, two-point arithmetic crossover) | [`Population`] | round robin with a reference player |
+//! | `spsa` | SPSA | the ± pair and the SPSA tune of its ask (one iteration a generation) | game pairs of + against − |
 //!
 //! A new fitness (a distributed one, say) is a new [`Problem`]; a new optimiser for every
-//! [`Problem`] is a new [`Optimiser`], as the GA, CMA-ES, SPSA and the local search are
-//! (`kind = "cmaes"`, `"spsa"`, `"local"`); `spsa` is the SPSA optimiser on a [`Problem`] of
-//! its games, `roundrobin-ga` Aksenov's GA on one of its round robins, `coevolve` the evolution
-//! strategy on its races against the champion. The commands not yet
-//! moved onto a [`Problem`] and an [`Optimiser`] are their own [`Generations`], whose `breed`
-//! draws from the RNG it is given.
+//! [`Problem`] is a new [`Optimiser`]. `texel`'s fits are no ask/tell optimisers (a descent
+//! measures the loss after every move it tries, an epoch follows the gradient): they run pass
+//! after pass in the same checkpoint ([`crate::texel::passes`]).
 //!
 //! [`Optimiser`]: crate::optimise::Optimiser
+//! [`generation_rng`]: crate::optimise::generation_rng
 
 mod problem;
 
@@ -44,48 +37,11 @@ use std::{
     time::{Duration, Instant},
 };
 
-use rand::rngs::StdRng;
 use serde::{Serialize, de::DeserializeOwned};
 
 pub use self::problem::{Batch, Population, Problem, Told, best_index};
 use super::checkpoint::{Checkpoint, CheckpointError};
-use crate::{optimise::generation_rng, progress::Progress};
-
-/// What a command evolves, for [`Driver::run`].
-pub trait Generations {
-    /// What is kept of an evaluated generation (checkpointed): enough to breed the next.
-    type State: Clone + Serialize + DeserializeOwned;
-    /// One generation's result in the history (checkpointed, reported).
-    type Record: Clone + Serialize + DeserializeOwned;
-    type Error: From<CheckpointError>;
-
-    /// Generation 0 before evaluation, drawn from `rng`.
-    fn initial(&self, rng: &mut StdRng) -> Result<Self::State, Self::Error>;
-    /// Evaluates `generation` (bred into `state`); `resume` asks to continue what a killed run
-    /// left of it (game journals).
-    fn evaluate(
-        &self,
-        generation: usize,
-        state: Self::State,
-        history: &[Self::Record],
-        resume: bool,
-    ) -> Result<(Self::State, Self::Record), Self::Error>;
-    /// Generation `generation` bred from the evaluated previous one (`history` ends with its
-    /// record).
-    fn breed(
-        &self,
-        generation: usize,
-        state: &Self::State,
-        history: &[Self::Record],
-        rng: &mut StdRng,
-    ) -> Result<Self::State, Self::Error>;
-    /// Checks a state read from a checkpoint (e.g. that its genomes fit the space).
-    fn check(&self, _state: &Self::State) -> Result<(), String> {
-        Ok(())
-    }
-    /// Rewrites the run's reports (CSV, chart) from the history.
-    fn report(&self, history: &[Self::Record]) -> Result<(), Self::Error>;
-}
+use crate::progress::Progress;
 
 /// One run's fixed inputs.
 pub struct Driver<'a> {
@@ -174,7 +130,7 @@ impl<'a> Driver<'a> {
     }
 
     /// Marks the bar before generation `g` is evaluated, or after the last (`g` = the count).
-    fn tick(&self, g: usize) {
+    pub(crate) fn tick(&self, g: usize) {
         if let Some(bar) = self.progress {
             bar.skip_to(g as u64);
             bar.set_prefix(format!("generation {}/{}", (g + 1).min(self.generations), self.generations));
@@ -195,55 +151,10 @@ impl<'a> Driver<'a> {
         Driver { legacy: Some(legacy), ..self }
     }
 
-    /// Runs the generations, continuing from the checkpoint when `resume` and one exists.
-    pub fn run<G: Generations>(&self, command: &G, resume: bool) -> Result<Finished<G::State, G::Record>, G::Error> {
-        // Whether this call saved (and so reported) a generation.
-        let mut saved = true;
-        let (mut state, mut generation, mut history) = match self.resumed(resume, |s| command.check(s))? {
-            Some(c) => {
-                saved = false;
-                (c.state, c.generation, c.history)
-            }
-            None => {
-                let first = command.initial(&mut generation_rng(self.seed, self.run as u64, 0))?;
-                self.tick(0);
-                let (state, record) = command.evaluate(0, first, &[], resume)?;
-                let history = vec![record];
-                self.checkpoint(&state, 0, &history)?;
-                command.report(&history)?;
-                (state, 0, history)
-            }
-        };
-        let mut saves = Saves::new();
-        while generation + 1 < self.generations {
-            generation += 1;
-            let mut rng = generation_rng(self.seed, self.run as u64, generation as u64);
-            let bred = command.breed(generation, &state, &history, &mut rng)?;
-            self.tick(generation);
-            let (evaluated, record) = command.evaluate(generation, bred, &history, resume)?;
-            state = evaluated;
-            history.push(record);
-            if saves.due(self, generation) {
-                saves.timed(|| {
-                    self.checkpoint(&state, generation, &history)?;
-                    command.report(&history)
-                })?;
-                saved = true;
-            }
-        }
-        self.tick(generation + 1);
-        if !saved {
-            // A run resumed with nothing left to do: its reports are rewritten, so one finished
-            // before a crash (or by an older build) has them.
-            command.report(&history)?;
-        }
-        Ok(Finished { state, history })
-    }
-
     /// The checkpoint to continue from when `resume` and one exists, its state accepted by
     /// `check`; refused when written with other inputs or inconsistent. One written under the
     /// legacy fingerprint is rewritten under the current one.
-    fn resumed<S, R>(
+    pub(crate) fn resumed<S, R>(
         &self,
         resume: bool,
         check: impl FnOnce(&S) -> Result<(), String>,
@@ -289,7 +200,7 @@ impl<'a> Driver<'a> {
     }
 
     /// Writes the checkpoint of `generation`, evaluated into `state`.
-    fn checkpoint<S, R>(&self, state: &S, generation: usize, history: &[R]) -> Result<(), CheckpointError>
+    pub(crate) fn checkpoint<S, R>(&self, state: &S, generation: usize, history: &[R]) -> Result<(), CheckpointError>
     where
         S: Clone + Serialize + DeserializeOwned,
         R: Clone + Serialize + DeserializeOwned,

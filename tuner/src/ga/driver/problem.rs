@@ -14,7 +14,7 @@ use crate::{
     ga::{checkpoint::CheckpointError, report::GenerationStats},
     genome::{Genome, encoding::Layout, operators::elite_indices},
     optimise::{
-        AfterTell, OptimiseError, Optimiser, choice::OptimiserConfig, cmaes::CmaEs, config::GaConfig, ga::Ga,
+        AfterTell, Label, OptimiseError, Optimiser, choice::OptimiserConfig, cmaes::CmaEs, config::GaConfig, ga::Ga,
         generation_rng, local::LocalSearch, spsa::Spsa,
     },
 };
@@ -137,9 +137,9 @@ impl Driver<'_> {
         resume: bool,
     ) -> Result<Generation<O::State, P::Record>, P::Error> {
         let candidates = optimiser.ask(&mut generation_rng(self.seed, self.run as u64, g as u64))?;
-        let asked = optimiser.state();
+        let (asked, labels) = (optimiser.state(), optimiser.labels());
         self.tick(g);
-        let scored = scoring.score(g, candidates, history, resume)?;
+        let scored = scoring.score(g, (candidates, &labels), history, resume)?;
         optimiser.tell(&scored.evaluated.population, &scored.evaluated.fitness)?;
         let (evaluated, record) = scoring.record(scored, &AfterTell::of(optimiser))?;
         Ok((Told { evaluated, optimiser: asked }, record))
@@ -185,6 +185,9 @@ pub trait Problem {
 pub struct Batch<'a, S, R> {
     pub generation: usize,
     pub population: &'a [Genome],
+    /// Who each genome is, when the optimiser keeps individuals ([`Optimiser::labels`]); else
+    /// empty.
+    pub labels: &'a [Label],
     /// Scores of the genomes seen in the previous generation (elites, unrecombined copies), to
     /// reuse rather than recompute.
     pub known: &'a HashMap<Vec<u64>, S>,
@@ -243,17 +246,18 @@ impl<'a, P: Problem> Scoring<'a, P> {
         Scoring { problem, layout, known: RefCell::default(), test_known: RefCell::default() }
     }
 
+    /// Scores `pop`, whose candidates the optimiser named `labels` (none when it names none).
     fn score(
         &self,
         generation: usize,
-        pop: Vec<Genome>,
+        (pop, labels): (Vec<Genome>, &[Label]),
         history: &[P::Record],
         resume: bool,
     ) -> Result<Scored<P::Score>, P::Error> {
         let p = self.problem;
         let started = Instant::now();
         let known = self.known.borrow();
-        let batch = Batch { generation, population: &pop, known: &known, history, resume };
+        let batch = Batch { generation, population: &pop, labels, known: &known, history, resume };
         let scores = p.evaluate(batch)?;
         drop(known);
         let fitness: Vec<f64> = scores.iter().map(|x| p.fitness(x)).collect();
