@@ -62,10 +62,14 @@ fn params_spsa_and_dump() {
             "{line}"
         );
     }
-    // The dump is params/default.toml without its opening comment.
+    // The dump is params/default.toml's values, each key with its doc and range above it.
     let dump = stdout_of(&["params", "--dump"]);
-    assert!(DEFAULT_TOML.ends_with(&dump) && dump.starts_with(&format!("format = {PARAMS_FORMAT}\n")), "{dump}");
+    assert!(dump.starts_with(&format!("format = {PARAMS_FORMAT}\n")), "{dump}");
     assert_eq!(dump, Params::default().to_toml());
+    let values: String = dump.lines().filter(|l| !l.starts_with('#')).map(|l| format!("{l}\n")).collect();
+    assert!(DEFAULT_TOML.ends_with(&values), "{values}");
+    // One comment a key (and one on the format line).
+    assert_eq!(dump.lines().filter(|l| l.starts_with("# ")).count(), Params::count() + 1);
     // Without a flag: the subcommand's help (its two choices), not an error.
     let out = run_bin(&["params"], "", TIMEOUT);
     assert_eq!(out.status.code(), Some(2), "params needs --spsa or --dump");

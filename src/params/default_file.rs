@@ -3,9 +3,11 @@
 //! The default values live in one place: the declarations (`name: default, [min, max];` in
 //! src/eval/params.rs and src/search/params.rs), compiled into the engine. `params/default.toml`
 //! is generated from them: a header comment saying where the values come from (their lineage),
-//! then every key ([`Params::to_toml`]). The header belongs to the file: regenerating the file
-//! (`UPDATE_DEFAULT_TOML=1 cargo test -p evochess --lib default_toml`) keeps it and rewrites
-//! only the values, and a test checks that the values below it are the declarations'.
+//! then every key and value ([`Params::values_toml`]; each key's doc and range stay in the
+//! declaration, printed by `evochess params --dump`, not copied here). The header belongs to the
+//! file: regenerating it (`UPDATE_DEFAULT_TOML=1 cargo test -p evochess --lib default_toml`)
+//! keeps the header and rewrites only the values, and a test checks that the values below it are
+//! the declarations'.
 //!
 //! Changing the defaults (what `tuner promote` does after an SPSA or Texel tune passes its SPRT)
 //! therefore rewrites the values in the declarations ([`rewrite_declaration`], which touches
@@ -20,6 +22,7 @@ use super::{ParamSection, Params};
 pub const PREAMBLE: &str = "\
 # evochess's defaults, generated from the declarations in src/eval/params.rs and src/search/params.rs
 # (`UPDATE_DEFAULT_TOML=1 cargo test -p evochess --lib default_toml`).
+# Each key's doc and range: `evochess params --dump`.
 ";
 
 /// The declaration files relative to the repository root, by section.
@@ -53,7 +56,7 @@ pub fn header(lines: &[String]) -> String {
 
 /// The whole default file: `header` (its blank lines at the end made one) and `params`' values.
 pub fn file_text(header: &str, params: &Params) -> String {
-    format!("{}\n\n{}", header.trim_end(), params.to_toml())
+    format!("{}\n\n{}", header.trim_end(), params.values_toml())
 }
 
 /// A declaration file that cannot be rewritten.
@@ -159,7 +162,7 @@ mod tests {
         let text =
             file_text(&header(&["lineage: a test".into(), String::new(), "two\nlines".into()]), &Params::default());
         assert!(text.starts_with(&format!("{PREAMBLE}# lineage: a test\n#\n# two\n# lines\n\nformat = ")), "{text}");
-        assert_eq!(split_header(&text).0.lines().count(), 7);
+        assert_eq!(split_header(&text).0.lines().count(), 8);
         assert_eq!(Params::default().with_toml(&text).unwrap(), Params::default());
     }
 }

@@ -275,7 +275,7 @@ fn a_random_run_from_an_empty_directory_lists_its_outputs() {
 #[test]
 fn a_missing_population_directory_says_how_to_start() {
     let dir = scratch("coevolve", "nopop");
-    // The paper's method by its name: its built-in config reads params/evolved.
+    // `--config paper` reads params/evolved/pipeline-evol-star/evolved (the paper's ten runs).
     let run = std::process::Command::new(common::TUNER)
         .args(["coevolve", "--config", "paper", "--nodes", "100"])
         .current_dir(&dir)

@@ -109,6 +109,6 @@ fn a_coevolution_config_keeps_its_serialised_identity() {
     let identity = tuner::optimise::config::with_legacy_ga(&json, &new.ga, &new.optimiser);
     assert_eq!(
         identity,
-        r#"{"population_dir":"params/evolved","space":null,"engine":null,"tc":"5+0.05","nodes":null,"timemargin_ms":100,"concurrency":0,"openings":"openings/gnuchess-8ply.epd","openings_per_pair":2,"draw":null,"resign":null,"maxmoves":null,"seed":1,"out_dir":"runs/coevolve","output":"","ga":{"population":50,"generations":50,"elitism":1,"selection":{"kind":"rank","pressure":2.0},"crossover":{"kind":"uniform"},"crossover_rate":0.75,"mutation":{"kind":"bit-flip"},"mutation_rate":0.005,"optimiser":"cmaes","cmaes_sigma":0.05}}"#
+        r#"{"population_dir":"params/evolved/pipeline-evol-star/evolved","space":null,"engine":null,"tc":"5+0.05","nodes":null,"timemargin_ms":100,"concurrency":0,"openings":"openings/gnuchess-8ply.epd","openings_per_pair":2,"draw":null,"resign":null,"maxmoves":null,"seed":1,"out_dir":"runs/coevolve","output":"","ga":{"population":50,"generations":50,"elitism":1,"selection":{"kind":"rank","pressure":2.0},"crossover":{"kind":"uniform"},"crossover_rate":0.75,"mutation":{"kind":"bit-flip"},"mutation_rate":0.005,"optimiser":"cmaes","cmaes_sigma":0.05}}"#
     );
 }

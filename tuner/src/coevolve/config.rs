@@ -168,7 +168,7 @@ impl Default for CoevolveConfig {
     fn default() -> Self {
         Self {
             method: None,
-            population_dir: Some(PathBuf::from("params/evolved")),
+            population_dir: Some(PathBuf::from("params/evolved/pipeline-evol-star/evolved")),
             space: None,
             engine: None,
             tc: Some("5+0.05".parse().expect("a valid clock")),
