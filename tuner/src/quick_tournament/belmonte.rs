@@ -220,6 +220,51 @@ mod tests {
         assert!(next[8..].iter().zip(&ranked[8..]).all(|(n, o)| n.id == o.id), "the top two are elites");
     }
 
+    /// The optimiser alone, without a tournament: its labels name the members it asked for, a
+    /// survivor keeps its id, name and genome into the next ask, and a newcomer gets a fresh id.
+    #[test]
+    fn labels_follow_the_members_across_ask_and_tell() {
+        let cfg = QuickConfig::default();
+        let mut quick = Belmonte::new(&cfg);
+        let mut rng = StdRng::seed_from_u64(11);
+        let first = quick.ask(&mut rng).unwrap();
+        let labels = quick.labels();
+        assert_eq!((first.len(), labels.len()), (cfg.population, cfg.population));
+        let ids: std::collections::BTreeSet<u64> = labels.iter().map(|l| l.id).collect();
+        assert_eq!(ids.len(), cfg.population, "ids are unique: {labels:?}");
+        let before = quick.state().next_id;
+
+        // The last member is the best, the first the worst.
+        let fitness: Vec<f64> = (0..first.len()).map(|i| i as f64).collect();
+        assert!(quick.tell(&first, &fitness[1..]).is_err(), "a fitness for every candidate");
+        quick.tell(&first, &fitness).unwrap();
+        let second = quick.ask(&mut rng).unwrap();
+        assert_eq!(quick.state().asked_generation, 1);
+        let (mut kept, mut new) = (0, 0);
+        for (label, genome) in quick.labels().iter().zip(&second) {
+            match labels.iter().position(|l| l.id == label.id) {
+                Some(i) => {
+                    kept += 1;
+                    assert_eq!((&label.name, genome), (&labels[i].name, &first[i]), "survivor {}", label.id);
+                }
+                None => {
+                    new += 1;
+                    assert!(label.id > before, "newcomer {} after id {before}", label.id);
+                }
+            }
+        }
+        assert!(kept > 0 && new > 0, "{kept} survivors, {new} newcomers");
+        let best = labels.last().unwrap().id;
+        assert!(quick.labels().iter().any(|l| l.id == best), "the best member survives");
+
+        // A checkpoint's state gives the same labels back.
+        let mut resumed = Belmonte::new(&cfg);
+        resumed.restore(quick.state());
+        assert_eq!(resumed.labels(), quick.labels());
+        assert!(resumed.check(&resumed.state(), &second).is_ok());
+        assert!(resumed.check(&resumed.state(), &second[1..]).is_err());
+    }
+
     #[test]
     fn a_fixed_pawn_allele_leaves_the_other_four_to_evolve() {
         let paper = QuickConfig::default();
