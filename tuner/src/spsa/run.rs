@@ -6,11 +6,14 @@
 //! with its resume journal, then `R_k · c_k · (W − L) · sign` moves every value. At each save
 //! (every iteration while saving is cheap, then at most a tenth of the run's time:
 //! [`Driver::throttled`]) `<out>/checkpoint.json` holds the iteration's engines and the tune as
-//! of their ask, `<out>/values.csv` every value after every iteration, `<out>/values.svg` their
-//! paths (as a share of each range) and `<out>/tuned.toml` the current values as a complete
-//! parameter file.
+//! of their ask, `<out>/values.csv` every iteration's score with the values after it (kept every
+//! [`values_every`] iterations), `<out>/values.svg` their paths (as a share of each range) and
+//! `<out>/tuned.toml` the current values as a complete parameter file.
 
-use std::path::{Path, PathBuf};
+use std::{
+    cell::RefCell,
+    path::{Path, PathBuf},
+};
 
 use arena::{
     engine::spec::EngineSpec,
@@ -180,8 +183,16 @@ pub struct IterationRecord {
     pub iteration: usize,
     /// Wins − losses of the `+` engine.
     pub score: f64,
-    /// The values after this iteration's update.
-    pub values: Vec<f64>,
+    /// The values after this iteration's update, kept every [`values_every`] iterations and at
+    /// the last planned one: the chart's points. (Kept at every iteration, they grew the
+    /// checkpoint by ~1 KB an iteration for 63 values: 35 MB over 30,000 iterations.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<f64>>,
+}
+
+/// How often an iteration keeps its values in the history: about 500 points a run.
+pub fn values_every(iterations: u64) -> usize {
+    (iterations / 500).max(1) as usize
 }
 
 /// The tune's games as the driver's [`Problem`]: a batch is one iteration's `+` and `−` engines
@@ -194,6 +205,8 @@ struct Tuning<'a> {
     engine: PathBuf,
     /// The run's games.
     bar: Progress,
+    /// θ after the latest iteration told (the history keeps it only every few iterations).
+    latest: RefCell<Option<Vec<f64>>>,
 }
 
 impl Tuning<'_> {
@@ -297,8 +310,11 @@ impl Problem for Tuning<'_> {
         let Some(Genome::Numbers(values)) = &told.recommend else {
             return Err(SpsaError::Config(format!("iteration {iteration}: the optimiser keeps no θ")));
         };
+        *self.latest.borrow_mut() = Some(values.clone());
+        let kept =
+            iteration.is_multiple_of(values_every(self.cfg.iterations)) || iteration as u64 == self.cfg.iterations;
         // Exact (the points are whole or halves): the `+` engine's wins − losses.
-        Ok(IterationRecord { iteration, score: points[0] - points[1], values: values.clone() })
+        Ok(IterationRecord { iteration, score: points[0] - points[1], values: kept.then(|| values.clone()) })
     }
 
     fn report(&self, history: &[IterationRecord]) -> Result<(), SpsaError> {
@@ -307,7 +323,7 @@ impl Problem for Tuning<'_> {
             .column("iteration", |r: &&IterationRecord| r.iteration.to_string())
             .column("score", |r| r.score.to_string());
         for (i, p) in self.params.iter().enumerate() {
-            csv.push(p.name.clone(), move |r| format!("{:.3}", r.values[i]));
+            csv.push(p.name.clone(), move |r| r.values.as_ref().map_or(String::new(), |v| format!("{:.3}", v[i])));
         }
         let path = out.join("values.csv");
         write_atomic(&path, csv.write(history).as_bytes()).map_err(|e| SpsaError::io(&path, e))?;
@@ -321,7 +337,7 @@ impl Problem for Tuning<'_> {
                 Series::new(
                     &p.name,
                     RGBColor(hue, 255 - hue, (i * 131 % 256) as u8),
-                    history.iter().map(|r| (r.iteration, share(r.values[i]))).collect(),
+                    history.iter().filter_map(|r| Some((r.iteration, share(r.values.as_ref()?[i])))).collect(),
                 )
             })
             .collect();
@@ -329,8 +345,9 @@ impl Problem for Tuning<'_> {
             .map_err(|e| SpsaError::io(&out.join("values.svg"), e))?;
         let path = out.join("values.svg");
         write_atomic(&path, svg.as_bytes()).map_err(|e| SpsaError::io(&path, e))?;
-        if let Some(last) = history.last() {
-            self.params_file(&out.join("tuned.toml"), &last.values)?;
+        let latest = self.latest.borrow().clone().or_else(|| history.iter().rev().find_map(|r| r.values.clone()));
+        if let Some(values) = latest {
+            self.params_file(&out.join("tuned.toml"), &values)?;
         }
         Ok(())
     }
@@ -479,7 +496,7 @@ pub fn run(cfg: &SpsaConfig, start: Start, announce: impl FnOnce(&Plan)) -> Resu
     let canonical = serde_json::to_string(&params).expect("SPSA parameters serialise");
     let (fingerprint, legacy) = (fingerprint_with(&canonical), fingerprint_with(&text));
     let mismatch = "different settings (only concurrency and out_dir may change)";
-    // Throttled: the checkpoint holds every iteration's values, so saving it (and values.csv/svg)
+    // Throttled: the checkpoint holds every iteration's record, so saving it (and values.csv/svg)
     // after each of 30,000 quick iterations grows quadratically. Iterations since the last save
     // replay from their own journals (iter-NNNNN/games.state.jsonl) after a kill, game for game.
     let driver = Driver::single(cfg.iterations as usize, cfg.seed, &fingerprint, checkpoint, mismatch)
@@ -488,18 +505,31 @@ pub fn run(cfg: &SpsaConfig, start: Start, announce: impl FnOnce(&Plan)) -> Resu
     let at_once = cfg.concurrency.max(1) as f64;
     let each = crate::progress::game_seconds(&cfg.limits()).map(|s| s / at_once);
     let bar = Progress::new(cfg.iterations * cfg.games_per_iteration(), "games", each);
-    let tuning = Tuning { cfg, params, base, engine, bar };
+    let tuning = Tuning { cfg, params, base, engine, bar, latest: RefCell::new(None) };
     let layout = tuning.layout();
     let spsa = Spsa::of(layout.clone(), Tune::new(tuning.params.clone(), cfg.schedule()))?;
     let finished = driver.optimise(spsa, &layout, &tuning, start.resumes());
     tuning.bar.finish_and_clear();
-    let last = finished?.history.pop().expect("a run evaluates at least one iteration");
-    Ok(tuning.params.into_iter().zip(last.values).map(|(p, value)| SpsaParam { value, ..p }).collect())
+    let history = finished?.history;
+    let last = history.last().and_then(|r| r.values.clone()).expect("the last planned iteration keeps its values");
+    Ok(tuning.params.into_iter().zip(last).map(|(p, value)| SpsaParam { value, ..p }).collect())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_history_keeps_values_every_few_iterations_and_reads_old_records() {
+        assert_eq!((values_every(5), values_every(999), values_every(30_000)), (1, 1, 60));
+        let sparse = IterationRecord { iteration: 7, score: -1.0, values: None };
+        let json = serde_json::to_string(&sparse).unwrap();
+        assert_eq!(json, r#"{"iteration":7,"score":-1.0}"#);
+        assert_eq!(serde_json::from_str::<IterationRecord>(&json).unwrap(), sparse);
+        // A record written before values were thinned.
+        let old: IterationRecord = serde_json::from_str(r#"{"iteration":8,"score":2.0,"values":[1.5,3.0]}"#).unwrap();
+        assert_eq!(old.values, Some(vec![1.5, 3.0]));
+    }
 
     #[test]
     fn the_shipped_config_and_its_lines_are_valid() {
