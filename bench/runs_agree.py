@@ -3,12 +3,13 @@
 (issue 89: the ES mean of `tuner coevolve` against SPSA's θ, BENCHMARKS.md "The two runs agree").
 
     python3 bench/runs_agree.py [SPACE] [ES_MEAN] [SPSA_CHECKPOINT] [TOP]
-        defaults: configs/spaces/coevolve-search.txt runs/coevolve-search/mean.toml
+        defaults: configs/spaces/coevolve-search.txt runs/coevolve-search/checkpoint.json
                   runs/spsa-coevolve-search/checkpoint.json 12
 
 SPACE holds the genes as SPSA lines (`name, int, start, min, max, c_end, r_end`): the start and
-the unit (c_end) of each move. ES_MEAN is a parameter file (its `name = value` lines are read,
-whatever their section); SPSA_CHECKPOINT is `tuner spsa`'s checkpoint (θ: the tune's `params`,
+the unit (c_end) of each move. ES_MEAN is the ES's checkpoint (its mean, one value a gene of SPACE
+in order, rounded as `mean.toml` writes it) or a parameter file (its `name = value` lines, whatever
+their section); SPSA_CHECKPOINT is `tuner spsa`'s checkpoint (θ: the tune's `params`,
 in either checkpoint form). Prints each run's RMS distance from the start in c_end, how many genes
 both moved (θ rounded) and how many of those the same way, with the one-sided binomial p of that
 many agreeing if the two moves were unrelated, then the TOP genes both moved furthest the same way.
@@ -29,7 +30,12 @@ def genes(path):
     return out
 
 
-def values(path):
+def values(path, names):
+    if path.endswith(".json"):
+        mean = json.load(open(path))["es"]["mean"]
+        if len(mean) != len(names):
+            sys.exit(f"{path}: a mean of {len(mean)} genes for a space of {len(names)}")
+        return {n: float(round(v)) for n, v in zip(names, mean)}
     out = {}
     for line in open(path):
         m = re.match(r"^(\w+)\s*=\s*(-?\d+(?:\.\d+)?)\s*$", line)
@@ -50,10 +56,11 @@ def theta(path):
 def main():
     args = sys.argv[1:]
     space = args[0] if len(args) > 0 else "configs/spaces/coevolve-search.txt"
-    es_path = args[1] if len(args) > 1 else "runs/coevolve-search/mean.toml"
+    es_path = args[1] if len(args) > 1 else "runs/coevolve-search/checkpoint.json"
     spsa_path = args[2] if len(args) > 2 else "runs/spsa-coevolve-search/checkpoint.json"
     top = int(args[3]) if len(args) > 3 else 12
-    gs, es, sp = genes(space), values(es_path), theta(spsa_path)
+    gs = genes(space)
+    es, sp = values(es_path, [n for n, _, _ in gs]), theta(spsa_path)
     missing = [n for n, _, _ in gs if n not in sp]
     if missing:
         sys.exit(f"{spsa_path}: no θ for {', '.join(missing)}")
