@@ -4,7 +4,8 @@
     python3 bench/param_movement.py START.toml RESULT.toml
 
 The ranges are read from the "# ... [lo, hi]" comment that `tuner` and `evochess` write above
-each key, in RESULT or else in START (params/default.toml has them all); keys without one, or
+each key, in RESULT or else in START (`evochess params --dump > START.toml` writes the defaults
+with them all; params/default.toml holds values only); keys without one, or
 missing from START, are left out. Prints how many keys changed,
 the mean and median share of the range moved, and how many changed keys sit at a bound."""
 import re, sys, statistics

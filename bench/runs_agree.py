@@ -19,15 +19,12 @@ import math
 import re
 import sys
 
+from mutants import read_space
+
 
 def genes(path):
-    out = []
-    for line in open(path):
-        line = line.split("#")[0].strip()
-        if line:
-            f = [x.strip() for x in line.split(",")]
-            out.append((f[0], float(f[2]), float(f[5])))
-    return out
+    # The space's lines as bench/mutants.py reads them (checked, each line named when bad).
+    return [(name, float(start), c_end) for name, start, _, _, c_end in read_space(path)]
 
 
 def values(path, names):
