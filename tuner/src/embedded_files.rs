@@ -22,6 +22,7 @@ const FILES: &[(&str, &str)] = files![
     "configs/coevolve/default.toml",
     "configs/coevolve/paper-racing-gated.toml",
     "configs/coevolve/paper-scale.toml",
+    "configs/coevolve/paper-sound.toml",
     "configs/coevolve/paper.toml",
     "configs/evolve/compare-cmaes.toml",
     "configs/evolve/compare-ga-coevolve.toml",

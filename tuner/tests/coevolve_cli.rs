@@ -897,3 +897,119 @@ fn force_with_a_bad_input_leaves_the_old_run_untouched() {
     tuner_ok(&["coevolve", "--config", c, "--force", "--seed", "9"]);
     assert!(snapshot(&out) != before);
 }
+
+/// Every game of a run's PGNs under `out`, per file: (file, start FEN, White, Black).
+fn games_by_file(out: &Path) -> Vec<(PathBuf, String, String, String)> {
+    let mut all = Vec::new();
+    let mut files = Vec::new();
+    for dir in std::fs::read_dir(out).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()) {
+        files.extend(
+            std::fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "pgn")),
+        );
+    }
+    files.sort();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for game in text.split("[Event ").skip(1) {
+            let tag = |key: &str| {
+                game.lines()
+                    .find_map(|l| l.strip_prefix(&format!("[{key} \"")))
+                    .map(|v| v.trim_end_matches("\"]").to_string())
+                    .unwrap_or_else(|| panic!("{}: a game without {key}", file.display()))
+            };
+            all.push((file.clone(), tag("FEN"), tag("White"), tag("Black")));
+        }
+    }
+    all
+}
+
+/// Issue 89 item 2 for the paper's method: with `fresh_openings` a run of racing, reference
+/// games and the gate plays every match on openings no other match of the run played, never
+/// one held back for confirmation, so no (opening, colours, players, budget) repeats; and it
+/// says which openings the confirmation match may use.
+#[test]
+fn with_fresh_openings_no_game_is_played_twice() {
+    let dir = scratch("coevolve", "fresh");
+    let start = broken(&dir.join("start.toml"), 100);
+    let cfg = seeded_config(
+        &dir,
+        &racing_seeds(&dir),
+        2,
+        "selection = \"racing\"\nracing_games = 24\nfresh_openings = true\nconfirmation_openings = 20\n",
+        &format!(
+            "[champion]\ngate = \"sprt\"\nstart = {start:?}\nelo0 = 0\nelo1 = 100\nalpha = 0.1\nbeta = 0.1\n\
+             max_games = 40\n"
+        ),
+    );
+    // seeded_config turns the reference games off; two a generation here.
+    let text_cfg = std::fs::read_to_string(&cfg).unwrap().replace("reference_games = 0", "reference_games = 4");
+    std::fs::write(&cfg, text_cfg).unwrap();
+    let out = tuner_ok(&["coevolve", "--config", cfg.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    let plan = stdout.lines().next().unwrap();
+    assert!(
+        plan.contains(
+            "(200 openings, seed 1), never played twice: the first 20 held back for confirmation, then 34 a \
+                       generation"
+        ),
+        "{plan}"
+    );
+    assert!(stdout.contains("order=random start=1 --srand 1 --games 40 (and no more)"), "{stdout}");
+
+    let games = games_by_file(&dir.join("out"));
+    let files: std::collections::BTreeSet<&PathBuf> = games.iter().map(|g| &g.0).collect();
+    let names: Vec<String> =
+        files.iter().map(|f| f.strip_prefix(dir.join("out")).unwrap().display().to_string()).collect();
+    for expected in ["gen-000/race-01.pgn", "gen-000/champion.pgn", "gen-001/race-01.pgn", "gen-001/reference.pgn"] {
+        assert!(names.iter().any(|n| n == expected), "no {expected}: {names:?}");
+    }
+    let distinct: std::collections::BTreeSet<_> = games.iter().map(|g| (&g.1, &g.2, &g.3)).collect();
+    assert_eq!(distinct.len(), games.len(), "a game was played twice");
+    // Each opening belongs to one match (a round's encounters share theirs).
+    let mut owner: std::collections::BTreeMap<&String, &PathBuf> = std::collections::BTreeMap::new();
+    for (file, fen, ..) in &games {
+        let first = owner.entry(fen).or_insert(file);
+        assert_eq!(*first, file, "opening {fen} played in two matches");
+    }
+    // None of the 20 held back: the first 20 of the seed-1 permutation the runner deals.
+    let book = arena::openings::OpeningsConfig::parse(&[
+        format!("file={}", manifest().join("../openings/gnuchess-8ply.epd").display()),
+        "order=random".into(),
+    ])
+    .unwrap();
+    let book = arena::openings::OpeningBook::load(&book, 1).unwrap();
+    // The position's fields, without the move counters an EPD line lacks.
+    let position = |fen: &str| fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+    for i in 0..20 {
+        let held = position(&book.get(i).fen.expect("an EPD book's openings are positions"));
+        assert!(!owner.keys().any(|f| position(f) == held), "held-back opening {held} was played");
+    }
+}
+
+/// Issue 89 item 2: a book too small for the run's fresh openings, and confirmation openings
+/// without them, are refused before any game, naming the numbers.
+#[test]
+fn fresh_openings_refuse_a_book_too_small() {
+    let dir = scratch("coevolve", "fresh-small");
+    let cfg = seeded_config(
+        &dir,
+        &racing_seeds(&dir),
+        2,
+        "selection = \"racing\"\nracing_games = 24\nfresh_openings = true\nconfirmation_openings = 190\n",
+        "",
+    );
+    assert_fails_with(
+        &["coevolve", "--config", cfg.to_str().unwrap()],
+        "has 200 openings; 2 generations of 12 each (12 ranking, 0 reference, 0 champion test) need 24 beside the 190 \
+         held for confirmation",
+    );
+    assert!(!dir.join("out/gen-000").exists(), "a game directory was made");
+    let cfg = seeded_config(&dir, &racing_seeds(&dir), 2, "confirmation_openings = 20\n", "");
+    assert_fails_with(
+        &["coevolve", "--config", cfg.to_str().unwrap()],
+        "confirmation_openings = 20: openings are held back only from fresh_openings' permutation",
+    );
+}

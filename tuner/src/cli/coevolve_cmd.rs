@@ -203,8 +203,9 @@ fn with_settings(cfg: &EsCoevolveConfig, settings: &[String]) -> anyhow::Result<
 /// The first key of `table` that only the paper's method has: a config from before the
 /// evolution strategy was the default, which keeps its meaning.
 fn paper_keys(table: &toml::Table) -> Option<&str> {
-    const PAPER: [&str; 14] = [
+    const PAPER: [&str; 15] = [
         "population_dir",
+        "fresh_openings",
         "organisms",
         "mutants",
         "mutant_sigma",
@@ -347,6 +348,15 @@ fn run_paper(args: CoevolveArgs) -> anyhow::Result<()> {
             r.points,
             r.games,
             out_dir.join("coevolution.svg").display()
+        );
+    }
+    if let Some((start, count)) = co.confirmation_slice() {
+        println!(
+            "openings the run never played, for the confirmation match: --openings file={} order=random start={start} \
+             --srand {} --games {} (and no more)",
+            co.cfg.openings.display(),
+            co.cfg.seed,
+            2 * count
         );
     }
     println!("output files:");

@@ -39,7 +39,7 @@ use arena::{
 use evochess::params::Params;
 use serde::{Deserialize, Serialize};
 
-use super::{Coevolution, CoevolveError, CoevolveGeneration, gen_dir, journal};
+use super::{Coevolution, CoevolveError, CoevolveGeneration, fresh::Use, gen_dir, journal};
 use crate::{
     csv::{Csv, quoted},
     ga::Genome,
@@ -393,9 +393,11 @@ impl Coevolution {
 
     /// Generation `g`'s best organism challenges the champion after `history`; the test's
     /// games are journaled in generation `g`'s directory, and `resume` continues them.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn challenge(
         &self,
         g: usize,
+        size: usize,
         best: &Challenger,
         first: &FirstChampion,
         history: &[CoevolveGeneration],
@@ -445,7 +447,8 @@ impl Coevolution {
         m.repeat = true;
         m.sprt = Some(sprt);
         // Openings of their own, neither the round robin's nor the reference match's.
-        m.seed = crate::hash::mix64(self.cfg.seed.rotate_left(29) ^ (g as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+        let seed = crate::hash::mix64(self.cfg.seed.rotate_left(29) ^ (g as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+        self.deal(&mut m, g, size, Use::Champion, seed)?;
         m.event = "evochess coevolution: challenger vs champion".into();
         journal(&mut m, &dir, "champion", "champion.json", resume);
         let mut obs = GateObserver { generation: g, progress: SprtProgress::new(sprt), bar: bar.clone() };
@@ -600,7 +603,7 @@ mod tests {
         let bar = Progress::hidden();
         let genome = Genome::Numbers(Vec::new());
         let challenger = |name| Challenger { name, genome: &genome, base: 0 };
-        let c = co.challenge(0, &challenger("g0o1"), &first, &[], false, &bar).unwrap();
+        let c = co.challenge(0, 4, &challenger("g0o1"), &first, &[], false, &bar).unwrap();
         assert_eq!((c.verdict, c.champion.as_str(), c.games), (Verdict::Skipped, START, 0));
         assert_eq!(c.line, "g0o1 holds the champion's values");
         assert_eq!((c.fingerprint, c.organism), (Some(values_fingerprint(&Params::default())), None));
@@ -608,18 +611,18 @@ mod tests {
         // compared through g1o0's file.
         let skip = "g2o3 holds the values of g1o0, rejected in generation 1";
         let mut history = vec![generation(0, None), generation(1, Some(("g1o0", START, Verdict::Rejected)))];
-        let c = co.challenge(2, &challenger("g2o3"), &first, &history, false, &bar).unwrap();
+        let c = co.challenge(2, 4, &challenger("g2o3"), &first, &history, false, &bar).unwrap();
         assert_eq!((c.verdict, c.line.as_str()), (Verdict::Skipped, skip));
         assert_eq!(c.fingerprint, Some(values_fingerprint(&weaker)));
         // With the fingerprint in its record, g1o0's file is not needed: a checkpoint resumed on
         // another machine.
         history[1].challenge.as_mut().unwrap().fingerprint = Some(values_fingerprint(&weaker));
         std::fs::remove_file(gen_dir(&dir, 1).join("g1o0.toml")).unwrap();
-        let c = co.challenge(2, &challenger("g2o3"), &first, &history, false, &bar).unwrap();
+        let c = co.challenge(2, 4, &challenger("g2o3"), &first, &history, false, &bar).unwrap();
         assert_eq!((c.verdict, c.line.as_str()), (Verdict::Skipped, skip));
         // An older record whose file is gone is passed over (with a warning), not an error.
         let history = vec![generation(0, Some(("g0o2", START, Verdict::Capped))), history[1].clone()];
-        let c = co.challenge(2, &challenger("g2o3"), &first, &history, false, &bar).unwrap();
+        let c = co.challenge(2, 4, &challenger("g2o3"), &first, &history, false, &bar).unwrap();
         assert_eq!((c.verdict, c.line.as_str()), (Verdict::Skipped, skip));
         assert!(!dir.join(START_FILE).exists(), "no test, so no file for one");
         std::fs::remove_dir_all(&dir).unwrap();

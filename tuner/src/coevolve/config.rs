@@ -77,8 +77,17 @@ pub struct CoevolveConfig {
     pub timemargin_ms: u64,
     /// Games played at once; 0 = every core.
     pub concurrency: usize,
-    /// Opening book (EPD or PGN), shuffled afresh each generation.
+    /// Opening book (EPD or PGN), shuffled afresh for each match unless `fresh_openings`.
     pub openings: PathBuf,
+    /// Draw every match's openings without replacement from one seeded permutation of the book
+    /// ([`fresh`](super::fresh)), so that no game is played twice in a run; off (the paper's
+    /// way, a fresh shuffle per match) it stays out of the run's identity.
+    #[serde(skip_serializing_if = "is_false")]
+    pub fresh_openings: bool,
+    /// With `fresh_openings`: the first openings of the permutation, held back for the
+    /// confirmation match after the run (the run never plays them).
+    #[serde(skip_serializing_if = "is_zero_usize")]
+    pub confirmation_openings: usize,
     /// Openings per encounter; each is played with both colours (paper: 4 games = 2 openings).
     pub openings_per_pair: u32,
     /// How a generation ranks its organisms: `round-robin` (the paper's; fitness is points),
@@ -141,6 +150,10 @@ pub fn coevolve_ga_defaults() -> GaConfig {
     }
 }
 
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 fn is_zero_usize(n: &usize) -> bool {
     *n == 0
 }
@@ -176,6 +189,8 @@ impl Default for CoevolveConfig {
             timemargin_ms: 100,
             concurrency: 0,
             openings: PathBuf::from("openings/gnuchess-8ply.epd"),
+            fresh_openings: false,
+            confirmation_openings: 0,
             openings_per_pair: 2,
             selection: Scheme::RoundRobin,
             pool: PoolConfig::default(),
@@ -329,6 +344,13 @@ impl CoevolveConfig {
             return Err(CoevolveError::Config(format!(
                 "[pool] is the opponents of selection = \"reference\"; selection is \"{}\"",
                 String::from(self.selection)
+            )));
+        }
+        if self.confirmation_openings > 0 && !self.fresh_openings {
+            return Err(CoevolveError::Config(format!(
+                "confirmation_openings = {}: openings are held back only from fresh_openings' permutation; set \
+                 fresh_openings = true",
+                self.confirmation_openings
             )));
         }
         Ok(())

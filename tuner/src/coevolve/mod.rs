@@ -19,7 +19,9 @@
 //!
 //! Deviation, for fairness and lower noise: all encounters of a generation share the same two
 //! openings (the runner's colour-swapped game pairs), drawn afresh each generation from a
-//! shuffled book, where the paper gave every game its own opening.
+//! shuffled book, where the paper gave every game its own opening. With `fresh_openings` every
+//! match draws without replacement from one permutation of the book instead, so no game is
+//! played twice in a run ([`fresh`]).
 //!
 //! Progress across generations: a round robin's mean score is 50% by construction, so each
 //! generation's best also plays `reference_games` games against a fixed reference, generation
@@ -61,6 +63,7 @@ mod config;
 mod error;
 pub mod es;
 mod files;
+mod fresh;
 mod objective;
 mod population;
 pub mod racing;

@@ -10,7 +10,9 @@ use evochess::params::Params;
 use super::{
     Coevolution, CoevolveError, CoevolveGeneration, Field, GenObserver, Initial, OrganismResult, ReferenceResult,
     champion::{self, Challenge, Challenger, FirstChampion, Verdict},
-    crosstable_csv, diversity, gen_dir, journal, lineage,
+    crosstable_csv, diversity,
+    fresh::Use,
+    gen_dir, journal, lineage,
     racing::{self, Race, Scheme},
     reference::{Pool, PoolTable},
     summarise,
@@ -178,14 +180,14 @@ impl Problem for RoundRobin<'_> {
         let reference = match b.history.first() {
             Some(first) if co.cfg.reference_games > 0 => {
                 let file = gen_dir(&co.cfg.out_dir, 0).join(format!("{}.toml", first.best_name));
-                Some(co.play_reference(b.generation, &g.best_name, &file, b.resume, &self.bar)?)
+                Some(co.play_reference(b.generation, b.population.len(), &g.best_name, &file, b.resume, &self.bar)?)
             }
             _ => None,
         };
         let challenge = match self.first {
             Some(first) if co.cfg.champion.challenges_after(b.generation) => {
                 let best = Challenger { name: &g.best_name, genome: &b.population[g.best], base: from[g.best] };
-                Some(co.challenge(b.generation, &best, first, b.history, b.resume, &self.bar)?)
+                Some(co.challenge(b.generation, b.population.len(), &best, first, b.history, b.resume, &self.bar)?)
             }
             _ => None,
         };
@@ -318,7 +320,8 @@ impl Coevolution {
         let Field { engines, names, origins } = field;
         let mut m = self.base.clone();
         // Fresh openings every generation, reproducibly.
-        m.seed = crate::hash::mix64(self.cfg.seed ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let seed = crate::hash::mix64(self.cfg.seed ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        self.deal(&mut m, g, names.len(), Use::Ranking, seed)?;
         journal(&mut m, &dir, "games", "results.json", resume);
         let mut obs = GenObserver::new(g, bar);
         let results = round_robin(engines, &m, &mut obs)?;
@@ -334,6 +337,7 @@ impl Coevolution {
     fn play_reference(
         &self,
         g: usize,
+        size: usize,
         best: &str,
         reference: &Path,
         resume: bool,
@@ -350,7 +354,8 @@ impl Coevolution {
         let mut m = self.base.clone();
         m.games = self.cfg.reference_games;
         // Other openings than the round robin's.
-        m.seed = crate::hash::mix64(!self.cfg.seed ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let seed = crate::hash::mix64(!self.cfg.seed ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        self.deal(&mut m, g, size, Use::Reference, seed)?;
         m.event = "evochess coevolution: champion vs reference".into();
         journal(&mut m, &dir, "reference", "reference.json", resume);
         let mut obs = GenObserver::new(g, bar);

@@ -42,7 +42,7 @@ use rand::{Rng, rngs::StdRng};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Coevolution, CoevolveError, CoevolveGeneration, Field, GenObserver, Table, crosstable_csv, gen_dir,
+    Coevolution, CoevolveError, CoevolveGeneration, Field, GenObserver, Table, crosstable_csv, fresh::Use, gen_dir,
     generation_record, journal,
 };
 use crate::{ga::generation_rng, progress::Progress};
@@ -350,11 +350,12 @@ impl Coevolution {
         m.games = 2;
         m.rounds = 1;
         // Fresh openings every round, reproducibly, and not the round robin's.
-        m.seed = crate::hash::mix64(
+        let seed = crate::hash::mix64(
             self.cfg.seed.rotate_left(17)
                 ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
                 ^ (round as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F),
         );
+        self.deal(&mut m, g, engines.len(), Use::RacingRound(round), seed)?;
         m.event = "evochess coevolution: racing".into();
         journal(&mut m, &dir, &stem, &format!("{stem}.json"), resume);
         let mut obs = GenObserver::quiet(g, bar);

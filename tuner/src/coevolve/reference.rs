@@ -24,7 +24,8 @@ use evochess::params::Params;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Coevolution, CoevolveError, CoevolveGeneration, Field, GenObserver, Table, crosstable_csv, gen_dir, journal,
+    Coevolution, CoevolveError, CoevolveGeneration, Field, GenObserver, Table, crosstable_csv, fresh::Use, gen_dir,
+    journal,
 };
 use crate::progress::Progress;
 
@@ -177,7 +178,8 @@ impl Coevolution {
         m.games = self.pool_games();
         m.rounds = 1;
         // Fresh openings every generation, reproducibly; the same for every organism.
-        m.seed = crate::hash::mix64(self.cfg.seed.rotate_left(29) ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let seed = crate::hash::mix64(self.cfg.seed.rotate_left(29) ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        self.deal(&mut m, g, names.len(), Use::Ranking, seed)?;
         m.event = "evochess coevolution: reference selection".into();
         journal(&mut m, &dir, "pool", "pool.json", resume);
         let mut obs = GenObserver::new(g, bar);

@@ -106,6 +106,8 @@ pub struct Coevolution {
     pub(super) base: MatchConfig,
     pub(super) limits: SearchLimits,
     pub(super) engine: PathBuf,
+    /// With `fresh_openings`: the permutation every match draws its openings from.
+    pub(super) fresh: Option<crate::optimise::ledger::Ledger>,
 }
 
 impl Coevolution {
@@ -133,7 +135,8 @@ impl Coevolution {
         if !engine.is_file() {
             return Err(CoevolveError::Config(format!("engine {} not found", engine.display())));
         }
-        let co = Coevolution { cfg, space, space_text, base, limits, engine };
+        let mut co = Coevolution { cfg, space, space_text, base, limits, engine, fresh: None };
+        co.fresh = co.fresh_ledger()?;
         co.check_pool()?;
         Ok(co)
     }
@@ -207,6 +210,7 @@ impl Coevolution {
                 cfg.ga.generations,
                 crate::progress::limits_text(&self.limits)
             ))
+            .part(self.openings_text(population))
             .part(format!("engine {}; out {}", self.engine.display(), cfg.out_dir.display()))
             .eta(eta, at_once, "games")
     }
@@ -223,6 +227,18 @@ impl Coevolution {
             Scheme::Racing => self.racing_budget(size),
             Scheme::Reference => self.pool_generation_games(size, self.pool_members()),
         }
+    }
+
+    /// Openings one generation's ranking plays, for `fresh_openings`: the round robin's
+    /// `openings_per_pair` (every encounter on the same ones), one a racing round (a round plays
+    /// at least one game pair, so at most budget / 2 rounds), the pool's games / 2.
+    pub(super) fn ranking_openings(&self, size: usize) -> usize {
+        let openings = match self.cfg.selection {
+            Scheme::RoundRobin => u64::from(self.cfg.openings_per_pair),
+            Scheme::Racing => self.racing_budget(size) / 2,
+            Scheme::Reference => u64::from(self.pool_games() / 2),
+        };
+        usize::try_from(openings).unwrap_or(usize::MAX)
     }
 
     /// A race's budget must let every organism play in the first round.
@@ -268,6 +284,7 @@ impl Coevolution {
             ga.elitism = ga.elitism.min(ga.population - 1);
             ga.validate(&self.cfg.optimiser, layout)?;
             self.check_racing_budget(ga.population)?;
+            self.check_fresh_openings(ga.population, ga.generations)?;
             Ok::<_, CoevolveError>((initial, ga, first, pool))
         })?;
         if let Some(pool) = &pool {
