@@ -190,3 +190,27 @@ fn kill_9_then_resume_ends_as_the_uninterrupted_run() {
         assert_eq!(strip(&x), strip(&y), "{file} differs from the uninterrupted run's");
     }
 }
+
+/// `gate.nodes`: the gate plays at its own node limit, the race at the run's.
+#[test]
+fn the_gate_plays_at_its_own_node_budget() {
+    let dir = scratch("coevolve-es", "gate-nodes");
+    // c_m = 1: the mean moves a whole step, so the gate after generation 1 is played (a mean
+    // that rounds to the champion's values is skipped).
+    let mut args = tiny(2, 300);
+    for s in ["gate.nodes=700", "es.c_m=1.0"] {
+        args.extend(["--set".to_string(), s.to_string()]);
+    }
+    let stdout = run_in(&dir, &args);
+    let plan = stdout.lines().next().unwrap();
+    assert!(plan.contains("1 gate at 700 nodes (SPRT alpha"), "{plan}");
+    let gen_dir = dir.join("runs/coevolve/gen-001");
+    let header = |file: &str| {
+        let text = std::fs::read_to_string(gen_dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        text.lines().next().unwrap().to_string()
+    };
+    let (race, gate) = (header("race-01.state.jsonl"), header("gate.state.jsonl"));
+    assert_eq!(race.matches("\\\"nodes\\\":300").count(), 5, "{race}");
+    assert_eq!(gate.matches("\\\"nodes\\\":700").count(), 2, "{gate}");
+    assert!(!gate.contains("\\\"nodes\\\":300"), "{gate}");
+}

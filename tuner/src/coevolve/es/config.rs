@@ -57,12 +57,17 @@ pub struct GateSettings {
     pub beta: f64,
     /// Most games of one gate (even); a gate that reaches it undecided does not promote.
     pub max_games: u64,
+    /// The gate's node limit per move, in place of the run's `nodes` (a gate at a deeper
+    /// budget than the race's: parameters tuned in shallow searches need not carry to deep
+    /// ones); none: the run's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
 }
 
 impl Default for GateSettings {
     /// Five gates at α = 0.01: a false promotion in at most 5 % of runs (issue 89's bound).
     fn default() -> Self {
-        GateSettings { count: 5, elo0: 0.0, elo1: 10.0, alpha: 0.01, beta: 0.05, max_games: 1_500 }
+        GateSettings { count: 5, elo0: 0.0, elo1: 10.0, alpha: 0.01, beta: 0.05, max_games: 1_500, nodes: None }
     }
 }
 
@@ -71,6 +76,11 @@ impl GateSettings {
         Sprt::new(self.elo0, self.elo1, self.alpha, self.beta)
             .map(|s| s.with_model(SprtModel::Normalized))
             .map_err(|e| CoevolveError::Config(format!("gate: {e}")))
+    }
+
+    /// The gate's limits per move: the run's `run`, with the gate's own node limit if it has one.
+    pub fn limits(&self, run: &SearchLimits) -> SearchLimits {
+        SearchLimits { nodes: self.nodes.or(run.nodes), ..run.clone() }
     }
 
     /// The most games all gates may play.
@@ -288,6 +298,9 @@ impl EsCoevolveConfig {
             if self.gate.max_games < 2 || !self.gate.max_games.is_multiple_of(2) {
                 return bad(format!("gate.max_games = {}: an even number, at least 2", self.gate.max_games));
             }
+            if self.gate.nodes == Some(0) {
+                return bad("gate.nodes must be positive".into());
+            }
         }
         if self.planned_generations() == 0 {
             return bad(format!(
@@ -343,6 +356,7 @@ mod tests {
         check("games = 1000\n", "games = 1000");
         check("[es]\nc_m = 2\n", "c_m = 2");
         check("nodes = 0\n", "nodes must be positive");
+        check("[gate]\nnodes = 0\n", "gate.nodes must be positive");
         check("openings = \"book.bin\"\n", "book.bin");
         check("[gate]\nalpha = 2\n", "gate");
         check("populaton_dir = \"x\"\n", "populaton_dir");

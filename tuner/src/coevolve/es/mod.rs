@@ -266,7 +266,7 @@ impl EsCoevolution {
             match (0..self.generations).filter(|&g| self.cfg.gate.after(g, self.generations)).count() {
                 1 => "1 gate".to_string(),
                 n => format!("{n} gates"),
-            },
+            } + &self.cfg.gate.nodes.map_or_else(String::new, |n| format!(" at {n} nodes")),
             self.cfg.gate.alpha,
             self.book.file.display(),
             self.ledger.book,
@@ -488,9 +488,11 @@ impl EsCoevolution {
         let draw =
             self.ledger.slice(GATE, index * per_gate, per_gate).map_err(|e| CoevolveError::Config(e.to_string()))?;
         let sprt = self.cfg.gate.sprt()?;
+        let limits = self.cfg.gate.limits(&self.limits);
+        let gate_engine = |name: &str, file: &Path| self.engine(name, file).with_limits(limits.clone());
         let mut m = self.match_base(
             &draw,
-            vec![self.engine(mean.0, mean.1), self.engine(champion.0, champion.1)],
+            vec![gate_engine(mean.0, mean.1), gate_engine(champion.0, champion.1)],
             Tournament::Match,
         );
         m.games = 2;
