@@ -258,14 +258,8 @@ fn run_es(args: &CoevolveArgs) -> anyhow::Result<()> {
     }
     println!("champion: {} -> {}", outcome.champion.name, outcome.output.display());
     println!("the ES's last mean (ungated): {}", outcome.mean.display());
-    if let Some((start, count)) = crate::coevolve::es::confirmation_slice(&co) {
-        println!(
-            "openings the run never played, for the confirmation match: --openings file={} order=random start={start} \
-             --srand {} --games {} (and no more)",
-            co.cfg.book()?.file.display(),
-            co.cfg.seed,
-            2 * count
-        );
+    if let Some(slice) = crate::coevolve::es::confirmation_slice(&co) {
+        print_confirmation(&co.cfg.book()?.file, co.cfg.seed, slice);
     }
     println!("output files:");
     println!("  {}", outcome.output.display());
@@ -275,6 +269,16 @@ fn run_es(args: &CoevolveArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The `tuner match` flags of the confirmation slice `(start, count)` a run held back.
+fn print_confirmation(book: &Path, seed: u64, (start, count): (usize, usize)) {
+    println!(
+        "openings the run never played, for the confirmation match: --openings file={} order=random start={start} \
+         --srand {seed} --games {} (and no more)",
+        book.display(),
+        2 * count
+    );
 }
 
 fn run_paper(args: CoevolveArgs) -> anyhow::Result<()> {
@@ -350,14 +354,8 @@ fn run_paper(args: CoevolveArgs) -> anyhow::Result<()> {
             out_dir.join("coevolution.svg").display()
         );
     }
-    if let Some((start, count)) = co.confirmation_slice() {
-        println!(
-            "openings the run never played, for the confirmation match: --openings file={} order=random start={start} \
-             --srand {} --games {} (and no more)",
-            co.cfg.openings.display(),
-            co.cfg.seed,
-            2 * count
-        );
+    if let Some(slice) = co.confirmation_slice() {
+        print_confirmation(&co.cfg.openings, co.cfg.seed, slice);
     }
     println!("output files:");
     println!("  {}", outcome.output.display());

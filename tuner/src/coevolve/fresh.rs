@@ -20,7 +20,7 @@
 use arena::{openings::OpeningBook, runner::MatchConfig};
 
 use super::{Coevolution, CoevolveError};
-use crate::optimise::ledger::{CONFIRMATION, Draw, Ledger, RACING};
+use crate::optimise::ledger::{CONFIRMATION, Ledger, RACING};
 
 /// Which of a generation's matches draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,10 +119,10 @@ impl Coevolution {
         size: usize,
         use_: Use,
         seed: u64,
-    ) -> Result<Option<Draw>, CoevolveError> {
+    ) -> Result<(), CoevolveError> {
         let Some(ledger) = &self.fresh else {
             m.seed = seed;
-            return Ok(None);
+            return Ok(());
         };
         let blocks = self.blocks(size);
         let (offset, count) = blocks.part(use_);
@@ -140,7 +140,7 @@ impl Coevolution {
         let book = m.openings.as_ref().expect("the coevolution's matches have a book");
         m.openings = Some(draw.openings(book));
         m.seed = draw.seed;
-        Ok(Some(draw))
+        Ok(())
     }
 
     /// The plan line's openings: where they come from and how they are dealt.
