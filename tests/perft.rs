@@ -1,4 +1,4 @@
-//! Data-driven perft: every position of `tests/data/perft.epd`, each depth whose expected count
+//! Data-driven perft: every position of `tests/data/perft.epd.xz`, each depth whose expected count
 //! is under a node limit (keeps CI fast), by shakmaty's generator and through our staged move
 //! picker, which must yield exactly the legal moves, each once. Plus the picker on every 20th
 //! position of Marcel van Kervinck's suite (a fixture), and on all of it from the shared data.
@@ -39,8 +39,17 @@ fn parse_line(line: &str, number: usize) -> (Chess, Vec<(u32, u64)>) {
 /// One suite line: its FEN, the position and the expected `(depth, count)` pairs.
 type Case = (String, Chess, Vec<(u32, u64)>);
 
+/// Every line of the suite at `path`; a `.xz` file (as the committed fixtures are) is unpacked first.
 fn suite(path: &Path) -> Vec<Case> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let bytes = if path.extension().is_some_and(|e| e == "xz") {
+        let mut unpacked = Vec::new();
+        lzma_rs::xz_decompress(&mut &bytes[..], &mut unpacked).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        unpacked
+    } else {
+        bytes
+    };
+    let text = String::from_utf8(bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
@@ -65,7 +74,7 @@ fn picker_agrees(cases: &[Case], keep: impl Fn(u32, u64) -> bool) -> usize {
 
 #[test]
 fn perft_suite() {
-    let cases = suite(&fixture("perft.epd"));
+    let cases = suite(&fixture("perft.epd.xz"));
     assert!(cases.len() > 170, "{}", cases.len());
     let mut checked = 0;
     for (fen, pos, counts) in &cases {
@@ -80,7 +89,7 @@ fn perft_suite() {
 
 #[test]
 fn movepicker_matches_on_marcel_sample() {
-    let cases = suite(&fixture("perft-marcel-sample.epd"));
+    let cases = suite(&fixture("perft-marcel-sample.epd.xz"));
     assert_eq!(cases.len(), 342);
     // Depths 1 and 2 of each position.
     assert_eq!(picker_agrees(&cases, |d, _| d <= 2), 2 * 342);

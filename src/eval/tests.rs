@@ -29,9 +29,16 @@ const BUILTIN: &[&str] = &[
     "4k3/8/8/8/8/8/PP6/QK6 w - - 0 1",
 ];
 
-/// WAC.001-060 and the perft suite, compiled in from the repository's fixtures (tests/data).
+/// WAC.001-060 and the perft suite (committed xz-packed), compiled in from the repository's
+/// fixtures (tests/data).
 const WAC_FIXTURE: &str = include_str!("../../tests/data/wac.epd");
-const PERFT_FIXTURE: &str = include_str!("../../tests/data/perft.epd");
+const PERFT_FIXTURE_XZ: &[u8] = include_bytes!("../../tests/data/perft.epd.xz");
+
+fn perft_fixture() -> String {
+    let mut text = Vec::new();
+    lzma_rs::xz_decompress(&mut &PERFT_FIXTURE_XZ[..], &mut text).expect("tests/data/perft.epd.xz unpacks");
+    String::from_utf8(text).expect("tests/data/perft.epd.xz is UTF-8")
+}
 
 /// The positions of EPD text (first four FEN fields of each line). A few perft positions have
 /// checks shakmaty calls impossible; those are left out.
@@ -50,7 +57,7 @@ fn epd_positions(text: &str) -> Vec<Chess> {
 pub(crate) fn suite_positions() -> Vec<Chess> {
     let mut out: Vec<Chess> = BUILTIN.iter().map(|f| pos(f)).collect();
     out.extend(epd_positions(WAC_FIXTURE));
-    out.extend(epd_positions(PERFT_FIXTURE));
+    out.extend(epd_positions(&perft_fixture()));
     out
 }
 

@@ -274,7 +274,7 @@ fn a_coevolve_reference_selection_over_the_broker_scores_as_local() {
 #[test]
 #[ignore = "needs /usr/bin/redis-server"]
 fn an_evolve_generation_over_the_broker_scores_as_local() {
-    let pgn = fixture("gm-sample.pgn");
+    let pgn = fixture("gm-sample.pgn.xz");
     let space = repo().join("configs/spaces/evolve-paper.toml");
     let run = |dir: &Path, broker: Option<&str>| {
         let mut args = vec![

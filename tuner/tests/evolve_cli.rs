@@ -204,7 +204,7 @@ fn local_search_killed_and_resumed_gives_the_uninterrupted_result() {
 /// A run over `space` with `extra_ga` appended to its `[ga]` table, killed with SIGKILL once it
 /// logs its third generation and resumed, ends with the uninterrupted run's parameter file and table.
 fn kill_9_then_resume(name: &str, space: &str, generations: usize, extra_ga: &str) {
-    let games = fixture("gm-sample.pgn");
+    let games = fixture("gm-sample.pgn.xz");
     let pgn = games.to_str().unwrap();
     let dir = scratch("evolve", name);
     let cfg = small_config_in(&dir, space, 16, generations, 80, 20);

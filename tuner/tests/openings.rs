@@ -103,8 +103,12 @@ fn xz_compressed_epd_and_pgn_books_read_like_the_plain_ones() {
     let epd = Path::new(env!("CARGO_MANIFEST_DIR")).join("../openings/gnuchess-8ply.epd");
     let epd_xz = xz_copy(&epd, "suite.epd.xz");
     assert_eq!(read_epd(&epd_xz).unwrap(), read_epd(&epd).unwrap());
-    let pgn = evochess::data::fixture("gm-sample.pgn");
-    let pgn_xz = xz_copy(&pgn, "games.pgn.xz");
+    // The GM sample is committed packed by the `xz` tool; the plain copy is unpacked here.
+    let pgn_xz = evochess::data::fixture("gm-sample.pgn.xz");
+    let mut unpacked = Vec::new();
+    lzma_rs::xz_decompress(&mut std::io::BufReader::new(fs::File::open(&pgn_xz).unwrap()), &mut unpacked).unwrap();
+    let pgn = std::env::temp_dir().join(format!("tuner-openings-{}-games.pgn", std::process::id()));
+    fs::write(&pgn, unpacked).unwrap();
     let plain = read_pgn(&pgn).unwrap();
     assert_eq!(plain.len(), 100);
     assert_eq!(read_pgn(&pgn_xz).unwrap(), plain);

@@ -195,7 +195,7 @@ fn position_commands_print_their_plan_first() {
         format!(
             "pgn = [{:?}]\nspace = {:?}\npasses = 1\nthreads = 2\nout_dir = {:?}\n\
              [positions]\ntrain = 200\ntest = 50\npositions_per_game = 10\nmin_ply = 16\nsample = \"any\"\n",
-            fixture("gm-sample.pgn"),
+            fixture("gm-sample.pgn.xz"),
             repo().join("configs/spaces/texel-full.toml"),
             dir.join("out"),
         ),

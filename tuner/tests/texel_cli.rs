@@ -20,7 +20,7 @@ fn config(dir: &Path) -> std::path::PathBuf {
         format!(
             "pgn = [{pgn:?}]\nspace = {space:?}\npasses = 6\nthreads = 2\nout_dir = {out:?}\n\
              [positions]\ntrain = 800\ntest = 200\npositions_per_game = 10\nmin_ply = 16\nsample = \"any\"\n",
-            pgn = fixture("gm-sample.pgn"),
+            pgn = fixture("gm-sample.pgn.xz"),
             space = space,
             out = dir.join("out"),
         ),
@@ -210,7 +210,7 @@ fn adam_texel_trains_on_datagen_shards() {
 
     // Bad inputs: both sources, a file that is not a shard, a directory without shards.
     let text = std::fs::read_to_string(&cfg).unwrap();
-    std::fs::write(&cfg, format!("pgn = [{:?}]\n{text}", fixture("gm-sample.pgn"))).unwrap();
+    std::fs::write(&cfg, format!("pgn = [{:?}]\n{text}", fixture("gm-sample.pgn.xz"))).unwrap();
     let e = tuner_err(&["texel", "--config", cfg.to_str().unwrap(), "--out", dir.join("o2").to_str().unwrap()]);
     assert!(e.contains("pgn and data"), "{e}");
     let junk = dir.join("junk.bin");
@@ -230,7 +230,7 @@ fn adam_texel_trains_on_datagen_shards() {
 #[test]
 fn texel_tunes_the_whole_evaluation_without_a_config_from_any_directory() {
     let dir = scratch("texel", "newcomer");
-    let pgn = fixture("gm-sample.pgn");
+    let pgn = fixture("gm-sample.pgn.xz");
     let out = std::process::Command::new(TUNER)
         .current_dir(&dir)
         .env("RUST_LOG", "warn")
