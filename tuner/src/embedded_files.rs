@@ -20,6 +20,7 @@ macro_rules! files {
 const FILES: &[(&str, &str)] = files![
     "configs/coevolve/compare-ga-coevolve.toml",
     "configs/coevolve/default.toml",
+    "configs/coevolve/es-25k.toml",
     "configs/coevolve/paper-racing-gated.toml",
     "configs/coevolve/paper-scale.toml",
     "configs/coevolve/paper-sound.toml",
