@@ -10,6 +10,8 @@
 #   NEW_OPTS / OLD_OPTS: extra engine settings for one side, e.g. NEW_OPTS="option.singular_min_depth=0"
 #   CONCURRENCY: games at once (default 2; 1 when an engine searches with more than one thread)
 #   SRAND: the opening order's seed (default 20261123; another seed gives other openings)
+#   START: the first opening of that order to play (default 1), e.g. a tuner run's held-back
+#       openings: its last lines print `order=random start=1 --srand SEED`
 #   NO_PGN=1: no PGN, the resume journal alone (OUTDIR/games.pgn.state.jsonl): resumes a match
 #       whose journal was kept (committed while it spans sessions) and its games were not
 #
@@ -31,13 +33,16 @@ resume=()
 # model=: our runner reads bounds in a cutechess-style line as cutechess BayesElo otherwise.
 sprt=(--sprt elo0="$elo0" elo1="$elo1" model=normalized)
 [ "$elo0" = off ] && sprt=(--ratinginterval 20)
+# Named only when set, so the matches begun before START keep their journal's fingerprint.
+start=()
+[ -n "${START:-}" ] && start=(start="$START")
 games_out=(--pgnout "$out/games.pgn")
 [ "${NO_PGN:-0}" = 1 ] && games_out=(--state "$out/games.pgn.state.jsonl")
 "$tuner" match \
     --engine name=new cmd="$new" ${NEW_OPTS:-} \
     --engine name=old cmd="$old" ${OLD_OPTS:-} \
     --each "$limit" option.Hash=16 timemargin=100 \
-    --openings file="$data/openings/UHO_4060_v4.epd.xz" order=random \
+    --openings file="$data/openings/UHO_4060_v4.epd.xz" order=random "${start[@]}" \
     --srand "${SRAND:-20261123}" --games "$games" --concurrency "${CONCURRENCY:-2}" \
     "${games_out[@]}" --results "$out/results.json" \
     --draw movenumber=40 movecount=8 score=10 --resign movecount=3 score=1000 twosided=true \
