@@ -9,27 +9,28 @@
 //! Quiescence: `TtMove (noisy only) -> Generate -> Noisy` (the caller applies SEE itself).
 //! In check (both searches): `TtMove -> Generate -> Evasions` (every legal move, scored).
 //!
-//! The legal moves are generated once, into one array laid out as
+//! In the main search the legal moves are generated in two steps, into one array laid out as
 //!
 //! ```text
 //! [ bad noisy (moved here as found) | noisy not yet tried ..... | quiets ....... ]
 //! 0                                end_bad           cur      end_noisy        len
 //! ```
 //!
-//! Noisy moves are captures and queen promotions, scored MVV-LVA plus capture history and
-//! picked best-first; one that fails `SEE >= 0` is parked in the bad region and tried last.
-//! Killers and the countermove are taken out of the quiet region when played, the TT move is
-//! never generated twice, so every legal move is yielded exactly once (checked by
-//! `perft::movepicker_perft`). Quiet scores (histories) are computed lazily, only when the
-//! quiet stage is reached. No allocation: the array lives in the picker.
+//! Noisy moves are captures and queen promotions ([`gen_noisy`]), scored MVV-LVA plus capture
+//! history and picked best-first; one that fails `SEE >= 0` is parked in the bad region and
+//! tried last. The quiet moves ([`gen_quiets`]) are generated, scored and sorted only when the
+//! quiet stage is reached: a node cut by a capture, a killer or the countermove never pays for
+//! them. The TT move, killers and countermove are left out of that generation, so every legal
+//! move is yielded exactly once (checked by `perft::movepicker_perft`). No allocation: the
+//! array lives in the picker. Evasions are generated at once (every legal move).
 //!
 //! The TT move, killers and countermove handed in need not be legal: the TT move must have
-//! been checked by the caller (`is_legal`), killers and countermove are only played if they are
-//! among the generated legal quiet moves.
+//! been checked by the caller (`is_legal`), killers and countermove are checked here (a legal
+//! quiet move of this position, not the TT move, not yielded before).
 
 use std::mem::MaybeUninit;
 
-use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Rank, Role, Square, attacks};
+use shakmaty::{Bitboard, CastlingSide, Chess, Color, Move, MoveList, Position, Rank, Role, Square, attacks};
 
 use crate::{
     search::{
@@ -86,8 +87,11 @@ pub struct MovePicker {
     cur: usize,
     end_noisy: usize,
     end_bad: usize,
-    /// Number of legal moves (known after generation).
+    /// Number of legal moves once generated (evasions; the noisy ones in quiescence).
     legal: usize,
+    /// The killers and the countermove yielded before the quiet moves were generated, which
+    /// that generation leaves out.
+    special_quiets: [Option<Move>; 3],
     /// Set by the search (late-move pruning): remaining quiet moves are skipped.
     pub skip_quiets: bool,
     /// The ordering bonus (`threat_escape_bonus`) of a quiet move that takes
@@ -126,6 +130,7 @@ impl MovePicker {
             end_noisy: 0,
             end_bad: 0,
             legal: 0,
+            special_quiets: [None; 3],
             skip_quiets: false,
             escape_bonus: 0,
             capture_history_weight: 32,
@@ -150,7 +155,7 @@ impl MovePicker {
         mp
     }
 
-    /// Number of legal moves; only meaningful once generation happened (after the TT move).
+    /// Number of legal moves of an evasion picker, once generated (see [`Self::generate_now`]).
     pub fn legal_count(&self) -> usize {
         self.legal
     }
@@ -184,6 +189,18 @@ impl MovePicker {
             self.end_noisy = self.moves.len();
             return;
         }
+        if self.kind == Kind::Main {
+            // The noisy moves now, the quiet ones at the quiet stage (if it is reached).
+            let mut noisy = MoveList::new();
+            gen_noisy(pos, &mut noisy);
+            self.moves.clear();
+            let tt = self.tt_move;
+            for &m in noisy.iter().filter(|&&m| Some(m) != tt) {
+                self.push(m, noisy_score(stm, m, hist, self.capture_history_weight));
+            }
+            self.end_noisy = self.moves.len();
+            return;
+        }
         // Generated into a local (no copy of the whole array), then only the moves are copied.
         let legal = pos.legal_moves();
         self.legal = legal.len();
@@ -201,21 +218,8 @@ impl MovePicker {
                 }
                 self.end_noisy = self.moves.len();
             }
-            Kind::Main | Kind::Quiescence => {
-                for &m in legal.iter().filter(|&&m| is_noisy(m) && Some(m) != tt) {
-                    self.push(m, noisy_score(stm, m, hist, self.capture_history_weight));
-                }
-                self.end_noisy = self.moves.len();
-                if self.kind == Kind::Main {
-                    // Quiet scores are computed lazily at the quiet stage.
-                    for &m in legal.iter().filter(|&&m| !is_noisy(m) && Some(m) != tt) {
-                        self.push(m, 0);
-                    }
-                }
-            }
+            Kind::Main | Kind::Quiescence => unreachable!("generated above"),
         }
-        self.cur = 0;
-        self.end_bad = 0;
     }
 
     #[inline]
@@ -256,17 +260,16 @@ impl MovePicker {
         self.scores.swap(a, b);
     }
 
-    /// Takes `m` out of the not-yet-tried quiet region if it is there (i.e. legal and quiet).
+    /// `m` if it is a legal quiet move here, neither the TT move nor one yielded before; it is
+    /// recorded so that the quiet generation leaves it out.
     #[inline]
-    fn take_quiet(&mut self, m: Option<Move>) -> Option<Move> {
+    fn take_quiet(&mut self, pos: &Chess, m: Option<Move>) -> Option<Move> {
         let m = m?;
-        if Some(m) == self.tt_move {
+        if Some(m) == self.tt_move || self.special_quiets.contains(&Some(m)) || !is_legal_quiet(pos, m) {
             return None;
         }
-        let start = self.end_noisy.max(self.cur);
-        let idx = (start..self.moves.len()).find(|&i| self.moves[i] == m)?;
-        // Quiet scores are not computed yet, so only the moves need to move.
-        self.moves.swap_remove(idx);
+        let slot = self.special_quiets.iter_mut().find(|s| s.is_none()).expect("three slots for three moves");
+        *slot = Some(m);
         Some(m)
     }
 
@@ -308,7 +311,7 @@ impl MovePicker {
                 Stage::Killer1 => {
                     self.stage = Stage::Killer2;
                     if !self.skip_quiets
-                        && let Some(m) = self.take_quiet(self.killers[0])
+                        && let Some(m) = self.take_quiet(pos, self.killers[0])
                     {
                         return Some(m);
                     }
@@ -316,7 +319,7 @@ impl MovePicker {
                 Stage::Killer2 => {
                     self.stage = Stage::Counter;
                     if !self.skip_quiets
-                        && let Some(m) = self.take_quiet(self.killers[1])
+                        && let Some(m) = self.take_quiet(pos, self.killers[1])
                     {
                         return Some(m);
                     }
@@ -326,7 +329,7 @@ impl MovePicker {
                     if !self.skip_quiets
                         && self.counter != self.killers[0]
                         && self.counter != self.killers[1]
-                        && let Some(m) = self.take_quiet(self.counter)
+                        && let Some(m) = self.take_quiet(pos, self.counter)
                     {
                         return Some(m);
                     }
@@ -335,6 +338,14 @@ impl MovePicker {
                     self.cur = self.end_noisy;
                     if !self.skip_quiets {
                         let stm = pos.turn();
+                        let mut quiets = MoveList::new();
+                        gen_quiets(pos, &mut quiets);
+                        debug_assert_eq!(self.moves.len(), self.end_noisy);
+                        let (tt, special) = (self.tt_move, self.special_quiets);
+                        for &m in quiets.iter().filter(|&&m| Some(m) != tt && !special.contains(&Some(m))) {
+                            // Scored just below, once the list is complete.
+                            self.push(m, 0);
+                        }
                         let (start, end) = (self.end_noisy, self.moves.len());
                         let lesser = (self.escape_bonus > 0).then(|| LesserAttacks::new(pos.board(), !stm));
                         for i in start..end {
@@ -455,6 +466,116 @@ pub fn gen_noisy(pos: &Chess, out: &mut MoveList) {
     if pos.maybe_ep_square().is_some() {
         out.extend(pos.en_passant_moves());
     }
+}
+
+/// Appends every legal quiet move of `pos`, which must not be in check: what filtering
+/// `legal_moves()` by "not [`is_noisy`]" gives (quiet underpromotions and castling included).
+/// With [`gen_noisy`] it makes the whole legal list in two steps, so that a node cut by a
+/// capture or a killer never generates its quiet moves.
+pub fn gen_quiets(pos: &Chess, out: &mut MoveList) {
+    let board = pos.board();
+    let stm = pos.turn();
+    let us = board.by_color(stm);
+    let occ = board.occupied();
+    let empty = !occ;
+    let Some(king) = board.king_of(stm) else { return };
+    debug_assert!(!pos.is_check());
+    let pinned = lone_blockers(board, king, board.by_color(!stm), us);
+    let legal_from = |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(from, to, king);
+    let (forward, start, back_rank) = match stm {
+        Color::White => (8, Rank::Second, Rank::Eighth),
+        Color::Black => (-8, Rank::Seventh, Rank::First),
+    };
+    for from in board.pawns() & us {
+        let Some(one) = from.offset(forward).filter(|&to| empty.contains(to)) else { continue };
+        // A pinned pawn may push only along its pin, which holds for both squares ahead.
+        if !legal_from(from, one) {
+            continue;
+        }
+        if one.rank() == back_rank {
+            // The queen's promotion is noisy.
+            for p in [Role::Knight, Role::Rook, Role::Bishop] {
+                out.push(Move::Normal { role: Role::Pawn, from, capture: None, to: one, promotion: Some(p) });
+            }
+            continue;
+        }
+        out.push(Move::Normal { role: Role::Pawn, from, capture: None, to: one, promotion: None });
+        if from.rank() == start
+            && let Some(two) = one.offset(forward).filter(|&to| empty.contains(to))
+        {
+            out.push(Move::Normal { role: Role::Pawn, from, capture: None, to: two, promotion: None });
+        }
+    }
+    for from in us & !board.pawns() & !board.kings() {
+        let role = board.role_at(from).expect("our piece on its square");
+        for to in attacks::attacks(from, role.of(stm), occ) & empty {
+            if legal_from(from, to) {
+                out.push(Move::Normal { role, from, capture: None, to, promotion: None });
+            }
+        }
+    }
+    let without_king = occ ^ Bitboard::from_square(king);
+    for to in attacks::king_attacks(king) & empty {
+        if board.attacks_to(to, !stm, without_king).is_empty() {
+            out.push(Move::Normal { role: Role::King, from: king, capture: None, to, promotion: None });
+        }
+    }
+    if pos.castles().has_color(stm) {
+        out.extend(pos.castling_moves(CastlingSide::KingSide));
+        out.extend(pos.castling_moves(CastlingSide::QueenSide));
+    }
+}
+
+/// Whether `m`, a move remembered from another position (a killer, a countermove), is a legal
+/// quiet move ([`is_noisy`] false) of `pos`, which must not be in check. Cheaper than
+/// `is_legal`, which generates every move to the target square: not being in check, a quiet
+/// move other than the king's is legal unless it uncovers one of the enemy's sliders.
+pub fn is_legal_quiet(pos: &Chess, m: Move) -> bool {
+    let Move::Normal { role, from, capture: None, to, promotion } = m else {
+        return m.is_castle() && pos.is_legal(m);
+    };
+    let board = pos.board();
+    let stm = pos.turn();
+    let occ = board.occupied();
+    if board.piece_at(from) != Some(role.of(stm)) || occ.contains(to) {
+        return false;
+    }
+    let Some(king) = board.king_of(stm) else { return false };
+    debug_assert!(!pos.is_check());
+    let back_rank = if stm == Color::White { Rank::Eighth } else { Rank::First };
+    let reaches = match role {
+        Role::Pawn => {
+            let forward = if stm == Color::White { 8 } else { -8 };
+            let start = if stm == Color::White { Rank::Second } else { Rank::Seventh };
+            let one = from.offset(forward);
+            let promotes = to.rank() == back_rank;
+            let promotion_ok = if promotes {
+                matches!(promotion, Some(Role::Knight | Role::Rook | Role::Bishop))
+            } else {
+                promotion.is_none()
+            };
+            promotion_ok
+                && (one == Some(to)
+                    || (from.rank() == start
+                        && one.is_some_and(|one| !occ.contains(one) && one.offset(forward) == Some(to))))
+        }
+        Role::King => {
+            return promotion.is_none()
+                && attacks::king_attacks(from).contains(to)
+                && board.attacks_to(to, !stm, occ ^ Bitboard::from_square(king)).is_empty();
+        }
+        _ => promotion.is_none() && attacks::attacks(from, role.of(stm), occ).contains(to),
+    };
+    if !reaches {
+        return false;
+    }
+    // Not in check, so only a slider the move uncovers can attack the king afterwards.
+    let after = (occ ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
+    let them = board.by_color(!stm);
+    ((attacks::rook_attacks(king, after) & board.rooks_and_queens())
+        | (attacks::bishop_attacks(king, after) & board.bishops_and_queens()))
+        & them
+        == Bitboard::EMPTY
 }
 
 /// Whether a normal move (quiet, capture or promotion) checks the opponent's king, by a
@@ -729,6 +850,78 @@ mod tests {
             assert_eq!(got, want, "{}", shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal));
         }
         for_positions_near(&PERFT_FENS, check);
+    }
+
+    /// The quiet generator and the noisy one together give the legal move list, each move once,
+    /// on the perft positions and every position one and two plies from them.
+    #[test]
+    fn gen_quiets_and_gen_noisy_make_the_legal_list() {
+        fn check(p: &Chess) {
+            if p.is_check() {
+                return;
+            }
+            let mut got = MoveList::new();
+            gen_quiets(p, &mut got);
+            assert!(got.iter().all(|&m| !is_noisy(m)));
+            gen_noisy(p, &mut got);
+            let mut got: Vec<String> = got.iter().map(|m| format!("{m:?}")).collect();
+            let mut want: Vec<String> = p.legal_moves().iter().map(|m| format!("{m:?}")).collect();
+            got.sort();
+            want.sort();
+            assert_eq!(got, want, "{}", shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal));
+        }
+        for_positions_near(&PERFT_FENS, check);
+        // Castling through and out of attacks, a pinned pawn's pushes, a queen promotion blocked.
+        for_positions_near(
+            &[
+                "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+                "r3k2r/8/8/8/8/5b2/8/R3K2R w KQkq - 0 1",
+                "4k3/8/8/8/4r3/8/4P3/4K3 w - - 0 1",
+                "3k4/8/8/8/8/8/1p6/1N2K3 b - - 0 1",
+            ],
+            check,
+        );
+    }
+
+    /// The killers' legality test agrees with shakmaty's `is_legal` (and "not noisy") for every
+    /// move of the positions one ply away, tried in each position near the perft positions.
+    #[test]
+    fn is_legal_quiet_matches_is_legal() {
+        fn check(p: &Chess) {
+            if p.is_check() {
+                return;
+            }
+            // Moves of the side to move from the positions after a null move and after each
+            // reply: what killers and countermoves are, moves of a nearby position.
+            let mut candidates: std::collections::HashSet<Move> = p.legal_moves().into_iter().collect();
+            for m in p.legal_moves() {
+                let mut c = p.clone();
+                c.play_unchecked(m);
+                for reply in c.legal_moves() {
+                    let mut c2 = c.clone();
+                    c2.play_unchecked(reply);
+                    candidates.extend(c2.legal_moves());
+                }
+            }
+            for m in candidates {
+                let want = !is_noisy(m) && p.is_legal(m);
+                assert_eq!(
+                    is_legal_quiet(p, m),
+                    want,
+                    "{m:?} in {}",
+                    shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal)
+                );
+            }
+        }
+        for fen in PERFT_FENS {
+            let root = pos(fen);
+            check(&root);
+            for m in root.legal_moves() {
+                let mut c = root.clone();
+                c.play_unchecked(m);
+                check(&c);
+            }
+        }
     }
 
     #[test]
