@@ -326,9 +326,8 @@ impl MovePicker {
                 }
                 Stage::Counter => {
                     self.stage = Stage::QuietInit;
+                    // A countermove equal to a killer was taken with it or is not legal here.
                     if !self.skip_quiets
-                        && self.counter != self.killers[0]
-                        && self.counter != self.killers[1]
                         && let Some(m) = self.take_quiet(pos, self.counter)
                     {
                         return Some(m);
@@ -341,22 +340,17 @@ impl MovePicker {
                         let mut quiets = MoveList::new();
                         gen_quiets(pos, &mut quiets);
                         debug_assert_eq!(self.moves.len(), self.end_noisy);
+                        let lesser = (self.escape_bonus > 0).then(|| LesserAttacks::new(pos.board(), !stm));
                         let (tt, special) = (self.tt_move, self.special_quiets);
                         for &m in quiets.iter().filter(|&&m| Some(m) != tt && !special.contains(&Some(m))) {
-                            // Scored just below, once the list is complete.
-                            self.push(m, 0);
-                        }
-                        let (start, end) = (self.end_noisy, self.moves.len());
-                        let lesser = (self.escape_bonus > 0).then(|| LesserAttacks::new(pos.board(), !stm));
-                        for i in start..end {
-                            let m = self.moves[i];
                             let mut sc = quiet_score(stm, m, hist, self.prev1, self.prev2, self.threats);
                             if let Some(lesser) = &lesser {
                                 sc += lesser.escape(m) * self.escape_bonus * see::value(m.role())
                                     / see::value(Role::Knight);
                             }
-                            self.set_score(i, sc);
+                            self.push(m, sc);
                         }
+                        let (start, end) = (self.end_noisy, self.moves.len());
                         // Insertion sort, best first: cheaper than repeated selection when
                         // (as in all-nodes) most quiets end up searched.
                         for i in start + 1..end {
@@ -468,6 +462,15 @@ pub fn gen_noisy(pos: &Chess, out: &mut MoveList) {
     }
 }
 
+/// A pawn push's square offset for `stm`, the rank its double push starts from and the rank it
+/// promotes on.
+fn pawn_push_ranks(stm: Color) -> (i32, Rank, Rank) {
+    match stm {
+        Color::White => (8, Rank::Second, Rank::Eighth),
+        Color::Black => (-8, Rank::Seventh, Rank::First),
+    }
+}
+
 /// Appends every legal quiet move of `pos`, which must not be in check: what filtering
 /// `legal_moves()` by "not [`is_noisy`]" gives (quiet underpromotions and castling included).
 /// With [`gen_noisy`] it makes the whole legal list in two steps, so that a node cut by a
@@ -482,10 +485,7 @@ pub fn gen_quiets(pos: &Chess, out: &mut MoveList) {
     debug_assert!(!pos.is_check());
     let pinned = lone_blockers(board, king, board.by_color(!stm), us);
     let legal_from = |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(from, to, king);
-    let (forward, start, back_rank) = match stm {
-        Color::White => (8, Rank::Second, Rank::Eighth),
-        Color::Black => (-8, Rank::Seventh, Rank::First),
-    };
+    let (forward, start, back_rank) = pawn_push_ranks(stm);
     for from in board.pawns() & us {
         let Some(one) = from.offset(forward).filter(|&to| empty.contains(to)) else { continue };
         // A pinned pawn may push only along its pin, which holds for both squares ahead.
@@ -542,11 +542,9 @@ pub fn is_legal_quiet(pos: &Chess, m: Move) -> bool {
     }
     let Some(king) = board.king_of(stm) else { return false };
     debug_assert!(!pos.is_check());
-    let back_rank = if stm == Color::White { Rank::Eighth } else { Rank::First };
     let reaches = match role {
         Role::Pawn => {
-            let forward = if stm == Color::White { 8 } else { -8 };
-            let start = if stm == Color::White { Rank::Second } else { Rank::Seventh };
+            let (forward, start, back_rank) = pawn_push_ranks(stm);
             let one = from.offset(forward);
             let promotes = to.rank() == back_rank;
             let promotion_ok = if promotes {
@@ -626,7 +624,7 @@ pub fn gen_quiet_checks(pos: &Chess, out: &mut MoveList) {
     // The squares from which each piece type attacks the enemy king.
     let (diagonal, straight) = (attacks::bishop_attacks(their_king, occ), attacks::rook_attacks(their_king, occ));
     let pawn_checking = attacks::pawn_attacks(!stm, their_king);
-    let back_rank = if stm == Color::White { Rank::Eighth } else { Rank::First };
+    let (forward, start, back_rank) = pawn_push_ranks(stm);
     let mut push = |m: Move, shield: bool| {
         if !shield || move_gives_check(pos, m) {
             out.push(m);
@@ -637,10 +635,8 @@ pub fn gen_quiet_checks(pos: &Chess, out: &mut MoveList) {
         let shield = shields.contains(from);
         match role {
             Role::Pawn => {
-                let forward = if stm == Color::White { 8 } else { -8 };
                 let Some(one) = from.offset(forward).filter(|&to| empty.contains(to)) else { continue };
                 let mut targets = Bitboard::from_square(one);
-                let start = if stm == Color::White { Rank::Second } else { Rank::Seventh };
                 if from.rank() == start
                     && let Some(two) = one.offset(forward).filter(|&to| empty.contains(to))
                 {
