@@ -433,8 +433,7 @@ pub fn gen_noisy(pos: &Chess, out: &mut MoveList) {
         for from in attackers {
             let role = board.role_at(from).expect("attacker on its square");
             if role == Role::King {
-                let without_king = occ ^ Bitboard::from_square(king);
-                if board.attacks_to(to, !stm, without_king).any() {
+                if !king_step_is_safe(board, stm, king, to) {
                     continue;
                 }
             } else if !legal_from(from, to) {
@@ -514,9 +513,8 @@ pub fn gen_quiets(pos: &Chess, out: &mut MoveList) {
             }
         }
     }
-    let without_king = occ ^ Bitboard::from_square(king);
     for to in attacks::king_attacks(king) & empty {
-        if board.attacks_to(to, !stm, without_king).is_empty() {
+        if king_step_is_safe(board, stm, king, to) {
             out.push(Move::Normal { role: Role::King, from: king, capture: None, to, promotion: None });
         }
     }
@@ -560,7 +558,7 @@ pub fn is_legal_quiet(pos: &Chess, m: Move) -> bool {
         Role::King => {
             return promotion.is_none()
                 && attacks::king_attacks(from).contains(to)
-                && board.attacks_to(to, !stm, occ ^ Bitboard::from_square(king)).is_empty();
+                && king_step_is_safe(board, stm, king, to);
         }
         _ => promotion.is_none() && attacks::attacks(from, role.of(stm), occ).contains(to),
     };
@@ -661,9 +659,8 @@ pub fn gen_quiet_checks(pos: &Chess, out: &mut MoveList) {
                 if !shield {
                     continue;
                 }
-                let without_king = occ ^ Bitboard::from_square(king);
                 for to in attacks::king_attacks(from) & empty {
-                    if board.attacks_to(to, !stm, without_king).is_empty() {
+                    if king_step_is_safe(board, stm, king, to) {
                         push(Move::Normal { role, from, capture: None, to, promotion: None }, true);
                     }
                 }
@@ -684,6 +681,12 @@ pub fn gen_quiet_checks(pos: &Chess, out: &mut MoveList) {
             }
         }
     }
+}
+
+/// Whether `stm`'s king on `king` may step to `to`: no enemy piece attacks it once the king has
+/// left its square (a slider behind the king would otherwise look blocked by the king itself).
+fn king_step_is_safe(board: &shakmaty::Board, stm: Color, king: Square, to: Square) -> bool {
+    board.attacks_to(to, !stm, board.occupied() ^ Bitboard::from_square(king)).is_empty()
 }
 
 /// The pieces of `own` that stand alone between `king` and one of `sliders` (bishops, rooks and
