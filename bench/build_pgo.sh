@@ -22,14 +22,19 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/profiles"
 
+# A release build of the engine with EXTRA rustc flags into target dir DIR (DIR/release/evochess).
+build_engine() {
+    RUSTFLAGS="$base_flags $1" CARGO_TARGET_DIR="$2" \
+        cargo build --release --locked -q -p evochess --bin evochess
+}
+
 # The node count of BIN's bench (last line "N nodes M nps"), run outside the checkout.
 bench_nodes() {
     (cd "$work" && "$1" bench 2>/dev/null | awk 'END {print $1}')
 }
 
 echo "build_pgo: instrumented build" >&2
-RUSTFLAGS="$base_flags -C profile-generate=$work/build-profiles" CARGO_TARGET_DIR="$work/gen" \
-    cargo build --release --locked -q -p evochess --bin evochess
+build_engine "-C profile-generate=$work/build-profiles" "$work/gen"
 echo "build_pgo: profiling run (evochess bench)" >&2
 # Apart from the counts the build scripts wrote.
 instrumented_nodes="$(LLVM_PROFILE_FILE="$work/profiles/bench-%p.profraw" \
@@ -37,8 +42,7 @@ instrumented_nodes="$(LLVM_PROFILE_FILE="$work/profiles/bench-%p.profraw" \
 "$profdata" merge -o "$work/merged.profdata" "$work/profiles"/*.profraw
 
 echo "build_pgo: optimised build" >&2
-RUSTFLAGS="$base_flags -C profile-use=$work/merged.profdata" CARGO_TARGET_DIR="$work/use" \
-    cargo build --release --locked -q -p evochess --bin evochess
+build_engine "-C profile-use=$work/merged.profdata" "$work/use"
 pgo_nodes="$(bench_nodes "$work/use/release/evochess")"
 if [ -z "$pgo_nodes" ] || [ "$pgo_nodes" != "$instrumented_nodes" ]; then
     echo "build_pgo: bench gave ${pgo_nodes:-nothing} nodes, the instrumented build" \
