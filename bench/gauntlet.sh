@@ -14,6 +14,7 @@
 #   The gap between two opponents is the difference of their Elo against evochess in one run.
 #   START=N: begin at opening N of the suite (1-based), e.g. START=51 plays a second 100-game half
 #   on new openings (a finished match cannot be extended to more games)
+#   RESUME=1: continue from OUTDIR's journal; NO_PGN=1: the journal alone, no PGN (as sprt.sh)
 #
 # TUNER and EVOCHESS name the binaries to use (default: target/release, built first).
 set -euo pipefail
@@ -53,10 +54,12 @@ for o in "${opponents[@]}"; do
     esac
 done
 mkdir -p "$out"
+games_out=(--pgnout "$out/games.pgn")
+[ "${NO_PGN:-0}" = 1 ] && games_out=(--state "$out/games.pgn.state.jsonl")
 "$tuner" gauntlet "${engines[@]}" \
     --each tc="$tc" \
     --openings file=openings/gnuchess-8ply.epd order=sequential ${START:+start=$START} \
     --games "$games" --concurrency 2 \
-    --pgnout "$out/games.pgn" --results "$out/results.json" \
+    "${games_out[@]}" --results "$out/results.json" \
     --draw movenumber=40 movecount=8 score=10 --resign movecount=3 score=1000 twosided=true \
     --tb "$data/syzygy" --ratinginterval 20 ${RESUME:+--resume} | tail -n 30

@@ -701,8 +701,6 @@ fn validate(cfg: &mut MatchConfig) -> Result<(), RunnerError> {
     Ok(())
 }
 
-/// Opens an output file for appending; on resume it is cut back to `keep` bytes (what the
-/// journal recorded), otherwise truncated.
 /// Opens an output for appending: on resume cut back to the journal's recorded length (`keep`);
 /// otherwise emptied, unless `append` keeps what is there.
 fn open_output(
