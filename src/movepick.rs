@@ -857,6 +857,15 @@ mod tests {
         for_positions_near(&PERFT_FENS, check);
     }
 
+    /// A generator's moves in `p` are `want`, each as often, in any order.
+    fn assert_same_moves(p: &Chess, got: &MoveList, want: impl IntoIterator<Item = Move>) {
+        let mut got: Vec<String> = got.iter().map(|m| format!("{m:?}")).collect();
+        let mut want: Vec<String> = want.into_iter().map(|m| format!("{m:?}")).collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{}", shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal));
+    }
+
     /// The quiet generator and the noisy one together give the legal move list, each move once,
     /// on the perft positions and every position one and two plies from them.
     #[test]
@@ -869,11 +878,7 @@ mod tests {
             gen_quiets(p, &mut got);
             assert!(got.iter().all(|&m| !is_noisy(m)));
             gen_noisy(p, &mut got);
-            let mut got: Vec<String> = got.iter().map(|m| format!("{m:?}")).collect();
-            let mut want: Vec<String> = p.legal_moves().iter().map(|m| format!("{m:?}")).collect();
-            got.sort();
-            want.sort();
-            assert_eq!(got, want, "{}", shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal));
+            assert_same_moves(p, &got, p.legal_moves());
         }
         for_positions_near(&PERFT_FENS, check);
         // Castling through and out of attacks, a pinned pawn's pushes, a queen promotion blocked.
@@ -981,21 +986,13 @@ mod tests {
             }
             let mut got = MoveList::new();
             gen_quiet_checks(p, &mut got);
-            let mut got: Vec<String> = got.iter().map(|m| format!("{m:?}")).collect();
             let gives_check = |m: Move| {
                 let mut c = p.clone();
                 c.play_unchecked(m);
                 c.is_check()
             };
-            let mut want: Vec<String> = p
-                .legal_moves()
-                .iter()
-                .filter(|&&m| !is_noisy(m) && !m.is_castle() && gives_check(m))
-                .map(|m| format!("{m:?}"))
-                .collect();
-            got.sort();
-            want.sort();
-            assert_eq!(got, want, "{}", shakmaty::fen::Fen::from_position(p, shakmaty::EnPassantMode::Legal));
+            let want = p.legal_moves().into_iter().filter(|&m| !is_noisy(m) && !m.is_castle() && gives_check(m));
+            assert_same_moves(p, &got, want);
         }
         for_positions_near(&PERFT_FENS, check);
         // Discovered checks by a king, a pawn and a knight; a pawn checking as it promotes.
