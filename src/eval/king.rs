@@ -238,8 +238,12 @@ pub fn danger_weights(p: &EvalParams) -> [i32; DANGER_TERMS] {
 /// What one side's king danger counts (after Ethereal 12), where it is counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DangerInputs {
-    /// The enemy's king attackers by weight (`ks_weight_*` at the evaluated parameters).
+    /// The enemy's king attackers by weight (`ks_weight_*` at the evaluated parameters), times
+    /// [`Self::attacker_factor`].
     pub attack_weight: i32,
+    /// What each attacker's weight counts for: the number of attackers with
+    /// `ks_attacker_product` 1 (Ethereal 12's product), else 1.
+    pub attacker_factor: i32,
     /// The enemy's king attackers by kind: knights, bishops, rooks, queens (counted only by
     /// [`super::breakdown_traced`], through [`attackers_by_kind`]; else 0).
     pub attackers: [i32; 4],
@@ -270,7 +274,7 @@ impl DangerInputs {
 
     /// The attack units' coefficients in [`danger_weights`] (needs [`Self::attackers`]).
     pub fn coefficients(&self) -> [i32; DANGER_TERMS] {
-        let [knights, bishops, rooks, queens] = self.attackers;
+        let [knights, bishops, rooks, queens] = self.attackers.map(|n| n * self.attacker_factor);
         let [knight_checks, bishop_checks, rook_checks, queen_checks] = self.checks;
         [
             knights,
@@ -296,7 +300,7 @@ impl DangerInputs {
 /// attackers, or one with an enemy queen on the board (a gate that reads no weight). Needs both
 /// sides' piece terms done first.
 #[inline(always)]
-pub(crate) fn danger_inputs(ctx: &Ctx, us: Color) -> Option<DangerInputs> {
+pub(crate) fn danger_inputs(ctx: &Ctx, p: &EvalParams, us: Color) -> Option<DangerInputs> {
     let (u, t) = (us as usize, !us as usize);
     let enemy_queens = ctx.queens[t];
     let needed = if enemy_queens != 0 { 1 } else { 2 };
@@ -317,8 +321,10 @@ pub(crate) fn danger_inputs(ctx: &Ctx, us: Color) -> Option<DangerInputs> {
     let rook_checks = straight & safe & ctx.att_rook[t];
     let queen_checks = (diagonal | straight) & safe & ctx.att_queen[t];
     let count = |b: u64| b.count_ones() as i32;
+    let attacker_factor = if p.ks_attacker_product == 1 { ctx.king_attackers[t] } else { 1 };
     Some(DangerInputs {
-        attack_weight: ctx.king_attack_weight[t],
+        attack_weight: ctx.king_attack_weight[t] * attacker_factor,
+        attacker_factor,
         attackers: [0; 4],
         // Normalised: the zone is smaller on the edge.
         zone_attacks: 9 * ctx.pressure[t] / count(zone).max(1),
@@ -355,7 +361,7 @@ pub fn danger_units(coefficients: &[i32; DANGER_TERMS], weights: &[i32; DANGER_T
 /// King danger of `us` (<= 0): [`danger_score`] of its attack units, where counted.
 #[inline(always)]
 pub(super) fn danger(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
-    match danger_inputs(ctx, us) {
+    match danger_inputs(ctx, p, us) {
         Some(d) => danger_score(d.units(p), p),
         None => S::ZERO,
     }

@@ -412,7 +412,7 @@ fn breakdown_with<P: PsqtSource, const TRACE: bool>(
         // Recomputed from the same context only where asked for (the tracer's one call).
         danger: if TRACE {
             [Black, White].map(|c| {
-                king::danger_inputs(&ctx, c)
+                king::danger_inputs(&ctx, p, c)
                     .map(|d| king::DangerInputs { attackers: king::attackers_by_kind(&ctx, c), ..d })
             })
         } else {

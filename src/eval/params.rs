@@ -23,7 +23,8 @@
 //! lacked: `threat_by_safe_pawn`, `threat_knight_on_queen`, `threat_slider_on_queen`,
 //! `rook_on_queen_file`, `king_protector`, `knight_reachable_outpost`,
 //! `bishop_reachable_outpost`, `trapped_rook`, `pawnless_flank`, `passed_file` and
-//! `pawn_weak_unopposed`, each an `_mg`/`_eg` pair at 0).
+//! `pawn_weak_unopposed`, each an `_mg`/`_eg` pair at 0; in format 20 `ks_attacker_product`,
+//! the king danger's attackers counted as Ethereal 12 counts them, off at 0).
 //! `_mult` terms multiply the geometric quantity named in their doc line.
 //! Generated layout; edit values freely, then regenerate `params/default.toml`.
 //!
@@ -2479,5 +2480,7 @@ crate::declare_params! {
         pawn_weak_unopposed_mg: 0, [-150, 150], since 19 was 0;
         /// Per own isolated or backward pawn with no enemy pawn ahead on its file, counted when the enemy has a rook or a queen, endgame (Stockfish 10's WeakUnopposedPawn, 11's WeakUnopposed; subtracted)
         pawn_weak_unopposed_eg: 0, [-150, 150], since 19 was 0;
+        /// King danger: 1 multiplies the attackers' summed weights by their number (Ethereal 12's kingAttackersCount * kingAttackersWeight), so a third attacker adds more than its weight; 0 adds the weights alone
+        ks_attacker_product: 0, [0, 1], since 20 was 0;
     }
 }

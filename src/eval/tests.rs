@@ -929,6 +929,31 @@ fn king_danger_terms() {
     assert_eq!(parts(mirrored, &EvalParams::default()).s, -parts(fen, &EvalParams::default()).s);
 }
 
+/// With `ks_attacker_product` 1 each attacker's weight counts once per attacker (Ethereal 12's
+/// kingAttackersCount × kingAttackersWeight). A queen on h1 and a knight on f5 reach black's king
+/// zone: their weights (8 + 16 in the hand-set file) count twice, 24 units more; the tracer's
+/// coefficients count each attacker twice too.
+#[test]
+fn king_danger_attacker_product() {
+    let fen = "6k1/8/8/5N2/8/8/8/4K2Q w - - 0 1";
+    let base = hand_set();
+    let mut product = base.clone();
+    set(&mut product, "ks_attacker_product", 1);
+    let danger = |p: &EvalParams| {
+        super::breakdown_traced(&pos(fen), p, &Profiles::new(p)).danger[shakmaty::Color::Black as usize]
+            .expect("two attackers: the danger is counted")
+    };
+    let (plain, twice) = (danger(&base), danger(&product));
+    assert_eq!((plain.attacker_factor, plain.attack_weight), (1, 8 + 16));
+    assert_eq!((twice.attacker_factor, twice.attack_weight), (2, 2 * (8 + 16)));
+    assert_eq!(twice.units(&product) - plain.units(&base), 8 + 16);
+    assert_eq!(twice.coefficients()[..4], [2, 0, 0, 2]);
+    assert_eq!(king::danger_units(&twice.coefficients(), &king::danger_weights(&product)), twice.units(&product));
+    // The quadratic makes the difference in the middlegame half.
+    let (a, b) = (parts(fen, &base), parts(fen, &product));
+    assert!(b.s.mg() > a.s.mg(), "white's attack is worth more: {} vs {}", b.s.mg(), a.s.mg());
+}
+
 /// End to end through `evaluate`: phase 0 makes the score the endgame half exactly, the start
 /// position (phase 24) the middlegame half; the sign follows the side to move.
 #[test]
@@ -991,7 +1016,15 @@ fn every_parameter_is_used() {
     let e0: Vec<i32> = positions.iter().map(|p| evaluate(p, &base)).collect();
     for (i, s) in EvalParams::specs().iter().enumerate() {
         let mut p = base.clone();
-        p.set_unchecked(i, if s.default + 24 <= s.max { s.default + 24 } else { s.min });
+        // 24 up, else the other end of the range (a 0/1 parameter at its minimum: its maximum).
+        let changed = if s.default + 24 <= s.max {
+            s.default + 24
+        } else if s.default != s.min {
+            s.min
+        } else {
+            s.max
+        };
+        p.set_unchecked(i, changed);
         let moved = positions.iter().zip(&e0).any(|(pos, &e)| evaluate(pos, &p) != e);
         assert!(moved, "parameter {} never changes the evaluation", s.name);
     }

@@ -43,9 +43,11 @@
 //!
 //! Still **held fixed** at their traced values ([`is_linear`] is the one place that says which;
 //! their contribution is part of the trace's constant): the two danger divisors (the danger is
-//! `1 / divisor`, and Ethereal's tuner holds its divisors too: the weights carry the scale) and
-//! every `scale_*` (the endgame scale chooses its case by the sign of the endgame sum; the
-//! endgame scale in percent is recorded per position at the traced parameters and kept fixed).
+//! `1 / divisor`, and Ethereal's tuner holds its divisors too: the weights carry the scale), the
+//! danger's attacker product (`ks_attacker_product`: it decides what the attacker weights'
+//! coefficients are, and they are recorded at its traced value) and every `scale_*` (the endgame
+//! scale chooses its case by the sign of the endgame sum; the endgame scale in percent is
+//! recorded per position at the traced parameters and kept fixed).
 //!
 //! Rounding: the engine truncates the shelter (`/ 12`, per side), the danger (`u² / Dmg` and
 //! `u / Deg`, per side), the scaled endgame (`/ 100`) and the tapered sum (`/ 24`);
@@ -83,8 +85,9 @@ pub const ROUNDING_BOUND: f64 = 5.5;
 /// Whether a parameter is traced (the others are held fixed at their traced values): those
 /// that enter the evaluation linearly, the king danger's weights ([`is_danger_weight`]),
 /// linear in its attack units, and the complexity's ([`is_complexity_weight`]), linear in the
-/// complexity before its clamp. Not the danger's divisors (every other `ks_*`) nor the endgame
-/// scale factors (`scale_*`). The trace test fails if a parameter called linear here is not.
+/// complexity before its clamp. Not the danger's divisors and attacker product (every other
+/// `ks_*`) nor the endgame scale factors (`scale_*`). The trace test fails if a parameter called
+/// linear here is not.
 pub fn is_linear(spec: &ParamSpec) -> bool {
     if spec.name.starts_with("ks_") {
         return is_danger_weight(spec);
@@ -578,6 +581,29 @@ mod tests {
         }
     }
 
+    /// With the king danger's attacker product on (`ks_attacker_product` 1, format 20) the trace
+    /// still gives the evaluation: the attacker weights' coefficients are the attackers times
+    /// their number, and the danger counts in many playout positions.
+    #[test]
+    fn the_attacker_product_is_traced() {
+        let mut p = EvalParams::default();
+        let i = EvalParams::specs().iter().position(|s| s.name == "ks_attacker_product").expect("declared");
+        p.set_unchecked(i, 1);
+        let positions = playout_positions(6_000, 20);
+        let tracer = Tracer::new(&p);
+        let (mut worst, mut danger) = (0f64, 0usize);
+        for pos in &positions {
+            let t = tracer.trace(pos);
+            let diff = (t.white_eval(&p) - f64::from(white(pos, &p))).abs();
+            worst = worst.max(diff);
+            danger += usize::from(t.danger_white(&p) != (0.0, 0.0));
+            let fen = shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal);
+            assert!(diff < 3.5, "{diff} with the attacker product: {fen}");
+        }
+        eprintln!("attacker product: worst {worst:.3}, {danger} positions with a king danger");
+        assert!(danger > 300, "the danger counts: {danger}");
+    }
+
     /// The terms of format 19 (Stockfish 11's) at random values, every other parameter at its
     /// default: their coefficients do not depend on their values (the trace at 0 and at the
     /// random values agree on them), the trace at the random values gives the evaluation there,
@@ -673,7 +699,7 @@ mod tests {
         assert!(held.iter().all(|n| n.starts_with("scale_") || n.starts_with("ks_")), "{held:?}");
         assert!(held.contains(&"scale_opposite_bishops") && held.contains(&"scale_pawnless_minor_ahead"), "{held:?}");
         let held_ks: Vec<&str> = held.iter().copied().filter(|n| n.starts_with("ks_")).collect();
-        assert_eq!(held_ks, ["ks_mg_divisor", "ks_eg_divisor"]);
+        assert_eq!(held_ks, ["ks_mg_divisor", "ks_eg_divisor", "ks_attacker_product"]);
         // The danger weights are traced, in the engine's order.
         let base = EvalParams::default();
         let tracer = Tracer::new(&base);
