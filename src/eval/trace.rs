@@ -586,9 +586,7 @@ mod tests {
     /// their number, and the danger counts in many playout positions.
     #[test]
     fn the_attacker_product_is_traced() {
-        let mut p = EvalParams::default();
-        let i = EvalParams::specs().iter().position(|s| s.name == "ks_attacker_product").expect("declared");
-        p.set_unchecked(i, 1);
+        let p = EvalParams { ks_attacker_product: 1, ..EvalParams::default() };
         let positions = playout_positions(6_000, 20);
         let tracer = Tracer::new(&p);
         let (mut worst, mut danger) = (0f64, 0usize);
