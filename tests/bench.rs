@@ -5,7 +5,7 @@
 use evochess::{bench, params::Params};
 
 /// Node count of `bench::run(bench::DEFAULT_DEPTH, &Params::default())`.
-const EXPECTED_NODES: u64 = 4_658_137;
+const EXPECTED_NODES: u64 = 4_797_759;
 
 #[test]
 fn bench_signature() {
