@@ -193,7 +193,8 @@ pub fn removed_key_notes(keys: &[RemovedKey]) -> Vec<String> {
 /// `trapped_rook_*`, `pawnless_flank_*`, `passed_file_*`, `pawn_weak_unopposed_*`: 0 by default,
 /// for a fit to set; older files keep them at 0); format 20 the king danger's attacker product
 /// (`ks_attacker_product`, 0 by default: older files keep the plain sum of weights); format 21
-/// Stockfish 11's king flank attacks (`king_flank_attack_*`, `ks_flank_attacks`, 0 by default).
+/// Stockfish 11's king flank attacks (`king_flank_attack_*`, `ks_flank_attacks`, 0 by default;
+/// removed after their SPRT failed, the format stays so that the files that name them load).
 /// Removing a parameter does not bump it: a file of any format that names a removed key loads
 /// with a note ([`Removed`]).
 pub const PARAMS_FORMAT: u32 = 21;

@@ -23,9 +23,6 @@ pub const FAR_ZONE: u64 = 0x00ff_ff00_0000_0000;
 /// a1, b1, c1, g1, h1 (white's view): squares a castled king stands on.
 pub const CASTLED_SQUARES: u64 = 0b1100_0111;
 
-/// Relative ranks 1-5 (white's view): a king's camp (Stockfish's `Camp`).
-pub const CAMP: u64 = 0x0000_00ff_ffff_ffff;
-
 /// The flank of a king on each file (Stockfish's `KingFlank`): files a-c for a king on a, a-d on
 /// b and c, c-f on d and e, e-h on f and g, f-h on h.
 pub const KING_FLANK: [u64; 8] = {

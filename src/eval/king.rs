@@ -2,43 +2,29 @@
 //! pressure on the king zone (David Fig. 3), castling done / missed (Aksenov Table 3), king
 //! danger in attack units, the shelter and storm tables by pawn distance, the defenders of the
 //! king area and the king's file distance to the pawns (Ethereal 12), a king on a flank without
-//! pawns and the enemy's attacks on the king's flank (Stockfish 11).
+//! pawns (Stockfish 11).
 
 use shakmaty::{Bitboard, Color, attacks};
 
 use super::{
     Ctx, EvalParams, S,
-    bits::{CAMP, CASTLED_SQUARES, KING_FLANK, file_mask, file_of, king_area, ranks_above, rel},
+    bits::{CASTLED_SQUARES, KING_FLANK, file_mask, file_of, king_area, ranks_above, rel},
     king_tables,
     term_tables::{self, TermTables},
 };
 
-/// Pressure, flank attack and castling terms of `us` (tapered). Needs the piece terms of the
-/// enemy done first (they count the pressure and the attacks).
+/// Pressure and castling terms of `us` (tapered; middlegame only). Needs the piece terms of the
+/// enemy done first (they count the pressure).
 #[inline(always)]
 pub(super) fn score(ctx: &Ctx, p: &EvalParams, us: Color) -> S {
     let (u, t) = (us as usize, !us as usize);
-    let flank = flank_attacks(ctx, us);
-    let mut s = S::new(
-        -p.king_pressure_mult * ctx.pressure[t] - p.king_flank_attack_mg * flank,
-        -p.king_flank_attack_eg * flank,
-    );
+    let mut s = S::new(-p.king_pressure_mult * ctx.pressure[t], 0);
     if ctx.kings[u] & rel(us, CASTLED_SQUARES) != 0 {
         s += S::new(p.castling_done, 0);
     } else if !ctx.can_castle[u] {
         s -= S::new(p.castling_missed, 0);
     }
     s
-}
-
-/// The enemy's attacks on the flank of our king (Stockfish 11's `kingFlankAttacks`): the squares
-/// of our king's flank ([`KING_FLANK`]) in our camp ([`CAMP`]) the enemy attacks, those it
-/// attacks twice counted again. Needs both sides' piece terms done first.
-#[inline(always)]
-fn flank_attacks(ctx: &Ctx, us: Color) -> i32 {
-    let t = !us as usize;
-    let attacked = ctx.attacked[t] & KING_FLANK[file_of(ctx.king[us as usize])] & rel(us, CAMP);
-    (attacked.count_ones() + (attacked & ctx.attacked2[t]).count_ones()) as i32
 }
 
 /// Pawn shelter of `us` in centipawns (<= 0): its `penalty` ([`shelter_penalty`]) scaled by the
@@ -209,7 +195,7 @@ pub(super) fn pawn_terms(ctx: &Ctx, p: &EvalParams, terms: Option<&TermTables>) 
 }
 
 /// How many weights the king danger's attack units have ([`DANGER_WEIGHTS`]).
-pub const DANGER_TERMS: usize = 14;
+pub const DANGER_TERMS: usize = 13;
 
 /// The king danger's weights, in the order of [`danger_weights`] and
 /// [`DangerInputs::coefficients`]: a side's attack units are `Σ coefficient · weight`, linear
@@ -228,7 +214,6 @@ pub const DANGER_WEIGHTS: [&str; DANGER_TERMS] = [
     "ks_safe_rook_check",
     "ks_safe_queen_check",
     "ks_adjustment",
-    "ks_flank_attacks",
 ];
 
 /// The values of [`DANGER_WEIGHTS`] in `p`.
@@ -247,7 +232,6 @@ pub fn danger_weights(p: &EvalParams) -> [i32; DANGER_TERMS] {
         p.ks_safe_rook_check,
         p.ks_safe_queen_check,
         p.ks_adjustment,
-        p.ks_flank_attacks,
     ]
 }
 
@@ -272,8 +256,6 @@ pub struct DangerInputs {
     pub no_enemy_queen: bool,
     /// Safe checks by knights, bishops, rooks, queens.
     pub checks: [i32; 4],
-    /// The enemy's attacks on our king's flank ([`flank_attacks`]), squared, in eighths.
-    pub flank_attacks: i32,
 }
 
 impl DangerInputs {
@@ -288,7 +270,6 @@ impl DangerInputs {
             + p.ks_safe_rook_check * self.checks[2]
             + p.ks_safe_queen_check * self.checks[3]
             + p.ks_adjustment
-            + p.ks_flank_attacks * self.flank_attacks
     }
 
     /// The attack units' coefficients in [`danger_weights`] (needs [`Self::attackers`]).
@@ -309,14 +290,13 @@ impl DangerInputs {
             rook_checks,
             queen_checks,
             1,
-            self.flank_attacks,
         ]
     }
 }
 
 /// What the king danger of `us` counts: the enemy's king attackers by weight, its attacks on
-/// the king zone, weak zone squares, safe checks by piece, its attacks on our king's flank, less
-/// for our pawns in the zone and a lot less without an enemy queen. `None` where it is not counted: with fewer than two
+/// the king zone, weak zone squares, safe checks by piece, less for our pawns in the zone and a
+/// lot less without an enemy queen. `None` where it is not counted: with fewer than two
 /// attackers, or one with an enemy queen on the board (a gate that reads no weight). Needs both
 /// sides' piece terms done first.
 #[inline(always)]
@@ -352,10 +332,6 @@ pub(crate) fn danger_inputs(ctx: &Ctx, p: &EvalParams, us: Color) -> Option<Dang
         pawns: count(ctx.pawns[u] & zone & !weak),
         no_enemy_queen: enemy_queens == 0,
         checks: [count(knight_checks), count(bishop_checks), count(rook_checks), count(queen_checks)],
-        flank_attacks: {
-            let flank = flank_attacks(ctx, us);
-            flank * flank / 8
-        },
     })
 }
 

@@ -911,13 +911,6 @@ fn stockfish_11_terms() {
     assert_eq!(delta("4k3/8/8/8/3P4/8/8/4K3 w - - 0 1", "pawn_weak_unopposed_mg"), (0, 0));
     assert_eq!(delta("r3k3/8/3p4/8/3P4/8/8/4K3 w - - 0 1", "pawn_weak_unopposed_eg"), (0, 0));
     assert_eq!(delta("4k3/8/3p4/8/8/8/8/3QK3 w - - 0 1", "pawn_weak_unopposed_eg"), (0, 1));
-    // FlankAttacks: the h1 queen attacks h4-h8 and e4 on the g8 king's flank (files e-h) in
-    // black's camp (ranks 4-8): six; the f5 knight adds e7, g7, h6 and h4, two of them (h4, h6)
-    // attacked twice: ten. Black's king attacks nothing of white's camp.
-    assert_eq!(delta("6k1/8/8/8/8/8/8/4K2Q w - - 0 1", "king_flank_attack_mg"), (6, 0));
-    assert_eq!(delta("6k1/8/8/5N2/8/8/8/4K2Q w - - 0 1", "king_flank_attack_eg"), (0, 10));
-    // Mirrored, the same for white's king.
-    assert_eq!(delta("4k2q/8/8/8/8/8/8/6K1 b - - 0 1", "king_flank_attack_mg"), (-6, 0));
 }
 
 #[test]
@@ -934,26 +927,6 @@ fn king_danger_terms() {
     // The same attack on the other side of the board scores the same for black.
     let mirrored = "4k2q/8/8/8/8/8/8/6K1 b - - 0 1";
     assert_eq!(parts(mirrored, &EvalParams::default()).s, -parts(fen, &EvalParams::default()).s);
-}
-
-/// Stockfish 11's flank attacks in the king danger (`ks_flank_attacks`, per eighth of their
-/// square): ten on black's flank (the f5 knight and the h1 queen, as in `stockfish_11_terms`)
-/// give 100 / 8 = 12 eighths, twelve units per unit of weight.
-#[test]
-fn king_danger_flank_attacks() {
-    let fen = "6k1/8/8/5N2/8/8/8/4K2Q w - - 0 1";
-    let base = hand_set();
-    let mut more = base.clone();
-    set(&mut more, "ks_flank_attacks", get(&base, "ks_flank_attacks") + 1);
-    let danger = super::breakdown_traced(&pos(fen), &base, &Profiles::new(&base)).danger
-        [shakmaty::Color::Black as usize]
-        .expect("two attackers: the danger is counted");
-    assert_eq!(danger.flank_attacks, 12);
-    assert_eq!(danger.units(&more) - danger.units(&base), 12);
-    assert_eq!(danger.coefficients()[king::DANGER_TERMS - 1], 12);
-    assert_eq!(king::danger_units(&danger.coefficients(), &king::danger_weights(&more)), danger.units(&more));
-    let (a, b) = (parts(fen, &base), parts(fen, &more));
-    assert!(b.s.mg() > a.s.mg(), "more danger for black: {} vs {}", b.s.mg(), a.s.mg());
 }
 
 /// With `ks_attacker_product` 1 each attacker's weight counts once per attacker (Ethereal 12's

@@ -602,32 +602,6 @@ mod tests {
         assert!(danger > 300, "the danger counts: {danger}");
     }
 
-    /// Stockfish 11's flank attacks (format 21) on: the linear term through its bumps, the
-    /// danger's weight through the danger's coefficients; the trace gives the evaluation.
-    #[test]
-    fn the_flank_attacks_are_traced() {
-        let p = EvalParams {
-            king_flank_attack_mg: 8,
-            king_flank_attack_eg: 3,
-            ks_flank_attacks: 4,
-            ..EvalParams::default()
-        };
-        let positions = playout_positions(6_000, 21);
-        let tracer = Tracer::new(&p);
-        let flank = king::DANGER_TERMS - 1;
-        let (mut worst, mut counted) = (0f64, 0usize);
-        for pos in &positions {
-            let t = tracer.trace(pos);
-            let diff = (t.white_eval(&p) - f64::from(white(pos, &p))).abs();
-            worst = worst.max(diff);
-            counted += usize::from(t.danger.iter().flatten().any(|c| c[flank] > 0));
-            let fen = shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal);
-            assert!(diff < 3.5, "{diff} with the flank attacks: {fen}");
-        }
-        eprintln!("flank attacks: worst {worst:.3}, {counted} positions with them in a king danger");
-        assert!(counted > 300, "the flank attacks count in the danger: {counted}");
-    }
-
     /// The terms of format 19 (Stockfish 11's) at random values, every other parameter at its
     /// default: their coefficients do not depend on their values (the trace at 0 and at the
     /// random values agree on them), the trace at the random values gives the evaluation there,
